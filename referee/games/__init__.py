@@ -1,0 +1,16 @@
+"""The games Referee knows, as an explicit registry (RULES.md, one module per game)."""
+
+from __future__ import annotations
+
+from .base import BaseGame, UnknownGame
+from .klaberjass import KLABERJASS
+
+GAMES: tuple[BaseGame, ...] = (KLABERJASS,)
+
+
+def find_game(key: str) -> BaseGame:
+    """The game with this key; raises UnknownGame."""
+    for game in GAMES:
+        if game.key == key:
+            return game
+    raise UnknownGame(key)

@@ -1,0 +1,234 @@
+"""The shared vocabulary of every game: violations, options, results, standings.
+
+Pure code: no Flask, no SQLite, no I/O. A game module builds on these and the web layer, the
+JSON API and (later) the printed sheets only render what they return.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields, replace
+from typing import Any, ClassVar, Mapping, Sequence
+
+
+@dataclass(frozen=True)
+class Violation:
+    """One broken rule: a stable ``code`` for programs, a ``message`` for people, the ``field`` it belongs to."""
+
+    code: str
+    message: str
+    field: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"field": self.field, "code": self.code, "message": self.message}
+
+
+class RuleError(ValueError):
+    """Raised with every violation found, never just the first."""
+
+    def __init__(self, violations: Sequence[Violation]):
+        self.violations = tuple(violations)
+        super().__init__("; ".join(v.message for v in self.violations))
+
+
+class InvalidDeal(RuleError):
+    """A deal entry that breaks the rules (scoring it is refused)."""
+
+
+class InvalidOptions(RuleError):
+    """Rule options that the game does not know or values it does not accept."""
+
+
+class UnknownGame(KeyError):
+    """No game has that key."""
+
+
+@dataclass(frozen=True)
+class Table:
+    """Who sits where (seating order) and who deals this deal."""
+
+    players: tuple[str, ...]
+    dealer: str
+
+    def next_after(self, player: str) -> str:
+        """The player to the left of ``player`` (the next one in seating order)."""
+        i = self.players.index(player)
+        return self.players[(i + 1) % len(self.players)]
+
+    def others(self, player: str) -> tuple[str, ...]:
+        return tuple(p for p in self.players if p != player)
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One rule option of a game: its name, one-line explanation, default and accepted values.
+
+    ``choices`` are ``(value, label)`` pairs. A ``number`` option accepts a whole number in
+    ``[minimum, maximum]``; with ``none_label`` it also accepts ``"none"`` (stored as ``None``).
+    """
+
+    name: str
+    label: str
+    help: str
+    default: Any
+    choices: tuple[tuple[Any, str], ...] = ()
+    number: bool = False
+    minimum: int = 1
+    maximum: int = 1_000_000
+    none_label: str | None = None
+
+    @staticmethod
+    def token(value: Any) -> str:
+        """How a value is written in a form field and in JSON-ish text."""
+        if value is None:
+            return "none"
+        if value is True:
+            return "on"
+        if value is False:
+            return "off"
+        return str(value)
+
+    def to_json(self, value: Any) -> Any:
+        return "none" if value is None and self.none_label else value
+
+    def describe(self, value: Any) -> str:
+        """The value as a person reads it ("500", "on", "none (end by hand)")."""
+        for choice, label in self.choices:
+            if choice == value and type(choice) is type(value):
+                return label
+        if value is None and self.none_label:
+            return self.none_label
+        return self.token(value)
+
+    def parse(self, raw: Any) -> Any:
+        """The option value for ``raw`` (a JSON value or a form string); raises ValueError with a sentence."""
+        for choice, _label in self.choices:
+            if raw == choice and type(raw) is type(choice):
+                return choice
+            if isinstance(raw, str) and raw.strip().lower() == self.token(choice).lower():
+                return choice
+        if self.none_label and (raw is None or (isinstance(raw, str) and raw.strip().lower() == "none")):
+            return None
+        if self.number:
+            value = raw
+            if isinstance(raw, str) and raw.strip().lstrip("-").isdigit():
+                value = int(raw.strip())
+            if isinstance(value, int) and not isinstance(value, bool):
+                if self.minimum <= value <= self.maximum:
+                    return value
+                raise ValueError(f"{self.label} must be between {self.minimum} and {self.maximum}.")
+        accepted = [self.token(c) for c, _ in self.choices]
+        if self.number:
+            accepted.append(f"a whole number {self.minimum}–{self.maximum}")
+        if self.none_label:
+            accepted.append("none")
+        raise ValueError(f"{self.label} must be {' or '.join(accepted)}, not {raw!r}.")
+
+
+@dataclass(frozen=True)
+class DealResult:
+    """The outcome of one deal: what each player scores, and the working shown to people.
+
+    ``breakdown`` holds labelled lines ("Ann: 70 card points + 10 last trick + 20 Bella = 100") that the
+    match page, the API and the sheets print as they are. ``details`` is game specific and JSON-ready.
+    """
+
+    scores: Mapping[str, int]
+    summary: str
+    breakdown: tuple[str, ...]
+    details: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "scores": dict(self.scores),
+            "summary": self.summary,
+            "breakdown": list(self.breakdown),
+            **self.details,
+        }
+
+
+@dataclass(frozen=True)
+class Standing:
+    """Where a match stands: finished or not, and who won (``None`` on a finished match is a draw)."""
+
+    finished: bool
+    winner: str | None = None
+    note: str = ""
+
+
+class BaseGame:
+    """What every game shares. A game subclasses this, sets the class attributes and implements the hooks."""
+
+    key: ClassVar[str]
+    name: ClassVar[str]
+    seats: ClassVar[int]
+    option_specs: ClassVar[tuple[OptionSpec, ...]]
+    Options: ClassVar[type]
+
+    # ---- options --------------------------------------------------------------------------
+    @property
+    def defaults(self) -> Any:
+        return self.Options()
+
+    def parse_options(self, raw: Any) -> Any:
+        """Options from a mapping of name → value; omitted ones take their defaults.
+
+        Raises InvalidOptions listing every unknown option and every bad value.
+        """
+        if raw is None:
+            raw = {}
+        if not isinstance(raw, Mapping):
+            raise InvalidOptions([Violation("bad_options", "Options must be an object of name → value.", "options")])
+        specs = {spec.name: spec for spec in self.option_specs}
+        values: dict[str, Any] = {}
+        problems: list[Violation] = []
+        for name, value in raw.items():
+            spec = specs.get(name)
+            if spec is None:
+                known = ", ".join(specs)
+                problems.append(
+                    Violation("unknown_option", f"{self.name} has no option {name!r} (options: {known}).", f"options.{name}")
+                )
+                continue
+            try:
+                values[name] = spec.parse(value)
+            except ValueError as exc:
+                problems.append(Violation("bad_option", str(exc), f"options.{name}"))
+        if problems:
+            raise InvalidOptions(problems)
+        return replace(self.defaults, **values)
+
+    def options_to_json(self, options: Any) -> dict[str, Any]:
+        return {spec.name: spec.to_json(getattr(options, spec.name)) for spec in self.option_specs}
+
+    def describe_options(self, options: Any) -> list[tuple[OptionSpec, str]]:
+        return [(spec, spec.describe(getattr(options, spec.name))) for spec in self.option_specs]
+
+    # ---- seats ----------------------------------------------------------------------------
+    def next_dealer(self, table: Table) -> str:
+        """Who deals after ``table.dealer``: the next player in seating order (to the left)."""
+        return table.next_after(table.dealer)
+
+    def roles(self, table: Table) -> dict[str, str]:
+        """Named seats for this deal, e.g. ``{"dealer": "Ben", "elder": "Ann"}``."""
+        return {"dealer": table.dealer}
+
+    # ---- deals ----------------------------------------------------------------------------
+    def validate(self, deal: Any, table: Table, options: Any) -> list[Violation]:
+        raise NotImplementedError
+
+    def score(self, deal: Any, table: Table, options: Any) -> DealResult:
+        raise NotImplementedError
+
+    def standing(
+        self, players: Sequence[str], totals: Mapping[str, int], results: Sequence[DealResult], options: Any,
+        ended_by_hand: bool = False,
+    ) -> Standing:
+        raise NotImplementedError
+
+    def can_end_by_hand(self, options: Any) -> bool:
+        """Whether the players end this match themselves (no target)."""
+        return False
+
+
+def option_field_names(options: Any) -> list[str]:
+    return [f.name for f in fields(options)]
