@@ -1,0 +1,60 @@
+"""Referee: a scorekeeping and referee companion for card games played at a real table."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from typing import Any, Mapping
+
+from flask import Flask
+from htmx_flask import Htmx
+
+from . import store
+
+_HERE = Path(__file__).resolve().parent
+
+
+def _asset_folder(name: str) -> str:
+    """templates/ and static/ sit beside the package in a checkout, inside it once installed as a wheel."""
+    inside = _HERE / name
+    return str(inside if inside.is_dir() else _HERE.parent / name)
+
+
+def _secret_key(instance: Path) -> str:
+    """REFEREE_SECRET_KEY, or a key generated once into instance/secret_key."""
+    if os.environ.get("REFEREE_SECRET_KEY"):
+        return os.environ["REFEREE_SECRET_KEY"]
+    path = instance / "secret_key"
+    if not path.exists():
+        instance.mkdir(parents=True, exist_ok=True)
+        path.write_text(secrets.token_hex(32))
+        path.chmod(0o600)
+    return path.read_text().strip()
+
+
+def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
+    """The application factory. ``test_config`` overrides configuration (DATABASE, SECRET_KEY, ...)."""
+    app = Flask(
+        __name__,
+        template_folder=_asset_folder("templates"),
+        static_folder=_asset_folder("static"),
+        instance_relative_config=True,
+    )
+    instance = Path(app.instance_path)
+    database = os.environ.get("REFEREE_DATABASE") or str(instance / "referee.sqlite")
+    app.config.from_mapping(DATABASE=database, MAX_CONTENT_LENGTH=256 * 1024, JSON_SORT_KEYS=False)
+    if test_config:
+        app.config.update(test_config)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = _secret_key(instance)
+    app.json.sort_keys = False
+
+    # Create and migrate the database on start: no separate init step.
+    store.connect(app.config["DATABASE"]).conn.close()
+
+    Htmx(app)
+    from .web import register
+
+    register(app)
+    return app

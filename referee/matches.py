@@ -1,0 +1,342 @@
+"""Matches as the app uses them: the rules (``referee.games``) applied to what the store holds.
+
+The web pages and the JSON API both go through these functions, so they share every rule and
+every message. Each change to a match runs in one ``BEGIN IMMEDIATE`` transaction: reading the
+match, checking the deal, writing it and updating the match's summary cannot interleave with
+another phone doing the same.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from sqlite_utils import Database
+
+from . import store
+from .games import GAMES, find_game
+from .games.base import BaseGame, DealResult, InvalidDeal, RuleError, Table, UnknownGame, Violation
+from .games.match import DealRecord, MatchState, replay
+
+MAX_NAME = 40
+
+
+class NotFound(LookupError):
+    """No such match or deal."""
+
+
+class Conflict(RuntimeError):
+    """The change does not fit the match's state (e.g. a deal for a finished match)."""
+
+
+class InvalidMatch(RuleError):
+    """A new match that cannot be started as asked."""
+
+
+@dataclass(frozen=True)
+class Match:
+    """A stored match with everything recomputed from its deals."""
+
+    row: dict[str, Any]
+    game: BaseGame
+    options: Any
+    deals: list[dict[str, Any]]
+    state: MatchState
+
+    @property
+    def id(self) -> int:
+        return int(self.row["id"])
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return tuple(self.row["players"])
+
+    @property
+    def finished(self) -> bool:
+        return self.state.finished
+
+    @property
+    def winner(self) -> str | None:
+        return self.state.standing.winner
+
+    @property
+    def next_table(self) -> Table:
+        return self.state.next_table
+
+    @property
+    def rows(self) -> list[tuple[dict[str, Any], Any]]:
+        """Each stored deal with its replayed result, in order."""
+        by_number = {d.record.number: d for d in self.state.deals}
+        return [(d, by_number[d["number"]]) for d in self.deals]
+
+    @property
+    def next_number(self) -> int:
+        return len(self.deals) + 1
+
+    def deal(self, number: int) -> dict[str, Any]:
+        for d in self.deals:
+            if d["number"] == number:
+                return d
+        raise NotFound(f"Match {self.id} has no deal {number}.")
+
+    def replayed(self, number: int):
+        for d in self.state.deals:
+            if d.record.number == number:
+                return d
+        raise NotFound(f"Match {self.id} has no deal {number}.")
+
+
+# ---- names and new matches ----------------------------------------------------------------
+
+def clean_name(name: str) -> str:
+    """A player's name as stored: spacing trimmed and collapsed."""
+    return re.sub(r"\s+", " ", name).strip()
+
+
+def name_key(name: str) -> str:
+    """Names are the same person when equal ignoring case and spacing."""
+    return clean_name(name).casefold()
+
+
+def _printable(name: str) -> bool:
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return all(ch.isprintable() for ch in name)
+
+
+def parse_new_match(raw: Any) -> tuple[BaseGame, list[str], Any, str]:
+    """Check a request to start a match; raises InvalidMatch with every problem at once."""
+    if not isinstance(raw, Mapping):
+        raise InvalidMatch([Violation("not_an_object", "Send a JSON object with game, players and options.", None)])
+    problems: list[Violation] = []
+    unknown = sorted(set(raw) - {"game", "players", "options", "first_dealer"})
+    for key in unknown:
+        problems.append(Violation("unknown_field", f"Unknown field {key!r}.", key))
+    game: BaseGame | None = None
+    key = raw.get("game", "klaberjass")
+    try:
+        if not isinstance(key, str):
+            raise UnknownGame(key)
+        game = find_game(key)
+    except UnknownGame:
+        known = ", ".join(g.key for g in GAMES)
+        problems.append(Violation("unknown_game", f"Referee does not know the game {key!r} (games: {known}).", "game"))
+    players: list[str] = []
+    raw_players = raw.get("players")
+    if not isinstance(raw_players, list) or not all(isinstance(p, str) for p in raw_players):
+        problems.append(Violation("bad_players", "Players must be a list of names.", "players"))
+    else:
+        players = [clean_name(p) for p in raw_players]
+        for i, name in enumerate(players):
+            if not name:
+                problems.append(Violation("empty_name", f"Player {i + 1} needs a name.", f"players.{i}"))
+            elif not _printable(name):
+                problems.append(Violation("bad_name", f"Player {i + 1}'s name has characters that cannot be shown.", f"players.{i}"))
+            elif len(name) > MAX_NAME:
+                problems.append(Violation("long_name", f"Player {i + 1}'s name is longer than {MAX_NAME} characters.", f"players.{i}"))
+        seen: dict[str, int] = {}
+        for i, name in enumerate(players):
+            if name and name_key(name) in seen:
+                problems.append(Violation("duplicate_name", f"Two players are called {name!r}: give each a different name.", f"players.{i}"))
+            seen.setdefault(name_key(name), i)
+        if game is not None and len(players) != game.seats:
+            problems.append(Violation("player_count", f"{game.name} is played by {game.seats} players, not {len(players)}.", "players"))
+    options = None
+    if game is not None:
+        try:
+            options = game.parse_options(raw.get("options"))
+        except RuleError as exc:
+            problems.extend(exc.violations)
+    first = raw.get("first_dealer")
+    if first is None or first == "":
+        first = players[0] if players else ""
+    elif not isinstance(first, str) or clean_name(first) not in players:
+        problems.append(Violation("unknown_dealer", f"The first dealer must be one of the players, not {first!r}.", "first_dealer"))
+    else:
+        first = clean_name(first)
+    if problems:
+        raise InvalidMatch(problems)
+    assert game is not None
+    return game, players, options, first
+
+
+def start_match(db: Database, raw: Any) -> int:
+    game, players, options, first = parse_new_match(raw)
+    with store.immediate(db):
+        return store.insert_match(db, game.key, players, game.options_to_json(options), first)
+
+
+# ---- reading ------------------------------------------------------------------------------
+
+def load(db: Database, match_id: int) -> Match:
+    row = store.get_match(db, match_id)
+    if row is None:
+        raise NotFound(f"There is no match {match_id}.")
+    game = find_game(row["game"])
+    options = game.parse_options(row["options"])
+    deals = store.deals_for(db, match_id)
+    records = [DealRecord(d["number"], d["dealer"], d["input"], d["void"]) for d in deals]
+    state = replay(game, row["players"], options, row["first_dealer"], records, ended_by_hand=row["ended_by_hand"])
+    return Match(row, game, options, deals, state)
+
+
+def preview(match: Match, deal_input: Any, dealer: str | None = None) -> tuple[DealResult | None, list[Violation]]:
+    """Score a deal without storing it: the live preview of the entry form."""
+    table = Table(match.players, dealer or match.next_table.dealer)
+    problems = match.game.validate(deal_input, table, match.options)
+    if problems:
+        return None, problems
+    return match.game.score(deal_input, table, match.options), []
+
+
+# ---- changes ------------------------------------------------------------------------------
+
+def _sync(db: Database, match_id: int) -> Match:
+    """Recompute the match after a change and keep its stored summary in step (inside the transaction)."""
+    match = load(db, match_id)
+    state = match.state
+    counted = sum(1 for d in state.deals if not d.record.void)
+    store.update_match_summary(
+        db, match_id, "finished" if state.finished else "in_progress", state.standing.winner, state.totals, counted
+    )
+    return match
+
+
+def enter_deal(db: Database, match_id: int, deal_input: Any) -> tuple[int, Match]:
+    """Store a new deal dealt by whoever deals next. Raises NotFound, Conflict or InvalidDeal."""
+    with store.immediate(db):
+        match = load(db, match_id)
+        if match.finished:
+            raise Conflict(f"Match {match_id} is finished: no more deals can be entered.")
+        table = match.next_table
+        problems = match.game.validate(deal_input, table, match.options)
+        if problems:
+            raise InvalidDeal(problems)
+        number = store.next_deal_number(db, match_id)
+        store.insert_deal(db, match_id, number, table.dealer, deal_input)
+        return number, _sync(db, match_id)
+
+
+def correct_deal(db: Database, match_id: int, number: int, deal_input: Any) -> Match:
+    """Replace a deal's entry; the earlier version is kept. Later totals are recomputed."""
+    with store.immediate(db):
+        match = load(db, match_id)
+        deal = match.deal(number)
+        table = Table(match.players, deal["dealer"])
+        problems = match.game.validate(deal_input, table, match.options)
+        if problems:
+            raise InvalidDeal(problems)
+        if deal_input == deal["input"] and not deal["void"]:
+            return match
+        store.revise_deal(db, deal, "corrected", deal_input=deal_input, void=False)
+        return _sync(db, match_id)
+
+
+def void_deal(db: Database, match_id: int, number: int) -> Match:
+    """Mark a deal void: kept, out of the totals."""
+    with store.immediate(db):
+        match = load(db, match_id)
+        deal = match.deal(number)
+        if deal["void"]:
+            raise Conflict(f"Deal {number} is already void.")
+        store.revise_deal(db, deal, "voided", void=True)
+        return _sync(db, match_id)
+
+
+def restore_deal(db: Database, match_id: int, number: int) -> Match:
+    """Bring a voided deal back into the totals."""
+    with store.immediate(db):
+        match = load(db, match_id)
+        deal = match.deal(number)
+        if not deal["void"]:
+            raise Conflict(f"Deal {number} is not void.")
+        if match.finished and match.state.ended_at is not None and number > match.state.ended_at:
+            raise Conflict(f"Match {match_id} ended before deal {number}.")
+        store.revise_deal(db, deal, "restored", void=False)
+        return _sync(db, match_id)
+
+
+def end_match(db: Database, match_id: int) -> Match:
+    """End an open-ended match by hand (no target): the highest total wins."""
+    with store.immediate(db):
+        match = load(db, match_id)
+        if match.finished:
+            raise Conflict(f"Match {match_id} is already finished.")
+        if not match.game.can_end_by_hand(match.options):
+            raise Conflict(f"Match {match_id} has a target: it ends when the target is reached.")
+        store.update_match_summary(
+            db, match_id, match.row["status"], match.row["winner"], match.row["totals"], match.row["deal_count"],
+            ended_by_hand=True,
+        )
+        return _sync(db, match_id)
+
+
+def list_summaries(db: Database, status: str | None = None, limit: int = 20) -> list[dict[str, Any]]:
+    return store.list_matches(db, status, limit)
+
+
+# ---- JSON ---------------------------------------------------------------------------------
+
+def deal_to_json(db: Database, match: Match, deal: dict[str, Any]) -> dict[str, Any]:
+    replayed = match.replayed(deal["number"])
+    table = Table(match.players, deal["dealer"])
+    revisions = []
+    for rev in store.revisions_for(db, deal["id"]):
+        try:
+            result = match.game.score(rev["input"], table, match.options).to_dict()
+        except InvalidDeal:
+            result = None
+        revisions.append(
+            {"version": rev["version"], "at": rev["at"], "action": rev["action"], "void": rev["void"],
+             "input": rev["input"], "result": result}
+        )
+    return {
+        "number": deal["number"],
+        "dealer": deal["dealer"],
+        "input": deal["input"],
+        "result": replayed.result.to_dict() if replayed.result else None,
+        "void": deal["void"],
+        "status": deal["last_action"],
+        "version": deal["version"],
+        "after_end": replayed.after_end,
+        "totals": replayed.totals,
+        "created": deal["created"],
+        "updated": deal["updated"],
+        "revisions": revisions,
+    }
+
+
+def match_to_json(db: Database, match: Match) -> dict[str, Any]:
+    state = match.state
+    return {
+        "id": match.id,
+        "game": match.game.key,
+        "players": list(match.players),
+        "options": match.game.options_to_json(match.options),
+        "dealer": None if state.finished else state.next_table.dealer,
+        "roles": None if state.finished else state.roles,
+        "deals": [deal_to_json(db, match, d) for d in match.deals],
+        "totals": state.totals,
+        "finished": state.finished,
+        "winner": state.standing.winner,
+        "standing": state.standing.note,
+        "created": match.row["created"],
+        "updated": match.row["updated"],
+    }
+
+
+def summary_to_json(row: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "id": row["id"],
+        "game": row["game"],
+        "players": row["players"],
+        "totals": row["totals"],
+        "finished": row["status"] == "finished",
+        "winner": row["winner"],
+        "deals": row["deal_count"],
+        "created": row["created"],
+        "updated": row["updated"],
+    }

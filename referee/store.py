@@ -1,0 +1,255 @@
+"""Storage: sqlite-utils on one SQLite file. Plain functions taking a Database.
+
+What is stored is what players entered (the raw deal input) plus the game key and its options;
+results are recomputed from that. A correction or a void never overwrites silently: the earlier
+version goes to ``deal_revisions`` first.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from contextlib import contextmanager
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Iterator
+
+from sqlite_utils import Database
+
+# Each entry is one schema version; PRAGMA user_version records how many have been applied.
+MIGRATIONS: tuple[str, ...] = (
+    """
+    CREATE TABLE matches (
+        id INTEGER PRIMARY KEY,
+        game TEXT NOT NULL,
+        players TEXT NOT NULL,            -- JSON list, seating order
+        options TEXT NOT NULL,            -- JSON object, every option resolved
+        first_dealer TEXT NOT NULL,
+        created TEXT NOT NULL,
+        updated TEXT NOT NULL,
+        status TEXT NOT NULL DEFAULT 'in_progress',   -- in_progress | finished
+        winner TEXT,
+        totals TEXT NOT NULL DEFAULT '{}',            -- JSON, kept in step with the deals
+        deal_count INTEGER NOT NULL DEFAULT 0,
+        ended_by_hand INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE INDEX matches_status_updated ON matches(status, updated);
+    CREATE TABLE deals (
+        id INTEGER PRIMARY KEY,
+        match_id INTEGER NOT NULL REFERENCES matches(id),
+        number INTEGER NOT NULL,
+        dealer TEXT NOT NULL,
+        input TEXT NOT NULL,              -- JSON, exactly what was entered
+        void INTEGER NOT NULL DEFAULT 0,
+        version INTEGER NOT NULL DEFAULT 1,
+        last_action TEXT NOT NULL DEFAULT 'entered',  -- entered | corrected | voided | restored
+        created TEXT NOT NULL,
+        updated TEXT NOT NULL,
+        UNIQUE (match_id, number)
+    );
+    CREATE TABLE deal_revisions (
+        id INTEGER PRIMARY KEY,
+        deal_id INTEGER NOT NULL REFERENCES deals(id),
+        version INTEGER NOT NULL,
+        input TEXT NOT NULL,
+        void INTEGER NOT NULL,
+        action TEXT NOT NULL,
+        at TEXT NOT NULL,                 -- when this version was made
+        replaced_at TEXT NOT NULL,        -- when a later version replaced it
+        UNIQUE (deal_id, version)
+    );
+    """,
+)
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def connect(path: str | Path, migrate_schema: bool = True) -> Database:
+    """Open (creating if needed) the database file, with WAL and foreign keys, migrated to the latest schema."""
+    path = Path(path)
+    if str(path) != ":memory:":
+        path.parent.mkdir(parents=True, exist_ok=True)
+    conn = sqlite3.connect(str(path), timeout=15, check_same_thread=False)
+    db = Database(conn)
+    db.execute("PRAGMA foreign_keys = ON")
+    db.execute("PRAGMA busy_timeout = 15000")
+    if str(path) != ":memory:":
+        with db.ensure_autocommit_on():
+            db.execute("PRAGMA journal_mode = WAL")
+    if migrate_schema:
+        migrate(db)
+    return db
+
+
+def schema_version(db: Database) -> int:
+    return db.execute("PRAGMA user_version").fetchone()[0]
+
+
+def migrate(db: Database) -> int:
+    """Apply the migrations this file has not had yet, each in its own transaction."""
+    with immediate(db):
+        version = schema_version(db)
+        for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
+            for statement in _statements(script):
+                db.execute(statement)
+            db.execute(f"PRAGMA user_version = {number}")
+    return schema_version(db)
+
+
+def _statements(script: str) -> list[str]:
+    return [s.strip() for s in script.split(";") if s.strip()]
+
+
+@contextmanager
+def immediate(db: Database) -> Iterator[Database]:
+    """A write transaction taken up front (BEGIN IMMEDIATE): a read-then-write inside it is safe from other writers."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield db
+    except BaseException:
+        db.conn.rollback()
+        raise
+    else:
+        db.execute("COMMIT")
+
+
+# ---- matches ------------------------------------------------------------------------------
+
+def _match_row(row: dict[str, Any] | None) -> dict[str, Any] | None:
+    if row is None:
+        return None
+    row = dict(row)
+    row["players"] = json.loads(row["players"])
+    row["options"] = json.loads(row["options"])
+    row["totals"] = json.loads(row["totals"])
+    row["ended_by_hand"] = bool(row["ended_by_hand"])
+    return row
+
+
+def insert_match(db: Database, game: str, players: list[str], options: dict[str, Any], first_dealer: str) -> int:
+    stamp = now()
+    table = db.table("matches")
+    table.insert(
+        {
+            "game": game,
+            "players": json.dumps(players, ensure_ascii=False),
+            "options": json.dumps(options, ensure_ascii=False),
+            "first_dealer": first_dealer,
+            "created": stamp,
+            "updated": stamp,
+            "status": "in_progress",
+            "totals": json.dumps({p: 0 for p in players}, ensure_ascii=False),
+        }
+    )
+    return int(table.last_pk)
+
+
+def get_match(db: Database, match_id: int) -> dict[str, Any] | None:
+    rows = list(db.query("SELECT * FROM matches WHERE id = ?", [match_id]))
+    return _match_row(rows[0] if rows else None)
+
+
+def list_matches(db: Database, status: str | None = None, limit: int = 20) -> list[dict[str, Any]]:
+    if status:
+        rows = db.query("SELECT * FROM matches WHERE status = ? ORDER BY updated DESC, id DESC LIMIT ?", [status, limit])
+    else:
+        rows = db.query("SELECT * FROM matches ORDER BY updated DESC, id DESC LIMIT ?", [limit])
+    return [_match_row(r) for r in rows]
+
+
+def update_match_summary(
+    db: Database, match_id: int, status: str, winner: str | None, totals: dict[str, int], deal_count: int,
+    ended_by_hand: bool | None = None,
+) -> None:
+    values: dict[str, Any] = {
+        "status": status,
+        "winner": winner,
+        "totals": json.dumps(totals, ensure_ascii=False),
+        "deal_count": deal_count,
+        "updated": now(),
+    }
+    if ended_by_hand is not None:
+        values["ended_by_hand"] = int(ended_by_hand)
+    db.table("matches").update(match_id, values)
+
+
+# ---- deals --------------------------------------------------------------------------------
+
+def _deal_row(row: dict[str, Any]) -> dict[str, Any]:
+    row = dict(row)
+    row["input"] = json.loads(row["input"])
+    row["void"] = bool(row["void"])
+    return row
+
+
+def deals_for(db: Database, match_id: int) -> list[dict[str, Any]]:
+    rows = db.query("SELECT * FROM deals WHERE match_id = ? ORDER BY number", [match_id])
+    return [_deal_row(r) for r in rows]
+
+
+def get_deal(db: Database, match_id: int, number: int) -> dict[str, Any] | None:
+    rows = list(db.query("SELECT * FROM deals WHERE match_id = ? AND number = ?", [match_id, number]))
+    return _deal_row(rows[0]) if rows else None
+
+
+def next_deal_number(db: Database, match_id: int) -> int:
+    row = db.execute("SELECT COALESCE(MAX(number), 0) + 1 FROM deals WHERE match_id = ?", [match_id]).fetchone()
+    return int(row[0])
+
+
+def insert_deal(db: Database, match_id: int, number: int, dealer: str, deal_input: Any) -> int:
+    stamp = now()
+    table = db.table("deals")
+    table.insert(
+        {
+            "match_id": match_id,
+            "number": number,
+            "dealer": dealer,
+            "input": json.dumps(deal_input, ensure_ascii=False),
+            "void": 0,
+            "version": 1,
+            "last_action": "entered",
+            "created": stamp,
+            "updated": stamp,
+        }
+    )
+    return int(table.last_pk)
+
+
+def revise_deal(db: Database, deal: dict[str, Any], action: str, deal_input: Any | None = None, void: bool | None = None) -> None:
+    """Keep the current version of ``deal`` in deal_revisions, then store the new one."""
+    stamp = now()
+    db.table("deal_revisions").insert(
+        {
+            "deal_id": deal["id"],
+            "version": deal["version"],
+            "input": json.dumps(deal["input"], ensure_ascii=False),
+            "void": int(deal["void"]),
+            "action": deal["last_action"],
+            "at": deal["updated"],
+            "replaced_at": stamp,
+        }
+    )
+    db.table("deals").update(
+        deal["id"],
+        {
+            "input": json.dumps(deal["input"] if deal_input is None else deal_input, ensure_ascii=False),
+            "void": int(deal["void"] if void is None else void),
+            "version": deal["version"] + 1,
+            "last_action": action,
+            "updated": stamp,
+        },
+    )
+
+
+def revisions_for(db: Database, deal_id: int) -> list[dict[str, Any]]:
+    rows = db.query("SELECT * FROM deal_revisions WHERE deal_id = ? ORDER BY version", [deal_id])
+    out = []
+    for r in rows:
+        r = dict(r)
+        r["input"] = json.loads(r["input"])
+        r["void"] = bool(r["void"])
+        out.append(r)
+    return out
