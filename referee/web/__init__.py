@@ -1,0 +1,57 @@
+"""The web layer: blueprints that parse, call the rules through ``referee.matches``, store and render."""
+
+from __future__ import annotations
+
+from flask import Flask, current_app, g, jsonify, render_template, request
+from sqlite_utils import Database
+from werkzeug.exceptions import HTTPException
+
+from .. import store
+
+
+def get_db() -> Database:
+    """One connection per request, closed on teardown."""
+    if "db" not in g:
+        g.db = store.connect(current_app.config["DATABASE"], migrate_schema=False)
+    return g.db
+
+
+def _close_db(_exc: BaseException | None = None) -> None:
+    db = g.pop("db", None)
+    if db is not None:
+        db.conn.close()
+
+
+def wants_json() -> bool:
+    return request.path.startswith("/api/")
+
+
+def register(app: Flask) -> None:
+    from . import api, pages
+
+    app.register_blueprint(pages.bp)
+    app.register_blueprint(api.bp)
+    app.teardown_appcontext(_close_db)
+
+    @app.after_request
+    def _vary(response):
+        # Pages answer htmx requests with a fragment and others with the whole page.
+        if response.mimetype == "text/html":
+            response.vary.add("HX-Request")
+        return response
+
+    @app.errorhandler(HTTPException)
+    def _http_error(exc: HTTPException):
+        code = exc.code or 500
+        message = exc.description or exc.name
+        if wants_json():
+            return jsonify({"errors": [{"field": None, "code": exc.name.lower().replace(" ", "_"), "message": message}]}), code
+        return render_template("error.html", code=code, title=exc.name, message=message), code
+
+    @app.errorhandler(Exception)
+    def _unexpected(exc: Exception):
+        app.logger.exception("Unexpected error on %s %s", request.method, request.path)
+        message = "Something went wrong on our side. Nothing you entered was stored by this request."
+        if wants_json():
+            return jsonify({"errors": [{"field": None, "code": "internal_error", "message": message}]}), 500
+        return render_template("error.html", code=500, title="Something went wrong", message=message), 500

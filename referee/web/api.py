@@ -1,0 +1,154 @@
+"""The JSON API: the same rules and the same messages as the pages.
+
+Errors are always ``{"errors": [{"field", "code", "message"}]}``: 422 for input that breaks a rule
+(nothing is stored), 404 for an unknown match or deal, 409 for a change the match's state refuses.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Blueprint, jsonify, request
+
+from .. import matches
+from ..games import GAMES
+from ..games.base import RuleError, Violation
+from . import get_db
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+def _errors(violations, status: int):
+    return jsonify({"errors": [v.to_dict() for v in violations]}), status
+
+
+def _one_error(code: str, message: str, status: int, field: str | None = None):
+    return _errors([Violation(code, message, field)], status)
+
+
+class BadBody(Exception):
+    def __init__(self, message: str):
+        self.message = message
+
+
+def _body() -> Any:
+    """The request body as a JSON object; BadBody otherwise."""
+    raw = request.get_data(cache=False)
+    if not raw.strip():
+        raise BadBody("Send a JSON object in the request body.")
+    try:
+        data = json.loads(raw)
+    except (ValueError, RecursionError):
+        raise BadBody("The request body is not valid JSON.") from None
+    if not isinstance(data, dict):
+        raise BadBody("The request body must be a JSON object.")
+    return data
+
+
+@bp.errorhandler(BadBody)
+def _bad_body(exc: BadBody):
+    return _one_error("bad_body", exc.message, 422)
+
+
+@bp.errorhandler(RuleError)
+def _rule_error(exc: RuleError):
+    return _errors(exc.violations, 422)
+
+
+@bp.errorhandler(matches.NotFound)
+def _not_found(exc: matches.NotFound):
+    return _one_error("not_found", str(exc), 404)
+
+
+@bp.errorhandler(matches.Conflict)
+def _conflict(exc: matches.Conflict):
+    return _one_error("conflict", str(exc), 409)
+
+
+@bp.get("/games")
+def games():
+    return jsonify(
+        {
+            "games": [
+                {
+                    "key": g.key,
+                    "name": g.name,
+                    "players": g.seats,
+                    "options": [
+                        {"name": s.name, "label": s.label, "help": s.help, "default": s.to_json(s.default),
+                         "choices": [s.to_json(c) for c, _ in s.choices] + (["none"] if s.none_label else []),
+                         "number": s.number}
+                        for s in g.option_specs
+                    ],
+                }
+                for g in GAMES
+            ]
+        }
+    )
+
+
+@bp.get("/matches")
+def list_matches():
+    status = request.args.get("status")
+    if status not in (None, "in_progress", "finished"):
+        return _one_error("bad_status", "status must be in_progress or finished.", 422, "status")
+    db = get_db()
+    return jsonify({"matches": [matches.summary_to_json(r) for r in matches.list_summaries(db, status, limit=100)]})
+
+
+@bp.post("/matches")
+def create_match():
+    db = get_db()
+    match_id = matches.start_match(db, _body())
+    match = matches.load(db, match_id)
+    return jsonify(matches.match_to_json(db, match)), 201, {"Location": f"/api/matches/{match_id}"}
+
+
+@bp.get("/matches/<int:match_id>")
+def get_match(match_id: int):
+    db = get_db()
+    return jsonify(matches.match_to_json(db, matches.load(db, match_id)))
+
+
+def _deal_and_match(match: matches.Match, number: int):
+    db = get_db()
+    return {"deal": matches.deal_to_json(db, match, match.deal(number)), "match": matches.match_to_json(db, match)}
+
+
+@bp.post("/matches/<int:match_id>/deals")
+def add_deal(match_id: int):
+    number, match = matches.enter_deal(get_db(), match_id, _body())
+    return jsonify(_deal_and_match(match, number)), 201, {"Location": f"/api/matches/{match_id}/deals/{number}"}
+
+
+@bp.get("/matches/<int:match_id>/deals/<int:number>")
+def get_deal(match_id: int, number: int):
+    db = get_db()
+    match = matches.load(db, match_id)
+    return jsonify(matches.deal_to_json(db, match, match.deal(number)))
+
+
+@bp.put("/matches/<int:match_id>/deals/<int:number>")
+def correct_deal(match_id: int, number: int):
+    body = _body()
+    match = matches.correct_deal(get_db(), match_id, number, body)
+    return jsonify(_deal_and_match(match, number))
+
+
+@bp.delete("/matches/<int:match_id>/deals/<int:number>")
+def void_deal(match_id: int, number: int):
+    match = matches.void_deal(get_db(), match_id, number)
+    return jsonify(_deal_and_match(match, number))
+
+
+@bp.post("/matches/<int:match_id>/deals/<int:number>/restore")
+def restore_deal(match_id: int, number: int):
+    match = matches.restore_deal(get_db(), match_id, number)
+    return jsonify(_deal_and_match(match, number))
+
+
+@bp.post("/matches/<int:match_id>/end")
+def end_match(match_id: int):
+    db = get_db()
+    return jsonify(matches.match_to_json(db, matches.end_match(db, match_id)))

@@ -1,0 +1,174 @@
+"""The Klaberjass deal-entry form (RULES.md §1).
+
+The form is re-rendered by the server after every tap (htmx), or after every button press without
+JavaScript: the bidding is a list of calls held in a hidden field, and each call button adds one.
+Fields are named by seat index, so no player name ever has to be escaped into a field name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from ...games.base import Table, Violation
+from ...games.klaberjass import KLABERJASS, RANKS, SUITS
+
+MAX_SEQUENCES = 3  # rows per player: 9 cards hold at most three sequences
+TOPS = ("A", "K", "Q", "J", "10", "9")
+LENGTHS = ("3", "4", "5", "6", "7", "8")
+SUIT_SYMBOLS = {"clubs": "♣", "diamonds": "♦", "hearts": "♥", "spades": "♠"}
+
+
+@dataclass
+class KlaberjassEntry:
+    """What the form shows and holds: raw strings, so nothing the user typed is lost."""
+
+    upcard: str | None = None
+    calls: list[str] = field(default_factory=list)
+    dix: bool = False
+    sequences: list[list[dict[str, str]]] = field(default_factory=lambda: [[], []])
+    bella: str = ""  # seat index or ""
+    points: list[str] = field(default_factory=lambda: ["", ""])
+    last_trick: str = ""  # seat index or ""
+    problems: list[Violation] = field(default_factory=list)  # found by the form itself
+
+
+def empty(players: tuple[str, ...]) -> KlaberjassEntry:
+    return KlaberjassEntry(sequences=[[] for _ in players], points=["" for _ in players])
+
+
+def from_input(players: tuple[str, ...], deal: Mapping[str, Any]) -> KlaberjassEntry:
+    """The form filled with a stored deal (to correct it)."""
+    entry = empty(players)
+    entry.upcard = deal.get("upcard")
+    entry.calls = list(deal.get("calls") or [])
+    entry.dix = bool(deal.get("dix"))
+    sequences = deal.get("sequences") or {}
+    points = deal.get("points") or {}
+    for i, p in enumerate(players):
+        entry.sequences[i] = [
+            {"suit": s.get("suit", ""), "top": str(s.get("top", "")), "length": str(s.get("length", ""))}
+            for s in sequences.get(p, [])
+        ]
+        if p in points:
+            entry.points[i] = str(points[p])
+    if deal.get("bella") in players:
+        entry.bella = str(players.index(deal["bella"]))
+    if deal.get("last_trick") in players:
+        entry.last_trick = str(players.index(deal["last_trick"]))
+    return entry
+
+
+def from_form(players: tuple[str, ...], form: Mapping[str, str]) -> KlaberjassEntry:
+    """Read the posted form and apply the button that was pressed (``op``)."""
+    entry = empty(players)
+    upcard = form.get("upcard", "")
+    entry.upcard = upcard if upcard in SUITS else None
+    entry.calls = [c for c in form.get("calls", "").split(",") if c][:12]
+    entry.dix = form.get("dix") in ("on", "1", "true")
+    seats = [str(i) for i in range(len(players))]
+    entry.bella = form.get("bella", "") if form.get("bella", "") in seats else ""
+    entry.last_trick = form.get("last_trick", "") if form.get("last_trick", "") in seats else ""
+    for i in range(len(players)):
+        entry.points[i] = form.get(f"points-{i}", "").strip()[:12]
+        try:
+            count = max(0, min(MAX_SEQUENCES, int(form.get(f"seqn-{i}", "0"))))
+        except ValueError:
+            count = 0
+        entry.sequences[i] = [
+            {k: form.get(f"seq-{i}-{j}-{k}", "") for k in ("suit", "top", "length")} for j in range(count)
+        ]
+
+    op = form.get("op", "")
+    if op.startswith("call:"):
+        entry.calls.append(op[5:])
+    elif op == "undo":
+        entry.calls = entry.calls[:-1]
+    elif op == "allpass":
+        entry.calls = ["pass"] * 4
+    elif op.startswith("addseq:"):
+        i = _index(op[7:], len(players))
+        if i is not None and len(entry.sequences[i]) < MAX_SEQUENCES:
+            entry.sequences[i].append({"suit": "", "top": "", "length": ""})
+    elif op.startswith("delseq:"):
+        parts = op[7:].split(":")
+        i = _index(parts[0], len(players))
+        j = _index(parts[1], MAX_SEQUENCES) if len(parts) == 2 else None
+        if i is not None and j is not None and j < len(entry.sequences[i]):
+            del entry.sequences[i][j]
+    return entry
+
+
+def _index(raw: str, size: int) -> int | None:
+    return int(raw) if raw.isdigit() and int(raw) < size else None
+
+
+def bidding(entry: KlaberjassEntry, table: Table, options: Any):
+    return KLABERJASS.bidding(entry.calls, entry.upcard, table, options)
+
+
+def to_input(entry: KlaberjassEntry, table: Table, options: Any) -> dict[str, Any]:
+    """The deal input the rules read. Problems only the form can see go to ``entry.problems``."""
+    players = table.players
+    deal: dict[str, Any] = {"upcard": entry.upcard, "calls": list(entry.calls)}
+    bid = bidding(entry, table, options)
+    if bid.thrown_in:
+        if entry.upcard is None:
+            del deal["upcard"]
+        return deal
+    entry.problems = []
+    sequences: dict[str, list[dict[str, Any]]] = {}
+    for i, p in enumerate(players):
+        rows = []
+        for j, row in enumerate(entry.sequences[i]):
+            if not any(row.values()):
+                continue
+            if not all(row.values()):
+                entry.problems.append(
+                    Violation(
+                        "incomplete_sequence",
+                        f"Choose the suit, top card and length of {p}'s sequence {j + 1}, or remove it.",
+                        f"sequences.{p}",
+                    )
+                )
+                continue
+            rows.append({"suit": row["suit"], "top": row["top"], "length": int(row["length"]) if row["length"].isdigit() else row["length"]})
+        if rows:
+            sequences[p] = rows
+    if entry.dix:
+        deal["dix"] = True
+    if sequences:
+        deal["sequences"] = sequences
+    if entry.bella:
+        deal["bella"] = players[int(entry.bella)]
+    points: dict[str, Any] = {}
+    for i, p in enumerate(players):
+        raw = entry.points[i]
+        if raw == "":
+            continue
+        points[p] = int(raw) if raw.isdigit() else raw
+    if points:
+        deal["points"] = points
+    if entry.last_trick:
+        deal["last_trick"] = players[int(entry.last_trick)]
+    return deal
+
+
+def missing(violations: list[Violation]) -> bool:
+    return any(v.code.startswith("missing_") or v.code == "bidding_unfinished" for v in violations)
+
+
+def view(entry: KlaberjassEntry, table: Table, options: Any) -> dict[str, Any]:
+    """Everything the template needs beyond the entry itself."""
+    bid = bidding(entry, table, options)
+    return {
+        "bid": bid,
+        "suits": SUITS,
+        "symbols": SUIT_SYMBOLS,
+        "tops": TOPS,
+        "lengths": LENGTHS,
+        "ranks": RANKS,
+        "max_sequences": MAX_SEQUENCES,
+        "played": bid.finished and not bid.thrown_in,
+        "dix_allowed": bid.finished and not bid.thrown_in and bid.trump is not None and bid.trump == entry.upcard,
+    }

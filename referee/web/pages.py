@@ -1,0 +1,221 @@
+"""The pages people use on a phone: home, new match, the match table, deal entry and correction.
+
+Every form works without JavaScript (post, then redirect); with htmx the deal-entry form is
+re-rendered in place after each tap, with the live preview of the result.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
+from htmx_flask import request as hx_request
+
+from .. import matches
+from ..games import GAMES, find_game
+from ..games.base import InvalidDeal, RuleError, Table, UnknownGame, Violation
+from . import get_db
+from .entry import entry_form
+
+bp = Blueprint("pages", __name__)
+
+
+def _group(violations: list[Violation]) -> dict[str | None, list[str]]:
+    grouped: dict[str | None, list[str]] = {}
+    for v in violations:
+        grouped.setdefault(v.field, []).append(v.message)
+    return grouped
+
+
+def _load(match_id: int) -> matches.Match:
+    try:
+        return matches.load(get_db(), match_id)
+    except matches.NotFound:
+        abort(404, description=f"There is no match {match_id}.")
+
+
+def _go(url: str):
+    """After a successful post: a redirect, or for htmx a client-side redirect."""
+    if hx_request.htmx:
+        response = make_response("", 204)
+        response.headers["HX-Redirect"] = url
+        return response
+    return redirect(url, code=303)
+
+
+# ---- home and new match -------------------------------------------------------------------
+
+@bp.get("/")
+def home():
+    db = get_db()
+    return render_template(
+        "home.html",
+        in_progress=matches.list_summaries(db, "in_progress", limit=20),
+        finished=matches.list_summaries(db, "finished", limit=10),
+        games={g.key: g for g in GAMES},
+    )
+
+
+def _new_match_form(game_key: str) -> dict[str, Any]:
+    try:
+        game = find_game(game_key)
+    except UnknownGame:
+        game = GAMES[0]
+    return {"game": game, "games": GAMES}
+
+
+@bp.get("/matches/new")
+def new_match():
+    ctx = _new_match_form(request.args.get("game", GAMES[0].key))
+    game = ctx["game"]
+    values = {"players": [""] * game.seats, "first_dealer": "0"}
+    values.update({f"option-{s.name}": s.token(s.default) for s in game.option_specs})
+    return render_template("new_match.html", values=values, errors={}, **ctx)
+
+
+@bp.post("/matches/new")
+def create_match():
+    form = request.form
+    ctx = _new_match_form(form.get("game", ""))
+    game = ctx["game"]
+    players = [form.get(f"player-{i}", "") for i in range(game.seats)]
+    options: dict[str, Any] = {}
+    for spec in game.option_specs:
+        raw = form.get(f"option-{spec.name}", "")
+        if spec.none_label and form.get(f"option-{spec.name}-none"):
+            raw = "none"
+        options[spec.name] = raw if raw != "" else spec.to_json(spec.default)
+    dealer_index = form.get("first_dealer", "0")
+    first = players[int(dealer_index)] if dealer_index.isdigit() and int(dealer_index) < len(players) else None
+    raw = {"game": form.get("game", game.key), "players": players, "options": options, "first_dealer": first}
+    try:
+        match_id = matches.start_match(get_db(), raw)
+    except RuleError as exc:
+        values = dict(form)
+        values["players"] = players
+        errors = _group(list(exc.violations))
+        if "first_dealer" in errors and errors.get("players.%s" % dealer_index):
+            errors.pop("first_dealer")
+        return render_template("new_match.html", values=values, errors=errors, **ctx), 422
+    return _go(url_for("pages.match_page", match_id=match_id))
+
+
+# ---- the match ----------------------------------------------------------------------------
+
+@bp.get("/matches/<int:match_id>")
+def match_page(match_id: int):
+    match = _load(match_id)
+    return render_template("match.html", match=match, state=match.state)
+
+
+@bp.post("/matches/<int:match_id>/end")
+def end_match(match_id: int):
+    try:
+        matches.end_match(get_db(), match_id)
+    except matches.NotFound:
+        abort(404)
+    except matches.Conflict as exc:
+        abort(409, description=str(exc))
+    return _go(url_for("pages.match_page", match_id=match_id))
+
+
+@bp.post("/matches/<int:match_id>/deals/<int:number>/void")
+def void_deal(match_id: int, number: int):
+    return _change(matches.void_deal, match_id, number)
+
+
+@bp.post("/matches/<int:match_id>/deals/<int:number>/restore")
+def restore_deal(match_id: int, number: int):
+    return _change(matches.restore_deal, match_id, number)
+
+
+def _change(action, match_id: int, number: int):
+    try:
+        action(get_db(), match_id, number)
+    except matches.NotFound as exc:
+        abort(404, description=str(exc))
+    except matches.Conflict as exc:
+        abort(409, description=str(exc))
+    return _go(url_for("pages.match_page", match_id=match_id, _anchor=f"deal-{number}"))
+
+
+# ---- deal entry and correction ------------------------------------------------------------
+
+@bp.route("/matches/<int:match_id>/deals/new", methods=["GET", "POST"])
+def new_deal(match_id: int):
+    match = _load(match_id)
+    if match.finished:
+        abort(409, description="This match is finished: no more deals can be entered. Correct an earlier deal instead.")
+    return _entry(match, None)
+
+
+@bp.route("/matches/<int:match_id>/deals/<int:number>/edit", methods=["GET", "POST"])
+def edit_deal(match_id: int, number: int):
+    match = _load(match_id)
+    try:
+        deal = match.deal(number)
+    except matches.NotFound as exc:
+        abort(404, description=str(exc))
+    return _entry(match, deal)
+
+
+def _entry(match: matches.Match, deal: dict[str, Any] | None):
+    """The deal-entry form for a new deal (``deal`` None) or a correction; handles every button."""
+    form_module = entry_form(match.game.key)
+    dealer = deal["dealer"] if deal else match.next_table.dealer
+    table = Table(match.players, dealer)
+    posted = request.method == "POST"
+    op = request.form.get("op", "") if posted else ""
+    if posted:
+        entry = form_module.from_form(match.players, request.form)
+    elif deal:
+        entry = form_module.from_input(match.players, deal["input"])
+    else:
+        entry = form_module.empty(match.players)
+
+    deal_input = form_module.to_input(entry, table, match.options)
+    result, problems = matches.preview(match, deal_input, dealer)
+    problems = list(entry.problems) + problems
+    if entry.problems:
+        result = None
+    status = 200
+    show_all = False
+    if op == "save":
+        if not problems:
+            db = get_db()
+            try:
+                if deal:
+                    matches.correct_deal(db, match.id, deal["number"], deal_input)
+                    number = deal["number"]
+                else:
+                    number, _ = matches.enter_deal(db, match.id, deal_input)
+            except InvalidDeal as exc:  # the match changed under us (another phone)
+                problems = list(exc.violations)
+            except matches.Conflict as exc:
+                abort(409, description=str(exc))
+            else:
+                return _go(url_for("pages.match_page", match_id=match.id, _anchor=f"deal-{number}"))
+        status = 422
+        show_all = True
+
+    # While entering, only real mistakes go beside the fields; what is simply not entered yet is
+    # listed in the preview. After "Save", everything goes beside its field.
+    waiting = [p for p in problems if not show_all and (p.code.startswith("missing_") or p.code == "bidding_unfinished")]
+    shown = [p for p in problems if p not in waiting]
+    context = {
+        "match": match,
+        "deal": deal,
+        "entry": entry,
+        "table": table,
+        "roles": match.game.roles(table),
+        "result": result,
+        "errors": _group(shown),
+        "error_list": shown,
+        "waiting": waiting,
+        "form_action": request.path,
+        **form_module.view(entry, table, match.options),
+    }
+    template = f"games/{match.game.key}/_entry.html"
+    if hx_request.htmx:
+        return render_template(template, **context), status
+    return render_template("deal_entry.html", entry_template=template, **context), status

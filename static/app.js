@@ -1,0 +1,28 @@
+// Referee: the little JavaScript beyond htmx. No inline scripts anywhere.
+(function () {
+  "use strict";
+  // A request htmx does not swap (404, 409, 500...): say so at the top instead of failing silently.
+  document.addEventListener("htmx:responseError", function (event) {
+    var flash = document.getElementById("flash");
+    if (!flash) return;
+    var text = "Something went wrong (" + event.detail.xhr.status + ").";
+    try {
+      var doc = new DOMParser().parseFromString(event.detail.xhr.responseText, "text/html");
+      var p = doc.querySelector(".error-page p");
+      if (p) text = p.textContent;
+    } catch (e) { /* keep the generic text */ }
+    flash.textContent = text;
+    flash.hidden = false;
+    window.scrollTo(0, 0);
+  });
+  document.addEventListener("htmx:sendError", function () {
+    var flash = document.getElementById("flash");
+    if (!flash) return;
+    flash.textContent = "Referee cannot be reached. Your entry is still here: try again.";
+    flash.hidden = false;
+  });
+  document.addEventListener("htmx:beforeRequest", function () {
+    var flash = document.getElementById("flash");
+    if (flash) flash.hidden = true;
+  });
+})();
