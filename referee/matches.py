@@ -198,9 +198,9 @@ def _sync(db: Database, match_id: int) -> Match:
     """Recompute the match after a change and keep its stored summary in step (inside the transaction)."""
     match = load(db, match_id)
     state = match.state
-    counted = sum(1 for d in state.deals if not d.record.void)
     store.update_match_summary(
-        db, match_id, "finished" if state.finished else "in_progress", state.standing.winner, state.totals, counted
+        db, match_id, "finished" if state.finished else "in_progress", state.standing.winner, state.totals,
+        len(state.deals),
     )
     return match
 

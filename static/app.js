@@ -21,6 +21,14 @@
     flash.textContent = "Referee cannot be reached. Your entry is still here: try again.";
     flash.hidden = false;
   });
+  // New match: the "who deals first" chips show the names as they are typed.
+  document.addEventListener("input", function (event) {
+    var input = event.target;
+    if (!input.name || input.name.indexOf("player-") !== 0) return;
+    document.querySelectorAll('[data-mirror="' + input.name + '"]').forEach(function (span) {
+      span.textContent = input.value.trim() || "Player " + (Number(input.name.slice(7)) + 1);
+    });
+  });
   document.addEventListener("htmx:beforeRequest", function () {
     var flash = document.getElementById("flash");
     if (flash) flash.hidden = true;

@@ -233,8 +233,7 @@ class Klaberjass(BaseGame):
             if state == "end":
                 violation = Violation(
                     "call_after_end",
-                    f"Call {position}, {call!r}: the bidding was already over after call {position - 1} "
-                    f"({how.rstrip('.')}).",
+                    f"Call {position}, {call!r}: the bidding was already over after call {position - 1}: {how}",
                     "calls",
                 )
                 break

@@ -38,6 +38,7 @@ def start_match(page, target: str) -> None:
     page.get_by_role("link", name="Start a match").click()
     page.get_by_role("textbox", name="Player 1").fill("Ann")
     page.get_by_role("textbox", name="Player 2").fill("Ben")
+    assert page.locator("[data-mirror='player-1']").inner_text() == "Ben"  # the chip shows the typed name
     tap_radio(page, "first_dealer", "1")  # Ben deals first
     page.locator("input[name='option-target']").fill(target)
     no_horizontal_scroll(page)
@@ -152,7 +153,7 @@ def test_a_whole_match_entered_by_taps(phone):
     page.get_by_role("button", name="Save deal").click()
     page.wait_for_url(re.compile(r"#deal-4$"))
     assert totals(page) == {"Ann": 330, "Ben": 122}
-    assert "Ann wins" in page.locator("#result").inner_text()
+    assert "Ann wins the match" in page.locator("#result").inner_text()
     assert page.get_by_role("link", name=re.compile("Enter deal")).count() == 0
     no_horizontal_scroll(page)
     screenshot(page, "05-finished-match")

@@ -238,7 +238,7 @@ def test_finished_match_shows_the_winner_and_refuses_new_deals(client):
     form = {"calls": "take", "upcard": "hearts", "op": "save", "points-0": "140", "points-1": "6", "last_trick": "0"}
     assert client.post(f"/matches/{mid}/deals/new", data=form).status_code == 303
     page = text(client.get(f"/matches/{mid}"))
-    assert "Ann wins" in page
+    assert "Ann wins the match" in page
     assert "Enter deal" not in page
     assert client.get(f"/matches/{mid}/deals/new").status_code == 409
     assert "Recently finished" in text(client.get("/"))
@@ -251,7 +251,7 @@ def test_end_an_open_ended_match_by_hand(client):
     client.post(f"/matches/{mid}/deals/new", data=form)  # Ann bate: Ben 150
     assert "End the match now" in text(client.get(f"/matches/{mid}"))
     assert client.post(f"/matches/{mid}/end").status_code == 303
-    assert "Ben wins" in text(client.get(f"/matches/{mid}"))
+    assert "Ben wins the match" in text(client.get(f"/matches/{mid}"))
 
 
 def test_unknown_match_and_deal_pages_are_404(client, match_id):
