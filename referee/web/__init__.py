@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from flask import Flask, current_app, g, jsonify, render_template, request
 from sqlite_utils import Database
 from werkzeug.exceptions import HTTPException
@@ -26,9 +28,19 @@ def wants_json() -> bool:
     return request.path.startswith("/api/")
 
 
+def _when(stamp: str) -> str:
+    """An ISO timestamp as a person reads it, in this machine's time zone: "29 Nov 2026, 13:05"."""
+    try:
+        moment = datetime.fromisoformat(stamp).astimezone()
+    except (TypeError, ValueError):
+        return stamp or ""
+    return f"{moment.day} {moment:%b %Y, %H:%M}"
+
+
 def register(app: Flask) -> None:
     from . import api, pages
 
+    app.add_template_filter(_when, "when")
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     app.teardown_appcontext(_close_db)
