@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from .base import BaseGame, UnknownGame
 from .klaberjass import KLABERJASS
+from .spitzer import SPITZER
 
-GAMES: tuple[BaseGame, ...] = (KLABERJASS,)
+GAMES: tuple[BaseGame, ...] = (KLABERJASS, SPITZER)
 
 
 def find_game(key: str) -> BaseGame:
