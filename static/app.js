@@ -29,8 +29,22 @@
       span.textContent = input.value.trim() || "Player " + (Number(input.name.slice(7)) + 1);
     });
   });
+  // Text typed while a request is on its way must survive that request's swap: remember what is
+  // typed after each request starts, and put it back into the swapped-in field with the same id.
+  var typed = {};
   document.addEventListener("htmx:beforeRequest", function () {
+    typed = {};
     var flash = document.getElementById("flash");
     if (flash) flash.hidden = true;
+  });
+  document.addEventListener("input", function (event) {
+    var field = event.target;
+    if (field.id && field.tagName === "INPUT" && field.type === "text") typed[field.id] = field.value;
+  });
+  document.addEventListener("htmx:afterSwap", function () {
+    Object.keys(typed).forEach(function (id) {
+      var field = document.getElementById(id);
+      if (field && field.value !== typed[id]) field.value = typed[id];
+    });
   });
 })();

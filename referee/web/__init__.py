@@ -40,7 +40,10 @@ def _when(stamp: str) -> str:
 def register(app: Flask) -> None:
     from . import api, pages
 
+    from .summaries import game_summary
+
     app.add_template_filter(_when, "when")
+    app.add_template_global(game_summary, "game_summary")
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     app.teardown_appcontext(_close_db)

@@ -78,7 +78,7 @@ def test_new_match_without_target(client):
 def test_match_page_shows_dealer_elder_and_distance_to_target(client, match_id):
     page = text(client.get(f"/matches/{match_id}"))
     assert "Deal 1: Ben deals, Ann is elder" in page
-    assert "500 to 500" in page
+    assert "needs 500" in page
     assert "Enter deal 1" in page
 
 

@@ -1,0 +1,173 @@
+"""The Spitzer deal-entry form (RULES.md §2).
+
+Contract as big buttons, the declaring side by tapping names, card points typed or counted by
+tapping the point cards (the server sums them), tricks with a stepper. Points may be entered for
+the other side instead: the declaring side's are then 120 − x.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from ...games.base import Table, Violation
+from ...games.spitzer import (
+    CONTRACT_NAMES, CONTRACTS, PARTNERSHIPS, PLAIN_SUITS, SOLOS, SPITZER, SUITS, TOTAL_POINTS, TRICKS, count_points,
+)
+
+POINT_RANKS = ("A", "10", "K", "Q", "J")  # the 20 cards that carry points
+CARD_KEYS = tuple(f"{rank}-{suit}" for suit in SUITS for rank in POINT_RANKS)
+SUIT_SYMBOLS = {"clubs": "♣", "diamonds": "♦", "hearts": "♥", "spades": "♠"}
+PARTNERSHIP_LABELS = {
+    "queens": "Queens in two hands",
+    "called_ace": "Called an Ace",
+    "first_trick": "All three Aces: first trick winner",
+}
+
+
+@dataclass
+class SpitzerEntry:
+    """What the form holds, as the raw strings typed, so nothing is lost."""
+
+    contract: str = ""
+    declarers: list[int] = field(default_factory=list)  # seat indices, in seating order
+    partnership: str = "queens"
+    called_ace: str = ""
+    points: str = ""
+    points_of: str = "side"  # "side" (the declaring side) | "others"
+    cards: list[str] = field(default_factory=list)  # CARD_KEYS tapped in the counting aid
+    cards_sum: str = ""  # the sum last written into points (so typing over it is respected)
+    tricks: str = ""
+    problems: list[Violation] = field(default_factory=list)
+
+
+def empty(players: tuple[str, ...]) -> SpitzerEntry:
+    return SpitzerEntry()
+
+
+def from_input(players: tuple[str, ...], deal: Mapping[str, Any]) -> SpitzerEntry:
+    entry = SpitzerEntry()
+    entry.contract = deal.get("contract") if deal.get("contract") in CONTRACTS else ""
+    entry.declarers = sorted(players.index(p) for p in deal.get("declarers") or [] if p in players)
+    entry.partnership = deal.get("partnership") or "queens"
+    entry.called_ace = deal.get("called_ace") or ""
+    entry.points = "" if deal.get("points") is None else str(deal["points"])
+    entry.tricks = "" if deal.get("tricks") is None else str(deal["tricks"])
+    return entry
+
+
+def _whole(raw: str) -> int | None:
+    raw = raw.strip()
+    return int(raw) if raw.isdigit() and len(raw) <= 4 else None
+
+
+def from_form(players: tuple[str, ...], form: Mapping[str, str]) -> SpitzerEntry:
+    entry = SpitzerEntry()
+    contract = form.get("contract", "")
+    entry.contract = contract if contract in CONTRACTS else ""
+    seats = range(len(players))
+    chosen = {i for i in seats if form.get(f"declarer-{i}")}
+    solo = form.get("declarer", "")
+    if solo.isdigit() and int(solo) in seats:
+        chosen.add(int(solo))
+    entry.declarers = sorted(chosen)
+    partnership = form.get("partnership", "queens")
+    entry.partnership = partnership if partnership in PARTNERSHIPS else "queens"
+    ace = form.get("called_ace", "")
+    entry.called_ace = ace if ace in PLAIN_SUITS else ""
+    entry.points = form.get("points", "").strip()[:6]
+    entry.points_of = "others" if form.get("points_of") == "others" else "side"
+    entry.cards = [key for key in CARD_KEYS if form.get(f"card-{key}")]
+    entry.tricks = form.get("tricks", "").strip()[:4]
+
+    op = form.get("op", "")
+    if op.startswith("tricks:"):
+        current = _whole(entry.tricks)
+        step = op[7:]
+        current = min(max(current or 0, 0), TRICKS)
+        if step == "dec":
+            entry.tricks = str(max(0, current - 1))
+        elif step == "inc":
+            entry.tricks = str(min(TRICKS, current + 1))
+        elif step in ("0", "8"):
+            entry.tricks = step
+            # Every trick or none also settles the points (RULES.md 2.4).
+            if entry.points_of == "side":
+                entry.points = "120" if step == "8" else "0"
+            else:
+                entry.points = "0" if step == "8" else "120"
+    elif op == "cards:clear":
+        entry.cards = []
+
+    # The counting aid: when the tapped cards change, their sum becomes the points.
+    if entry.cards:
+        total = str(count_points((key.split("-")[0], key.split("-")[1]) for key in entry.cards))
+        if total != form.get("cards_sum", ""):
+            entry.points = total
+        entry.cards_sum = total
+    # A solo has one player: switching to a solo keeps the first one tapped.
+    if entry.contract in SOLOS and len(entry.declarers) > 1 and not solo:
+        entry.declarers = entry.declarers[:1]
+    if entry.contract in SOLOS and solo.isdigit() and int(solo) in seats:
+        entry.declarers = [int(solo)]
+    return entry
+
+
+def side_points(entry: SpitzerEntry) -> Any:
+    """The declaring side's card points as the rules read them (a number, or what was typed)."""
+    value = _whole(entry.points)
+    if value is None:
+        return entry.points
+    if entry.points_of == "others" and value <= TOTAL_POINTS:
+        return TOTAL_POINTS - value
+    return value
+
+
+def to_input(entry: SpitzerEntry, table: Table, options: Any) -> dict[str, Any]:
+    entry.problems = []
+    deal: dict[str, Any] = {}
+    if entry.contract:
+        deal["contract"] = entry.contract
+    if entry.declarers:
+        deal["declarers"] = [table.players[i] for i in entry.declarers]
+    if entry.contract == "normal":
+        deal["partnership"] = entry.partnership
+        if entry.partnership == "called_ace" and entry.called_ace:
+            deal["called_ace"] = entry.called_ace
+    if entry.points != "":
+        deal["points"] = side_points(entry)
+    if entry.tricks != "":
+        tricks = _whole(entry.tricks)
+        deal["tricks"] = tricks if tricks is not None else entry.tricks
+    return deal
+
+
+def view(entry: SpitzerEntry, table: Table, options: Any) -> dict[str, Any]:
+    contract = entry.contract
+    solo = contract in SOLOS
+    if contract == "normal" and entry.partnership != "queens":
+        side_label = "The caller and partner" if entry.partnership == "called_ace" else "The caller (and partner, if any)"
+    else:
+        side_label = {
+            "normal": "The queen side: the holders of Q♣ and Q♠",
+            "schneider": "The announcing side",
+            "stiller": "Who held both black queens",
+        }.get(contract, "The soloist" if solo else "Tap the declaring side")
+    sizes = SPITZER.side_size(contract, entry.partnership if contract == "normal" else None) if contract else (1, 2)
+    derived = None
+    value = _whole(entry.points)
+    if entry.points_of == "others" and value is not None and value <= TOTAL_POINTS:
+        derived = TOTAL_POINTS - value
+    return {
+        "contracts": [(c, CONTRACT_NAMES[c]) for c in CONTRACTS],
+        "partnerships": [(p, PARTNERSHIP_LABELS[p]) for p in PARTNERSHIPS],
+        "plain_suits": PLAIN_SUITS,
+        "suits": SUITS,
+        "point_ranks": POINT_RANKS,
+        "symbols": SUIT_SYMBOLS,
+        "solo": solo and max(sizes) == 1,
+        "side_label": side_label,
+        "side_sizes": sizes,
+        "derived_points": derived,
+        "cards_total": count_points((k.split("-")[0], k.split("-")[1]) for k in entry.cards) if entry.cards else None,
+    }
