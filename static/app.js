@@ -22,13 +22,16 @@
     flash.hidden = false;
   });
   // New match: the "who deals first" chips show the names as they are typed.
-  document.addEventListener("input", function (event) {
-    var input = event.target;
-    if (!input.name || input.name.indexOf("player-") !== 0) return;
+  function mirror(input) {
     document.querySelectorAll('[data-mirror="' + input.name + '"]').forEach(function (span) {
       span.textContent = input.value.trim() || "Player " + (Number(input.name.slice(7)) + 1);
     });
+  }
+  document.addEventListener("input", function (event) {
+    var input = event.target;
+    if (input.name && input.name.indexOf("player-") === 0) mirror(input);
   });
+  document.querySelectorAll('input[name^="player-"]').forEach(mirror);
   // Text typed while a request is on its way must survive that request's swap: remember what is
   // typed after each request starts, and put it back into the swapped-in field with the same id.
   var typed = {};

@@ -36,6 +36,7 @@ def wait_idle(page) -> None:
 def start_match(page, target: str) -> None:
     page.goto(page.base + "/")
     page.get_by_role("link", name="Start a match").click()
+    page.wait_for_load_state()
     page.get_by_role("textbox", name="Player 1").fill("Ann")
     page.get_by_role("textbox", name="Player 2").fill("Ben")
     assert page.locator("[data-mirror='player-1']").inner_text() == "Ben"  # the chip shows the typed name
@@ -54,6 +55,7 @@ def test_a_whole_match_entered_by_taps(phone):
 
     # Deal 1 — RULES.md §4's worked example, entered by taps.
     page.get_by_role("link", name="Enter deal 1").click()
+    page.wait_for_load_state()
     tap_radio(page, "upcard", "hearts")
     wait_idle(page)
     page.get_by_role("button", name="Take", exact=False).click()
@@ -90,6 +92,7 @@ def test_a_whole_match_entered_by_taps(phone):
     # Correct deal 1: Ann had 90 and Ben 36 → Ann 120 vs Ben 86, made.
     page.locator("#deal-1 summary").click()
     page.locator("#deal-1").get_by_role("link", name="Correct").click()
+    page.wait_for_load_state()
     assert page.locator("#points-0").input_value() == "70"
     page.locator("#points-0").fill("90")
     page.locator("#points-1").fill("36")
@@ -102,6 +105,7 @@ def test_a_whole_match_entered_by_taps(phone):
 
     # Deal 2 — thrown in, in two taps.
     page.get_by_role("link", name="Enter deal 2").click()
+    page.wait_for_load_state()
     page.get_by_role("button", name="Everybody passed: thrown in").click()
     page.locator("#bid-outcome").get_by_text("Everybody passed").wait_for()
     page.get_by_role("button", name="Save deal").click()
@@ -111,6 +115,7 @@ def test_a_whole_match_entered_by_taps(phone):
 
     # Deal 3 — Ann takes spades in round 2 and makes it: 140 + 10 vs 6.
     page.get_by_role("link", name="Enter deal 3").click()
+    page.wait_for_load_state()
     tap_radio(page, "upcard", "hearts")
     wait_idle(page)
     page.get_by_role("button", name="Pass", exact=True).click()
@@ -132,6 +137,7 @@ def test_a_whole_match_entered_by_taps(phone):
 
     # Deal 4 — a mistake first (1 point is impossible), shown beside the field; then the winning deal.
     page.get_by_role("link", name="Enter deal 4").click()
+    page.wait_for_load_state()
     tap_radio(page, "upcard", "clubs")
     wait_idle(page)
     page.get_by_role("button", name="Pass", exact=True).click()
@@ -175,6 +181,7 @@ def test_a_deal_can_be_entered_without_javascript(phone_without_js):
     page.get_by_role("textbox", name="Player 2").fill("Ben")
     page.get_by_role("button", name="Start the match").click()
     page.get_by_role("link", name="Enter deal 1").click()
+    page.wait_for_load_state()
     tap_radio(page, "upcard", "diamonds")
     page.get_by_role("button", name="Pass", exact=True).click()  # Ben (elder) passes: a full page post
     page.get_by_role("button", name="Take", exact=False).click()  # Ann (dealer) takes

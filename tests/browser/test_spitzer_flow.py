@@ -26,6 +26,7 @@ def test_spitzer_deals_entered_by_taps(phone):
 
     # Deal 1 — Normal, Ann and Cid the queen side; card points counted by tapping the cards.
     page.get_by_role("link", name="Enter deal 1").click()
+    page.wait_for_load_state()
     tap_radio(page, "contract", "normal")
     page.locator("input[name='declarer-0']").wait_for()
     page.locator("input[name='declarer-0']").check()
@@ -52,6 +53,7 @@ def test_spitzer_deals_entered_by_taps(phone):
 
     # Deal 2 — Zola by Dee, one tap for the soloist; the other side's points typed: 120 − 25 = 95.
     page.get_by_role("link", name="Enter deal 2").click()
+    page.wait_for_load_state()
     tap_radio(page, "contract", "zola")
     page.locator("input[name='declarer'][value='3']").wait_for()
     tap_radio(page, "declarer", "3")

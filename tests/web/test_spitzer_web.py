@@ -218,3 +218,29 @@ def test_page_and_api_agree_and_the_table_summarises_contracts(client, page_matc
     assert {p: int(t) for p, t in totals_on_page.items()} == api["totals"]
     assert "Played: Zola 1 (Ben) · Normal 1" in page
     assert "Deal 3: Cid deals, Dee leads." in page
+
+
+def test_a_called_partner_is_entered_as_caller_and_partner(client, page_match):
+    url = f"/matches/{page_match}/deals/new"
+    body = client.post(url, data={"contract": "normal", "partnership": "called_ace"}, headers=HX).get_data(as_text=True)
+    assert 'name="caller"' in body and 'name="partner"' in body and 'name="declarer-0"' not in body
+    form = {"contract": "normal", "partnership": "called_ace", "called_ace": "hearts", "caller": "2", "partner": "0",
+            "points": "70", "tricks": "4", "op": "save"}
+    assert client.post(url, data=form).status_code == 303
+    deal = client.get(f"/api/matches/{page_match}").json["deals"][0]
+    assert deal["input"]["declarers"] == ["Cid", "Ann"]
+    assert "Normal: Cid called the A of hearts; partner Ann." in deal["result"]["breakdown"]
+    assert deal["result"]["scores"] == {"Ann": 3, "Ben": 0, "Cid": 3, "Dee": 0}
+    edit = client.get(f"/matches/{page_match}/deals/1/edit").get_data(as_text=True)
+    assert re.search(r'name="caller" value="2" checked', edit) and re.search(r'name="partner" value="0" checked', edit)
+
+
+def test_all_three_aces_and_nobody_else_won_a_trick(client, page_match):
+    url = f"/matches/{page_match}/deals/new"
+    form = {"contract": "normal", "partnership": "first_trick", "caller": "1", "partner": "none"}
+    body = client.post(url, data=form, headers=HX).get_data(as_text=True)
+    assert 'name="tricks" id="tricks" value="8"' in body and 'name="points" id="points" value="120"' in body
+    r = client.post(url, data=dict(form, tricks="8", points="120", op="save"))
+    assert r.status_code == 303
+    result = client.get(f"/api/matches/{page_match}").json["deals"][0]["result"]
+    assert result["scores"] == {"Ann": 0, "Ben": 9, "Cid": 0, "Dee": 0}

@@ -48,7 +48,10 @@ def empty(players: tuple[str, ...]) -> SpitzerEntry:
 def from_input(players: tuple[str, ...], deal: Mapping[str, Any]) -> SpitzerEntry:
     entry = SpitzerEntry()
     entry.contract = deal.get("contract") if deal.get("contract") in CONTRACTS else ""
-    entry.declarers = sorted(players.index(p) for p in deal.get("declarers") or [] if p in players)
+    # Order matters with a called partner: the caller comes first.
+    entry.declarers = [players.index(p) for p in deal.get("declarers") or [] if p in players]
+    if not _called_partner(entry.contract, deal.get("partnership") or "queens"):
+        entry.declarers.sort()
     entry.partnership = deal.get("partnership") or "queens"
     entry.called_ace = deal.get("called_ace") or ""
     entry.points = "" if deal.get("points") is None else str(deal["points"])
@@ -73,12 +76,19 @@ def from_form(players: tuple[str, ...], form: Mapping[str, str]) -> SpitzerEntry
     entry.declarers = sorted(chosen)
     partnership = form.get("partnership", "queens")
     entry.partnership = partnership if partnership in PARTNERSHIPS else "queens"
+    if _called_partner(entry.contract, entry.partnership) and ("caller" in form or "partner" in form):
+        caller, partner = form.get("caller", ""), form.get("partner", "")
+        entry.declarers = [int(caller)] if caller.isdigit() and int(caller) in seats else []
+        if partner.isdigit() and int(partner) in seats and int(partner) not in entry.declarers:
+            entry.declarers.append(int(partner))
     ace = form.get("called_ace", "")
     entry.called_ace = ace if ace in PLAIN_SUITS else ""
     entry.points = form.get("points", "").strip()[:6]
     entry.points_of = "others" if form.get("points_of") == "others" else "side"
     entry.cards = [key for key in CARD_KEYS if form.get(f"card-{key}")]
     entry.tricks = form.get("tricks", "").strip()[:4]
+    if _called_partner(entry.contract, entry.partnership) and form.get("partner") == "none" and entry.tricks == "":
+        entry.tricks, entry.points, entry.points_of = "8", "120", "side"  # the caller alone took every trick
 
     op = form.get("op", "")
     if op.startswith("tricks:"):
@@ -111,6 +121,11 @@ def from_form(players: tuple[str, ...], form: Mapping[str, str]) -> SpitzerEntry
     if entry.contract in SOLOS and solo.isdigit() and int(solo) in seats:
         entry.declarers = [int(solo)]
     return entry
+
+
+def _called_partner(contract: str, partnership: str) -> bool:
+    """A Normal game where one player held both black queens and called a partner (caller first)."""
+    return contract == "normal" and partnership in ("called_ace", "first_trick")
 
 
 def side_points(entry: SpitzerEntry) -> Any:
@@ -166,6 +181,9 @@ def view(entry: SpitzerEntry, table: Table, options: Any) -> dict[str, Any]:
         "point_ranks": POINT_RANKS,
         "symbols": SUIT_SYMBOLS,
         "solo": solo and max(sizes) == 1,
+        "called_partner": _called_partner(contract, entry.partnership),
+        "caller": entry.declarers[0] if entry.declarers else None,
+        "partner": entry.declarers[1] if len(entry.declarers) > 1 else None,
         "side_label": side_label,
         "side_sizes": sizes,
         "derived_points": derived,
