@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from .base import BaseGame, UnknownGame
+from .joker_judge import JOKER_JUDGE
 from .klaberjass import KLABERJASS
 from .spitzer import SPITZER
 
-GAMES: tuple[BaseGame, ...] = (KLABERJASS, SPITZER)
+GAMES: tuple[BaseGame, ...] = (KLABERJASS, SPITZER, JOKER_JUDGE)
 
 
 def find_game(key: str) -> BaseGame:

@@ -161,6 +161,7 @@ class BaseGame:
     key: ClassVar[str]
     name: ClassVar[str]
     seats: ClassVar[int]
+    deal_noun: ClassVar[str] = "deal"  # what the players call one deal ("hand" in Joker Judge)
     option_specs: ClassVar[tuple[OptionSpec, ...]]
     Options: ClassVar[type]
 
