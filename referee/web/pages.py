@@ -100,6 +100,22 @@ def create_match():
     return _go(url_for("pages.match_page", match_id=match_id))
 
 
+# ---- rules --------------------------------------------------------------------------------
+
+@bp.get("/rules")
+def rules_index():
+    return render_template("rules/index.html", games=GAMES)
+
+
+@bp.get("/rules/<game_key>")
+def rules_page(game_key: str):
+    try:
+        game = find_game(game_key)
+    except UnknownGame:
+        abort(404, description=f"Referee does not know the game {game_key!r}.")
+    return render_template(f"rules/{game.key}.html", game=game)
+
+
 # ---- the match ----------------------------------------------------------------------------
 
 @bp.get("/matches/<int:match_id>")
@@ -159,6 +175,11 @@ def edit_deal(match_id: int, number: int):
     return _entry(match, deal)
 
 
+def _not_yet_entered(problem: Violation) -> bool:
+    """Problems that only say something is still to be entered (listed, not shouted, while entering)."""
+    return problem.code.startswith("missing_") or problem.code.endswith("_unfinished") or problem.code.endswith("_unanswered")
+
+
 def _entry(match: matches.Match, deal: dict[str, Any] | None):
     """The deal-entry form for a new deal (``deal`` None) or a correction; handles every button."""
     form_module = entry_form(match.game.key)
@@ -200,7 +221,7 @@ def _entry(match: matches.Match, deal: dict[str, Any] | None):
 
     # While entering, only real mistakes go beside the fields; what is simply not entered yet is
     # listed in the preview. After "Save", everything goes beside its field.
-    waiting = [p for p in problems if not show_all and (p.code.startswith("missing_") or p.code == "bidding_unfinished")]
+    waiting = [p for p in problems if not show_all and _not_yet_entered(p)]
     shown = [p for p in problems if p not in waiting]
     context = {
         "match": match,

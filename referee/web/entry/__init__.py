@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from . import klaberjass, spitzer
+from . import joker_judge, klaberjass, spitzer
 
-ENTRY_FORMS: dict[str, ModuleType] = {"klaberjass": klaberjass, "spitzer": spitzer}
+ENTRY_FORMS: dict[str, ModuleType] = {"klaberjass": klaberjass, "spitzer": spitzer, "joker-judge": joker_judge}
 
 
 def entry_form(game_key: str) -> ModuleType:
