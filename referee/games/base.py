@@ -230,6 +230,10 @@ class BaseGame:
         """Whether the players end this match themselves (no target)."""
         return False
 
+    def notation(self, result: DealResult) -> str:
+        """The deal in the game's own compact notation, for a printed score sheet's row."""
+        return result.summary
+
 
 def option_field_names(options: Any) -> list[str]:
     return [f.name for f in fields(options)]

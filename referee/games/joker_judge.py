@@ -892,6 +892,15 @@ class JokerJudge(BaseGame):
         )
 
     # ---- end of match ----------------------------------------------------------------------
+    def notation(self, result: DealResult) -> str:
+        """Parent, bid, tricks, multiplier: "Ann bid 5 · 0–1 · ×10 · Ben" (or the lie)."""
+        d = result.details
+        if d.get("penalty"):
+            return f"{d['penalty']} lied · {d['winner']} 100"
+        tricks = "–".join(str(d["tricks"][p]) for p in (d["parent"], d["child"]))
+        bid = BID_NAMES.get(d["bid"], str(d["bid"]))
+        return f"{d['parent']} bid {bid} · {tricks} · ×{d['multiplier']} · {d['winner']}"
+
     def standing(
         self, players: Sequence[str], totals: Mapping[str, int], results: Sequence[DealResult], options: Any,
         ended_by_hand: bool = False,

@@ -14,6 +14,7 @@ from .base import BaseGame, DealResult, InvalidDeal, OptionSpec, Standing, Table
 SUITS: tuple[str, ...] = ("clubs", "diamonds", "hearts", "spades")
 RANKS: tuple[str, ...] = ("A", "K", "Q", "J", "10", "9", "8", "7")  # sequence order, RULES.md 1.4
 CALLS: tuple[str, ...] = ("take", "schmeiss", "accept", "refuse", "pass")  # the calls that are not a suit
+SUIT_SYMBOLS: dict[str, str] = {"clubs": "♣", "diamonds": "♦", "hearts": "♥", "spades": "♠"}
 
 DEAL_FIELDS: tuple[str, ...] = ("upcard", "calls", "dix", "sequences", "bella", "points", "last_trick")
 SEQUENCE_KEYS: tuple[str, ...] = ("suit", "top", "length")
@@ -628,6 +629,22 @@ class Klaberjass(BaseGame):
                 "players": {p: dict(parts[p]) for p in players},
             },
         )
+
+    def notation(self, result: DealResult) -> str:
+        """Maker, trump, outcome, sequences, Bella: "Ann ♥ bate · seq Ben 50 · Bella Ann" (or "thrown in")."""
+        d = result.details
+        if d["outcome"] == "thrown_in":
+            return "thrown in"
+        parts = [f"{d['maker']} {SUIT_SYMBOLS[d['trump']]} {d['outcome']}"]
+        winner = d.get("sequence_winner")
+        if winner:
+            parts.append(f"seq {winner} {d['players'][winner]['sequences']}")
+        bella = next((p for p, part in d["players"].items() if part["bella"]), None)
+        if bella:
+            parts.append(f"Bella {bella}")
+        if d.get("dix"):
+            parts.append("dix")
+        return " · ".join(parts)
 
     # ---- end of match ----------------------------------------------------------------------
     def standing(

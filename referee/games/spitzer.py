@@ -467,6 +467,12 @@ class Spitzer(BaseGame):
             },
         )
 
+    def notation(self, result: DealResult) -> str:
+        """Contract, side, points, tricks: "Zola Schwarz · Ben · 120 pts · 7 tr"."""
+        d = result.details
+        side = "+".join(d["declarers"])
+        return f"{d['contract_name']} · {side} · {d['points']} pts · {d['tricks']} tr"
+
     # ---- end of match ----------------------------------------------------------------------
     def standing(
         self, players: Sequence[str], totals: Mapping[str, int], results: Sequence[DealResult], options: Any,

@@ -38,7 +38,7 @@ def _when(stamp: str) -> str:
 
 
 def register(app: Flask) -> None:
-    from . import api, pages
+    from . import api, pages, sheets
 
     from .summaries import game_summary
 
@@ -46,6 +46,8 @@ def register(app: Flask) -> None:
     app.add_template_global(game_summary, "game_summary")
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(sheets.bp)
+    app.add_template_global(sheets.option_query, "option_query")
     app.teardown_appcontext(_close_db)
 
     @app.after_request

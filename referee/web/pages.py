@@ -113,7 +113,9 @@ def rules_page(game_key: str):
         game = find_game(game_key)
     except UnknownGame:
         abort(404, description=f"Referee does not know the game {game_key!r}.")
-    return render_template(f"rules/{game.key}.html", game=game)
+    from .sheets import configured_options
+
+    return render_template(f"rules/{game.key}.html", game=game, options=configured_options(game, request.args))
 
 
 # ---- the match ----------------------------------------------------------------------------

@@ -264,3 +264,18 @@ def test_unknown_match_and_deal_pages_are_404(client, match_id):
 def test_odd_buttons_never_break_the_form(client, match_id, op):
     r = client.post(f"/matches/{match_id}/deals/new", data={"op": op, "calls": "x,,take", "seqn-0": "99", "points-0": "-3"})
     assert r.status_code == 200
+
+
+def test_match_page_links_to_its_printed_sheet_and_rules_card(client, match_id):
+    body = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert f"/matches/{match_id}/sheet.pdf" in body
+    assert "/rules/klaberjass.pdf?schmeiss=on" in body
+
+
+def test_rules_pages(client):
+    assert "Klaberjass" in text(client.get("/rules"))
+    page = text(client.get("/rules/joker-judge"))
+    assert "Decision" in page and "Print rules card (PDF)" in page and "Blank score sheet (PDF)" in page
+    assert "Target: 1000 (default 500)" in text(client.get("/rules/klaberjass?target=1000"))
+    assert client.get("/rules/poker").status_code == 404
+    assert client.get("/rules/klaberjass?target=abc").status_code == 422

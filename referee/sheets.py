@@ -1,0 +1,221 @@
+"""Printed score sheets: the sheet model, built from what the rules return, and HTML → PDF with WeasyPrint.
+
+Nothing here re-derives a rule: a row's notation comes from ``game.notation``, its working from the
+result's breakdown, the totals from the replayed match. The chart and the QR code are SVG made here,
+without any network: WeasyPrint may only read files from ``static/``.
+"""
+
+from __future__ import annotations
+
+import mimetypes
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Sequence
+from urllib.parse import urlparse
+from xml.sax.saxutils import escape
+
+import segno
+
+from .matches import Match
+
+# Line styles that stay apart in black and white: dash pattern and marker per player.
+_DASHES = ("", "6 3", "2 3", "8 3 2 3")
+_MARKERS = ("circle", "square", "triangle", "diamond")
+
+
+@dataclass(frozen=True)
+class SheetRow:
+    number: int
+    dealer: str
+    notation: str
+    scores: dict[str, int] | None
+    totals: dict[str, int]
+    status: str  # "" | "corrected" | "restored" | "void" | "after end" | "invalid"
+    working: tuple[str, ...]
+    versions: int
+
+
+@dataclass(frozen=True)
+class MatchSheet:
+    match: Match
+    title: str
+    rows: list[SheetRow]
+    totals: dict[str, int]
+    result_line: str
+    options: list[tuple[str, str]]
+    chart: str
+    qr: str
+    url: str
+    printed_at: str
+    started: str
+    extra: dict[str, str] = field(default_factory=dict)
+
+
+def _local(stamp: str) -> str:
+    try:
+        moment = datetime.fromisoformat(stamp).astimezone()
+    except (TypeError, ValueError):
+        return stamp
+    return f"{moment.day} {moment:%b %Y, %H:%M}"
+
+
+def match_sheet(match: Match, url: str) -> MatchSheet:
+    """Everything a match's printed sheet shows, in order."""
+    game = match.game
+    rows = []
+    for deal, replayed in match.rows:
+        result = replayed.result
+        if deal["void"]:
+            status = "void"
+        elif replayed.after_end:
+            status = "after end"
+        elif result is None:
+            status = "invalid"
+        elif deal["last_action"] in ("corrected", "restored"):
+            status = deal["last_action"]
+        else:
+            status = ""
+        rows.append(
+            SheetRow(
+                number=deal["number"],
+                dealer=deal["dealer"],
+                notation=game.notation(result) if result else "(no longer fits the rules)",
+                scores=dict(result.scores) if result else None,
+                totals=dict(replayed.totals),
+                status=status,
+                working=tuple(result.breakdown) if result else tuple(v.message for v in replayed.problems),
+                versions=deal["version"],
+            )
+        )
+    standing = match.state.standing
+    if standing.finished:
+        result_line = f"Winner: {standing.winner}." if standing.winner else "Draw."
+    else:
+        result_line = "In progress."
+    if standing.note:
+        result_line += f" {standing.note}"
+    series = [{p: 0 for p in match.players}] + [r.totals for r in rows]  # x = the deal's number
+    target = getattr(match.options, "target", None)
+    return MatchSheet(
+        match=match,
+        title=f"{game.name}: {' vs '.join(match.players)}",
+        rows=rows,
+        totals=dict(match.state.totals),
+        result_line=result_line,
+        options=[(spec.label, shown) for spec, shown in game.describe_options(match.options)],
+        chart=chart_svg(match.players, series, target=target, noun=game.deal_noun),
+        qr=qr_svg(url),
+        url=url,
+        printed_at=_local(datetime.now().astimezone().isoformat(timespec="seconds")),
+        started=_local(match.row["created"]),
+    )
+
+
+def qr_svg(url: str) -> str:
+    """A QR code of ``url`` as inline SVG (pure Python, no network)."""
+    code = segno.make(url, error="m")
+    return code.svg_inline(scale=2.2, border=2, dark="#000", light="#fff")
+
+
+def chart_svg(
+    players: Sequence[str], series: Sequence[dict[str, int]], target: int | None = None, noun: str = "deal",
+    width: int = 520, height: int = 200,
+) -> str:
+    """Running totals after each counted deal, one line per player; readable in black and white."""
+    left, right, top, bottom = 42, 70, 10, 28
+    plot_w, plot_h = width - left - right, height - top - bottom
+    deals = max(len(series) - 1, 1)
+    peak = max([1] + [t for point in series for t in point.values()] + ([target] if target else []))
+    step = _nice_step(peak)
+    peak = ((peak + step - 1) // step) * step
+
+    def x(i: int) -> float:
+        return left + plot_w * i / deals
+
+    def y(v: float) -> float:
+        return top + plot_h * (1 - v / peak)
+
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" height="{height}" '
+        f'class="chart" role="img" aria-label="Running totals">',
+        f'<rect x="{left}" y="{top}" width="{plot_w}" height="{plot_h}" fill="none" stroke="#999" stroke-width="0.6"/>',
+    ]
+    for v in range(0, peak + 1, step):
+        out.append(f'<line x1="{left}" x2="{left + plot_w}" y1="{y(v):.1f}" y2="{y(v):.1f}" stroke="#ddd" stroke-width="0.5"/>')
+        out.append(f'<text x="{left - 4}" y="{y(v) + 3:.1f}" text-anchor="end" font-size="9">{v}</text>')
+    ticks = max(1, deals // 12)
+    for i in range(0, deals + 1, ticks):
+        out.append(f'<text x="{x(i):.1f}" y="{top + plot_h + 12}" text-anchor="middle" font-size="9">{i}</text>')
+    out.append(f'<text x="{left + plot_w / 2:.1f}" y="{height - 3}" text-anchor="middle" font-size="9">{noun}</text>')
+    if target:
+        out.append(
+            f'<line x1="{left}" x2="{left + plot_w}" y1="{y(target):.1f}" y2="{y(target):.1f}" stroke="#000" '
+            f'stroke-width="0.8" stroke-dasharray="1 2"/>'
+            f'<text x="{left + plot_w + 4}" y="{y(target) + 3:.1f}" font-size="9">target {target}</text>'
+        )
+    label_ys: list[float] = []
+    for n, player in enumerate(players):
+        points = [(x(i), y(point.get(player, 0))) for i, point in enumerate(series)]
+        dash = _DASHES[n % len(_DASHES)]
+        path = " ".join(f"{px:.1f},{py:.1f}" for px, py in points)
+        out.append(
+            f'<polyline points="{path}" fill="none" stroke="#000" stroke-width="1.4"'
+            + (f' stroke-dasharray="{dash}"' if dash else "") + "/>"
+        )
+        if len(points) <= 40:
+            out.extend(_marker(_MARKERS[n % len(_MARKERS)], px, py) for px, py in points)
+        end_y = points[-1][1]
+        while any(abs(end_y - other) < 10 for other in label_ys):
+            end_y += 10
+        label_ys.append(end_y)
+        out.append(_marker(_MARKERS[n % len(_MARKERS)], left + plot_w + 8, end_y - 3))
+        out.append(f'<text x="{left + plot_w + 14}" y="{end_y:.1f}" font-size="9">{escape(player[:12])}</text>')
+    out.append("</svg>")
+    return "".join(out)
+
+
+def _marker(kind: str, px: float, py: float) -> str:
+    if kind == "circle":
+        return f'<circle cx="{px:.1f}" cy="{py:.1f}" r="2.2" fill="#000"/>'
+    if kind == "square":
+        return f'<rect x="{px - 2.2:.1f}" y="{py - 2.2:.1f}" width="4.4" height="4.4" fill="#fff" stroke="#000" stroke-width="0.9"/>'
+    if kind == "triangle":
+        return f'<polygon points="{px:.1f},{py - 2.8:.1f} {px - 2.6:.1f},{py + 2:.1f} {px + 2.6:.1f},{py + 2:.1f}" fill="#000"/>'
+    return f'<polygon points="{px:.1f},{py - 3:.1f} {px + 3:.1f},{py:.1f} {px:.1f},{py + 3:.1f} {px - 3:.1f},{py:.1f}" fill="#fff" stroke="#000" stroke-width="0.9"/>'
+
+
+def _nice_step(peak: int) -> int:
+    for step in (5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000):
+        if peak / step <= 6:
+            return step
+    return 10_000
+
+
+# ---- PDF ----------------------------------------------------------------------------------
+
+def static_fetcher(static_folder: str | Path, static_url_path: str = "/static"):
+    """A WeasyPrint URL fetcher that serves files from static/ and refuses everything else (no network)."""
+    from weasyprint.urls import URLFetcher, URLFetcherResponse
+
+    root = Path(static_folder).resolve()
+    prefix = static_url_path.rstrip("/") + "/"
+
+    class StaticFetcher(URLFetcher):
+        def fetch(self, url: str, headers: Any = None) -> URLFetcherResponse:
+            path = urlparse(url).path
+            if path.startswith(prefix):
+                file = (root / path[len(prefix):]).resolve()
+                if file.is_file() and root in file.parents:
+                    mime = mimetypes.guess_type(file.name)[0] or "application/octet-stream"
+                    return URLFetcherResponse(url, body=file.read_bytes(), headers={"Content-Type": mime})
+            raise ValueError(f"Sheets only load files from {static_url_path}/, not {url}")
+
+    return StaticFetcher()
+
+
+def html_to_pdf(html: str, base_url: str, static_folder: str | Path) -> bytes:
+    """Render the sheet's HTML (print CSS, @page) to PDF bytes."""
+    from weasyprint import HTML
+
+    return HTML(string=html, base_url=base_url, url_fetcher=static_fetcher(static_folder), media_type="print").write_pdf()

@@ -1,0 +1,119 @@
+"""Printed paper: match sheets, blank sheets and rules cards, each one HTML template rendered to PDF."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from flask import Blueprint, abort, current_app, make_response, render_template, request, url_for
+
+from .. import matches, sheets
+from ..games import find_game
+from ..games.base import BaseGame, RuleError, UnknownGame
+from . import get_db
+
+bp = Blueprint("sheets", __name__)
+
+# Columns of a blank sheet between "Dealt" and the players' scores: (heading, width class).
+BLANK_COLUMNS: dict[str, list[tuple[str, str]]] = {
+    "klaberjass": [("Maker · trump · outcome", "col-wide"), ("Seq. · Bella", "col-mid")],
+    "spitzer": [("Contract", "col-mid"), ("Side", "col-mid"), ("Pts", "col-small"), ("Tr.", "col-small")],
+    "joker-judge": [("Parent", "col-mid"), ("Bid", "col-small"), ("Tricks", "col-small"), ("×", "col-small")],
+}
+BLANK_ROWS = 32
+
+
+def _pdf(html: str, filename: str):
+    data = sheets.html_to_pdf(html, base_url=request.url_root, static_folder=current_app.static_folder)
+    response = make_response(data)
+    response.headers["Content-Type"] = "application/pdf"
+    response.headers["Content-Disposition"] = f'inline; filename="{filename}"'
+    return response
+
+
+def _game(game_key: str) -> BaseGame:
+    try:
+        return find_game(game_key)
+    except UnknownGame:
+        abort(404, description=f"Referee does not know the game {game_key!r}.")
+
+
+# ---- match sheets -------------------------------------------------------------------------
+
+def _match_sheet_html(match_id: int, pdf: bool) -> tuple[str, matches.Match]:
+    try:
+        match = matches.load(get_db(), match_id)
+    except matches.NotFound as exc:
+        abort(404, description=str(exc))
+    url = url_for("pages.match_page", match_id=match_id, _external=True)
+    sheet = sheets.match_sheet(match, url)
+    return render_template("sheets/match.html", sheet=sheet, pdf=pdf), match
+
+
+@bp.get("/matches/<int:match_id>/sheet")
+def match_sheet(match_id: int):
+    return _match_sheet_html(match_id, pdf=False)[0]
+
+
+@bp.get("/matches/<int:match_id>/sheet.pdf")
+def match_sheet_pdf(match_id: int):
+    html, match = _match_sheet_html(match_id, pdf=True)
+    return _pdf(html, f"referee-{match.game.key}-{match_id}.pdf")
+
+
+# ---- blank sheets -------------------------------------------------------------------------
+
+def _blank_players(game: BaseGame) -> list[str]:
+    raw = request.args.get("players", "")
+    names = [re.sub(r"\s+", " ", n).strip() for n in raw.split(",")] if raw.strip() else []
+    names = [n for n in names if n]
+    if len(names) > game.seats:
+        abort(422, description=f"{game.name} has {game.seats} players; {len(names)} names were given.")
+    if any(len(n) > matches.MAX_NAME for n in names):
+        abort(422, description=f"A name is longer than {matches.MAX_NAME} characters.")
+    if any(not n.isprintable() for n in names):
+        abort(422, description="A name has characters that cannot be printed.")
+    return names
+
+
+def _blank_html(game_key: str, pdf: bool) -> tuple[str, BaseGame]:
+    game = _game(game_key)
+    players = _blank_players(game)
+    html = render_template(
+        "sheets/blank.html", game=game, players=players, columns=BLANK_COLUMNS.get(game.key, []), rows=BLANK_ROWS, pdf=pdf,
+    )
+    return html, game
+
+
+@bp.get("/sheets/<game_key>")
+def blank_sheet(game_key: str):
+    return _blank_html(game_key, pdf=False)[0]
+
+
+@bp.get("/sheets/<game_key>.pdf")
+def blank_sheet_pdf(game_key: str):
+    html, game = _blank_html(game_key, pdf=True)
+    return _pdf(html, f"referee-{game.key}-sheet.pdf")
+
+
+# ---- rules cards --------------------------------------------------------------------------
+
+def configured_options(game: BaseGame, args: Any) -> Any:
+    """The options named in the query string (defaults for the rest); 422 for unknown ones or bad values."""
+    try:
+        return game.parse_options({k: v for k, v in args.items()})
+    except RuleError as exc:
+        abort(422, description=" ".join(v.message for v in exc.violations))
+
+
+def option_query(game: BaseGame, options: Any) -> dict[str, str]:
+    """Options as query parameters, for a link to the rules card of a match's rules."""
+    return {spec.name: spec.token(getattr(options, spec.name)) for spec in game.option_specs}
+
+
+@bp.get("/rules/<game_key>.pdf")
+def rules_card_pdf(game_key: str):
+    game = _game(game_key)
+    options = configured_options(game, request.args)
+    html = render_template(f"rules/{game.key}.html", game=game, options=options, pdf=True)
+    return _pdf(html, f"referee-{game.key}-rules.pdf")

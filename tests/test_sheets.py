@@ -1,0 +1,173 @@
+"""Printed sheets: real PDFs read back with pypdf (text and fonts), and the sheet model."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import pytest
+from pypdf import PdfReader
+
+from referee import sheets
+from tests.conftest import worked_example
+
+KANJI = "山田"
+
+
+def pdf_of(response) -> PdfReader:
+    assert response.status_code == 200, response.data[:300]
+    assert response.headers["Content-Type"] == "application/pdf"
+    assert response.data.startswith(b"%PDF")
+    return PdfReader(io.BytesIO(response.data))
+
+
+def text_of(reader: PdfReader) -> str:
+    return re.sub(r"\s+", " ", " ".join(page.extract_text() or "" for page in reader.pages))
+
+
+def font_names(reader: PdfReader) -> set[str]:
+    names = set()
+    for page in reader.pages:
+        fonts = page.get("/Resources", {}).get("/Font", {})
+        for ref in fonts.values():
+            names.add(str(ref.get_object().get("/BaseFont")))
+    return names
+
+
+def enter_deals(client, mid: int, players: tuple[str, str], first_dealer: str, count: int) -> list[dict]:
+    """Alternate dealers; the elder takes and makes it: elder 30 + 10, dealer 12."""
+    dealer = first_dealer
+    for _ in range(count):
+        elder = players[1] if dealer == players[0] else players[0]
+        deal = {"upcard": "hearts", "calls": ["take"], "points": {elder: 30, dealer: 12}, "last_trick": elder}
+        r = client.post(f"/api/matches/{mid}/deals", json=deal)
+        assert r.status_code == 201, r.json
+        dealer = elder
+    return client.get(f"/api/matches/{mid}").json["deals"]
+
+
+@pytest.fixture
+def kanji_match(client):
+    players = ("Ann", f"{KANJI} 太郎")
+    r = client.post("/api/matches", json={"game": "klaberjass", "players": list(players), "first_dealer": players[1], "options": {"target": "none"}})
+    return r.json["id"], players
+
+
+def test_match_sheet_has_names_every_score_and_the_totals(client, kanji_match):
+    mid, players = kanji_match
+    deals = enter_deals(client, mid, players, players[1], 6)
+    client.delete(f"/api/matches/{mid}/deals/3")
+    match = client.get(f"/api/matches/{mid}").json
+    text = text_of(pdf_of(client.get(f"/matches/{mid}/sheet.pdf")))
+    assert "Klaberjass" in text and "Ann" in text and KANJI in text
+    for deal in deals:
+        assert f" {deal['result']['scores']['Ann']} " in f" {text} "
+    for total in match["totals"].values():
+        assert str(total) in text
+    assert "VOID" in text.upper()
+    assert "In progress" in text
+    assert "page 1 / 1" in text
+
+
+def test_japanese_names_are_drawn_with_an_embedded_japanese_font(client, kanji_match):
+    mid, players = kanji_match
+    enter_deals(client, mid, players, players[1], 1)
+    fonts = font_names(pdf_of(client.get(f"/matches/{mid}/sheet.pdf")))
+    assert any("IPA" in name for name in fonts), fonts
+    assert any("DejaVu" in name for name in fonts), fonts
+
+
+def test_long_matches_flow_over_pages(client):
+    counts = {}
+    for n in (4, 60):
+        r = client.post("/api/matches", json={"game": "klaberjass", "players": ["Ann", "Ben"], "options": {"target": "none"}})
+        mid = r.json["id"]
+        enter_deals(client, mid, ("Ann", "Ben"), "Ann", n)
+        reader = pdf_of(client.get(f"/matches/{mid}/sheet.pdf"))
+        counts[n] = len(reader.pages)
+        if n == 60:
+            text = text_of(reader)
+            assert "60" in text and f"page {counts[n]} / {counts[n]}" in text
+            # the table header is repeated on every page
+            assert all("Dealt" in (page.extract_text() or "") for page in reader.pages)
+    assert counts[4] == 1 and counts[60] > counts[4]
+
+
+def test_finished_match_sheet_names_the_winner(client):
+    r = client.post("/api/matches", json={"game": "klaberjass", "players": ["Ann", "Ben"], "first_dealer": "Ben", "options": {"target": 200}})
+    mid = r.json["id"]
+    client.post(f"/api/matches/{mid}/deals", json=worked_example())  # Ben 206
+    text = text_of(pdf_of(client.get(f"/matches/{mid}/sheet.pdf")))
+    assert "Winner: Ben." in text
+    assert "Ann ♥ bate · seq Ben 50 · Bella Ann" in text
+
+
+def test_spitzer_and_joker_judge_sheets_use_their_notation(client):
+    r = client.post("/api/matches", json={"game": "spitzer", "players": ["Ann", "Ben", "Cid", "Dee"]})
+    mid = r.json["id"]
+    client.post(f"/api/matches/{mid}/deals", json={"contract": "zola_schwarz", "declarers": ["Ben"], "points": 120, "tricks": 7})
+    text = text_of(pdf_of(client.get(f"/matches/{mid}/sheet.pdf")))
+    assert "Zola Schwarz · Ben · 120 pts · 7 tr" in text and "Dee" in text
+    r = client.post("/api/matches", json={"game": "joker-judge", "players": ["Ann", "Ben"], "first_dealer": "Ben"})
+    mid = r.json["id"]
+    client.post(f"/api/matches/{mid}/deals", json={"bids": {"Ann": 5, "Ben": 3}, "tricks": [{"cards": {"Ann": "K", "Ben": "J"}, "judge": {"by": "Ben", "call": "K"}}], "joker_declaration": False})
+    text = text_of(pdf_of(client.get(f"/matches/{mid}/sheet.pdf")))
+    assert "Ann bid 5 · 0–1 · ×10 · Ben" in text and "120" in text
+
+
+def test_sheet_preview_is_the_same_template_as_html(client, kanji_match):
+    mid, players = kanji_match
+    enter_deals(client, mid, players, players[1], 2)
+    r = client.get(f"/matches/{mid}/sheet")
+    body = r.get_data(as_text=True)
+    assert r.status_code == 200 and "sheet.css" in body and "Download PDF" in body and "<svg" in body
+
+
+@pytest.mark.parametrize(
+    "game, must_have",
+    [
+        ("klaberjass", ["J 20", "9 14", "A 11", "3 cards 20", "bate", "Bella"]),
+        ("spitzer", ["Zola Schwarz", "−27", "+42", "Payment", "Q♣"]),
+        ("joker-judge", ["K > Q > J > Joker", "K 1 · Q 2 · J 3 · Joker 2", "×25", "Critical judge", "Perfect"]),
+    ],
+)
+def test_blank_sheets_carry_the_reference(client, game, must_have):
+    reader = pdf_of(client.get(f"/sheets/{game}.pdf?players=Ann,Ben"))
+    text = text_of(reader)
+    for item in must_have:
+        assert item in text, item
+    assert "32" in text and "Ann" in text and "Ben" in text
+    assert len(reader.pages) == 2  # the grid, then the reference
+
+
+def test_blank_sheet_without_names_and_with_bad_ones(client):
+    assert pdf_of(client.get("/sheets/spitzer.pdf"))
+    assert client.get("/sheets/spitzer.pdf?players=a,b,c,d,e").status_code == 422
+    assert client.get("/sheets/klaberjass.pdf?players=" + "x" * 41).status_code == 422
+    assert client.get("/sheets/poker.pdf").status_code == 404
+
+
+@pytest.mark.parametrize("game", ["klaberjass", "spitzer", "joker-judge"])
+def test_rules_cards_fit_on_one_or_two_pages_and_show_the_decisions(client, game):
+    reader = pdf_of(client.get(f"/rules/{game}.pdf"))
+    assert 1 <= len(reader.pages) <= 2
+    text = text_of(reader)
+    assert "Decision" in text or game == "klaberjass"
+    assert "(default)" in text
+
+
+def test_rules_card_as_configured(client):
+    text = text_of(pdf_of(client.get("/rules/klaberjass.pdf?target=1000&schmeiss=off")))
+    assert "Target: 1000 (default 500)" in text and "Schmeiss: off (default on)" in text
+    assert client.get("/rules/klaberjass.pdf?target=soon").status_code == 422
+
+
+def test_chart_draws_one_line_per_player_and_the_target():
+    svg = sheets.chart_svg(["Ann", "Ben"], [{"Ann": 0, "Ben": 0}, {"Ann": 100, "Ben": 206}], target=500)
+    assert svg.startswith("<svg") and svg.count("<polyline") == 2 and "target 500" in svg
+    assert "stroke-dasharray" in svg  # the second line is dashed: black-and-white readable
+
+
+def test_qr_code_is_an_svg_of_the_match_url():
+    svg = sheets.qr_svg("http://localhost:5000/matches/7")
+    assert svg.startswith("<svg") and "path" in svg
