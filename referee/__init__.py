@@ -54,7 +54,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     store.connect(app.config["DATABASE"]).conn.close()
 
     Htmx(app)
+    from .portable import register_cli
     from .web import register
 
     register(app)
+    register_cli(app)
     return app

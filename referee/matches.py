@@ -166,7 +166,9 @@ def parse_new_match(raw: Any) -> tuple[BaseGame, list[str], Any, str]:
 def start_match(db: Database, raw: Any) -> int:
     game, players, options, first = parse_new_match(raw)
     with store.immediate(db):
-        return store.insert_match(db, game.key, players, game.options_to_json(options), first)
+        match_id = store.insert_match(db, game.key, players, game.options_to_json(options), first)
+        sync(db, match_id, touch=False)
+        return match_id
 
 
 # ---- reading ------------------------------------------------------------------------------
@@ -194,15 +196,44 @@ def preview(match: Match, deal_input: Any, dealer: str | None = None) -> tuple[D
 
 # ---- changes ------------------------------------------------------------------------------
 
-def _sync(db: Database, match_id: int) -> Match:
-    """Recompute the match after a change and keep its stored summary in step (inside the transaction)."""
+def status_of(match: Match) -> str:
+    if match.finished:
+        return "finished"
+    return "abandoned" if match.row.get("abandoned") else "in_progress"
+
+
+def sync(db: Database, match_id: int, touch: bool = True) -> Match:
+    """Recompute a match and keep what is stored about it in step: its summary row and, per player, the
+    figures the history and the player pages read (inside the caller's transaction)."""
     match = load(db, match_id)
     state = match.state
+    status = status_of(match)
     store.update_match_summary(
-        db, match_id, "finished" if state.finished else "in_progress", state.standing.winner, state.totals,
-        len(state.deals),
+        db, match_id, status, state.standing.winner, state.totals, len(state.deals), touch=touch,
     )
-    return match
+    counted = [d for d in state.deals if d.counted]
+    rows = []
+    for seat, player in enumerate(match.players):
+        facts: dict[str, int] = {"deals": len(counted), "score": sum(int(d.result.scores.get(player, 0)) for d in counted)}
+        for d in counted:
+            for key, value in match.game.player_facts(d.result, player).items():
+                facts[key] = facts.get(key, 0) + int(value)
+        if status != "finished":
+            result = None
+        elif state.standing.winner is None:
+            result = "draw"
+        else:
+            result = "won" if state.standing.winner == player else "lost"
+        rows.append({
+            "match_id": match_id, "seat": seat, "name": player, "name_key": name_key(player), "game": match.game.key,
+            "created": match.row["created"], "status": status, "total": int(state.totals.get(player, 0)),
+            "result": result, "facts": facts,
+        })
+    store.replace_match_players(db, match_id, rows)
+    return load(db, match_id) if touch else match
+
+
+_sync = sync
 
 
 def enter_deal(db: Database, match_id: int, deal_input: Any) -> tuple[int, Match]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import uuid
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
@@ -58,6 +59,44 @@ MIGRATIONS: tuple[str, ...] = (
         replaced_at TEXT NOT NULL,        -- when a later version replaced it
         UNIQUE (deal_id, version)
     );
+    """,
+    # 2: the archive — a stable identity for export/import, place and note, abandoned matches, a per-player
+    # summary of every match (history filters and player pages), and the log of actions (undo).
+    """
+    ALTER TABLE matches ADD COLUMN uid TEXT;
+    UPDATE matches SET uid = lower(hex(randomblob(16))) WHERE uid IS NULL;
+    CREATE UNIQUE INDEX matches_uid ON matches(uid);
+    ALTER TABLE matches ADD COLUMN place TEXT NOT NULL DEFAULT '';
+    ALTER TABLE matches ADD COLUMN note TEXT NOT NULL DEFAULT '';
+    ALTER TABLE matches ADD COLUMN abandoned INTEGER NOT NULL DEFAULT 0;
+    CREATE INDEX matches_created ON matches(created, id);
+    CREATE INDEX matches_game_created ON matches(game, created, id);
+    CREATE INDEX matches_status_created ON matches(status, created, id);
+    CREATE INDEX deals_match ON deals(match_id, number);
+    CREATE TABLE match_players (
+        match_id INTEGER NOT NULL REFERENCES matches(id),
+        seat INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        name_key TEXT NOT NULL,           -- the same person across matches: case and spacing ignored
+        game TEXT NOT NULL,
+        created TEXT NOT NULL,
+        status TEXT NOT NULL,
+        total INTEGER NOT NULL DEFAULT 0,
+        result TEXT,                      -- won | lost | draw, once the match is finished
+        facts TEXT NOT NULL DEFAULT '{}', -- JSON: this player's figures in this match (game.player_facts)
+        PRIMARY KEY (match_id, seat)
+    );
+    CREATE INDEX match_players_name ON match_players(name_key, created);
+    CREATE TABLE match_events (
+        id INTEGER PRIMARY KEY,
+        match_id INTEGER NOT NULL REFERENCES matches(id),
+        deal_number INTEGER,
+        action TEXT NOT NULL,             -- entered | corrected | voided | restored | ended | abandoned | resumed | undone
+        at TEXT NOT NULL,
+        detail TEXT NOT NULL DEFAULT '{}',
+        undone INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE INDEX match_events_match ON match_events(match_id, id)
     """,
 )
 
@@ -125,14 +164,21 @@ def _match_row(row: dict[str, Any] | None) -> dict[str, Any] | None:
     row["options"] = json.loads(row["options"])
     row["totals"] = json.loads(row["totals"])
     row["ended_by_hand"] = bool(row["ended_by_hand"])
+    row["abandoned"] = bool(row.get("abandoned"))
     return row
 
 
-def insert_match(db: Database, game: str, players: list[str], options: dict[str, Any], first_dealer: str) -> int:
-    stamp = now()
+def insert_match(
+    db: Database, game: str, players: list[str], options: dict[str, Any], first_dealer: str,
+    place: str = "", note: str = "", uid: str | None = None, created: str | None = None,
+) -> int:
+    stamp = created or now()
     table = db.table("matches")
     table.insert(
         {
+            "uid": uid or uuid.uuid4().hex,
+            "place": place,
+            "note": note,
             "game": game,
             "players": json.dumps(players, ensure_ascii=False),
             "options": json.dumps(options, ensure_ascii=False),
@@ -161,18 +207,57 @@ def list_matches(db: Database, status: str | None = None, limit: int = 20) -> li
 
 def update_match_summary(
     db: Database, match_id: int, status: str, winner: str | None, totals: dict[str, int], deal_count: int,
-    ended_by_hand: bool | None = None,
+    ended_by_hand: bool | None = None, touch: bool = True,
 ) -> None:
     values: dict[str, Any] = {
         "status": status,
         "winner": winner,
         "totals": json.dumps(totals, ensure_ascii=False),
         "deal_count": deal_count,
-        "updated": now(),
     }
+    if touch:
+        values["updated"] = now()
     if ended_by_hand is not None:
         values["ended_by_hand"] = int(ended_by_hand)
     db.table("matches").update(match_id, values)
+
+
+def update_match_fields(db: Database, match_id: int, **values: Any) -> None:
+    """Place, note, abandoned, ended_by_hand: what people set on a match itself."""
+    values["updated"] = now()
+    db.table("matches").update(match_id, values)
+
+
+def replace_match_players(db: Database, match_id: int, rows: list[dict[str, Any]]) -> None:
+    db.execute("DELETE FROM match_players WHERE match_id = ?", [match_id])
+    if rows:
+        db.table("match_players").insert_all(
+            [{**r, "facts": json.dumps(r.get("facts", {}), ensure_ascii=False)} for r in rows]
+        )
+
+
+def add_event(db: Database, match_id: int, action: str, deal_number: int | None = None, detail: Any = None, at: str | None = None) -> int:
+    table = db.table("match_events")
+    table.insert(
+        {"match_id": match_id, "deal_number": deal_number, "action": action, "at": at or now(),
+         "detail": json.dumps(detail or {}, ensure_ascii=False), "undone": 0}
+    )
+    return int(table.last_pk)
+
+
+def events_for(db: Database, match_id: int) -> list[dict[str, Any]]:
+    rows = db.query("SELECT * FROM match_events WHERE match_id = ? ORDER BY id", [match_id])
+    out = []
+    for r in rows:
+        r = dict(r)
+        r["detail"] = json.loads(r["detail"])
+        r["undone"] = bool(r["undone"])
+        out.append(r)
+    return out
+
+
+def mark_event_undone(db: Database, event_id: int) -> None:
+    db.execute("UPDATE match_events SET undone = 1 WHERE id = ?", [event_id])
 
 
 # ---- deals --------------------------------------------------------------------------------

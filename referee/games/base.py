@@ -230,6 +230,10 @@ class BaseGame:
         """Whether the players end this match themselves (no target)."""
         return False
 
+    def player_facts(self, result: DealResult, player: str) -> dict[str, int]:
+        """What one deal adds to a player's figures (player pages): counts and points, game by game."""
+        return {}
+
     def notation(self, result: DealResult) -> str:
         """The deal in the game's own compact notation, for a printed score sheet's row."""
         return result.summary
