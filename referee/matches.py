@@ -8,6 +8,7 @@ another phone doing the same.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from typing import Any, Mapping
@@ -20,6 +21,8 @@ from .games.base import BaseGame, DealResult, InvalidDeal, RuleError, Table, Unk
 from .games.match import DealRecord, MatchState, replay
 
 MAX_NAME = 40
+MAX_PLACE = 80
+MAX_NOTE = 500
 
 
 class NotFound(LookupError):
@@ -112,7 +115,7 @@ def parse_new_match(raw: Any) -> tuple[BaseGame, list[str], Any, str]:
     if not isinstance(raw, Mapping):
         raise InvalidMatch([Violation("not_an_object", "Send a JSON object with game, players and options.", None)])
     problems: list[Violation] = []
-    unknown = sorted(set(raw) - {"game", "players", "options", "first_dealer"})
+    unknown = sorted(set(raw) - {"game", "players", "options", "first_dealer", "place", "note"})
     for key in unknown:
         problems.append(Violation("unknown_field", f"Unknown field {key!r}.", key))
     game: BaseGame | None = None
@@ -157,6 +160,7 @@ def parse_new_match(raw: Any) -> tuple[BaseGame, list[str], Any, str]:
         problems.append(Violation("unknown_dealer", f"The first dealer must be one of the players, not {first!r}.", "first_dealer"))
     else:
         first = clean_name(first)
+    problems.extend(_text_problems(raw.get("place", ""), raw.get("note", "")))
     if problems:
         raise InvalidMatch(problems)
     assert game is not None
@@ -165,8 +169,9 @@ def parse_new_match(raw: Any) -> tuple[BaseGame, list[str], Any, str]:
 
 def start_match(db: Database, raw: Any) -> int:
     game, players, options, first = parse_new_match(raw)
+    place, note = str(raw.get("place") or "").strip(), str(raw.get("note") or "").strip()
     with store.immediate(db):
-        match_id = store.insert_match(db, game.key, players, game.options_to_json(options), first)
+        match_id = store.insert_match(db, game.key, players, game.options_to_json(options), first, place=place, note=note)
         sync(db, match_id, touch=False)
         return match_id
 
@@ -242,12 +247,15 @@ def enter_deal(db: Database, match_id: int, deal_input: Any) -> tuple[int, Match
         match = load(db, match_id)
         if match.finished:
             raise Conflict(f"Match {match_id} is finished: no more deals can be entered.")
+        if match.row["abandoned"]:
+            raise Conflict(f"Match {match_id} is abandoned: take it up again to enter deals.")
         table = match.next_table
         problems = match.game.validate(deal_input, table, match.options)
         if problems:
             raise InvalidDeal(problems)
         number = store.next_deal_number(db, match_id)
         store.insert_deal(db, match_id, number, table.dealer, deal_input)
+        store.add_event(db, match_id, "entered", number)
         return number, _sync(db, match_id)
 
 
@@ -263,6 +271,8 @@ def correct_deal(db: Database, match_id: int, number: int, deal_input: Any) -> M
         if deal_input == deal["input"] and not deal["void"]:
             return match
         store.revise_deal(db, deal, "corrected", deal_input=deal_input, void=False)
+        store.add_event(db, match_id, "corrected", number,
+                        {"from_version": deal["version"], "changes": describe_changes(deal["input"], deal_input)})
         return _sync(db, match_id)
 
 
@@ -274,6 +284,7 @@ def void_deal(db: Database, match_id: int, number: int) -> Match:
         if deal["void"]:
             raise Conflict(f"Deal {number} is already void.")
         store.revise_deal(db, deal, "voided", void=True)
+        store.add_event(db, match_id, "voided", number, {"from_version": deal["version"]})
         return _sync(db, match_id)
 
 
@@ -287,6 +298,7 @@ def restore_deal(db: Database, match_id: int, number: int) -> Match:
         if match.finished and match.state.ended_at is not None and number > match.state.ended_at:
             raise Conflict(f"Match {match_id} ended before deal {number}.")
         store.revise_deal(db, deal, "restored", void=False)
+        store.add_event(db, match_id, "restored", number, {"from_version": deal["version"]})
         return _sync(db, match_id)
 
 
@@ -298,11 +310,135 @@ def end_match(db: Database, match_id: int) -> Match:
             raise Conflict(f"Match {match_id} is already finished.")
         if not match.game.can_end_by_hand(match.options):
             raise Conflict(f"Match {match_id} has a target: it ends when the target is reached.")
-        store.update_match_summary(
-            db, match_id, match.row["status"], match.row["winner"], match.row["totals"], match.row["deal_count"],
-            ended_by_hand=True,
-        )
+        store.update_match_fields(db, match_id, ended_by_hand=1)
+        store.add_event(db, match_id, "ended")
         return _sync(db, match_id)
+
+
+def _text_problems(place: Any, note: Any) -> list[Violation]:
+    problems = []
+    for field_name, value, limit in (("place", place, MAX_PLACE), ("note", note, MAX_NOTE)):
+        if value is None:
+            continue
+        if not isinstance(value, str):
+            problems.append(Violation("bad_text", f"The {field_name} must be text.", field_name))
+        elif len(value.strip()) > limit:
+            problems.append(Violation("too_long", f"The {field_name} is longer than {limit} characters.", field_name))
+        elif not _printable(value.replace("\n", " ").replace("\r", " ").replace("\t", " ")):
+            problems.append(Violation("bad_text", f"The {field_name} has characters that cannot be shown.", field_name))
+    return problems
+
+
+def set_details(db: Database, match_id: int, place: Any, note: Any) -> Match:
+    """Where the match was played and a note; refused (InvalidMatch) when too long or not text."""
+    problems = _text_problems(place, note)
+    if problems:
+        raise InvalidMatch(problems)
+    with store.immediate(db):
+        load(db, match_id)
+        store.update_match_fields(db, match_id, place=place.strip(), note=note.strip())
+        return sync(db, match_id)
+
+
+def abandon(db: Database, match_id: int, abandoned: bool = True) -> Match:
+    """Mark a match abandoned (no more deals) or take it up again."""
+    with store.immediate(db):
+        match = load(db, match_id)
+        if match.finished:
+            raise Conflict(f"Match {match_id} is finished.")
+        if bool(match.row["abandoned"]) == abandoned:
+            raise Conflict(f"Match {match_id} is {'already' if abandoned else 'not'} abandoned.")
+        store.update_match_fields(db, match_id, abandoned=int(abandoned))
+        store.add_event(db, match_id, "abandoned" if abandoned else "resumed")
+        return sync(db, match_id)
+
+
+def rematch(db: Database, match_id: int) -> int:
+    """A new match: same game, players and options; the first deal passes to the next player."""
+    match = load(db, match_id)
+    first = match.game.next_dealer(Table(match.players, match.row["first_dealer"]))
+    return start_match(db, {"game": match.game.key, "players": list(match.players),
+                            "options": match.game.options_to_json(match.options), "first_dealer": first})
+
+
+def restore_version(db: Database, match_id: int, number: int, version: int) -> Match:
+    """Make an earlier version of a deal its current one (as a new version: nothing is lost)."""
+    with store.immediate(db):
+        match = load(db, match_id)
+        deal = match.deal(number)
+        earlier = next((r for r in store.revisions_for(db, deal["id"]) if r["version"] == version), None)
+        if earlier is None:
+            raise NotFound(f"Deal {number} has no earlier version {version}.")
+        if not earlier["void"]:
+            problems = match.game.validate(earlier["input"], Table(match.players, deal["dealer"]), match.options)
+            if problems:
+                raise InvalidDeal(problems)
+        store.revise_deal(db, deal, "corrected", deal_input=earlier["input"], void=earlier["void"])
+        store.add_event(db, match_id, "corrected", number, {
+            "from_version": deal["version"], "restored_version": version,
+            "changes": describe_changes(deal["input"], earlier["input"]),
+        })
+        return sync(db, match_id)
+
+
+UNDOABLE = ("entered", "corrected", "voided", "restored", "ended", "abandoned", "resumed")
+
+
+def last_undoable(db: Database, match_id: int) -> dict[str, Any] | None:
+    for event in reversed(store.events_for(db, match_id)):
+        if not event["undone"] and event["action"] in UNDOABLE:
+            return event
+    return None
+
+
+def undo_last(db: Database, match_id: int) -> tuple[dict[str, Any], Match]:
+    """Undo the last action on a match; what it changed is kept as a version, never deleted."""
+    with store.immediate(db):
+        match = load(db, match_id)
+        event = last_undoable(db, match_id)
+        if event is None:
+            raise Conflict(f"Match {match_id} has nothing to undo.")
+        action, number = event["action"], event["deal_number"]
+        if action in ("entered", "corrected", "voided", "restored"):
+            deal = match.deal(number)
+            if action == "entered":
+                store.revise_deal(db, deal, "undone", void=True)
+            else:
+                previous = next(
+                    (r for r in store.revisions_for(db, deal["id"]) if r["version"] == deal["version"] - 1), None
+                )
+                if previous is None:
+                    raise Conflict(f"Deal {number} has no earlier version to go back to.")
+                store.revise_deal(db, deal, "undone", deal_input=previous["input"], void=previous["void"])
+        elif action == "ended":
+            store.update_match_fields(db, match_id, ended_by_hand=0)
+        elif action in ("abandoned", "resumed"):
+            store.update_match_fields(db, match_id, abandoned=int(action == "resumed"))
+        store.mark_event_undone(db, event["id"])
+        return event, sync(db, match_id)
+
+
+def describe_changes(before: Any, after: Any, path: str = "") -> list[str]:
+    """What a correction changed, one line per entry that differs: "points.Ann: 70 → 72"."""
+    if isinstance(before, dict) and isinstance(after, dict):
+        lines = []
+        for key in list(before) + [k for k in after if k not in before]:
+            sub = f"{path}.{key}" if path else str(key)
+            if key not in after:
+                lines.append(f"{sub}: {_short(before[key])} → (none)")
+            elif key not in before:
+                lines.append(f"{sub}: (none) → {_short(after[key])}")
+            else:
+                lines.extend(describe_changes(before[key], after[key], sub))
+        return lines
+    if before != after:
+        return [f"{path or 'entry'}: {_short(before)} → {_short(after)}"]
+    return []
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+    return text if len(text) <= 80 else text[:77] + "…"
 
 
 def list_summaries(db: Database, status: str | None = None, limit: int = 20) -> list[dict[str, Any]]:
@@ -354,6 +490,10 @@ def match_to_json(db: Database, match: Match) -> dict[str, Any]:
         "finished": state.finished,
         "winner": state.standing.winner,
         "standing": state.standing.note,
+        "status": status_of(match),
+        "place": match.row.get("place", ""),
+        "note": match.row.get("note", ""),
+        "uid": match.row.get("uid"),
         "created": match.row["created"],
         "updated": match.row["updated"],
     }
@@ -366,7 +506,9 @@ def summary_to_json(row: dict[str, Any]) -> dict[str, Any]:
         "players": row["players"],
         "totals": row["totals"],
         "finished": row["status"] == "finished",
+        "status": row["status"],
         "winner": row["winner"],
+        "place": row.get("place", ""),
         "deals": row["deal_count"],
         "created": row["created"],
         "updated": row["updated"],

@@ -338,3 +338,62 @@ def revisions_for(db: Database, deal_id: int) -> list[dict[str, Any]]:
         r["void"] = bool(r["void"])
         out.append(r)
     return out
+
+
+# ---- the archive --------------------------------------------------------------------------
+
+def search_matches(
+    db: Database, game: str | None = None, player: str | None = None, status: str | None = None,
+    since: str | None = None, until: str | None = None, limit: int = 25, offset: int = 0,
+) -> tuple[list[dict[str, Any]], int]:
+    """Matches newest first with the filters of the history page, and how many match in all.
+
+    ``player`` is a case-insensitive part of a name; ``since``/``until`` are dates (YYYY-MM-DD, inclusive).
+    """
+    where, args = [], []
+    if game:
+        where.append("game = ?")
+        args.append(game)
+    if status:
+        where.append("status = ?")
+        args.append(status)
+    if since:
+        where.append("created >= ?")
+        args.append(since)
+    if until:
+        where.append("created < date(?, '+1 day')")
+        args.append(until)
+    if player:
+        where.append("id IN (SELECT match_id FROM match_players WHERE name_key LIKE ? ESCAPE '\\')")
+        args.append("%" + player.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%")
+    clause = ("WHERE " + " AND ".join(where)) if where else ""
+    total = db.execute(f"SELECT COUNT(*) FROM matches {clause}", args).fetchone()[0]
+    rows = db.query(f"SELECT * FROM matches {clause} ORDER BY created DESC, id DESC LIMIT ? OFFSET ?", [*args, limit, offset])
+    return [_match_row(r) for r in rows], int(total)
+
+
+def player_rows(db: Database, name_key: str) -> list[dict[str, Any]]:
+    """Every match a player sat in, newest first, with the match's totals and players."""
+    rows = db.query(
+        """SELECT mp.match_id, mp.seat, mp.name, mp.game, mp.created, mp.status, mp.total, mp.result, mp.facts,
+                  m.players, m.totals, m.winner
+           FROM match_players mp JOIN matches m ON m.id = mp.match_id
+           WHERE mp.name_key = ? ORDER BY mp.created DESC, mp.match_id DESC""",
+        [name_key],
+    )
+    out = []
+    for r in rows:
+        r = dict(r)
+        r["facts"] = json.loads(r["facts"])
+        r["players"] = json.loads(r["players"])
+        r["totals"] = json.loads(r["totals"])
+        out.append(r)
+    return out
+
+
+def known_names(db: Database, limit: int = 200) -> list[str]:
+    """Player names seen so far, most used first (for autocompletion)."""
+    rows = db.execute(
+        "SELECT name, COUNT(*) AS n FROM match_players GROUP BY name_key ORDER BY n DESC, name LIMIT ?", [limit]
+    ).fetchall()
+    return [r[0] for r in rows]

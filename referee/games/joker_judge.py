@@ -892,6 +892,25 @@ class JokerJudge(BaseGame):
         )
 
     # ---- end of match ----------------------------------------------------------------------
+    def player_facts(self, result: DealResult, player: str) -> dict[str, int]:
+        """Hands as parent, bids made, judges right and wrong, Joker Judges, lies (player pages)."""
+        d = result.details
+        if d.get("penalty"):
+            return {"lied": 1 if d["penalty"] == player else 0}
+        facts = {"hands_won": 1 if d["winner"] == player else 0}
+        if d["parent"] == player:
+            facts["parent"] = 1
+            facts["bid_made"] = 1 if d["winner"] == player else 0
+        for trick in d.get("trick_outcomes") or []:
+            judge = trick.get("judge")
+            if judge and judge.get("by") == player:
+                other = next(p for p in trick["cards"] if p != player)
+                right = trick["cards"][other] == judge.get("call")
+                facts["judges_right" if right else "judges_wrong"] = facts.get("judges_right" if right else "judges_wrong", 0) + 1
+            if trick.get("joker_judge") == player:
+                facts["joker_judges"] = facts.get("joker_judges", 0) + 1
+        return facts
+
     def notation(self, result: DealResult) -> str:
         """Parent, bid, tricks, multiplier: "Ann bid 5 · 0–1 · ×10 · Ben" (or the lie)."""
         d = result.details

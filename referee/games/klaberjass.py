@@ -630,6 +630,18 @@ class Klaberjass(BaseGame):
             },
         )
 
+    def player_facts(self, result: DealResult, player: str) -> dict[str, int]:
+        """Deals as maker and their outcome, sequence points and Bellas scored (player pages)."""
+        d = result.details
+        if d["outcome"] == "thrown_in":
+            return {"thrown_in": 1}
+        part = d["players"][player]
+        facts = {"sequences": part["sequences"], "bella": 1 if part["bella"] else 0}
+        if d["maker"] == player:
+            facts["maker"] = 1
+            facts[d["outcome"]] = 1
+        return facts
+
     def notation(self, result: DealResult) -> str:
         """Maker, trump, outcome, sequences, Bella: "Ann ♥ bate · seq Ben 50 · Bella Ann" (or "thrown in")."""
         d = result.details

@@ -467,6 +467,28 @@ class Spitzer(BaseGame):
             },
         )
 
+    def player_facts(self, result: DealResult, player: str) -> dict[str, int]:
+        """Contracts declared and won, solos, Stiller, Schneider, and partners (player pages)."""
+        d = result.details
+        if player not in d["declarers"]:
+            return {"opponent": 1, "opponent_won": 1 if d["value"] < 0 else 0}
+        won = 1 if d["value"] > 0 else 0
+        contract = d["contract"]
+        facts = {"declarer": 1, "declarer_won": won}
+        if contract in SOLOS:
+            facts["solo"], facts["solo_won"] = 1, won
+            if contract != "stiller":
+                facts["announced_solo"], facts["announced_solo_won"] = 1, won
+        if contract == "stiller":
+            facts["stiller"], facts["stiller_won"] = 1, won
+        if contract in ("schneider", "zola_schneider"):
+            facts["schneider"], facts["schneider_won"] = 1, won
+        for partner in d["declarers"]:
+            if partner != player:
+                facts[f"partner:{partner}"] = 1
+                facts[f"partner_won:{partner}"] = won
+        return facts
+
     def notation(self, result: DealResult) -> str:
         """Contract, side, points, tricks: "Zola Schwarz · Ben · 120 pts · 7 tr"."""
         d = result.details

@@ -38,7 +38,7 @@ def _when(stamp: str) -> str:
 
 
 def register(app: Flask) -> None:
-    from . import api, pages, portable, sheets
+    from . import api, history, pages, portable, sheets
 
     from .summaries import game_summary
 
@@ -48,6 +48,7 @@ def register(app: Flask) -> None:
     app.register_blueprint(api.bp)
     app.register_blueprint(sheets.bp)
     app.register_blueprint(portable.bp)
+    app.register_blueprint(history.bp)
     app.add_template_global(sheets.option_query, "option_query")
     app.teardown_appcontext(_close_db)
 

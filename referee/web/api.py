@@ -11,7 +11,7 @@ from typing import Any
 
 from flask import Blueprint, jsonify, request
 
-from .. import matches
+from .. import matches, store
 from ..games import GAMES
 from ..games.base import RuleError, Violation
 from . import get_db
@@ -90,11 +90,70 @@ def games():
 
 @bp.get("/matches")
 def list_matches():
-    status = request.args.get("status")
-    if status not in (None, "in_progress", "finished"):
-        return _one_error("bad_status", "status must be in_progress or finished.", 422, "status")
+    """The archive, newest first: ?game=&player=&status=&since=&until=&page= (100 a page)."""
+    from .history import parse_filters
+
+    filters, problems = parse_filters(request.args)
+    if problems:
+        return _errors(problems, 422)
+    page = filters.pop("page")
+    rows, total = store.search_matches(get_db(), **filters, limit=100, offset=(page - 1) * 100)
+    return jsonify({"matches": [matches.summary_to_json(r) for r in rows], "total": total, "page": page})
+
+
+@bp.patch("/matches/<int:match_id>")
+def update_match(match_id: int):
+    body = _body()
+    unknown = sorted(set(body) - {"place", "note"})
+    if unknown:
+        return _errors([Violation("unknown_field", f"Only place and note can be changed, not {k!r}.", k) for k in unknown], 422)
     db = get_db()
-    return jsonify({"matches": [matches.summary_to_json(r) for r in matches.list_summaries(db, status, limit=100)]})
+    current = matches.load(db, match_id).row
+    match = matches.set_details(db, match_id, body.get("place", current["place"]), body.get("note", current["note"]))
+    return jsonify(matches.match_to_json(db, match))
+
+
+@bp.post("/matches/<int:match_id>/abandon")
+def abandon_match(match_id: int):
+    db = get_db()
+    return jsonify(matches.match_to_json(db, matches.abandon(db, match_id, True)))
+
+
+@bp.post("/matches/<int:match_id>/resume")
+def resume_match(match_id: int):
+    db = get_db()
+    return jsonify(matches.match_to_json(db, matches.abandon(db, match_id, False)))
+
+
+@bp.post("/matches/<int:match_id>/undo")
+def undo(match_id: int):
+    db = get_db()
+    event, match = matches.undo_last(db, match_id)
+    return jsonify({"undone": {"action": event["action"], "deal": event["deal_number"], "at": event["at"]},
+                    "match": matches.match_to_json(db, match)})
+
+
+@bp.post("/matches/<int:match_id>/rematch")
+def rematch(match_id: int):
+    db = get_db()
+    new_id = matches.rematch(db, match_id)
+    return jsonify(matches.match_to_json(db, matches.load(db, new_id))), 201, {"Location": f"/api/matches/{new_id}"}
+
+
+@bp.get("/matches/<int:match_id>/events")
+def events(match_id: int):
+    db = get_db()
+    matches.load(db, match_id)
+    return jsonify({"events": [
+        {"action": e["action"], "deal": e["deal_number"], "at": e["at"], "detail": e["detail"], "undone": e["undone"]}
+        for e in store.events_for(db, match_id)
+    ]})
+
+
+@bp.post("/matches/<int:match_id>/deals/<int:number>/versions/<int:version>/restore")
+def restore_version(match_id: int, number: int, version: int):
+    match = matches.restore_version(get_db(), match_id, number, version)
+    return jsonify(_deal_and_match(match, number))
 
 
 @bp.post("/matches")

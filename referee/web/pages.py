@@ -57,11 +57,13 @@ def home():
 
 
 def _new_match_form(game_key: str) -> dict[str, Any]:
+    from .. import store
+
     try:
         game = find_game(game_key)
     except UnknownGame:
         game = GAMES[0]
-    return {"game": game, "games": GAMES}
+    return {"game": game, "games": GAMES, "known_players": store.known_names(get_db())}
 
 
 @bp.get("/matches/new")
@@ -87,7 +89,8 @@ def create_match():
         options[spec.name] = raw if raw != "" else spec.to_json(spec.default)
     dealer_index = form.get("first_dealer", "0")
     first = players[int(dealer_index)] if dealer_index.isdigit() and int(dealer_index) < len(players) else None
-    raw = {"game": form.get("game", game.key), "players": players, "options": options, "first_dealer": first}
+    raw = {"game": form.get("game", game.key), "players": players, "options": options, "first_dealer": first,
+           "place": form.get("place", ""), "note": form.get("note", "")}
     try:
         match_id = matches.start_match(get_db(), raw)
     except RuleError as exc:
@@ -123,7 +126,8 @@ def rules_page(game_key: str):
 @bp.get("/matches/<int:match_id>")
 def match_page(match_id: int):
     match = _load(match_id)
-    return render_template("match.html", match=match, state=match.state)
+    return render_template("match.html", match=match, state=match.state, **_match_extras(match),
+                           detail_errors={}, detail_values=None)
 
 
 @bp.post("/matches/<int:match_id>/end")
@@ -135,6 +139,87 @@ def end_match(match_id: int):
     except matches.Conflict as exc:
         abort(409, description=str(exc))
     return _go(url_for("pages.match_page", match_id=match_id))
+
+
+@bp.post("/matches/<int:match_id>/details")
+def match_details(match_id: int):
+    db = get_db()
+    try:
+        matches.set_details(db, match_id, request.form.get("place", ""), request.form.get("note", ""))
+    except matches.NotFound:
+        abort(404)
+    except RuleError as exc:
+        match = _load(match_id)
+        return render_template(
+            "match.html", match=match, state=match.state, **_match_extras(match),
+            detail_errors=_group(list(exc.violations)), detail_values=request.form,
+        ), 422
+    return _go(url_for("pages.match_page", match_id=match_id))
+
+
+@bp.post("/matches/<int:match_id>/abandon")
+def abandon_match(match_id: int):
+    return _match_action(lambda db: matches.abandon(db, match_id, True), match_id)
+
+
+@bp.post("/matches/<int:match_id>/resume")
+def resume_match(match_id: int):
+    return _match_action(lambda db: matches.abandon(db, match_id, False), match_id)
+
+
+@bp.post("/matches/<int:match_id>/undo")
+def undo(match_id: int):
+    return _match_action(lambda db: matches.undo_last(db, match_id), match_id)
+
+
+@bp.post("/matches/<int:match_id>/rematch")
+def rematch(match_id: int):
+    try:
+        new_id = matches.rematch(get_db(), match_id)
+    except matches.NotFound:
+        abort(404)
+    return _go(url_for("pages.match_page", match_id=new_id))
+
+
+@bp.post("/matches/<int:match_id>/deals/<int:number>/versions/<int:version>/restore")
+def restore_version(match_id: int, number: int, version: int):
+    try:
+        matches.restore_version(get_db(), match_id, number, version)
+    except InvalidDeal as exc:
+        abort(409, description="That version no longer fits the rules: " + " ".join(v.message for v in exc.violations))
+    return _change_done(match_id, number)
+
+
+def _match_action(action, match_id: int):
+    try:
+        action(get_db())
+    except matches.NotFound as exc:
+        abort(404, description=str(exc))
+    except matches.Conflict as exc:
+        abort(409, description=str(exc))
+    return _go(url_for("pages.match_page", match_id=match_id))
+
+
+def _change_done(match_id: int, number: int):
+    return _go(url_for("pages.match_page", match_id=match_id, _anchor=f"deal-{number}"))
+
+
+def _match_extras(match: matches.Match) -> dict[str, Any]:
+    """What the match page shows beyond the table: the chart, the activity log, what undo would undo."""
+    from .. import sheets, store
+
+    db = get_db()
+    series = [{p: 0 for p in match.players}] + [dict(d.totals) for d in match.state.deals]
+    events = store.events_for(db, match.id)
+    revisions = {d["number"]: store.revisions_for(db, d["id"]) for d in match.deals if d["version"] > 1}
+    return {
+        "chart": sheets.chart_svg(match.players, series, target=getattr(match.options, "target", None),
+                                  noun=match.game.deal_noun, width=360, height=190) if match.deals else "",
+        "events": list(reversed(events)),
+        "undoable": matches.last_undoable(db, match.id),
+        "revisions": revisions,
+        "status": matches.status_of(match),
+    }
 
 
 @bp.post("/matches/<int:match_id>/deals/<int:number>/void")

@@ -1,0 +1,132 @@
+"""A player's figures across the archive: read from the per-player match summaries (``match_players``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlite_utils import Database
+
+from . import store
+from .games import GAMES, find_game
+from .matches import clean_name, name_key
+
+TWO_PLAYER_GAMES = {g.key for g in GAMES if g.seats == 2}
+
+
+@dataclass
+class GameFigures:
+    key: str
+    name: str
+    played: int = 0
+    finished: int = 0
+    won: int = 0
+    lost: int = 0
+    draws: int = 0
+    deals: int = 0
+    score: int = 0
+    facts: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def win_rate(self) -> float | None:
+        return self.won / self.finished if self.finished else None
+
+    @property
+    def per_deal(self) -> float | None:
+        return self.score / self.deals if self.deals else None
+
+    def rate(self, part: str, whole: str) -> float | None:
+        return self.facts.get(part, 0) / self.facts[whole] if self.facts.get(whole) else None
+
+
+@dataclass
+class Opponent:
+    name: str
+    game: str
+    played: int = 0
+    won: int = 0
+    lost: int = 0
+    draws: int = 0
+
+
+@dataclass
+class PlayerStats:
+    name: str
+    games: list[GameFigures]
+    best: dict[str, Any] | None
+    worst: dict[str, Any] | None
+    head_to_head: list[Opponent]
+    partners: list[dict[str, Any]]
+    recent: list[dict[str, Any]]
+
+    @property
+    def played(self) -> int:
+        return sum(g.played for g in self.games)
+
+
+def _margin(row: dict[str, Any]) -> int:
+    others = [t for p, t in row["totals"].items() if p != row["name"]]
+    return row["total"] - (max(others) if others else 0)
+
+
+def player_stats(db: Database, name: str) -> PlayerStats | None:
+    key = name_key(name)
+    rows = store.player_rows(db, key)
+    if not rows:
+        return None
+    display = rows[0]["name"]
+    figures: dict[str, GameFigures] = {}
+    opponents: dict[tuple[str, str], Opponent] = {}
+    partners: dict[str, dict[str, Any]] = {}
+    for row in rows:
+        game = row["game"]
+        fig = figures.get(game)
+        if fig is None:
+            try:
+                game_name = find_game(game).name
+            except KeyError:
+                game_name = game
+            fig = figures[game] = GameFigures(game, game_name)
+        fig.played += 1
+        facts = dict(row["facts"])
+        fig.deals += facts.pop("deals", 0)
+        fig.score += facts.pop("score", 0)
+        for fact, value in facts.items():
+            if fact.startswith("partner:") or fact.startswith("partner_won:"):
+                kind, _, partner = fact.partition(":")
+                entry = partners.setdefault(name_key(partner), {"name": partner, "deals": 0, "won": 0})
+                entry["deals" if kind == "partner" else "won"] += value
+                continue
+            fig.facts[fact] = fig.facts.get(fact, 0) + value
+        if row["status"] == "finished":
+            fig.finished += 1
+            result = row["result"]
+            fig.won += result == "won"
+            fig.lost += result == "lost"
+            fig.draws += result == "draw"
+        if game in TWO_PLAYER_GAMES:
+            for other in row["players"]:
+                if name_key(other) == key:
+                    continue
+                opp = opponents.setdefault((name_key(other), game), Opponent(clean_name(other), game))
+                opp.played += 1
+                if row["status"] == "finished":
+                    opp.won += row["result"] == "won"
+                    opp.lost += row["result"] == "lost"
+                    opp.draws += row["result"] == "draw"
+    finished = [r for r in rows if r["status"] == "finished"]
+    best = max(finished, key=_margin, default=None)
+    worst = min(finished, key=_margin, default=None)
+    for r in (best, worst):
+        if r is not None:
+            r["margin"] = _margin(r)
+    order = {g.key: i for i, g in enumerate(GAMES)}
+    return PlayerStats(
+        name=display,
+        games=sorted(figures.values(), key=lambda f: order.get(f.key, 99)),
+        best=best,
+        worst=worst if worst is not best else None,
+        head_to_head=sorted(opponents.values(), key=lambda o: (-o.played, o.name)),
+        partners=sorted(partners.values(), key=lambda p: (-p["deals"], p["name"])),
+        recent=rows[:10],
+    )
