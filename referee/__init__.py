@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import secrets
+import sys
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -33,6 +35,16 @@ def _secret_key(instance: Path) -> str:
     return path.read_text().strip()
 
 
+def _log_to_stderr() -> None:
+    """Referee's own log lines (every change to a match, unexpected errors) go to stderr."""
+    log = logging.getLogger("referee")
+    if not log.handlers:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+        log.addHandler(handler)
+        log.setLevel(logging.INFO)
+
+
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """The application factory. ``test_config`` overrides configuration (DATABASE, SECRET_KEY, ...)."""
     app = Flask(
@@ -43,12 +55,18 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     )
     instance = Path(app.instance_path)
     database = os.environ.get("REFEREE_DATABASE") or str(instance / "referee.sqlite")
-    app.config.from_mapping(DATABASE=database, MAX_CONTENT_LENGTH=256 * 1024, JSON_SORT_KEYS=False)
+    app.config.from_mapping(
+        DATABASE=database,
+        MAX_CONTENT_LENGTH=256 * 1024,
+        PASSPHRASE=os.environ.get("REFEREE_PASSPHRASE") or None,
+        CSRF=True,
+    )
     if test_config:
         app.config.update(test_config)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(instance)
     app.json.sort_keys = False
+    _log_to_stderr()
 
     # Create and migrate the database on start: no separate init step.
     store.connect(app.config["DATABASE"]).conn.close()

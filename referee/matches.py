@@ -9,6 +9,7 @@ another phone doing the same.
 from __future__ import annotations
 
 import json
+import logging
 import re
 from dataclasses import dataclass
 from typing import Any, Mapping
@@ -21,6 +22,12 @@ from .games.base import BaseGame, DealResult, InvalidDeal, RuleError, Table, Unk
 from .games.match import DealRecord, MatchState, replay
 
 MAX_NAME = 40
+changes_log = logging.getLogger("referee.changes")
+
+
+def log_change(what: str, match_id: int, deal: int | None = None) -> None:
+    """One line on stderr for every change to a match: what, which match, which deal (the time is the log's)."""
+    changes_log.info("match %s%s: %s", match_id, f" deal {deal}" if deal is not None else "", what)
 MAX_PLACE = 80
 MAX_NOTE = 500
 
@@ -173,6 +180,7 @@ def start_match(db: Database, raw: Any) -> int:
     with store.immediate(db):
         match_id = store.insert_match(db, game.key, players, game.options_to_json(options), first, place=place, note=note)
         sync(db, match_id, touch=False)
+        log_change("started", match_id)
         return match_id
 
 
@@ -241,10 +249,29 @@ def sync(db: Database, match_id: int, touch: bool = True) -> Match:
 _sync = sync
 
 
-def enter_deal(db: Database, match_id: int, deal_input: Any) -> tuple[int, Match]:
-    """Store a new deal dealt by whoever deals next. Raises NotFound, Conflict or InvalidDeal."""
+class StaleVersion(Conflict):
+    """A correction made against an older version of a deal (another phone changed it meanwhile)."""
+
+    def __init__(self, number: int, expected: int, deal: dict[str, Any], changes: list[str]):
+        self.number, self.expected, self.deal, self.changes = number, expected, deal, changes
+        what = "; ".join(changes) if changes else "it was voided or restored"
+        super().__init__(
+            f"Deal {number} was changed since you opened it (version {expected}, now {deal['version']}): {what}."
+        )
+
+
+def enter_deal(db: Database, match_id: int, deal_input: Any, key: str | None = None) -> tuple[int, Match]:
+    """Store a new deal dealt by whoever deals next. Raises NotFound, Conflict or InvalidDeal.
+
+    ``key`` (an idempotency key from the form or the API) makes a retried or double-tapped entry
+    harmless: the second time, the deal stored the first time is returned and nothing is added.
+    """
     with store.immediate(db):
         match = load(db, match_id)
+        if key:
+            earlier = store.deal_for_key(db, match_id, key)
+            if earlier is not None:
+                return earlier, match
         if match.finished:
             raise Conflict(f"Match {match_id} is finished: no more deals can be entered.")
         if match.row["abandoned"]:
@@ -255,15 +282,24 @@ def enter_deal(db: Database, match_id: int, deal_input: Any) -> tuple[int, Match
             raise InvalidDeal(problems)
         number = store.next_deal_number(db, match_id)
         store.insert_deal(db, match_id, number, table.dealer, deal_input)
+        if key:
+            store.remember_key(db, match_id, key, number)
         store.add_event(db, match_id, "entered", number)
+        log_change("entered", match_id, number)
         return number, _sync(db, match_id)
 
 
-def correct_deal(db: Database, match_id: int, number: int, deal_input: Any) -> Match:
-    """Replace a deal's entry; the earlier version is kept. Later totals are recomputed."""
+def correct_deal(db: Database, match_id: int, number: int, deal_input: Any, expected_version: int | None = None) -> Match:
+    """Replace a deal's entry; the earlier version is kept. Later totals are recomputed.
+
+    With ``expected_version`` (optimistic concurrency) a deal changed meanwhile raises StaleVersion.
+    """
     with store.immediate(db):
         match = load(db, match_id)
         deal = match.deal(number)
+        if expected_version is not None and expected_version != deal["version"]:
+            before = next((r["input"] for r in store.revisions_for(db, deal["id"]) if r["version"] == expected_version), None)
+            raise StaleVersion(number, expected_version, deal, describe_changes(before, deal["input"]) if before is not None else [])
         table = Table(match.players, deal["dealer"])
         problems = match.game.validate(deal_input, table, match.options)
         if problems:
@@ -273,6 +309,7 @@ def correct_deal(db: Database, match_id: int, number: int, deal_input: Any) -> M
         store.revise_deal(db, deal, "corrected", deal_input=deal_input, void=False)
         store.add_event(db, match_id, "corrected", number,
                         {"from_version": deal["version"], "changes": describe_changes(deal["input"], deal_input)})
+        log_change("corrected", match_id, number)
         return _sync(db, match_id)
 
 
@@ -285,6 +322,7 @@ def void_deal(db: Database, match_id: int, number: int) -> Match:
             raise Conflict(f"Deal {number} is already void.")
         store.revise_deal(db, deal, "voided", void=True)
         store.add_event(db, match_id, "voided", number, {"from_version": deal["version"]})
+        log_change("voided", match_id, number)
         return _sync(db, match_id)
 
 
@@ -299,6 +337,7 @@ def restore_deal(db: Database, match_id: int, number: int) -> Match:
             raise Conflict(f"Match {match_id} ended before deal {number}.")
         store.revise_deal(db, deal, "restored", void=False)
         store.add_event(db, match_id, "restored", number, {"from_version": deal["version"]})
+        log_change("restored", match_id, number)
         return _sync(db, match_id)
 
 
@@ -312,6 +351,7 @@ def end_match(db: Database, match_id: int) -> Match:
             raise Conflict(f"Match {match_id} has a target: it ends when the target is reached.")
         store.update_match_fields(db, match_id, ended_by_hand=1)
         store.add_event(db, match_id, "ended")
+        log_change("ended", match_id)
         return _sync(db, match_id)
 
 
@@ -337,6 +377,7 @@ def set_details(db: Database, match_id: int, place: Any, note: Any) -> Match:
     with store.immediate(db):
         load(db, match_id)
         store.update_match_fields(db, match_id, place=place.strip(), note=note.strip())
+        log_change("place and note set", match_id)
         return sync(db, match_id)
 
 
@@ -350,6 +391,7 @@ def abandon(db: Database, match_id: int, abandoned: bool = True) -> Match:
             raise Conflict(f"Match {match_id} is {'already' if abandoned else 'not'} abandoned.")
         store.update_match_fields(db, match_id, abandoned=int(abandoned))
         store.add_event(db, match_id, "abandoned" if abandoned else "resumed")
+        log_change("abandoned" if abandoned else "resumed", match_id)
         return sync(db, match_id)
 
 
@@ -378,6 +420,7 @@ def restore_version(db: Database, match_id: int, number: int, version: int) -> M
             "from_version": deal["version"], "restored_version": version,
             "changes": describe_changes(deal["input"], earlier["input"]),
         })
+        log_change(f"version {version} restored", match_id, number)
         return sync(db, match_id)
 
 
@@ -415,6 +458,7 @@ def undo_last(db: Database, match_id: int) -> tuple[dict[str, Any], Match]:
         elif action in ("abandoned", "resumed"):
             store.update_match_fields(db, match_id, abandoned=int(action == "resumed"))
         store.mark_event_undone(db, event["id"])
+        log_change(f"undid {action}", match_id, number)
         return event, sync(db, match_id)
 
 

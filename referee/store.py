@@ -8,6 +8,7 @@ version goes to ``deal_revisions`` first.
 from __future__ import annotations
 
 import json
+import secrets
 import sqlite3
 import uuid
 from contextlib import contextmanager
@@ -97,6 +98,23 @@ MIGRATIONS: tuple[str, ...] = (
         undone INTEGER NOT NULL DEFAULT 0
     );
     CREATE INDEX match_events_match ON match_events(match_id, id)
+    """,
+    # 3: read-only share links, and the keys that make a retried or double-tapped deal entry harmless.
+    """
+    CREATE TABLE share_links (
+        token TEXT PRIMARY KEY,
+        match_id INTEGER NOT NULL REFERENCES matches(id),
+        created TEXT NOT NULL,
+        revoked TEXT
+    );
+    CREATE INDEX share_links_match ON share_links(match_id);
+    CREATE TABLE idempotency_keys (
+        match_id INTEGER NOT NULL REFERENCES matches(id),
+        key TEXT NOT NULL,
+        deal_number INTEGER NOT NULL,
+        created TEXT NOT NULL,
+        PRIMARY KEY (match_id, key)
+    )
     """,
 )
 
@@ -397,3 +415,34 @@ def known_names(db: Database, limit: int = 200) -> list[str]:
         "SELECT name, COUNT(*) AS n FROM match_players GROUP BY name_key ORDER BY n DESC, name LIMIT ?", [limit]
     ).fetchall()
     return [r[0] for r in rows]
+
+
+# ---- share links and idempotency keys -----------------------------------------------------
+
+def create_share_link(db: Database, match_id: int) -> str:
+    token = secrets.token_urlsafe(18)
+    db.table("share_links").insert({"token": token, "match_id": match_id, "created": now(), "revoked": None})
+    return token
+
+
+def share_links_for(db: Database, match_id: int) -> list[dict[str, Any]]:
+    return [dict(r) for r in db.query("SELECT * FROM share_links WHERE match_id = ? AND revoked IS NULL ORDER BY created", [match_id])]
+
+
+def match_for_share(db: Database, token: str) -> int | None:
+    row = db.execute("SELECT match_id FROM share_links WHERE token = ? AND revoked IS NULL", [token]).fetchone()
+    return int(row[0]) if row else None
+
+
+def revoke_share_link(db: Database, match_id: int, token: str) -> bool:
+    cursor = db.execute("UPDATE share_links SET revoked = ? WHERE token = ? AND match_id = ? AND revoked IS NULL", [now(), token, match_id])
+    return cursor.rowcount > 0
+
+
+def deal_for_key(db: Database, match_id: int, key: str) -> int | None:
+    row = db.execute("SELECT deal_number FROM idempotency_keys WHERE match_id = ? AND key = ?", [match_id, key]).fetchone()
+    return int(row[0]) if row else None
+
+
+def remember_key(db: Database, match_id: int, key: str, number: int) -> None:
+    db.table("idempotency_keys").insert({"match_id": match_id, "key": key, "deal_number": number, "created": now()})

@@ -1,13 +1,15 @@
 from __future__ import annotations
 
 import pytest
+from flask import Flask
+from flask.testing import FlaskClient
 
 from referee import create_app
 
 
 @pytest.fixture
 def app(tmp_path):
-    return create_app({"DATABASE": str(tmp_path / "test.sqlite"), "SECRET_KEY": "test", "TESTING": True})
+    return create_app({"DATABASE": str(tmp_path / "test.sqlite"), "SECRET_KEY": "test", "TESTING": True, "PASSPHRASE": None})
 
 
 @pytest.fixture
@@ -36,3 +38,29 @@ def make_match(client):
         return response.json["id"]
 
     return make
+
+
+class FormClient(FlaskClient):
+    """A test client that sends the session's CSRF token with every form post, as the pages' forms do."""
+
+    TOKEN = "test-csrf-token"
+
+    def open(self, *args, **kwargs):
+        method = (kwargs.get("method") or "GET").upper()
+        data = kwargs.get("data")
+        path = args[0] if args and isinstance(args[0], str) else kwargs.get("path", "")
+        if method in ("POST", "PUT", "PATCH", "DELETE") and not str(path).startswith("/api/"):
+            with self.session_transaction() as session:
+                session["csrf"] = self.TOKEN
+            if isinstance(data, dict) and "csrf_token" not in data:
+                kwargs["data"] = {**data, "csrf_token": self.TOKEN}
+            elif data is None and "json" not in kwargs:
+                kwargs["data"] = {"csrf_token": self.TOKEN}
+        elif method in ("POST", "PUT", "PATCH") and str(path).startswith("/api/") and data is None and "json" not in kwargs:
+            kwargs["json"] = {}  # the API takes JSON bodies only
+        return super().open(*args, **kwargs)
+
+
+# Every app made in the tests posts its forms as the pages do: with the session's CSRF token.
+# (tests/web/test_security.py checks the refusal with a plain client.)
+Flask.test_client_class = FormClient

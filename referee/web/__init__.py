@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from datetime import datetime
 
 from flask import Flask, current_app, g, jsonify, render_template, request
@@ -38,17 +39,20 @@ def _when(stamp: str) -> str:
 
 
 def register(app: Flask) -> None:
-    from . import api, history, pages, portable, sheets
+    from . import api, history, pages, portable, security, share, sheets
 
     from .summaries import game_summary
 
     app.add_template_filter(_when, "when")
     app.add_template_global(game_summary, "game_summary")
+    security.init_app(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(sheets.bp)
     app.register_blueprint(portable.bp)
     app.register_blueprint(history.bp)
+    app.register_blueprint(share.bp)
+    app.add_template_global(share.share_links, "share_links")
     app.add_template_global(sheets.option_query, "option_query")
     app.teardown_appcontext(_close_db)
 
@@ -69,8 +73,10 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(Exception)
     def _unexpected(exc: Exception):
-        app.logger.exception("Unexpected error on %s %s", request.method, request.path)
-        message = "Something went wrong on our side. Nothing you entered was stored by this request."
+        request_id = uuid.uuid4().hex[:12]
+        app.logger.exception("Unexpected error on %s %s (request id %s)", request.method, request.path, request_id)
+        message = (f"Something went wrong on our side. Nothing you entered was stored by this request. "
+                   f"If it happens again, give this request id to whoever runs Referee: {request_id}.")
         if wants_json():
-            return jsonify({"errors": [{"field": None, "code": "internal_error", "message": message}]}), 500
-        return render_template("error.html", code=500, title="Something went wrong", message=message), 500
+            return jsonify({"errors": [{"field": None, "code": "internal_error", "message": message, "request_id": request_id}]}), 500
+        return render_template("error.html", code=500, title="Something went wrong", message=message, request_id=request_id), 500

@@ -63,6 +63,12 @@ def _not_found(exc: matches.NotFound):
 
 @bp.errorhandler(matches.Conflict)
 def _conflict(exc: matches.Conflict):
+    if isinstance(exc, matches.StaleVersion):
+        response = jsonify({
+            "errors": [{"field": None, "code": "stale_version", "message": str(exc)}],
+            "changes": exc.changes, "current": {"version": exc.deal["version"], "input": exc.deal["input"]},
+        })
+        return response, 409
     return _one_error("conflict", str(exc), 409)
 
 
@@ -177,8 +183,17 @@ def _deal_and_match(match: matches.Match, number: int):
 
 @bp.post("/matches/<int:match_id>/deals")
 def add_deal(match_id: int):
-    number, match = matches.enter_deal(get_db(), match_id, _body())
-    return jsonify(_deal_and_match(match, number)), 201, {"Location": f"/api/matches/{match_id}/deals/{number}"}
+    """A new deal. With an Idempotency-Key header a retried request returns the deal it stored the first
+    time (200, Idempotent-Replayed: true) instead of entering it twice."""
+    db = get_db()
+    body = _body()
+    key = request.headers.get("Idempotency-Key", "").strip()[:100] or None
+    replayed = key is not None and store.deal_for_key(db, match_id, key) is not None
+    number, match = matches.enter_deal(db, match_id, body, key=key)
+    headers = {"Location": f"/api/matches/{match_id}/deals/{number}"}
+    if replayed:
+        headers["Idempotent-Replayed"] = "true"
+    return jsonify(_deal_and_match(match, number)), (200 if replayed else 201), headers
 
 
 @bp.get("/matches/<int:match_id>/deals/<int:number>")
@@ -190,8 +205,15 @@ def get_deal(match_id: int, number: int):
 
 @bp.put("/matches/<int:match_id>/deals/<int:number>")
 def correct_deal(match_id: int, number: int):
+    """Correct a deal. ``If-Match: <version>`` refuses (409) a correction made against an older version."""
     body = _body()
-    match = matches.correct_deal(get_db(), match_id, number, body)
+    expected = None
+    if_match = request.headers.get("If-Match", "").strip().strip('"').removeprefix("W/").strip('"')
+    if if_match:
+        if not if_match.isdigit():
+            return _one_error("bad_if_match", "If-Match must be the deal's version number.", 422)
+        expected = int(if_match)
+    match = matches.correct_deal(get_db(), match_id, number, body, expected_version=expected)
     return jsonify(_deal_and_match(match, number))
 
 

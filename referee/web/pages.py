@@ -6,6 +6,8 @@ re-rendered in place after each tap, with the live preview of the result.
 
 from __future__ import annotations
 
+import re
+import uuid
 from typing import Any
 
 from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
@@ -288,22 +290,32 @@ def _entry(match: matches.Match, deal: dict[str, Any] | None):
         result = None
     status = 200
     show_all = False
+    # A new deal's form carries an idempotency key (a double tap or a retry saves it once); a
+    # correction carries the version it was made against (another phone's change is not overwritten).
+    key = request.form.get("idempotency_key", "")[:64] if posted else ""
+    key = key if re.fullmatch(r"[A-Za-z0-9_-]{8,64}", key or "") else uuid.uuid4().hex
+    version = deal["version"] if deal else None
+    if posted and deal and request.form.get("version", "").isdigit():
+        version = int(request.form["version"])
+    stale = None
     if op == "save":
         if not problems:
             db = get_db()
             try:
                 if deal:
-                    matches.correct_deal(db, match.id, deal["number"], deal_input)
+                    matches.correct_deal(db, match.id, deal["number"], deal_input, expected_version=version)
                     number = deal["number"]
                 else:
-                    number, _ = matches.enter_deal(db, match.id, deal_input)
+                    number, _ = matches.enter_deal(db, match.id, deal_input, key=key)
             except InvalidDeal as exc:  # the match changed under us (another phone)
                 problems = list(exc.violations)
+            except matches.StaleVersion as exc:
+                stale, version = exc, exc.deal["version"]
             except matches.Conflict as exc:
                 abort(409, description=str(exc))
             else:
                 return _go(url_for("pages.match_page", match_id=match.id, _anchor=f"deal-{number}"))
-        status = 422
+        status = 409 if stale else 422
         show_all = True
 
     # While entering, only real mistakes go beside the fields; what is simply not entered yet is
@@ -321,6 +333,9 @@ def _entry(match: matches.Match, deal: dict[str, Any] | None):
         "error_list": shown,
         "waiting": waiting,
         "form_action": request.path,
+        "idempotency_key": key,
+        "version": version,
+        "stale": stale,
         **form_module.view(entry, table, match.options),
     }
     template = f"games/{match.game.key}/_entry.html"

@@ -1,0 +1,69 @@
+"""Read-only share links: a secret URL that shows a match's live table, without the passphrase and
+without any way to change anything. It refreshes itself cheaply (204 while nothing changed) and can
+be revoked."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, render_template, request, url_for
+
+from .. import matches, sheets, store
+from . import get_db
+
+bp = Blueprint("share", __name__)
+
+
+def _match_for(token: str) -> matches.Match:
+    match_id = store.match_for_share(get_db(), token)
+    if match_id is None:
+        abort(404, description="This share link does not exist or was revoked.")
+    return matches.load(get_db(), match_id)
+
+
+@bp.get("/share/<token>")
+def shared(token: str):
+    match = _match_for(token)
+    return render_template("share.html", match=match, state=match.state, token=token, stamp=match.row["updated"])
+
+
+@bp.get("/share/<token>/live")
+def live(token: str):
+    """The live part of a shared table; 204 (nothing to swap) when the match has not changed since ``v``."""
+    match = _match_for(token)
+    if request.args.get("v") == match.row["updated"]:
+        return "", 204
+    return render_template("_share_live.html", match=match, state=match.state, token=token, stamp=match.row["updated"])
+
+
+# ---- creating and revoking (behind the passphrase, with CSRF like every form) ---------------
+
+@bp.post("/matches/<int:match_id>/share")
+def create(match_id: int):
+    from .pages import _go
+
+    db = get_db()
+    try:
+        matches.load(db, match_id)
+    except matches.NotFound as exc:
+        abort(404, description=str(exc))
+    with store.immediate(db):
+        store.create_share_link(db, match_id)
+    return _go(url_for("pages.match_page", match_id=match_id, _anchor="share"))
+
+
+@bp.post("/matches/<int:match_id>/share/<token>/revoke")
+def revoke(match_id: int, token: str):
+    from .pages import _go
+
+    db = get_db()
+    with store.immediate(db):
+        if not store.revoke_share_link(db, match_id, token):
+            abort(404, description="No such share link for this match.")
+    return _go(url_for("pages.match_page", match_id=match_id, _anchor="share"))
+
+
+def share_links(match_id: int) -> list[dict]:
+    links = []
+    for link in store.share_links_for(get_db(), match_id):
+        url = url_for("share.shared", token=link["token"], _external=True)
+        links.append({**link, "url": url, "qr": sheets.qr_svg(url)})
+    return links
