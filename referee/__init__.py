@@ -69,7 +69,11 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     _log_to_stderr()
 
     # Create and migrate the database on start: no separate init step.
-    store.connect(app.config["DATABASE"]).conn.close()
+    db = store.connect(app.config["DATABASE"])
+    from .matches import backfill_summaries
+
+    backfill_summaries(db)
+    db.conn.close()
 
     Htmx(app)
     from .portable import register_cli

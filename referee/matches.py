@@ -249,6 +249,16 @@ def sync(db: Database, match_id: int, touch: bool = True) -> Match:
 _sync = sync
 
 
+def backfill_summaries(db: Database) -> int:
+    """Build the per-player summaries of matches that have none (stored before schema 2)."""
+    missing = store.matches_without_summary(db)
+    if missing:
+        with store.immediate(db):
+            for match_id in missing:
+                sync(db, match_id, touch=False)
+    return len(missing)
+
+
 class StaleVersion(Conflict):
     """A correction made against an older version of a deal (another phone changed it meanwhile)."""
 

@@ -148,6 +148,11 @@ def migrate(db: Database) -> int:
     """Apply the migrations this file has not had yet, each in its own transaction."""
     with immediate(db):
         version = schema_version(db)
+        if version > len(MIGRATIONS):
+            raise RuntimeError(
+                f"This database has schema version {version}, newer than this Referee knows ({len(MIGRATIONS)}): "
+                "use a newer Referee, or a backup made by this one."
+            )
         for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
             for statement in _statements(script):
                 db.execute(statement)
@@ -407,6 +412,11 @@ def player_rows(db: Database, name_key: str) -> list[dict[str, Any]]:
         r["totals"] = json.loads(r["totals"])
         out.append(r)
     return out
+
+
+def matches_without_summary(db: Database) -> list[int]:
+    rows = db.execute("SELECT id FROM matches WHERE id NOT IN (SELECT match_id FROM match_players)").fetchall()
+    return [r[0] for r in rows]
 
 
 def known_names(db: Database, limit: int = 200) -> list[str]:

@@ -123,8 +123,8 @@ def logout():
 
 def init_app(app: Flask) -> None:
     app.session_interface = SessionInterface()
-    app.config.setdefault("SESSION_COOKIE_HTTPONLY", True)
-    app.config.setdefault("SESSION_COOKIE_SAMESITE", "Lax")
+    app.config["SESSION_COOKIE_HTTPONLY"] = True
+    app.config["SESSION_COOKIE_SAMESITE"] = app.config.get("SESSION_COOKIE_SAMESITE") or "Lax"
     app.before_request(_guard)
     app.after_request(_headers)
     app.add_template_global(csrf_token, "csrf_token")

@@ -19,19 +19,26 @@ def _match_for(token: str) -> matches.Match:
     return matches.load(get_db(), match_id)
 
 
+def _stamp(match: matches.Match) -> str:
+    """Changes whenever anything shown changes: a deal, a version, the status."""
+    versions = sum(d["version"] for d in match.deals)
+    return f"{len(match.deals)}.{versions}.{match.row['status']}.{match.row['updated']}"
+
+
 @bp.get("/share/<token>")
 def shared(token: str):
     match = _match_for(token)
-    return render_template("share.html", match=match, state=match.state, token=token, stamp=match.row["updated"])
+    return render_template("share.html", match=match, state=match.state, token=token, stamp=_stamp(match))
 
 
 @bp.get("/share/<token>/live")
 def live(token: str):
     """The live part of a shared table; 204 (nothing to swap) when the match has not changed since ``v``."""
     match = _match_for(token)
-    if request.args.get("v") == match.row["updated"]:
+    stamp = _stamp(match)
+    if request.args.get("v") == stamp:
         return "", 204
-    return render_template("_share_live.html", match=match, state=match.state, token=token, stamp=match.row["updated"])
+    return render_template("_share_live.html", match=match, state=match.state, token=token, stamp=stamp)
 
 
 # ---- creating and revoking (behind the passphrase, with CSRF like every form) ---------------
