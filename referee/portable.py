@@ -1,9 +1,601 @@
-"""Portable data: export and import of matches as JSON, deals as CSV, and a consistent backup (to be written)."""
+"""Portable data: matches exported and imported as JSON, deals as CSV, and a consistent backup.
+
+The export document (``"format": "referee-export", "version": 1``) holds what people entered and
+when, exactly as stored: every deal with its earlier versions and the log of actions. A match is
+known by its ``uid``; the local integer ids are not part of the format. ``status``, ``winner`` and
+``totals`` are written for people reading the file; an import recomputes them from the deals.
+
+An import is checked completely before anything is written, then written in one ``BEGIN
+IMMEDIATE`` transaction: all of it or nothing. A match whose uid is already here is skipped.
+"""
 
 from __future__ import annotations
 
+import csv
+import io
+import json
+import math
+import os
+import sqlite3
+import tempfile
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Callable
+
+import click
 from flask import Flask
+from sqlite_utils import Database
+
+from . import matches, store
+from .games import GAMES
+from .games.base import BaseGame, RuleError, Table, Violation
+from .games.match import DealRecord, replay
+
+FORMAT = "referee-export"
+VERSION = 1
+DEAL_ACTIONS = ("entered", "corrected", "voided", "restored", "undone")  # a deal's last_action, a version's action
+MAX_NUMBER = 1_000_000  # deal numbers and versions: far beyond any real match, well inside SQLite's integers
+MAX_DEPTH = 64  # nesting of JSON values: deal entries are a few levels deep
+MAX_UID = 100
+MAX_PROBLEMS = 100  # a file that is wrong everywhere reports this many, then a count of the rest
+CSV_SEATS = max(game.seats for game in GAMES)
+
+
+class InvalidImport(RuleError):
+    """An import file that cannot be taken as it is: every problem found, nothing stored."""
+
+
+@dataclass
+class ImportReport:
+    imported: list[int] = field(default_factory=list)  # ids of the new matches, in file order
+    skipped: list[str] = field(default_factory=list)  # uids of matches that were here already
+
+
+# ---- export -------------------------------------------------------------------------------
+
+def export_match(db: Database, match_id: int) -> dict[str, Any]:
+    """One match as an export document; raises ``matches.NotFound``."""
+    return _document([_export(db, matches.load(db, match_id))])
+
+
+def export_archive(db: Database) -> dict[str, Any]:
+    """Every match, oldest first (by local id, so an import keeps the order)."""
+    ids = [row[0] for row in db.execute("SELECT id FROM matches ORDER BY id").fetchall()]
+    return _document([_export(db, matches.load(db, match_id)) for match_id in ids])
+
+
+def _document(exported: list[dict[str, Any]]) -> dict[str, Any]:
+    return {"format": FORMAT, "version": VERSION, "exported": store.now(), "matches": exported}
+
+
+def _export(db: Database, match: matches.Match) -> dict[str, Any]:
+    row = match.row
+    revisions: dict[int, list[dict[str, Any]]] = {}
+    for rev in db.query(
+        "SELECT r.* FROM deal_revisions r JOIN deals d ON d.id = r.deal_id WHERE d.match_id = ? ORDER BY r.deal_id, r.version",
+        [match.id],
+    ):
+        revisions.setdefault(rev["deal_id"], []).append(
+            {"version": rev["version"], "input": json.loads(rev["input"]), "void": bool(rev["void"]),
+             "action": rev["action"], "at": rev["at"], "replaced_at": rev["replaced_at"]}
+        )
+    return {
+        "uid": row["uid"],
+        "game": match.game.key,
+        "players": list(match.players),
+        "options": match.game.options_to_json(match.options),
+        "first_dealer": row["first_dealer"],
+        "created": row["created"],
+        "updated": row["updated"],
+        "place": row["place"],
+        "note": row["note"],
+        "abandoned": bool(row["abandoned"]),
+        "ended_by_hand": bool(row["ended_by_hand"]),
+        "status": matches.status_of(match),
+        "winner": match.winner,
+        "totals": dict(match.state.totals),
+        "deals": [
+            {"number": d["number"], "dealer": d["dealer"], "input": d["input"], "void": d["void"],
+             "version": d["version"], "last_action": d["last_action"], "created": d["created"],
+             "updated": d["updated"], "revisions": revisions.get(d["id"], [])}
+            for d in match.deals
+        ],
+        "events": [
+            {"deal_number": e["deal_number"], "action": e["action"], "at": e["at"], "detail": e["detail"], "undone": e["undone"]}
+            for e in store.events_for(db, match.id)
+        ],
+    }
+
+
+# ---- import -------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class _Incoming:
+    """One match of an import file, checked and ready to write."""
+
+    uid: str
+    game: BaseGame
+    players: list[str]
+    options: dict[str, Any]
+    first_dealer: str
+    created: str
+    updated: str
+    place: str
+    note: str
+    abandoned: bool
+    ended_by_hand: bool
+    deals: list[dict[str, Any]]
+    events: list[dict[str, Any]]
+
+
+def import_data(db: Database, data: Any) -> ImportReport:
+    """Import an export document (already parsed from JSON). Raises InvalidImport with every problem
+    found, and then stores nothing; otherwise stores every match whose uid is new, in one transaction."""
+    incoming = _read_document(data)
+    report = ImportReport()
+    with store.immediate(db):
+        for m in incoming:
+            if db.execute("SELECT 1 FROM matches WHERE uid = ?", [m.uid]).fetchone():
+                report.skipped.append(m.uid)
+                continue
+            report.imported.append(_write(db, m))
+    return report
+
+
+def _write(db: Database, m: _Incoming) -> int:
+    """Store one match exactly as the file has it (plain INSERTs: an archive has hundreds of thousands of rows),
+    then rebuild its summaries without touching ``updated``."""
+    match_id = store.insert_match(
+        db, m.game.key, m.players, m.options, m.first_dealer, place=m.place, note=m.note, uid=m.uid, created=m.created,
+    )
+    db.execute(
+        "UPDATE matches SET updated = ?, abandoned = ?, ended_by_hand = ? WHERE id = ?",
+        [m.updated, int(m.abandoned), int(m.ended_by_hand), match_id],
+    )
+    for d in m.deals:
+        cursor = db.execute(
+            "INSERT INTO deals (match_id, number, dealer, input, void, version, last_action, created, updated) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [match_id, d["number"], d["dealer"], _json(d["input"]), int(d["void"]), d["version"], d["last_action"],
+             d["created"], d["updated"]],
+        )
+        deal_id = cursor.lastrowid
+        db.conn.executemany(
+            "INSERT INTO deal_revisions (deal_id, version, input, void, action, at, replaced_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [(deal_id, r["version"], _json(r["input"]), int(r["void"]), r["action"], r["at"], r["replaced_at"])
+             for r in d["revisions"]],
+        )
+    db.conn.executemany(
+        "INSERT INTO match_events (match_id, deal_number, action, at, detail, undone) VALUES (?, ?, ?, ?, ?, ?)",
+        [(match_id, e["deal_number"], e["action"], e["at"], _json(e["detail"]), int(e["undone"])) for e in m.events],
+    )
+    matches.sync(db, match_id, touch=False)
+    return match_id
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+# What a value must be, said for people.
+_TEXT = "a piece of text"
+_STAMP = "a date and time such as 2026-11-29T13:05:00+00:00"
+_FLAG = "true or false"
+_COUNT = f"a whole number from 1 to {MAX_NUMBER}"
+_LIST = "a list"
+_OBJECT = "an object"
+
+
+def _is_count(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= MAX_NUMBER
+
+
+def _is_stamp(v: Any) -> bool:
+    if not isinstance(v, str):
+        return False
+    try:
+        datetime.fromisoformat(v)
+    except ValueError:
+        return False
+    return True
+
+
+_KINDS: dict[str, Callable[[Any], bool]] = {
+    _TEXT: lambda v: isinstance(v, str),
+    _STAMP: _is_stamp,
+    _FLAG: lambda v: isinstance(v, bool),
+    _COUNT: _is_count,
+    _LIST: lambda v: isinstance(v, list),
+    _OBJECT: lambda v: isinstance(v, dict),
+}
+
+
+def _show(value: Any) -> str:
+    shown = json.dumps(value, ensure_ascii=False) if not isinstance(value, (dict, list)) else ("an object" if isinstance(value, dict) else "a list")
+    return shown if len(shown) <= 40 else shown[:37] + "…"
+
+
+class _Problems(list):
+    """The violations found so far, and a helper that reads one key of an object with its type."""
+
+    def need(self, obj: dict[str, Any], key: str, kind: str, code: str, label: str, where: str, nullable: bool = False) -> Any:
+        """``obj[key]`` if present and of ``kind``; otherwise a violation and None."""
+        if key not in obj:
+            self.append(Violation(code, f'{label} has no "{key}" (it must be {kind}).', f"{where}.{key}"))
+            return None
+        value = obj[key]
+        if value is None and nullable:
+            return None
+        if not _KINDS[kind](value):
+            self.append(Violation(code, f'{label}: "{key}" must be {kind}{" or null" if nullable else ""}, not {_show(value)}.', f"{where}.{key}"))
+            return None
+        return value
+
+
+def _read_document(data: Any) -> list[_Incoming]:
+    """Check a whole export document; raises InvalidImport with every problem found."""
+    if not isinstance(data, dict):
+        raise InvalidImport([Violation("bad_format", "This is not a Referee export: the file must hold a JSON object.", None)])
+    if data.get("format") != FORMAT:
+        raise InvalidImport([Violation(
+            "bad_format", f'This is not a Referee export: "format" must be "{FORMAT}", not {_show(data.get("format"))}.', "format",
+        )])
+    if data.get("version") != VERSION or isinstance(data.get("version"), bool):
+        raise InvalidImport([Violation(
+            "bad_format",
+            f"This export is in format version {_show(data.get('version'))}, but this Referee reads version {VERSION}: "
+            "it was made by a different version of Referee.",
+            "version",
+        )])
+    raw_matches = data.get("matches")
+    if not isinstance(raw_matches, list):
+        raise InvalidImport([Violation("bad_format", 'This export has no list of "matches".', "matches")])
+    problems = _Problems(_unreadable_values(raw_matches))
+    if problems:
+        raise InvalidImport(_capped(problems))
+
+    incoming: list[_Incoming] = []
+    seen: dict[str, int] = {}
+    for i, raw in enumerate(raw_matches):
+        m = _read_match(raw, i, problems)
+        if m is None:
+            continue
+        if m.uid in seen:
+            problems.append(Violation(
+                "bad_match", f"Match {i + 1} has the same uid as match {seen[m.uid] + 1}: each match must appear once.",
+                f"matches.{i}.uid",
+            ))
+        seen.setdefault(m.uid, i)
+        incoming.append(m)
+    if problems:
+        raise InvalidImport(_capped(problems))
+    return incoming
+
+
+def _unreadable_values(value: Any) -> list[Violation]:
+    """Text that is not valid Unicode, numbers that are not finite, values nested too deeply: things
+    JSON lets through that the database or the rules cannot take. Iterative, so depth cannot crash it."""
+    problems: list[Violation] = []
+    stack: list[tuple[Any, str, int]] = [(value, "matches", 1)]
+    while stack and len(problems) < MAX_PROBLEMS:
+        v, where, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            problems.append(Violation("bad_format", f"The value at {where} is nested more than {MAX_DEPTH} levels deep.", where))
+        elif isinstance(v, str):
+            if not _encodable(v):
+                problems.append(Violation("bad_format", f"The text at {where} is not valid Unicode.", where))
+        elif isinstance(v, float):
+            if not math.isfinite(v):
+                problems.append(Violation("bad_format", f"The number at {where} is not a finite number.", where))
+        elif isinstance(v, dict):
+            for key, item in v.items():
+                if not _encodable(key):
+                    problems.append(Violation("bad_format", f"A name inside {where} is not valid Unicode.", where))
+                    continue
+                stack.append((item, f"{where}.{key}", depth + 1))
+        elif isinstance(v, list):
+            stack.extend((item, f"{where}.{n}", depth + 1) for n, item in enumerate(v))
+    return problems
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _capped(problems: list[Violation]) -> list[Violation]:
+    if len(problems) <= MAX_PROBLEMS:
+        return problems
+    rest = len(problems) - MAX_PROBLEMS
+    return problems[:MAX_PROBLEMS] + [Violation("too_many_problems", f"… and {rest} more problems.", None)]
+
+
+def _read_match(raw: Any, i: int, problems: _Problems) -> _Incoming | None:
+    where, label = f"matches.{i}", f"Match {i + 1}"
+    if not isinstance(raw, dict):
+        problems.append(Violation("bad_match", f"{label} must be an object, not {_show(raw)}.", where))
+        return None
+    before = len(problems)
+    uid = problems.need(raw, "uid", _TEXT, "bad_match", label, where)
+    if uid is not None and not (0 < len(uid) <= MAX_UID and uid.isprintable()):
+        problems.append(Violation("bad_match", f"{label}: the uid must be 1 to {MAX_UID} printable characters.", f"{where}.uid"))
+    values = {key: problems.need(raw, key, kind, "bad_match", label, where) for key, kind in (
+        ("created", _STAMP), ("updated", _STAMP), ("place", _TEXT), ("note", _TEXT),
+        ("abandoned", _FLAG), ("ended_by_hand", _FLAG), ("deals", _LIST), ("events", _LIST),
+    )}
+
+    # The game, the players and the options are checked as a new match would be.
+    game = players = options = first_dealer = None
+    missing = [key for key in ("game", "players", "options", "first_dealer") if key not in raw]
+    for key in missing:
+        problems.append(Violation("bad_match", f'{label} has no "{key}".', f"{where}.{key}"))
+    if not missing:
+        if not isinstance(raw["first_dealer"], str):
+            problems.append(Violation(
+                "bad_match", f'{label}: "first_dealer" must be a player\'s name, not {_show(raw["first_dealer"])}.',
+                f"{where}.first_dealer",
+            ))
+        else:
+            try:
+                game, players, options, first_dealer = matches.parse_new_match(
+                    {key: raw[key] for key in ("game", "players", "options", "first_dealer")}
+                )
+            except matches.InvalidMatch as exc:
+                problems.extend(
+                    Violation(v.code, f"{label}: {v.message}", f"{where}.{v.field}" if v.field else where) for v in exc.violations
+                )
+    if game is not None and values["ended_by_hand"] and not game.can_end_by_hand(options):
+        problems.append(Violation(
+            "bad_match", f"{label} has a target, so it cannot have been ended by hand.", f"{where}.ended_by_hand",
+        ))
+
+    deals: list[dict[str, Any]] = []
+    if values["deals"] is not None:
+        for j, raw_deal in enumerate(values["deals"]):
+            deal = _read_deal(raw_deal, j, f"{where}.deals.{j}", f"{label}, deal {j + 1}", problems, game, players, options)
+            if deal is not None:
+                deals.append(deal)
+    events: list[dict[str, Any]] = []
+    if values["events"] is not None:
+        for k, raw_event in enumerate(values["events"]):
+            event = _read_event(raw_event, f"{where}.events.{k}", f"{label}, event {k + 1}", problems)
+            if event is None:
+                continue
+            # Undo goes back to the deal an event names: it must be one of this match's deals.
+            if values["deals"] is not None and event["deal_number"] is not None and event["deal_number"] > len(values["deals"]):
+                problems.append(Violation(
+                    "bad_event",
+                    f"{label}, event {k + 1} is about deal {event['deal_number']}, but the match has "
+                    f"{len(values['deals'])} deal{'' if len(values['deals']) == 1 else 's'}.",
+                    f"{where}.events.{k}.deal_number",
+                ))
+            events.append(event)
+
+    if len(problems) > before:
+        return None
+    assert game is not None and players is not None and first_dealer is not None and uid is not None
+    # The deals were each checked; replaying them together must work too, as every page will do it.
+    try:
+        replay(game, players, options, first_dealer,
+               [DealRecord(d["number"], d["dealer"], d["input"], d["void"]) for d in deals],
+               ended_by_hand=values["ended_by_hand"])
+    except Exception:  # noqa: BLE001 - whatever the rules trip over, the file is refused rather than stored
+        problems.append(Violation("bad_match", f"{label}: its deals cannot be replayed by the rules of {game.name}.", where))
+        return None
+    return _Incoming(
+        uid=uid, game=game, players=players, options=game.options_to_json(options), first_dealer=first_dealer,
+        created=values["created"], updated=values["updated"], place=values["place"], note=values["note"],
+        abandoned=values["abandoned"], ended_by_hand=values["ended_by_hand"], deals=deals, events=events,
+    )
+
+
+def _read_deal(
+    raw: Any, j: int, where: str, label: str, problems: _Problems,
+    game: BaseGame | None, players: list[str] | None, options: Any,
+) -> dict[str, Any] | None:
+    if not isinstance(raw, dict):
+        problems.append(Violation("bad_deal", f"{label} must be an object, not {_show(raw)}.", where))
+        return None
+    before = len(problems)
+    need = problems.need
+    number = need(raw, "number", _COUNT, "bad_deal", label, where)
+    if number is not None and number != j + 1:
+        problems.append(Violation(
+            "bad_deal", f"{label} is numbered {number}: deals must be numbered 1, 2, 3… in order.", f"{where}.number",
+        ))
+    dealer = need(raw, "dealer", _TEXT, "bad_deal", label, where)
+    if dealer is not None and players is not None and dealer not in players:
+        problems.append(Violation(
+            "bad_deal", f"{label}: the dealer {dealer!r} is not a player of the match ({', '.join(players)}).", f"{where}.dealer",
+        ))
+    if "input" not in raw:
+        problems.append(Violation("bad_deal", f'{label} has no "input" (what was entered).', f"{where}.input"))
+    void = need(raw, "void", _FLAG, "bad_deal", label, where)
+    version = need(raw, "version", _COUNT, "bad_deal", label, where)
+    last_action = need(raw, "last_action", _TEXT, "bad_deal", label, where)
+    if last_action is not None and last_action not in DEAL_ACTIONS:
+        problems.append(Violation(
+            "bad_deal", f'{label}: "last_action" must be {", ".join(DEAL_ACTIONS)}, not {_show(last_action)}.', f"{where}.last_action",
+        ))
+    created = need(raw, "created", _STAMP, "bad_deal", label, where)
+    updated = need(raw, "updated", _STAMP, "bad_deal", label, where)
+    raw_revisions = need(raw, "revisions", _LIST, "bad_deal", label, where)
+    revisions: list[dict[str, Any]] = []
+    if raw_revisions is not None:
+        if version is not None and len(raw_revisions) != version - 1:
+            problems.append(Violation(
+                "bad_deal",
+                f"{label} is at version {version}, so it must keep {version - 1} earlier "
+                f"version{'' if version == 2 else 's'}, not {len(raw_revisions)}.",
+                f"{where}.revisions",
+            ))
+        for k, raw_rev in enumerate(raw_revisions):
+            rev = _read_revision(raw_rev, k, f"{where}.revisions.{k}", f"{label}, earlier version {k + 1}", problems)
+            if rev is not None:
+                revisions.append(rev)
+    if len(problems) > before:
+        return None
+    deal_input = raw["input"]
+    # The version in force counts in the totals, so it must keep the rules (a void one is kept as it is).
+    if game is not None and players is not None and not void:
+        for v in game.validate(deal_input, Table(tuple(players), dealer), options):
+            problems.append(Violation(
+                v.code, f"{label}: {v.message}", f"{where}.input.{v.field}" if v.field else f"{where}.input",
+            ))
+    if len(problems) > before:
+        return None
+    return {"number": number, "dealer": dealer, "input": deal_input, "void": void, "version": version,
+            "last_action": last_action, "created": created, "updated": updated, "revisions": revisions}
+
+
+def _read_revision(raw: Any, k: int, where: str, label: str, problems: _Problems) -> dict[str, Any] | None:
+    if not isinstance(raw, dict):
+        problems.append(Violation("bad_deal", f"{label} must be an object, not {_show(raw)}.", where))
+        return None
+    before = len(problems)
+    version = problems.need(raw, "version", _COUNT, "bad_deal", label, where)
+    if version is not None and version != k + 1:
+        problems.append(Violation(
+            "bad_deal", f"{label} is numbered version {version}: earlier versions must run 1, 2, 3… in order.", f"{where}.version",
+        ))
+    if "input" not in raw:
+        problems.append(Violation("bad_deal", f'{label} has no "input" (what was entered).', f"{where}.input"))
+    void = problems.need(raw, "void", _FLAG, "bad_deal", label, where)
+    action = problems.need(raw, "action", _TEXT, "bad_deal", label, where)
+    if action is not None and action not in DEAL_ACTIONS:
+        problems.append(Violation(
+            "bad_deal", f'{label}: "action" must be {", ".join(DEAL_ACTIONS)}, not {_show(action)}.', f"{where}.action",
+        ))
+    at = problems.need(raw, "at", _STAMP, "bad_deal", label, where)
+    replaced_at = problems.need(raw, "replaced_at", _STAMP, "bad_deal", label, where)
+    if len(problems) > before:
+        return None
+    return {"version": version, "input": raw["input"], "void": void, "action": action, "at": at, "replaced_at": replaced_at}
+
+
+def _read_event(raw: Any, where: str, label: str, problems: _Problems) -> dict[str, Any] | None:
+    if not isinstance(raw, dict):
+        problems.append(Violation("bad_event", f"{label} must be an object, not {_show(raw)}.", where))
+        return None
+    before = len(problems)
+    deal_number = problems.need(raw, "deal_number", _COUNT, "bad_event", label, where, nullable=True)
+    action = problems.need(raw, "action", _TEXT, "bad_event", label, where)
+    if action == "":
+        problems.append(Violation("bad_event", f'{label}: "action" must name what was done.', f"{where}.action"))
+    at = problems.need(raw, "at", _STAMP, "bad_event", label, where)
+    if "detail" not in raw:
+        problems.append(Violation("bad_event", f'{label} has no "detail".', f"{where}.detail"))
+    undone = problems.need(raw, "undone", _FLAG, "bad_event", label, where)
+    if len(problems) > before:
+        return None
+    return {"deal_number": deal_number, "action": action, "at": at, "detail": raw["detail"], "undone": undone}
+
+
+# ---- CSV ----------------------------------------------------------------------------------
+
+CSV_HEADER: tuple[str, ...] = (
+    "match_uid", "match_id", "game", "created", "deal", "dealer", "status", "summary",
+    *(f"{column}_{seat}" for seat in range(1, CSV_SEATS + 1) for column in ("player", "score", "total")),
+)
+
+
+def deals_csv(db: Database, match_ids: list[int] | None = None) -> str:
+    """One row per deal (``None``: every match). ``created`` is when the deal was first entered; ``score_n``
+    is what the deal counts for seat n (blank for a void deal or one after the end), ``total_n`` the running
+    total after it. Columns of seats a game does not have stay blank. Raises ``matches.NotFound``."""
+    if match_ids is None:
+        match_ids = [row[0] for row in db.execute("SELECT id FROM matches ORDER BY id").fetchall()]
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(CSV_HEADER)
+    for match_id in match_ids:
+        match = matches.load(db, match_id)
+        for deal, replayed in match.rows:
+            seats: list[Any] = []
+            for player in match.players:
+                score = int(replayed.result.scores.get(player, 0)) if replayed.counted else ""
+                seats += [player, score, replayed.totals.get(player, 0)]
+            seats += [""] * (3 * CSV_SEATS - len(seats))
+            writer.writerow([
+                match.row["uid"], match.id, match.game.key, deal["created"], deal["number"], deal["dealer"],
+                deal["last_action"], replayed.result.summary if replayed.result else "", *seats,
+            ])
+    return out.getvalue()
+
+
+# ---- backup -------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class BackupReport:
+    source: Path
+    target: Path
+    size: int  # bytes
+    matches: int
+    deals: int
+
+
+def backup(source_path: str | Path, target_path: str | Path, force: bool = False) -> BackupReport:
+    """A consistent copy of a live database (SQLite's online backup API: one step, so one snapshot,
+    while other connections keep writing). The copy is written beside the target and moved into place,
+    so a failure leaves no half-written file. Raises FileExistsError unless ``force``; FileNotFoundError."""
+    source, target = Path(source_path), Path(target_path)
+    if not source.is_file():
+        raise FileNotFoundError(f"There is no database at {source}.")
+    if target.is_dir():
+        raise IsADirectoryError(f"{target} is a folder: give the path of the file to write.")
+    if target.exists() and not force:
+        raise FileExistsError(f"{target} already exists; use --force to overwrite it.")
+    if target.exists() and target.resolve() == source.resolve():
+        raise FileExistsError(f"{target} is the database itself.")
+    if not target.parent.is_dir():
+        raise FileNotFoundError(f"There is no folder {target.parent}.")
+    fd, temp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    os.close(fd)
+    temp = Path(temp_name)
+    try:
+        src = sqlite3.connect(source.resolve().as_uri() + "?mode=ro", uri=True, timeout=15)
+        try:
+            dst = sqlite3.connect(temp)
+            try:
+                src.backup(dst)  # pages=-1: everything in one step
+                dst.execute("PRAGMA journal_mode = DELETE")  # one self-contained file
+                counts = _counts(dst)
+            finally:
+                dst.close()
+        finally:
+            src.close()
+        os.replace(temp, target)
+    except BaseException:
+        temp.unlink(missing_ok=True)
+        raise
+    return BackupReport(source, target, target.stat().st_size, *counts)
+
+
+def _counts(conn: sqlite3.Connection) -> tuple[int, int]:
+    try:
+        return (conn.execute("SELECT count(*) FROM matches").fetchone()[0],
+                conn.execute("SELECT count(*) FROM deals").fetchone()[0])
+    except sqlite3.OperationalError:  # a database without Referee's tables yet
+        return 0, 0
 
 
 def register_cli(app: Flask) -> None:
-    """Adds ``flask --app referee backup PATH``."""
+    """Adds ``flask --app referee backup PATH [--force]``."""
+
+    @app.cli.command("backup")
+    @click.argument("path", type=click.Path(path_type=Path))
+    @click.option("--force", is_flag=True, help="Overwrite PATH if it exists.")
+    def backup_command(path: Path, force: bool) -> None:
+        """Copy the database (consistently, while the app runs) to PATH."""
+        try:
+            report = backup(app.config["DATABASE"], path, force=force)
+        except (OSError, sqlite3.Error) as exc:
+            raise click.ClickException(str(exc)) from None
+        click.echo(
+            f"Backed up {report.source} to {report.target}: {report.matches} matches, {report.deals} deals, "
+            f"{report.size:,} bytes."
+        )

@@ -1,7 +1,144 @@
-"""Export, import and CSV downloads (to be written)."""
+"""Export, import and CSV downloads: the JSON export document (``referee.portable``) over HTTP, and a
+page to import a file.
+
+Imports may be larger than the app's usual request limit (MAX_CONTENT_LENGTH, 256 KiB): a whole
+archive is. /api/import and /import alone accept up to IMPORT_MAX_CONTENT_LENGTH (32 MiB by default).
+"""
 
 from __future__ import annotations
 
-from flask import Blueprint
+import json
+from datetime import date
+from typing import Any
+
+from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request
+from werkzeug.exceptions import RequestEntityTooLarge
+
+from .. import matches, portable, store
+from ..games import GAMES
+from ..games.base import Violation
+from . import get_db
 
 bp = Blueprint("portable", __name__)
+
+IMPORT_MAX_CONTENT_LENGTH = 32 * 1024 * 1024
+
+
+def _import_limit() -> int:
+    return int(current_app.config.get("IMPORT_MAX_CONTENT_LENGTH", IMPORT_MAX_CONTENT_LENGTH))
+
+
+@bp.url_value_preprocessor
+def _import_limit_first(endpoint: str | None, _values: dict[str, Any] | None) -> None:
+    """The larger limit for imports. URL value preprocessors run before every before_request function,
+    and one of those (the CSRF check) reads the form: the limit must be in force before the body is read."""
+    if endpoint in ("portable.api_import", "portable.import_page"):
+        request.max_content_length = _import_limit()
+
+
+@bp.errorhandler(RequestEntityTooLarge)
+def _too_large(_exc: RequestEntityTooLarge):
+    message = f"The file is larger than {_import_limit() / (1024 * 1024):g} MB, more than Referee imports at once."
+    if request.path.startswith("/api/"):
+        return _errors([Violation("too_large", message, None)], 413)
+    return render_template("import.html", errors={"file": [message]}, report=None), 413
+
+
+def _errors(violations, status: int):
+    return jsonify({"errors": [v.to_dict() for v in violations]}), status
+
+
+def _attachment(response: Response, filename: str) -> Response:
+    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+def _csv(body: str, filename: str) -> Response:
+    return _attachment(Response(body, content_type="text/csv; charset=utf-8"), filename)
+
+
+# ---- export -------------------------------------------------------------------------------
+
+@bp.get("/api/matches/<int:match_id>/export")
+def export_match(match_id: int):
+    try:
+        document = portable.export_match(get_db(), match_id)
+    except matches.NotFound as exc:
+        abort(404, description=str(exc))
+    return _attachment(jsonify(document), f"referee-match-{match_id}.json")
+
+
+@bp.get("/api/export")
+def export_archive():
+    return _attachment(jsonify(portable.export_archive(get_db())), f"referee-export-{date.today().isoformat()}.json")
+
+
+@bp.get("/matches/<int:match_id>/deals.csv")
+def match_deals_csv(match_id: int):
+    try:
+        body = portable.deals_csv(get_db(), [match_id])
+    except matches.NotFound as exc:
+        abort(404, description=str(exc))
+    return _csv(body, f"referee-match-{match_id}-deals.csv")
+
+
+@bp.get("/export/deals.csv")
+def archive_deals_csv():
+    return _csv(portable.deals_csv(get_db(), None), f"referee-deals-{date.today().isoformat()}.csv")
+
+
+# ---- import -------------------------------------------------------------------------------
+
+class _Unreadable(Exception):
+    def __init__(self, code: str, message: str):
+        self.violation = Violation(code, message, None)
+
+
+def _parse(raw: bytes) -> Any:
+    if not raw.strip():
+        raise _Unreadable("bad_body", "Send an export document (JSON) in the request body.")
+    try:
+        return json.loads(raw)
+    except (ValueError, RecursionError):
+        raise _Unreadable("bad_body", "This is not valid JSON: it may be cut short or not an export file.") from None
+
+
+@bp.post("/api/import")
+def api_import():
+    try:
+        data = _parse(request.get_data(cache=False))
+        report = portable.import_data(get_db(), data)
+    except _Unreadable as exc:
+        return _errors([exc.violation], 422)
+    except portable.InvalidImport as exc:
+        return _errors(exc.violations, 422)
+    return jsonify({"imported": report.imported, "skipped": report.skipped})
+
+
+@bp.route("/import", methods=["GET", "POST"])
+def import_page():
+    """Choose an export file and import it. Importing again only skips what is here already, so the
+    result is shown at once (no redirect): a reload that posts again changes nothing."""
+    if request.method == "GET":
+        return render_template("import.html", errors={}, report=None)
+    try:
+        upload = request.files.get("file")
+        if upload is None or not upload.filename:
+            raise _Unreadable("missing_file", "Choose an export file (.json) to import.")
+        data = _parse(upload.read())
+        report = portable.import_data(get_db(), data)
+    except _Unreadable as exc:
+        return render_template("import.html", errors={"file": [exc.violation.message]}, report=None), 422
+    except portable.InvalidImport as exc:
+        return render_template("import.html", errors={"file": [v.message for v in exc.violations]}, report=None), 422
+    db = get_db()
+    imported = [store.get_match(db, match_id) for match_id in report.imported]
+    skipped = [_by_uid(db, uid) for uid in report.skipped]
+    return render_template(
+        "import.html", errors={}, report=report, imported=imported, skipped=skipped, games={g.key: g for g in GAMES},
+    )
+
+
+def _by_uid(db, uid: str) -> dict[str, Any] | None:
+    row = db.execute("SELECT id FROM matches WHERE uid = ?", [uid]).fetchone()
+    return store.get_match(db, row[0]) if row else None

@@ -15,8 +15,8 @@ pytestmark = pytest.mark.browser
 def test_hands_entered_trick_by_trick(phone):
     page = phone
     page.goto(page.base + "/matches/new?game=joker-judge")
-    page.get_by_role("textbox", name="Player 1").fill("Ann")
-    page.get_by_role("textbox", name="Player 2").fill("Ben")
+    page.locator("input[name='player-0']").fill("Ann")
+    page.locator("input[name='player-1']").fill("Ben")
     tap_radio(page, "first_dealer", "1")
     page.get_by_role("button", name="Start the match").click()
     page.wait_for_url(re.compile(r"/matches/\d+$"))

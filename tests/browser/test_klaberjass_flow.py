@@ -37,8 +37,8 @@ def start_match(page, target: str) -> None:
     page.goto(page.base + "/")
     page.get_by_role("link", name="Start a match").click()
     page.wait_for_load_state()
-    page.get_by_role("textbox", name="Player 1").fill("Ann")
-    page.get_by_role("textbox", name="Player 2").fill("Ben")
+    page.locator("input[name='player-0']").fill("Ann")
+    page.locator("input[name='player-1']").fill("Ben")
     assert page.locator("[data-mirror='player-1']").inner_text() == "Ben"  # the chip shows the typed name
     tap_radio(page, "first_dealer", "1")  # Ben deals first
     page.locator("input[name='option-target']").fill(target)
@@ -177,8 +177,8 @@ def test_a_whole_match_entered_by_taps(phone):
 def test_a_deal_can_be_entered_without_javascript(phone_without_js):
     page = phone_without_js
     page.goto(page.base + "/matches/new")
-    page.get_by_role("textbox", name="Player 1").fill("Ann")
-    page.get_by_role("textbox", name="Player 2").fill("Ben")
+    page.locator("input[name='player-0']").fill("Ann")
+    page.locator("input[name='player-1']").fill("Ben")
     page.get_by_role("button", name="Start the match").click()
     page.get_by_role("link", name="Enter deal 1").click()
     page.wait_for_load_state()

@@ -19,7 +19,7 @@ def test_spitzer_deals_entered_by_taps(phone):
     page.goto(page.base + "/matches/new")
     page.get_by_role("link", name=re.compile("Spitzer")).click()
     for i, name in enumerate(["Ann", "Ben", "Cid", "Dee"]):
-        page.get_by_role("textbox", name=f"Player {i + 1}").fill(name)
+        page.locator(f"input[name='player-{i}']").fill(name)
     page.get_by_role("button", name="Start the match").click()
     page.wait_for_url(re.compile(r"/matches/\d+$"))
     assert "Deal 1: Ann deals, Ben leads." in page.locator(".turn").inner_text()

@@ -1,0 +1,748 @@
+"""Portable data: export → import → export is exact, a bad file stores nothing, CSV, backup and its CLI."""
+
+from __future__ import annotations
+
+import copy
+import csv
+import io
+import json
+import re
+import sqlite3
+import tempfile
+import threading
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from referee import create_app, matches, portable, store
+from referee.games.spitzer import points_bounds
+from tests.conftest import worked_example
+
+THROWN_IN = {"upcard": "clubs", "calls": ["pass", "pass", "pass", "pass"]}
+MADE = {"upcard": "hearts", "calls": ["take"], "points": {"Ann": 100, "Ben": 40}, "last_trick": "Ann"}
+SPITZER_PLAYERS = ["Ann", "Ben", "Cid", "Dée"]
+NORMAL = {"contract": "normal", "declarers": ["Ann", "Cid"], "points": 61, "tricks": 4}
+ZOLA_SCHWARZ = {"contract": "zola_schwarz", "declarers": ["Ben"], "points": 120, "tricks": 7}
+JJ_WORKED = {
+    "bids": {"Ann": 5, "Ben": 3},
+    "tricks": [{"cards": {"Ann": "K", "Ben": "J"}, "judge": {"by": "Ben", "call": "K"}}],
+    "joker_declaration": False,
+}
+
+
+def without_time(document: dict) -> dict:
+    document = dict(document)
+    document.pop("exported")
+    return document
+
+
+def count_rows(db) -> dict[str, int]:
+    return {t: db.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
+            for t in ("matches", "deals", "deal_revisions", "match_events", "match_players")}
+
+
+def new_match(db, game="klaberjass", players=("Ann", "Ben"), first_dealer=None, **options) -> int:
+    body = {"game": game, "players": list(players), "options": options}
+    if first_dealer:
+        body["first_dealer"] = first_dealer
+    return matches.start_match(db, body)
+
+
+def fill_archive(db) -> list[int]:
+    """One match of each game with corrections, voids and restores, place and note, an abandoned and an
+    ended-by-hand match, and names in other scripts."""
+    kl = new_match(db, first_dealer="Ben")
+    matches.enter_deal(db, kl, worked_example())
+    matches.enter_deal(db, kl, THROWN_IN)
+    matches.enter_deal(db, kl, MADE)
+    matches.correct_deal(db, kl, 1, dict(MADE, last_trick="Ben"))
+    matches.correct_deal(db, kl, 1, MADE)
+    matches.void_deal(db, kl, 2)
+    matches.void_deal(db, kl, 3)
+    matches.restore_deal(db, kl, 3)
+    store.update_match_fields(db, kl, place="Café Müller", note="Revanche — 続きは来週")
+
+    sp = new_match(db, "spitzer", SPITZER_PLAYERS)
+    matches.enter_deal(db, sp, NORMAL)
+    matches.enter_deal(db, sp, ZOLA_SCHWARZ)
+    matches.enter_deal(db, sp, dict(NORMAL, points=90, tricks=5))
+    matches.correct_deal(db, sp, 2, dict(ZOLA_SCHWARZ, points=0, tricks=0))
+    matches.void_deal(db, sp, 3)
+
+    jj = new_match(db, "joker-judge", ("Ann", "Ben"), first_dealer="Ben")
+    matches.enter_deal(db, jj, JJ_WORKED)
+    matches.enter_deal(db, jj, {"penalty": {"liar": "Ben"}})
+    matches.correct_deal(db, jj, 2, {"penalty": {"liar": "Ann"}})  # Ben reaches 220: finished
+
+    open_ended = new_match(db, players=("Zoë", "Øyvind"), target="none")
+    matches.enter_deal(db, open_ended, MADE | {"points": {"Zoë": 100, "Øyvind": 40}, "last_trick": "Zoë"})
+    matches.end_match(db, open_ended)
+
+    abandoned = new_match(db, players=("Ann", "Ben"))
+    matches.enter_deal(db, abandoned, THROWN_IN)
+    store.update_match_fields(db, abandoned, abandoned=1)
+    matches.sync(db, abandoned)
+    return [kl, sp, jj, open_ended, abandoned]
+
+
+@pytest.fixture
+def db(app):
+    conn = store.connect(app.config["DATABASE"], migrate_schema=False)
+    yield conn
+    conn.conn.close()
+
+
+@pytest.fixture
+def other(tmp_path):
+    """A second, empty Referee."""
+    app = create_app({"DATABASE": str(tmp_path / "other.sqlite"), "SECRET_KEY": "x", "TESTING": True})
+    conn = store.connect(app.config["DATABASE"], migrate_schema=False)
+    yield app, app.test_client(), conn
+    conn.conn.close()
+
+
+# ---- export and import ---------------------------------------------------------------------
+
+def test_export_document_shape(client, db):
+    mid = fill_archive(db)[0]
+    r = client.get(f"/api/matches/{mid}/export")
+    assert r.status_code == 200 and r.mimetype == "application/json"
+    assert r.headers["Content-Disposition"].startswith("attachment; filename=")
+    doc = r.json
+    assert list(doc) == ["format", "version", "exported", "matches"]
+    assert doc["format"] == "referee-export" and doc["version"] == 1 and len(doc["matches"]) == 1
+    m = doc["matches"][0]
+    assert list(m) == ["uid", "game", "players", "options", "first_dealer", "created", "updated", "place", "note",
+                       "abandoned", "ended_by_hand", "status", "winner", "totals", "deals", "events"]
+    assert "id" not in m and m["place"] == "Café Müller"
+    deal = m["deals"][0]
+    assert list(deal) == ["number", "dealer", "input", "void", "version", "last_action", "created", "updated", "revisions"]
+    assert deal["version"] == 3 and deal["last_action"] == "corrected" and deal["input"] == MADE
+    assert [r["version"] for r in deal["revisions"]] == [1, 2]
+    assert deal["revisions"][0]["input"] == worked_example()
+    assert list(deal["revisions"][0]) == ["version", "input", "void", "action", "at", "replaced_at"]
+    assert [d["last_action"] for d in m["deals"]] == ["corrected", "voided", "restored"]
+    assert m["totals"] == client.get(f"/api/matches/{mid}").json["totals"]
+    assert all(list(e) == ["deal_number", "action", "at", "detail", "undone"] for e in m["events"])
+
+
+def test_round_trip_of_every_game_is_exact(client, db, other):
+    fill_archive(db)
+    first = client.get("/api/export").json
+    assert [m["game"] for m in first["matches"]] == ["klaberjass", "spitzer", "joker-judge", "klaberjass", "klaberjass"]
+    assert [m["status"] for m in first["matches"]] == ["in_progress", "in_progress", "finished", "finished", "abandoned"]
+
+    _, other_client, other_db = other
+    r = other_client.post("/api/import", json=first)
+    assert r.status_code == 200
+    assert len(r.json["imported"]) == 5 and r.json["skipped"] == []
+    again = other_client.get("/api/export").json
+    assert without_time(again) == without_time(first)
+    # What the pages read is rebuilt too: the summaries and the per-player rows.
+    for mid, m in zip(r.json["imported"], first["matches"]):
+        row = store.get_match(other_db, mid)
+        assert row["totals"] == m["totals"] and row["status"] == m["status"] and row["winner"] == m["winner"]
+        assert row["deal_count"] == len(m["deals"]) and row["updated"] == m["updated"]
+    assert count_rows(other_db) == count_rows(db)
+    per_player = "SELECT name, game, status, total, result, facts FROM match_players ORDER BY match_id, seat"
+    assert other_db.execute(per_player).fetchall() == db.execute(per_player).fetchall()
+
+
+def test_a_single_match_export_imports_alone(client, db, other):
+    ids = fill_archive(db)
+    one = client.get(f"/api/matches/{ids[1]}/export").json
+    _, other_client, _ = other
+    new_id = other_client.post("/api/import", json=one).json["imported"][0]
+    assert without_time(other_client.get(f"/api/matches/{new_id}/export").json) == without_time(one)
+
+
+def test_importing_twice_skips_everything_the_second_time(client, db, other):
+    fill_archive(db)
+    doc = client.get("/api/export").json
+    _, other_client, other_db = other
+    first = other_client.post("/api/import", json=doc).json
+    before = count_rows(other_db)
+    second = other_client.post("/api/import", json=doc)
+    assert second.status_code == 200
+    assert second.json == {"imported": [], "skipped": [m["uid"] for m in doc["matches"]]}
+    assert count_rows(other_db) == before
+    # Importing into the database the file came from also skips everything.
+    assert client.post("/api/import", json=doc).json["imported"] == []
+    assert len(first["imported"]) == 5
+
+
+def test_an_import_of_new_and_known_matches_adds_only_the_new(client, db, other):
+    ids = fill_archive(db)
+    _, other_client, other_db = other
+    other_client.post("/api/import", json=client.get(f"/api/matches/{ids[0]}/export").json)
+    r = other_client.post("/api/import", json=client.get("/api/export").json)
+    assert len(r.json["imported"]) == 4 and len(r.json["skipped"]) == 1
+    assert other_db.execute("SELECT count(*) FROM matches").fetchone()[0] == 5
+
+
+def test_unknown_match_export_is_404(client):
+    r = client.get("/api/matches/999/export")
+    assert r.status_code == 404 and r.json["errors"][0]["code"] == "not_found"
+    assert client.get("/matches/999/deals.csv").status_code == 404
+
+
+def test_empty_archive_exports_and_imports(client):
+    doc = client.get("/api/export").json
+    assert doc["matches"] == []
+    assert client.post("/api/import", json=doc).json == {"imported": [], "skipped": []}
+
+
+def test_an_archive_larger_than_the_usual_request_limit_imports(client, db, app):
+    fill_archive(db)
+    doc = client.get("/api/export").json
+    doc["padding"] = "x" * (app.config["MAX_CONTENT_LENGTH"] + 1)  # keys the format does not know are ignored
+    r = client.post("/api/import", json=doc)
+    assert r.status_code == 200 and len(r.json["skipped"]) == 5
+
+
+def test_an_upload_larger_than_the_usual_request_limit_imports_through_the_page(client, db, app):
+    fill_archive(db)
+    doc = client.get("/api/export").json
+    doc["padding"] = "x" * (app.config["MAX_CONTENT_LENGTH"] + 1)
+    r = client.post("/import", data={"file": (io.BytesIO(json.dumps(doc).encode()), "big.json")},
+                    content_type="multipart/form-data")
+    assert r.status_code == 200 and "Skipped 5 matches" in r.get_data(as_text=True)
+
+
+def test_the_import_limit_is_a_clear_413(tmp_path):
+    small = create_app({"DATABASE": str(tmp_path / "s.sqlite"), "SECRET_KEY": "x", "IMPORT_MAX_CONTENT_LENGTH": 1024})
+    c = small.test_client()
+    big = json.dumps({"format": "referee-export", "version": 1, "matches": [], "padding": "x" * 2048})
+    r = c.post("/api/import", data=big, content_type="application/json")
+    assert r.status_code == 413 and r.json["errors"][0]["code"] == "too_large"
+    page = c.post("/import", data={"file": (io.BytesIO(big.encode()), "big.json")}, content_type="multipart/form-data")
+    assert page.status_code == 413 and 'data-field="file"' in page.get_data(as_text=True)
+    assert "larger than" in page.get_data(as_text=True)
+
+
+# ---- a bad file stores nothing --------------------------------------------------------------
+
+@pytest.fixture
+def good(client, db):
+    fill_archive(db)
+    return client.get("/api/export").json
+
+
+def nested(depth: int):
+    value: object = 1
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+def broken(doc: dict, change) -> dict:
+    doc = copy.deepcopy(doc)
+    change(doc)
+    return doc
+
+
+def _set(path, value):
+    def change(doc):
+        *parents, last = path
+        target = doc
+        for key in parents:
+            target = target[key]
+        target[last] = value
+    return change
+
+
+def _delete(path):
+    def change(doc):
+        *parents, last = path
+        target = doc
+        for key in parents:
+            target = target[key]
+        del target[last]
+    return change
+
+
+BROKEN = [
+    pytest.param(_delete(["format"]), "bad_format", "format", id="no format"),
+    pytest.param(_set(["format"], "something-else"), "bad_format", "format", id="wrong format"),
+    pytest.param(_set(["version"], 2), "bad_format", "version", id="newer version"),
+    pytest.param(_set(["matches"], {}), "bad_format", "matches", id="matches not a list"),
+    pytest.param(_set(["matches", 1], "a match"), "bad_match", "matches.1", id="match not an object"),
+    pytest.param(_delete(["matches", 0, "deals"]), "bad_match", "matches.0.deals", id="truncated: a match without deals"),
+    pytest.param(_delete(["matches", 0, "uid"]), "bad_match", "matches.0.uid", id="no uid"),
+    pytest.param(_set(["matches", 0, "created"], "yesterday"), "bad_match", "matches.0.created", id="created is not a time"),
+    pytest.param(_set(["matches", 0, "abandoned"], "no"), "bad_match", "matches.0.abandoned", id="abandoned not a flag"),
+    pytest.param(_set(["matches", 1, "uid"], None), "bad_match", "matches.1.uid", id="uid null"),
+    pytest.param(_set(["matches", 0, "game"], "poker"), "unknown_game", "matches.0.game", id="unknown game"),
+    pytest.param(_set(["matches", 0, "players"], ["Ann", "ann"]), "duplicate_name", "matches.0.players.1", id="same player twice"),
+    pytest.param(_set(["matches", 1, "players"], ["Ann", "Ben"]), "player_count", "matches.1.players", id="spitzer with two"),
+    pytest.param(_set(["matches", 0, "options", "target"], -5), "bad_option", "matches.0.options.target", id="bad option"),
+    pytest.param(_set(["matches", 0, "first_dealer"], "Cid"), "unknown_dealer", "matches.0.first_dealer", id="first dealer not playing"),
+    pytest.param(_set(["matches", 0, "ended_by_hand"], True), "bad_match", "matches.0.ended_by_hand", id="ended by hand with a target"),
+    pytest.param(_set(["matches", 0, "deals", 0, "input", "points", "Ann"], 1), "impossible_points",
+                 "matches.0.deals.0.input.points.Ann", id="a deal the rules reject"),
+    pytest.param(_set(["matches", 1, "deals", 0, "input", "tricks"], 9), "bad_tricks",
+                 "matches.1.deals.0.input.tricks", id="a spitzer deal the rules reject"),
+    pytest.param(_set(["matches", 0, "deals", 0, "dealer"], "Cid"), "bad_deal", "matches.0.deals.0.dealer", id="dealer not a player"),
+    pytest.param(_set(["matches", 0, "deals", 1, "number"], 7), "bad_deal", "matches.0.deals.1.number", id="deal numbers out of order"),
+    pytest.param(_delete(["matches", 0, "deals", 0, "input"]), "bad_deal", "matches.0.deals.0.input", id="deal without input"),
+    pytest.param(_set(["matches", 0, "deals", 0, "void"], 0), "bad_deal", "matches.0.deals.0.void", id="void not a flag"),
+    pytest.param(_set(["matches", 0, "deals", 0, "version"], 10**30), "bad_deal", "matches.0.deals.0.version", id="huge version"),
+    pytest.param(_set(["matches", 0, "deals", 0, "last_action"], "guessed"), "bad_deal", "matches.0.deals.0.last_action", id="unknown action"),
+    pytest.param(_set(["matches", 0, "deals", 0, "revisions"], []), "bad_deal", "matches.0.deals.0.revisions", id="earlier versions missing"),
+    pytest.param(_set(["matches", 0, "deals", 0, "revisions", 1, "replaced_at"], 5), "bad_deal",
+                 "matches.0.deals.0.revisions.1.replaced_at", id="revision time not text"),
+    pytest.param(_set(["matches", 0, "events", 0, "undone"], None), "bad_event", "matches.0.events.0.undone", id="event undone null"),
+    pytest.param(_set(["matches", 0, "events", 0, "deal_number"], 4), "bad_event", "matches.0.events.0.deal_number",
+                 id="event about a deal the match does not have"),
+    pytest.param(_set(["matches", 0, "deals", 0, "input"], {"a": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}),
+                 "bad_format", None, id="nested too deeply"),
+    pytest.param(_set(["matches", 0, "note"], "bad \ud800 text"), "bad_format", "matches.0.note", id="not unicode"),
+    pytest.param(lambda d: d["matches"][1].update(uid=d["matches"][0]["uid"]), "bad_match", "matches.1.uid", id="one uid twice"),
+]
+
+
+@pytest.mark.parametrize("change, code, field", BROKEN)
+def test_a_broken_document_is_422_and_stores_nothing(good, other, change, code, field):
+    _, other_client, other_db = other
+    body = json.dumps(broken(good, change), ensure_ascii=False)
+    r = other_client.post("/api/import", data=body.encode("utf-8", "surrogatepass"), content_type="application/json")
+    assert r.status_code == 422, r.json
+    errors = r.json["errors"]
+    assert all(e["message"] and e["message"][0].isupper() for e in errors)
+    if field is None:
+        assert code in {e["code"] for e in errors}
+    else:
+        assert {"code": code, "field": field} in [{"code": e["code"], "field": e["field"]} for e in errors]
+    assert count_rows(other_db) == {t: 0 for t in count_rows(other_db)}
+
+
+def test_a_failure_while_writing_stores_nothing(good, other, monkeypatch):
+    """All or nothing: one transaction, rolled back whatever stops it half way."""
+    _, _, other_db = other
+    real_sync, calls = matches.sync, []
+
+    def failing_sync(db, match_id, touch=True):
+        calls.append(match_id)
+        if len(calls) == 3:
+            raise RuntimeError("disk full")
+        return real_sync(db, match_id, touch=touch)
+
+    monkeypatch.setattr(matches, "sync", failing_sync)
+    with pytest.raises(RuntimeError):
+        portable.import_data(other_db, good)
+    assert count_rows(other_db) == {t: 0 for t in count_rows(other_db)}
+    monkeypatch.setattr(matches, "sync", real_sync)
+    assert len(portable.import_data(other_db, good).imported) == 5
+
+
+def test_the_message_says_which_match_and_deal(good, other):
+    _, other_client, _ = other
+    doc = broken(good, _set(["matches", 1, "deals", 0, "input", "tricks"], 9))
+    message = other_client.post("/api/import", json=doc).json["errors"][0]["message"]
+    assert message.startswith("Match 2, deal 1: Tricks must be a whole number")
+
+
+def test_one_bad_match_stops_the_whole_file(good, other):
+    _, other_client, other_db = other
+    doc = broken(good, _set(["matches", 4, "deals", 0, "input", "calls"], ["pass", "take", "take"]))
+    r = other_client.post("/api/import", json=doc)
+    assert r.status_code == 422 and all(e["field"].startswith("matches.4.deals.0.input") for e in r.json["errors"])
+    assert count_rows(other_db)["matches"] == 0
+
+
+def test_a_void_deal_and_earlier_versions_are_kept_as_they_were(good, other):
+    """Only the version in force counts; a void deal or an earlier version is history, kept unchecked."""
+    _, other_client, _ = other
+    doc = broken(good, _set(["matches", 0, "deals", 1, "input"], {"anything": "kept"}))
+    doc["matches"][0]["deals"][0]["revisions"][0]["input"] = "not even a deal"
+    r = other_client.post("/api/import", json=doc)
+    assert r.status_code == 200
+    again = other_client.get("/api/export").json
+    assert again["matches"][0]["deals"][1]["input"] == {"anything": "kept"}
+    assert again["matches"][0]["deals"][0]["revisions"][0]["input"] == "not even a deal"
+
+
+@pytest.mark.parametrize(
+    "body, code",
+    [
+        pytest.param(b"", "bad_body", id="empty"),
+        pytest.param(b"this is not json", "bad_body", id="not JSON"),
+        pytest.param(b'{"format": "referee-export", "version": 1, "matches": [{"uid": "a', "bad_body", id="truncated text"),
+        pytest.param(b"\xff\xfe\x00garbage", "bad_body", id="not UTF-8"),
+        pytest.param(b"[" * 100_000, "bad_body", id="deep brackets"),
+        pytest.param(b"[]", "bad_format", id="a list"),
+        pytest.param(b'"referee-export"', "bad_format", id="a string"),
+        pytest.param(b'{"format": "referee-export", "version": true, "matches": []}', "bad_format", id="version true"),
+        pytest.param(b'{"format": "referee-export", "version": 1, "matches": [NaN]}', "bad_format", id="NaN"),
+    ],
+)
+def test_an_unreadable_body_is_422(other, body, code):
+    _, other_client, other_db = other
+    r = other_client.post("/api/import", data=body, content_type="application/json")
+    assert r.status_code == 422
+    assert r.json["errors"][0]["code"] == code and r.json["errors"][0]["message"]
+    assert count_rows(other_db)["matches"] == 0
+
+
+def test_the_truncated_text_of_a_real_export_is_refused(client, good, other):
+    _, other_client, other_db = other
+    text = json.dumps(good)
+    r = other_client.post("/api/import", data=text[: len(text) // 2], content_type="application/json")
+    assert r.status_code == 422 and r.json["errors"][0]["code"] == "bad_body"
+    assert count_rows(other_db)["matches"] == 0
+
+
+def test_a_file_wrong_everywhere_reports_a_bounded_list(other):
+    _, other_client, _ = other
+    doc = {"format": "referee-export", "version": 1, "matches": [{} for _ in range(200)]}
+    errors = other_client.post("/api/import", json=doc).json["errors"]
+    assert len(errors) == portable.MAX_PROBLEMS + 1 and errors[-1]["code"] == "too_many_problems"
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda children: st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=6), children, max_size=3),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_any_change_to_a_document_gets_200_or_422_and_a_422_stores_nothing(good, other, data):
+    """Replace or delete any one value anywhere in a good document: never a crash, never half an import."""
+    _, other_client, other_db = other
+    doc = copy.deepcopy(good)
+    paths: list[list] = []
+
+    def walk(value, path):
+        paths.append(path)
+        if isinstance(value, dict):
+            for k, v in value.items():
+                walk(v, path + [k])
+        elif isinstance(value, list):
+            for i, v in enumerate(value):
+                walk(v, path + [i])
+
+    walk(doc, [])
+    path = data.draw(st.sampled_from(paths[1:]))
+    if data.draw(st.booleans()):
+        doc = broken(doc, _set(path, data.draw(json_values)))
+    else:
+        doc = broken(doc, _delete(path))
+    before = count_rows(other_db)
+    r = other_client.post("/api/import", data=json.dumps(doc), content_type="application/json")
+    assert r.status_code in (200, 422), r.json
+    if r.status_code == 422:
+        assert r.json["errors"] and count_rows(other_db) == before
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(body=json_values)
+def test_any_json_gets_a_422_never_a_crash(other, body):
+    _, other_client, _ = other
+    r = other_client.post("/api/import", data=json.dumps(body), content_type="application/json")
+    assert r.status_code == 422 and r.json["errors"]
+
+
+# ---- property: generated matches round-trip exactly -----------------------------------------
+
+SUITS = ("clubs", "spades", "hearts", "diamonds")
+
+
+@st.composite
+def klaberjass_deals(draw):
+    if draw(st.booleans()):
+        return {"upcard": draw(st.sampled_from(SUITS)), "calls": ["pass", "pass", "pass", "pass"]}
+    maker = draw(st.integers(0, 146).filter(lambda n: n != 1))
+    other = draw(st.integers(0, 146 - maker).filter(lambda n: n != 1))
+    return {"upcard": draw(st.sampled_from(SUITS)), "calls": ["take"], "points": {"Ann": maker, "Ben": other},
+            "last_trick": draw(st.sampled_from(["Ann", "Ben"]))}
+
+
+@st.composite
+def spitzer_deals(draw):
+    tricks = draw(st.integers(1, 7))
+    least, most = points_bounds(tricks)
+    points = draw(st.integers(least, most).filter(lambda n: n not in (1, 119)))
+    side = draw(st.lists(st.sampled_from(SPITZER_PLAYERS), min_size=2, max_size=2, unique=True))
+    return {"contract": "normal", "declarers": side, "points": points, "tricks": tricks}
+
+
+def steps(deals):
+    """Deals entered, then some corrected, voided or restored, then a few more entered."""
+    edit = st.one_of(
+        st.tuples(st.just("correct"), st.integers(1, 8), deals),
+        st.tuples(st.just("void"), st.integers(1, 8)),
+        st.tuples(st.just("restore"), st.integers(1, 8)),
+    )
+    return st.builds(
+        lambda first, edits, later: [("enter", d) for d in first] + edits + [("enter", d) for d in later],
+        st.lists(deals, min_size=1, max_size=8), st.lists(edit, max_size=6), st.lists(deals, max_size=3),
+    )
+
+
+games_to_play = st.lists(
+    st.one_of(
+        st.tuples(st.just("klaberjass"), st.sampled_from([{}, {"target": 300}, {"target": "none"}]), steps(klaberjass_deals())),
+        st.tuples(st.just("spitzer"), st.sampled_from([{}, {"target": 10}]), steps(spitzer_deals())),
+    ),
+    min_size=1, max_size=3,
+)
+
+
+def play(db, game: str, options: dict, plan) -> int:
+    players = SPITZER_PLAYERS if game == "spitzer" else ["Ann", "Ben"]
+    mid = new_match(db, game, players, **options)
+    for step in plan:
+        try:
+            if step[0] == "enter":
+                matches.enter_deal(db, mid, step[1])
+            elif step[0] == "correct":
+                matches.correct_deal(db, mid, step[1], step[2])
+            elif step[0] == "void":
+                matches.void_deal(db, mid, step[1])
+            else:
+                matches.restore_deal(db, mid, step[1])
+        except (matches.NotFound, matches.Conflict):
+            pass  # no such deal yet, already void, match finished: what a phone would be refused too
+    return mid
+
+
+@settings(max_examples=40, deadline=None)
+@given(plan=games_to_play)
+def test_generated_matches_round_trip_exactly(plan):
+    with tempfile.TemporaryDirectory() as tmp:
+        source = store.connect(Path(tmp) / "a.sqlite")
+        target = store.connect(Path(tmp) / "b.sqlite")
+        try:
+            for game, options, steps_ in plan:
+                play(source, game, options, steps_)
+            first = portable.export_archive(source)
+            report = portable.import_data(target, json.loads(json.dumps(first)))
+            assert len(report.imported) == len(plan) and report.skipped == []
+            again = portable.export_archive(target)
+            assert without_time(again) == without_time(first)
+            for mid, m in zip(report.imported, first["matches"]):
+                match = matches.load(target, mid)
+                counted = [d for d in match.state.deals if d.counted]
+                recomputed = {p: sum(d.result.scores[p] for d in counted) for p in match.players}
+                assert store.get_match(target, mid)["totals"] == m["totals"] == recomputed == match.state.totals
+            assert portable.import_data(target, first).imported == []
+        finally:
+            source.conn.close()
+            target.conn.close()
+
+
+# ---- the import page ------------------------------------------------------------------------
+
+def upload(client, content: bytes, name="referee.json"):
+    return client.post("/import", data={"file": (io.BytesIO(content), name)}, content_type="multipart/form-data")
+
+
+def test_the_import_page_has_a_file_field(client):
+    r = client.get("/import")
+    body = r.get_data(as_text=True)
+    assert r.status_code == 200
+    assert 'type="file"' in body and 'accept=".json' in body and 'class="button primary big"' in body
+
+
+def test_importing_a_good_file_lists_the_matches_with_links(good, other):
+    _, other_client, _ = other
+    content = json.dumps(good).encode()
+    r = upload(other_client, content)
+    body = r.get_data(as_text=True)
+    assert r.status_code == 200
+    assert "Imported 5 matches" in body
+    ids = [int(i) for i in re.findall(r'href="/matches/(\d+)"', body)]
+    assert sorted(ids) == [1, 2, 3, 4, 5]
+    again = upload(other_client, content).get_data(as_text=True)
+    assert "Nothing new to import" in again and "Skipped 5 matches already here" in again
+    assert 'href="/matches/1"' in again
+
+
+@pytest.mark.parametrize(
+    "content, words",
+    [
+        pytest.param(b"not json at all", "not valid JSON", id="not JSON"),
+        pytest.param(b'{"format": "something"}', "not a Referee export", id="wrong format"),
+    ],
+)
+def test_a_bad_upload_is_422_with_the_message_beside_the_field(other, content, words):
+    _, other_client, other_db = other
+    r = upload(other_client, content)
+    body = r.get_data(as_text=True)
+    assert r.status_code == 422
+    assert 'class="field-error" data-field="file"' in body and words in body
+    assert count_rows(other_db)["matches"] == 0
+
+
+def test_a_file_with_a_deal_the_rules_reject_is_explained_on_the_page(good, other):
+    _, other_client, other_db = other
+    doc = broken(good, _set(["matches", 0, "deals", 0, "input", "points", "Ann"], 1))
+    r = upload(other_client, json.dumps(doc).encode())
+    assert r.status_code == 422
+    assert "Match 1, deal 1: Ann cannot have 1 card point" in r.get_data(as_text=True)
+    assert count_rows(other_db)["matches"] == 0
+
+
+def test_posting_without_a_file_is_422(client):
+    r = client.post("/import", data={}, content_type="multipart/form-data")
+    assert r.status_code == 422 and "Choose an export file" in r.get_data(as_text=True)
+    r = client.post("/import", data={"file": "not a file"})  # a text field, not an upload
+    assert r.status_code == 422
+
+
+# ---- CSV ------------------------------------------------------------------------------------
+
+def read_csv(response) -> list[dict[str, str]]:
+    assert response.status_code == 200
+    assert response.headers["Content-Type"] == "text/csv; charset=utf-8"
+    assert response.headers["Content-Disposition"].startswith("attachment; filename=")
+    return list(csv.DictReader(io.StringIO(response.get_data().decode("utf-8"))))
+
+
+def test_csv_of_one_match_has_one_row_per_deal(client, db):
+    kl = fill_archive(db)[0]
+    r = client.get(f"/matches/{kl}/deals.csv")
+    header = r.get_data(as_text=True).splitlines()[0]
+    assert header == ("match_uid,match_id,game,created,deal,dealer,status,summary,"
+                      "player_1,score_1,total_1,player_2,score_2,total_2,"
+                      "player_3,score_3,total_3,player_4,score_4,total_4")
+    rows = read_csv(r)
+    assert [row["deal"] for row in rows] == ["1", "2", "3"]
+    assert [row["status"] for row in rows] == ["corrected", "voided", "restored"]
+    first = rows[0]
+    assert first["match_id"] == str(kl) and first["game"] == "klaberjass" and first["dealer"] == "Ben"
+    assert first["summary"].startswith("Ann ") and first["player_1"] == "Ann" and first["player_2"] == "Ben"
+    assert first["player_3"] == first["score_3"] == first["total_4"] == ""
+    assert rows[1]["score_1"] == rows[1]["score_2"] == ""  # void: counts for nothing
+    match = client.get(f"/api/matches/{kl}").json
+    assert [rows[-1]["total_1"], rows[-1]["total_2"]] == [str(match["totals"]["Ann"]), str(match["totals"]["Ben"])]
+    assert sum(int(row["score_1"] or 0) for row in rows) == match["totals"]["Ann"]
+
+
+def test_csv_of_the_archive_covers_every_deal_of_every_game(client, db):
+    fill_archive(db)
+    rows = read_csv(client.get("/export/deals.csv"))
+    assert len(rows) == db.execute("SELECT count(*) FROM deals").fetchone()[0]
+    spitzer = [row for row in rows if row["game"] == "spitzer"]
+    assert [spitzer[0][f"player_{i}"] for i in range(1, 5)] == SPITZER_PLAYERS
+    assert all(row["score_4"] != "" for row in spitzer if row["status"] != "voided")
+    assert {row["match_uid"] for row in rows} == {r[0] for r in db.execute("SELECT uid FROM matches")}
+
+
+def test_deals_csv_function_takes_a_list_of_matches(db):
+    ids = fill_archive(db)
+    text = portable.deals_csv(db, [ids[2], ids[1]])
+    games = [row["game"] for row in csv.DictReader(io.StringIO(text))]
+    assert games == ["joker-judge"] * 2 + ["spitzer"] * 3
+    with pytest.raises(matches.NotFound):
+        portable.deals_csv(db, [999])
+
+
+# ---- backup ---------------------------------------------------------------------------------
+
+def recomputed_totals_agree(path: Path) -> int:
+    """Open a copy: integrity is ok and every match's stored summary equals what its deals add up to."""
+    conn = sqlite3.connect(path)
+    try:
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    finally:
+        conn.close()
+    copy_db = store.connect(path, migrate_schema=False)
+    try:
+        deals = 0
+        for (mid,) in copy_db.execute("SELECT id FROM matches").fetchall():
+            match = matches.load(copy_db, mid)
+            row = store.get_match(copy_db, mid)
+            assert row["totals"] == match.state.totals and row["deal_count"] == len(match.deals)
+            assert [d["number"] for d in match.deals] == list(range(1, len(match.deals) + 1))
+            deals += len(match.deals)
+        return deals
+    finally:
+        copy_db.conn.close()
+
+
+def test_backup_while_deals_are_being_entered_is_consistent(tmp_path):
+    path = tmp_path / "live.sqlite"
+    db = store.connect(path)
+    mid = new_match(db, target="none")
+    stop, started, errors = threading.Event(), threading.Event(), []
+
+    def phone():
+        conn = store.connect(path, migrate_schema=False)
+        try:
+            n = 0
+            while not stop.is_set() and n < 2000:
+                deal = THROWN_IN if n % 3 == 0 else {"upcard": "hearts", "calls": ["take"],
+                                                     "points": {"Ann": 60 + n % 20, "Ben": 40}, "last_trick": "Ben"}
+                matches.enter_deal(conn, mid, deal)
+                n += 1
+                if n == 5:
+                    started.set()
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+            started.set()
+        finally:
+            conn.conn.close()
+
+    writer = threading.Thread(target=phone)
+    writer.start()
+    try:
+        assert started.wait(10)
+        seen = []
+        for i in range(6):
+            report = portable.backup(path, tmp_path / f"copy-{i}.sqlite")
+            assert report.target.exists() and report.deals == recomputed_totals_agree(report.target)
+            seen.append(report.deals)
+    finally:
+        stop.set()
+        writer.join()
+    assert errors == []
+    assert seen == sorted(seen) and seen[0] >= 5
+    assert not list(tmp_path.glob("*.tmp"))
+    db.conn.close()
+
+
+def test_backup_refuses_to_overwrite_unless_forced(tmp_path):
+    path = tmp_path / "live.sqlite"
+    db = store.connect(path)
+    mid = new_match(db)
+    target = tmp_path / "copy.sqlite"
+    portable.backup(path, target)
+    matches.enter_deal(db, mid, MADE)
+    with pytest.raises(FileExistsError):
+        portable.backup(path, target)
+    assert recomputed_totals_agree(target) == 0
+    report = portable.backup(path, target, force=True)
+    # The copy is one self-contained file (no -wal beside it).
+    conn = sqlite3.connect(target)
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
+    conn.close()
+    assert report.deals == 1 and recomputed_totals_agree(target) == 1
+    with pytest.raises(FileNotFoundError):
+        portable.backup(tmp_path / "missing.sqlite", tmp_path / "other.sqlite")
+    assert not (tmp_path / "missing.sqlite").exists()
+    with pytest.raises(IsADirectoryError):
+        portable.backup(path, tmp_path, force=True)
+    db.conn.close()
+
+
+def test_backup_cli(app, db, tmp_path):
+    fill_archive(db)
+    runner = app.test_cli_runner()
+    target = tmp_path / "backup.sqlite"
+    result = runner.invoke(args=["backup", str(target)])
+    assert result.exit_code == 0, result.output
+    assert "Backed up" in result.output and str(target) in result.output and "5 matches" in result.output
+    assert recomputed_totals_agree(target) == db.execute("SELECT count(*) FROM deals").fetchone()[0]
+
+    again = runner.invoke(args=["backup", str(target)])
+    assert again.exit_code != 0 and "already exists" in again.output and "--force" in again.output
+    forced = runner.invoke(args=["backup", str(target), "--force"])
+    assert forced.exit_code == 0, forced.output
+
+    missing_folder = runner.invoke(args=["backup", str(tmp_path / "no" / "such" / "file.sqlite")])
+    assert missing_folder.exit_code != 0 and "Error" in missing_folder.output
