@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from flask import Flask
+from werkzeug.routing import IntegerConverter
 from htmx_flask import Htmx
 
 from . import store
@@ -45,6 +46,14 @@ def _log_to_stderr() -> None:
         log.setLevel(logging.INFO)
 
 
+class _SqliteInt(IntegerConverter):
+    """URL ids are SQLite integers: a bigger number is simply not found (404), never an overflow."""
+
+    def __init__(self, map: Any, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("max", 2**63 - 1)
+        super().__init__(map, *args, **kwargs)
+
+
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """The application factory. ``test_config`` overrides configuration (DATABASE, SECRET_KEY, ...)."""
     app = Flask(
@@ -53,6 +62,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         static_folder=_asset_folder("static"),
         instance_relative_config=True,
     )
+    app.url_map.converters["int"] = _SqliteInt
     instance = Path(app.instance_path)
     database = os.environ.get("REFEREE_DATABASE") or str(instance / "referee.sqlite")
     app.config.from_mapping(

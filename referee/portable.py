@@ -378,6 +378,9 @@ def _read_match(raw: Any, i: int, problems: _Problems) -> _Incoming | None:
     if len(problems) > before:
         return None
     assert game is not None and players is not None and first_dealer is not None and uid is not None
+    for text_problem in matches._text_problems(values["place"], values["note"]):
+        problems.append(Violation(text_problem.code, f"{label}: {text_problem.message}", f"{where}.{text_problem.field}"))
+        return None
     # The deals were each checked; replaying them together must work too, as every page will do it.
     try:
         replay(game, players, options, first_dealer,
@@ -503,6 +506,13 @@ CSV_HEADER: tuple[str, ...] = (
 )
 
 
+def _cell(value: Any) -> Any:
+    """A text cell a spreadsheet would run as a formula (=, +, -, @ first) is written with a leading '."""
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return value
+
+
 def deals_csv(db: Database, match_ids: list[int] | None = None) -> str:
     """One row per deal (``None``: every match). ``created`` is when the deal was first entered; ``score_n``
     is what the deal counts for seat n (blank for a void deal or one after the end), ``total_n`` the running
@@ -520,10 +530,10 @@ def deals_csv(db: Database, match_ids: list[int] | None = None) -> str:
                 score = int(replayed.result.scores.get(player, 0)) if replayed.counted else ""
                 seats += [player, score, replayed.totals.get(player, 0)]
             seats += [""] * (3 * CSV_SEATS - len(seats))
-            writer.writerow([
+            writer.writerow([_cell(v) for v in (
                 match.row["uid"], match.id, match.game.key, deal["created"], deal["number"], deal["dealer"],
                 deal["last_action"], replayed.result.summary if replayed.result else "", *seats,
-            ])
+            )])
     return out.getvalue()
 
 

@@ -746,3 +746,20 @@ def test_backup_cli(app, db, tmp_path):
 
     missing_folder = runner.invoke(args=["backup", str(tmp_path / "no" / "such" / "file.sqlite")])
     assert missing_folder.exit_code != 0 and "Error" in missing_folder.output
+
+
+def test_csv_cells_never_start_a_formula(client):
+    r = client.post("/api/matches", json={"game": "klaberjass", "players": ["=SUM(A1)", "@Ben"], "options": {"target": "none"}})
+    mid = r.json["id"]
+    client.post(f"/api/matches/{mid}/deals", json={"upcard": "clubs", "calls": ["pass", "pass", "pass", "pass"]})
+    body = client.get(f"/matches/{mid}/deals.csv").get_data(as_text=True)
+    assert "'=SUM(A1)" in body and "'@Ben" in body and ",=SUM" not in body
+
+
+def test_import_checks_place_and_note_lengths(client):
+    r = client.post("/api/matches", json={"game": "klaberjass", "players": ["Ann", "Ben"]})
+    doc = client.get(f"/api/matches/{r.json['id']}/export").json
+    doc["matches"][0]["uid"] = "f" * 32
+    doc["matches"][0]["note"] = "n" * 501
+    r = client.post("/api/import", json=doc)
+    assert r.status_code == 422 and any(e["code"] == "too_long" for e in r.json["errors"])
