@@ -44,14 +44,17 @@ def _log_to_stderr() -> None:
         handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
         log.addHandler(handler)
         log.setLevel(logging.INFO)
+        log.propagate = False  # waitress configures the root logger too: one line, not two
 
 
 class _SqliteInt(IntegerConverter):
-    """URL ids are SQLite integers: a bigger number is simply not found (404), never an overflow."""
+    """URL ids are SQLite integers: a bigger number becomes 0, an id nothing has, so it is simply not
+    found (404) — never an overflow, and never a 405 from a sibling route (werkzeug checks methods
+    before converters)."""
 
-    def __init__(self, map: Any, *args: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("max", 2**63 - 1)
-        super().__init__(map, *args, **kwargs)
+    def to_python(self, value: str) -> int:
+        number = super().to_python(value)
+        return number if number <= 2**63 - 1 else 0
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:

@@ -12,7 +12,7 @@ import json
 import logging
 import re
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Mapping, NamedTuple
 
 from sqlite_utils import Database
 
@@ -243,7 +243,10 @@ def sync(db: Database, match_id: int, touch: bool = True) -> Match:
             "result": result, "facts": facts,
         })
     store.replace_match_players(db, match_id, rows)
-    return load(db, match_id) if touch else match
+    if touch:  # what was just written, without replaying the match again
+        fresh = store.get_match(db, match_id)
+        match = Match(fresh, match.game, match.options, match.deals, match.state)
+    return match
 
 
 _sync = sync
@@ -270,7 +273,13 @@ class StaleVersion(Conflict):
         )
 
 
-def enter_deal(db: Database, match_id: int, deal_input: Any, key: str | None = None) -> tuple[int, Match]:
+class Entered(NamedTuple):
+    number: int
+    match: Match
+    replayed: bool  # True when an idempotency key had already entered this deal
+
+
+def enter_deal(db: Database, match_id: int, deal_input: Any, key: str | None = None) -> Entered:
     """Store a new deal dealt by whoever deals next. Raises NotFound, Conflict or InvalidDeal.
 
     ``key`` (an idempotency key from the form or the API) makes a retried or double-tapped entry
@@ -281,7 +290,7 @@ def enter_deal(db: Database, match_id: int, deal_input: Any, key: str | None = N
         if key:
             earlier = store.deal_for_key(db, match_id, key)
             if earlier is not None:
-                return earlier, match
+                return Entered(earlier, match, True)
         if match.finished:
             raise Conflict(f"Match {match_id} is finished: no more deals can be entered.")
         if match.row["abandoned"]:
@@ -296,7 +305,7 @@ def enter_deal(db: Database, match_id: int, deal_input: Any, key: str | None = N
             store.remember_key(db, match_id, key, number)
         store.add_event(db, match_id, "entered", number)
         log_change("entered", match_id, number)
-        return number, _sync(db, match_id)
+        return Entered(number, _sync(db, match_id), False)
 
 
 def correct_deal(db: Database, match_id: int, number: int, deal_input: Any, expected_version: int | None = None) -> Match:
@@ -501,11 +510,11 @@ def list_summaries(db: Database, status: str | None = None, limit: int = 20) -> 
 
 # ---- JSON ---------------------------------------------------------------------------------
 
-def deal_to_json(db: Database, match: Match, deal: dict[str, Any]) -> dict[str, Any]:
+def deal_to_json(db: Database, match: Match, deal: dict[str, Any], revisions_of: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     replayed = match.replayed(deal["number"])
     table = Table(match.players, deal["dealer"])
     revisions = []
-    for rev in store.revisions_for(db, deal["id"]):
+    for rev in store.revisions_for(db, deal["id"]) if revisions_of is None else revisions_of:
         try:
             result = match.game.score(rev["input"], table, match.options).to_dict()
         except InvalidDeal:
@@ -532,6 +541,7 @@ def deal_to_json(db: Database, match: Match, deal: dict[str, Any]) -> dict[str, 
 
 def match_to_json(db: Database, match: Match) -> dict[str, Any]:
     state = match.state
+    by_deal = store.revisions_for_match(db, match.id) if any(d["version"] > 1 for d in match.deals) else {}
     return {
         "id": match.id,
         "game": match.game.key,
@@ -539,7 +549,7 @@ def match_to_json(db: Database, match: Match) -> dict[str, Any]:
         "options": match.game.options_to_json(match.options),
         "dealer": None if state.finished else state.next_table.dealer,
         "roles": None if state.finished else state.roles,
-        "deals": [deal_to_json(db, match, d) for d in match.deals],
+        "deals": [deal_to_json(db, match, d, by_deal.get(d["id"], [])) for d in match.deals],
         "totals": state.totals,
         "finished": state.finished,
         "winner": state.standing.winner,

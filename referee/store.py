@@ -352,6 +352,21 @@ def revise_deal(db: Database, deal: dict[str, Any], action: str, deal_input: Any
     )
 
 
+def revisions_for_match(db: Database, match_id: int) -> dict[int, list[dict[str, Any]]]:
+    """Every earlier version of every deal of a match, by deal id (one query)."""
+    rows = db.query(
+        "SELECT r.* FROM deal_revisions r JOIN deals d ON d.id = r.deal_id WHERE d.match_id = ? ORDER BY r.deal_id, r.version",
+        [match_id],
+    )
+    out: dict[int, list[dict[str, Any]]] = {}
+    for r in rows:
+        r = dict(r)
+        r["input"] = json.loads(r["input"])
+        r["void"] = bool(r["void"])
+        out.setdefault(r["deal_id"], []).append(r)
+    return out
+
+
 def revisions_for(db: Database, deal_id: int) -> list[dict[str, Any]]:
     rows = db.query("SELECT * FROM deal_revisions WHERE deal_id = ? ORDER BY version", [deal_id])
     out = []

@@ -6,8 +6,19 @@ JSON API and (later) the printed sheets only render what they return.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, ClassVar, Mapping, Sequence
+
+
+def whole_number(raw: object, digits: int = 9) -> int | None:
+    """A whole number written with ASCII digits only (at most ``digits`` of them), else None.
+
+    ``str.isdigit`` alone is not enough: it is true for "²" and for 5,000 nines, which ``int`` refuses.
+    """
+    if isinstance(raw, str) and re.fullmatch(rf"-?[0-9]{{1,{digits}}}", raw.strip()):
+        return int(raw.strip())
+    return None
 
 
 @dataclass(frozen=True)
@@ -110,8 +121,8 @@ class OptionSpec:
             return None
         if self.number:
             value = raw
-            if isinstance(raw, str) and raw.strip().lstrip("-").isdigit():
-                value = int(raw.strip())
+            if isinstance(raw, str) and whole_number(raw) is not None:
+                value = whole_number(raw)
             if isinstance(value, int) and not isinstance(value, bool):
                 if self.minimum <= value <= self.maximum:
                     return value

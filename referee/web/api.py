@@ -13,7 +13,7 @@ from flask import Blueprint, jsonify, request
 
 from .. import matches, store
 from ..games import GAMES
-from ..games.base import RuleError, Violation
+from ..games.base import RuleError, Violation, whole_number
 from . import get_db
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -188,8 +188,7 @@ def add_deal(match_id: int):
     db = get_db()
     body = _body()
     key = request.headers.get("Idempotency-Key", "").strip()[:100] or None
-    replayed = key is not None and store.deal_for_key(db, match_id, key) is not None
-    number, match = matches.enter_deal(db, match_id, body, key=key)
+    number, match, replayed = matches.enter_deal(db, match_id, body, key=key)
     headers = {"Location": f"/api/matches/{match_id}/deals/{number}"}
     if replayed:
         headers["Idempotent-Replayed"] = "true"
@@ -210,9 +209,9 @@ def correct_deal(match_id: int, number: int):
     expected = None
     if_match = request.headers.get("If-Match", "").strip().strip('"').removeprefix("W/").strip('"')
     if if_match:
-        if not if_match.isdigit():
+        expected = whole_number(if_match)
+        if expected is None:
             return _one_error("bad_if_match", "If-Match must be the deal's version number.", 422)
-        expected = int(if_match)
     match = matches.correct_deal(get_db(), match_id, number, body, expected_version=expected)
     return jsonify(_deal_and_match(match, number))
 

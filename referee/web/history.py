@@ -10,7 +10,7 @@ from flask import Blueprint, abort, jsonify, render_template, request
 
 from .. import store
 from ..games import GAMES
-from ..games.base import Violation
+from ..games.base import Violation, whole_number
 from ..players import player_stats
 from . import get_db
 
@@ -42,7 +42,8 @@ def parse_filters(args: Mapping[str, str]) -> tuple[dict[str, Any], list[Violati
     if dates["since"] and dates["until"] and dates["since"] > dates["until"]:
         problems.append(Violation("bad_range", "The first date is after the last one.", "until"))
     raw_page = args.get("page", "1")
-    page = int(raw_page) if raw_page.isdigit() and 0 < int(raw_page) < 100_000 else None
+    page = whole_number(raw_page, 5)
+    page = page if page is not None and page > 0 else None
     if page is None:
         problems.append(Violation("bad_page", "The page must be a whole number from 1.", "page"))
         page = 1

@@ -15,7 +15,7 @@ from htmx_flask import request as hx_request
 
 from .. import matches
 from ..games import GAMES, find_game
-from ..games.base import InvalidDeal, RuleError, Table, UnknownGame, Violation
+from ..games.base import InvalidDeal, RuleError, Table, UnknownGame, Violation, whole_number
 from . import get_db
 from .entry import entry_form
 
@@ -90,7 +90,8 @@ def create_match():
             raw = "none"
         options[spec.name] = raw if raw != "" else spec.to_json(spec.default)
     dealer_index = form.get("first_dealer", "0")
-    first = players[int(dealer_index)] if dealer_index.isdigit() and int(dealer_index) < len(players) else None
+    seat = whole_number(dealer_index, 2)
+    first = players[seat] if seat is not None and 0 <= seat < len(players) else None
     raw = {"game": form.get("game", game.key), "players": players, "options": options, "first_dealer": first,
            "place": form.get("place", ""), "note": form.get("note", "")}
     try:
@@ -295,8 +296,8 @@ def _entry(match: matches.Match, deal: dict[str, Any] | None):
     key = request.form.get("idempotency_key", "")[:64] if posted else ""
     key = key if re.fullmatch(r"[A-Za-z0-9_-]{8,64}", key or "") else uuid.uuid4().hex
     version = deal["version"] if deal else None
-    if posted and deal and request.form.get("version", "").isdigit():
-        version = int(request.form["version"])
+    if posted and deal and whole_number(request.form.get("version", "")) is not None:
+        version = whole_number(request.form["version"])
     stale = None
     if op == "save":
         if not problems:
@@ -306,7 +307,7 @@ def _entry(match: matches.Match, deal: dict[str, Any] | None):
                     matches.correct_deal(db, match.id, deal["number"], deal_input, expected_version=version)
                     number = deal["number"]
                 else:
-                    number, _ = matches.enter_deal(db, match.id, deal_input, key=key)
+                    number = matches.enter_deal(db, match.id, deal_input, key=key).number
             except InvalidDeal as exc:  # the match changed under us (another phone)
                 problems = list(exc.violations)
             except matches.StaleVersion as exc:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from ...games.base import Table, Violation
+from ...games.base import Table, Violation, whole_number
 from ...games.klaberjass import KLABERJASS, RANKS, SUITS
 
 MAX_SEQUENCES = 3  # rows per player: 9 cards hold at most three sequences
@@ -71,10 +71,7 @@ def from_form(players: tuple[str, ...], form: Mapping[str, str]) -> KlaberjassEn
     entry.last_trick = form.get("last_trick", "") if form.get("last_trick", "") in seats else ""
     for i in range(len(players)):
         entry.points[i] = form.get(f"points-{i}", "").strip()[:12]
-        try:
-            count = max(0, min(MAX_SEQUENCES, int(form.get(f"seqn-{i}", "0"))))
-        except ValueError:
-            count = 0
+        count = max(0, min(MAX_SEQUENCES, whole_number(form.get(f"seqn-{i}", "0"), 2) or 0))
         entry.sequences[i] = [
             {k: form.get(f"seq-{i}-{j}-{k}", "") for k in ("suit", "top", "length")} for j in range(count)
         ]
@@ -100,7 +97,8 @@ def from_form(players: tuple[str, ...], form: Mapping[str, str]) -> KlaberjassEn
 
 
 def _index(raw: str, size: int) -> int | None:
-    return int(raw) if raw.isdigit() and int(raw) < size else None
+    value = whole_number(raw, 2)
+    return value if value is not None and 0 <= value < size else None
 
 
 def bidding(entry: KlaberjassEntry, table: Table, options: Any):
@@ -132,7 +130,7 @@ def to_input(entry: KlaberjassEntry, table: Table, options: Any) -> dict[str, An
                     )
                 )
                 continue
-            rows.append({"suit": row["suit"], "top": row["top"], "length": int(row["length"]) if row["length"].isdigit() else row["length"]})
+            rows.append({"suit": row["suit"], "top": row["top"], "length": whole_number(row["length"], 2) if whole_number(row["length"], 2) is not None else row["length"]})
         if rows:
             sequences[p] = rows
     if entry.dix:
@@ -146,7 +144,7 @@ def to_input(entry: KlaberjassEntry, table: Table, options: Any) -> dict[str, An
         raw = entry.points[i]
         if raw == "":
             continue
-        points[p] = int(raw) if raw.isdigit() else raw
+        points[p] = whole_number(raw, 4) if whole_number(raw, 4) is not None and not raw.startswith("-") else raw
     if points:
         deal["points"] = points
     if entry.last_trick:

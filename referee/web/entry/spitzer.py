@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from ...games.base import Table, Violation
+from ...games.base import Table, Violation, whole_number
 from ...games.spitzer import (
     CONTRACT_NAMES, CONTRACTS, PARTNERSHIPS, PLAIN_SUITS, SOLOS, SPITZER, SUITS, TOTAL_POINTS, TRICKS, count_points,
 )
@@ -61,7 +61,13 @@ def from_input(players: tuple[str, ...], deal: Mapping[str, Any]) -> SpitzerEntr
 
 def _whole(raw: str) -> int | None:
     raw = raw.strip()
-    return int(raw) if raw.isdigit() and len(raw) <= 4 else None
+    value = whole_number(raw, 4)
+    return value if value is not None and value >= 0 else None
+
+
+def _seat(raw: str, seats: range) -> int | None:
+    value = whole_number(raw, 2)
+    return value if value is not None and value in seats else None
 
 
 def from_form(players: tuple[str, ...], form: Mapping[str, str]) -> SpitzerEntry:
@@ -71,16 +77,16 @@ def from_form(players: tuple[str, ...], form: Mapping[str, str]) -> SpitzerEntry
     seats = range(len(players))
     chosen = {i for i in seats if form.get(f"declarer-{i}")}
     solo = form.get("declarer", "")
-    if solo.isdigit() and int(solo) in seats:
-        chosen.add(int(solo))
+    if _seat(solo, seats) is not None:
+        chosen.add(_seat(solo, seats))
     entry.declarers = sorted(chosen)
     partnership = form.get("partnership", "queens")
     entry.partnership = partnership if partnership in PARTNERSHIPS else "queens"
     if _called_partner(entry.contract, entry.partnership) and ("caller" in form or "partner" in form):
         caller, partner = form.get("caller", ""), form.get("partner", "")
-        entry.declarers = [int(caller)] if caller.isdigit() and int(caller) in seats else []
-        if partner.isdigit() and int(partner) in seats and int(partner) not in entry.declarers:
-            entry.declarers.append(int(partner))
+        entry.declarers = [_seat(caller, seats)] if _seat(caller, seats) is not None else []
+        if _seat(partner, seats) is not None and _seat(partner, seats) not in entry.declarers:
+            entry.declarers.append(_seat(partner, seats))
     ace = form.get("called_ace", "")
     entry.called_ace = ace if ace in PLAIN_SUITS else ""
     entry.points = form.get("points", "").strip()[:6]
@@ -118,8 +124,8 @@ def from_form(players: tuple[str, ...], form: Mapping[str, str]) -> SpitzerEntry
     # A solo has one player: switching to a solo keeps the first one tapped.
     if entry.contract in SOLOS and len(entry.declarers) > 1 and not solo:
         entry.declarers = entry.declarers[:1]
-    if entry.contract in SOLOS and solo.isdigit() and int(solo) in seats:
-        entry.declarers = [int(solo)]
+    if entry.contract in SOLOS and _seat(solo, seats) is not None:
+        entry.declarers = [_seat(solo, seats)]
     return entry
 
 
