@@ -360,22 +360,18 @@ def revisions_for_match(db: Database, match_id: int) -> dict[int, list[dict[str,
     )
     out: dict[int, list[dict[str, Any]]] = {}
     for r in rows:
-        r = dict(r)
-        r["input"] = json.loads(r["input"])
-        r["void"] = bool(r["void"])
-        out.setdefault(r["deal_id"], []).append(r)
+        revision = _revision_row(r)
+        out.setdefault(revision["deal_id"], []).append(revision)
     return out
+
+
+def _revision_row(row: dict[str, Any]) -> dict[str, Any]:
+    return {**row, "input": json.loads(row["input"]), "void": bool(row["void"])}
 
 
 def revisions_for(db: Database, deal_id: int) -> list[dict[str, Any]]:
     rows = db.query("SELECT * FROM deal_revisions WHERE deal_id = ? ORDER BY version", [deal_id])
-    out = []
-    for r in rows:
-        r = dict(r)
-        r["input"] = json.loads(r["input"])
-        r["void"] = bool(r["void"])
-        out.append(r)
-    return out
+    return [_revision_row(r) for r in rows]
 
 
 # ---- the archive --------------------------------------------------------------------------

@@ -21,6 +21,15 @@ def whole_number(raw: object, digits: int = 9) -> int | None:
     return None
 
 
+def unknown_fields(deal: Mapping[Any, Any], known: Sequence[str]) -> list["Violation"]:
+    """A violation for every key of a deal entry that its game does not know."""
+    return [
+        Violation("unknown_field", f"Unknown field {key!r} (fields: {', '.join(known)}).", str(key))
+        for key in deal
+        if not isinstance(key, str) or key not in known
+    ]
+
+
 @dataclass(frozen=True)
 class Violation:
     """One broken rule: a stable ``code`` for programs, a ``message`` for people, the ``field`` it belongs to."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-from .base import BaseGame, DealResult, InvalidDeal, OptionSpec, Standing, Table, Violation
+from .base import BaseGame, DealResult, InvalidDeal, OptionSpec, Standing, Table, Violation, unknown_fields
 
 CARDS: tuple[str, ...] = ("K", "Q", "J", "Jo")
 STRENGTH: dict[str, int] = {"K": 4, "Q": 3, "J": 2, "Jo": 1}  # RULES.md 3.1: K > Q > J > Jo
@@ -570,11 +570,7 @@ class JokerJudge(BaseGame):
             return Hand(None, None, None, "bids", "", (), nobody, HAND_SIZE, None, False, False, None, None,
                         "Enter both bids.", None, (bad,)), no_extra
         problems: list[Violation] = []
-        for key in deal:
-            if not isinstance(key, str) or key not in DEAL_FIELDS:
-                problems.append(Violation(
-                    "unknown_field", f"Unknown field {key!r} (fields: {', '.join(DEAL_FIELDS)}).", str(key),
-                ))
+        problems.extend(unknown_fields(deal, DEAL_FIELDS))
 
         liar = _read_penalty(deal.get("penalty"), players, problems)
         strict = liar is None  # RULES.md 3.7: with a lie only the shape of the rest is checked

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-from .base import BaseGame, DealResult, InvalidDeal, OptionSpec, Standing, Table, Violation
+from .base import BaseGame, DealResult, InvalidDeal, OptionSpec, Standing, Table, Violation, unknown_fields
 
 SUITS: tuple[str, ...] = ("clubs", "diamonds", "hearts", "spades")
 RANKS: tuple[str, ...] = ("A", "K", "Q", "J", "10", "9", "8", "7")  # sequence order, RULES.md 1.4
@@ -333,11 +333,7 @@ class Klaberjass(BaseGame):
         problems: list[Violation] = []
         players = tuple(table.players)
 
-        for key in deal:
-            if not isinstance(key, str) or key not in DEAL_FIELDS:
-                problems.append(Violation(
-                    "unknown_field", f"Unknown field {key!r} (fields: {', '.join(DEAL_FIELDS)}).", str(key),
-                ))
+        problems.extend(unknown_fields(deal, DEAL_FIELDS))
 
         # Upcard (RULES.md 1.1)
         raw_upcard = deal.get("upcard")

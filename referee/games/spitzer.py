@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
-from .base import BaseGame, DealResult, InvalidDeal, OptionSpec, Standing, Table, Violation
+from .base import BaseGame, DealResult, InvalidDeal, OptionSpec, Standing, Table, Violation, unknown_fields
 
 CONTRACTS: tuple[str, ...] = ("normal", "schneider", "stiller", "zola", "zola_schneider", "zola_schwarz")
 CONTRACT_NAMES: dict[str, str] = {
@@ -209,11 +209,7 @@ class Spitzer(BaseGame):
         problems: list[Violation] = []
         players = tuple(table.players)
 
-        for key in deal:
-            if not isinstance(key, str) or key not in DEAL_FIELDS:
-                problems.append(Violation(
-                    "unknown_field", f"Unknown field {key!r} (fields: {', '.join(DEAL_FIELDS)}).", str(key),
-                ))
+        problems.extend(unknown_fields(deal, DEAL_FIELDS))
 
         # Contract (RULES.md 2.2)
         raw_contract = deal.get("contract")
