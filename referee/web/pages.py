@@ -188,6 +188,8 @@ def rematch(match_id: int):
 def restore_version(match_id: int, number: int, version: int):
     try:
         matches.restore_version(get_db(), match_id, number, version)
+    except matches.NotFound as exc:
+        abort(404, description=str(exc))
     except InvalidDeal as exc:
         abort(409, description="That version no longer fits the rules: " + " ".join(v.message for v in exc.violations))
     return _change_done(match_id, number)

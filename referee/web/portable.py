@@ -119,7 +119,7 @@ def api_import():
 def import_page():
     """Choose an export file and import it. Importing again only skips what is here already, so the
     result is shown at once (no redirect): a reload that posts again changes nothing."""
-    if request.method == "GET":
+    if request.method in ("GET", "HEAD"):
         return render_template("import.html", errors={}, report=None)
     try:
         upload = request.files.get("file")
