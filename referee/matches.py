@@ -389,7 +389,9 @@ def _text_problems(place: Any, note: Any) -> list[Violation]:
 
 
 def set_details(db: Database, match_id: int, place: Any, note: Any) -> Match:
-    """Where the match was played and a note; refused (InvalidMatch) when too long or not text."""
+    """Where the match was played and a note; refused (InvalidMatch) when too long or not text.
+    ``None`` clears it."""
+    place, note = ("" if place is None else place), ("" if note is None else note)
     problems = _text_problems(place, note)
     if problems:
         raise InvalidMatch(problems)
