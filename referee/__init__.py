@@ -43,7 +43,8 @@ def _log_to_stderr() -> None:
         handler = logging.StreamHandler(sys.stderr)
         handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
         log.addHandler(handler)
-        log.setLevel(logging.INFO)
+        if log.level == logging.NOTSET:
+            log.setLevel(logging.INFO)
         log.propagate = False  # waitress configures the root logger too: one line, not two
 
 

@@ -10,6 +10,7 @@ Prints the median and the slowest time of each page through the app (target: und
 from __future__ import annotations
 
 import argparse
+import logging
 import statistics
 import sys
 import time
@@ -21,6 +22,7 @@ from referee import create_app, store  # noqa: E402
 
 
 def main() -> None:
+    logging.getLogger("referee").setLevel(logging.WARNING)  # no change log lines between the figures
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("database")
     parser.add_argument("--runs", type=int, default=30)

@@ -10,6 +10,7 @@ Prints the figures; the target is under 1 s for a warm render.
 from __future__ import annotations
 
 import argparse
+import logging
 import statistics
 import sys
 import tempfile
@@ -22,6 +23,7 @@ from referee import create_app  # noqa: E402
 
 
 def main() -> None:
+    logging.getLogger("referee").setLevel(logging.WARNING)  # no change log lines between the figures
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=60)
     parser.add_argument("--runs", type=int, default=5)

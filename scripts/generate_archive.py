@@ -9,6 +9,7 @@ rebuilt), spread over three years and a pool of 60 players, finished, in progres
 from __future__ import annotations
 
 import argparse
+import logging
 import json
 import random
 import sys
@@ -89,6 +90,7 @@ AVERAGE = {"klaberjass": 40, "spitzer": 25, "joker-judge": 6}
 
 
 def main() -> None:
+    logging.getLogger("referee").setLevel(logging.WARNING)  # no change log lines between the figures
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("database")
     parser.add_argument("--matches", type=int, default=10_000)
