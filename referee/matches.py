@@ -19,7 +19,7 @@ from sqlite_utils import Database
 from . import store
 from .games import GAMES, find_game
 from .games.base import BaseGame, DealResult, InvalidDeal, RuleError, Table, UnknownGame, Violation
-from .games.match import DealRecord, MatchState, replay
+from .games.match import DealRecord, MatchState, extend, replay
 
 MAX_NAME = 40
 changes_log = logging.getLogger("referee.changes")
@@ -215,10 +215,11 @@ def status_of(match: Match) -> str:
     return "abandoned" if match.row.get("abandoned") else "in_progress"
 
 
-def sync(db: Database, match_id: int, touch: bool = True) -> Match:
+def sync(db: Database, match_id: int, touch: bool = True, match: Match | None = None) -> Match:
     """Recompute a match and keep what is stored about it in step: its summary row and, per player, the
-    figures the history and the player pages read (inside the caller's transaction)."""
-    match = load(db, match_id)
+    figures the history and the player pages read (inside the caller's transaction). ``match``: the
+    match as it now is, when the caller already knows it (no second replay)."""
+    match = match or load(db, match_id)
     state = match.state
     status = status_of(match)
     store.update_match_summary(
@@ -305,7 +306,12 @@ def enter_deal(db: Database, match_id: int, deal_input: Any, key: str | None = N
             store.remember_key(db, match_id, key, number)
         store.add_event(db, match_id, "entered", number)
         log_change("entered", match_id, number)
-        return Entered(number, _sync(db, match_id), False)
+        # The new deal comes last: extend the replayed match by one deal instead of replaying it all again.
+        deal = store.get_deal(db, match_id, number)
+        state = extend(match.state, match.game, match.players, match.options, match.row["first_dealer"],
+                       DealRecord(number, deal["dealer"], deal["input"], deal["void"]), match.row["ended_by_hand"])
+        grown = Match(match.row, match.game, match.options, [*match.deals, deal], state)
+        return Entered(number, sync(db, match_id, match=grown), False)
 
 
 def correct_deal(db: Database, match_id: int, number: int, deal_input: Any, expected_version: int | None = None) -> Match:

@@ -133,3 +133,20 @@ def test_two_phones_entering_at_once_get_distinct_numbers(tmp_path):
     # The deal alternates every deal, thrown-in ones too, whichever phone entered it.
     assert [d["dealer"] for d in deals] == ["Ben", "Ann"] * 20
     assert store.get_match(db, mid)["deal_count"] == 40
+
+
+def test_a_new_deal_extends_the_match_exactly_as_a_full_replay_would(tmp_path):
+    """enter_deal extends the replayed match by one deal; reloading (a full replay) must agree."""
+    db = store.connect(tmp_path / "a.sqlite")
+    mid = new_match(db, target=300)
+    deals = [worked_example(), {"upcard": "clubs", "calls": ["pass", "pass", "pass", "pass"]}, PLAYED,
+             {"upcard": "spades", "calls": ["pass", "take"], "points": {"Ann": 50, "Ben": 60}, "last_trick": "Ben"}]
+    matches.enter_deal(db, mid, deals[0])
+    matches.void_deal(db, mid, 1)
+    matches.restore_deal(db, mid, 1)
+    for deal in deals[1:]:
+        number, extended, _ = matches.enter_deal(db, mid, deal)
+        reloaded = matches.load(db, mid)
+        assert extended.state == reloaded.state
+        assert [d["number"] for d in extended.deals] == [d["number"] for d in reloaded.deals]
+        assert store.get_match(db, mid)["totals"] == reloaded.state.totals
