@@ -250,9 +250,6 @@ def sync(db: Database, match_id: int, touch: bool = True, match: Match | None = 
     return match
 
 
-_sync = sync
-
-
 def backfill_summaries(db: Database) -> int:
     """Build the per-player summaries of matches that have none (stored before schema 2)."""
     missing = store.matches_without_summary(db)
@@ -335,7 +332,7 @@ def correct_deal(db: Database, match_id: int, number: int, deal_input: Any, expe
         store.add_event(db, match_id, "corrected", number,
                         {"from_version": deal["version"], "changes": describe_changes(deal["input"], deal_input)})
         log_change("corrected", match_id, number)
-        return _sync(db, match_id)
+        return sync(db, match_id)
 
 
 def void_deal(db: Database, match_id: int, number: int) -> Match:
@@ -348,7 +345,7 @@ def void_deal(db: Database, match_id: int, number: int) -> Match:
         store.revise_deal(db, deal, "voided", void=True)
         store.add_event(db, match_id, "voided", number, {"from_version": deal["version"]})
         log_change("voided", match_id, number)
-        return _sync(db, match_id)
+        return sync(db, match_id)
 
 
 def restore_deal(db: Database, match_id: int, number: int) -> Match:
@@ -363,7 +360,7 @@ def restore_deal(db: Database, match_id: int, number: int) -> Match:
         store.revise_deal(db, deal, "restored", void=False)
         store.add_event(db, match_id, "restored", number, {"from_version": deal["version"]})
         log_change("restored", match_id, number)
-        return _sync(db, match_id)
+        return sync(db, match_id)
 
 
 def end_match(db: Database, match_id: int) -> Match:
@@ -377,7 +374,7 @@ def end_match(db: Database, match_id: int) -> Match:
         store.update_match_fields(db, match_id, ended_by_hand=1)
         store.add_event(db, match_id, "ended")
         log_change("ended", match_id)
-        return _sync(db, match_id)
+        return sync(db, match_id)
 
 
 def _text_problems(place: Any, note: Any) -> list[Violation]:
