@@ -1,5 +1,8 @@
 from __future__ import annotations
 
+import threading
+from contextlib import contextmanager
+
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
@@ -15,6 +18,28 @@ def app(tmp_path):
 @pytest.fixture
 def client(app):
     return app.test_client()
+
+
+@contextmanager
+def waitress_serving(app):
+    """Serve ``app`` with waitress (the production server) on a free loopback port, in a thread; yields the base URL."""
+    from waitress.server import create_server
+
+    server = create_server(app, host="127.0.0.1", port=0, threads=4)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.effective_port}"
+    finally:
+        server.close()
+        thread.join(timeout=5)
+
+
+@pytest.fixture
+def real_server(app):
+    """The test app behind a real waitress server: for requests the test client would dress up."""
+    with waitress_serving(app) as base:
+        yield base
 
 
 def worked_example() -> dict:

@@ -4,7 +4,9 @@
   people, ``Authorization: Bearer <passphrase>`` for the API. Share links (``/share/<token>``) are the one
   way in without it, and they can only read.
 - Every HTML form that changes something carries a CSRF token tied to the session.
-- The JSON API takes only ``application/json`` bodies on the methods that change things.
+- The JSON API takes only ``application/json`` bodies on the methods that change things; the actions that
+  take no body (end, abandon, resume, rematch, restore) also accept a bare POST with no body and no
+  ``Content-Type``, unless a browser says it comes from another site.
 """
 
 from __future__ import annotations
@@ -22,6 +24,9 @@ bp = Blueprint("auth", __name__)
 
 CHANGING = {"POST", "PUT", "PATCH", "DELETE"}
 OPEN_PATHS = ("/static/", "/share/", "/login", "/favicon")
+# API actions that take no body: a POST without one (and without Content-Type) is accepted.
+BODYLESS = {"api.end_match", "api.abandon_match", "api.resume_match", "api.rematch", "api.restore_deal",
+            "api.restore_version"}
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; "
     "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
@@ -57,6 +62,20 @@ def signed_in() -> bool:
     return not passphrase() or bool(session.get("signed_in")) or _bearer_ok()
 
 
+def _bare_post() -> bool:
+    """A POST with no body and no Content-Type to an action that takes none, not sent cross-site by a browser.
+
+    A JSON Content-Type is what keeps other sites' pages from posting to the API (a browser cannot send it
+    cross-site without asking first); a bare POST has none, so a browser's Origin / Sec-Fetch-Site must
+    say it is this site's own (clients such as curl send neither)."""
+    if request.endpoint not in BODYLESS or request.content_type or request.content_length or request.headers.get("Transfer-Encoding"):
+        return False
+    if request.headers.get("Sec-Fetch-Site", "same-origin") not in ("same-origin", "none"):
+        return False
+    origin = request.headers.get("Origin")
+    return origin is None or urlparse(origin).netloc == request.host
+
+
 def _guard():
     path = request.path
     is_api = path.startswith("/api/")
@@ -70,7 +89,7 @@ def _guard():
     if request.method not in CHANGING:
         return None
     if is_api:
-        if request.method != "DELETE" and not request.is_json:
+        if request.method != "DELETE" and not request.is_json and not _bare_post():
             raise UnsupportedMediaType("The API takes JSON: send the body with Content-Type: application/json.")
         return None
     if current_app.config.get("CSRF", True):
