@@ -7,6 +7,7 @@ the table can reach it: then it prints the address to open and a QR code of it.
 from __future__ import annotations
 
 import argparse
+import errno
 import ipaddress
 import os
 import socket
@@ -30,41 +31,96 @@ def lan_addresses() -> list[str]:
     return sorted(a for a in found if not ipaddress.ip_address(a).is_loopback)
 
 
+def _port(text: str) -> int:
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number (1–65535)") from None
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is not a port number (1–65535)")
+    return port
+
+
+def _threads(text: str) -> int:
+    try:
+        threads = int(text)
+    except ValueError:
+        threads = 0
+    if threads < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of threads (1 or more)")
+    return threads
+
+
+def url_host(host: str) -> str:
+    """A host as it goes into a URL: an IPv6 address in brackets."""
+    return f"[{host}]" if ":" in host else host
+
+
+def bound_addresses(server) -> list[tuple[str, int]]:
+    """Every (host, port) the waitress server actually listens on (one per address a name resolved to)."""
+    if hasattr(server, "effective_listen"):
+        return [(host, port) for host, port in server.effective_listen]
+    return [(server.effective_host, server.effective_port)]
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # one line, not the usage block
+        self.exit(2, f"referee: {message} (see referee --help)\n")
+
+
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="referee", description="Serve Referee with waitress.")
+    parser = _Parser(prog="referee", description="Serve Referee with waitress.")
     parser.add_argument("--host", default=os.environ.get("REFEREE_HOST", "127.0.0.1"),
                         help="address to listen on (default 127.0.0.1: this machine only)")
-    parser.add_argument("--port", type=int, default=int(os.environ.get("REFEREE_PORT", "5000")))
+    parser.add_argument("--port", type=_port, default=os.environ.get("REFEREE_PORT", "5000"),
+                        help="port to listen on, 1–65535 (default 5000)")
     parser.add_argument("--lan", action="store_true",
                         help="listen on the local network too (0.0.0.0) so phones can reach it; prints the address and a QR code")
-    parser.add_argument("--threads", type=int, default=int(os.environ.get("REFEREE_THREADS", "8")))
+    parser.add_argument("--threads", type=_threads, default=os.environ.get("REFEREE_THREADS", "8"))
     args = parser.parse_args(argv)
 
-    from waitress import serve
+    from waitress.server import create_server
 
     from . import create_app
 
     host = "0.0.0.0" if args.lan else args.host
     app = create_app()
+    try:
+        server = create_server(app, host=host, port=args.port, threads=args.threads)
+    except OSError as exc:  # in use, not this machine's address, unknown name
+        reason = exc.strerror or str(exc)
+        if exc.errno == errno.EADDRINUSE:
+            reason = "the port is already in use (is Referee already running? pick another with --port)"
+        print(f"referee: cannot listen on {url_host(host)}:{args.port}: {reason}", file=sys.stderr, flush=True)
+        sys.exit(1)
+    except ValueError as exc:  # waitress refuses the address outright
+        print(f"referee: cannot listen on {url_host(host)}:{args.port}: {exc}", file=sys.stderr, flush=True)
+        sys.exit(1)
     print(f"Referee: database {app.config['DATABASE']}", flush=True)
-    loopback = host in ("127.0.0.1", "localhost", "::1")
-    if loopback:
-        print(f"Open http://127.0.0.1:{args.port}/ on this machine.", flush=True)
+    bound = bound_addresses(server)
+    port = bound[0][1]
+    local = [h for h, _ in bound if not ipaddress.ip_address(h.split("%")[0]).is_unspecified]
+    if local and all(ipaddress.ip_address(h.split("%")[0]).is_loopback for h in local):
+        for address in local:
+            print(f"Open http://{url_host(address)}:{port}/ on this machine.", flush=True)
     else:
-        addresses = lan_addresses() or ["<this machine's address>"]
+        addresses = local or lan_addresses() or ["<this machine's address>"]
         for address in addresses:
-            print(f"Open http://{address}:{args.port}/ on a phone on this network.", flush=True)
+            print(f"Open http://{url_host(address)}:{port}/ on a phone on this network.", flush=True)
         try:
             import segno
 
-            segno.make(f"http://{addresses[0]}:{args.port}/").terminal(compact=True)
+            segno.make(f"http://{url_host(addresses[0])}:{port}/").terminal(compact=True)
         except Exception:  # a terminal that cannot draw it: the address above is enough
             pass
         if not app.config.get("PASSPHRASE"):
             bar = "!" * 78
             print(f"\n{bar}\n!! WARNING: Referee is open to the network WITHOUT a passphrase: anyone on it can change\n"
                   f"!! every match. Set REFEREE_PASSPHRASE=... and start it again.\n{bar}\n", file=sys.stderr, flush=True)
-    serve(app, host=host, port=args.port, threads=args.threads)
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        pass
 
 
 if __name__ == "__main__":

@@ -1,0 +1,112 @@
+"""Start-up (``referee``, what scripts/serve runs): a port or host that cannot be used ends in one clear line
+and a non-zero exit, no traceback; the address printed is the one actually bound."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _env(tmp_path: Path) -> dict:
+    env = dict(os.environ, REFEREE_DATABASE=str(tmp_path / "cli.sqlite"), REFEREE_SECRET_KEY="test", PYTHONPATH=str(ROOT))
+    for name in ("REFEREE_HOST", "REFEREE_PORT", "REFEREE_PASSPHRASE"):
+        env.pop(name, None)
+    return env
+
+
+def run_cli(tmp_path: Path, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "referee", *args], cwd=tmp_path, env=env or _env(tmp_path),
+                          capture_output=True, text=True, timeout=60)
+
+
+def _free_port(family=socket.AF_INET, host="127.0.0.1") -> int:
+    with socket.socket(family, socket.SOCK_STREAM) as s:
+        s.bind((host, 0))
+        return s.getsockname()[1]
+
+
+def _refused(result: subprocess.CompletedProcess, *words: str) -> None:
+    lines = result.stderr.strip().splitlines()
+    assert result.returncode != 0
+    assert len(lines) == 1, result.stderr
+    assert "Traceback" not in result.stderr + result.stdout
+    assert lines[0].startswith("referee: ")
+    for word in words:
+        assert word in lines[0], lines[0]
+
+
+@pytest.mark.parametrize("port", ["99999", "0", "-1", "65536", "five"])
+def test_a_port_outside_1_to_65535_is_one_line_and_exit_2(tmp_path, port):
+    result = run_cli(tmp_path, "--port", port)
+    _refused(result, "is not a port number (1–65535)")
+    assert result.returncode == 2
+
+
+def test_a_port_from_the_environment_is_checked_too(tmp_path):
+    result = run_cli(tmp_path, env=dict(_env(tmp_path), REFEREE_PORT="70000"))
+    _refused(result, "70000 is not a port number")
+
+
+def test_a_port_in_use_is_one_line(tmp_path):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = run_cli(tmp_path, "--port", str(port))
+    _refused(result, f"127.0.0.1:{port}", "already in use")
+    assert result.returncode == 1
+
+
+@pytest.mark.parametrize("host", ["203.0.113.9", "no-such-host.invalid"], ids=["not this machine's address", "unknown name"])
+def test_a_host_that_cannot_be_bound_is_one_line(tmp_path, host):
+    result = run_cli(tmp_path, "--host", host, "--port", str(_free_port()))
+    _refused(result, f"cannot listen on {host}:")
+    assert result.returncode == 1
+
+
+def _serve_and_read_address(tmp_path: Path, *args: str) -> tuple[str, str]:
+    process = subprocess.Popen([sys.executable, "-m", "referee", *args], cwd=tmp_path, env=_env(tmp_path),
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        line = ""
+        while time.monotonic() < deadline:
+            line = process.stdout.readline()
+            if line.startswith("Open ") or not line:
+                break
+        assert line.startswith("Open http://"), (line, process.stderr.read() if process.poll() is not None else "")
+        url = line.split()[1]
+        opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+        with opener.open(url, timeout=20) as response:
+            return url, response.read().decode()
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
+
+
+def test_the_printed_address_is_the_one_bound(tmp_path):
+    port = _free_port()
+    url, page = _serve_and_read_address(tmp_path, "--port", str(port))
+    assert url == f"http://127.0.0.1:{port}/"
+    assert "Referee" in page
+
+
+def test_an_ipv6_address_is_printed_in_brackets(tmp_path):
+    if not socket.has_ipv6:
+        pytest.skip("no IPv6 on this machine")
+    try:
+        port = _free_port(socket.AF_INET6, "::1")
+    except OSError:
+        pytest.skip("no IPv6 loopback on this machine")
+    url, page = _serve_and_read_address(tmp_path, "--host", "::1", "--port", str(port))
+    assert url == f"http://[::1]:{port}/"
+    assert "Referee" in page
