@@ -252,9 +252,27 @@ def _change(action, match_id: int, number: int):
 @bp.route("/matches/<int:match_id>/deals/new", methods=["GET", "POST"])
 def new_deal(match_id: int):
     match = _load(match_id)
-    if match.finished:
-        abort(409, description="This match is finished: no more deals can be entered. Correct an earlier deal instead.")
+    if request.method == "POST" and request.form.get("resume") == "1" and match.row["abandoned"] and not match.finished:
+        # "Take it up again and save": the abandoned match's closed page re-posts what was typed.
+        try:
+            matches.abandon(get_db(), match_id, False)
+        except matches.Conflict:
+            pass  # another phone took it up again first: just save
+        match = _load(match_id)
+    if match.finished or match.row["abandoned"]:
+        return _entry_closed(match)
     return _entry(match, None)
+
+
+def _entry_closed(match: matches.Match):
+    """No entry form for a finished or abandoned match: a 409 page that says why and what to do instead.
+    A deal posted meanwhile (another phone ended or abandoned the match) is carried in the page, so taking
+    the match up again saves it as it was typed."""
+    posted = [(k, v) for k, values in request.form.lists() for v in values if k not in ("csrf_token", "op", "resume")] \
+        if request.method == "POST" else []
+    context = {"match": match, "status": matches.status_of(match), "posted": posted,
+               "winner": match.state.standing.winner if match.finished else None}
+    return render_template("deal_closed.html", **context), 409
 
 
 @bp.route("/matches/<int:match_id>/deals/<int:number>/edit", methods=["GET", "POST"])
