@@ -45,6 +45,7 @@ class MatchSheet:
     result_line: str
     options: list[tuple[str, str]]
     chart: str
+    legend: list[tuple[str, str]]  # (marker SVG, player): beside the chart as HTML, shaped like all other text
     qr: str
     url: str
     printed_at: str
@@ -104,7 +105,8 @@ def match_sheet(match: Match, url: str) -> MatchSheet:
         totals=dict(match.state.totals),
         result_line=result_line,
         options=[(spec.label, shown) for spec, shown in game.describe_options(match.options)],
-        chart=chart_svg(match.players, series, target=target, noun=game.deal_noun),
+        chart=chart_svg(match.players, series, target=target, noun=game.deal_noun, labels=False),
+        legend=[(marker_svg(n), player) for n, player in enumerate(match.players)],
         qr=qr_svg(url),
         url=url,
         printed_at=_local(datetime.now().astimezone().isoformat(timespec="seconds")),
@@ -120,9 +122,12 @@ def qr_svg(url: str) -> str:
 
 def chart_svg(
     players: Sequence[str], series: Sequence[dict[str, int]], target: int | None = None, noun: str = "deal",
-    width: int = 520, height: int = 200,
+    width: int = 520, height: int = 200, labels: bool = True,
 ) -> str:
-    """Running totals after each counted deal, one line per player; readable in black and white."""
+    """Running totals after each counted deal, one line per player; readable in black and white.
+
+    ``labels=False`` leaves the players' names out of the picture (the PDF sheet puts them in an HTML legend:
+    WeasyPrint does not shape SVG text, so Arabic, Hebrew, Devanagari or Thai names would print wrongly)."""
     left, right, top, bottom = 42, 70, 10, 28
     plot_w, plot_h = width - left - right, height - top - bottom
     deals = max(len(series) - 1, 1)
@@ -170,9 +175,16 @@ def chart_svg(
             end_y += 10
         label_ys.append(end_y)
         out.append(_marker(_MARKERS[n % len(_MARKERS)], left + plot_w + 8, end_y - 3))
-        out.append(f'<text x="{left + plot_w + 14}" y="{end_y:.1f}" font-size="9">{escape(player[:12])}</text>')
+        if labels:
+            out.append(f'<text x="{left + plot_w + 14}" y="{end_y:.1f}" font-size="9">{escape(player[:12])}</text>')
     out.append("</svg>")
     return "".join(out)
+
+
+def marker_svg(n: int) -> str:
+    """The chart's marker for the n-th player, as a small SVG of its own (for a legend)."""
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 8 8" width="8" height="8" class="marker">'
+            f'{_marker(_MARKERS[n % len(_MARKERS)], 4, 4)}</svg>')
 
 
 def _marker(kind: str, px: float, py: float) -> str:
