@@ -2,7 +2,7 @@
 
 Builds a real 60-deal Klaberjass match in a temporary SQLite file through the app, then renders
 GET /matches/<id>/sheet.pdf: once cold (fonts loaded for the first time) and several times warm.
-Prints the figures; the target is under 1 s for a warm render.
+Prints the figures; the target is under 1 s for every render, the first (cold) one included.
 
     .venv/bin/python scripts/bench_sheets.py [--deals 60] [--runs 5]
 """
@@ -53,7 +53,9 @@ def main() -> None:
         print(f"match sheet, {args.deals} deals, {size / 1024:.0f} KiB PDF")
         print(f"cold render (first, fonts loading): {cold * 1000:.0f} ms")
         print(f"warm render: median {statistics.median(warm) * 1000:.0f} ms, max {max(warm) * 1000:.0f} ms over {len(warm)} runs")
-        print("target: under 1000 ms —", "met" if max(warm) < 1.0 else "NOT met")
+        slowest = max(timings)
+        print(f"target: every render under 1000 ms, the first included (slowest {slowest * 1000:.0f} ms) —",
+              "met" if slowest < 1.0 else "NOT met")
 
 
 if __name__ == "__main__":
