@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import uuid
+from urllib.parse import urlparse
 from typing import Any
 
 from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
@@ -41,6 +42,10 @@ def _go(url: str):
     if hx_request.htmx:
         response = make_response("", 204)
         response.headers["HX-Redirect"] = url
+        # The same page with another #anchor is only a scroll for the browser: have htmx reload it too.
+        current = urlparse(request.headers.get("HX-Current-URL", ""))
+        if current.path and current.path == urlparse(url).path:
+            response.headers["HX-Refresh"] = "true"
         return response
     return redirect(url, code=303)
 

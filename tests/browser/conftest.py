@@ -1,18 +1,20 @@
-"""Browser tests: Playwright driving Debian's Chromium against the real app served on loopback.
+"""Browser tests: Playwright driving Debian's Chromium against the real app served by waitress on loopback.
 
-Under CI=true a missing browser is a failure, not a skip.
+Under CI=true a missing browser is a failure, not a skip. Every page a test opens is watched: a console
+error, an uncaught script error or a Content-Security-Policy violation fails the test at teardown (a 4xx
+answer the flow asked for — a 422 form, a 409 — is not an error of the page).
 """
 
 from __future__ import annotations
 
 import os
-import threading
+import re
 from pathlib import Path
 
 import pytest
-from werkzeug.serving import make_server
 
 from referee import create_app
+from tests.conftest import waitress_serving
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -38,35 +40,74 @@ def browser():
         browser.close()
 
 
+def make_live_app(tmp_path, **config):
+    return create_app({"DATABASE": str(tmp_path / "browser.sqlite"), "SECRET_KEY": "test", **config})
+
+
 @pytest.fixture
-def live_server(tmp_path):
-    app = create_app({"DATABASE": str(tmp_path / "browser.sqlite"), "SECRET_KEY": "test"})
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-    thread.join(timeout=5)
+def live_config() -> dict:
+    """Extra configuration for the served app (a test overrides it, e.g. with a passphrase)."""
+    return {}
 
 
-def _context(browser, **kwargs):
+@pytest.fixture
+def live_server(tmp_path, live_config):
+    """The app as it runs for real: waitress, in a thread, on a free loopback port."""
+    with waitress_serving(make_live_app(tmp_path, **live_config)) as base:
+        yield base
+
+
+# Reported by the page itself (so also under script-src 'self': Playwright's init scripts bypass the CSP).
+CSP_LISTENER = """document.addEventListener("securitypolicyviolation", function (e) {
+  console.error("CSP violation: " + e.violatedDirective + " blocked " + (e.blockedURI || "inline") + " at " + e.sourceFile + ":" + e.lineNumber);
+});"""
+# A 4xx answer the flow asks for (422 beside a field, 409 for a stale form) is logged by Chromium as
+# "Failed to load resource"; it is the app answering, not the page failing.
+EXPECTED = re.compile(r"Failed to load resource: the server responded with a status of 4\d\d")
+
+
+class PageProblems(list):
+    def watch(self, page) -> None:
+        page.on("console", lambda m: self.append(f"console {m.type}: {m.text} ({m.location.get('url', '')})")
+                if m.type == "error" and not EXPECTED.search(m.text) else None)
+        page.on("pageerror", lambda exc: self.append(f"uncaught: {exc}"))
+
+
+def _context(browser, problems: PageProblems | None = None, **kwargs):
     context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True, **kwargs)
     context.set_default_timeout(10_000)
+    if problems is not None:
+        context.add_init_script(CSP_LISTENER)
+        context.on("page", problems.watch)
     return context
 
 
 @pytest.fixture
-def phone(browser, live_server):
-    context = _context(browser)
-    page = context.new_page()
-    page.base = live_server
-    yield page
+def page_problems():
+    """Console errors, script errors and CSP violations seen by any page of the test; fails it at teardown."""
+    problems = PageProblems()
+    yield problems
+    assert not problems, "the page reported:\n" + "\n".join(problems)
+
+
+@pytest.fixture
+def phone_context(browser, page_problems):
+    """A phone's browser context (JavaScript on), watched: for a test that needs a second page."""
+    context = _context(browser, page_problems)
+    yield context
     context.close()
 
 
 @pytest.fixture
-def phone_without_js(browser, live_server):
-    context = _context(browser, java_script_enabled=False)
+def phone(phone_context, live_server):
+    page = phone_context.new_page()
+    page.base = live_server
+    return page
+
+
+@pytest.fixture
+def phone_without_js(browser, live_server, page_problems):
+    context = _context(browser, page_problems, java_script_enabled=False)
     page = context.new_page()
     page.base = live_server
     yield page
