@@ -4,6 +4,10 @@ After each kill the database file must pass ``PRAGMA integrity_check``, and once
 on the same file: every deal that was answered 201 is there with the input sent, deal numbers are 1..n with
 no gap or duplicate, the dealers alternate, each match's totals are the sum of its deals' scores, and the
 stored summary row agrees. Three kill/restart cycles on one database. Loopback only; every loop is bounded.
+
+Deterministic: a fixed seed (CRASH_SEED to try another) chooses the deals and after how many answered deals
+each kill comes — progress, not wall-clock time, so a slow machine kills at the same point. A request that
+is slow or cut off while the server is still up is retried with the same Idempotency-Key (never entered twice).
 """
 
 from __future__ import annotations
@@ -28,7 +32,10 @@ PLAYERS = ("Ann", "Ben")
 THREADS = 6
 MATCHES = 4  # threads 0–3 each have their own match; threads 4 and 5 share matches 0 and 1
 CYCLES = 3
-REQUEST_TIMEOUT = 5.0
+REQUEST_TIMEOUT = 30.0
+SEED = int(os.environ.get("CRASH_SEED", "20261130"))
+RETRIES = 3
+CYCLE_BOUND = 60.0  # seconds a cycle may take to reach its kill point
 
 # Valid Klaberjass deals whoever deals (elder takes the upcard suit or everybody passes), all different.
 SUITS = ("clubs", "diamonds", "hearts", "spades")
@@ -48,10 +55,10 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def _request(base: str, method: str, path: str, body: dict | None = None) -> tuple[int, dict]:
+def _request(base: str, method: str, path: str, body: dict | None = None, headers: dict | None = None) -> tuple[int, dict]:
     data = None if body is None else json.dumps(body).encode()
     req = urllib.request.Request(base + path, data=data, method=method,
-                                 headers={"Content-Type": "application/json"} if body is not None else {})
+                                 headers={**({"Content-Type": "application/json"} if body is not None else {}), **(headers or {})})
     try:
         with _opener.open(req, timeout=REQUEST_TIMEOUT) as response:
             return response.status, json.loads(response.read())
@@ -126,20 +133,25 @@ def _integrity(database: Path) -> None:
 
 
 def _post_deals(base: str, worker: int, match_id: int, stop: threading.Event, acked: list, lock: threading.Lock,
-                errors: list, rng: random.Random) -> None:
+                errors: list, rng: random.Random, cycle: int) -> None:
     """Enter deals until the server dies (or stop / the bounds); every 201 goes into ``acked``."""
-    deadline = time.monotonic() + 15
-    for _ in range(5000):
+    deadline = time.monotonic() + CYCLE_BOUND + 30
+    for n in range(5000):
         if stop.is_set() or time.monotonic() > deadline:
             return
         deal = rng.choice(DEALS)
-        try:
-            status, body = _request(base, "POST", f"/api/matches/{match_id}/deals", deal)
-        except (OSError, http.client.HTTPException) as exc:  # refused, reset, timed out: the server is gone
-            with lock:
-                errors.append((time.monotonic(), worker, f"{type(exc).__name__}: {exc}"))
-            return
-        if status != 201:
+        key = f"cycle{cycle}-worker{worker}-deal{n}"
+        for attempt in range(RETRIES):
+            try:
+                status, body = _request(base, "POST", f"/api/matches/{match_id}/deals", deal, {"Idempotency-Key": key})
+                break
+            except (OSError, http.client.HTTPException) as exc:  # refused, reset, timed out
+                if stop.is_set() or attempt == RETRIES - 1:  # the server is gone (or never answers)
+                    with lock:
+                        errors.append((time.monotonic(), worker, f"{type(exc).__name__}: {exc}"))
+                    return
+                time.sleep(0.2)
+        if status not in (200, 201):  # 200: a retry the server had already stored (Idempotent-Replayed)
             with lock:
                 errors.append((time.monotonic(), worker, f"HTTP {status}: {body}"))
             return
@@ -183,9 +195,8 @@ def _check(base: str, database: Path, match_ids: list[int], acked: list) -> dict
 def test_kill_mid_stream_loses_nothing_acknowledged(tmp_path):
     database, log = tmp_path / "crash.sqlite", tmp_path / "server.log"
     server = Server(database, log)
-    rng = random.Random()
-    seed = rng.randrange(1 << 30)
-    rng.seed(seed)
+    seed = SEED
+    rng = random.Random(seed)
     acked: list = []
     lock = threading.Lock()
     threads: list[threading.Thread] = []
@@ -205,22 +216,25 @@ def test_kill_mid_stream_loses_nothing_acknowledged(tmp_path):
             threads = [
                 threading.Thread(target=_post_deals, daemon=True, name=f"dealer-{w}",
                                  args=(server.base, w, match_ids[w % MATCHES], stop, acked, lock, errors,
-                                       random.Random(rng.random())))
+                                       random.Random(rng.random()), cycle))
                 for w in range(THREADS)
             ]
             for t in threads:
                 t.start()
-            time.sleep(rng.uniform(0.4, 1.5))
+            kill_after = rng.randint(10, 40)  # answered deals this cycle before the kill
+            bound = time.monotonic() + CYCLE_BOUND
+            while len(acked) - before < kill_after and time.monotonic() < bound and any(t.is_alive() for t in threads):
+                time.sleep(0.01)
             killed_at = time.monotonic()
             server.kill()
             stop.set()
             for t in threads:
-                t.join(timeout=REQUEST_TIMEOUT + 5)
+                t.join(timeout=REQUEST_TIMEOUT * RETRIES + 5)
             assert not any(t.is_alive() for t in threads), "a client thread did not stop"
             context = f"(seed {seed}, cycle {cycle + 1})\n{server.tail()}"
             early = [e for e in errors if e[0] < killed_at or e[2].split(":")[0] not in {
                 "ConnectionRefusedError", "ConnectionResetError", "RemoteDisconnected", "URLError",
-                "BrokenPipeError", "IncompleteRead", "ConnectionAbortedError"}]
+                "BrokenPipeError", "IncompleteRead", "ConnectionAbortedError", "TimeoutError"}]
             assert not early, f"errors while the server was up: {early} {context}"
             new_acked = acked[before:]
             assert new_acked, f"no deal was entered before the kill {context}"
