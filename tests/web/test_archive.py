@@ -52,7 +52,12 @@ def archive(client, app):
     client.post(f"/api/matches/{c}/abandon")
     with app.app_context():
         from referee.web import get_db
-        get_db().execute("UPDATE matches SET created = '2026-01-15T10:00:00+00:00' WHERE id = ?", [a]).connection.commit()
+        # Fixed dates, whatever today is: a in January, the others in March, newest last.
+        db = get_db()
+        for mid, stamp in ((a, "2026-01-15T10:00:00+00:00"), (b, "2026-03-02T10:00:00+00:00"),
+                           (c, "2026-03-03T10:00:00+00:00"), (s, "2026-03-04T10:00:00+00:00")):
+            db.execute("UPDATE matches SET created = ? WHERE id = ?", [stamp, mid])
+        db.conn.commit()
     return {"a": a, "b": b, "c": c, "s": s}
 
 
@@ -73,6 +78,7 @@ def ids_on(page_body: str) -> list[int]:
         ("status=in_progress", ["s", "b"]),
         ("since=2026-02-01", ["s", "c", "b"]),
         ("until=2026-01-31", ["a"]),
+        ("since=2026-03-03&until=2026-03-03", ["c"]),
         ("game=klaberjass&player=ben&status=finished", ["a"]),
     ],
 )
