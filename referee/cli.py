@@ -30,6 +30,12 @@ def lan_addresses() -> list[str]:
     return sorted(a for a in found if not ipaddress.ip_address(a).is_loopback)
 
 
+def lan_names() -> list[str]:
+    """This machine's host name, as phones may reach it (plain and with .local for mDNS)."""
+    name = socket.gethostname().strip().lower()
+    return [name, f"{name.split('.')[0]}.local"] if name else []
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="referee", description="Serve Referee with waitress.")
     parser.add_argument("--host", default=os.environ.get("REFEREE_HOST", "127.0.0.1"),
@@ -42,10 +48,14 @@ def main(argv: list[str] | None = None) -> None:
 
     from waitress import serve
 
-    from . import create_app
+    from . import create_app, store
 
     host = "0.0.0.0" if args.lan else args.host
-    app = create_app()
+    try:  # with --lan, the names phones use for this machine are allowed hosts too
+        app = create_app({"LAN_HOSTS": [*lan_addresses(), *lan_names()]} if args.lan else None)
+    except store.CannotStart as exc:
+        print(exc.format_message(), file=sys.stderr, flush=True)
+        sys.exit(exc.exit_code)
     print(f"Referee: database {app.config['DATABASE']}", flush=True)
     loopback = host in ("127.0.0.1", "localhost", "::1")
     if loopback:

@@ -8,6 +8,7 @@ another phone doing the same.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import re
@@ -277,18 +278,45 @@ class Entered(NamedTuple):
     replayed: bool  # True when an idempotency key had already entered this deal
 
 
-def enter_deal(db: Database, match_id: int, deal_input: Any, key: str | None = None) -> Entered:
+MAX_KEY = 255
+DEFAULT_MAX_DEALS = 2000
+
+
+def body_hash(deal_input: Any) -> str:
+    """Stands for a deal's entry, whatever the order of its keys: kept with an idempotency key."""
+    return hashlib.sha256(json.dumps(deal_input, sort_keys=True, ensure_ascii=False).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def too_many_deals(count: int, limit: int, where: str = "This match") -> Violation:
+    return Violation("too_many_deals", f"{where} has {count:,} deals; Referee keeps at most {limit:,} deals in one "
+                     "match. Start a new match (Rematch) to go on.", None)
+
+
+def enter_deal(db: Database, match_id: int, deal_input: Any, key: str | None = None, max_deals: int = DEFAULT_MAX_DEALS) -> Entered:
     """Store a new deal dealt by whoever deals next. Raises NotFound, Conflict or InvalidDeal.
 
     ``key`` (an idempotency key from the form or the API) makes a retried or double-tapped entry
-    harmless: the second time, the deal stored the first time is returned and nothing is added.
+    harmless: the second time, the deal stored the first time is returned and nothing is added. The
+    same key with another entry is refused (``idempotency_key_reused``): it is a different deal.
     """
+    if key is not None and len(key) > MAX_KEY:
+        raise InvalidDeal([Violation("bad_idempotency_key", f"An idempotency key is at most {MAX_KEY} characters, "
+                                     f"not {len(key):,}.", None)])
+    digest = body_hash(deal_input)
     with store.immediate(db):
         match = load(db, match_id)
         if key:
             earlier = store.deal_for_key(db, match_id, key)
             if earlier is not None:
-                return Entered(earlier, match, True)
+                number, stored_hash = earlier
+                if stored_hash is not None and stored_hash != digest:
+                    raise InvalidDeal([Violation(
+                        "idempotency_key_reused",
+                        f"This idempotency key already entered deal {number} with another entry: send a new key "
+                        "for a new deal.", None)])
+                return Entered(number, match, True)
+        if len(match.deals) >= max_deals:
+            raise InvalidDeal([too_many_deals(len(match.deals), max_deals)])
         if match.finished:
             raise Conflict(f"Match {match_id} is finished: no more deals can be entered.")
         if match.row["abandoned"]:
@@ -300,7 +328,7 @@ def enter_deal(db: Database, match_id: int, deal_input: Any, key: str | None = N
         number = store.next_deal_number(db, match_id)
         store.insert_deal(db, match_id, number, table.dealer, deal_input)
         if key:
-            store.remember_key(db, match_id, key, number)
+            store.remember_key(db, match_id, key, number, digest)
         store.add_event(db, match_id, "entered", number)
         log_change("entered", match_id, number)
         # The new deal comes last: extend the replayed match by one deal instead of replaying it all again.

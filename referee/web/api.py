@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import Blueprint, jsonify, request
+from flask import Blueprint, current_app, jsonify, request
 
 from .. import matches, store
 from ..games import GAMES
@@ -187,8 +187,8 @@ def add_deal(match_id: int):
     time (200, Idempotent-Replayed: true) instead of entering it twice."""
     db = get_db()
     body = _body()
-    key = request.headers.get("Idempotency-Key", "").strip()[:100] or None
-    number, match, replayed = matches.enter_deal(db, match_id, body, key=key)
+    key = request.headers.get("Idempotency-Key", "").strip() or None
+    number, match, replayed = matches.enter_deal(db, match_id, body, key=key, max_deals=current_app.config["MAX_DEALS"])
     headers = {"Location": f"/api/matches/{match_id}/deals/{number}"}
     if replayed:
         headers["Idempotent-Replayed"] = "true"

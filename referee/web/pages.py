@@ -10,7 +10,7 @@ import re
 import uuid
 from typing import Any
 
-from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, make_response, redirect, render_template, request, url_for
 from htmx_flask import request as hx_request
 
 from .. import matches
@@ -309,7 +309,7 @@ def _entry(match: matches.Match, deal: dict[str, Any] | None):
                     matches.correct_deal(db, match.id, deal["number"], deal_input, expected_version=version)
                     number = deal["number"]
                 else:
-                    number = matches.enter_deal(db, match.id, deal_input, key=key).number
+                    number = matches.enter_deal(db, match.id, deal_input, key=key, max_deals=current_app.config["MAX_DEALS"]).number
             except InvalidDeal as exc:  # the match changed under us (another phone)
                 problems = list(exc.violations)
             except matches.StaleVersion as exc:

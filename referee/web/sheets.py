@@ -11,6 +11,7 @@ from .. import matches, sheets
 from ..games import find_game
 from ..games.base import BaseGame, RuleError, UnknownGame
 from . import get_db
+from .security import public_url
 
 bp = Blueprint("sheets", __name__)
 
@@ -45,7 +46,7 @@ def _match_sheet_html(match_id: int, pdf: bool) -> tuple[str, matches.Match]:
         match = matches.load(get_db(), match_id)
     except matches.NotFound as exc:
         abort(404, description=str(exc))
-    url = url_for("pages.match_page", match_id=match_id, _external=True)
+    url = public_url("pages.match_page", match_id=match_id)
     sheet = sheets.match_sheet(match, url)
     return render_template("sheets/match.html", sheet=sheet, pdf=pdf), match
 

@@ -1,0 +1,262 @@
+"""Issue 11: what an adversarial test of the running server found, each as a test — allowed hosts, throttled
+passphrases, sessions that end, idempotency keys bound to their body."""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta, timezone
+
+import pytest
+from flask.testing import FlaskClient
+
+from referee import create_app
+from tests.conftest import worked_example
+
+FORGED = {"Host": "rebind.example:5000"}
+AUTH = {"Authorization": "Bearer open sesame"}
+
+
+def new_match(client, **kw) -> int:
+    r = client.post("/api/matches", json={"game": "klaberjass", "players": ["Ann", "Ben"], "first_dealer": "Ben"}, **kw)
+    assert r.status_code == 201, r.json
+    return r.json["id"]
+
+
+# ---- allowed hosts ------------------------------------------------------------------------
+
+def test_a_forged_host_is_refused_on_pages_the_api_and_forms(client):
+    match_id = new_match(client)
+    assert client.get("/", headers=FORGED).status_code == 400
+    r = client.get("/api/export", headers=FORGED)
+    assert r.status_code == 400 and r.json["errors"][0]["code"] == "bad_request"
+    assert "REFEREE_ALLOWED_HOSTS" in r.json["errors"][0]["message"]
+    r = client.post("/api/matches", json={"game": "klaberjass", "players": ["X", "Y"]}, headers=FORGED)
+    assert r.status_code == 400
+    r = client.post(f"/matches/{match_id}/share", headers=FORGED)  # a form post
+    assert r.status_code == 400
+    assert client.get("/api/matches").json["total"] == 1
+    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert "/share/" not in page  # no share link was made by the forged request
+
+
+@pytest.mark.parametrize("host", ["localhost", "localhost:5000", "127.0.0.1:8000", "[::1]:5000", "LOCALHOST."])
+def test_the_default_hosts_are_answered(client, host):
+    assert client.get("/", headers={"Host": host}).status_code == 200
+
+
+@pytest.mark.parametrize("host", ["rebind.example", "127.0.0.1.nip.io", "localhost.evil.example", "[::2]", "a b", ""])
+def test_other_hosts_are_not(client, host):
+    assert client.get("/api/matches", headers={"Host": host}).status_code == 400
+
+
+def test_allowed_hosts_are_configured(tmp_path, monkeypatch):
+    monkeypatch.setenv("REFEREE_ALLOWED_HOSTS", "referee.example.org, .club.example")
+    app = create_app({"DATABASE": str(tmp_path / "h.sqlite"), "SECRET_KEY": "s", "PASSPHRASE": None})
+    client = app.test_client()
+    for host in ("referee.example.org", "referee.example.org:443", "table1.club.example", "localhost"):
+        assert client.get("/", headers={"Host": host}).status_code == 200, host
+    assert client.get("/", headers={"Host": "other.example.org"}).status_code == 400
+
+
+def test_lan_hosts_are_allowed(tmp_path):
+    app = create_app({"DATABASE": str(tmp_path / "h.sqlite"), "SECRET_KEY": "s", "PASSPHRASE": None,
+                      "LAN_HOSTS": ["192.168.1.20", "kitchen-pc", "kitchen-pc.local"]})
+    client = app.test_client()
+    assert client.get("/", headers={"Host": "192.168.1.20:5000"}).status_code == 200
+    assert client.get("/", headers={"Host": "kitchen-pc.local:5000"}).status_code == 200
+    assert client.get("/", headers={"Host": "192.168.1.21:5000"}).status_code == 400
+
+
+def test_the_share_url_uses_the_public_url_never_the_request_host(tmp_path):
+    app = create_app({"DATABASE": str(tmp_path / "h.sqlite"), "SECRET_KEY": "s", "PASSPHRASE": None,
+                      "PUBLIC_URL": "https://referee.example.org/"})
+    client = app.test_client()
+    match_id = new_match(client)
+    assert client.post(f"/matches/{match_id}/share").status_code == 303
+    page = client.get(f"/matches/{match_id}", headers={"Host": "127.0.0.1:5000"}).get_data(as_text=True)
+    assert "https://referee.example.org/share/" in page and "127.0.0.1:5000/share" not in page
+
+
+def test_without_a_public_url_the_share_url_is_built_from_the_allowed_host(client):
+    match_id = new_match(client)
+    client.post(f"/matches/{match_id}/share")
+    page = client.get(f"/matches/{match_id}", headers={"Host": "127.0.0.1:5000"}).get_data(as_text=True)
+    assert "http://127.0.0.1:5000/share/" in page
+    assert client.get(f"/matches/{match_id}", headers=FORGED).status_code == 400
+
+
+def test_behind_a_proxy_the_forwarded_host_and_scheme_count(tmp_path):
+    app = create_app({"DATABASE": str(tmp_path / "h.sqlite"), "SECRET_KEY": "s", "PASSPHRASE": None,
+                      "PROXIES": 1, "ALLOWED_HOSTS": "referee.example.org"})
+    client = app.test_client()
+    match_id = new_match(client)
+    client.post(f"/matches/{match_id}/share")
+    forwarded = {"X-Forwarded-Host": "referee.example.org", "X-Forwarded-Proto": "https", "X-Forwarded-For": "203.0.113.9"}
+    page = client.get(f"/matches/{match_id}", headers=forwarded).get_data(as_text=True)
+    assert "https://referee.example.org/share/" in page
+    assert client.get("/", headers={**forwarded, "X-Forwarded-Host": "rebind.example"}).status_code == 400
+
+
+# ---- throttled passphrases ----------------------------------------------------------------
+
+@pytest.fixture
+def locked(tmp_path):
+    return create_app({"DATABASE": str(tmp_path / "locked.sqlite"), "SECRET_KEY": "s", "PASSPHRASE": "open sesame"})
+
+
+def test_fifty_wrong_bearers_are_throttled_while_the_right_one_works_elsewhere(locked, caplog):
+    attacker = locked.test_client()
+    attacker.environ_base["REMOTE_ADDR"] = "198.51.100.7"
+    codes = [attacker.get("/api/export", headers={"Authorization": f"Bearer guess{i}"}).status_code for i in range(50)]
+    assert codes[:5] == [401] * 5 and set(codes[5:]) == {429}
+    r = attacker.get("/api/export", headers={"Authorization": "Bearer guess51"})
+    assert r.status_code == 429 and r.json["errors"][0]["code"] == "too_many_attempts"
+    assert 1 <= int(r.headers["Retry-After"]) <= 60
+    # While throttled even the right passphrase from that address is refused: guessing gains nothing.
+    assert attacker.get("/api/export", headers=AUTH).status_code == 429
+    friend = locked.test_client()
+    friend.environ_base["REMOTE_ADDR"] = "192.168.1.30"
+    assert friend.get("/api/export", headers=AUTH).status_code == 200
+    refusals = [r for r in caplog.records if "too many wrong ones" in r.getMessage()]
+    assert len(refusals) == 47 and "198.51.100.7" in refusals[0].getMessage()
+
+
+def test_the_login_form_is_throttled_too_without_sleeping(locked):
+    import time
+
+    client = locked.test_client()
+    client.environ_base["REMOTE_ADDR"] = "198.51.100.8"
+    started = time.monotonic()
+    codes = [client.post("/login", data={"passphrase": f"guess{i}"}).status_code for i in range(7)]
+    assert time.monotonic() - started < 2  # no sleep in the worker thread
+    assert codes == [401] * 5 + [429] * 2
+    r = client.post("/login", data={"passphrase": "open sesame"})
+    assert r.status_code == 429 and "Too many wrong passphrases" in r.get_data(as_text=True) and r.headers["Retry-After"]
+    other = locked.test_client()
+    other.environ_base["REMOTE_ADDR"] = "198.51.100.9"
+    assert other.post("/login", data={"passphrase": "open sesame"}).status_code == 303
+    # Wrong Bearers and wrong forms count together for one address.
+    api = locked.test_client()
+    api.environ_base["REMOTE_ADDR"] = "198.51.100.8"
+    assert api.get("/api/matches", headers=AUTH).status_code == 429
+
+
+def test_the_wait_grows_with_the_guesses(locked):
+    from referee.web.security import _Throttle
+
+    throttle = _Throttle("2/minute;4/hour")
+    for _ in range(2):
+        throttle.failed("a")
+    assert 1 <= throttle.wait("a") <= 60
+    for _ in range(2):
+        throttle.failed("a")
+    assert throttle.wait("a") > 3000
+    assert throttle.wait("b") == 0
+
+
+# ---- sessions -----------------------------------------------------------------------------
+
+def _signed_in(app) -> FlaskClient:
+    client = app.test_client()
+    assert client.post("/login", data={"passphrase": "open sesame"}).status_code == 303
+    assert client.get("/history").status_code == 200
+    return client
+
+
+def _cookie(client) -> str:
+    return client.get_cookie("session").value
+
+
+def test_a_log_out_button_on_every_page_when_a_passphrase_is_set(locked, client):
+    signed = _signed_in(locked)
+    for path in ("/", "/history", "/rules", "/matches/new"):
+        page = signed.get(path).get_data(as_text=True)
+        assert 'action="/logout"' in page and "Log out" in page, path
+    assert "Log out" not in client.get("/").get_data(as_text=True)  # no passphrase: nothing to log out of
+
+
+def test_logging_out_ends_the_session_even_for_a_saved_cookie(locked):
+    client = _signed_in(locked)
+    saved = _cookie(client)
+    assert client.post("/logout").status_code == 303
+    thief = locked.test_client()
+    thief.set_cookie("session", saved)
+    assert thief.get("/history").status_code == 302
+    assert thief.get("/api/export").status_code == 401
+
+
+def test_changing_the_passphrase_ends_every_session(locked, tmp_path):
+    client = _signed_in(locked)
+    saved = _cookie(client)
+    changed = create_app({"DATABASE": locked.config["DATABASE"], "SECRET_KEY": "s", "PASSPHRASE": "new words"})
+    after = changed.test_client()
+    after.set_cookie("session", saved)
+    assert after.get("/history").status_code == 302
+    same = create_app({"DATABASE": locked.config["DATABASE"], "SECRET_KEY": "s", "PASSPHRASE": "open sesame"})
+    still = same.test_client()
+    still.set_cookie("session", saved)
+    assert still.get("/history").status_code == 200  # a restart with the same passphrase keeps it
+
+
+def test_an_idle_session_expires(locked):
+    import sqlite3
+
+    client = _signed_in(locked)
+    assert locked.permanent_session_lifetime == timedelta(days=14)
+    conn = sqlite3.connect(locked.config["DATABASE"])
+    old = (datetime.now(timezone.utc) - timedelta(days=15)).isoformat(timespec="seconds")
+    conn.execute("UPDATE sessions SET seen = ?", [old])
+    conn.commit()
+    assert client.get("/history").status_code == 302
+    assert conn.execute("SELECT count(*) FROM sessions").fetchone()[0] == 0
+    conn.close()
+
+
+def test_a_session_in_use_stays(locked):
+    import sqlite3
+
+    client = _signed_in(locked)
+    conn = sqlite3.connect(locked.config["DATABASE"])
+    old = (datetime.now(timezone.utc) - timedelta(days=13)).isoformat(timespec="seconds")
+    conn.execute("UPDATE sessions SET seen = ?", [old])
+    conn.commit()
+    assert client.get("/history").status_code == 200
+    seen = conn.execute("SELECT seen FROM sessions").fetchone()[0]
+    assert datetime.fromisoformat(seen) > datetime.now(timezone.utc) - timedelta(minutes=1)  # the clock restarts
+    conn.close()
+
+
+def test_the_idle_period_is_configured(tmp_path, monkeypatch):
+    monkeypatch.setenv("REFEREE_SESSION_IDLE_DAYS", "3")
+    app = create_app({"DATABASE": str(tmp_path / "i.sqlite"), "SECRET_KEY": "s", "PASSPHRASE": "p"})
+    assert app.permanent_session_lifetime == timedelta(days=3)
+
+
+# ---- idempotency keys ---------------------------------------------------------------------
+
+def test_a_key_reused_with_another_body_is_refused(client):
+    match_id = new_match(client)
+    key = {"Idempotency-Key": "deal-one"}
+    assert client.post(f"/api/matches/{match_id}/deals", json=worked_example(), headers=key).status_code == 201
+    other = {**worked_example(), "points": {"Ann": 60, "Ben": 66}}
+    r = client.post(f"/api/matches/{match_id}/deals", json=other, headers=key)
+    assert r.status_code == 422 and r.json["errors"][0]["code"] == "idempotency_key_reused"
+    assert "deal 1" in r.json["errors"][0]["message"]
+    # The same body again (keys in another order) is the harmless retry it always was.
+    reordered = dict(reversed(list(worked_example().items())))
+    r = client.post(f"/api/matches/{match_id}/deals", json=reordered, headers=key)
+    assert r.status_code == 200 and r.headers["Idempotent-Replayed"] == "true"
+    assert len(client.get(f"/api/matches/{match_id}").json["deals"]) == 1
+
+
+def test_long_keys_are_refused_not_cut(client):
+    match_id = new_match(client)
+    first, second = "k" * 150 + "1", "k" * 150 + "2"  # were the same key once cut to 100 characters
+    assert client.post(f"/api/matches/{match_id}/deals", json=worked_example(), headers={"Idempotency-Key": first}).status_code == 201
+    thrown_in = {"upcard": "clubs", "calls": ["pass", "pass", "pass", "pass"]}
+    r = client.post(f"/api/matches/{match_id}/deals", json=thrown_in, headers={"Idempotency-Key": second})
+    assert r.status_code == 201 and r.json["deal"]["number"] == 2
+    r = client.post(f"/api/matches/{match_id}/deals", json=thrown_in, headers={"Idempotency-Key": "k" * 256})
+    assert r.status_code == 422 and r.json["errors"][0]["code"] == "bad_idempotency_key"
+    assert client.post(f"/api/matches/{match_id}/deals", json=thrown_in, headers={"Idempotency-Key": "k" * 255}).status_code == 201
+    assert len(client.get(f"/api/matches/{match_id}").json["deals"]) == 3
