@@ -38,7 +38,7 @@ DEAL_ACTIONS = ("entered", "corrected", "voided", "restored", "undone")  # a dea
 MAX_NUMBER = 1_000_000  # deal numbers and versions: far beyond any real match, well inside SQLite's integers
 MAX_DEPTH = 64  # nesting of JSON values: deal entries are a few levels deep
 MAX_UID = 100
-MAX_PROBLEMS = 100  # a file that is wrong everywhere reports this many, then a count of the rest
+MAX_PROBLEMS = 100  # a file that is wrong everywhere: reading stops after this many problems
 CSV_SEATS = max(game.seats for game in GAMES)
 
 
@@ -129,10 +129,14 @@ class _Incoming:
     events: list[dict[str, Any]]
 
 
-def import_data(db: Database, data: Any) -> ImportReport:
-    """Import an export document (already parsed from JSON). Raises InvalidImport with every problem
-    found, and then stores nothing; otherwise stores every match whose uid is new, in one transaction."""
-    incoming = _read_document(data)
+def import_data(db: Database, data: Any, max_deals: int = matches.DEFAULT_MAX_DEALS) -> ImportReport:
+    """Import an export document (already parsed from JSON). Raises InvalidImport with the problems found
+    (reading stops after MAX_PROBLEMS), and then stores nothing; otherwise stores every match whose uid
+    is new, in one transaction."""
+    try:
+        incoming = _read_document(data, max_deals)
+    except _TooMany as exc:
+        raise InvalidImport(exc.problems) from None
     report = ImportReport()
     with store.immediate(db):
         for m in incoming:
@@ -216,8 +220,27 @@ def _show(value: Any) -> str:
     return shown if len(shown) <= 40 else shown[:37] + "…"
 
 
+class _TooMany(Exception):
+    """MAX_PROBLEMS problems found: reading stops (a file wrong everywhere is not read to its end)."""
+
+    def __init__(self, problems: list[Violation]):
+        self.problems = problems
+
+
 class _Problems(list):
-    """The violations found so far, and a helper that reads one key of an object with its type."""
+    """The violations found so far (at most MAX_PROBLEMS: one more stops the reading with _TooMany), and a
+    helper that reads one key of an object with its type."""
+
+    def append(self, violation: Violation) -> None:
+        if len(self) >= MAX_PROBLEMS:
+            raise _TooMany([*self, Violation(
+                "too_many_problems", f"Reading stopped after {MAX_PROBLEMS} problems: fix these and import the file again.", None,
+            )])
+        super().append(violation)
+
+    def extend(self, violations) -> None:
+        for violation in violations:
+            self.append(violation)
 
     def need(self, obj: dict[str, Any], key: str, kind: str, code: str, label: str, where: str, nullable: bool = False) -> Any:
         """``obj[key]`` if present and of ``kind``; otherwise a violation and None."""
@@ -233,8 +256,8 @@ class _Problems(list):
         return value
 
 
-def _read_document(data: Any) -> list[_Incoming]:
-    """Check a whole export document; raises InvalidImport with every problem found."""
+def _read_document(data: Any, max_deals: int = matches.DEFAULT_MAX_DEALS) -> list[_Incoming]:
+    """Check a whole export document; raises InvalidImport with the problems found (_TooMany past MAX_PROBLEMS)."""
     if not isinstance(data, dict):
         raise InvalidImport([Violation("bad_format", "This is not a Referee export: the file must hold a JSON object.", None)])
     if data.get("format") != FORMAT:
@@ -251,14 +274,15 @@ def _read_document(data: Any) -> list[_Incoming]:
     raw_matches = data.get("matches")
     if not isinstance(raw_matches, list):
         raise InvalidImport([Violation("bad_format", 'This export has no list of "matches".', "matches")])
-    problems = _Problems(_unreadable_values(raw_matches))
-    if problems:
-        raise InvalidImport(_capped(problems))
-
+    problems = _Problems()
     incoming: list[_Incoming] = []
     seen: dict[str, int] = {}
     for i, raw in enumerate(raw_matches):
-        m = _read_match(raw, i, problems)
+        unreadable = _unreadable_values(raw, f"matches.{i}")
+        if unreadable:  # text the database cannot take, numbers the rules cannot: not read any further
+            problems.extend(unreadable)
+            continue
+        m = _read_match(raw, i, problems, max_deals)
         if m is None:
             continue
         if m.uid in seen:
@@ -269,15 +293,15 @@ def _read_document(data: Any) -> list[_Incoming]:
         seen.setdefault(m.uid, i)
         incoming.append(m)
     if problems:
-        raise InvalidImport(_capped(problems))
+        raise InvalidImport(list(problems))
     return incoming
 
 
-def _unreadable_values(value: Any) -> list[Violation]:
+def _unreadable_values(value: Any, start: str = "matches") -> list[Violation]:
     """Text that is not valid Unicode, numbers that are not finite, values nested too deeply: things
     JSON lets through that the database or the rules cannot take. Iterative, so depth cannot crash it."""
     problems: list[Violation] = []
-    stack: list[tuple[Any, str, int]] = [(value, "matches", 1)]
+    stack: list[tuple[Any, str, int]] = [(value, start, 2 if start != "matches" else 1)]
     while stack and len(problems) < MAX_PROBLEMS:
         v, where, depth = stack.pop()
         if depth > MAX_DEPTH:
@@ -307,14 +331,7 @@ def _encodable(text: str) -> bool:
     return True
 
 
-def _capped(problems: list[Violation]) -> list[Violation]:
-    if len(problems) <= MAX_PROBLEMS:
-        return problems
-    rest = len(problems) - MAX_PROBLEMS
-    return problems[:MAX_PROBLEMS] + [Violation("too_many_problems", f"… and {rest} more problems.", None)]
-
-
-def _read_match(raw: Any, i: int, problems: _Problems) -> _Incoming | None:
+def _read_match(raw: Any, i: int, problems: _Problems, max_deals: int = matches.DEFAULT_MAX_DEALS) -> _Incoming | None:
     where, label = f"matches.{i}", f"Match {i + 1}"
     if not isinstance(raw, dict):
         problems.append(Violation("bad_match", f"{label} must be an object, not {_show(raw)}.", where))
@@ -354,6 +371,10 @@ def _read_match(raw: Any, i: int, problems: _Problems) -> _Incoming | None:
         ))
 
     deals: list[dict[str, Any]] = []
+    if values["deals"] is not None and len(values["deals"]) > max_deals:
+        v = matches.too_many_deals(len(values["deals"]), max_deals, label)
+        problems.append(Violation(v.code, v.message, f"{where}.deals"))
+        values["deals"] = values["events"] = None
     if values["deals"] is not None:
         for j, raw_deal in enumerate(values["deals"]):
             deal = _read_deal(raw_deal, j, f"{where}.deals.{j}", f"{label}, deal {j + 1}", problems, game, players, options)
@@ -443,16 +464,27 @@ def _read_deal(
     if len(problems) > before:
         return None
     deal_input = raw["input"]
-    # The version in force counts in the totals, so it must keep the rules (a void one is kept as it is).
-    if game is not None and players is not None and not void:
-        for v in game.validate(deal_input, Table(tuple(players), dealer), options):
-            problems.append(Violation(
-                v.code, f"{label}: {v.message}", f"{where}.input.{v.field}" if v.field else f"{where}.input",
-            ))
+    # Every version goes through the rules like a new entry — a void one and earlier ones too: any of them
+    # can be brought back into the totals (restore, undo), and every page shows them.
+    if game is not None and players is not None:
+        table = Table(tuple(players), dealer)
+        _check_entry(game, table, options, deal_input, label, f"{where}.input", problems)
+        for k, rev in enumerate(revisions):
+            _check_entry(game, table, options, rev["input"], f"{label}, earlier version {k + 1}",
+                         f"{where}.revisions.{k}.input", problems)
     if len(problems) > before:
         return None
     return {"number": number, "dealer": dealer, "input": deal_input, "void": void, "version": version,
             "last_action": last_action, "created": created, "updated": updated, "revisions": revisions}
+
+
+def _check_entry(game: BaseGame, table: Table, options: Any, entry: Any, label: str, where: str, problems: _Problems) -> None:
+    try:
+        found = game.validate(entry, table, options)
+    except Exception:  # noqa: BLE001 - the rules must not trip over any JSON, but a file is refused rather than stored
+        found = [Violation("bad_deal", "the rules cannot read this entry.", None)]
+    for v in found:
+        problems.append(Violation(v.code, f"{label}: {v.message}", f"{where}.{v.field}" if v.field else where))
 
 
 def _read_revision(raw: Any, k: int, where: str, label: str, problems: _Problems) -> dict[str, Any] | None:

@@ -2,14 +2,47 @@
 
 from __future__ import annotations
 
+import json
 import uuid
 from datetime import datetime
+from typing import Any
 
 from flask import Flask, current_app, g, jsonify, render_template, request
 from sqlite_utils import Database
 from werkzeug.exceptions import HTTPException
 
 from .. import store
+
+
+class DuplicateKey(ValueError):
+    """A JSON object names the same key twice: which one was meant cannot be known."""
+
+    def __init__(self, key: str):
+        super().__init__(key)
+        self.key = key
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise DuplicateKey(key)
+            seen.add(key)
+    return obj
+
+
+def loads(raw: bytes | str) -> Any:
+    """JSON as the API and the importer take it: like ``json.loads``, but an object with a key given twice
+    raises DuplicateKey (instead of the last one silently winning)."""
+    return json.loads(raw, object_pairs_hook=_no_duplicates)
+
+
+def duplicate_key_error(exc: DuplicateKey) -> dict[str, Any]:
+    key = exc.key if len(exc.key) <= 40 else exc.key[:37] + "…"
+    return {"field": None, "code": "duplicate_key",
+            "message": f"The JSON names the key {json.dumps(key, ensure_ascii=False)} twice in one object: send it once."}
 
 
 def get_db() -> Database:

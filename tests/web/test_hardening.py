@@ -260,3 +260,52 @@ def test_long_keys_are_refused_not_cut(client):
     assert r.status_code == 422 and r.json["errors"][0]["code"] == "bad_idempotency_key"
     assert client.post(f"/api/matches/{match_id}/deals", json=thrown_in, headers={"Idempotency-Key": "k" * 255}).status_code == 201
     assert len(client.get(f"/api/matches/{match_id}").json["deals"]) == 3
+
+
+# ---- import in bounded memory and time ----------------------------------------------------
+
+IMPORT_CHILD = r"""
+import json, resource, sys, time
+limit = int(sys.argv[2])
+resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+from referee import create_app
+app = create_app({"DATABASE": sys.argv[3], "SECRET_KEY": "x", "PASSPHRASE": None, "TESTING": True})
+body = open(sys.argv[1], "rb").read()
+started = time.monotonic()
+r = app.test_client().post("/api/import", data=body, content_type="application/json")
+print(json.dumps({"status": r.status_code, "seconds": time.monotonic() - started, "errors": r.get_json()["errors"]}))
+"""
+
+
+def _hostile(size: int, item: bytes) -> bytes:
+    head = b'{"format": "referee-export", "version": 1, "matches": ['
+    return head + b",".join([item] * ((size - len(head)) // (len(item) + 1))) + b"]}"
+
+
+@pytest.mark.parametrize("mib, item", [
+    pytest.param(2, b"{}", id="2 MiB of empty matches (~700k)"),
+    pytest.param(4, b"{}", id="4 MiB of empty matches"),
+    pytest.param(8, b"{}", id="8 MiB of empty matches"),
+    pytest.param(8, b'{"uid": "abcdefghijklmnop"}', id="8 MiB of matches with only a uid"),
+])
+def test_a_hostile_import_is_refused_in_bounded_memory_and_time(tmp_path, mib, item):
+    """Issue 11: ~700k empty match objects (2 MiB) took 2.8 GB and 20 s; under a 3 GiB limit 4 MiB killed
+    the process. Now, under a 768 MiB address-space limit (the app alone maps ~190 MiB), a clear 422."""
+    import json
+    import subprocess
+    import sys
+
+    path = tmp_path / "hostile.json"
+    path.write_bytes(_hostile(mib * 1024 * 1024, item))
+    out = subprocess.run([sys.executable, "-c", IMPORT_CHILD, str(path), str(768 * 1024 * 1024), str(tmp_path / "db.sqlite")],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    answer = json.loads(out.stdout.strip().splitlines()[-1])
+    assert answer["status"] == 422
+    assert len(answer["errors"]) <= 101 and answer["errors"][0]["message"]
+    assert answer["seconds"] < 2, answer["seconds"]
+    if item == b"{}":
+        assert answer["errors"][0]["code"] == "bad_format" and "not a Referee export" in answer["errors"][0]["message"]
+    else:
+        assert answer["errors"][-1]["code"] == "too_many_problems" and len(answer["errors"]) == 101
+        assert answer["errors"][0]["field"] == "matches.0.created"
