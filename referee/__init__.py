@@ -91,7 +91,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         PROXIES=_number("REFEREE_PROXIES", 0),
         SESSION_IDLE_DAYS=_number("REFEREE_SESSION_IDLE_DAYS", 14),
         MAX_DEALS=_number("REFEREE_MAX_DEALS", 2000),
-        SHEET_MAX_PAGES=_number("REFEREE_SHEET_MAX_PAGES", 40),
+        SHEET_MAX_PAGES=_number("REFEREE_SHEET_MAX_PAGES", 50),
     )
     if test_config:
         app.config.update(test_config)

@@ -45,6 +45,20 @@ def duplicate_key_error(exc: DuplicateKey) -> dict[str, Any]:
             "message": f"The JSON names the key {json.dumps(key, ensure_ascii=False)} twice in one object: send it once."}
 
 
+MAX_ERRORS = 100
+
+
+def capped(violations: list) -> list:
+    """At most MAX_ERRORS errors, then one that counts the rest: a body wrong 20,000 times gets a short answer."""
+    from ..games.base import Violation
+
+    violations = list(violations)
+    if len(violations) <= MAX_ERRORS:
+        return violations
+    rest = len(violations) - MAX_ERRORS
+    return violations[:MAX_ERRORS] + [Violation("too_many_problems", f"… and {rest:,} more problem{'s' if rest != 1 else ''}.", None)]
+
+
 def get_db() -> Database:
     """One connection per request, closed on teardown."""
     if "db" not in g:

@@ -14,13 +14,13 @@ from flask import Blueprint, current_app, jsonify, request
 from .. import matches, store
 from ..games import GAMES
 from ..games.base import RuleError, Violation, whole_number
-from . import DuplicateKey, duplicate_key_error, get_db, loads
+from . import DuplicateKey, capped, duplicate_key_error, get_db, loads
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 
 def _errors(violations, status: int):
-    return jsonify({"errors": [v.to_dict() for v in violations]}), status
+    return jsonify({"errors": [v.to_dict() for v in capped(violations)]}), status
 
 
 def _one_error(code: str, message: str, status: int, field: str | None = None):

@@ -16,7 +16,7 @@ from htmx_flask import request as hx_request
 from .. import matches
 from ..games import GAMES, find_game
 from ..games.base import InvalidDeal, RuleError, Table, UnknownGame, Violation, whole_number
-from . import get_db
+from . import capped, get_db
 from .entry import entry_form
 
 bp = Blueprint("pages", __name__)
@@ -24,7 +24,7 @@ bp = Blueprint("pages", __name__)
 
 def _group(violations: list[Violation]) -> dict[str | None, list[str]]:
     grouped: dict[str | None, list[str]] = {}
-    for v in violations:
+    for v in capped(violations):
         grouped.setdefault(v.field, []).append(v.message)
     return grouped
 

@@ -17,7 +17,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from .. import matches, portable, store
 from ..games import GAMES
 from ..games.base import Violation
-from . import DuplicateKey, duplicate_key_error, get_db, loads
+from . import DuplicateKey, capped, duplicate_key_error, get_db, loads
 
 bp = Blueprint("portable", __name__)
 
@@ -45,7 +45,7 @@ def _too_large(_exc: RequestEntityTooLarge):
 
 
 def _errors(violations, status: int):
-    return jsonify({"errors": [v.to_dict() for v in violations]}), status
+    return jsonify({"errors": [v.to_dict() for v in capped(violations)]}), status
 
 
 def _attachment(response: Response, filename: str) -> Response:
@@ -142,7 +142,7 @@ def import_page():
     except _Unreadable as exc:
         return render_template("import.html", errors={"file": [exc.violation.message]}, report=None), 422
     except portable.InvalidImport as exc:
-        return render_template("import.html", errors={"file": [v.message for v in exc.violations]}, report=None), 422
+        return render_template("import.html", errors={"file": [v.message for v in capped(exc.violations)]}, report=None), 422
     db = get_db()
     imported = [store.get_match(db, match_id) for match_id in report.imported]
     skipped = [_by_uid(db, uid) for uid in report.skipped]

@@ -309,3 +309,73 @@ def test_a_hostile_import_is_refused_in_bounded_memory_and_time(tmp_path, mib, i
     else:
         assert answer["errors"][-1]["code"] == "too_many_problems" and len(answer["errors"]) == 101
         assert answer["errors"][0]["field"] == "matches.0.created"
+
+
+# ---- JSON: duplicate keys, error lists, deals per match, long sheets ----------------------
+
+def test_duplicate_keys_are_refused_not_last_wins(client):
+    r = client.post("/api/matches", data='{"game": "klaberjass", "players": ["Ann", "Ben"], "players": ["X", "Y"]}',
+                    content_type="application/json")
+    assert r.status_code == 422 and r.json["errors"][0]["code"] == "duplicate_key" and '"players"' in r.json["errors"][0]["message"]
+    match_id = new_match(client)
+    body = '{"upcard": "hearts", "calls": ["take"], "points": {"Ann": 70, "Ann": 0, "Ben": 56}, "last_trick": "Ann"}'
+    r = client.post(f"/api/matches/{match_id}/deals", data=body, content_type="application/json")
+    assert r.status_code == 422 and r.json["errors"][0]["code"] == "duplicate_key" and '"Ann"' in r.json["errors"][0]["message"]
+    assert client.get(f"/api/matches/{match_id}").json["deals"] == []
+
+
+def test_duplicate_keys_in_an_import_are_refused(client):
+    doc = '{"format": "referee-export", "version": 1, "matches": [], "matches": []}'
+    r = client.post("/api/import", data=doc, content_type="application/json")
+    assert r.status_code == 422 and r.json["errors"][0]["code"] == "duplicate_key"
+
+
+def test_a_huge_error_list_is_capped_with_a_count_of_the_rest(client):
+    r = client.post("/api/matches", json={"game": "klaberjass", "players": ["Ann"] * 20_000})
+    errors = r.json["errors"]
+    assert r.status_code == 422 and len(errors) == 101 and len(r.data) < 20_000
+    assert errors[-1]["code"] == "too_many_problems" and errors[-1]["message"] == "… and 19,900 more problems."
+
+
+def _capped_app(tmp_path, **config):
+    return create_app({"DATABASE": str(tmp_path / "cap.sqlite"), "SECRET_KEY": "s", "PASSPHRASE": None, **config})
+
+
+def test_deals_per_match_are_capped_on_entry(tmp_path):
+    client = _capped_app(tmp_path, MAX_DEALS=2).test_client()
+    match_id = client.post("/api/matches", json={"game": "klaberjass", "players": ["Ann", "Ben"], "options": {"target": "none"}}).json["id"]
+    thrown_in = {"upcard": "clubs", "calls": ["pass", "pass", "pass", "pass"]}
+    for _ in range(2):
+        assert client.post(f"/api/matches/{match_id}/deals", json=thrown_in).status_code == 201
+    r = client.post(f"/api/matches/{match_id}/deals", json=thrown_in)
+    assert r.status_code == 422 and r.json["errors"][0]["code"] == "too_many_deals"
+    assert "at most 2 deals" in r.json["errors"][0]["message"]
+    page = client.post(f"/matches/{match_id}/deals/new", data={"calls": "pass,pass,pass,pass", "op": "save"})
+    assert page.status_code == 422 and "at most 2 deals" in page.get_data(as_text=True)
+    assert len(client.get(f"/api/matches/{match_id}").json["deals"]) == 2
+
+
+def test_deals_per_match_are_capped_on_import(tmp_path, client):
+    match_id = client.post("/api/matches", json={"game": "klaberjass", "players": ["Ann", "Ben"], "options": {"target": "none"}}).json["id"]
+    for _ in range(3):
+        client.post(f"/api/matches/{match_id}/deals", json={"upcard": "clubs", "calls": ["pass", "pass", "pass", "pass"]})
+    doc = client.get("/api/export").json
+    other = _capped_app(tmp_path, MAX_DEALS=2).test_client()
+    r = other.post("/api/import", json=doc)
+    assert r.status_code == 422 and r.json["errors"][0]["code"] == "too_many_deals"
+    assert r.json["errors"][0]["field"] == "matches.0.deals" and r.json["errors"][0]["message"].startswith("Match 1 has 3 deals")
+    assert other.get("/api/matches").json["total"] == 0
+
+
+def test_a_sheet_over_the_page_limit_is_refused_at_once(tmp_path):
+    import time
+
+    client = _capped_app(tmp_path, SHEET_MAX_PAGES=1).test_client()
+    match_id = client.post("/api/matches", json={"game": "klaberjass", "players": ["Ann", "Ben"], "options": {"target": "none"}}).json["id"]
+    for _ in range(20):
+        client.post(f"/api/matches/{match_id}/deals", json={"upcard": "clubs", "calls": ["pass", "pass", "pass", "pass"]})
+    started = time.monotonic()
+    r = client.get(f"/matches/{match_id}/sheet.pdf")
+    assert r.status_code == 422 and time.monotonic() - started < 1
+    text = r.get_data(as_text=True)
+    assert "20 deals" in text and "about 2 pages, more than the 1 pages" in text and "CSV" in text
