@@ -385,6 +385,10 @@ def restore_deal(db: Database, match_id: int, number: int) -> Match:
             raise Conflict(f"Deal {number} is not void.")
         if match.finished and match.state.ended_at is not None and number > match.state.ended_at:
             raise Conflict(f"Match {match_id} ended before deal {number}.")
+        # Back in the totals, the entry must keep the rules as a correction would (it may be old or imported).
+        problems = match.game.validate(deal["input"], Table(match.players, deal["dealer"]), match.options)
+        if problems:
+            raise InvalidDeal([Violation(v.code, f"Deal {number} cannot be restored: {v.message}", v.field) for v in problems])
         store.revise_deal(db, deal, "restored", void=False)
         store.add_event(db, match_id, "restored", number, {"from_version": deal["version"]})
         log_change("restored", match_id, number)

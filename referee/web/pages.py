@@ -191,7 +191,7 @@ def restore_version(match_id: int, number: int, version: int):
     except matches.NotFound as exc:
         abort(404, description=str(exc))
     except InvalidDeal as exc:
-        abort(409, description="That version no longer fits the rules: " + " ".join(v.message for v in exc.violations))
+        abort(422, description="That version no longer fits the rules: " + " ".join(v.message for v in exc.violations))
     return _change_done(match_id, number)
 
 
@@ -244,6 +244,8 @@ def _change(action, match_id: int, number: int):
         abort(404, description=str(exc))
     except matches.Conflict as exc:
         abort(409, description=str(exc))
+    except InvalidDeal as exc:  # a restored entry that no longer fits the rules
+        abort(422, description=" ".join(v.message for v in capped(exc.violations)))
     return _go(url_for("pages.match_page", match_id=match_id, _anchor=f"deal-{number}"))
 
 
@@ -282,7 +284,10 @@ def _entry(match: matches.Match, deal: dict[str, Any] | None):
     if posted:
         entry = form_module.from_form(match.players, request.form)
     elif deal:
-        entry = form_module.from_input(match.players, deal["input"])
+        try:
+            entry = form_module.from_input(match.players, deal["input"])
+        except Exception:  # noqa: BLE001 - stored data the form cannot show (an old or damaged entry): start afresh
+            entry = form_module.empty(match.players)
     else:
         entry = form_module.empty(match.players)
 
