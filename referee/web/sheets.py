@@ -82,13 +82,13 @@ def match_sheet_pdf(match_id: int):
 
 def _blank_players(game: BaseGame) -> list[str]:
     raw = request.args.get("players", "")
-    names = [re.sub(r"\s+", " ", n).strip() for n in raw.split(",")] if raw.strip() else []
+    names = [matches.clean_name(n) for n in raw.split(",")] if raw.strip() else []
     names = [n for n in names if n]
     if len(names) > game.seats:
         abort(422, description=f"{game.name} has {game.seats} players; {len(names)} names were given.")
     if any(len(n) > matches.MAX_NAME for n in names):
         abort(422, description=f"A name is longer than {matches.MAX_NAME} characters.")
-    if any(not n.isprintable() for n in names):
+    if any(not matches._printable(n) for n in names):
         abort(422, description="A name has characters that cannot be printed.")
     return names
 
