@@ -14,6 +14,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import logging
 import math
 import os
 import sqlite3
@@ -60,13 +61,34 @@ def export_match(db: Database, match_id: int) -> dict[str, Any]:
 
 
 def export_archive(db: Database) -> dict[str, Any]:
-    """Every match, oldest first (by local id, so an import keeps the order)."""
+    """Every match, oldest first (by local id, so an import keeps the order). A match that cannot be read
+    (a damaged row, data the rules no longer take) is listed under ``unreadable`` with the reason; the
+    others are exported."""
     ids = [row[0] for row in db.execute("SELECT id FROM matches ORDER BY id").fetchall()]
-    return _document([_export(db, matches.load(db, match_id)) for match_id in ids])
+    exported, unreadable = [], []
+    for match_id in ids:
+        try:
+            exported.append(_export(db, matches.load(db, match_id)))
+        except Exception as exc:  # noqa: BLE001 - one damaged match must not cost the whole archive
+            unreadable.append(_unreadable_match(db, match_id, exc))
+    return _document(exported, unreadable)
 
 
-def _document(exported: list[dict[str, Any]]) -> dict[str, Any]:
-    return {"format": FORMAT, "version": VERSION, "exported": store.now(), "matches": exported}
+def _unreadable_match(db: Database, match_id: int, exc: Exception) -> dict[str, Any]:
+    logging.getLogger("referee").error("export: match %s cannot be read: %r", match_id, exc)
+    try:
+        uid = db.execute("SELECT uid FROM matches WHERE id = ?", [match_id]).fetchone()[0]
+    except Exception:  # noqa: BLE001
+        uid = None
+    return {"id": match_id, "uid": uid,
+            "reason": f"Match {match_id} could not be read ({type(exc).__name__}: {str(exc)[:200]}); it is not in this file."}
+
+
+def _document(exported: list[dict[str, Any]], unreadable: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    document = {"format": FORMAT, "version": VERSION, "exported": store.now(), "matches": exported}
+    if unreadable:
+        document["unreadable"] = unreadable
+    return document
 
 
 def _export(db: Database, match: matches.Match) -> dict[str, Any]:
@@ -549,13 +571,23 @@ def deals_csv(db: Database, match_ids: list[int] | None = None) -> str:
     """One row per deal (``None``: every match). ``created`` is when the deal was first entered; ``score_n``
     is what the deal counts for seat n (blank for a void deal or one after the end), ``total_n`` the running
     total after it. Columns of seats a game does not have stay blank. Raises ``matches.NotFound``."""
-    if match_ids is None:
-        match_ids = [row[0] for row in db.execute("SELECT id FROM matches ORDER BY id").fetchall()]
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(CSV_HEADER)
+    whole_archive = match_ids is None
+    if match_ids is None:
+        match_ids = [row[0] for row in db.execute("SELECT id FROM matches ORDER BY id").fetchall()]
     for match_id in match_ids:
-        match = matches.load(db, match_id)
+        try:
+            match = matches.load(db, match_id)
+        except matches.NotFound:
+            raise
+        except Exception as exc:  # noqa: BLE001 - one damaged match must not cost the whole archive: a row says so
+            if not whole_archive:
+                raise
+            reason = _unreadable_match(db, match_id, exc)
+            writer.writerow([_cell(v) for v in (reason["uid"] or "", match_id, "", "", "", "", "unreadable", reason["reason"])])
+            continue
         for deal, replayed in match.rows:
             seats: list[Any] = []
             for player in match.players:
@@ -571,6 +603,10 @@ def deals_csv(db: Database, match_ids: list[int] | None = None) -> str:
 
 # ---- backup -------------------------------------------------------------------------------
 
+class DamagedDatabase(sqlite3.DatabaseError):
+    """The source of a backup fails SQLite's integrity check: nothing was written."""
+
+
 @dataclass(frozen=True)
 class BackupReport:
     source: Path
@@ -583,7 +619,8 @@ class BackupReport:
 def backup(source_path: str | Path, target_path: str | Path, force: bool = False) -> BackupReport:
     """A consistent copy of a live database (SQLite's online backup API: one step, so one snapshot,
     while other connections keep writing). The copy is written beside the target and moved into place,
-    so a failure leaves no half-written file. Raises FileExistsError unless ``force``; FileNotFoundError."""
+    so a failure leaves no half-written file. The copy must pass ``PRAGMA integrity_check``, or nothing is
+    written (DamagedDatabase). Raises FileExistsError unless ``force``; FileNotFoundError."""
     source, target = Path(source_path), Path(target_path)
     if not source.is_file():
         raise FileNotFoundError(f"There is no database at {source}.")
@@ -603,8 +640,18 @@ def backup(source_path: str | Path, target_path: str | Path, force: bool = False
         try:
             dst = sqlite3.connect(temp)
             try:
-                src.backup(dst)  # pages=-1: everything in one step
-                dst.execute("PRAGMA journal_mode = DELETE")  # one self-contained file
+                try:
+                    src.backup(dst)  # pages=-1: everything in one step
+                    dst.execute("PRAGMA journal_mode = DELETE")  # one self-contained file
+                    rows = dst.execute("PRAGMA integrity_check").fetchall()
+                except sqlite3.DatabaseError as exc:
+                    rows = [(str(exc),)]
+                if rows != [("ok",)]:
+                    detail = "; ".join(str(r[0]) for r in rows[:3]) + (f" (and {len(rows) - 3} more)" if len(rows) > 3 else "")
+                    raise DamagedDatabase(
+                        f"The database {source} is damaged (SQLite's integrity check says: {detail}), so no backup was "
+                        f"written to {target}: keep your earlier backups, they are the ones to restore from."
+                    )
                 counts = _counts(dst)
             finally:
                 dst.close()

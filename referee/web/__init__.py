@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 import uuid
 from datetime import datetime
 from typing import Any
@@ -53,8 +54,8 @@ def capped(violations: list) -> list:
     from ..games.base import Violation
 
     violations = list(violations)
-    if len(violations) <= MAX_ERRORS:
-        return violations
+    if len(violations) <= MAX_ERRORS or (len(violations) == MAX_ERRORS + 1 and violations[-1].code == "too_many_problems"):
+        return violations  # already capped where they were found (an import stops reading)
     rest = len(violations) - MAX_ERRORS
     return violations[:MAX_ERRORS] + [Violation("too_many_problems", f"… and {rest:,} more problem{'s' if rest != 1 else ''}.", None)]
 
@@ -117,6 +118,29 @@ def register(app: Flask) -> None:
         if wants_json():
             return jsonify({"errors": [{"field": None, "code": exc.name.lower().replace(" ", "_"), "message": message}]}), code
         return render_template("error.html", code=code, title=exc.name, message=message), code
+
+    @app.errorhandler(sqlite3.DatabaseError)
+    def _database_error(exc: sqlite3.DatabaseError):
+        """A full disk, a read-only or damaged file: said as such (nothing was stored), not as a bare 500."""
+        text = str(exc).lower()
+        if "full" in text:
+            code, status, message = "disk_full", 507, (
+                "The disk holding Referee's database is full: nothing was stored by this request. Free some space "
+                "(or move the database to a bigger disk) and try again.")
+        elif "readonly" in text or "read-only" in text:
+            code, status, message = "read_only", 503, (
+                f"Referee's database ({current_app.config['DATABASE']}) cannot be written: nothing was stored by "
+                "this request. Make the file writable by the user running Referee and try again.")
+        elif "malformed" in text or "not a database" in text or "corrupt" in text:
+            code, status, message = "database_damaged", 503, (
+                "Referee's database file is damaged: nothing was stored by this request. Stop Referee and restore "
+                "your latest backup (see \"Your data\" in the README).")
+        else:
+            return _unexpected(exc)
+        app.logger.error("%s on %s %s: %s", code, request.method, request.path, exc)
+        if wants_json():
+            return jsonify({"errors": [{"field": None, "code": code, "message": message}]}), status
+        return render_template("error.html", code=status, title="Nothing was stored", message=message), status
 
     @app.errorhandler(Exception)
     def _unexpected(exc: Exception):

@@ -21,6 +21,7 @@ import logging
 import math
 import re
 import secrets
+import sqlite3
 import time
 from datetime import datetime, timedelta, timezone
 from urllib.parse import urlparse
@@ -183,8 +184,11 @@ def session_signed_in() -> bool:
     if passphrase() and session.get("signed_in") and isinstance(sid, str) and session.get("pp") == _passphrase_tag():
         from . import get_db
 
-        db = get_db()
-        seen = store.session_seen(db, sid)
+        try:
+            db = get_db()
+            seen = store.session_seen(db, sid)
+        except sqlite3.DatabaseError:  # a damaged or unreadable database: signed out; the error page says why
+            seen = None
         if seen is not None:
             last = datetime.fromisoformat(seen)
             now = datetime.now(timezone.utc)
