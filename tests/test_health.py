@@ -178,3 +178,10 @@ def test_export_reports_a_damaged_match_and_exports_the_rest(tmp_path):
     # The file with its report imports: the readable matches go in, the report is ignored.
     other = create_app({"DATABASE": str(tmp_path / "other.sqlite"), "SECRET_KEY": "s", "PASSPHRASE": None}).test_client()
     assert other.post("/api/import", json=r.json).status_code == 200
+
+
+def test_a_setting_that_is_not_a_number_stops_the_start_saying_so(tmp_path, monkeypatch):
+    monkeypatch.setenv("REFEREE_MAX_DEALS", "lots")
+    with pytest.raises(store.CannotStart) as caught:
+        create_app({"DATABASE": str(tmp_path / "r.sqlite"), "SECRET_KEY": "s"})
+    assert caught.value.format_message() == "REFEREE_MAX_DEALS must be a whole number, not 'lots'."
