@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from flask import Flask
+from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import IntegerConverter
 from htmx_flask import Htmx
 
@@ -48,6 +49,17 @@ def _log_to_stderr() -> None:
         log.propagate = False  # waitress configures the root logger too: one line, not two
 
 
+def _number(variable: str, default: int) -> int:
+    """A whole-number setting from the environment; a value that is not one stops the start, saying so."""
+    raw = os.environ.get(variable, "").strip()
+    if not raw:
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise store.CannotStart(f"{variable} must be a whole number, not {raw!r}.") from None
+
+
 class _SqliteInt(IntegerConverter):
     """URL ids are SQLite integers: a bigger number becomes 0, an id nothing has, so it is simply not
     found (404) — never an overflow, and never a 405 from a sibling route (werkzeug checks methods
@@ -74,15 +86,25 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         MAX_CONTENT_LENGTH=256 * 1024,
         PASSPHRASE=os.environ.get("REFEREE_PASSPHRASE") or None,
         CSRF=True,
+        ALLOWED_HOSTS=os.environ.get("REFEREE_ALLOWED_HOSTS", ""),
+        PUBLIC_URL=os.environ.get("REFEREE_PUBLIC_URL") or None,
+        PROXIES=_number("REFEREE_PROXIES", 0),
+        SESSION_IDLE_DAYS=_number("REFEREE_SESSION_IDLE_DAYS", 14),
+        MAX_DEALS=_number("REFEREE_MAX_DEALS", 2000),
+        SHEET_MAX_PAGES=_number("REFEREE_SHEET_MAX_PAGES", 50),
     )
     if test_config:
         app.config.update(test_config)
+    if int(app.config["PROXIES"]) > 0:  # behind N reverse proxies: trust N X-Forwarded-* headers
+        n = int(app.config["PROXIES"])
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n, x_proto=n, x_host=n, x_port=n, x_prefix=n)  # type: ignore[method-assign]
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(instance)
     app.json.sort_keys = False
     _log_to_stderr()
 
-    # Create and migrate the database on start: no separate init step.
+    # Check the file, then create and migrate the database on start: no separate init step.
+    store.check_health(app.config["DATABASE"])
     db = store.connect(app.config["DATABASE"])
     from .matches import backfill_summaries
 

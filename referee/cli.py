@@ -68,6 +68,12 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"referee: {message} (see referee --help)\n")
 
 
+def lan_names() -> list[str]:
+    """This machine's host name, as phones may reach it (plain and with .local for mDNS)."""
+    name = socket.gethostname().strip().lower()
+    return [name, f"{name.split('.')[0]}.local"] if name else []
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = _Parser(prog="referee", description="Serve Referee with waitress.")
     parser.add_argument("--host", default=os.environ.get("REFEREE_HOST", "127.0.0.1"),
@@ -81,10 +87,14 @@ def main(argv: list[str] | None = None) -> None:
 
     from waitress.server import create_server
 
-    from . import create_app
+    from . import create_app, store
 
     host = "0.0.0.0" if args.lan else args.host
-    app = create_app()
+    try:  # with --lan, the names phones use for this machine are allowed hosts too
+        app = create_app({"LAN_HOSTS": [*lan_addresses(), *lan_names()]} if args.lan else None)
+    except store.CannotStart as exc:
+        print(exc.format_message(), file=sys.stderr, flush=True)
+        sys.exit(exc.exit_code)
     try:
         server = create_server(app, host=host, port=args.port, threads=args.threads)
     except OSError as exc:  # in use, not this machine's address, unknown name

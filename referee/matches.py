@@ -8,9 +8,11 @@ another phone doing the same.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import re
+import unicodedata
 from dataclasses import dataclass
 from typing import Any, Mapping, NamedTuple
 
@@ -100,8 +102,8 @@ class Match:
 # ---- names and new matches ----------------------------------------------------------------
 
 def clean_name(name: str) -> str:
-    """A player's name as stored: spacing trimmed and collapsed."""
-    return re.sub(r"\s+", " ", name).strip()
+    """A player's name as stored: NFC (one way to write each letter), spacing trimmed and collapsed."""
+    return re.sub(r"\s+", " ", unicodedata.normalize("NFC", name)).strip()
 
 
 def name_key(name: str) -> str:
@@ -109,12 +111,59 @@ def name_key(name: str) -> str:
     return clean_name(name).casefold()
 
 
-def _printable(name: str) -> bool:
+# Letters of Cyrillic and Greek that look like a Latin letter (after casefolding), for telling apart names that
+# only look different to a computer: Latin "Ann" and "Аnn" with a Cyrillic А. A small part of Unicode's
+# confusables (UTS #39) — the scripts players' names at a European card table mix.
+_LOOKALIKES = str.maketrans({
+    # Cyrillic
+    "а": "a", "в": "b", "с": "c", "ԁ": "d", "е": "e", "һ": "h", "н": "h", "і": "i", "ј": "j", "к": "k", "ӏ": "l",
+    "м": "m", "о": "o", "р": "p", "ԛ": "q", "ѕ": "s", "т": "t", "у": "y", "ү": "y", "х": "x", "ԝ": "w",
+    # Greek
+    "α": "a", "β": "b", "ε": "e", "η": "n", "ι": "i", "κ": "k", "ν": "v", "ο": "o", "ρ": "p", "τ": "t", "υ": "u",
+    "χ": "x", "γ": "y", "ζ": "z",
+    # capitals that look like a Latin capital (Greek Ν is N, though its small ν looks like v)
+    "А": "A", "В": "B", "С": "C", "Е": "E", "Н": "H", "І": "I", "Ј": "J", "К": "K", "М": "M", "О": "O", "Р": "P",
+    "Ѕ": "S", "Т": "T", "У": "Y", "Ү": "Y", "Х": "X", "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I",
+    "Κ": "K", "Μ": "M", "Ν": "N", "Ο": "O", "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X",
+})
+
+
+def likeness(name: str) -> str:
+    """Two names in one match that give the same likeness cannot be told apart at the table: equal after
+    NFKC and casefolding ("Ａnn", "ANN", "Zoe" + combining diaeresis), or differing only by lookalike letters
+    of another script."""
+    latin = unicodedata.normalize("NFKC", name).translate(_LOOKALIKES)
+    folded = unicodedata.normalize("NFKC", latin.casefold()).translate(_LOOKALIKES)
+    return re.sub(r"\s+", " ", folded).strip()
+
+
+# Letters that draw nothing (fillers, blank Braille) although Unicode files them as letters or symbols.
+_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u180e\u17b4\u17b5")
+_JOINERS = frozenset("\u200c\u200d")  # ZWNJ, ZWJ: needed inside Persian, Indic and emoji sequences
+
+
+def visible(name: str) -> bool:
+    """At least one character that draws something: a letter, digit, mark of punctuation or symbol."""
+    return any(unicodedata.category(ch)[0] in "LNPS" and ch not in _BLANK_LETTERS for ch in name)
+
+
+def _printable(text: str) -> bool:
+    """Valid Unicode without control or format characters — except a joiner between two characters
+    (👩‍💻, "می‌خواهم") and the tags of an emoji flag (🏴 + tags)."""
     try:
-        name.encode("utf-8")
+        text.encode("utf-8")
     except UnicodeEncodeError:
         return False
-    return all(ch.isprintable() for ch in name)
+    for i, ch in enumerate(text):
+        if ch.isprintable():
+            continue
+        if ch in _JOINERS and 0 < i < len(text) - 1 and not text[i - 1].isspace() and not text[i + 1].isspace() \
+                and text[i - 1] not in _JOINERS and text[i + 1] not in _JOINERS:
+            continue
+        if "\U000e0020" <= ch <= "\U000e007f" and i > 0 and (text[i - 1] == "\U0001f3f4" or "\U000e0020" <= text[i - 1] <= "\U000e007f"):
+            continue
+        return False
+    return True
 
 
 def parse_new_match(raw: Any) -> tuple[BaseGame, list[str], Any, str]:
@@ -143,15 +192,23 @@ def parse_new_match(raw: Any) -> tuple[BaseGame, list[str], Any, str]:
         for i, name in enumerate(players):
             if not name:
                 problems.append(Violation("empty_name", f"Player {i + 1} needs a name.", f"players.{i}"))
+            elif not visible(name):
+                problems.append(Violation("empty_name", f"Player {i + 1}'s name has no visible character.", f"players.{i}"))
             elif not _printable(name):
                 problems.append(Violation("bad_name", f"Player {i + 1}'s name has characters that cannot be shown.", f"players.{i}"))
             elif len(name) > MAX_NAME:
                 problems.append(Violation("long_name", f"Player {i + 1}'s name is longer than {MAX_NAME} characters.", f"players.{i}"))
         seen: dict[str, int] = {}
         for i, name in enumerate(players):
-            if name and name_key(name) in seen:
-                problems.append(Violation("duplicate_name", f"Two players are called {name!r}: give each a different name.", f"players.{i}"))
-            seen.setdefault(name_key(name), i)
+            if not name:
+                continue
+            like = likeness(name)
+            if like in seen:
+                earlier = players[seen[like]]
+                message = (f"Two players are called {name!r}: give each a different name." if name_key(earlier) == name_key(name) else
+                           f"{name!r} and {earlier!r} look the same: give each player a name the table can tell apart.")
+                problems.append(Violation("duplicate_name", message, f"players.{i}"))
+            seen.setdefault(like, i)
         if game is not None and len(players) != game.seats:
             problems.append(Violation("player_count", f"{game.name} is played by {game.seats} players, not {len(players)}.", "players"))
     options = None
@@ -277,18 +334,45 @@ class Entered(NamedTuple):
     replayed: bool  # True when an idempotency key had already entered this deal
 
 
-def enter_deal(db: Database, match_id: int, deal_input: Any, key: str | None = None) -> Entered:
+MAX_KEY = 255
+DEFAULT_MAX_DEALS = 2000
+
+
+def body_hash(deal_input: Any) -> str:
+    """Stands for a deal's entry, whatever the order of its keys: kept with an idempotency key."""
+    return hashlib.sha256(json.dumps(deal_input, sort_keys=True, ensure_ascii=False).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def too_many_deals(count: int, limit: int, where: str = "This match") -> Violation:
+    return Violation("too_many_deals", f"{where} has {count:,} deals; Referee keeps at most {limit:,} deals in one "
+                     "match. Start a new match (Rematch) to go on.", None)
+
+
+def enter_deal(db: Database, match_id: int, deal_input: Any, key: str | None = None, max_deals: int = DEFAULT_MAX_DEALS) -> Entered:
     """Store a new deal dealt by whoever deals next. Raises NotFound, Conflict or InvalidDeal.
 
     ``key`` (an idempotency key from the form or the API) makes a retried or double-tapped entry
-    harmless: the second time, the deal stored the first time is returned and nothing is added.
+    harmless: the second time, the deal stored the first time is returned and nothing is added. The
+    same key with another entry is refused (``idempotency_key_reused``): it is a different deal.
     """
+    if key is not None and len(key) > MAX_KEY:
+        raise InvalidDeal([Violation("bad_idempotency_key", f"An idempotency key is at most {MAX_KEY} characters, "
+                                     f"not {len(key):,}.", None)])
+    digest = body_hash(deal_input)
     with store.immediate(db):
         match = load(db, match_id)
         if key:
             earlier = store.deal_for_key(db, match_id, key)
             if earlier is not None:
-                return Entered(earlier, match, True)
+                number, stored_hash = earlier
+                if stored_hash is not None and stored_hash != digest:
+                    raise InvalidDeal([Violation(
+                        "idempotency_key_reused",
+                        f"This idempotency key already entered deal {number} with another entry: send a new key "
+                        "for a new deal.", None)])
+                return Entered(number, match, True)
+        if len(match.deals) >= max_deals:
+            raise InvalidDeal([too_many_deals(len(match.deals), max_deals)])
         if match.finished:
             raise Conflict(f"Match {match_id} is finished: no more deals can be entered.")
         if match.row["abandoned"]:
@@ -300,7 +384,7 @@ def enter_deal(db: Database, match_id: int, deal_input: Any, key: str | None = N
         number = store.next_deal_number(db, match_id)
         store.insert_deal(db, match_id, number, table.dealer, deal_input)
         if key:
-            store.remember_key(db, match_id, key, number)
+            store.remember_key(db, match_id, key, number, digest)
         store.add_event(db, match_id, "entered", number)
         log_change("entered", match_id, number)
         # The new deal comes last: extend the replayed match by one deal instead of replaying it all again.
@@ -357,6 +441,10 @@ def restore_deal(db: Database, match_id: int, number: int) -> Match:
             raise Conflict(f"Deal {number} is not void.")
         if match.finished and match.state.ended_at is not None and number > match.state.ended_at:
             raise Conflict(f"Match {match_id} ended before deal {number}.")
+        # Back in the totals, the entry must keep the rules as a correction would (it may be old or imported).
+        problems = match.game.validate(deal["input"], Table(match.players, deal["dealer"]), match.options)
+        if problems:
+            raise InvalidDeal([Violation(v.code, f"Deal {number} cannot be restored: {v.message}", v.field) for v in problems])
         store.revise_deal(db, deal, "restored", void=False)
         store.add_event(db, match_id, "restored", number, {"from_version": deal["version"]})
         log_change("restored", match_id, number)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import logging
 import math
 import os
 import sqlite3
@@ -38,7 +39,7 @@ DEAL_ACTIONS = ("entered", "corrected", "voided", "restored", "undone")  # a dea
 MAX_NUMBER = 1_000_000  # deal numbers and versions: far beyond any real match, well inside SQLite's integers
 MAX_DEPTH = 64  # nesting of JSON values: deal entries are a few levels deep
 MAX_UID = 100
-MAX_PROBLEMS = 100  # a file that is wrong everywhere reports this many, then a count of the rest
+MAX_PROBLEMS = 100  # a file that is wrong everywhere: reading stops after this many problems
 CSV_SEATS = max(game.seats for game in GAMES)
 
 
@@ -60,13 +61,34 @@ def export_match(db: Database, match_id: int) -> dict[str, Any]:
 
 
 def export_archive(db: Database) -> dict[str, Any]:
-    """Every match, oldest first (by local id, so an import keeps the order)."""
+    """Every match, oldest first (by local id, so an import keeps the order). A match that cannot be read
+    (a damaged row, data the rules no longer take) is listed under ``unreadable`` with the reason; the
+    others are exported."""
     ids = [row[0] for row in db.execute("SELECT id FROM matches ORDER BY id").fetchall()]
-    return _document([_export(db, matches.load(db, match_id)) for match_id in ids])
+    exported, unreadable = [], []
+    for match_id in ids:
+        try:
+            exported.append(_export(db, matches.load(db, match_id)))
+        except Exception as exc:  # noqa: BLE001 - one damaged match must not cost the whole archive
+            unreadable.append(_unreadable_match(db, match_id, exc))
+    return _document(exported, unreadable)
 
 
-def _document(exported: list[dict[str, Any]]) -> dict[str, Any]:
-    return {"format": FORMAT, "version": VERSION, "exported": store.now(), "matches": exported}
+def _unreadable_match(db: Database, match_id: int, exc: Exception) -> dict[str, Any]:
+    logging.getLogger("referee").error("export: match %s cannot be read: %r", match_id, exc)
+    try:
+        uid = db.execute("SELECT uid FROM matches WHERE id = ?", [match_id]).fetchone()[0]
+    except Exception:  # noqa: BLE001
+        uid = None
+    return {"id": match_id, "uid": uid,
+            "reason": f"Match {match_id} could not be read ({type(exc).__name__}: {str(exc)[:200]}); it is not in this file."}
+
+
+def _document(exported: list[dict[str, Any]], unreadable: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    document = {"format": FORMAT, "version": VERSION, "exported": store.now(), "matches": exported}
+    if unreadable:
+        document["unreadable"] = unreadable
+    return document
 
 
 def _export(db: Database, match: matches.Match) -> dict[str, Any]:
@@ -129,10 +151,14 @@ class _Incoming:
     events: list[dict[str, Any]]
 
 
-def import_data(db: Database, data: Any) -> ImportReport:
-    """Import an export document (already parsed from JSON). Raises InvalidImport with every problem
-    found, and then stores nothing; otherwise stores every match whose uid is new, in one transaction."""
-    incoming = _read_document(data)
+def import_data(db: Database, data: Any, max_deals: int = matches.DEFAULT_MAX_DEALS) -> ImportReport:
+    """Import an export document (already parsed from JSON). Raises InvalidImport with the problems found
+    (reading stops after MAX_PROBLEMS), and then stores nothing; otherwise stores every match whose uid
+    is new, in one transaction."""
+    try:
+        incoming = _read_document(data, max_deals)
+    except _TooMany as exc:
+        raise InvalidImport(exc.problems) from None
     report = ImportReport()
     with store.immediate(db):
         for m in incoming:
@@ -216,8 +242,27 @@ def _show(value: Any) -> str:
     return shown if len(shown) <= 40 else shown[:37] + "…"
 
 
+class _TooMany(Exception):
+    """MAX_PROBLEMS problems found: reading stops (a file wrong everywhere is not read to its end)."""
+
+    def __init__(self, problems: list[Violation]):
+        self.problems = problems
+
+
 class _Problems(list):
-    """The violations found so far, and a helper that reads one key of an object with its type."""
+    """The violations found so far (at most MAX_PROBLEMS: one more stops the reading with _TooMany), and a
+    helper that reads one key of an object with its type."""
+
+    def append(self, violation: Violation) -> None:
+        if len(self) >= MAX_PROBLEMS:
+            raise _TooMany([*self, Violation(
+                "too_many_problems", f"Reading stopped after {MAX_PROBLEMS} problems: fix these and import the file again.", None,
+            )])
+        super().append(violation)
+
+    def extend(self, violations) -> None:
+        for violation in violations:
+            self.append(violation)
 
     def need(self, obj: dict[str, Any], key: str, kind: str, code: str, label: str, where: str, nullable: bool = False) -> Any:
         """``obj[key]`` if present and of ``kind``; otherwise a violation and None."""
@@ -233,8 +278,8 @@ class _Problems(list):
         return value
 
 
-def _read_document(data: Any) -> list[_Incoming]:
-    """Check a whole export document; raises InvalidImport with every problem found."""
+def _read_document(data: Any, max_deals: int = matches.DEFAULT_MAX_DEALS) -> list[_Incoming]:
+    """Check a whole export document; raises InvalidImport with the problems found (_TooMany past MAX_PROBLEMS)."""
     if not isinstance(data, dict):
         raise InvalidImport([Violation("bad_format", "This is not a Referee export: the file must hold a JSON object.", None)])
     if data.get("format") != FORMAT:
@@ -251,14 +296,15 @@ def _read_document(data: Any) -> list[_Incoming]:
     raw_matches = data.get("matches")
     if not isinstance(raw_matches, list):
         raise InvalidImport([Violation("bad_format", 'This export has no list of "matches".', "matches")])
-    problems = _Problems(_unreadable_values(raw_matches))
-    if problems:
-        raise InvalidImport(_capped(problems))
-
+    problems = _Problems()
     incoming: list[_Incoming] = []
     seen: dict[str, int] = {}
     for i, raw in enumerate(raw_matches):
-        m = _read_match(raw, i, problems)
+        unreadable = _unreadable_values(raw, f"matches.{i}")
+        if unreadable:  # text the database cannot take, numbers the rules cannot: not read any further
+            problems.extend(unreadable)
+            continue
+        m = _read_match(raw, i, problems, max_deals)
         if m is None:
             continue
         if m.uid in seen:
@@ -269,15 +315,15 @@ def _read_document(data: Any) -> list[_Incoming]:
         seen.setdefault(m.uid, i)
         incoming.append(m)
     if problems:
-        raise InvalidImport(_capped(problems))
+        raise InvalidImport(list(problems))
     return incoming
 
 
-def _unreadable_values(value: Any) -> list[Violation]:
+def _unreadable_values(value: Any, start: str = "matches") -> list[Violation]:
     """Text that is not valid Unicode, numbers that are not finite, values nested too deeply: things
     JSON lets through that the database or the rules cannot take. Iterative, so depth cannot crash it."""
     problems: list[Violation] = []
-    stack: list[tuple[Any, str, int]] = [(value, "matches", 1)]
+    stack: list[tuple[Any, str, int]] = [(value, start, 2 if start != "matches" else 1)]
     while stack and len(problems) < MAX_PROBLEMS:
         v, where, depth = stack.pop()
         if depth > MAX_DEPTH:
@@ -307,14 +353,7 @@ def _encodable(text: str) -> bool:
     return True
 
 
-def _capped(problems: list[Violation]) -> list[Violation]:
-    if len(problems) <= MAX_PROBLEMS:
-        return problems
-    rest = len(problems) - MAX_PROBLEMS
-    return problems[:MAX_PROBLEMS] + [Violation("too_many_problems", f"… and {rest} more problems.", None)]
-
-
-def _read_match(raw: Any, i: int, problems: _Problems) -> _Incoming | None:
+def _read_match(raw: Any, i: int, problems: _Problems, max_deals: int = matches.DEFAULT_MAX_DEALS) -> _Incoming | None:
     where, label = f"matches.{i}", f"Match {i + 1}"
     if not isinstance(raw, dict):
         problems.append(Violation("bad_match", f"{label} must be an object, not {_show(raw)}.", where))
@@ -354,6 +393,10 @@ def _read_match(raw: Any, i: int, problems: _Problems) -> _Incoming | None:
         ))
 
     deals: list[dict[str, Any]] = []
+    if values["deals"] is not None and len(values["deals"]) > max_deals:
+        v = matches.too_many_deals(len(values["deals"]), max_deals, label)
+        problems.append(Violation(v.code, v.message, f"{where}.deals"))
+        values["deals"] = values["events"] = None
     if values["deals"] is not None:
         for j, raw_deal in enumerate(values["deals"]):
             deal = _read_deal(raw_deal, j, f"{where}.deals.{j}", f"{label}, deal {j + 1}", problems, game, players, options)
@@ -443,16 +486,27 @@ def _read_deal(
     if len(problems) > before:
         return None
     deal_input = raw["input"]
-    # The version in force counts in the totals, so it must keep the rules (a void one is kept as it is).
-    if game is not None and players is not None and not void:
-        for v in game.validate(deal_input, Table(tuple(players), dealer), options):
-            problems.append(Violation(
-                v.code, f"{label}: {v.message}", f"{where}.input.{v.field}" if v.field else f"{where}.input",
-            ))
+    # Every version goes through the rules like a new entry — a void one and earlier ones too: any of them
+    # can be brought back into the totals (restore, undo), and every page shows them.
+    if game is not None and players is not None:
+        table = Table(tuple(players), dealer)
+        _check_entry(game, table, options, deal_input, label, f"{where}.input", problems)
+        for k, rev in enumerate(revisions):
+            _check_entry(game, table, options, rev["input"], f"{label}, earlier version {k + 1}",
+                         f"{where}.revisions.{k}.input", problems)
     if len(problems) > before:
         return None
     return {"number": number, "dealer": dealer, "input": deal_input, "void": void, "version": version,
             "last_action": last_action, "created": created, "updated": updated, "revisions": revisions}
+
+
+def _check_entry(game: BaseGame, table: Table, options: Any, entry: Any, label: str, where: str, problems: _Problems) -> None:
+    try:
+        found = game.validate(entry, table, options)
+    except Exception:  # noqa: BLE001 - the rules must not trip over any JSON, but a file is refused rather than stored
+        found = [Violation("bad_deal", "the rules cannot read this entry.", None)]
+    for v in found:
+        problems.append(Violation(v.code, f"{label}: {v.message}", f"{where}.{v.field}" if v.field else where))
 
 
 def _read_revision(raw: Any, k: int, where: str, label: str, problems: _Problems) -> dict[str, Any] | None:
@@ -517,13 +571,23 @@ def deals_csv(db: Database, match_ids: list[int] | None = None) -> str:
     """One row per deal (``None``: every match). ``created`` is when the deal was first entered; ``score_n``
     is what the deal counts for seat n (blank for a void deal or one after the end), ``total_n`` the running
     total after it. Columns of seats a game does not have stay blank. Raises ``matches.NotFound``."""
-    if match_ids is None:
-        match_ids = [row[0] for row in db.execute("SELECT id FROM matches ORDER BY id").fetchall()]
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(CSV_HEADER)
+    whole_archive = match_ids is None
+    if match_ids is None:
+        match_ids = [row[0] for row in db.execute("SELECT id FROM matches ORDER BY id").fetchall()]
     for match_id in match_ids:
-        match = matches.load(db, match_id)
+        try:
+            match = matches.load(db, match_id)
+        except matches.NotFound:
+            raise
+        except Exception as exc:  # noqa: BLE001 - one damaged match must not cost the whole archive: a row says so
+            if not whole_archive:
+                raise
+            reason = _unreadable_match(db, match_id, exc)
+            writer.writerow([_cell(v) for v in (reason["uid"] or "", match_id, "", "", "", "", "unreadable", reason["reason"])])
+            continue
         for deal, replayed in match.rows:
             seats: list[Any] = []
             for player in match.players:
@@ -539,6 +603,10 @@ def deals_csv(db: Database, match_ids: list[int] | None = None) -> str:
 
 # ---- backup -------------------------------------------------------------------------------
 
+class DamagedDatabase(sqlite3.DatabaseError):
+    """The source of a backup fails SQLite's integrity check: nothing was written."""
+
+
 @dataclass(frozen=True)
 class BackupReport:
     source: Path
@@ -551,7 +619,8 @@ class BackupReport:
 def backup(source_path: str | Path, target_path: str | Path, force: bool = False) -> BackupReport:
     """A consistent copy of a live database (SQLite's online backup API: one step, so one snapshot,
     while other connections keep writing). The copy is written beside the target and moved into place,
-    so a failure leaves no half-written file. Raises FileExistsError unless ``force``; FileNotFoundError."""
+    so a failure leaves no half-written file. The copy must pass ``PRAGMA integrity_check``, or nothing is
+    written (DamagedDatabase). Raises FileExistsError unless ``force``; FileNotFoundError."""
     source, target = Path(source_path), Path(target_path)
     if not source.is_file():
         raise FileNotFoundError(f"There is no database at {source}.")
@@ -571,8 +640,18 @@ def backup(source_path: str | Path, target_path: str | Path, force: bool = False
         try:
             dst = sqlite3.connect(temp)
             try:
-                src.backup(dst)  # pages=-1: everything in one step
-                dst.execute("PRAGMA journal_mode = DELETE")  # one self-contained file
+                try:
+                    src.backup(dst)  # pages=-1: everything in one step
+                    dst.execute("PRAGMA journal_mode = DELETE")  # one self-contained file
+                    rows = dst.execute("PRAGMA integrity_check").fetchall()
+                except sqlite3.DatabaseError as exc:
+                    rows = [(str(exc),)]
+                if rows != [("ok",)]:
+                    detail = "; ".join(str(r[0]) for r in rows[:3]) + (f" (and {len(rows) - 3} more)" if len(rows) > 3 else "")
+                    raise DamagedDatabase(
+                        f"The database {source} is damaged (SQLite's integrity check says: {detail}), so no backup was "
+                        f"written to {target}: keep your earlier backups, they are the ones to restore from."
+                    )
                 counts = _counts(dst)
             finally:
                 dst.close()

@@ -8,6 +8,7 @@ version goes to ``deal_revisions`` first.
 from __future__ import annotations
 
 import json
+import os
 import secrets
 import sqlite3
 import uuid
@@ -16,6 +17,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterator
 
+import click
 from sqlite_utils import Database
 
 # Each entry is one schema version; PRAGMA user_version records how many have been applied.
@@ -116,7 +118,74 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (match_id, key)
     )
     """,
+    # 4: signed-in sessions (logging out or changing the passphrase ends them), and the hash of the body an
+    # idempotency key was first sent with (the same key with another body is refused).
+    """
+    CREATE TABLE sessions (
+        id TEXT PRIMARY KEY,
+        created TEXT NOT NULL,
+        seen TEXT NOT NULL                -- last request, to the hour: idle sessions expire
+    );
+    ALTER TABLE idempotency_keys ADD COLUMN body_hash TEXT
+    """,
 )
+
+
+class CannotStart(click.ClickException):
+    """Referee cannot start as configured (a damaged or read-only database, a bad setting): one paragraph
+    for people, no traceback (``referee`` and ``flask --app referee ...`` print it and exit non-zero)."""
+
+    exit_code = 2
+
+    def show(self, file: Any = None) -> None:
+        click.echo(self.format_message(), err=True)
+
+
+def _restore_advice(path: Path) -> str:
+    return (f"Nothing was changed in it. To go on, restore your latest backup: stop Referee, copy the backup "
+            f"(made with `flask --app referee backup`) over {path}, or start on the backup directly with "
+            f"REFEREE_DATABASE=/path/to/backup.sqlite. Keep the damaged file: sqlite3's `.recover` command may "
+            f"still get recent matches out of it.")
+
+
+def check_health(path: str | Path) -> None:
+    """Before anything is written at start: the file must be readable, writable and whole (``PRAGMA
+    quick_check``). Raises CannotStart with one paragraph saying what is wrong and what to do."""
+    path = Path(path)
+    if str(path) == ":memory:" or not path.exists():
+        return
+    if path.is_dir():
+        raise CannotStart(f"Referee did not start: the database path {path} is a folder, not a file. Set "
+                          "REFEREE_DATABASE to the path of a file.")
+    try:
+        with open(path, "r+b"):
+            pass
+    except OSError as exc:
+        raise CannotStart(
+            f"Referee did not start: the database file {path} cannot be written ({exc.strerror or exc}). It may be "
+            "read-only, owned by another user or on a read-only disk. Make it writable by the user running "
+            "Referee (e.g. chmod u+w), or set REFEREE_DATABASE to a file that is. Nothing was changed."
+        ) from None
+    if not os.access(path.parent, os.W_OK):
+        raise CannotStart(
+            f"Referee did not start: the folder {path.parent} of the database cannot be written, and SQLite needs "
+            "to write its journal beside the file. Make the folder writable by the user running Referee. "
+            "Nothing was changed."
+        )
+    try:
+        conn = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True, timeout=15)
+        try:
+            rows = conn.execute("PRAGMA quick_check").fetchall()
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError as exc:
+        rows = [(str(exc),)]
+    if rows != [("ok",)]:
+        detail = "; ".join(str(r[0]) for r in rows[:3]) + (f" (and {len(rows) - 3} more)" if len(rows) > 3 else "")
+        raise CannotStart(
+            f"Referee did not start: the database file {path} is damaged or is not a Referee database (SQLite's "
+            f"check says: {detail}). {_restore_advice(path)}"
+        )
 
 
 def now() -> str:
@@ -460,10 +529,44 @@ def revoke_share_link(db: Database, match_id: int, token: str) -> bool:
     return cursor.rowcount > 0
 
 
-def deal_for_key(db: Database, match_id: int, key: str) -> int | None:
-    row = db.execute("SELECT deal_number FROM idempotency_keys WHERE match_id = ? AND key = ?", [match_id, key]).fetchone()
-    return int(row[0]) if row else None
+def deal_for_key(db: Database, match_id: int, key: str) -> tuple[int, str | None] | None:
+    """The deal an idempotency key entered and the hash of the body it came with (None: stored before schema 4)."""
+    row = db.execute("SELECT deal_number, body_hash FROM idempotency_keys WHERE match_id = ? AND key = ?", [match_id, key]).fetchone()
+    return (int(row[0]), row[1]) if row else None
 
 
-def remember_key(db: Database, match_id: int, key: str, number: int) -> None:
-    db.table("idempotency_keys").insert({"match_id": match_id, "key": key, "deal_number": number, "created": now()})
+def remember_key(db: Database, match_id: int, key: str, number: int, body_hash: str | None = None) -> None:
+    db.table("idempotency_keys").insert(
+        {"match_id": match_id, "key": key, "deal_number": number, "created": now(), "body_hash": body_hash}
+    )
+
+
+# ---- sessions -----------------------------------------------------------------------------
+
+def create_session(db: Database) -> str:
+    session_id = secrets.token_urlsafe(24)
+    stamp = now()
+    with immediate(db):
+        db.execute("INSERT INTO sessions (id, created, seen) VALUES (?, ?, ?)", [session_id, stamp, stamp])
+    return session_id
+
+
+def session_seen(db: Database, session_id: str) -> str | None:
+    """When the session last made a request (to the hour), or None when it was ended."""
+    row = db.execute("SELECT seen FROM sessions WHERE id = ?", [session_id]).fetchone()
+    return row[0] if row else None
+
+
+def touch_session(db: Database, session_id: str) -> None:
+    with immediate(db):
+        db.execute("UPDATE sessions SET seen = ? WHERE id = ?", [now(), session_id])
+
+
+def end_session(db: Database, session_id: str) -> None:
+    with immediate(db):
+        db.execute("DELETE FROM sessions WHERE id = ?", [session_id])
+
+
+def end_idle_sessions(db: Database, before: str) -> None:
+    with immediate(db):
+        db.execute("DELETE FROM sessions WHERE seen < ?", [before])

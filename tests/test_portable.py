@@ -352,16 +352,24 @@ def test_one_bad_match_stops_the_whole_file(good, other):
     assert count_rows(other_db)["matches"] == 0
 
 
-def test_a_void_deal_and_earlier_versions_are_kept_as_they_were(good, other):
-    """Only the version in force counts; a void deal or an earlier version is history, kept unchecked."""
-    _, other_client, _ = other
-    doc = broken(good, _set(["matches", 0, "deals", 1, "input"], {"anything": "kept"}))
-    doc["matches"][0]["deals"][0]["revisions"][0]["input"] = "not even a deal"
+@pytest.mark.parametrize("poison", ["not even a deal", ["a", "list"], None, 7], ids=["string", "list", "null", "number"])
+@pytest.mark.parametrize("where", ["void deal", "earlier version"])
+def test_a_void_deal_or_an_earlier_version_must_keep_the_rules_too(good, other, poison, where):
+    """Issue 11: a void deal or an earlier version can be brought back (restore, undo), so each goes through
+    the rules like a new entry; the refusal names the match, the deal and the field."""
+    _, other_client, other_db = other
+    doc = copy.deepcopy(good)
+    assert doc["matches"][0]["deals"][1]["void"] and doc["matches"][0]["deals"][0]["revisions"]
+    if where == "void deal":
+        doc["matches"][0]["deals"][1]["input"] = poison
+        field, label = "matches.0.deals.1.input", "Match 1, deal 2:"
+    else:
+        doc["matches"][0]["deals"][0]["revisions"][0]["input"] = poison
+        field, label = "matches.0.deals.0.revisions.0.input", "Match 1, deal 1, earlier version 1:"
     r = other_client.post("/api/import", json=doc)
-    assert r.status_code == 200
-    again = other_client.get("/api/export").json
-    assert again["matches"][0]["deals"][1]["input"] == {"anything": "kept"}
-    assert again["matches"][0]["deals"][0]["revisions"][0]["input"] == "not even a deal"
+    assert r.status_code == 422, r.json
+    assert r.json["errors"][0]["field"] == field and r.json["errors"][0]["message"].startswith(label)
+    assert count_rows(other_db)["matches"] == 0
 
 
 @pytest.mark.parametrize(
@@ -399,6 +407,7 @@ def test_a_file_wrong_everywhere_reports_a_bounded_list(other):
     doc = {"format": "referee-export", "version": 1, "matches": [{} for _ in range(200)]}
     errors = other_client.post("/api/import", json=doc).json["errors"]
     assert len(errors) == portable.MAX_PROBLEMS + 1 and errors[-1]["code"] == "too_many_problems"
+    assert errors[-1]["message"].startswith("Reading stopped after 100 problems")
 
 
 json_values = st.recursive(

@@ -2,14 +2,62 @@
 
 from __future__ import annotations
 
+import json
+import sqlite3
 import uuid
 from datetime import datetime
+from typing import Any
 
 from flask import Flask, current_app, g, jsonify, render_template, request
 from sqlite_utils import Database
 from werkzeug.exceptions import HTTPException
 
 from .. import store
+
+
+class DuplicateKey(ValueError):
+    """A JSON object names the same key twice: which one was meant cannot be known."""
+
+    def __init__(self, key: str):
+        super().__init__(key)
+        self.key = key
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise DuplicateKey(key)
+            seen.add(key)
+    return obj
+
+
+def loads(raw: bytes | str) -> Any:
+    """JSON as the API and the importer take it: like ``json.loads``, but an object with a key given twice
+    raises DuplicateKey (instead of the last one silently winning)."""
+    return json.loads(raw, object_pairs_hook=_no_duplicates)
+
+
+def duplicate_key_error(exc: DuplicateKey) -> dict[str, Any]:
+    key = exc.key if len(exc.key) <= 40 else exc.key[:37] + "…"
+    return {"field": None, "code": "duplicate_key",
+            "message": f"The JSON names the key {json.dumps(key, ensure_ascii=False)} twice in one object: send it once."}
+
+
+MAX_ERRORS = 100
+
+
+def capped(violations: list) -> list:
+    """At most MAX_ERRORS errors, then one that counts the rest: a body wrong 20,000 times gets a short answer."""
+    from ..games.base import Violation
+
+    violations = list(violations)
+    if len(violations) <= MAX_ERRORS or (len(violations) == MAX_ERRORS + 1 and violations[-1].code == "too_many_problems"):
+        return violations  # already capped where they were found (an import stops reading)
+    rest = len(violations) - MAX_ERRORS
+    return violations[:MAX_ERRORS] + [Violation("too_many_problems", f"… and {rest:,} more problem{'s' if rest != 1 else ''}.", None)]
 
 
 def get_db() -> Database:
@@ -70,6 +118,29 @@ def register(app: Flask) -> None:
         if wants_json():
             return jsonify({"errors": [{"field": None, "code": exc.name.lower().replace(" ", "_"), "message": message}]}), code
         return render_template("error.html", code=code, title=exc.name, message=message), code
+
+    @app.errorhandler(sqlite3.DatabaseError)
+    def _database_error(exc: sqlite3.DatabaseError):
+        """A full disk, a read-only or damaged file: said as such (nothing was stored), not as a bare 500."""
+        text = str(exc).lower()
+        if "full" in text:
+            code, status, message = "disk_full", 507, (
+                "The disk holding Referee's database is full: nothing was stored by this request. Free some space "
+                "(or move the database to a bigger disk) and try again.")
+        elif "readonly" in text or "read-only" in text:
+            code, status, message = "read_only", 503, (
+                f"Referee's database ({current_app.config['DATABASE']}) cannot be written: nothing was stored by "
+                "this request. Make the file writable by the user running Referee and try again.")
+        elif "malformed" in text or "not a database" in text or "corrupt" in text:
+            code, status, message = "database_damaged", 503, (
+                "Referee's database file is damaged: nothing was stored by this request. Stop Referee and restore "
+                "your latest backup (see \"Your data\" in the README).")
+        else:
+            return _unexpected(exc)
+        app.logger.error("%s on %s %s: %s", code, request.method, request.path, exc)
+        if wants_json():
+            return jsonify({"errors": [{"field": None, "code": code, "message": message}]}), status
+        return render_template("error.html", code=status, title="Nothing was stored", message=message), status
 
     @app.errorhandler(Exception)
     def _unexpected(exc: Exception):

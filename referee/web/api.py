@@ -9,18 +9,18 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import Blueprint, jsonify, request
+from flask import Blueprint, current_app, jsonify, request
 
 from .. import matches, store
 from ..games import GAMES
 from ..games.base import RuleError, Violation, whole_number
-from . import get_db
+from . import DuplicateKey, capped, duplicate_key_error, get_db, loads
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 
 def _errors(violations, status: int):
-    return jsonify({"errors": [v.to_dict() for v in violations]}), status
+    return jsonify({"errors": [v.to_dict() for v in capped(violations)]}), status
 
 
 def _one_error(code: str, message: str, status: int, field: str | None = None):
@@ -28,8 +28,8 @@ def _one_error(code: str, message: str, status: int, field: str | None = None):
 
 
 class BadBody(Exception):
-    def __init__(self, message: str):
-        self.message = message
+    def __init__(self, message: str, code: str = "bad_body"):
+        self.message, self.code = message, code
 
 
 def _body() -> Any:
@@ -38,7 +38,9 @@ def _body() -> Any:
     if not raw.strip():
         raise BadBody("Send a JSON object in the request body.")
     try:
-        data = json.loads(raw)
+        data = loads(raw)
+    except DuplicateKey as exc:
+        raise BadBody(duplicate_key_error(exc)["message"], "duplicate_key") from None
     except (ValueError, RecursionError):
         raise BadBody("The request body is not valid JSON.") from None
     if not isinstance(data, dict):
@@ -48,7 +50,7 @@ def _body() -> Any:
 
 @bp.errorhandler(BadBody)
 def _bad_body(exc: BadBody):
-    return _one_error("bad_body", exc.message, 422)
+    return _one_error(exc.code, exc.message, 422)
 
 
 @bp.errorhandler(RuleError)
@@ -187,8 +189,8 @@ def add_deal(match_id: int):
     time (200, Idempotent-Replayed: true) instead of entering it twice."""
     db = get_db()
     body = _body()
-    key = request.headers.get("Idempotency-Key", "").strip()[:100] or None
-    number, match, replayed = matches.enter_deal(db, match_id, body, key=key)
+    key = request.headers.get("Idempotency-Key", "").strip() or None
+    number, match, replayed = matches.enter_deal(db, match_id, body, key=key, max_deals=current_app.config["MAX_DEALS"])
     headers = {"Location": f"/api/matches/{match_id}/deals/{number}"}
     if replayed:
         headers["Idempotent-Replayed"] = "true"

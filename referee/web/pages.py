@@ -11,13 +11,13 @@ import uuid
 from urllib.parse import urlparse
 from typing import Any
 
-from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, make_response, redirect, render_template, request, url_for
 from htmx_flask import request as hx_request
 
 from .. import matches
 from ..games import GAMES, find_game
 from ..games.base import InvalidDeal, RuleError, Table, UnknownGame, Violation, whole_number
-from . import get_db
+from . import capped, get_db
 from .entry import entry_form
 
 bp = Blueprint("pages", __name__)
@@ -25,7 +25,7 @@ bp = Blueprint("pages", __name__)
 
 def _group(violations: list[Violation]) -> dict[str | None, list[str]]:
     grouped: dict[str | None, list[str]] = {}
-    for v in violations:
+    for v in capped(violations):
         grouped.setdefault(v.field, []).append(v.message)
     return grouped
 
@@ -196,7 +196,7 @@ def restore_version(match_id: int, number: int, version: int):
     except matches.NotFound as exc:
         abort(404, description=str(exc))
     except InvalidDeal as exc:
-        abort(409, description="That version no longer fits the rules: " + " ".join(v.message for v in exc.violations))
+        abort(422, description="That version no longer fits the rules: " + " ".join(v.message for v in exc.violations))
     return _change_done(match_id, number)
 
 
@@ -249,6 +249,8 @@ def _change(action, match_id: int, number: int):
         abort(404, description=str(exc))
     except matches.Conflict as exc:
         abort(409, description=str(exc))
+    except InvalidDeal as exc:  # a restored entry that no longer fits the rules
+        abort(422, description=" ".join(v.message for v in capped(exc.violations)))
     return _go(url_for("pages.match_page", match_id=match_id, _anchor=f"deal-{number}"))
 
 
@@ -305,7 +307,10 @@ def _entry(match: matches.Match, deal: dict[str, Any] | None):
     if posted:
         entry = form_module.from_form(match.players, request.form)
     elif deal:
-        entry = form_module.from_input(match.players, deal["input"])
+        try:
+            entry = form_module.from_input(match.players, deal["input"])
+        except Exception:  # noqa: BLE001 - stored data the form cannot show (an old or damaged entry): start afresh
+            entry = form_module.empty(match.players)
     else:
         entry = form_module.empty(match.players)
 
@@ -332,7 +337,7 @@ def _entry(match: matches.Match, deal: dict[str, Any] | None):
                     matches.correct_deal(db, match.id, deal["number"], deal_input, expected_version=version)
                     number = deal["number"]
                 else:
-                    number = matches.enter_deal(db, match.id, deal_input, key=key).number
+                    number = matches.enter_deal(db, match.id, deal_input, key=key, max_deals=current_app.config["MAX_DEALS"]).number
             except InvalidDeal as exc:  # the match changed under us (another phone)
                 problems = list(exc.violations)
             except matches.StaleVersion as exc:

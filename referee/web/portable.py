@@ -17,7 +17,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from .. import matches, portable, store
 from ..games import GAMES
 from ..games.base import Violation
-from . import get_db
+from . import DuplicateKey, capped, duplicate_key_error, get_db, loads
 
 bp = Blueprint("portable", __name__)
 
@@ -45,7 +45,7 @@ def _too_large(_exc: RequestEntityTooLarge):
 
 
 def _errors(violations, status: int):
-    return jsonify({"errors": [v.to_dict() for v in violations]}), status
+    return jsonify({"errors": [v.to_dict() for v in capped(violations)]}), status
 
 
 def _attachment(response: Response, filename: str) -> Response:
@@ -94,11 +94,23 @@ class _Unreadable(Exception):
         self.violation = Violation(code, message, None)
 
 
+# A Referee export holds one object or list per ~50 bytes; a file with far more is not one, and parsing it
+# would take many times its size in memory (an empty object is 2 bytes of JSON, 64 of Python): refused
+# before parsing, this keeps an import within about ten times the file's size.
+BYTES_PER_CONTAINER = 20
+
+
 def _parse(raw: bytes) -> Any:
     if not raw.strip():
         raise _Unreadable("bad_body", "Send an export document (JSON) in the request body.")
+    containers = raw.count(b"{") + raw.count(b"[")
+    if containers > len(raw) // BYTES_PER_CONTAINER + 100_000:
+        raise _Unreadable("bad_format", f"This is not a Referee export: it holds {containers:,} objects and lists in "
+                                        f"{len(raw):,} bytes, far more than an export of that size. Nothing was imported.")
     try:
-        return json.loads(raw)
+        return loads(raw)
+    except DuplicateKey as exc:
+        raise _Unreadable("duplicate_key", duplicate_key_error(exc)["message"]) from None
     except (ValueError, RecursionError):
         raise _Unreadable("bad_body", "This is not valid JSON: it may be cut short or not an export file.") from None
 
@@ -107,7 +119,7 @@ def _parse(raw: bytes) -> Any:
 def api_import():
     try:
         data = _parse(request.get_data(cache=False))
-        report = portable.import_data(get_db(), data)
+        report = portable.import_data(get_db(), data, max_deals=current_app.config["MAX_DEALS"])
     except _Unreadable as exc:
         return _errors([exc.violation], 422)
     except portable.InvalidImport as exc:
@@ -126,11 +138,11 @@ def import_page():
         if upload is None or not upload.filename:
             raise _Unreadable("missing_file", "Choose an export file (.json) to import.")
         data = _parse(upload.read())
-        report = portable.import_data(get_db(), data)
+        report = portable.import_data(get_db(), data, max_deals=current_app.config["MAX_DEALS"])
     except _Unreadable as exc:
         return render_template("import.html", errors={"file": [exc.violation.message]}, report=None), 422
     except portable.InvalidImport as exc:
-        return render_template("import.html", errors={"file": [v.message for v in exc.violations]}, report=None), 422
+        return render_template("import.html", errors={"file": [v.message for v in capped(exc.violations)]}, report=None), 422
     db = get_db()
     imported = [store.get_match(db, match_id) for match_id in report.imported]
     skipped = [_by_uid(db, uid) for uid in report.skipped]

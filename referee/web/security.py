@@ -7,20 +7,43 @@
 - The JSON API takes only ``application/json`` bodies on the methods that change things; the actions that
   take no body (end, abandon, resume, rematch, restore) also accept a bare POST with no body and no
   ``Content-Type``, unless a browser says it comes from another site.
+- Only requests for an allowed host name are answered (``Host``; 400 otherwise): a page elsewhere that
+  rebinds its DNS name to this machine cannot read or change anything.
+- Wrong passphrases (login form and Bearer alike) are throttled per client address with a growing wait
+  (429 and ``Retry-After``), without holding a worker thread.
+- A signed-in session is a row in ``sessions``: logging out deletes it, a changed passphrase or an idle
+  period (``SESSION_IDLE_DAYS``) ends it.
 """
 
 from __future__ import annotations
 
+import hashlib
 import hmac
+import logging
+import math
+import re
 import secrets
+import sqlite3
 import time
+from datetime import datetime, timedelta, timezone
 from urllib.parse import urlparse
 
-from flask import Blueprint, Flask, current_app, jsonify, redirect, render_template, request, session, url_for
+from flask import Blueprint, Flask, current_app, g, jsonify, redirect, render_template, request, session, url_for
 from flask.sessions import SecureCookieSessionInterface
-from werkzeug.exceptions import Forbidden, UnsupportedMediaType
+from limits import parse_many
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
+from werkzeug.exceptions import BadRequest, Forbidden, UnsupportedMediaType
+
+from .. import store
 
 bp = Blueprint("auth", __name__)
+log = logging.getLogger("referee.security")
+
+DEFAULT_HOSTS = ("localhost", "127.0.0.1", "[::1]")
+# Wrong passphrases per client address: 5 a minute, then 30 an hour, then 100 a day — each wrong guess past
+# a tier waits for that tier's window, so the wait grows from a minute to an hour to a day.
+THROTTLE = "5/minute;30/hour;100/day"
 
 CHANGING = {"POST", "PUT", "PATCH", "DELETE"}
 OPEN_PATHS = ("/static/", "/share/", "/login", "/favicon")
@@ -52,14 +75,147 @@ def passphrase() -> str | None:
     return current_app.config.get("PASSPHRASE") or None
 
 
-def _bearer_ok() -> bool:
-    header = request.headers.get("Authorization", "")
-    given = header[7:] if header.startswith("Bearer ") else ""
-    return bool(given) and hmac.compare_digest(given.encode(), passphrase().encode())
+# ---- allowed hosts ------------------------------------------------------------------------
+
+_HOST = re.compile(r"(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(?::[0-9]{1,5})?")
+
+
+def allowed_hosts(app: Flask) -> list[str]:
+    """localhost, 127.0.0.1 and [::1], the machine's LAN names with ``--lan``, and ALLOWED_HOSTS
+    (``REFEREE_ALLOWED_HOSTS``: names separated by commas; ``.example.org`` takes its subdomains too,
+    ``*`` any host)."""
+    extra = app.config.get("ALLOWED_HOSTS") or []
+    if isinstance(extra, str):
+        extra = extra.replace(",", " ").split()
+    names = [*DEFAULT_HOSTS, *(app.config.get("LAN_HOSTS") or []), *extra]
+    return [_bracketed(n.strip().lower().rstrip(".")) for n in names if n.strip()]
+
+
+def _bracketed(name: str) -> str:
+    return f"[{name}]" if ":" in name and not name.startswith("[") else name
+
+
+def host_allowed(host: str, allowed: list[str]) -> bool:
+    """Is ``host`` (a Host header: name or address, an optional port) one of ``allowed``? Ports are ignored."""
+    m = _HOST.fullmatch(host or "")
+    if m is None:
+        return False
+    name = m.group(1).lower().rstrip(".")
+    for ref in allowed:
+        if ref == "*" or ref == name or (ref.startswith(".") and (name == ref[1:] or name.endswith(ref))):
+            return True
+    return False
+
+
+def public_url(endpoint: str, **values) -> str:
+    """An absolute URL to give away (share links, their QR codes): REFEREE_PUBLIC_URL when set, otherwise
+    the (allowed) host this request came to."""
+    base = current_app.config.get("PUBLIC_URL")
+    if base:
+        return base.rstrip("/") + url_for(endpoint, **values)
+    return url_for(endpoint, _external=True, **values)
+
+
+# ---- throttling wrong passphrases ---------------------------------------------------------
+
+class _Throttle:
+    """Wrong passphrases counted per client address in memory (the ``limits`` library's moving windows).
+    Only failures count; while any tier is used up, every passphrase from that address is refused."""
+
+    def __init__(self, tiers: str = THROTTLE):
+        self.tiers = parse_many(tiers)
+        self.limiter = MovingWindowRateLimiter(MemoryStorage())
+
+    def wait(self, address: str) -> int:
+        """Seconds until ``address`` may try again (0: now)."""
+        waits = []
+        for tier in self.tiers:
+            if not self.limiter.test(tier, "passphrase", address):
+                reset = self.limiter.get_window_stats(tier, "passphrase", address).reset_time
+                waits.append(max(1, math.ceil(reset - time.time())))
+        return max(waits, default=0)
+
+    def failed(self, address: str) -> None:
+        for tier in self.tiers:
+            self.limiter.hit(tier, "passphrase", address)
+
+
+def _throttle() -> _Throttle:
+    return current_app.extensions["referee_throttle"]
+
+
+def _client() -> str:
+    return request.remote_addr or "unknown"
+
+
+def _refused(wait: int, how: str) -> None:
+    log.warning("passphrase refused from %s (%s): too many wrong ones, next try in %d s", _client(), how, wait)
+
+
+def _throttled_api(wait: int):
+    _refused(wait, "Bearer")
+    response = jsonify({"errors": [{"field": None, "code": "too_many_attempts",
+                                    "message": f"Too many wrong passphrases from this address: try again in {_in(wait)}."}]})
+    response.headers["Retry-After"] = str(wait)
+    return response, 429
+
+
+def _in(seconds: int) -> str:
+    if seconds < 90:
+        return f"{seconds} seconds"
+    if seconds < 90 * 60:
+        return f"{math.ceil(seconds / 60)} minutes"
+    return f"{math.ceil(seconds / 3600)} hours"
+
+
+# ---- sessions -----------------------------------------------------------------------------
+
+def _passphrase_tag() -> str:
+    """Stands for the passphrase in the cookie: a session made under another passphrase is over."""
+    key = str(current_app.secret_key).encode()
+    return hmac.new(key, passphrase().encode(), hashlib.sha256).hexdigest()[:32]
+
+
+def _idle() -> timedelta:
+    return timedelta(days=float(current_app.config.get("SESSION_IDLE_DAYS", 14)))
+
+
+def session_signed_in() -> bool:
+    """A signed-in session that is still valid: not logged out, same passphrase, not idle too long."""
+    if "session_ok" in g:
+        return g.session_ok
+    ok = False
+    sid = session.get("sid")
+    if passphrase() and session.get("signed_in") and isinstance(sid, str) and session.get("pp") == _passphrase_tag():
+        from . import get_db
+
+        try:
+            db = get_db()
+            seen = store.session_seen(db, sid)
+        except sqlite3.DatabaseError:  # a damaged or unreadable database: signed out; the error page says why
+            seen = None
+        if seen is not None:
+            last = datetime.fromisoformat(seen)
+            now = datetime.now(timezone.utc)
+            ok = now - last < _idle()
+            if not ok:
+                store.end_session(db, sid)
+            elif now - last > timedelta(hours=1):
+                store.touch_session(db, sid)
+    if not ok and session.get("signed_in"):
+        session.pop("signed_in", None)
+        session.pop("sid", None)
+    g.session_ok = ok
+    return ok
 
 
 def signed_in() -> bool:
-    return not passphrase() or bool(session.get("signed_in")) or _bearer_ok()
+    return not passphrase() or session_signed_in()
+
+
+def _bearer() -> str | None:
+    header = request.headers.get("Authorization", "")
+    return header[7:] if header.startswith("Bearer ") else None
 
 
 def _bare_post() -> bool:
@@ -77,15 +233,34 @@ def _bare_post() -> bool:
 
 
 def _guard():
+    if not host_allowed(request.host, current_app.config["_ALLOWED_HOSTS"]):
+        log.warning("refused a request for host %r from %s", request.host[:100], _client())
+        raise BadRequest(
+            "This Referee does not answer to that host name. Open it by the address it printed when it started "
+            "(add the name to REFEREE_ALLOWED_HOSTS to allow it)."
+        )
     path = request.path
     is_api = path.startswith("/api/")
     if passphrase() and not path.startswith(OPEN_PATHS) and not signed_in():
+        given = _bearer()
+        if given:
+            wait = _throttle().wait(_client())
+            if wait:
+                return _throttled_api(wait)
+            if hmac.compare_digest(given.encode(), passphrase().encode()):
+                return _after_sign_in(is_api)
+            _throttle().failed(_client())
+            log.warning("wrong passphrase (Bearer) from %s", _client())
         if is_api:
             response = jsonify({"errors": [{"field": None, "code": "unauthorized",
                                             "message": "This Referee needs its passphrase: send Authorization: Bearer <passphrase>."}]})
             response.headers["WWW-Authenticate"] = 'Bearer realm="Referee"'
             return response, 401
         return redirect(url_for("auth.login", next=request.full_path if request.query_string else path))
+    return _after_sign_in(is_api)
+
+
+def _after_sign_in(is_api: bool):
     if request.method not in CHANGING:
         return None
     if is_api:
@@ -121,21 +296,39 @@ def _safe_next(target: str | None) -> str:
 def login():
     if not passphrase():
         return redirect(url_for("pages.home"))
-    error = None
+    error, status, headers = None, 200, {}
     if request.method == "POST":
+        wait = _throttle().wait(_client())
         given = request.form.get("passphrase", "")
-        if hmac.compare_digest(given.encode(), passphrase().encode()):
+        if wait:
+            _refused(wait, "login form")
+            error, status, headers = (f"Too many wrong passphrases from this device: try again in {_in(wait)}.", 429,
+                                      {"Retry-After": str(wait)})
+        elif hmac.compare_digest(given.encode(), passphrase().encode()):
+            from . import get_db
+
+            db = get_db()
+            store.end_idle_sessions(db, (datetime.now(timezone.utc) - _idle()).isoformat(timespec="seconds"))
             session.clear()
             session["signed_in"] = True
+            session["sid"] = store.create_session(db)
+            session["pp"] = _passphrase_tag()
             session.permanent = True
             return redirect(_safe_next(request.form.get("next")), code=303)
-        time.sleep(0.5)  # a wrong guess costs time
-        error = "That is not the passphrase."
-    return render_template("login.html", error=error, next=request.values.get("next", "")), (401 if error else 200)
+        else:
+            _throttle().failed(_client())
+            log.warning("wrong passphrase (login form) from %s", _client())
+            error, status = "That is not the passphrase.", 401
+    return render_template("login.html", error=error, next=request.values.get("next", "")), status, headers
 
 
 @bp.post("/logout")
 def logout():
+    sid = session.get("sid")
+    if isinstance(sid, str):
+        from . import get_db
+
+        store.end_session(get_db(), sid)
     session.clear()
     return redirect(url_for("auth.login") if passphrase() else url_for("pages.home"), code=303)
 
@@ -148,4 +341,8 @@ def init_app(app: Flask) -> None:
     app.after_request(_headers)
     app.add_template_global(csrf_token, "csrf_token")
     app.add_template_global(passphrase, "passphrase_set")
+    app.add_template_global(session_signed_in, "session_signed_in")
+    app.config["_ALLOWED_HOSTS"] = allowed_hosts(app)
+    app.config["PERMANENT_SESSION_LIFETIME"] = timedelta(days=float(app.config.get("SESSION_IDLE_DAYS", 14)))
+    app.extensions["referee_throttle"] = _Throttle(app.config.get("PASSPHRASE_THROTTLE") or THROTTLE)
     app.register_blueprint(bp)

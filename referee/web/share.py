@@ -8,6 +8,7 @@ from flask import Blueprint, abort, render_template, request, url_for
 
 from .. import matches, sheets, store
 from . import get_db
+from .security import public_url
 
 bp = Blueprint("share", __name__)
 
@@ -71,6 +72,6 @@ def revoke(match_id: int, token: str):
 def share_links(match_id: int) -> list[dict]:
     links = []
     for link in store.share_links_for(get_db(), match_id):
-        url = url_for("share.shared", token=link["token"], _external=True)
+        url = public_url("share.shared", token=link["token"])
         links.append({**link, "url": url, "qr": sheets.qr_svg(url)})
     return links

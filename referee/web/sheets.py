@@ -11,6 +11,7 @@ from .. import matches, sheets
 from ..games import find_game
 from ..games.base import BaseGame, RuleError, UnknownGame
 from . import get_db
+from .security import public_url
 
 bp = Blueprint("sheets", __name__)
 
@@ -45,7 +46,7 @@ def _match_sheet_html(match_id: int, pdf: bool) -> tuple[str, matches.Match]:
         match = matches.load(get_db(), match_id)
     except matches.NotFound as exc:
         abort(404, description=str(exc))
-    url = url_for("pages.match_page", match_id=match_id, _external=True)
+    url = public_url("pages.match_page", match_id=match_id)
     sheet = sheets.match_sheet(match, url)
     return render_template("sheets/match.html", sheet=sheet, pdf=pdf), match
 
@@ -55,8 +56,24 @@ def match_sheet(match_id: int):
     return _match_sheet_html(match_id, pdf=False)[0]
 
 
+DEALS_PER_PAGE = 20  # measured: a Klaberjass deal with its breakdown takes about 1/20 of an A4 page
+
+
+def _refuse_long_sheet(match_id: int) -> None:
+    """A sheet of thousands of deals would hold a worker thread for half a minute: refused (422) up front."""
+    row = get_db().execute("SELECT deal_count FROM matches WHERE id = ?", [match_id]).fetchone()
+    limit = int(current_app.config.get("SHEET_MAX_PAGES", 50))
+    pages = 1 + (int(row[0]) if row else 0) // DEALS_PER_PAGE
+    if pages > limit:
+        abort(422, description=(
+            f"This match has {row[0]:,} deals: its sheet would be about {pages:,} pages, more than the {limit} pages "
+            "Referee prints (REFEREE_SHEET_MAX_PAGES). Download its deals as CSV instead, or open the sheet page and "
+            "print part of it."))
+
+
 @bp.get("/matches/<int:match_id>/sheet.pdf")
 def match_sheet_pdf(match_id: int):
+    _refuse_long_sheet(match_id)
     html, match = _match_sheet_html(match_id, pdf=True)
     return _pdf(html, f"referee-{match.game.key}-{match_id}.pdf")
 
@@ -65,13 +82,13 @@ def match_sheet_pdf(match_id: int):
 
 def _blank_players(game: BaseGame) -> list[str]:
     raw = request.args.get("players", "")
-    names = [re.sub(r"\s+", " ", n).strip() for n in raw.split(",")] if raw.strip() else []
+    names = [matches.clean_name(n) for n in raw.split(",")] if raw.strip() else []
     names = [n for n in names if n]
     if len(names) > game.seats:
         abort(422, description=f"{game.name} has {game.seats} players; {len(names)} names were given.")
     if any(len(n) > matches.MAX_NAME for n in names):
         abort(422, description=f"A name is longer than {matches.MAX_NAME} characters.")
-    if any(not n.isprintable() for n in names):
+    if any(not matches._printable(n) for n in names):
         abort(422, description="A name has characters that cannot be printed.")
     return names
 

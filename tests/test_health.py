@@ -1,0 +1,187 @@
+"""Issue 11: the database's health — checked at start (damaged header, damaged interior, read-only file), a
+full disk said as such, a backup that checks its copy, an export that skips nothing silently."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from referee import create_app, store
+from tests.conftest import worked_example
+
+
+def _filled(path: Path, matches: int = 3) -> None:
+    app = create_app({"DATABASE": str(path), "SECRET_KEY": "s", "PASSPHRASE": None})
+    client = app.test_client()
+    for _ in range(matches):
+        mid = client.post("/api/matches", json={"game": "klaberjass", "players": ["Ann", "Ben"], "first_dealer": "Ben",
+                                                "note": "x" * 400}).json["id"]
+        for _ in range(3):
+            client.post(f"/api/matches/{mid}/deals", json={"upcard": "clubs", "calls": ["pass", "pass", "pass", "pass"]})
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    conn.close()
+
+
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _damage_header(path: Path) -> None:
+    with open(path, "r+b") as f:
+        f.write(b"this is no sqlite")
+
+
+def _damage_table(path: Path, table: str = "deals") -> None:
+    """Garbage over the root b-tree page of a table (not the header)."""
+    conn = sqlite3.connect(path)
+    root = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = ?", [table]).fetchone()[0]
+    size = conn.execute("PRAGMA page_size").fetchone()[0]
+    conn.close()
+    assert root > 1
+    with open(path, "r+b") as f:
+        f.seek((root - 1) * size)
+        f.write(bytes((i * 37 + 11) % 256 for i in range(size)))
+
+
+@pytest.mark.parametrize("damage", [_damage_header, _damage_table], ids=["damaged header", "damaged table page"])
+def test_a_damaged_file_stops_the_start_with_one_clear_paragraph(tmp_path, damage):
+    path = tmp_path / "referee.sqlite"
+    _filled(path)
+    damage(path)
+    before = _digest(path)
+    with pytest.raises(store.CannotStart) as caught:
+        create_app({"DATABASE": str(path), "SECRET_KEY": "s", "PASSPHRASE": None})
+    message = caught.value.format_message()
+    assert message.startswith(f"Referee did not start: the database file {path} is damaged")
+    assert "Nothing was changed" in message and "backup" in message and "\n" not in message
+    assert _digest(path) == before
+    assert not Path(f"{path}-wal").exists() or Path(f"{path}-wal").stat().st_size == 0
+
+
+def test_the_command_prints_the_paragraph_without_a_traceback(tmp_path):
+    path = tmp_path / "referee.sqlite"
+    _filled(path)
+    _damage_header(path)
+    out = subprocess.run([sys.executable, "-m", "referee", "--port", "0"], capture_output=True, text=True, timeout=60,
+                         env={**os.environ, "REFEREE_DATABASE": str(path)})
+    assert out.returncode == 2
+    assert "Traceback" not in out.stderr and "is damaged" in out.stderr and "Nothing was changed" in out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1
+
+
+@pytest.fixture
+def read_only(tmp_path):
+    path = tmp_path / "referee.sqlite"
+    _filled(path)
+    if os.geteuid() == 0:  # root writes through file modes: make the file immutable, as the adversary did
+        if subprocess.run(["chattr", "+i", str(path)], capture_output=True).returncode != 0:
+            pytest.skip("cannot make a file immutable here")
+        yield path
+        subprocess.run(["chattr", "-i", str(path)], capture_output=True)
+    else:
+        path.chmod(0o444)
+        yield path
+        path.chmod(0o644)
+
+
+def test_a_read_only_file_is_refused_at_start_with_its_path(read_only):
+    with pytest.raises(store.CannotStart) as caught:
+        create_app({"DATABASE": str(read_only), "SECRET_KEY": "s", "PASSPHRASE": None})
+    message = caught.value.format_message()
+    assert f"the database file {read_only} cannot be written" in message and "Nothing was changed" in message
+
+
+def test_a_full_disk_is_said_as_such(tmp_path, monkeypatch):
+    """SQLite's "database or disk is full", simulated with PRAGMA max_page_count on every request's connection."""
+    path = tmp_path / "referee.sqlite"
+    app = create_app({"DATABASE": str(path), "SECRET_KEY": "s", "PASSPHRASE": None})
+    client = app.test_client()
+    real = store.connect
+
+    def small_disk(*args, **kwargs):
+        db = real(*args, **kwargs)
+        pages = db.execute("PRAGMA page_count").fetchone()[0]
+        db.execute(f"PRAGMA max_page_count = {pages}")
+        return db
+
+    monkeypatch.setattr(store, "connect", small_disk)
+    statuses = set()
+    for n in range(60):
+        r = client.post("/api/matches", json={"game": "klaberjass", "players": ["Ann", "Ben"], "note": "n" * 450})
+        statuses.add(r.status_code)
+        if r.status_code == 507:
+            break
+    assert statuses <= {201, 507} and r.status_code == 507
+    assert r.json["errors"][0]["code"] == "disk_full" and "disk" in r.json["errors"][0]["message"]
+    page = client.post("/matches/new", data={"game": "klaberjass", "player-0": "Cid", "player-1": "Dee", "note": "n" * 450})
+    assert page.status_code == 507 and "The disk holding Referee" in page.get_data(as_text=True)
+
+
+def _backup(app, target: Path):
+    return app.test_cli_runner().invoke(args=["backup", str(target)])
+
+
+def test_backup_checks_the_copy(tmp_path):
+    path = tmp_path / "referee.sqlite"
+    _filled(path)
+    app = create_app({"DATABASE": str(path), "SECRET_KEY": "s", "PASSPHRASE": None})
+    result = _backup(app, tmp_path / "copy.sqlite")
+    assert result.exit_code == 0 and "3 matches, 9 deals" in result.output
+    conn = sqlite3.connect(tmp_path / "copy.sqlite")
+    assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+    conn.close()
+
+
+@pytest.mark.parametrize("damage", [_damage_header, _damage_table], ids=["damaged header", "damaged table page"])
+def test_a_backup_of_a_damaged_file_fails_saying_so(tmp_path, damage):
+    from referee import portable
+
+    path = tmp_path / "referee.sqlite"
+    _filled(path)
+    app = create_app({"DATABASE": str(path), "SECRET_KEY": "s", "PASSPHRASE": None})  # started while still whole
+    damage(path)
+    result = _backup(app, tmp_path / "copy.sqlite")
+    assert result.exit_code != 0
+    assert "is damaged" in result.output and "no backup was written" in result.output
+    assert not (tmp_path / "copy.sqlite").exists() and not list(tmp_path.glob(".copy.sqlite.*"))
+    with pytest.raises(portable.DamagedDatabase):
+        portable.backup(path, tmp_path / "again.sqlite")
+    # And `flask --app referee backup` on it, which starts the app first: stopped, saying so.
+    out = subprocess.run([sys.executable, "-m", "flask", "--app", "referee", "backup", str(tmp_path / "third.sqlite")],
+                         capture_output=True, text=True, timeout=60, env={**os.environ, "REFEREE_DATABASE": str(path)})
+    assert out.returncode != 0 and "damaged" in out.stderr and "Traceback" not in out.stderr
+    assert not (tmp_path / "third.sqlite").exists()
+
+
+def test_export_reports_a_damaged_match_and_exports_the_rest(tmp_path):
+    path = tmp_path / "referee.sqlite"
+    _filled(path)
+    app = create_app({"DATABASE": str(path), "SECRET_KEY": "s", "PASSPHRASE": None})
+    conn = sqlite3.connect(path)
+    conn.execute("UPDATE matches SET players = 'not json' WHERE id = 2")
+    conn.commit()
+    conn.close()
+    client = app.test_client()
+    r = client.get("/api/export")
+    assert r.status_code == 200
+    assert [m["uid"] for m in r.json["matches"]] and len(r.json["matches"]) == 2
+    assert [u["id"] for u in r.json["unreadable"]] == [2] and "could not be read" in r.json["unreadable"][0]["reason"]
+    csv = client.get("/export/deals.csv").get_data(as_text=True)
+    assert csv.count("\n") == 1 + 6 + 1 and ",2,,,,,unreadable," in csv
+    # The file with its report imports: the readable matches go in, the report is ignored.
+    other = create_app({"DATABASE": str(tmp_path / "other.sqlite"), "SECRET_KEY": "s", "PASSPHRASE": None}).test_client()
+    assert other.post("/api/import", json=r.json).status_code == 200
+
+
+def test_a_setting_that_is_not_a_number_stops_the_start_saying_so(tmp_path, monkeypatch):
+    monkeypatch.setenv("REFEREE_MAX_DEALS", "lots")
+    with pytest.raises(store.CannotStart) as caught:
+        create_app({"DATABASE": str(tmp_path / "r.sqlite"), "SECRET_KEY": "s"})
+    assert caught.value.format_message() == "REFEREE_MAX_DEALS must be a whole number, not 'lots'."
