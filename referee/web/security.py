@@ -21,7 +21,7 @@ from werkzeug.exceptions import Forbidden, UnsupportedMediaType
 bp = Blueprint("auth", __name__)
 
 CHANGING = {"POST", "PUT", "PATCH", "DELETE"}
-OPEN_PATHS = ("/static/", "/share/", "/login", "/favicon")
+OPEN_PATHS = ("/static/", "/share/", "/login", "/favicon", "/manifest.webmanifest", "/sw.js", "/offline")
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; "
     "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
