@@ -191,10 +191,15 @@ def offline():
     return render_template("offline.html")
 
 
-def init_app(app: Flask) -> None:
+def init_assets(app: Flask) -> None:
+    """Hash (and compress) the static files: once, at start-up."""
     assets = scan(app.static_folder)
     app.extensions["referee.assets"] = assets
     app.extensions["referee.hashed"] = {a.hashed: a for a in assets.values()}
+
+
+def init_app(app: Flask) -> None:
+    init_assets(app)
     app.view_functions["static"] = _static
     app.url_defaults(_hashed_url)
     app.config.setdefault("COMPRESS_ALGORITHM", ["br", "gzip"])
