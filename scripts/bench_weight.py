@@ -181,7 +181,7 @@ def run(port: int) -> int:
         print(f"  {a.path:<46} {kb(a.wire)}  {a.header('Content-Encoding') or 'identity'}  [{a.header('Cache-Control') or 'no Cache-Control'}]")
     print(f"  total: {kb(first_load)} in {1 + len(assets)} requests (target ≤ {FIRST_LOAD_TARGET // KB} KB: {verdict(first_load, FIRST_LOAD_TARGET)})")
     ok &= first_load <= FIRST_LOAD_TARGET
-    print(f"  static files a later page revalidates: {revalidated(assets)}")
+    print(f"  files a later page revalidates: {revalidated(assets)}")
 
     page = phone.fetch("GET", f"/matches/{match_id}")
     print(f"Match page ({len(DEALS)} deals), HTML:     {kb(page.wire)}  {page.header('Content-Encoding') or 'identity'}  [{page.header('Cache-Control') or 'no Cache-Control'}]")
