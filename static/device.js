@@ -72,6 +72,7 @@
   document.addEventListener("visibilitychange", function () {
     if (document.visibilityState === "visible") acquire();
   });
+  window.addEventListener("pageshow", acquire);  // back from the back/forward cache
   show(wanted() ? "wanted" : "off");
   acquire();
 })();
