@@ -8,6 +8,7 @@ without any network: WeasyPrint may only read files from ``static/``.
 from __future__ import annotations
 
 import mimetypes
+import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -218,6 +219,8 @@ def static_fetcher(static_folder: str | Path, static_url_path: str = "/static"):
             path = urlparse(url).path
             if path.startswith(prefix):
                 file = (root / path[len(prefix):]).resolve()
+                if not file.is_file():  # a content-hashed name (app.<hash>.css) from url_for
+                    file = (root / re.sub(r"\.[0-9a-f]{10}(\.[^./]+)$", r"\1", path[len(prefix):])).resolve()
                 if file.is_file() and root in file.parents:
                     mime = mimetypes.guess_type(file.name)[0] or "application/octet-stream"
                     return URLFetcherResponse(url, body=file.read_bytes(), headers={"Content-Type": mime})

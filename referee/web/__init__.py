@@ -87,7 +87,7 @@ def _when(stamp: str) -> str:
 
 
 def register(app: Flask) -> None:
-    from . import api, history, pages, portable, security, share, sheets
+    from . import api, history, pages, portable, security, share, sheets, wire
 
     from .summaries import game_summary
 
@@ -110,6 +110,8 @@ def register(app: Flask) -> None:
         if response.mimetype == "text/html":
             response.vary.add("HX-Request")
         return response
+
+    wire.init_app(app)  # compression and the cache policy: after the hooks above, so they run first
 
     @app.errorhandler(HTTPException)
     def _http_error(exc: HTTPException):

@@ -46,7 +46,7 @@ DEFAULT_HOSTS = ("localhost", "127.0.0.1", "[::1]")
 THROTTLE = "5/minute;30/hour;100/day"
 
 CHANGING = {"POST", "PUT", "PATCH", "DELETE"}
-OPEN_PATHS = ("/static/", "/share/", "/login", "/favicon")
+OPEN_PATHS = ("/static/", "/share/", "/login", "/favicon", "/manifest.webmanifest", "/sw.js", "/offline")
 # API actions that take no body: a POST without one (and without Content-Type) is accepted.
 BODYLESS = {"api.end_match", "api.abandon_match", "api.resume_match", "api.rematch", "api.restore_deal",
             "api.restore_version"}

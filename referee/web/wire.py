@@ -1,0 +1,216 @@
+"""Light on the wire, installable, awake: compression, content-hashed static files, the cache policy, the
+web app manifest, the service worker and its offline page.
+
+Cache policy (what a phone's browser may keep):
+
+- static files are served under content-hashed names (``app.3f2a1b9c0d.css``) with a year-long
+  ``immutable`` cache: a changed file gets a new name, so nothing is ever revalidated;
+- anything that shows match data — every page of a match, entry forms, home, history, players, share
+  pages, every API answer, exports, CSVs and sheets — is ``no-store`` (a shared phone keeps none of it);
+- the few pages without match data (rules, the manifest, the service worker, the offline page, error
+  pages) are ``no-cache`` with an ETag, so a reload costs a 304.
+
+Responses are compressed with Flask-Compress (brotli, else gzip); static files are compressed once at
+start-up, at the best brotli level.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import mimetypes
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import brotli
+from flask import Blueprint, Flask, Response, current_app, render_template, request, url_for
+from flask_compress import Compress
+
+bp = Blueprint("wire", __name__)
+
+YEAR = 365 * 24 * 3600
+IMMUTABLE = f"public, max-age={YEAR}, immutable"
+# Endpoints whose answer holds no match data: revalidated with an ETag instead of never stored.
+REVALIDATED = frozenset({"pages.rules_index", "pages.rules_page", "wire.manifest", "wire.service_worker", "wire.offline"})
+# Pages that keep the phone's screen on (Screen Wake Lock): a match and its deal entry.
+AWAKE = frozenset({"pages.match_page", "pages.new_deal", "pages.edit_deal"})
+COMPRESSIBLE = ("text/", "application/javascript", "application/json", "application/manifest+json", "image/svg+xml")
+HASHED = re.compile(r"^(?P<stem>.+)\.(?P<hash>[0-9a-f]{10})(?P<suffix>\.[^./]+)$")
+# Besides every stylesheet and script of the pages (not the PDF sheets'), the service worker keeps these.
+PRECACHE = frozenset({"favicon.svg", "icons/icon.svg", "icons/icon-192.png"})
+THEME = "#1d5c40"
+BACKGROUND = "#f6f5f0"
+
+mimetypes.add_type("text/javascript", ".js")
+mimetypes.add_type("image/svg+xml", ".svg")
+
+
+@dataclass(frozen=True)
+class Asset:
+    """One static file: its name, its content-hashed name and its bodies (as is, gzip, brotli)."""
+
+    name: str
+    hashed: str
+    digest: str
+    mimetype: str
+    bodies: dict[str, bytes] = field(repr=False)
+
+
+def hashed_name(name: str, digest: str) -> str:
+    """``app.css`` → ``app.<digest>.css``; a name without a suffix gets the digest at its end."""
+    path = Path(name)
+    if not path.suffix:
+        return f"{name}.{digest}"
+    return str(path.with_name(f"{path.stem}.{digest}{path.suffix}"))
+
+
+def scan(folder: str | Path) -> dict[str, Asset]:
+    """Every file under ``folder``, hashed (and compressed where it pays) once, at start-up."""
+    root = Path(folder)
+    assets: dict[str, Asset] = {}
+    for file in sorted(p for p in root.rglob("*") if p.is_file()):
+        name = file.relative_to(root).as_posix()
+        raw = file.read_bytes()
+        digest = hashlib.sha256(raw).hexdigest()[:10]
+        mimetype = mimetypes.guess_type(file.name)[0] or "application/octet-stream"
+        bodies = {"identity": raw}
+        if mimetype.startswith(COMPRESSIBLE) and len(raw) > 500:
+            for encoding, packed in (("br", brotli.compress(raw, quality=11)), ("gzip", gzip.compress(raw, 9, mtime=0))):
+                if len(packed) < len(raw):
+                    bodies[encoding] = packed
+        assets[name] = Asset(name, hashed_name(name, digest), digest, mimetype, bodies)
+    return assets
+
+
+def unhashed(filename: str) -> str:
+    """``app.3f2a1b9c0d.css`` → ``app.css`` (a name without a content hash is returned as it is)."""
+    found = HASHED.match(filename)
+    return f"{found['stem']}{found['suffix']}" if found else filename
+
+
+def _assets() -> dict[str, Asset]:
+    return current_app.extensions["referee.assets"]
+
+
+def _static(filename: str) -> Response:
+    """A content-hashed name: the file, compressed as the phone accepts, cached for a year. Any other
+    name (an old link, a file added after start): the file from disk, revalidated every time."""
+    asset = current_app.extensions["referee.hashed"].get(filename)
+    if asset is None:
+        response = current_app.send_static_file(filename)
+        response.headers["Cache-Control"] = "no-cache"
+        return response
+    encoding = request.accept_encodings.best_match([e for e in ("br", "gzip") if e in asset.bodies]) or "identity"
+    response = Response(asset.bodies[encoding], mimetype=asset.mimetype)
+    if encoding != "identity":
+        response.headers["Content-Encoding"] = encoding
+    if len(asset.bodies) > 1:
+        response.vary.add("Accept-Encoding")
+    response.set_etag(f"{asset.digest}-{encoding}")
+    response.headers["Cache-Control"] = IMMUTABLE
+    return response.make_conditional(request)
+
+
+def _hashed_url(endpoint: str, values: dict) -> None:
+    if endpoint == "static" and "filename" in values:
+        asset = _assets().get(values["filename"])
+        if asset is not None:
+            values["filename"] = asset.hashed
+
+
+def _cache_policy(response: Response) -> Response:
+    """no-store for match data (the default), no-cache + ETag for pages without it, immutable statics."""
+    if "Cache-Control" in response.headers:  # static files, and any view that decided for itself
+        return response
+    api = request.path.startswith("/api/")
+    if request.endpoint in REVALIDATED and response.status_code == 200 and not response.is_streamed:
+        response.headers["Cache-Control"] = "no-cache"
+        response.add_etag()
+        response.make_conditional(request)
+    elif response.status_code >= 400 and response.status_code not in (409, 422) and not api:
+        response.headers["Cache-Control"] = "no-cache"  # an error page: it holds no match data
+    else:
+        response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def wants_awake() -> bool:
+    """Whether this page keeps the screen on (base.html marks <body data-awake>)."""
+    return request.endpoint in AWAKE
+
+
+# ---- the installable app ------------------------------------------------------------------------
+
+@bp.get("/manifest.webmanifest")
+def manifest():
+    def icon(name: str, sizes: str, purpose: str = "any") -> dict[str, str]:
+        return {"src": url_for("static", filename=f"icons/{name}"), "sizes": sizes,
+                "type": _assets()[f"icons/{name}"].mimetype, "purpose": purpose}
+
+    body = {
+        "name": "Referee",
+        "short_name": "Referee",
+        "description": "Scores and rules for Klaberjass, Spitzer and Joker Judge at a real table.",
+        "id": url_for("pages.home"),
+        "start_url": url_for("pages.home"),
+        "scope": url_for("pages.home"),
+        "display": "standalone",
+        "orientation": "any",
+        "theme_color": THEME,
+        "background_color": BACKGROUND,
+        "lang": "en",
+        "icons": [
+            icon("icon.svg", "any"),
+            icon("icon-192.png", "192x192"),
+            icon("icon-512.png", "512x512"),
+            icon("icon-maskable-512.png", "512x512", "maskable"),
+        ],
+    }
+    response = current_app.json.response(body)
+    response.mimetype = "application/manifest+json"
+    return response
+
+
+@bp.get("/sw.js")
+def service_worker():
+    """The service worker, from the root so that its scope is the whole app. It precaches the static
+    files (by their hashed names) and the offline page; it never caches a page or an API answer."""
+    precache = sorted({url_for("static", filename=a.name) for a in _assets().values() if a.name in PRECACHE
+                       or a.name.endswith((".css", ".js")) and a.name != "sheet.css"} | {url_for("wire.offline")})
+    version = hashlib.sha256("\n".join(precache).encode()).hexdigest()[:10]
+    body = render_template("sw.js", precache=precache, version=version, offline=url_for("wire.offline"),
+                           static_prefix=current_app.static_url_path.rstrip("/") + "/")
+    response = Response(body, mimetype="text/javascript")
+    response.headers["Service-Worker-Allowed"] = "/"
+    return response
+
+
+@bp.get("/offline")
+def offline():
+    return render_template("offline.html")
+
+
+def init_assets(app: Flask) -> None:
+    """Hash (and compress) the static files: once, at start-up."""
+    assets = scan(app.static_folder)
+    app.extensions["referee.assets"] = assets
+    app.extensions["referee.hashed"] = {a.hashed: a for a in assets.values()}
+
+
+def init_app(app: Flask) -> None:
+    init_assets(app)
+    app.view_functions["static"] = _static
+    app.url_defaults(_hashed_url)
+    app.config.setdefault("COMPRESS_ALGORITHM", ["br", "gzip"])
+    app.config.setdefault("COMPRESS_ALGORITHM_STREAMING", ["br"])
+    app.config.setdefault("COMPRESS_BR_LEVEL", 5)
+    app.config.setdefault("COMPRESS_MIMETYPES", [
+        "text/html", "text/css", "text/plain", "text/csv", "text/javascript", "application/javascript",
+        "application/json", "application/manifest+json", "image/svg+xml"])
+    Compress(app)
+    # after_request hooks run last-registered first: the cache policy (and its ETag on the plain body)
+    # comes before compression, which marks the ETag with the encoding and answers 304 itself.
+    app.after_request(_cache_policy)
+    app.add_template_global(wants_awake, "wants_awake")
+    app.register_blueprint(bp)
