@@ -173,7 +173,9 @@ def _shown_change(match: matches.Match, events: list[dict[str, Any]]) -> tuple[i
     number = whole_number(args.get("new", "")) or whole_number(args.get("changed", ""))
     if number is None and not args.get("done"):
         return None, None
-    if not events:
+    if args.get("done") == "details":
+        return None, "Place and note saved."
+    if not events or (number is not None and events[-1]["deal_number"] != number):
         return number, None
     last, noun = events[-1], match.game.deal_noun
     device = store.acting_device.get()
@@ -210,7 +212,7 @@ def match_details(match_id: int):
             "match.html", match=match, state=match.state, **_match_extras(match),
             detail_errors=_group(list(exc.violations)), detail_values=request.form,
         ), 422
-    return _back_to_table(match_id, done=1)
+    return _back_to_table(match_id, done="details")
 
 
 @bp.post("/matches/<int:match_id>/abandon")
