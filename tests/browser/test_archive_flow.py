@@ -50,7 +50,7 @@ def test_find_a_past_match_and_correct_it(phone):
     page.locator("#points-0").press("Tab")
     page.locator("#preview").get_by_text("Ann 102 vs Ben 106").wait_for()
     page.get_by_role("button", name="Save correction").click()
-    page.wait_for_url(re.compile(r"#deal-1$"))
+    page.wait_for_url(re.compile(r"\?changed=1$"))
     assert totals(page) == {"Ann": 0, "Ben": 208}
     page.locator("#activity summary").click()
     entry = page.locator("#activity li").first

@@ -47,7 +47,7 @@ def test_spitzer_deals_entered_by_taps(phone):
     no_horizontal_scroll(page)
     screenshot(page, "11-spitzer-entry-counting-aid")
     page.get_by_role("button", name="Save deal").click()
-    page.wait_for_url(re.compile(r"#deal-1$"))
+    page.wait_for_url(re.compile(r"\?new=1$"))
     assert totals(page) == {"Ann": 3, "Ben": 0, "Cid": 3, "Dee": 0}
     assert "Deal 2: Ben deals, Cid leads." in page.locator(".turn").inner_text()
 
@@ -65,7 +65,7 @@ def test_spitzer_deals_entered_by_taps(phone):
     assert page.locator("#derived").inner_text() == "Declaring side: 120 − 25 = 95"
     screenshot(page, "12-spitzer-entry-zola")
     page.get_by_role("button", name="Save deal").click()
-    page.wait_for_url(re.compile(r"#deal-2$"))
+    page.wait_for_url(re.compile(r"\?new=2$"))
     assert totals(page) == {"Ann": 3, "Ben": 0, "Cid": 3, "Dee": 27}
     assert "Played: Normal 1 · Zola 1 (Dee)" in page.locator(".contracts-played").inner_text()
     no_horizontal_scroll(page)
