@@ -47,6 +47,7 @@ MEASURE = """() => {
   while (walker.nextNode()) {
     const node = walker.currentNode; if (!node.textContent.trim()) continue;
     const el = node.parentElement; if (!visible(el) || el.closest('.fine-print, svg')) continue;
+    const box = el.getBoundingClientRect(); if (box.width <= 1 && box.height <= 1) continue;  // visually hidden
     const size = parseFloat(getComputedStyle(el).fontSize);
     if (size < 13.95) tiny.push(`${el.tagName.toLowerCase()}.${el.className} ${size}px "${node.textContent.trim().slice(0, 20)}"`);
   }
@@ -89,12 +90,12 @@ def api(base: str, path: str, body: dict) -> dict:
 def seed(base: str) -> dict[str, int]:
     ids = {}
     ids["klaberjass"] = api(base, "/api/matches", {"game": "klaberjass", "players": ["Ann", "Ben"], "first_dealer": "Ben",
-                                                    "options": {"target": 1000}})["id"]
+                                                    "options": {"target": 3000}})["id"]
     ids["spitzer"] = api(base, "/api/matches", {"game": "spitzer", "players": ["Ann", "Ben", "Cid", "Dee"]})["id"]
     ids["joker-judge"] = api(base, "/api/matches", {"game": "joker-judge", "players": ["Ann", "Ben"], "first_dealer": "Ben"})["id"]
     ids["finished"] = api(base, "/api/matches", {"game": "klaberjass", "players": ["Ann", "Ben"], "first_dealer": "Ben",
                                                   "options": {"target": 300}})["id"]
-    for _ in range(2):
+    for _ in range(6):
         api(base, f"/api/matches/{ids['klaberjass']}/deals", KLABERJASS)
     for _ in range(3):
         api(base, f"/api/matches/{ids['spitzer']}/deals", SPITZER)
@@ -126,7 +127,7 @@ def after_save(page, base: str, match_id: int) -> dict:
       form.removeAttribute('hx-post'); form.submit();
     }""")
     page.wait_for_load_state("load")
-    page.wait_for_timeout(300)
+    page.wait_for_timeout(1000)
     boxes = page.evaluate("""() => { const b = s => { const e = document.querySelector(s); if (!e) return null;
         const r = e.getBoundingClientRect(); return [Math.round(r.top), Math.round(r.bottom)]; };
       return {url: location.pathname + location.search + location.hash, scrollY: scrollY,
@@ -177,7 +178,8 @@ def main() -> None:
         context.close()
         context = browser.new_context(viewport={"width": 390, "height": 844})
         page = context.new_page()
-        print("== after Save of Klaberjass deal 3 (viewport 0–844; [top, bottom] px in the viewport)")
+        print("== after Save of Klaberjass deal 7 (viewport 0–844; [top, bottom] px in the viewport)")
+        page.goto(f"{base}/matches/{ids['klaberjass']}")  # let the page settle, then save through the form
         print(after_save(page, base, ids["klaberjass"]))
         browser.close()
     server.shutdown()
