@@ -251,8 +251,22 @@ def every_page(live_server):
     paths = ["/", "/matches/new", "/history", "/players/Ann", "/rules", "/import"]
     for game in ("klaberjass", "spitzer", "joker-judge"):
         paths += [f"/matches/{ids[game]}", f"/matches/{ids[game]}/deals/new", f"/rules/{game}"]
-    paths += [f"/matches/{ids['finished']}", f"/matches/{ids['finished']}/deals/1/edit"]
-    return paths
+    paths += [f"/matches/{ids['finished']}", f"/matches/{ids['finished']}/deals/1/edit", "/matches/999"]  # 404 page
+    return paths, ids
+
+
+def share_path(browser, live_server, mid: int) -> str:
+    """A read-only share link, made as a player makes it: Share → Create a read-only link."""
+    context = _context(browser)
+    page = context.new_page()
+    page.goto(f"{live_server}/matches/{mid}")
+    page.locator("#share summary").click()
+    page.locator("#create-share").click()
+    page.wait_for_load_state("load")
+    page.locator("#share summary").click()
+    url = page.locator(".share-url").first.get_attribute("href")
+    context.close()
+    return url[url.index("/share/"):]
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
@@ -261,7 +275,8 @@ def test_axe_finds_no_wcag21_aa_violation_and_targets_are_44px(browser, live_ser
     page = context.new_page()
     axe = AXE.read_text()
     problems = {}
-    for path in every_page:
+    paths, ids = every_page
+    for path in paths + [share_path(browser, live_server, ids["spitzer"])]:
         page.goto(live_server + path)
         page.evaluate("document.querySelectorAll('main details').forEach(d => { d.open = true; })")  # folded parts too
         page.evaluate(axe)
@@ -280,7 +295,8 @@ def test_no_page_scrolls_sideways_at_320_px(browser, live_server, every_page):
     context = browser.new_context(viewport={"width": 320, "height": 640}, is_mobile=True, has_touch=True)
     page = context.new_page()
     wide = {}
-    for path in every_page:
+    paths, ids = every_page
+    for path in paths + [share_path(browser, live_server, ids["spitzer"])]:
         page.goto(live_server + path)
         overflow = page.evaluate("document.documentElement.scrollWidth - innerWidth")
         if overflow > 0:
