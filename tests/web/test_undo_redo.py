@@ -259,3 +259,15 @@ def test_match_wide_actions_reload_the_table_and_say_what_happened(phones, mid):
     page = one.get(f"/matches/{mid}?done=details").get_data(as_text=True)
     assert '<p class="notice done" role="status" id="done">Place and note saved.</p>' in page
     assert "· Café Lux" in text(one.get(f"/matches/{mid}"))
+
+
+def test_restoring_an_earlier_version_lands_on_the_table_with_the_row_highlighted(phones, mid):
+    one, _ = phones
+    enter(one, mid, made(90, 56))
+    assert one.put(f"/api/matches/{mid}/deals/1", json=made(80, 66)).status_code == 200
+    r = one.post(f"/matches/{mid}/deals/1/versions/1/restore", headers=HX)
+    assert r.status_code == 204 and r.headers["HX-Redirect"].endswith(f"/matches/{mid}?changed=1")
+    page = one.get(f"/matches/{mid}?changed=1")
+    assert "Deal 1 corrected by this phone." in text(page)
+    assert re.search(r'<tbody id="deal-1" class="deal is-highlighted"', page.get_data(as_text=True))
+    assert state(one, mid)["totals"] == {"Ann": 100, "Ben": 56}
