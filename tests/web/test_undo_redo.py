@@ -271,3 +271,9 @@ def test_restoring_an_earlier_version_lands_on_the_table_with_the_row_highlighte
     assert "Deal 1 corrected by this phone." in text(page)
     assert re.search(r'<tbody id="deal-1" class="deal is-highlighted"', page.get_data(as_text=True))
     assert state(one, mid)["totals"] == {"Ann": 100, "Ben": 56}
+
+
+@pytest.mark.parametrize("path", ["/", "/matches/999", "/rules", "/import", "/history", "/login"])
+def test_every_page_has_one_h1(client, path):
+    body = client.get(path, follow_redirects=True).get_data(as_text=True)
+    assert len(re.findall(r"<h1\b", body)) == 1, path
