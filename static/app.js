@@ -21,12 +21,6 @@
     flash.textContent = "Referee cannot be reached. Your entry is still here: try again.";
     flash.hidden = false;
   });
-  // A form that asks first (Undo, Redo): a plain post once confirmed, so the whole page comes back.
-  document.addEventListener("submit", function (event) {
-    var form = event.target;
-    var question = form.getAttribute && form.getAttribute("data-confirm");
-    if (question && !window.confirm(question)) event.preventDefault();
-  });
   // New match: the "who deals first" chips show the names as they are typed.
   function mirror(input) {
     document.querySelectorAll('[data-mirror="' + input.name + '"]').forEach(function (span) {

@@ -56,8 +56,8 @@ def test_find_a_past_match_and_correct_it(phone):
     entry = page.locator("#activity li").first
     assert "Deal 1 corrected" in entry.inner_text() and "points.Ann: 70 → 72" in entry.inner_text()
     screenshot(page, "32-activity")
-    page.once("dialog", lambda dialog: dialog.accept())  # Undo asks first
-    page.get_by_role("button", name=re.compile("Undo: deal 1 corrected")).click()
+    page.get_by_text(re.compile("Undo: deal 1 corrected")).click()
+    page.locator("#undo-yes").click()  # Undo asks first
     page.wait_for_url(re.compile(r"\?changed=1$"))
     page.locator("#done").get_by_text("Undone: deal 1 corrected by this phone.").wait_for()
     page.get_by_text("Undo: deal 1 entered").wait_for()

@@ -140,8 +140,6 @@ def test_a_finished_match_shows_the_winner_at_the_top(phone, live_server):
 def test_undo_after_another_phones_entry_is_refused_then_undo_and_redo(browser, live_server):
     one_context, two_context = _context(browser), _context(browser)
     one, two = one_context.new_page(), two_context.new_page()
-    for page in (one, two):
-        page.on("dialog", lambda dialog: dialog.accept())
     mid = new_match(live_server, "klaberjass", [], target="none")
     enter_thrown_in(one, live_server, mid)                     # phone one enters deal 1 …
     undo = one.locator("#undo")
@@ -149,7 +147,9 @@ def test_undo_after_another_phones_entry_is_refused_then_undo_and_redo(browser, 
     assert box(one, "#undo")["y"] > box(one, "#enter-deal")["y"] + 150  # not next to "Enter deal"
     enter_thrown_in(two, live_server, mid)                     # … and phone two deal 2, a moment later
     before = api(live_server, f"/api/matches/{mid}", method="GET")
-    undo.click()                                               # phone one's page still offers deal 1
+    undo.click()                                               # phone one's page still offers deal 1: asked …
+    assert one.locator("#undo-confirm p").inner_text().startswith("Undo deal 1 entered by this phone?")
+    one.locator("#undo-yes").click()                           # … and confirmed
     one.wait_for_load_state("load")
     refused = one.locator("#refused")
     refused.wait_for()
@@ -162,6 +162,7 @@ def test_undo_after_another_phones_entry_is_refused_then_undo_and_redo(browser, 
     # Now phone one sees the real last action, undoes it (asked first), and redoes it.
     assert one.locator("#undo").inner_text() == "↶ Undo: deal 2 entered by another phone"
     one.locator("#undo").click()
+    one.locator("#undo-yes").click()
     one.wait_for_url(re.compile(r"\?changed=2$"))
     assert one.locator("#done").inner_text() == "Undone: deal 2 entered by another phone."
     assert "is-void" in one.locator("#deal-2").get_attribute("class")

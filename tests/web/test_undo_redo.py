@@ -15,8 +15,12 @@ from tests.conftest import worked_example
 HX = {"HX-Request": "true"}
 
 
+def text_of(body: str) -> str:
+    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", body)))
+
+
 def text(response) -> str:
-    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.get_data(as_text=True))))
+    return text_of(response.get_data(as_text=True))
 
 
 def made(ann: int, ben: int) -> dict:
@@ -85,8 +89,11 @@ def test_undo_sits_below_the_table_away_from_enter_deal_and_asks_first(phones, m
     enter(one, mid, made(90, 56))
     body = one.get(f"/matches/{mid}").get_data(as_text=True)
     assert body.index('id="enter-deal"') < body.index('class="scores"') < body.index('id="undo"')
-    form = re.search(r'<form[^>]*action="[^"]*/undo"[^>]*>', body).group(0)
-    assert 'data-confirm="Undo deal 1 entered by this phone?"' in form
+    # The first tap opens the question (a <details>, so without JavaScript too); the form is inside it.
+    asked = re.search(r'<details class="confirm" id="undo-confirm">(.*?)</details>', body, re.S).group(1)
+    assert re.search(r'<form[^>]*action="[^"]*/undo"', asked)
+    assert "Undo deal 1 entered by this phone? What it changed is kept" in text_of(asked)
+    assert 'id="undo-yes"' in asked
 
 
 def test_undo_after_another_phones_deal_is_409_and_undoes_nothing(phones, mid):
