@@ -539,38 +539,129 @@ def restore_version(db: Database, match_id: int, number: int, version: int) -> M
 UNDOABLE = ("entered", "corrected", "voided", "restored", "ended", "abandoned", "resumed")
 
 
-def last_undoable(db: Database, match_id: int) -> dict[str, Any] | None:
-    for event in reversed(store.events_for(db, match_id)):
+class OutOfTurn(Conflict):
+    """Undo or redo of an action that is no longer the last one: another action came after it."""
+
+    def __init__(self, message: str, later: dict[str, Any] | None):
+        self.later = later
+        super().__init__(message)
+
+
+def describe_event(event: dict[str, Any], noun: str = "deal", device: str | None = None) -> str:
+    """An action in words, e.g. "deal 7 entered by this phone" (``device``: the phone that is asking)."""
+    what = f"{noun} {event['deal_number']} {event['action']}" if event.get("deal_number") else f"match {event['action']}"
+    by = event.get("detail", {}).get("device")
+    if by and device:
+        what += " by this phone" if by == device else " by another phone"
+    return what
+
+
+def last_undoable(db: Database, match_id: int, events: list[dict[str, Any]] | None = None) -> dict[str, Any] | None:
+    """The action Undo would undo: the latest one that is not undone."""
+    for event in reversed(store.events_for(db, match_id) if events is None else events):
         if not event["undone"] and event["action"] in UNDOABLE:
             return event
     return None
 
 
-def undo_last(db: Database, match_id: int) -> tuple[dict[str, Any], Match]:
-    """Undo the last action on a match; what it changed is kept as a version, never deleted."""
+def last_redoable(db: Database, match_id: int, events: list[dict[str, Any]] | None = None) -> dict[str, Any] | None:
+    """The action Redo would bring back: the one the latest standing undo undid, when nothing was done
+    since (a new action ends the chance to redo, as in any editor)."""
+    events = store.events_for(db, match_id) if events is None else events
+    for event in reversed(events):
+        if event["action"] in UNDOABLE and not event["undone"]:
+            return None  # an action came after the last undo
+        if event["action"] == "undone" and not event["undone"]:
+            target = event["detail"].get("undid")
+            return next((e for e in events if e["id"] == target), None)
+    return None
+
+
+def _deal_back_to(db: Database, match: Match, number: int, version: int | None, action: str) -> None:
+    """Make ``version`` of a deal its current one again, as a new version (nothing is deleted)."""
+    deal = match.deal(number)
+    earlier = next((r for r in store.revisions_for(db, deal["id"]) if r["version"] == version), None)
+    if earlier is None:
+        raise Conflict(f"Deal {number} has no earlier version to go back to.")
+    store.revise_deal(db, deal, action, deal_input=earlier["input"], void=earlier["void"])
+
+
+def _out_of_turn(verb: str, wanted: dict[str, Any] | None, latest: dict[str, Any] | None, events, noun: str,
+                 device: str | None) -> OutOfTurn:
+    later = [e for e in events if wanted is None or e["id"] > wanted["id"]]
+    later = [e for e in later if e["action"] in UNDOABLE + ("undone", "redone")]
+    if wanted is None:
+        return OutOfTurn(f"Nothing to {verb}: that action was not found in this match.", None)
+    if later:
+        last = later[-1]
+        return OutOfTurn(
+            f"Not {verb}ne: {describe_event(last, noun, device)} came after {describe_event(wanted, noun, device)}."
+            " Nothing was changed; look at the table and try again if you still mean it.",
+            last,
+        )
+    return OutOfTurn(f"Not {verb}ne: {describe_event(wanted, noun, device)} cannot be {verb}ne now.", latest)
+
+
+def undo(db: Database, match_id: int, event_id: int, device: str | None = None) -> tuple[dict[str, Any], Match]:
+    """Undo exactly the action ``event_id``; refused (OutOfTurn, nothing changed) unless it is still the
+    last action on the match, so a phone never undoes another phone's entry made a second earlier.
+    What the action changed is kept as a version, never deleted."""
     with store.immediate(db):
         match = load(db, match_id)
-        event = last_undoable(db, match_id)
-        if event is None:
+        events = store.events_for(db, match_id)
+        event = last_undoable(db, match_id, events)
+        if event is None and not any(e["id"] == event_id for e in events):
             raise Conflict(f"Match {match_id} has nothing to undo.")
+        if event is None or event["id"] != event_id:
+            wanted = next((e for e in events if e["id"] == event_id), None)
+            if wanted is not None and wanted["undone"]:
+                raise OutOfTurn(f"Not undone: {describe_event(wanted, match.game.deal_noun, device)} is already undone.", wanted)
+            raise _out_of_turn("undo", wanted, event, events, match.game.deal_noun, device)
         action, number = event["action"], event["deal_number"]
+        detail: dict[str, Any] = {"undid": event["id"]}
         if action in ("entered", "corrected", "voided", "restored"):
             deal = match.deal(number)
+            detail["from_version"] = deal["version"]
             if action == "entered":
                 store.revise_deal(db, deal, "undone", void=True)
             else:
-                previous = next(
-                    (r for r in store.revisions_for(db, deal["id"]) if r["version"] == deal["version"] - 1), None
-                )
-                if previous is None:
-                    raise Conflict(f"Deal {number} has no earlier version to go back to.")
-                store.revise_deal(db, deal, "undone", deal_input=previous["input"], void=previous["void"])
+                _deal_back_to(db, match, number, event["detail"].get("from_version", deal["version"] - 1), "undone")
         elif action == "ended":
             store.update_match_fields(db, match_id, ended_by_hand=0)
         elif action in ("abandoned", "resumed"):
             store.update_match_fields(db, match_id, abandoned=int(action == "resumed"))
         store.mark_event_undone(db, event["id"])
+        store.add_event(db, match_id, "undone", number, detail)
         log_change(f"undid {action}", match_id, number)
+        return event, sync(db, match_id)
+
+
+def redo(db: Database, match_id: int, event_id: int, device: str | None = None) -> tuple[dict[str, Any], Match]:
+    """Bring back the action ``event_id`` that the last undo undid; refused (OutOfTurn, nothing changed)
+    when another action came after that undo."""
+    with store.immediate(db):
+        match = load(db, match_id)
+        events = store.events_for(db, match_id)
+        event = last_redoable(db, match_id, events)
+        if event is None or event["id"] != event_id:
+            wanted = next((e for e in events if e["id"] == event_id), None)
+            if wanted is not None and not wanted["undone"]:
+                raise OutOfTurn(f"Not redone: {describe_event(wanted, match.game.deal_noun, device)} is not undone.", wanted)
+            undo_of = next((e for e in reversed(events) if e["action"] == "undone" and wanted is not None
+                            and e["detail"].get("undid") == wanted["id"]), wanted)
+            raise _out_of_turn("redo", undo_of, event, events, match.game.deal_noun, device)
+        undo_event = next(e for e in reversed(events) if e["action"] == "undone" and e["detail"].get("undid") == event_id)
+        action, number = event["action"], event["deal_number"]
+        if action in ("entered", "corrected", "voided", "restored"):
+            _deal_back_to(db, match, number, undo_event["detail"].get("from_version"), "redone")
+        elif action == "ended":
+            store.update_match_fields(db, match_id, ended_by_hand=1)
+        elif action in ("abandoned", "resumed"):
+            store.update_match_fields(db, match_id, abandoned=int(action == "abandoned"))
+        store.mark_event_undone(db, event["id"], False)
+        store.mark_event_undone(db, undo_event["id"])
+        store.add_event(db, match_id, "redone", number, {"redid": event["id"]})
+        log_change(f"redid {action}", match_id, number)
         return event, sync(db, match_id)
 
 
@@ -634,6 +725,9 @@ def deal_to_json(db: Database, match: Match, deal: dict[str, Any], revisions_of:
 
 def match_to_json(db: Database, match: Match) -> dict[str, Any]:
     state = match.state
+    events = store.events_for(db, match.id)
+    device = store.acting_device.get()
+    can_undo, can_redo = last_undoable(db, match.id, events), last_redoable(db, match.id, events)
     by_deal = store.revisions_for_match(db, match.id) if any(d["version"] > 1 for d in match.deals) else {}
     return {
         "id": match.id,
@@ -651,6 +745,8 @@ def match_to_json(db: Database, match: Match) -> dict[str, Any]:
         "place": match.row.get("place", ""),
         "note": match.row.get("note", ""),
         "uid": match.row.get("uid"),
+        "undo": can_undo and {"action": can_undo["id"], "description": describe_event(can_undo, match.game.deal_noun, device)},
+        "redo": can_redo and {"action": can_redo["id"], "description": describe_event(can_redo, match.game.deal_noun, device)},
         "created": match.row["created"],
         "updated": match.row["updated"],
     }

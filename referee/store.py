@@ -13,6 +13,7 @@ import secrets
 import sqlite3
 import uuid
 from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterator
@@ -328,11 +329,20 @@ def replace_match_players(db: Database, match_id: int, rows: list[dict[str, Any]
         )
 
 
+# Which phone is making the change (a hash of its long-lived device cookie), set by the web layer for
+# each request: every event records it, so Undo can say "entered by this phone" or "by another phone".
+acting_device: ContextVar[str | None] = ContextVar("acting_device", default=None)
+
+
 def add_event(db: Database, match_id: int, action: str, deal_number: int | None = None, detail: Any = None, at: str | None = None) -> int:
     table = db.table("match_events")
+    detail = dict(detail or {})
+    device = acting_device.get()
+    if device and at is None:  # an imported event keeps the detail it came with
+        detail.setdefault("device", device)
     table.insert(
         {"match_id": match_id, "deal_number": deal_number, "action": action, "at": at or now(),
-         "detail": json.dumps(detail or {}, ensure_ascii=False), "undone": 0}
+         "detail": json.dumps(detail, ensure_ascii=False), "undone": 0}
     )
     return int(table.last_pk)
 
@@ -348,8 +358,8 @@ def events_for(db: Database, match_id: int) -> list[dict[str, Any]]:
     return out
 
 
-def mark_event_undone(db: Database, event_id: int) -> None:
-    db.execute("UPDATE match_events SET undone = 1 WHERE id = ?", [event_id])
+def mark_event_undone(db: Database, event_id: int, undone: bool = True) -> None:
+    db.execute("UPDATE match_events SET undone = ? WHERE id = ?", [int(undone), event_id])
 
 
 # ---- deals --------------------------------------------------------------------------------

@@ -270,7 +270,8 @@ def test_a_migrated_match_can_be_played_on(old_database, reference, version):
     assert r.json["deal"]["version"] == 3 and [v["version"] for v in r.json["deal"]["revisions"]] == [1, 2]
     assert r.json["match"]["totals"] == {"Ann": 180, "Ben": 120}
     assert client.get(f"/api/matches/{plain}/events").status_code == 200
-    assert client.post(f"/api/matches/{plain}/undo").status_code == 200  # undoes the correction just made
+    action = client.get(f"/api/matches/{plain}").json["undo"]["action"]
+    assert client.post(f"/api/matches/{plain}/undo", json={"action": action}).status_code == 200  # the correction just made
     assert client.get(f"/api/matches/{plain}").json["totals"] == {"Ann": 200, "Ben": 100}
     # The page forms too (share links and idempotency keys are schema 3).
     assert client.post(f"/matches/{plain}/share").status_code == 303
@@ -280,7 +281,8 @@ def test_a_migrated_match_can_be_played_on(old_database, reference, version):
 def test_a_match_from_schema_1_has_no_history_to_undo(old_database, reference):
     """Schema 1 kept no log of actions: undo finds nothing (409), it does not fail."""
     client = open_app(old_database(1)).test_client()
-    r = client.post(f"/api/matches/{reference['plain']}/undo")
+    assert client.get(f"/api/matches/{reference['plain']}").json["undo"] is None
+    r = client.post(f"/api/matches/{reference['plain']}/undo", json={"action": 1})
     assert r.status_code == 409 and r.json["errors"][0]["code"] == "conflict"
 
 

@@ -71,6 +71,13 @@ def _conflict(exc: matches.Conflict):
             "changes": exc.changes, "current": {"version": exc.deal["version"], "input": exc.deal["input"]},
         })
         return response, 409
+    if isinstance(exc, matches.OutOfTurn):  # undo/redo of an action that is no longer the last one
+        later, device = exc.later, store.acting_device.get()
+        return jsonify({
+            "errors": [{"field": "action", "code": "not_last_action", "message": str(exc)}],
+            "later": later and {"action": later["id"], "description": matches.describe_event(later, device=device),
+                                "at": later["at"]},
+        }), 409
     return _one_error("conflict", str(exc), 409)
 
 
@@ -133,11 +140,31 @@ def resume_match(match_id: int):
     return jsonify(matches.match_to_json(db, matches.abandon(db, match_id, False)))
 
 
+def _action_id(body: Any) -> int:
+    """The ``action`` an undo or redo means (its id, from the match's ``undo``/``redo``); 422 otherwise."""
+    value = body.get("action")
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise RuleError([Violation(
+            "bad_action", "Send the id of the action you mean, e.g. {\"action\": 12} (the match's undo.action or redo.action).",
+            "action")])
+    return value
+
+
 @bp.post("/matches/<int:match_id>/undo")
 def undo(match_id: int):
+    """Undo exactly the action named by id; 409 (nothing undone) when another action came after it."""
     db = get_db()
-    event, match = matches.undo_last(db, match_id)
-    return jsonify({"undone": {"action": event["action"], "deal": event["deal_number"], "at": event["at"]},
+    event, match = matches.undo(db, match_id, _action_id(_body()), store.acting_device.get())
+    return jsonify({"undone": {"id": event["id"], "action": event["action"], "deal": event["deal_number"], "at": event["at"]},
+                    "match": matches.match_to_json(db, match)})
+
+
+@bp.post("/matches/<int:match_id>/redo")
+def redo(match_id: int):
+    """Bring back the action the last undo undid; 409 (nothing changed) when anything happened since."""
+    db = get_db()
+    event, match = matches.redo(db, match_id, _action_id(_body()), store.acting_device.get())
+    return jsonify({"redone": {"id": event["id"], "action": event["action"], "deal": event["deal_number"], "at": event["at"]},
                     "match": matches.match_to_json(db, match)})
 
 
@@ -153,7 +180,7 @@ def events(match_id: int):
     db = get_db()
     matches.load(db, match_id)
     return jsonify({"events": [
-        {"action": e["action"], "deal": e["deal_number"], "at": e["at"], "detail": e["detail"], "undone": e["undone"]}
+        {"id": e["id"], "action": e["action"], "deal": e["deal_number"], "at": e["at"], "detail": e["detail"], "undone": e["undone"]}
         for e in store.events_for(db, match_id)
     ]})
 

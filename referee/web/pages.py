@@ -6,15 +6,17 @@ re-rendered in place after each tap, with the live preview of the result.
 
 from __future__ import annotations
 
+import hashlib
 import re
+import secrets
 import uuid
 from urllib.parse import urlparse
 from typing import Any
 
-from flask import Blueprint, abort, current_app, make_response, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, g, make_response, redirect, render_template, request, url_for
 from htmx_flask import request as hx_request
 
-from .. import matches
+from .. import matches, store
 from ..games import GAMES, find_game
 from ..games.base import InvalidDeal, RuleError, Table, UnknownGame, Violation, whole_number
 from . import capped, get_db
@@ -35,6 +37,37 @@ def _load(match_id: int) -> matches.Match:
         return matches.load(get_db(), match_id)
     except matches.NotFound:
         abort(404, description=f"There is no match {match_id}.")
+
+
+# ---- which phone: a random long-lived cookie, so Undo can say "entered by this phone" -------
+
+DEVICE_COOKIE = "referee_device"
+
+
+@bp.before_app_request
+def _which_phone() -> None:
+    token = request.cookies.get(DEVICE_COOKIE, "")
+    if not re.fullmatch(r"[A-Za-z0-9_-]{20,64}", token):
+        token = "" if request.path.startswith(("/api/", "/static/")) else secrets.token_urlsafe(24)
+        g.new_device = token or None
+    # The event log keeps a hash of it, never the cookie itself.
+    store.acting_device.set(hashlib.sha256(token.encode()).hexdigest()[:16] if token else None)
+
+
+@bp.after_app_request
+def _remember_phone(response):
+    token = g.pop("new_device", None)
+    if token:
+        response.set_cookie(DEVICE_COOKIE, token, max_age=400 * 24 * 3600, httponly=True, samesite="Lax",
+                            secure=request.is_secure)
+    return response
+
+
+def _back_to_table(match_id: int, **shown: Any):
+    """After a change: the match page, table first, with what changed highlighted (``new`` or
+    ``changed`` deal number, ``done`` for a match-wide action). The query differs from the page's own
+    URL, so htmx's client-side redirect reloads the page instead of only moving to an anchor."""
+    return _go(url_for("pages.match_page", match_id=match_id, **shown))
 
 
 def _go(url: str):
@@ -138,6 +171,28 @@ def match_page(match_id: int):
                            detail_errors={}, detail_values=None)
 
 
+def _shown_change(match: matches.Match, events: list[dict[str, Any]]) -> tuple[int | None, str | None]:
+    """What the page highlights after a change (?new=N, ?changed=N or ?done=1): the deal, and one line
+    saying what happened, from the match's latest action."""
+    args = request.args
+    number = whole_number(args.get("new", "")) or whole_number(args.get("changed", ""))
+    if number is None and not args.get("done"):
+        return None, None
+    if args.get("done") == "details":
+        return None, "Place and note saved."
+    if not events or (number is not None and events[-1]["deal_number"] != number):
+        return number, None
+    last, noun = events[-1], match.game.deal_noun
+    device = store.acting_device.get()
+    if last["action"] in ("undone", "redone"):
+        target = next((e for e in events if e["id"] == last["detail"].get("undid", last["detail"].get("redid"))), None)
+        what = matches.describe_event(target, noun, device) if target else "the last action"
+        line = f"{'Undone' if last['action'] == 'undone' else 'Redone'}: {what}."
+    else:
+        line = matches.describe_event(last, noun, device).capitalize() + "."
+    return number, line
+
+
 @bp.post("/matches/<int:match_id>/end")
 def end_match(match_id: int):
     try:
@@ -146,7 +201,7 @@ def end_match(match_id: int):
         abort(404)
     except matches.Conflict as exc:
         abort(409, description=str(exc))
-    return _go(url_for("pages.match_page", match_id=match_id))
+    return _back_to_table(match_id, done=1)
 
 
 @bp.post("/matches/<int:match_id>/details")
@@ -162,7 +217,7 @@ def match_details(match_id: int):
             "match.html", match=match, state=match.state, **_match_extras(match),
             detail_errors=_group(list(exc.violations)), detail_values=request.form,
         ), 422
-    return _go(url_for("pages.match_page", match_id=match_id))
+    return _back_to_table(match_id, done="details")
 
 
 @bp.post("/matches/<int:match_id>/abandon")
@@ -177,7 +232,33 @@ def resume_match(match_id: int):
 
 @bp.post("/matches/<int:match_id>/undo")
 def undo(match_id: int):
-    return _match_action(lambda db: matches.undo_last(db, match_id), match_id)
+    return _undo_or_redo(matches.undo, match_id)
+
+
+@bp.post("/matches/<int:match_id>/redo")
+def redo(match_id: int):
+    return _undo_or_redo(matches.redo, match_id)
+
+
+def _undo_or_redo(action, match_id: int):
+    """Undo or redo exactly the action the button named (its id is in the form). When another action
+    came after it, nothing is changed: the table comes back (409) saying what happened instead."""
+    event_id = whole_number(request.form.get("action", ""))
+    db = get_db()
+    try:
+        if event_id is None:
+            raise matches.OutOfTurn("Nothing was changed: the button did not say which action it meant. "
+                                    "Look at the table and try again.", None)
+        event, _ = action(db, match_id, event_id, store.acting_device.get())
+    except matches.NotFound as exc:
+        abort(404, description=str(exc))
+    except matches.Conflict as exc:
+        match = _load(match_id)
+        return render_template("match.html", match=match, state=match.state, **_match_extras(match),
+                               detail_errors={}, detail_values=None, refused=str(exc)), 409
+    if event["deal_number"]:
+        return _back_to_table(match_id, changed=event["deal_number"])
+    return _back_to_table(match_id, done=1)
 
 
 @bp.post("/matches/<int:match_id>/rematch")
@@ -207,11 +288,11 @@ def _match_action(action, match_id: int):
         abort(404, description=str(exc))
     except matches.Conflict as exc:
         abort(409, description=str(exc))
-    return _go(url_for("pages.match_page", match_id=match_id))
+    return _back_to_table(match_id, done=1)
 
 
 def _change_done(match_id: int, number: int):
-    return _go(url_for("pages.match_page", match_id=match_id, _anchor=f"deal-{number}"))
+    return _back_to_table(match_id, changed=number)
 
 
 def _match_extras(match: matches.Match) -> dict[str, Any]:
@@ -222,11 +303,19 @@ def _match_extras(match: matches.Match) -> dict[str, Any]:
     series = [{p: 0 for p in match.players}] + [dict(d.totals) for d in match.state.deals]
     events = store.events_for(db, match.id)
     revisions = {d["number"]: store.revisions_for(db, d["id"]) for d in match.deals if d["version"] > 1}
+    highlight, done = _shown_change(match, events)
+    device, noun = store.acting_device.get(), match.game.deal_noun
+    undoable, redoable = matches.last_undoable(db, match.id, events), matches.last_redoable(db, match.id, events)
     return {
+        "highlight": highlight,
+        "done": done,
+        "undo_text": undoable and matches.describe_event(undoable, noun, device),
+        "redoable": redoable,
+        "redo_text": redoable and matches.describe_event(redoable, noun, device),
         "chart": sheets.chart_svg(match.players, series, target=getattr(match.options, "target", None),
                                   noun=match.game.deal_noun, width=360, height=190) if match.deals else "",
         "events": list(reversed(events)),
-        "undoable": matches.last_undoable(db, match.id),
+        "undoable": undoable,
         "revisions": revisions,
         "status": matches.status_of(match),
     }
@@ -251,7 +340,7 @@ def _change(action, match_id: int, number: int):
         abort(409, description=str(exc))
     except InvalidDeal as exc:  # a restored entry that no longer fits the rules
         abort(422, description=" ".join(v.message for v in capped(exc.violations)))
-    return _go(url_for("pages.match_page", match_id=match_id, _anchor=f"deal-{number}"))
+    return _back_to_table(match_id, changed=number)
 
 
 # ---- deal entry and correction ------------------------------------------------------------
@@ -345,7 +434,8 @@ def _entry(match: matches.Match, deal: dict[str, Any] | None):
             except matches.Conflict as exc:
                 abort(409, description=str(exc))
             else:
-                return _go(url_for("pages.match_page", match_id=match.id, _anchor=f"deal-{number}"))
+                # Back to the table, at the top (totals, who deals next, "Enter deal"), the row highlighted.
+                return _back_to_table(match.id, **({"changed": number} if deal else {"new": number}))
         status = 409 if stale else 422
         show_all = True
 

@@ -50,13 +50,15 @@ def test_find_a_past_match_and_correct_it(phone):
     page.locator("#points-0").press("Tab")
     page.locator("#preview").get_by_text("Ann 102 vs Ben 106").wait_for()
     page.get_by_role("button", name="Save correction").click()
-    page.wait_for_url(re.compile(r"#deal-1$"))
+    page.wait_for_url(re.compile(r"\?changed=1$"))
     assert totals(page) == {"Ann": 0, "Ben": 208}
     page.locator("#activity summary").click()
     entry = page.locator("#activity li").first
     assert "Deal 1 corrected" in entry.inner_text() and "points.Ann: 70 → 72" in entry.inner_text()
     screenshot(page, "32-activity")
-    page.get_by_role("button", name=re.compile("Undo: deal 1 corrected")).click()
-    page.wait_for_load_state()
+    page.get_by_text(re.compile("Undo: deal 1 corrected")).click()
+    page.locator("#undo-yes").click()  # Undo asks first
+    page.wait_for_url(re.compile(r"\?changed=1$"))
+    page.locator("#done").get_by_text("Undone: deal 1 corrected by this phone.").wait_for()
     page.get_by_text("Undo: deal 1 entered").wait_for()
     assert totals(page) == {"Ann": 0, "Ben": 206}

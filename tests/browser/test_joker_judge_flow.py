@@ -46,7 +46,7 @@ def test_hands_entered_trick_by_trick(phone):
     no_horizontal_scroll(page)
     screenshot(page, "21-joker-judge-hand")
     page.get_by_role("button", name="Save hand").click()
-    page.wait_for_url(re.compile(r"#deal-1$"))
+    page.wait_for_url(re.compile(r"\?new=1$"))
     assert totals(page) == {"Ann": 35, "Ben": 0}
 
     # Hand 2 — RULES.md §4: Ann bids 5, Ben 3; Ben judges Ann's K; Ann declares no joker → Ben 120.
@@ -63,7 +63,7 @@ def test_hands_entered_trick_by_trick(phone):
     page.get_by_role("button", name="No: Ben wins the hand").click()
     page.locator("#preview").get_by_text("Ben stops Ann's 5: Critical judge, Perfect — Ben scores 120").wait_for()
     page.get_by_role("button", name="Save hand").click()
-    page.wait_for_url(re.compile(r"#deal-2$"))
+    page.wait_for_url(re.compile(r"\?new=2$"))
     assert totals(page) == {"Ann": 35, "Ben": 120}
     no_horizontal_scroll(page)
     screenshot(page, "23-joker-judge-table")

@@ -84,7 +84,7 @@ def test_a_whole_match_entered_by_taps(phone):
     no_horizontal_scroll(page)
     screenshot(page, "02-deal-entry-preview")
     page.get_by_role("button", name="Save deal").click()
-    page.wait_for_url(re.compile(r"/matches/\d+#deal-1$"))
+    page.wait_for_url(re.compile(r"/matches/\d+\?new=1$"))
     assert totals(page) == {"Ann": 0, "Ben": 206}
     assert "Deal 2: Ann deals, Ben is elder" in page.locator(".turn").inner_text()
     screenshot(page, "03-table-after-deal-1")
@@ -99,7 +99,7 @@ def test_a_whole_match_entered_by_taps(phone):
     page.locator("#points-1").press("Tab")
     page.locator("#preview").get_by_text("Ann 120 vs Ben 86: Ann made it — Ann scores 120, Ben 86").wait_for()
     page.get_by_role("button", name="Save correction").click()
-    page.wait_for_url(re.compile(r"#deal-1$"))
+    page.wait_for_url(re.compile(r"\?changed=1$"))
     assert totals(page) == {"Ann": 120, "Ben": 86}
     assert page.locator("#deal-1 .tag.corrected").count() == 1
 
@@ -109,7 +109,7 @@ def test_a_whole_match_entered_by_taps(phone):
     page.get_by_role("button", name="Everybody passed: thrown in").click()
     page.locator("#bid-outcome").get_by_text("Everybody passed").wait_for()
     page.get_by_role("button", name="Save deal").click()
-    page.wait_for_url(re.compile(r"#deal-2$"))
+    page.wait_for_url(re.compile(r"\?new=2$"))
     assert totals(page) == {"Ann": 120, "Ben": 86}
     assert "Deal 3: Ben deals, Ann is elder" in page.locator(".turn").inner_text()
 
@@ -132,7 +132,7 @@ def test_a_whole_match_entered_by_taps(phone):
     tap_radio(page, "last_trick", "0")
     page.locator("#preview").get_by_text("Ann made it").wait_for()
     page.get_by_role("button", name="Save deal").click()
-    page.wait_for_url(re.compile(r"#deal-3$"))
+    page.wait_for_url(re.compile(r"\?new=3$"))
     assert totals(page) == {"Ann": 270, "Ben": 92}
 
     # Deal 4 — a mistake first (1 point is impossible), shown beside the field; then the winning deal.
@@ -157,7 +157,7 @@ def test_a_whole_match_entered_by_taps(phone):
     page.locator("#points-0").press("Tab")
     page.locator("#preview").get_by_text("Ann made it").wait_for()
     page.get_by_role("button", name="Save deal").click()
-    page.wait_for_url(re.compile(r"#deal-4$"))
+    page.wait_for_url(re.compile(r"\?new=4$"))
     assert totals(page) == {"Ann": 330, "Ben": 122}
     assert "Ann wins the match" in page.locator("#result").inner_text()
     assert page.get_by_role("link", name=re.compile("Enter deal")).count() == 0

@@ -128,7 +128,7 @@ def test_preview_lists_what_is_still_to_enter_without_shouting(client, match_id)
 def test_save_stores_and_redirects_to_the_table(client, match_id):
     r = client.post(f"/matches/{match_id}/deals/new", data=worked_example_form())
     assert r.status_code == 303
-    assert r.headers["Location"].endswith(f"/matches/{match_id}#deal-1")
+    assert r.headers["Location"].endswith(f"/matches/{match_id}?new=1")
     api = client.get(f"/api/matches/{match_id}").json
     assert api["totals"] == {"Ann": 0, "Ben": 206}
     assert api["deals"][0]["input"] == worked_example()
@@ -140,7 +140,7 @@ def test_save_stores_and_redirects_to_the_table(client, match_id):
 def test_save_with_htmx_answers_with_a_client_redirect(client, match_id):
     r = client.post(f"/matches/{match_id}/deals/new", data=worked_example_form(), headers=HX)
     assert r.status_code == 204
-    assert r.headers["HX-Redirect"].endswith(f"/matches/{match_id}#deal-1")
+    assert r.headers["HX-Redirect"].endswith(f"/matches/{match_id}?new=1")
 
 
 def test_save_with_errors_is_422_beside_the_fields_and_keeps_input(client, match_id):
