@@ -275,3 +275,42 @@ def test_with_slow_network_two_quick_passes_are_two_passes_and_a_double_save_is_
     page.locator("#deal-1").wait_for(timeout=20_000)
     deals = api_match(page, mid)["deals"]
     assert len(deals) == 1 and deals[0]["input"]["calls"] == ["pass", "pass", "spades"]
+
+
+def test_klaberjass_counting_aid_by_taps(thumb):
+    page = thumb
+    mid = start(page, "klaberjass", ["Ann", "Ben"])
+    page.goto(f"{page.base}/matches/{mid}/deals/new")
+    chip(page, "upcard", "diamonds").click()
+    idle(page)
+    page.get_by_role("button", name="Take", exact=False).click()  # Ben takes: diamonds are trump
+    page.locator("#bid-outcome").wait_for()
+    page.locator("details.counting summary").click()
+    chip(page, "count_for", "1").click()
+    idle(page)
+    for key in ("J-diamonds", "9-diamonds", "A-spades", "10-hearts"):  # 20 + 14 + 11 + 10 = 55
+        page.locator(f"label:has(> input[name='kcard-1-{key}'])").click()
+        idle(page)
+    page.locator("#kcards-total").get_by_text("Ben's tapped cards: 55 points").wait_for()
+    assert page.locator("#points-1").input_value() == "55"
+    page.locator("details.counting").evaluate("d => d.scrollIntoView({block: 'center'})")
+    shot(page, "26-klaberjass-counting-aid")
+
+
+def test_an_entry_refused_on_arrival_opens_with_the_errors_beside_the_fields(thumb):
+    page = thumb
+    mid = start(page, "klaberjass", ["Ann", "Ben"])
+    fields = [["upcard", "hearts"], ["calls", "take"], ["points-0", "1"], ["points-1", "30"], ["last_trick", "1"],
+              ["bella", ""], ["seqn-0", "0"], ["seqn-1", "0"], ["idempotency_key", "refusedkey01"], ["op", "save"]]
+    item = {"key": "refusedkey01", "url": f"/matches/{mid}/deals/new", "match": mid, "number": "1", "kind": "new",
+            "noun": "deal", "draft": f"referee.draft.{mid}.new.1", "fields": fields, "at": 0, "state": "waiting"}
+    page.evaluate("item => localStorage.setItem('referee.outbox', JSON.stringify([item]))", item)
+    page.reload()  # the page sends what waits: Referee refuses it (1 card point is impossible)
+    page.get_by_text("Deal 1 was not accepted by Referee.").wait_for()
+    shot(page, "27-match-outbox-refused")
+    page.get_by_role("button", name="Open it to fix").click()
+    error = page.locator(".field-error[data-field='points.Ann']")
+    error.wait_for()
+    assert page.locator("#points-1").input_value() == "30"  # the entry, kept
+    assert api_match(page, mid)["deals"] == []
+    assert page.evaluate("localStorage.getItem('referee.outbox')") == "[]"
