@@ -151,6 +151,14 @@ def test_a_draft_survives_a_reload_and_can_be_discarded(thumb):
     assert page.locator("#points-0").input_value() == "44"
     shot(page, "23-klaberjass-draft-restored")
 
+    # Back and Forward (from the back-forward cache or not): still there.
+    page.get_by_role("link", name="‹ Table").click()
+    page.wait_for_url(re.compile(rf"/matches/{mid}$"))
+    page.go_back()
+    page.locator("#bid-outcome").wait_for()
+    page.wait_for_timeout(300)
+    assert page.locator("#points-0").input_value() == "44"
+
     page.get_by_role("button", name="Discard").click()
     page.locator("#draft-note").wait_for(state="detached")
     page.locator("#bid-outcome").wait_for(state="detached")
@@ -171,6 +179,11 @@ def test_a_draft_survives_a_reload_and_can_be_discarded(thumb):
     page.locator("#save").click()
     page.locator("#deal-1").wait_for()
     assert page.evaluate("Object.keys(localStorage).filter(k => k.startsWith('referee.draft.'))") == []
+    page.go_back()  # the saved form does not come back as if unsaved
+    page.locator("#entry").wait_for()
+    page.wait_for_timeout(500)
+    assert page.locator("#entry").get_attribute("data-deal") == "2" and page.locator("#bid-outcome").count() == 0
+    page.go_forward()
     page.goto(f"{page.base}/matches/{mid}/deals/new")
     page.locator("#entry").wait_for()
     page.wait_for_timeout(300)
