@@ -346,11 +346,18 @@
     var tappedInside = lastTap && lastTap.closest && lastTap.closest("[data-step]") &&
       lastTap.closest("[data-step]").dataset.step === step.dataset.step;
     if (next === (nextBefore || "").split(".")[0] && !tappedInside) return;
+    reveal(step);
+    window.requestAnimationFrame(function () { if (step.isConnected) reveal(step); });
+  }
+  function reveal(step) {
+    // Scroll as little as needed for the whole step to sit between the top and the save bar.
     var bar = document.getElementById("entry-bar");
     var bottom = bar ? bar.getBoundingClientRect().top : window.innerHeight;
     var box = step.getBoundingClientRect();
     if (box.top >= 0 && box.bottom <= bottom) return;
-    step.scrollIntoView({ block: "nearest" });
+    var dy = box.bottom - bottom + 8;
+    if (box.top - dy < 0) dy = box.top - 8;
+    window.scrollBy(0, dy);
   }
 
   // The keyboard's Next key goes to the next number, Done closes the keyboard.

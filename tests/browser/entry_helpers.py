@@ -58,7 +58,12 @@ class Taps:
 
 
 def idle(page) -> None:
+    """Wait until the page is still: no request on its way, nothing swapping or settling, scrolled."""
     page.wait_for_load_state("networkidle")
+    page.wait_for_function(
+        "() => !document.querySelector('#entry[aria-busy=true], .htmx-request, .htmx-swapping, .htmx-settling')"
+    )
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
 
 
 def match_id(page) -> str:
