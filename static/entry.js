@@ -218,6 +218,7 @@
     if (!button || replaying) return;
     var isSave = button.value === "save";
     if (saving && isSave) { event.preventDefault(); event.stopPropagation(); return; }  // a double tap
+    if (hold && !pending.length && !queue.length) hold = false;  // nothing waits before it: goes as usual
     if (pending.length || queue.length || hold) {
       event.preventDefault();
       event.stopPropagation();
@@ -230,6 +231,7 @@
   document.addEventListener("change", function (event) {
     var input = event.target;
     if (replaying || !inEntry(input) || !input.classList || !input.classList.contains("live")) return;
+    if (hold && !pending.length && !queue.length) hold = false;
     if (pending.length || queue.length || hold) {
       event.stopPropagation();
       queue.push({ set: input.name, value: input.value, checked: input.checked });
@@ -288,9 +290,11 @@
     }
     if (text === NO_CONNECTION) {
       // The tap did not reach Referee: the form still shows it; send it again when the connection is back.
+      // A tap that changes the entry on the server (a call, a trick...) is sent again; a refresh of the
+      // preview is not needed: the form itself already holds what was tapped and typed.
       var params = event.detail.requestConfig && event.detail.requestConfig.parameters;
       var op = params && params.op;
-      queue.unshift({ op: op && op !== "save" ? op : "refresh" });
+      if (op && op !== "save" && op !== "refresh") queue.unshift({ op: op });
       hold = true;
       status("No connection — what you tapped is kept and sent when the connection is back.", true);
       window.setTimeout(function () { hold = false; drain(); }, 5000);

@@ -327,3 +327,28 @@ def test_an_entry_refused_on_arrival_opens_with_the_errors_beside_the_fields(thu
     assert page.locator("#points-1").input_value() == "30"  # the entry, kept
     assert api_match(page, mid)["deals"] == []
     assert page.evaluate("localStorage.getItem('referee.outbox')") == "[]"
+
+
+def test_connection_lost_while_entering_then_save_goes_to_the_outbox(thumb):
+    page = thumb
+    mid = start(page, "klaberjass", ["Ann", "Ben"])
+    page.goto(f"{page.base}/matches/{mid}/deals/new")
+    chip(page, "upcard", "clubs").click()
+    idle(page)
+    page.get_by_role("button", name="Take", exact=False).click()
+    page.locator("#bid-outcome").wait_for()
+    idle(page)
+    page.context.set_offline(True)
+    page.locator("#points-0").fill("36")  # the preview cannot come: the form keeps what is typed
+    page.locator("#points-1").fill("90")
+    page.wait_for_timeout(500)
+    chip(page, "last_trick", "1").click()
+    page.locator("#send-status").get_by_text("No connection").wait_for()
+    page.locator("#save").click()
+    page.locator("#send-status").get_by_text(NO_CONNECTION).wait_for()
+    assert page.locator("#flash").is_hidden()
+    page.context.set_offline(False)
+    page.wait_for_url(re.compile(rf"/matches/{mid}(#.*)?$"))
+    page.locator("#deal-1").wait_for()
+    deals = api_match(page, mid)["deals"]
+    assert [d["result"]["scores"] for d in deals] == [{"Ann": 36, "Ben": 100}]
