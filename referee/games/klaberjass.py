@@ -23,8 +23,36 @@ MAX_CARD_POINTS = 146  # RULES.md 1.3: the best 18 cards
 LAST_TRICK = 10
 BELLA = 20
 
+# RULES.md 1.3: card points, in the trump suit and in a plain suit.
+TRUMP_POINTS: dict[str, int] = {"J": 20, "9": 14, "A": 11, "10": 10, "K": 4, "Q": 3, "8": 0, "7": 0}
+PLAIN_POINTS: dict[str, int] = {"A": 11, "10": 10, "K": 4, "Q": 3, "J": 2, "9": 0, "8": 0, "7": 0}
+
 # RULES.md 1.4: how many cards lie below each top card (top 8 and 7 never make a sequence).
 MAX_LENGTH: dict[str, int] = {"A": 8, "K": 7, "Q": 6, "J": 5, "10": 4, "9": 3}
+
+
+def card_points(cards: Any, trump: str) -> int:
+    """The card points of a pile of captured cards, each ``(rank, suit)``, with ``trump`` the trump suit
+    (RULES.md 1.3: trump J 20, 9 14, A 11, 10 10, K 4, Q 3; plain A 11, 10 10, K 4, Q 3, J 2; others 0).
+
+    Raises ValueError with a sentence for an unknown trump, rank or suit, or a card given twice.
+    """
+    if trump not in SUITS:
+        raise ValueError(f"The trump must be one of {', '.join(SUITS)}, not {trump!r}.")
+    total = 0
+    seen: set[tuple[str, str]] = set()
+    for card in cards:
+        try:
+            rank, suit = card
+        except (TypeError, ValueError):
+            raise ValueError(f"A card is a (rank, suit) pair, not {card!r}.") from None
+        if rank not in PLAIN_POINTS or suit not in SUITS:
+            raise ValueError(f"There is no card {rank!r} of {suit!r} in the Klaberjass deck.")
+        if (rank, suit) in seen:
+            raise ValueError(f"The {rank} of {suit} is counted twice.")
+        seen.add((rank, suit))
+        total += TRUMP_POINTS[rank] if suit == trump else PLAIN_POINTS[rank]
+    return total
 
 
 @dataclass(frozen=True)

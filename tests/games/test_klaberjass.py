@@ -926,3 +926,50 @@ def test_thrown_in_deal_scores_nothing(calls, upcard, empties, options, table):
     assert dict(result.scores) == {ANN: 0, BEN: 0}
     assert result.details["outcome"] == "thrown_in"
     assert deal == before
+
+
+# ---- RULES.md 1.3: card points of captured cards (the counting aid) ---------------------------------------
+
+from referee.games.klaberjass import RANKS as _RANKS, SUITS as _SUITS, card_points  # noqa: E402
+
+
+@pytest.mark.parametrize(
+    "cards, trump, expected",
+    [
+        pytest.param([], "hearts", 0, id="no cards: 0"),
+        pytest.param([("J", "hearts")], "hearts", 20, id="trump jack: 20"),
+        pytest.param([("J", "spades")], "hearts", 2, id="plain jack: 2"),
+        pytest.param([("9", "hearts")], "hearts", 14, id="trump nine: 14"),
+        pytest.param([("9", "clubs")], "hearts", 0, id="plain nine: 0"),
+        pytest.param([("J", "hearts"), ("9", "hearts"), ("A", "hearts"), ("10", "hearts"), ("K", "hearts"),
+                      ("Q", "hearts"), ("8", "hearts"), ("7", "hearts")], "hearts", 62,
+                     id="the whole trump suit: 20+14+11+10+4+3 = 62"),
+        pytest.param([(r, "clubs") for r in _RANKS], "hearts", 30, id="a whole plain suit: 11+10+4+3+2 = 30"),
+        pytest.param([("A", "spades"), ("10", "diamonds"), ("K", "clubs"), ("Q", "spades"), ("J", "diamonds"),
+                      ("J", "clubs"), ("9", "clubs"), ("8", "spades")], "clubs", 11 + 10 + 4 + 3 + 2 + 20 + 14,
+                     id="mixed with clubs trump: 11+10+4+3+2+20+14 = 64"),
+        pytest.param([("7", s) for s in _SUITS] + [("8", s) for s in _SUITS], "spades", 0, id="sevens and eights: 0"),
+    ],
+)
+def test_card_points(cards, trump, expected):
+    assert card_points(cards, trump) == expected
+
+
+def test_card_points_of_the_whole_deck_is_152_whatever_the_trump():
+    for trump in _SUITS:  # RULES.md 1.3: 62 + 3 × 30
+        assert card_points([(r, s) for s in _SUITS for r in _RANKS], trump) == 152
+
+
+@pytest.mark.parametrize(
+    "cards, trump",
+    [
+        pytest.param([("J", "hearts")], "stars", id="unknown trump"),
+        pytest.param([("6", "hearts")], "hearts", id="no 6 in the deck"),
+        pytest.param([("A", "cups")], "hearts", id="unknown suit"),
+        pytest.param([("A", "hearts"), ("A", "hearts")], "hearts", id="a card twice"),
+        pytest.param(["A"], "hearts", id="not a pair"),
+    ],
+)
+def test_card_points_refuses_what_is_not_a_card(cards, trump):
+    with pytest.raises(ValueError):
+        card_points(cards, trump)

@@ -11,12 +11,16 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from ...games.base import Table, Violation, whole_number
-from ...games.klaberjass import KLABERJASS, RANKS, SUITS
+from ...games.klaberjass import KLABERJASS, PLAIN_POINTS, RANKS, SUITS, TRUMP_POINTS, card_points
 
 MAX_SEQUENCES = 3  # rows per player: 9 cards hold at most three sequences
 TOPS = ("A", "K", "Q", "J", "10", "9")
 LENGTHS = ("3", "4", "5", "6", "7", "8")
 SUIT_SYMBOLS = {"clubs": "♣", "diamonds": "♦", "hearts": "♥", "spades": "♠"}
+# The counting aid offers only the cards that carry points, highest first (RULES.md 1.3).
+TRUMP_COUNTED = tuple(r for r in ("J", "9", "A", "10", "K", "Q") if TRUMP_POINTS[r])
+PLAIN_COUNTED = tuple(r for r in ("A", "10", "K", "Q", "J") if PLAIN_POINTS[r])
+CARD_KEYS = tuple(f"{rank}-{suit}" for suit in SUITS for rank in RANKS)
 
 
 @dataclass
@@ -30,11 +34,15 @@ class KlaberjassEntry:
     bella: str = ""  # seat index or ""
     points: list[str] = field(default_factory=lambda: ["", ""])
     last_trick: str = ""  # seat index or ""
+    count_for: str = "0"  # the seat whose captured cards the counting aid shows
+    cards: list[list[str]] = field(default_factory=lambda: [[], []])  # CARD_KEYS tapped, per seat
+    cards_sum: list[str] = field(default_factory=lambda: ["", ""])  # the sum last written into points
     problems: list[Violation] = field(default_factory=list)  # found by the form itself
 
 
 def empty(players: tuple[str, ...]) -> KlaberjassEntry:
-    return KlaberjassEntry(sequences=[[] for _ in players], points=["" for _ in players])
+    return KlaberjassEntry(sequences=[[] for _ in players], points=["" for _ in players],
+                           cards=[[] for _ in players], cards_sum=["" for _ in players])
 
 
 def from_input(players: tuple[str, ...], deal: Mapping[str, Any]) -> KlaberjassEntry:
@@ -76,7 +84,16 @@ def from_form(players: tuple[str, ...], form: Mapping[str, str]) -> KlaberjassEn
             {k: form.get(f"seq-{i}-{j}-{k}", "") for k in ("suit", "top", "length")} for j in range(count)
         ]
 
+    entry.count_for = form.get("count_for", "0") if form.get("count_for", "0") in seats else "0"
+    for i in range(len(players)):
+        entry.cards[i] = [key for key in CARD_KEYS if form.get(f"kcard-{i}-{key}")]
+        entry.cards_sum[i] = form.get(f"kcards_sum-{i}", "")[:4]
+
     op = form.get("op", "")
+    if op.startswith("kcards:clear:"):
+        i = _index(op[13:], len(players))
+        if i is not None:
+            entry.cards[i] = []
     if op.startswith("call:"):
         entry.calls.append(op[5:])
     elif op == "undo":
@@ -94,6 +111,18 @@ def from_form(players: tuple[str, ...], form: Mapping[str, str]) -> KlaberjassEn
         if i is not None and j is not None and j < len(entry.sequences[i]):
             del entry.sequences[i][j]
     return entry
+
+
+def count_cards(entry: KlaberjassEntry, trump: str | None) -> None:
+    """The counting aid: when a player's tapped cards change, their sum becomes that player's points
+    (a number typed over it is kept until the cards change again). The sum is the rules' own."""
+    for i, keys in enumerate(entry.cards):
+        if not keys or trump is None:
+            continue
+        total = str(card_points((tuple(key.split("-")) for key in keys), trump))
+        if total != entry.cards_sum[i]:
+            entry.points[i] = total
+        entry.cards_sum[i] = total
 
 
 def _index(raw: str, size: int) -> int | None:
@@ -115,6 +144,15 @@ def to_input(entry: KlaberjassEntry, table: Table, options: Any) -> dict[str, An
             del deal["upcard"]
         return deal
     entry.problems = []
+    count_cards(entry, bid.trump)
+    for i, keys in enumerate(entry.cards):
+        both = [k for k in keys if any(k in other for j, other in enumerate(entry.cards) if j != i)]
+        if both and i == 0:
+            entry.problems.append(Violation(
+                "card_counted_twice",
+                f"{', '.join(_card_name(k) for k in both)} cannot be in both players' tricks: untap it for one of them.",
+                "points",
+            ))
     sequences: dict[str, list[dict[str, Any]]] = {}
     for i, p in enumerate(players):
         rows = []
@@ -152,6 +190,11 @@ def to_input(entry: KlaberjassEntry, table: Table, options: Any) -> dict[str, An
     return deal
 
 
+def _card_name(key: str) -> str:
+    rank, suit = key.split("-")
+    return f"{rank}{SUIT_SYMBOLS[suit]}"
+
+
 def missing(violations: list[Violation]) -> bool:
     return any(v.code.startswith("missing_") or v.code == "bidding_unfinished" for v in violations)
 
@@ -159,8 +202,22 @@ def missing(violations: list[Violation]) -> bool:
 def view(entry: KlaberjassEntry, table: Table, options: Any) -> dict[str, Any]:
     """Everything the template needs beyond the entry itself."""
     bid = bidding(entry, table, options)
+    trump = bid.trump if bid.finished and not bid.thrown_in else None
+    count_rows = []
+    if trump:
+        count_rows = [(trump, TRUMP_COUNTED, True)] + [(s, PLAIN_COUNTED, False) for s in SUITS if s != trump]
+    seat = int(entry.count_for)
+    taken_by_other = {k for j, keys in enumerate(entry.cards) if j != seat for k in keys}
     return {
         "bid": bid,
+        "trump": trump,
+        "count_rows": count_rows,
+        "count_seat": seat,
+        "taken_by_other": taken_by_other,
+        "cards_total": [card_points((tuple(k.split("-")) for k in keys), trump) if keys and trump else None
+                        for keys in entry.cards],
+        "trump_points": TRUMP_POINTS,
+        "plain_points": PLAIN_POINTS,
         "suits": SUITS,
         "symbols": SUIT_SYMBOLS,
         "tops": TOPS,
