@@ -41,7 +41,7 @@ def start(page, game: str, names: list[str]) -> str:
     for i, name in enumerate(names):
         page.locator(f"input[name='player-{i}']").fill(name)
     page.get_by_role("button", name="Start the match").click()
-    page.wait_for_url(re.compile(r"/matches/\d+$"))
+    page.wait_for_url(re.compile(r"/matches/\d+(\?[^#]*)?$"))
     return match_id(page)
 
 
@@ -153,7 +153,7 @@ def test_a_draft_survives_a_reload_and_can_be_discarded(thumb):
 
     # Back and Forward (from the back-forward cache or not): still there.
     page.get_by_role("link", name="‹ Table").click()
-    page.wait_for_url(re.compile(rf"/matches/{mid}$"))
+    page.wait_for_url(re.compile(rf"/matches/{mid}(\?[^#]*)?$"))
     page.go_back()
     page.locator("#bid-outcome").wait_for()
     page.wait_for_timeout(300)
@@ -245,7 +245,7 @@ def test_offline_save_is_sent_by_itself_when_the_connection_returns(thumb):
     page.locator("#save").click()
     page.locator("#send-status").get_by_text(NO_CONNECTION).wait_for()
     page.context.set_offline(False)  # the online event sends it, and the table opens
-    page.wait_for_url(re.compile(rf"/matches/{mid}(#.*)?$"))
+    page.wait_for_url(re.compile(rf"/matches/{mid}(\?[^#]*)?(#.*)?$"))
     page.locator("#deal-1").wait_for()
     assert len(api_match(page, mid)["deals"]) == 1
 
@@ -348,7 +348,7 @@ def test_connection_lost_while_entering_then_save_goes_to_the_outbox(thumb):
     page.locator("#send-status").get_by_text(NO_CONNECTION).wait_for()
     assert page.locator("#flash").is_hidden()
     page.context.set_offline(False)
-    page.wait_for_url(re.compile(rf"/matches/{mid}(#.*)?$"))
+    page.wait_for_url(re.compile(rf"/matches/{mid}(\?[^#]*)?(#.*)?$"))
     page.locator("#deal-1").wait_for()
     deals = api_match(page, mid)["deals"]
     assert [d["result"]["scores"] for d in deals] == [{"Ann": 36, "Ben": 100}]
