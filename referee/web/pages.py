@@ -75,9 +75,9 @@ def _go(url: str):
     if hx_request.htmx:
         response = make_response("", 204)
         response.headers["HX-Redirect"] = url
-        # The same page with another #anchor is only a scroll for the browser: have htmx reload it too.
-        current = urlparse(request.headers.get("HX-Current-URL", ""))
-        if current.path and current.path == urlparse(url).path:
+        # The same page with only another #anchor is just a scroll for the browser: have htmx reload it.
+        current, target = urlparse(request.headers.get("HX-Current-URL", "")), urlparse(url)
+        if current.path and (current.path, current.query) == (target.path, target.query):
             response.headers["HX-Refresh"] = "true"
         return response
     return redirect(url, code=303)
