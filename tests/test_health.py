@@ -69,7 +69,7 @@ def test_the_command_prints_the_paragraph_without_a_traceback(tmp_path):
     path = tmp_path / "referee.sqlite"
     _filled(path)
     _damage_header(path)
-    out = subprocess.run([sys.executable, "-m", "referee", "--port", "0"], capture_output=True, text=True, timeout=60,
+    out = subprocess.run([sys.executable, "-m", "referee", "--port", "65432"], capture_output=True, text=True, timeout=60,
                          env={**os.environ, "REFEREE_DATABASE": str(path)})
     assert out.returncode == 2
     assert "Traceback" not in out.stderr and "is damaged" in out.stderr and "Nothing was changed" in out.stderr
