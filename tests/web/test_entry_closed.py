@@ -46,7 +46,7 @@ def test_a_deal_posted_to_an_abandoned_match_is_kept_and_saved_on_take_it_up_aga
     assert kept["resume"] == "1" and kept["op"] == "save" and kept["idempotency_key"] == "k" * 16
     # "Take it up again and save the deal": the form as the page carries it
     r = client.post(f"/matches/{mid}/deals/new", data={k: v for k, v in kept.items() if k != "csrf_token"})
-    assert r.status_code == 303 and r.headers["Location"].endswith(f"/matches/{mid}#deal-1")
+    assert r.status_code == 303 and r.headers["Location"].endswith(f"/matches/{mid}?new=1")
     match = client.get(f"/api/matches/{mid}").json
     assert match["status"] == "in_progress"
     assert [d["input"]["points"] for d in match["deals"]] == [{"Ann": 40, "Ben": 100}]
