@@ -258,7 +258,7 @@ def test_kill_mid_stream_loses_nothing_acknowledged(tmp_path):
             summary = {r[0]: (r[1], json.loads(r[2])) for r in conn.execute("SELECT id, deal_count, totals FROM matches")}
         finally:
             conn.close()
-        assert stored == counts
+        assert {mid: stored.get(mid, 0) for mid in match_ids} == counts  # a match may have no deal yet
         assert {mid: summary[mid][0] for mid in match_ids} == counts
         assert "Traceback" not in log.read_text(errors="replace"), server.tail(80)
     finally:
