@@ -87,7 +87,8 @@ def main(argv: list[str] | None = None) -> None:
 
     from waitress.server import create_server
 
-    from . import create_app, store
+    from . import store
+    from .app import create_app
 
     host = "0.0.0.0" if args.lan else args.host
     try:  # with --lan, the names phones use for this machine are allowed hosts too

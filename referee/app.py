@@ -1,0 +1,120 @@
+"""The Flask application factory: configuration, the database check on start, and the web layer."""
+
+from __future__ import annotations
+
+import logging
+import os
+import secrets
+import sys
+from pathlib import Path
+from typing import Any, Mapping
+
+from flask import Flask
+from werkzeug.middleware.proxy_fix import ProxyFix
+from werkzeug.routing import IntegerConverter
+from htmx_flask import Htmx
+
+from . import store
+
+_HERE = Path(__file__).resolve().parent
+
+
+def _asset_folder(name: str) -> str:
+    """templates/ and static/ sit beside the package in a checkout, inside it once installed as a wheel."""
+    inside = _HERE / name
+    return str(inside if inside.is_dir() else _HERE.parent / name)
+
+
+def _secret_key(instance: Path) -> str:
+    """REFEREE_SECRET_KEY, or a key generated once into instance/secret_key."""
+    if os.environ.get("REFEREE_SECRET_KEY"):
+        return os.environ["REFEREE_SECRET_KEY"]
+    path = instance / "secret_key"
+    if not path.exists():
+        instance.mkdir(parents=True, exist_ok=True)
+        path.write_text(secrets.token_hex(32))
+        path.chmod(0o600)
+    return path.read_text().strip()
+
+
+def _log_to_stderr() -> None:
+    """Referee's own log lines (every change to a match, unexpected errors) go to stderr."""
+    log = logging.getLogger("referee")
+    if not log.handlers:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+        log.addHandler(handler)
+        if log.level == logging.NOTSET:
+            log.setLevel(logging.INFO)
+        log.propagate = False  # waitress configures the root logger too: one line, not two
+
+
+def _number(variable: str, default: int) -> int:
+    """A whole-number setting from the environment; a value that is not one stops the start, saying so."""
+    raw = os.environ.get(variable, "").strip()
+    if not raw:
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise store.CannotStart(f"{variable} must be a whole number, not {raw!r}.") from None
+
+
+class _SqliteInt(IntegerConverter):
+    """URL ids are SQLite integers: a bigger number becomes 0, an id nothing has, so it is simply not
+    found (404) — never an overflow, and never a 405 from a sibling route (werkzeug checks methods
+    before converters)."""
+
+    def to_python(self, value: str) -> int:
+        number = super().to_python(value)
+        return number if number <= 2**63 - 1 else 0
+
+
+def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
+    """The application factory. ``test_config`` overrides configuration (DATABASE, SECRET_KEY, ...)."""
+    app = Flask(
+        __name__,
+        template_folder=_asset_folder("templates"),
+        static_folder=_asset_folder("static"),
+        instance_relative_config=True,
+    )
+    app.url_map.converters["int"] = _SqliteInt
+    instance = Path(app.instance_path)
+    database = os.environ.get("REFEREE_DATABASE") or str(instance / "referee.sqlite")
+    app.config.from_mapping(
+        DATABASE=database,
+        MAX_CONTENT_LENGTH=256 * 1024,
+        PASSPHRASE=os.environ.get("REFEREE_PASSPHRASE") or None,
+        CSRF=True,
+        ALLOWED_HOSTS=os.environ.get("REFEREE_ALLOWED_HOSTS", ""),
+        PUBLIC_URL=os.environ.get("REFEREE_PUBLIC_URL") or None,
+        PROXIES=_number("REFEREE_PROXIES", 0),
+        SESSION_IDLE_DAYS=_number("REFEREE_SESSION_IDLE_DAYS", 14),
+        MAX_DEALS=_number("REFEREE_MAX_DEALS", 2000),
+        SHEET_MAX_PAGES=_number("REFEREE_SHEET_MAX_PAGES", 50),
+    )
+    if test_config:
+        app.config.update(test_config)
+    if int(app.config["PROXIES"]) > 0:  # behind N reverse proxies: trust N X-Forwarded-* headers
+        n = int(app.config["PROXIES"])
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n, x_proto=n, x_host=n, x_port=n, x_prefix=n)  # type: ignore[method-assign]
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = _secret_key(instance)
+    app.json.sort_keys = False
+    _log_to_stderr()
+
+    # Check the file, then create and migrate the database on start: no separate init step.
+    store.check_health(app.config["DATABASE"])
+    db = store.connect(app.config["DATABASE"])
+    from .matches import backfill_summaries
+
+    backfill_summaries(db)
+    db.conn.close()
+
+    Htmx(app)
+    from .portable import register_cli
+    from .web import register
+
+    register(app)
+    register_cli(app)
+    return app
