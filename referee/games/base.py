@@ -7,6 +7,7 @@ JSON API and (later) the printed sheets only render what they return.
 from __future__ import annotations
 
 import re
+import dataclasses
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, ClassVar, Mapping, Sequence
 
@@ -30,13 +31,67 @@ def unknown_fields(deal: Mapping[Any, Any], known: Sequence[str]) -> list["Viola
     ]
 
 
+class Term(str):
+    """A word of a game's own vocabulary used as a parameter (a suit, a call, a contract): a renderer in
+    another language looks it up in its catalogue; in English it is printed as it is."""
+
+    __slots__ = ()
+
+
+def and_list(items: Sequence[Any], word: str = "and") -> str:
+    """ "Ann", "Ann and Ben", "Ann, Ben and Cy" (``word="or"`` for alternatives)."""
+    texts = [str(item) for item in items]
+    if len(texts) <= 1:
+        return "".join(texts)
+    return f"{', '.join(texts[:-1])} {word} {texts[-1]}"
+
+
+def fill(template: str, params: Mapping[str, Any]) -> str:
+    """The English text of a message: ``template`` with ``{name}`` placeholders filled from ``params``
+    (a list parameter is written "A, B and C")."""
+    return template.format(**{k: and_list(v) if isinstance(v, (list, tuple)) else v for k, v in params.items()})
+
+
+class Line(str):
+    """A line of working (a breakdown line, a summary, a standing note) that reads as plain English text and
+    also carries its stable ``code``, its English ``template`` and the ``params`` that fill it, so that it can
+    be rendered in another language. JSON and templates see an ordinary string."""
+
+    code: str
+    template: str
+    params: Mapping[str, Any]
+
+    def __new__(cls, code: str, template: str, **params: Any) -> "Line":
+        line = super().__new__(cls, fill(template, params))
+        line.code, line.template, line.params = code, template, params
+        return line
+
+    def __reduce__(self) -> Any:  # copy/pickle keep what the line carries
+        return (_line, (self.code, self.template, dict(self.params)))
+
+
+def _line(code: str, template: str, params: Mapping[str, Any]) -> Line:
+    return Line(code, template, **params)
+
+
 @dataclass(frozen=True)
 class Violation:
-    """One broken rule: a stable ``code`` for programs, a ``message`` for people, the ``field`` it belongs to."""
+    """One broken rule: a stable ``code`` for programs, a ``message`` for people, the ``field`` it belongs to.
+
+    ``template`` and ``params`` are what the message is made of (``fill(template, params) == message``), so
+    that it can be rendered in another language; both are left out of equality.
+    """
 
     code: str
     message: str
     field: str | None = None
+    params: Mapping[str, Any] = dataclasses.field(default_factory=dict, compare=False)
+    template: str = dataclasses.field(default="", compare=False)
+
+    @classmethod
+    def of(cls, code: str, field_name: str | None, template: str, **params: Any) -> "Violation":
+        """A violation whose message is ``template`` filled with ``params``."""
+        return cls(code, fill(template, params), field_name, params, template)
 
     def to_dict(self) -> dict[str, Any]:
         return {"field": self.field, "code": self.code, "message": self.message}
@@ -167,6 +222,27 @@ class DealResult:
 
 
 @dataclass(frozen=True)
+class Tally:
+    """What the rules keep of a match's past to judge it after the next deal, without looking at every deal
+    again: the totals, how many deals counted, and a small game-specific ``memo`` (JSON-ready)."""
+
+    totals: Mapping[str, int]
+    counted: int = 0
+    memo: Mapping[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def start(cls, players: Sequence[str]) -> "Tally":
+        return cls({p: 0 for p in players})
+
+    def to_json(self) -> dict[str, Any]:
+        return {"totals": dict(self.totals), "counted": self.counted, "memo": dict(self.memo)}
+
+    @classmethod
+    def from_json(cls, raw: Mapping[str, Any]) -> "Tally":
+        return cls(dict(raw["totals"]), int(raw.get("counted", 0)), dict(raw.get("memo") or {}))
+
+
+@dataclass(frozen=True)
 class Standing:
     """Where a match stands: finished or not, and who won (``None`` on a finished match is a draw)."""
 
@@ -240,11 +316,32 @@ class BaseGame:
     def score(self, deal: Any, table: Table, options: Any) -> DealResult:
         raise NotImplementedError
 
+    def advance(self, players: Sequence[str], tally: Tally, result: DealResult, options: Any) -> Tally:
+        """The tally after one more counted deal: in constant time, whatever the length of the match."""
+        totals = {p: int(tally.totals.get(p, 0)) + int(result.scores.get(p, 0)) for p in players}
+        counted = tally.counted + 1
+        return Tally(totals, counted, self.remember(tuple(players), tally.memo, totals, counted, result, options))
+
+    def remember(
+        self, players: tuple[str, ...], memo: Mapping[str, Any], totals: Mapping[str, int], counted: int,
+        result: DealResult, options: Any,
+    ) -> Mapping[str, Any]:
+        """What a game keeps of one more deal beyond the totals (most games: nothing)."""
+        return memo
+
+    def judge(self, players: Sequence[str], tally: Tally, options: Any, ended_by_hand: bool = False) -> Standing:
+        """Where the match stands after the deals in ``tally``."""
+        raise NotImplementedError
+
     def standing(
         self, players: Sequence[str], totals: Mapping[str, int], results: Sequence[DealResult], options: Any,
         ended_by_hand: bool = False,
     ) -> Standing:
-        raise NotImplementedError
+        """The standing from the totals and every counted result (folds the results into a tally)."""
+        tally = Tally.start(players)
+        for result in results:
+            tally = self.advance(players, tally, result, options)
+        return self.judge(players, Tally(dict(totals), tally.counted, tally.memo), options, ended_by_hand)
 
     def can_end_by_hand(self, options: Any) -> bool:
         """Whether the players end this match themselves (no target)."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-from .base import BaseGame, DealResult, InvalidDeal, OptionSpec, Standing, Table, Violation, unknown_fields
+from .base import BaseGame, DealResult, InvalidDeal, OptionSpec, Standing, Table, Tally, Violation, unknown_fields
 
 CARDS: tuple[str, ...] = ("K", "Q", "J", "Jo")
 STRENGTH: dict[str, int] = {"K": 4, "Q": 3, "J": 2, "Jo": 1}  # RULES.md 3.1: K > Q > J > Jo
@@ -916,16 +916,41 @@ class JokerJudge(BaseGame):
         bid = BID_NAMES.get(d["bid"], str(d["bid"]))
         return f"{d['parent']} bid {bid} · {tricks} · ×{d['multiplier']} · {d['winner']}"
 
-    def standing(
-        self, players: Sequence[str], totals: Mapping[str, int], results: Sequence[DealResult], options: Any,
-        ended_by_hand: bool = False,
-    ) -> Standing:
+    def remember(
+        self, players: tuple[str, ...], memo: Mapping[str, Any], totals: Mapping[str, int], counted: int,
+        result: DealResult, options: Any,
+    ) -> Mapping[str, Any]:
+        """The comeback finish (RULES.md 3.8) needs who led after hand 3 and who won the last hand; once a hand
+        decides the match, that decision is kept."""
+        options = options if options is not None else JokerJudgeOptions()
+        if options.finish != "comeback" or len(players) < 2 or "decided" in memo:
+            return memo
+        a, b = players[0], players[1]
+        if counted < COMEBACK_AFTER:
+            return memo
+        if counted == COMEBACK_AFTER:
+            leader = None if totals[a] == totals[b] else (a if totals[a] > totals[b] else b)
+            return {"leader": leader}
+        leader = memo.get("leader")
+        winner = _hand_winner(result, players)
+        if winner is None:
+            return memo
+        if leader is None:
+            return {**memo, "decided": [winner, "level", totals[winner], totals[_other(players, winner)]]}
+        behind = _other(players, leader)
+        if winner == leader:
+            return {**memo, "decided": [leader, "lost", totals[leader], totals[behind]]}
+        if totals[behind] > totals[leader]:
+            return {**memo, "decided": [behind, "overtakes", totals[behind], totals[leader]]}
+        return memo
+
+    def judge(self, players: Sequence[str], tally: Tally, options: Any, ended_by_hand: bool = False) -> Standing:
         """RULES.md 3.8. Every scored hand counts as a hand, a lie's included; ``ended_by_hand`` is ignored."""
         options = options if options is not None else JokerJudgeOptions()
         players = tuple(players)
         if len(players) < 2:
             return Standing(False)
-        scores = {p: int(totals.get(p, 0)) for p in players}
+        scores = {p: int(tally.totals.get(p, 0)) for p in players}
         a, b = players[0], players[1]
         level = scores[a] == scores[b]
         leader = a if scores[a] >= scores[b] else b
@@ -933,7 +958,7 @@ class JokerJudge(BaseGame):
         line = f"{a} {scores[a]}, {b} {scores[b]}"
 
         if options.finish == "six-hands":
-            played = len(results)
+            played = tally.counted
             if played < SIX:
                 return Standing(False, None, f"Hand {played + 1} of {SIX} — {line}")
             if level:
@@ -942,7 +967,7 @@ class JokerJudge(BaseGame):
             return Standing(True, leader, f"After {played} hands {leader} wins {scores[leader]} to {scores[behind]}")
 
         if options.finish == "comeback":
-            return _comeback(players, scores, results)
+            return _comeback(players, scores, tally)
 
         # first-to-200
         if max(scores.values()) >= TARGET:
@@ -961,44 +986,31 @@ def _hand_winner(result: DealResult, players: tuple[str, ...]) -> str | None:
     return scored[0] if len(scored) == 1 else None
 
 
-def _comeback(players: tuple[str, ...], scores: Mapping[str, int], results: Sequence[DealResult]) -> Standing:
+def _comeback(players: tuple[str, ...], scores: Mapping[str, int], tally: Tally) -> Standing:
     """RULES.md 3.8 comeback: after hand 3 the player behind plays on while winning without overtaking.
 
     A hand won by the leader (after hand 3) ends the match for the leader; a win by the player behind
     that overtakes wins it for them. Level after hand 3: the next hand's winner wins.
     """
     a, b = players[0], players[1]
-    if len(results) < COMEBACK_AFTER:
-        return Standing(False, None, f"Hand {len(results) + 1} of {COMEBACK_AFTER}, then the comeback round — "
+    if tally.counted < COMEBACK_AFTER:
+        return Standing(False, None, f"Hand {tally.counted + 1} of {COMEBACK_AFTER}, then the comeback round — "
                                      f"{a} {scores[a]}, {b} {scores[b]}")
-    running = {p: 0 for p in players}
-    for result in results[:COMEBACK_AFTER]:
-        for p in players:
-            running[p] += int(result.scores.get(p, 0))
-    if running[a] == running[b]:
-        leader: str | None = None
-        behind: str | None = None
-    else:
-        leader = a if running[a] > running[b] else b
-        behind = _other(players, leader)
-    for result in results[COMEBACK_AFTER:]:
-        for p in players:
-            running[p] += int(result.scores.get(p, 0))
-        winner = _hand_winner(result, players)
-        if winner is None:
-            continue
-        if leader is None:
+    decided = tally.memo.get("decided")
+    if decided:
+        winner, how, won, lost = decided
+        other = _other(players, winner)
+        if how == "level":
             return Standing(True, winner, f"Level after hand {COMEBACK_AFTER}; {winner} won the next hand — "
-                                          f"{winner} wins {running[winner]} to {running[_other(players, winner)]}")
-        if winner == leader:
-            return Standing(True, leader, f"Comeback round: {behind} lost a hand — {leader} wins "
-                                          f"{running[leader]} to {running[behind]}")
-        if running[behind] > running[leader]:
-            return Standing(True, behind, f"Comeback round: {behind} overtakes — {behind} wins "
-                                          f"{running[behind]} to {running[leader]}")
+                                          f"{winner} wins {won} to {lost}")
+        if how == "lost":
+            return Standing(True, winner, f"Comeback round: {other} lost a hand — {winner} wins {won} to {lost}")
+        return Standing(True, winner, f"Comeback round: {winner} overtakes — {winner} wins {won} to {lost}")
+    leader = tally.memo.get("leader")
     if leader is None:
-        return Standing(False, None, f"Comeback round: level on {running[a]} — the next hand's winner wins the match")
-    return Standing(False, None, f"Comeback round: {behind} is behind {running[behind]} to {running[leader]} "
+        return Standing(False, None, f"Comeback round: level on {scores[a]} — the next hand's winner wins the match")
+    behind = _other(players, leader)
+    return Standing(False, None, f"Comeback round: {behind} is behind {scores[behind]} to {scores[leader]} "
                                  "and must win to play on")
 
 

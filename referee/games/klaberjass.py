@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-from .base import BaseGame, DealResult, InvalidDeal, OptionSpec, Standing, Table, Violation, unknown_fields
+from .base import BaseGame, DealResult, InvalidDeal, OptionSpec, Standing, Table, Tally, Violation, unknown_fields
 
 SUITS: tuple[str, ...] = ("clubs", "diamonds", "hearts", "spades")
 RANKS: tuple[str, ...] = ("A", "K", "Q", "J", "10", "9", "8", "7")  # sequence order, RULES.md 1.4
@@ -683,10 +683,7 @@ class Klaberjass(BaseGame):
         return " · ".join(parts)
 
     # ---- end of match ----------------------------------------------------------------------
-    def standing(
-        self, players: Sequence[str], totals: Mapping[str, int], results: Sequence[DealResult], options: Any,
-        ended_by_hand: bool = False,
-    ) -> Standing:
+    def judge(self, players: Sequence[str], tally: Tally, options: Any, ended_by_hand: bool = False) -> Standing:
         """RULES.md 1.6: the higher total wins once a player reaches the target; equal totals play on.
 
         Without a target the match runs until the players end it by hand (highest total wins, equal is
@@ -694,7 +691,7 @@ class Klaberjass(BaseGame):
         """
         options = options if options is not None else KlaberjassOptions()
         players = tuple(players)
-        scores = {p: int(totals.get(p, 0)) for p in players}
+        scores = {p: int(tally.totals.get(p, 0)) for p in players}
         if not players:
             return Standing(False)
         ranked = sorted(players, key=lambda p: -scores[p])

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
-from .base import BaseGame, DealResult, InvalidDeal, OptionSpec, Standing, Table, Violation, unknown_fields
+from .base import BaseGame, DealResult, InvalidDeal, OptionSpec, Standing, Table, Tally, Violation, unknown_fields
 
 CONTRACTS: tuple[str, ...] = ("normal", "schneider", "stiller", "zola", "zola_schneider", "zola_schwarz")
 CONTRACT_NAMES: dict[str, str] = {
@@ -492,10 +492,7 @@ class Spitzer(BaseGame):
         return f"{d['contract_name']} · {side} · {d['points']} pts · {d['tricks']} tr"
 
     # ---- end of match ----------------------------------------------------------------------
-    def standing(
-        self, players: Sequence[str], totals: Mapping[str, int], results: Sequence[DealResult], options: Any,
-        ended_by_hand: bool = False,
-    ) -> Standing:
+    def judge(self, players: Sequence[str], tally: Tally, options: Any, ended_by_hand: bool = False) -> Standing:
         """RULES.md 2.5: once anyone has reached the target, the single highest total wins.
 
         Equal top totals keep dealing (``tie="continue"``) or end in a draw (``tie="draw"``).
@@ -505,7 +502,7 @@ class Spitzer(BaseGame):
         players = tuple(players)
         if not players:
             return Standing(False)
-        scores = {p: int(totals.get(p, 0)) for p in players}
+        scores = {p: int(tally.totals.get(p, 0)) for p in players}
         target = options.target
         reached = [p for p in players if scores[p] >= target]
         if not reached:
