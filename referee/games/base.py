@@ -220,6 +220,54 @@ class DealResult:
             **self.details,
         }
 
+    def to_stored(self) -> dict[str, Any]:
+        """JSON-ready, keeping each line's code, template and parameters (``from_stored`` gives it back equal)."""
+        return {
+            "scores": dict(self.scores),
+            "summary": line_to_json(self.summary),
+            "breakdown": [line_to_json(line) for line in self.breakdown],
+            "details": dict(self.details),
+        }
+
+    @classmethod
+    def from_stored(cls, raw: Mapping[str, Any]) -> "DealResult":
+        return cls(
+            dict(raw["scores"]),
+            line_from_json(raw["summary"]),
+            tuple(line_from_json(line) for line in raw["breakdown"]),
+            dict(raw.get("details") or {}),
+        )
+
+
+def _param_to_json(value: Any) -> Any:
+    if isinstance(value, Term):
+        return {"term": str(value)}
+    if isinstance(value, (list, tuple)):
+        return [_param_to_json(v) for v in value]
+    return value
+
+
+def _param_from_json(value: Any) -> Any:
+    if isinstance(value, dict) and set(value) == {"term"}:
+        return Term(value["term"])
+    if isinstance(value, list):
+        return [_param_from_json(v) for v in value]
+    return value
+
+
+def line_to_json(line: str) -> Any:
+    """A Line as ``[code, template, params]`` (Terms kept as ``{"term": ...}``); a plain string as it is."""
+    if isinstance(line, Line):
+        return [line.code, line.template, {k: _param_to_json(v) for k, v in line.params.items()}]
+    return str(line)
+
+
+def line_from_json(raw: Any) -> str:
+    if isinstance(raw, list) and len(raw) == 3:
+        code, template, params = raw
+        return Line(code, template, **{k: _param_from_json(v) for k, v in params.items()})
+    return str(raw)
+
 
 @dataclass(frozen=True)
 class Tally:
@@ -310,8 +358,18 @@ class BaseGame:
         return {"dealer": table.dealer}
 
     # ---- deals ----------------------------------------------------------------------------
-    def validate(self, deal: Any, table: Table, options: Any) -> list[Violation]:
+    def read(self, raw: Any, table: Table, options: Any) -> Any:
+        """The typed deal for ``raw`` (a JSON value, or a mapping built from form fields): parsed once, checked
+        against every rule; raises InvalidDeal with every violation found."""
         raise NotImplementedError
+
+    def validate(self, deal: Any, table: Table, options: Any) -> list[Violation]:
+        """Every rule ``deal`` (raw) breaks; empty when it can be scored."""
+        try:
+            self.read(deal, table, options)
+        except InvalidDeal as exc:
+            return list(exc.violations)
+        return []
 
     def score(self, deal: Any, table: Table, options: Any) -> DealResult:
         raise NotImplementedError
