@@ -129,6 +129,12 @@ MIGRATIONS: tuple[str, ...] = (
     );
     ALTER TABLE idempotency_keys ADD COLUMN body_hash TEXT
     """,
+    # 5: Spitzer's option three_aces_partner (RULES.md 2.2) now defaults to "first-trick"; matches stored before
+    # it existed were played with the partner being the first other player to win a trick: they keep that.
+    """
+    UPDATE matches SET options = json_set(options, '$.three_aces_partner', 'first-other')
+    WHERE game = 'spitzer' AND json_extract(options, '$.three_aces_partner') IS NULL
+    """,
 )
 
 

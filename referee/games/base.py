@@ -31,6 +31,12 @@ def unknown_fields(deal: Mapping[Any, Any], known: Sequence[str]) -> list["Viola
     ]
 
 
+def N_(text: str) -> str:
+    """Marks a literal as words people read (an option's label, a contract's name) for the message catalogues;
+    returns it unchanged. The rules stay English data; the web layer translates when it renders."""
+    return text
+
+
 class Term(str):
     """A word of a game's own vocabulary used as a parameter (a suit, a call, a contract): a renderer in
     another language looks it up in its catalogue; in English it is printed as it is."""
