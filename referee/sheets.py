@@ -49,7 +49,7 @@ class MatchSheet:
     legend: list[tuple[str, str]]  # (marker SVG, player): beside the chart as HTML, shaped like all other text
     qr: str
     url: str
-    printed_at: str
+    as_of: str  # the match's last change: a cached sheet is the same whenever it is printed
     started: str
     extra: dict[str, str] = field(default_factory=dict)
 
@@ -110,7 +110,7 @@ def match_sheet(match: Match, url: str) -> MatchSheet:
         legend=[(marker_svg(n), player) for n, player in enumerate(match.players)],
         qr=qr_svg(url),
         url=url,
-        printed_at=_local(datetime.now().astimezone().isoformat(timespec="seconds")),
+        as_of=_local(match.row["updated"]),
         started=_local(match.row["created"]),
     )
 
@@ -234,3 +234,68 @@ def html_to_pdf(html: str, base_url: str, static_folder: str | Path) -> bytes:
     from weasyprint import HTML
 
     return HTML(string=html, base_url=base_url, url_fetcher=static_fetcher(static_folder), media_type="print").write_pdf()
+
+
+# ---- the sheet cache ----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Rendered:
+    """A rendered sheet (PDF or HTML bytes) and its strong ETag (a digest of the bytes)."""
+
+    body: bytes
+    etag: str
+
+
+class SheetCache:
+    """Rendered sheets kept in this process, least recently used first out, bounded by count and bytes.
+
+    Entries live in *slots* (a match's PDF for one language and address, a blank sheet with its names…);
+    each slot holds one version: storing a newer version of a slot replaces the older one at once, so a
+    match that changes never keeps stale sheets around. Thread-safe (waitress serves from several threads)."""
+
+    def __init__(self, max_entries: int = 64, max_bytes: int = 32 * 1024 * 1024) -> None:
+        import threading
+        from collections import OrderedDict
+
+        self.max_entries, self.max_bytes = max_entries, max_bytes
+        self._entries: OrderedDict[Any, tuple[Any, Rendered]] = OrderedDict()
+        self._bytes = 0
+        self._lock = threading.Lock()
+
+    def get(self, slot: Any, version: Any) -> Rendered | None:
+        with self._lock:
+            found = self._entries.get(slot)
+            if found is None or found[0] != version:
+                return None
+            self._entries.move_to_end(slot)
+            return found[1]
+
+    def put(self, slot: Any, version: Any, body: bytes) -> Rendered:
+        import hashlib
+
+        rendered = Rendered(body, hashlib.sha256(body).hexdigest()[:32])
+        if len(body) > self.max_bytes:
+            return rendered  # too big to keep: served, not cached
+        with self._lock:
+            old = self._entries.pop(slot, None)
+            if old is not None:
+                self._bytes -= len(old[1].body)
+            self._entries[slot] = (version, rendered)
+            self._bytes += len(body)
+            while len(self._entries) > self.max_entries or self._bytes > self.max_bytes:
+                _, (_, dropped) = self._entries.popitem(last=False)
+                self._bytes -= len(dropped.body)
+        return rendered
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+            self._bytes = 0
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    @property
+    def size(self) -> int:
+        """Bytes held."""
+        return self._bytes

@@ -1,11 +1,23 @@
-"""Printed paper: match sheets, blank sheets and rules cards, each one HTML template rendered to PDF."""
+"""Printed paper: match sheets, blank sheets and rules cards, each one HTML template rendered to PDF.
+
+Rendered sheets are kept in a per-process cache (``referee.sheets.SheetCache``), keyed by what changes
+them: a match sheet by the match's id and its version stamp (``match_version``), the language, the address
+its QR code points to and the kind (HTML preview or PDF); a blank sheet by its game and names; a rules card
+by its game and options. A second request is served from the cache without WeasyPrint.
+
+Each answer carries a strong ETag (a digest of its bytes) and a request with a matching ``If-None-Match``
+gets ``304``. Match sheets stay ``Cache-Control: no-store`` like every answer that shows match data — a
+shared phone's browser keeps none of it — so browsers do not revalidate them; the ETag serves clients that
+keep their own copy (a script, a download manager) and tells a reprint that nothing changed. Blank sheets
+and rules cards hold no match data: ``no-cache`` with the ETag, like the rules pages.
+"""
 
 from __future__ import annotations
 
 import re
 from typing import Any
 
-from flask import Blueprint, abort, current_app, make_response, render_template, request, url_for
+from flask import Blueprint, Response, abort, current_app, render_template, request, url_for
 
 from .. import matches, sheets
 from ..games import find_game
@@ -24,12 +36,54 @@ BLANK_COLUMNS: dict[str, list[tuple[str, str]]] = {
 BLANK_ROWS = 32
 
 
-def _pdf(html: str, filename: str):
-    data = sheets.html_to_pdf(html, base_url=request.url_root, static_folder=current_app.static_folder)
-    response = make_response(data)
-    response.headers["Content-Type"] = "application/pdf"
-    response.headers["Content-Disposition"] = f'inline; filename="{filename}"'
-    return response
+def sheet_cache() -> sheets.SheetCache:
+    """This app's sheet cache (made on first use; bounded by SHEET_CACHE_ENTRIES and SHEET_CACHE_BYTES)."""
+    cache = current_app.extensions.get("referee.sheet_cache")
+    if cache is None:
+        made = sheets.SheetCache(int(current_app.config.get("SHEET_CACHE_ENTRIES", 64)),
+                                 int(current_app.config.get("SHEET_CACHE_BYTES", 32 * 1024 * 1024)))
+        cache = current_app.extensions.setdefault("referee.sheet_cache", made)
+    return cache
+
+
+def match_version(match_id: int) -> tuple[Any, ...] | None:
+    """What changes a match's sheet, read from its row (None: no such match). The one place to switch to a
+    proper version column: today the last-change stamp (to the second), the deal count, status, totals, place
+    and note, and the newest event of the match (each entry, correction, void or restore adds one)."""
+    return get_db().execute(
+        "SELECT updated, deal_count, status, totals, place, note, "
+        "(SELECT max(id) FROM match_events WHERE match_id = matches.id) FROM matches WHERE id = ?",
+        [match_id],
+    ).fetchone()
+
+
+def _language() -> str:
+    """The language the sheet is printed in (only English so far; part of every cache key)."""
+    return request.accept_languages.best_match(["en"]) or "en"
+
+
+def _answer(rendered: sheets.Rendered, mimetype: str, filename: str | None, shows_match: bool) -> Response:
+    response = Response(rendered.body, mimetype=mimetype)
+    if filename:
+        response.headers["Content-Disposition"] = f'inline; filename="{filename}"'
+    response.set_etag(rendered.etag)
+    response.headers["Cache-Control"] = "no-store" if shows_match else "no-cache"
+    return response.make_conditional(request)
+
+
+def _cached(slot: tuple[Any, ...], version: Any, render, mimetype: str, filename: str | None = None,
+            shows_match: bool = True) -> Response:
+    """The sheet from the cache, or rendered (``render()`` → bytes or str) and kept."""
+    cache = sheet_cache()
+    rendered = cache.get(slot, version)
+    if rendered is None:
+        body = render()
+        rendered = cache.put(slot, version, body.encode() if isinstance(body, str) else body)
+    return _answer(rendered, mimetype, filename, shows_match)
+
+
+def _pdf(html: str) -> bytes:
+    return sheets.html_to_pdf(html, base_url=request.url_root, static_folder=current_app.static_folder)
 
 
 def _game(game_key: str) -> BaseGame:
@@ -51,9 +105,17 @@ def _match_sheet_html(match_id: int, pdf: bool) -> tuple[str, matches.Match]:
     return render_template("sheets/match.html", sheet=sheet, pdf=pdf), match
 
 
+def _match_slot(match_id: int, kind: str) -> tuple[tuple[Any, ...], Any]:
+    version = match_version(match_id)
+    if version is None:
+        abort(404, description=f"There is no match {match_id}.")
+    return ("match", kind, match_id, _language(), public_url("pages.match_page", match_id=match_id)), tuple(version)
+
+
 @bp.get("/matches/<int:match_id>/sheet")
 def match_sheet(match_id: int):
-    return _match_sheet_html(match_id, pdf=False)[0]
+    slot, version = _match_slot(match_id, "html")
+    return _cached(slot, version, lambda: _match_sheet_html(match_id, pdf=False)[0], "text/html")
 
 
 DEALS_PER_PAGE = 20  # measured: a Klaberjass deal with its breakdown takes about 1/20 of an A4 page
@@ -74,8 +136,10 @@ def _refuse_long_sheet(match_id: int) -> None:
 @bp.get("/matches/<int:match_id>/sheet.pdf")
 def match_sheet_pdf(match_id: int):
     _refuse_long_sheet(match_id)
-    html, match = _match_sheet_html(match_id, pdf=True)
-    return _pdf(html, f"referee-{match.game.key}-{match_id}.pdf")
+    slot, version = _match_slot(match_id, "pdf")
+    game = get_db().execute("SELECT game FROM matches WHERE id = ?", [match_id]).fetchone()[0]
+    return _cached(slot, version, lambda: _pdf(_match_sheet_html(match_id, pdf=True)[0]), "application/pdf",
+                   f"referee-{game}-{match_id}.pdf")
 
 
 # ---- blank sheets -------------------------------------------------------------------------
@@ -93,24 +157,27 @@ def _blank_players(game: BaseGame) -> list[str]:
     return names
 
 
-def _blank_html(game_key: str, pdf: bool) -> tuple[str, BaseGame]:
-    game = _game(game_key)
-    players = _blank_players(game)
-    html = render_template(
+def _blank_html(game: BaseGame, players: list[str], pdf: bool) -> str:
+    return render_template(
         "sheets/blank.html", game=game, players=players, columns=BLANK_COLUMNS.get(game.key, []), rows=BLANK_ROWS, pdf=pdf,
     )
-    return html, game
 
 
 @bp.get("/sheets/<game_key>")
 def blank_sheet(game_key: str):
-    return _blank_html(game_key, pdf=False)[0]
+    game = _game(game_key)
+    players = _blank_players(game)
+    return _cached(("blank", "html", game.key, tuple(players), _language()), 0,
+                   lambda: _blank_html(game, players, pdf=False), "text/html", shows_match=False)
 
 
 @bp.get("/sheets/<game_key>.pdf")
 def blank_sheet_pdf(game_key: str):
-    html, game = _blank_html(game_key, pdf=True)
-    return _pdf(html, f"referee-{game.key}-sheet.pdf")
+    game = _game(game_key)
+    players = _blank_players(game)
+    return _cached(("blank", "pdf", game.key, tuple(players), _language()), 0,
+                   lambda: _pdf(_blank_html(game, players, pdf=True)), "application/pdf",
+                   f"referee-{game.key}-sheet.pdf", shows_match=False)
 
 
 # ---- rules cards --------------------------------------------------------------------------
@@ -132,5 +199,7 @@ def option_query(game: BaseGame, options: Any) -> dict[str, str]:
 def rules_card_pdf(game_key: str):
     game = _game(game_key)
     options = configured_options(game, request.args)
-    html = render_template(f"rules/{game.key}.html", game=game, options=options, pdf=True)
-    return _pdf(html, f"referee-{game.key}-rules.pdf")
+    query = tuple(sorted(option_query(game, options).items()))
+    return _cached(("rules", "pdf", game.key, query, _language()), 0,
+                   lambda: _pdf(render_template(f"rules/{game.key}.html", game=game, options=options, pdf=True)),
+                   "application/pdf", f"referee-{game.key}-rules.pdf", shows_match=False)
