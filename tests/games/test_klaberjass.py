@@ -838,7 +838,7 @@ SEQUENCE_POOL = [seq("clubs", "A", 3), seq("clubs", "A", 4), seq("diamonds", "K"
 @st.composite
 def valid_played_deals(draw):
     ann_points = draw(st.integers(0, 146).filter(lambda n: n != 1))
-    ben_points = draw(st.integers(0, 146 - ann_points).filter(lambda n: n != 1))
+    ben_points = draw(st.integers(max(0, 18 - ann_points), 146 - ann_points).filter(lambda n: n != 1))  # RULES.md 1.3
     deal = {
         "upcard": draw(st.sampled_from(SUITS)),
         "calls": list(draw(st.sampled_from(PLAYED_CALLS))),
