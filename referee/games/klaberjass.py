@@ -114,7 +114,7 @@ def _terms(words: Iterable[str]) -> list[Term]:
     return [Term(str(word)) for word in words]
 
 
-def card_points(cards_: Iterable[object], trump: str) -> int:
+def card_points(pile: Iterable[object], trump: str) -> int:
     """The card points of a pile of captured cards, each ``(rank, suit)``, with ``trump`` the trump suit
     (RULES.md 1.3: trump J 20, 9 14, A 11, 10 10, K 4, Q 3; plain A 11, 10 10, K 4, Q 3, J 2; others 0).
 
@@ -133,7 +133,7 @@ def card_points(cards_: Iterable[object], trump: str) -> int:
 
     return sum(
         TRUMP_POINTS[rank] if suit == trump else PLAIN_POINTS[rank]
-        for rank, suit in cards.each_card(cards_, unknown, twice)
+        for rank, suit in cards.each_card(pile, unknown, twice)
     )
 
 
