@@ -7,8 +7,8 @@ import re
 
 
 def visible(html: str) -> str:
-    """The page's text and attribute values people can see (no script/style, no URLs of the rule seeds)."""
-    html = re.sub(r"<(script|style)\b.*?</\1>", "", html, flags=re.S)
+    """The text people can read on a page (tags, scripts and styles left out)."""
+    html = re.sub(r"<(script|style)\b.*?</\1>", "", html, flags=re.DOTALL)
     return re.sub(r"<[^>]+>", " ", html)
 
 
