@@ -268,3 +268,12 @@ def test_all_three_aces_and_the_caller_won_the_first_trick(client, page_match):
     assert result["breakdown"][0] == (
         "Normal: Ben held both black queens and all three Aces, and won the first trick: Ben played alone."
     )
+
+
+def test_the_rules_page_follows_three_aces_partner(client):
+    default = text(client.get("/rules/spitzer"))
+    assert "whoever wins trick 1 is the partner; if the caller wins it, the caller plays alone" in default
+    assert "All three Aces: First trick's winner" in default
+    older = text(client.get("/rules/spitzer?three_aces_partner=first-other"))
+    assert "first other player to win a trick is the partner; if nobody else wins one" in older
+    assert "All three Aces: First other player to win a trick" in older
