@@ -15,7 +15,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.games import GAMES, find_game
-from referee.games.base import DealResult, InvalidDeal, InvalidOptions, Line, Standing, Table, Term, Violation, fill
+from referee.games.base import (
+    DealResult,
+    InvalidDeal,
+    InvalidOptions,
+    Line,
+    Standing,
+    Table,
+    Term,
+    Violation,
+    fill,
+)
 from referee.games.cards import Suit
 from referee.games.match import DealRecord, replay
 from referee.games.spitzer import (
@@ -404,8 +414,8 @@ THREE_ACES_WORDS = [
     pytest.param(
         FIRST_OTHER, deal("normal", [ANN], 120, 8, partnership="first_trick"),
         "Normal: Ann alone, all 8 tricks: +9 to Ann",
-        ("Normal: Ann held both black queens and all three Aces; nobody else won a trick: Ann played alone and took"
-         " all 8 tricks.", "8 tricks: column 'all 8 tricks'.", "Normal, all 8 tricks → +9 to Ann."),
+        (("Normal: Ann held both black queens and all three Aces; nobody else won a trick: Ann played alone and took"
+          " all 8 tricks."), "8 tricks: column 'all 8 tricks'.", "Normal, all 8 tricks → +9 to Ann."),
         id="words: first-other, all three Aces and nobody else won a trick",
     ),
     pytest.param(
