@@ -787,7 +787,7 @@ def valid_deals(draw):
     size = draw(st.sampled_from(SPITZER.side_size(contract, partnership)))
     declarers = draw(st.permutations(PLAYERS))[:size]
     if size == 1 and partnership == "first_trick":
-        tricks = 8
+        tricks = draw(st.integers(1, 8))  # first-trick (the default): the caller alone won trick 1
     else:
         tricks = draw(st.integers(1 if contract in ("normal", "stiller") else 0, 8))
     least, most = TRICK_BOUNDS.get(tricks, (0, 0) if tricks == 0 else (120, 120))
