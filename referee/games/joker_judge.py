@@ -286,7 +286,7 @@ def _other(players: tuple[str, ...], player: str) -> str:
 
 
 def _bid_name(bid: int) -> Term:
-    return Term(BID_NAMES.get(bid, str(bid)))  # type: ignore[call-overload]
+    return Term(BID_NAMES[Bid(bid)] if bid in BIDS else str(bid))
 
 
 def _card(card: Card) -> Term:

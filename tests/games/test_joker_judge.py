@@ -43,10 +43,10 @@ from referee.games.joker_judge import (
     Card,
     Finish,
     Hand,
-    Judge,
     JokerJudge,
     JokerJudgeHand,
     JokerJudgeOptions,
+    Judge,
     Penalty,
     Question,
     Role,
@@ -1097,7 +1097,7 @@ def test_options_are_typed():
     assert JokerJudgeOptions(finish="six-hands").finish is Finish.SIX_HANDS  # written as stored, read as the enum
     assert JOKER_JUDGE.options_to_json(SIX_HANDS) == {"finish": "six-hands"}
     assert json.dumps(JOKER_JUDGE.options_to_json(SIX_HANDS)) == '{"finish": "six-hands"}'
-    [(spec, shown)] = JOKER_JUDGE.describe_options(JokerJudgeOptions(finish="comeback"))
+    [(_spec, shown)] = JOKER_JUDGE.describe_options(JokerJudgeOptions(finish="comeback"))
     assert shown == "Comeback round"
     with pytest.raises(ValueError):
         JokerJudgeOptions(finish="first-to-100")
