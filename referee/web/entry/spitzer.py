@@ -11,13 +11,13 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from ...games.base import Table, Violation, whole_number
+from ...games.cards import SUIT_SYMBOLS
 from ...games.spitzer import (
     CONTRACT_NAMES, CONTRACTS, PARTNERSHIPS, PLAIN_SUITS, SOLOS, SPITZER, SUITS, TOTAL_POINTS, TRICKS, count_points,
 )
 
 POINT_RANKS = ("A", "10", "K", "Q", "J")  # the 20 cards that carry points
 CARD_KEYS = tuple(f"{rank}-{suit}" for suit in SUITS for rank in POINT_RANKS)
-SUIT_SYMBOLS = {"clubs": "♣", "diamonds": "♦", "hearts": "♥", "spades": "♠"}
 PARTNERSHIP_LABELS = {
     "queens": "Queens in two hands",
     "called_ace": "Called an Ace",
