@@ -89,10 +89,17 @@ def http_error(exc: HTTPException) -> tuple[Any, int]:
 def register(app: Flask) -> None:
     from . import api, history, pages, portable, security, share, sheets, wire
 
-    from .summaries import game_summary
+    from .games import PLUGS, game_summary, plug_for
 
+    PLUGS.check()
+    folders = [p.template_folder for p in PLUGS if p.template_folder]
+    if folders:  # a game that ships its templates beside its module
+        from jinja2 import ChoiceLoader, FileSystemLoader
+
+        app.jinja_loader = ChoiceLoader([app.jinja_loader, *(FileSystemLoader(f) for f in folders)])  # type: ignore[list-item]
     app.add_template_filter(local_time, "when")
     app.add_template_global(game_summary, "game_summary")
+    app.add_template_global(plug_for, "plug_for")
     security.init_app(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)

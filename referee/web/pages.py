@@ -22,7 +22,7 @@ from .. import matches, store
 from ..games import GAMES, find_game
 from ..games.base import InvalidDeal, RuleError, Table, UnknownGame, Violation, whole_number
 from . import capped, get_db, http_error
-from .entry import entry_form
+from .games import PLUGS
 
 bp = Blueprint("pages", __name__)
 
@@ -170,7 +170,7 @@ def rules_page(game_key: str):
         abort(404, description=f"Referee does not know the game {game_key!r}.")
     from .sheets import configured_options
 
-    return render_template(f"rules/{game.key}.html", game=game, options=configured_options(game, request.args))
+    return render_template(PLUGS[game.key].rules_template, game=game, options=configured_options(game, request.args))
 
 
 # ---- the match ----------------------------------------------------------------------------
@@ -304,6 +304,8 @@ def _match_extras(match: matches.Match) -> dict[str, Any]:
         "undo_text": undoable and matches.describe_event(undoable, noun, device),
         "redoable": redoable,
         "redo_text": redoable and matches.describe_event(redoable, noun, device),
+        "needs": match.game.needs(match.players, match.state.totals, match.options),
+        "target": getattr(match.options, "target", None),
         "chart": sheets.chart_svg(match.players, series, target=getattr(match.options, "target", None),
                                   noun=match.game.deal_noun, width=360, height=190) if match.deals else "",
         "events": list(reversed(events)),
@@ -373,7 +375,8 @@ def _not_yet_entered(problem: Violation) -> bool:
 
 def _entry(match: matches.Match, deal: dict[str, Any] | None):
     """The deal-entry form for a new deal (``deal`` None) or a correction; handles every button."""
-    form_module = entry_form(match.game.key)
+    plug = PLUGS[match.game.key]
+    form_module = plug.entry
     dealer = deal["dealer"] if deal else match.next_table.dealer
     table = Table(match.players, dealer)
     posted = request.method == "POST"
@@ -442,7 +445,7 @@ def _entry(match: matches.Match, deal: dict[str, Any] | None):
         "stale": stale,
         **form_module.view(entry, table, match.options),
     }
-    template = f"games/{match.game.key}/_entry.html"
+    template = plug.entry_template
     if hx_request.htmx:
         return render_template(template, **context), status
     return render_template("deal_entry.html", entry_template=template, **context), status
