@@ -28,7 +28,7 @@ SAMPLES = {
     "spitzer": (["Ann", "Ben", "Cid", "Dee"], "Dee", ZOLA_SCHWARZ),
     "joker-judge": (["Ann", "Ben"], "Ben", JOKER_JUDGE_WORKED),
 }
-BROKEN = re.compile(r"Something went wrong|Traceback|Undefined|jinja2|request id", re.I)
+BROKEN = re.compile(r"Something went wrong|Traceback|Undefined|jinja2|request id", re.IGNORECASE)
 
 
 def test_the_registry_is_found_in_order_and_every_game_has_its_plug():
@@ -62,7 +62,7 @@ def _walk(client, game, players, dealer, deal) -> None:
     r = client.post(f"/api/matches/{mid}/deals", json=deal)
     assert r.status_code == 201, r.json
     page = _ok(client, f"/matches/{mid}").decode()
-    assert f'<tbody id="deal-1"' in page and 'id="scoreboard"' in page
+    assert '<tbody id="deal-1"' in page and 'id="scoreboard"' in page
     assert "Correct" in _ok(client, f"/matches/{mid}/deals/1/edit").decode()
     assert _ok(client, f"/matches/{mid}/sheet")
     assert _ok(client, f"/matches/{mid}/sheet.pdf", "application/pdf").startswith(b"%PDF")

@@ -67,9 +67,8 @@ class Plugs:
             if info.name.startswith("_"):
                 continue
             plug = getattr(importlib.import_module(f"{__name__}.{info.name}"), "PLUG", None)
-            if isinstance(plug, GamePlug):
-                if found.setdefault(plug.key, plug) is not plug:
-                    raise RuntimeError(f"Two web plugs for the game {plug.key!r}.")
+            if isinstance(plug, GamePlug) and found.setdefault(plug.key, plug) is not plug:
+                raise RuntimeError(f"Two web plugs for the game {plug.key!r}.")
         self._plugs = found
 
     def check(self) -> None:
