@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import sqlite3
 import uuid
-from datetime import datetime
 from typing import Any
 
 from flask import Flask, current_app, g, jsonify, render_template, request
@@ -13,6 +12,7 @@ from sqlite_utils import Database
 from werkzeug.exceptions import HTTPException
 
 from .. import store
+from ..timefmt import local_time
 
 
 class DuplicateKey(ValueError):
@@ -77,22 +77,29 @@ def wants_json() -> bool:
     return request.path.startswith("/api/")
 
 
-def _when(stamp: str) -> str:
-    """An ISO timestamp as a person reads it, in this machine's time zone: "29 Nov 2026, 13:05"."""
-    try:
-        moment = datetime.fromisoformat(stamp).astimezone()
-    except (TypeError, ValueError):
-        return stamp or ""
-    return f"{moment.day} {moment:%b %Y, %H:%M}"
+def http_error(exc: HTTPException) -> tuple[Any, int]:
+    """An HTTP error as the client reads it: the error page, or ``{"errors": [...]}`` under /api/."""
+    code = exc.code or 500
+    message = exc.description or exc.name
+    if wants_json():
+        return jsonify({"errors": [{"field": None, "code": exc.name.lower().replace(" ", "_"), "message": message}]}), code
+    return render_template("error.html", code=code, title=exc.name, message=message), code
 
 
 def register(app: Flask) -> None:
     from . import api, history, pages, portable, security, share, sheets, wire
 
-    from .summaries import game_summary
+    from .games import PLUGS, game_summary, plug_for
 
-    app.add_template_filter(_when, "when")
+    PLUGS.check()
+    folders = [p.template_folder for p in PLUGS if p.template_folder]
+    if folders:  # a game that ships its templates beside its module
+        from jinja2 import ChoiceLoader, FileSystemLoader
+
+        app.jinja_loader = ChoiceLoader([app.jinja_loader, *(FileSystemLoader(f) for f in folders)])  # type: ignore[list-item]
+    app.add_template_filter(local_time, "when")
     app.add_template_global(game_summary, "game_summary")
+    app.add_template_global(plug_for, "plug_for")
     security.init_app(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
@@ -113,13 +120,7 @@ def register(app: Flask) -> None:
 
     wire.init_app(app)  # compression and the cache policy: after the hooks above, so they run first
 
-    @app.errorhandler(HTTPException)
-    def _http_error(exc: HTTPException):
-        code = exc.code or 500
-        message = exc.description or exc.name
-        if wants_json():
-            return jsonify({"errors": [{"field": None, "code": exc.name.lower().replace(" ", "_"), "message": message}]}), code
-        return render_template("error.html", code=code, title=exc.name, message=message), code
+    app.register_error_handler(HTTPException, http_error)
 
     @app.errorhandler(sqlite3.DatabaseError)
     def _database_error(exc: sqlite3.DatabaseError):

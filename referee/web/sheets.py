@@ -11,16 +11,11 @@ from .. import matches, sheets
 from ..games import find_game
 from ..games.base import BaseGame, RuleError, UnknownGame
 from . import get_db
+from .games import PLUGS
 from .security import public_url
 
 bp = Blueprint("sheets", __name__)
 
-# Columns of a blank sheet between "Dealt" and the players' scores: (heading, width class).
-BLANK_COLUMNS: dict[str, list[tuple[str, str]]] = {
-    "klaberjass": [("Maker · trump · outcome", "col-wide"), ("Seq. · Bella", "col-mid")],
-    "spitzer": [("Contract", "col-mid"), ("Side", "col-mid"), ("Pts", "col-small"), ("Tr.", "col-small")],
-    "joker-judge": [("Parent", "col-mid"), ("Bid", "col-small"), ("Tricks", "col-small"), ("×", "col-small")],
-}
 BLANK_ROWS = 32
 
 
@@ -97,7 +92,8 @@ def _blank_html(game_key: str, pdf: bool) -> tuple[str, BaseGame]:
     game = _game(game_key)
     players = _blank_players(game)
     html = render_template(
-        "sheets/blank.html", game=game, players=players, columns=BLANK_COLUMNS.get(game.key, []), rows=BLANK_ROWS, pdf=pdf,
+        "sheets/blank.html", game=game, players=players, columns=list(PLUGS[game.key].blank_columns), rows=BLANK_ROWS, pdf=pdf,
+        reference_template=PLUGS[game.key].reference_template,
     )
     return html, game
 
@@ -132,5 +128,5 @@ def option_query(game: BaseGame, options: Any) -> dict[str, str]:
 def rules_card_pdf(game_key: str):
     game = _game(game_key)
     options = configured_options(game, request.args)
-    html = render_template(f"rules/{game.key}.html", game=game, options=options, pdf=True)
+    html = render_template(PLUGS[game.key].rules_template, game=game, options=options, pdf=True)
     return _pdf(html, f"referee-{game.key}-rules.pdf")

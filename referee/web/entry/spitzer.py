@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from ...games.base import Table, Violation, whole_number
+from ...games.cards import SUIT_SYMBOLS
 from ...games.spitzer import (
     CONTRACT_NAMES, CONTRACTS, PARTNERSHIPS, PLAIN_SUITS, SOLOS, SPITZER, SUITS, TOTAL_POINTS, TRICKS, ThreeAcesPartner,
     count_points,
@@ -18,7 +19,6 @@ from ...games.spitzer import (
 
 POINT_RANKS = ("A", "10", "K", "Q", "J")  # the 20 cards that carry points
 CARD_KEYS = tuple(f"{rank}-{suit}" for suit in SUITS for rank in POINT_RANKS)
-SUIT_SYMBOLS = {"clubs": "♣", "diamonds": "♦", "hearts": "♥", "spades": "♠"}
 PARTNERSHIP_LABELS = {
     "queens": "Queens in two hands",
     "called_ace": "Called an Ace",
