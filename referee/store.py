@@ -1,8 +1,9 @@
 """Storage: sqlite-utils on one SQLite file. Plain functions taking a Database.
 
-What is stored is what players entered (the raw deal input) plus the game key and its options;
-results are recomputed from that. A correction or a void never overwrites silently: the earlier
-version goes to ``deal_revisions`` first.
+What is stored is what players entered (the raw deal input) plus the game key and its options, and beside it
+what the rules computed from that: each deal's result and the tally after it, the match's standing, with the
+fingerprint of the rules that computed them (other rules: the match is replayed once from the entries). A
+correction or a void never overwrites silently: the earlier version goes to ``deal_revisions`` first.
 """
 
 from __future__ import annotations
