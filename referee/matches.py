@@ -383,7 +383,10 @@ def sync(db: Database, match_id: int, touch: bool = True, from_number: int | Non
     """Recompute a match from deal ``from_number`` on (``None``: no deal changed, only the standing) and keep
     what is stored about it in step, inside the caller's transaction: each replayed deal's result, running
     tally and flags; the match's standing, version and rules fingerprint; and, per player, the figures the
-    history and the player pages read."""
+    history and the player pages read. Called outside a transaction, it takes one."""
+    if not db.conn.in_transaction:
+        with store.immediate(db):
+            return sync(db, match_id, touch, from_number)
     row = store.get_match(db, match_id)
     if row is None:
         raise NotFound(f"There is no match {match_id}.")
