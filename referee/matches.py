@@ -18,11 +18,21 @@ from typing import Any, Mapping, NamedTuple
 
 from sqlite_utils import Database
 
+from . import games as games_package
 from . import store
 from .games import GAMES, find_game
-from . import games as games_package
 from .games.base import (
-    BaseGame, DealResult, InvalidDeal, RuleError, Standing, Table, Tally, UnknownGame, Violation, line_from_json, line_to_json,
+    BaseGame,
+    DealResult,
+    InvalidDeal,
+    RuleError,
+    Standing,
+    Table,
+    Tally,
+    UnknownGame,
+    Violation,
+    line_from_json,
+    line_to_json,
 )
 from .games.match import DealRecord, MatchState, ReplayedDeal, Start, replay
 

@@ -63,7 +63,7 @@ class Start:
     last_dealer: str | None = None
 
     @classmethod
-    def new(cls, game: BaseGame, players: Sequence[str], options: Any) -> "Start":
+    def new(cls, game: BaseGame, players: Sequence[str], options: Any) -> Start:
         tally = Tally.start(players)
         return cls(tally, game.judge(tuple(players), tally, options))
 
