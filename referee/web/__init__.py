@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
+import threading
 import uuid
 from typing import Any
 
@@ -60,17 +62,45 @@ def capped(violations: list) -> list:
     return violations[:MAX_ERRORS] + [Violation("too_many_problems", f"… and {rest:,} more problem{'s' if rest != 1 else ''}.", None)]
 
 
+_threads = threading.local()
+
+
 def get_db() -> Database:
-    """One connection per request, closed on teardown."""
+    """The worker thread's connection to the app's database: opened on the thread's first request and kept
+    (opening one costs more than a deal entry's SQL). A thread keeps one connection: one to another file (tests
+    open many apps, one after another) is closed first. The file is stat'ed so that a database replaced on disk
+    is opened again."""
     if "db" not in g:
-        g.db = store.connect(current_app.config["DATABASE"], migrate_schema=False)
+        path = str(current_app.config["DATABASE"])
+        try:
+            st = os.stat(path)
+            identity: tuple = (path, st.st_dev, st.st_ino)
+        except OSError:
+            identity = (path, None, None)
+        kept = getattr(_threads, "kept", None)
+        if kept is not None and kept[0] != identity:
+            kept[1].conn.close()
+            kept = None
+        if kept is None:
+            kept = (identity, store.connect(path, migrate_schema=False))
+            _threads.kept = kept
+        g.db = kept[1]
     return g.db
 
 
 def _close_db(_exc: BaseException | None = None) -> None:
+    """End of a request: the connection stays with the thread; a transaction left open is rolled back."""
     db = g.pop("db", None)
-    if db is not None:
-        db.conn.close()
+    if db is not None and db.conn.in_transaction:
+        db.conn.rollback()
+
+
+def close_thread_db() -> None:
+    """Close this thread's kept connection (tests, and before a file is moved away)."""
+    kept = getattr(_threads, "kept", None)
+    if kept is not None:
+        _threads.kept = None
+        kept[1].conn.close()
 
 
 def wants_json() -> bool:
