@@ -72,7 +72,17 @@ def choose_language() -> str:
         chosen = _valid(request.args.get("lang")) or _valid(request.cookies.get(COOKIE))
         if chosen:
             return chosen
-    return request.accept_languages.best_match(available()) or DEFAULT
+    return _accepted(available())
+
+
+def _accepted(ours: list[str]) -> str:
+    """The first of the reader's languages, by preference, that we have: "de-AT, en;q=0.3" is German (werkzeug's
+    best_match would take the exact "en" over the regional "de-AT")."""
+    for value, quality in request.accept_languages:  # highest quality first
+        primary = value.replace("_", "-").split("-")[0].lower()
+        if quality > 0 and primary in ours:
+            return primary
+    return DEFAULT
 
 
 def current_language() -> str:
