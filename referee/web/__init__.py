@@ -85,7 +85,8 @@ def wants_json() -> bool:
 
 def _when(stamp: str) -> str:
     """An ISO timestamp as a person reads it, in this machine's time zone: "29 Nov 2026, 13:05"."""
-    from .i18n import current_language, moment as localized_moment
+    from .i18n import current_language
+    from .i18n import moment as localized_moment
 
     try:
         moment = datetime.fromisoformat(stamp).astimezone()
@@ -112,7 +113,6 @@ _HTTP_MESSAGES = {
 def register(app: Flask) -> None:
     from . import api, history, pages, portable, security, share, sheets, wire
     from .i18n import current_language
-
     from .summaries import game_summary
 
     app.add_template_filter(_when, "when")

@@ -200,7 +200,7 @@ def html_list(items: Any) -> Markup:
 
 def _mark(response: Response) -> Response:
     """Say which language the answer is in and what it depends on; a page asked with ``?lang=`` remembers it."""
-    if request.endpoint == "static" or request.path.startswith(current_app.static_url_path + "/"):
+    if request.endpoint == "static" or request.path.startswith(f"{current_app.static_url_path}/"):
         return response
     api = _api()
     response.vary.add("Accept-Language")
@@ -218,7 +218,7 @@ def _compiled(app: Flask) -> list[str]:
     not offered, and asking for it gives English, until it is)."""
     roots = [Path(app.root_path, d) for d in app.config["BABEL_TRANSLATION_DIRECTORIES"].split(";")]
     found = [DEFAULT]
-    for code in LANGUAGES:
+    for code, name in LANGUAGES.items():
         if code == DEFAULT:
             continue
         if any((root / code / "LC_MESSAGES" / "messages.mo").is_file() for root in roots):
@@ -226,7 +226,7 @@ def _compiled(app: Flask) -> list[str]:
         else:
             log.warning("no compiled catalogue for %s (%s/LC_MESSAGES/messages.mo under %s): it is served in English. "
                         "scripts/serve and scripts/test compile the catalogues (or: bash scripts/i18n compile)",
-                        LANGUAGES[code], code, " or ".join(map(str, roots)))
+                        name, code, " or ".join(map(str, roots)))
     return found
 
 
