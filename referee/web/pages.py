@@ -157,9 +157,10 @@ def rules_page(game_key: str):
         game = find_game(game_key)
     except UnknownGame:
         abort(404, description=f"Referee does not know the game {game_key!r}.")
-    from .sheets import configured_options
+    from .sheets import configured_options, rules_template
 
-    return render_template(f"rules/{game.key}.html", game=game, options=configured_options(game, request.args))
+    return render_template(rules_template(game.key, request.args.get("lang")), game=game,
+                           options=configured_options(game, request.args))
 
 
 # ---- the match ----------------------------------------------------------------------------

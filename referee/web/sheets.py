@@ -115,10 +115,23 @@ def blank_sheet_pdf(game_key: str):
 
 # ---- rules cards --------------------------------------------------------------------------
 
+RULES_LANGUAGES = ("ja", "de")  # the rules pages and cards written out in full in templates/rules/<lang>/
+
+
+def rules_template(game_key: str, lang: str | None) -> str:
+    """The rules page of a game in ``lang`` when it is written in that language, else the English one.
+
+    For now ``lang`` is the ``?lang=`` query parameter (``ja``, ``de``; ``de-AT`` reads as ``de``)."""
+    code = (lang or "").replace("_", "-").split("-")[0].strip().lower()
+    return f"rules/{code}/{game_key}.html" if code in RULES_LANGUAGES else f"rules/{game_key}.html"
+
+
 def configured_options(game: BaseGame, args: Any) -> Any:
-    """The options named in the query string (defaults for the rest); 422 for unknown ones or bad values."""
+    """The options named in the query string (defaults for the rest); 422 for unknown ones or bad values.
+
+    ``lang`` is the language of the page, not an option."""
     try:
-        return game.parse_options({k: v for k, v in args.items()})
+        return game.parse_options({k: v for k, v in args.items() if k != "lang"})
     except RuleError as exc:
         abort(422, description=" ".join(v.message for v in exc.violations))
 
@@ -132,5 +145,5 @@ def option_query(game: BaseGame, options: Any) -> dict[str, str]:
 def rules_card_pdf(game_key: str):
     game = _game(game_key)
     options = configured_options(game, request.args)
-    html = render_template(f"rules/{game.key}.html", game=game, options=options, pdf=True)
+    html = render_template(rules_template(game.key, request.args.get("lang")), game=game, options=options, pdf=True)
     return _pdf(html, f"referee-{game.key}-rules.pdf")
