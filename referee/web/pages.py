@@ -168,9 +168,9 @@ def rules_page(game_key: str):
         game = find_game(game_key)
     except UnknownGame:
         abort(404, description=f"Referee does not know the game {game_key!r}.")
-    from .sheets import configured_options
+    from .sheets import configured_options, rules_template
 
-    return render_template(PLUGS[game.key].rules_template, game=game, options=configured_options(game, request.args))
+    return render_template(rules_template(game.key), game=game, options=configured_options(game, request.args))
 
 
 # ---- the match ----------------------------------------------------------------------------

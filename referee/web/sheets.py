@@ -111,10 +111,26 @@ def blank_sheet_pdf(game_key: str):
 
 # ---- rules cards --------------------------------------------------------------------------
 
+RULES_LANGUAGES = ("ja", "de")  # the rules pages and cards written out in full in templates/rules/<lang>/
+
+
+def rules_template(game_key: str, lang: str | None = None) -> str:
+    """The rules page of a game in ``lang`` (default: the reader's language) when it is written in that
+    language, else the game's own (English) one (``de-AT`` reads as ``de``)."""
+    from .games import PLUGS
+    from .i18n import current_language
+
+    english = PLUGS[game_key].rules_template
+    code = (lang or current_language() or "").replace("_", "-").split("-")[0].strip().lower()
+    return f"rules/{code}/{english.rsplit('/', 1)[-1]}" if code in RULES_LANGUAGES else english
+
+
 def configured_options(game: BaseGame, args: Any) -> Any:
-    """The options named in the query string (defaults for the rest); 422 for unknown ones or bad values."""
+    """The options named in the query string (defaults for the rest); 422 for unknown ones or bad values.
+
+    ``lang`` is the language of the page, not an option."""
     try:
-        return game.parse_options({k: v for k, v in args.items()})
+        return game.parse_options({k: v for k, v in args.items() if k != "lang"})
     except RuleError as exc:
         abort(422, description=" ".join(v.message for v in exc.violations))
 
@@ -128,5 +144,5 @@ def option_query(game: BaseGame, options: Any) -> dict[str, str]:
 def rules_card_pdf(game_key: str):
     game = _game(game_key)
     options = configured_options(game, request.args)
-    html = render_template(PLUGS[game.key].rules_template, game=game, options=options, pdf=True)
+    html = render_template(rules_template(game.key), game=game, options=options, pdf=True)
     return _pdf(html, f"referee-{game.key}-rules.pdf")
