@@ -17,7 +17,7 @@ from babel.messages.mofile import write_mo
 from flask import render_template_string
 
 from referee import create_app
-from referee.games.base import Line, Term, Violation
+from referee.games.base import InvalidDeal, Line, Term, Violation
 from referee.games.klaberjass import Klaberjass
 from referee.web.i18n import say
 
@@ -203,9 +203,9 @@ def test_say_is_a_filter_of_every_page(babel_app):
 def test_api_violations_are_rendered_through_say(babel_app, monkeypatch):
     """A bad deal's violations reach the API in the language asked for, codes and fields unchanged."""
     def refuse(self, deal, table, options):
-        return [Violation.of("too_many_points", "points.Ann", BAD_POINTS, player="Ann", points=1234, most=162)]
+        raise InvalidDeal([Violation.of("too_many_points", "points.Ann", BAD_POINTS, player="Ann", points=1234, most=162)])
 
-    monkeypatch.setattr(Klaberjass, "validate", refuse)
+    monkeypatch.setattr(Klaberjass, "read", refuse)
     client = babel_app.test_client()
     match = client.post("/api/matches", json={"game": "klaberjass", "players": PLAYERS}).json
     url = f"/api/matches/{match['id']}/deals"
