@@ -112,6 +112,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     db.conn.close()
 
     Htmx(app)
+    from .web import i18n
+
+    i18n.init_app(app)  # languages: before the web layer, so its answers are marked last (Vary, Content-Language)
     from .portable import register_cli
     from .web import register
 

@@ -8,11 +8,21 @@ from __future__ import annotations
 
 import argparse
 import errno
+import gettext
 import ipaddress
 import os
 import socket
 import subprocess
 import sys
+from pathlib import Path
+
+TRANSLATIONS = Path(__file__).resolve().parent / "translations"
+
+
+def _(text: str) -> str:
+    """``text`` in the language of the environment (LANGUAGE, LC_ALL, LC_MESSAGES, LANG), English by default
+    or when the catalogues are not compiled."""
+    return gettext.translation("messages", TRANSLATIONS, fallback=True).gettext(text)
 
 
 def lan_addresses() -> list[str]:
@@ -35,9 +45,9 @@ def _port(text: str) -> int:
     try:
         port = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a port number (1–65535)") from None
+        raise argparse.ArgumentTypeError(_("%(value)s is not a port number (1–65535)") % {"value": repr(text)}) from None
     if not 1 <= port <= 65535:
-        raise argparse.ArgumentTypeError(f"{port} is not a port number (1–65535)")
+        raise argparse.ArgumentTypeError(_("%(value)s is not a port number (1–65535)") % {"value": port})
     return port
 
 
@@ -47,7 +57,7 @@ def _threads(text: str) -> int:
     except ValueError:
         threads = 0
     if threads < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of threads (1 or more)")
+        raise argparse.ArgumentTypeError(_("%(value)s is not a number of threads (1 or more)") % {"value": repr(text)})
     return threads
 
 
@@ -65,7 +75,7 @@ def bound_addresses(server) -> list[tuple[str, int]]:
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str):  # one line, not the usage block
-        self.exit(2, f"referee: {message} (see referee --help)\n")
+        self.exit(2, "referee: " + _("%(problem)s (see referee --help)") % {"problem": message} + "\n")
 
 
 def lan_names() -> list[str]:
@@ -75,14 +85,15 @@ def lan_names() -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = _Parser(prog="referee", description="Serve Referee with waitress.")
+    parser = _Parser(prog="referee", description=_("Serve Referee with waitress."))
     parser.add_argument("--host", default=os.environ.get("REFEREE_HOST", "127.0.0.1"),
-                        help="address to listen on (default 127.0.0.1: this machine only)")
+                        help=_("address to listen on (default 127.0.0.1: this machine only)"))
     parser.add_argument("--port", type=_port, default=os.environ.get("REFEREE_PORT", "5000"),
-                        help="port to listen on, 1–65535 (default 5000)")
+                        help=_("port to listen on, 1–65535 (default 5000)"))
     parser.add_argument("--lan", action="store_true",
-                        help="listen on the local network too (0.0.0.0) so phones can reach it; prints the address and a QR code")
-    parser.add_argument("--threads", type=_threads, default=os.environ.get("REFEREE_THREADS", "8"))
+                        help=_("listen on the local network too (0.0.0.0) so phones can reach it; prints the address and a QR code"))
+    parser.add_argument("--threads", type=_threads, default=os.environ.get("REFEREE_THREADS", "8"),
+                        help=_("worker threads (default 8)"))
     args = parser.parse_args(argv)
 
     from waitress.server import create_server
@@ -101,23 +112,25 @@ def main(argv: list[str] | None = None) -> None:
     except OSError as exc:  # in use, not this machine's address, unknown name
         reason = exc.strerror or str(exc)
         if exc.errno == errno.EADDRINUSE:
-            reason = "the port is already in use (is Referee already running? pick another with --port)"
-        print(f"referee: cannot listen on {url_host(host)}:{args.port}: {reason}", file=sys.stderr, flush=True)
+            reason = _("the port is already in use (is Referee already running? pick another with --port)")
+        print("referee: " + _("cannot listen on %(address)s: %(reason)s") % {"address": f"{url_host(host)}:{args.port}", "reason": reason},
+              file=sys.stderr, flush=True)
         sys.exit(1)
     except ValueError as exc:  # waitress refuses the address outright
-        print(f"referee: cannot listen on {url_host(host)}:{args.port}: {exc}", file=sys.stderr, flush=True)
+        print("referee: " + _("cannot listen on %(address)s: %(reason)s") % {"address": f"{url_host(host)}:{args.port}", "reason": exc},
+              file=sys.stderr, flush=True)
         sys.exit(1)
-    print(f"Referee: database {app.config['DATABASE']}", flush=True)
+    print("Referee: " + _("database %(path)s") % {"path": app.config["DATABASE"]}, flush=True)
     bound = bound_addresses(server)
     port = bound[0][1]
     local = [h for h, _ in bound if not ipaddress.ip_address(h.split("%")[0]).is_unspecified]
     if local and all(ipaddress.ip_address(h.split("%")[0]).is_loopback for h in local):
         for address in local:
-            print(f"Open http://{url_host(address)}:{port}/ on this machine.", flush=True)
+            print(_("Open %(url)s on this machine.") % {"url": f"http://{url_host(address)}:{port}/"}, flush=True)
     else:
-        addresses = local or lan_addresses() or ["<this machine's address>"]
+        addresses = local or lan_addresses() or [_("<this machine's address>")]
         for address in addresses:
-            print(f"Open http://{url_host(address)}:{port}/ on a phone on this network.", flush=True)
+            print(_("Open %(url)s on a phone on this network.") % {"url": f"http://{url_host(address)}:{port}/"}, flush=True)
         try:
             import segno
 
@@ -126,8 +139,10 @@ def main(argv: list[str] | None = None) -> None:
             pass
         if not app.config.get("PASSPHRASE"):
             bar = "!" * 78
-            print(f"\n{bar}\n!! WARNING: Referee is open to the network WITHOUT a passphrase: anyone on it can change\n"
-                  f"!! every match. Set REFEREE_PASSPHRASE=... and start it again.\n{bar}\n", file=sys.stderr, flush=True)
+            warning = _("WARNING: Referee is open to the network WITHOUT a passphrase: anyone on it can change\n"
+                        "every match. Set REFEREE_PASSPHRASE=... and start it again.")
+            lines = "\n".join(f"!! {line}" for line in warning.splitlines())
+            print(f"\n{bar}\n{lines}\n{bar}\n", file=sys.stderr, flush=True)
     try:
         server.run()
     except KeyboardInterrupt:

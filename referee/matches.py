@@ -13,15 +13,28 @@ import json
 import logging
 import re
 import unicodedata
-from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Mapping, NamedTuple
 
 from sqlite_utils import Database
 
+from . import games as games_package
 from . import store
 from .games import GAMES, find_game
-from .games.base import BaseGame, DealResult, InvalidDeal, RuleError, Table, UnknownGame, Violation
-from .games.match import DealRecord, MatchState, extend, replay
+from .games.base import (
+    BaseGame,
+    DealResult,
+    InvalidDeal,
+    RuleError,
+    Standing,
+    Table,
+    Tally,
+    UnknownGame,
+    Violation,
+    line_from_json,
+    line_to_json,
+)
+from .games.match import DealRecord, MatchState, ReplayedDeal, Start, replay
 
 MAX_NAME = 40
 changes_log = logging.getLogger("referee.changes")
@@ -46,15 +59,40 @@ class InvalidMatch(RuleError):
     """A new match that cannot be started as asked."""
 
 
-@dataclass(frozen=True)
-class Match:
-    """A stored match with everything recomputed from its deals."""
+def _rules_fingerprint() -> str:
+    """sha256 of the rules' sources (referee/games/*.py): stored results computed by other rules are recomputed."""
+    digest = hashlib.sha256()
+    for path in sorted(Path(games_package.__file__).parent.glob("*.py")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
 
-    row: dict[str, Any]
-    game: BaseGame
-    options: Any
-    deals: list[dict[str, Any]]
-    state: MatchState
+
+FINGERPRINT = _rules_fingerprint()
+
+
+def _stored_problems(raw: Any) -> tuple[Violation, ...]:
+    return tuple(Violation(p["code"], p["message"], p.get("field")) for p in json.loads(raw or "[]"))
+
+
+def _replayed_from_row(deal: dict[str, Any]) -> ReplayedDeal:
+    """A deal as the rules left it when it was stored: its result, running totals and flags (no scoring)."""
+    record = DealRecord(deal["number"], deal["dealer"], deal["input"], deal["void"])
+    result = DealResult.from_stored(json.loads(deal["result"])) if deal.get("result") else None
+    tally = Tally.from_json(json.loads(deal["tally"])) if deal.get("tally") else None
+    totals = dict(tally.totals) if tally else {}
+    return ReplayedDeal(record, result, totals, bool(deal.get("after_end")), _stored_problems(deal.get("problems")), tally)
+
+
+class Match:
+    """A stored match: its standing from the match row, its deals (with their stored results) read when first
+    asked for. Nothing is re-scored to show a match."""
+
+    def __init__(self, row: dict[str, Any], game: BaseGame, options: Any, db: Database | None = None,
+                 deals: list[dict[str, Any]] | None = None, state: MatchState | None = None,
+                 known: dict[int, tuple[dict[str, Any], ReplayedDeal]] | None = None):
+        self.row, self.game, self.options = row, game, options
+        self._db, self._deals, self._state = db, deals, state
+        self._known = known or {}  # deals already at hand (a new deal) without reading every deal
 
     @property
     def id(self) -> int:
@@ -65,38 +103,80 @@ class Match:
         return tuple(self.row["players"])
 
     @property
+    def version(self) -> int:
+        return int(self.row.get("version") or 0)
+
+    @property
     def finished(self) -> bool:
-        return self.state.finished
+        return bool(self.row["finished"])
 
     @property
     def winner(self) -> str | None:
-        return self.state.standing.winner
+        return self.row["winner"]
+
+    @property
+    def totals(self) -> dict[str, int]:
+        return dict(self.row["tally"].totals)
+
+    @property
+    def standing(self) -> Standing:
+        note = self.row.get("standing_note")
+        return Standing(self.finished, self.winner, line_from_json(json.loads(note)) if note else "")
 
     @property
     def next_table(self) -> Table:
-        return self.state.next_table
+        return Table(self.players, self.row["next_dealer"])
+
+    @property
+    def deal_count(self) -> int:
+        return int(self.row["deal_count"])
+
+    @property
+    def deals(self) -> list[dict[str, Any]]:
+        if self._deals is None:
+            assert self._db is not None
+            self._deals = store.deals_for(self._db, self.id)
+        return self._deals
+
+    @property
+    def state(self) -> MatchState:
+        if self._state is None:
+            table = self.next_table
+            self._state = MatchState(
+                tuple(_replayed_from_row(d) for d in self.deals), self.totals, self.standing, table,
+                self.game.roles(table), self.row["ended_at"], self.row["tally"],
+            )
+        return self._state
 
     @property
     def rows(self) -> list[tuple[dict[str, Any], Any]]:
-        """Each stored deal with its replayed result, in order."""
-        by_number = {d.record.number: d for d in self.state.deals}
-        return [(d, by_number[d["number"]]) for d in self.deals]
+        """Each stored deal with its result, in order."""
+        return list(zip(self.deals, self.state.deals))
 
     @property
     def next_number(self) -> int:
-        return len(self.deals) + 1
+        return self.deal_count + 1
+
+    def _index(self) -> dict[int, tuple[dict[str, Any], ReplayedDeal]]:
+        if "_by_number" not in self.__dict__:
+            self.__dict__["_by_number"] = {d["number"]: (d, r) for d, r in self.rows}
+        return self.__dict__["_by_number"]
 
     def deal(self, number: int) -> dict[str, Any]:
-        for d in self.deals:
-            if d["number"] == number:
-                return d
-        raise NotFound(f"Match {self.id} has no deal {number}.")
+        if number in self._known:
+            return self._known[number][0]
+        try:
+            return self._index()[number][0]
+        except KeyError:
+            raise NotFound(f"Match {self.id} has no deal {number}.") from None
 
-    def replayed(self, number: int):
-        for d in self.state.deals:
-            if d.record.number == number:
-                return d
-        raise NotFound(f"Match {self.id} has no deal {number}.")
+    def replayed(self, number: int) -> ReplayedDeal:
+        if number in self._known:
+            return self._known[number][1]
+        try:
+            return self._index()[number][1]
+        except KeyError:
+            raise NotFound(f"Match {self.id} has no deal {number}.") from None
 
 
 # ---- names and new matches ----------------------------------------------------------------
@@ -243,16 +323,42 @@ def start_match(db: Database, raw: Any) -> int:
 
 # ---- reading ------------------------------------------------------------------------------
 
+def _match(db: Database, row: dict[str, Any]) -> Match:
+    game = find_game(row["game"])
+    options = _options(game, row["options"])
+    row["tally"] = Tally.from_json(json.loads(row["tally"])) if row.get("tally") else Tally.start(row["players"])
+    return Match(row, game, options, db)
+
+
+_OPTIONS_CACHE: dict[tuple[str, str], Any] = {}
+
+
+def _options(game: BaseGame, raw: dict[str, Any]) -> Any:
+    """The options of a stored match (parsed once per distinct set: options are frozen values)."""
+    key = (game.key, json.dumps(raw, sort_keys=True))
+    options = _OPTIONS_CACHE.get(key)
+    if options is None:
+        options = _OPTIONS_CACHE[key] = game.parse_options(raw)
+    return options
+
+
 def load(db: Database, match_id: int) -> Match:
+    """A match as stored. One stored by other rules (another fingerprint, or before results were stored) is
+    replayed once and stored again first."""
     row = store.get_match(db, match_id)
     if row is None:
         raise NotFound(f"There is no match {match_id}.")
-    game = find_game(row["game"])
-    options = game.parse_options(row["options"])
-    deals = store.deals_for(db, match_id)
-    records = [DealRecord(d["number"], d["dealer"], d["input"], d["void"]) for d in deals]
-    state = replay(game, row["players"], options, row["first_dealer"], records, ended_by_hand=row["ended_by_hand"])
-    return Match(row, game, options, deals, state)
+    if row.get("fingerprint") != FINGERPRINT:
+        if db.conn.in_transaction:
+            sync(db, match_id, touch=False)
+        else:
+            with store.immediate(db):
+                fresh = store.get_match(db, match_id)
+                if fresh is not None and fresh.get("fingerprint") != FINGERPRINT:
+                    sync(db, match_id, touch=False)
+        row = store.get_match(db, match_id)
+        assert row is not None
+    return _match(db, row)
 
 
 def preview(match: Match, deal_input: Any, dealer: str | None = None) -> tuple[DealResult | None, list[Violation]]:
@@ -272,39 +378,100 @@ def status_of(match: Match) -> str:
     return "abandoned" if match.row.get("abandoned") else "in_progress"
 
 
-def sync(db: Database, match_id: int, touch: bool = True, match: Match | None = None) -> Match:
-    """Recompute a match and keep what is stored about it in step: its summary row and, per player, the
-    figures the history and the player pages read (inside the caller's transaction). ``match``: the
-    match as it now is, when the caller already knows it (no second replay)."""
-    match = match or load(db, match_id)
-    state = match.state
-    status = status_of(match)
-    store.update_match_summary(
-        db, match_id, status, state.standing.winner, state.totals, len(state.deals), touch=touch,
+def _start_before(game: BaseGame, players: tuple[str, ...], options: Any, row: dict[str, Any],
+                  earlier: list[dict[str, Any]]) -> Start:
+    """Where the deals before a replay left the match, from what is stored with the last of them."""
+    if not earlier or not earlier[-1].get("tally"):
+        return Start.new(game, players, options)
+    tally = Tally.from_json(json.loads(earlier[-1]["tally"]))
+    ended_at = next((d["number"] for d in earlier if d.get("counted") and d["number"] == row.get("ended_at")), None)
+    last_dealer = next((d["dealer"] for d in reversed(earlier) if not d["void"]), None)
+    return Start(tally, game.judge(players, tally, options), ended_at, last_dealer)
+
+
+def sync(db: Database, match_id: int, touch: bool = True, from_number: int | None = 1) -> Match:
+    """Recompute a match from deal ``from_number`` on (``None``: no deal changed, only the standing) and keep
+    what is stored about it in step, inside the caller's transaction: each replayed deal's result, running
+    tally and flags; the match's standing, version and rules fingerprint; and, per player, the figures the
+    history and the player pages read. Called outside a transaction, it takes one."""
+    if not db.conn.in_transaction:
+        with store.immediate(db):
+            return sync(db, match_id, touch, from_number)
+    row = store.get_match(db, match_id)
+    if row is None:
+        raise NotFound(f"There is no match {match_id}.")
+    game = find_game(row["game"])
+    options = _options(game, row["options"])
+    players = tuple(row["players"])
+    deals = store.deals_for(db, match_id)
+    if row.get("fingerprint") != FINGERPRINT or any(not d.get("tally") for d in deals):
+        from_number = 1  # results missing or computed by other rules: every deal again
+    k = len(deals) + 1 if from_number is None else from_number
+    earlier = [d for d in deals if d["number"] < k]
+    later = [d for d in deals if d["number"] >= k]
+    start = _start_before(game, players, options, row, earlier)
+    state = replay(game, players, options, row["first_dealer"],
+                   [DealRecord(d["number"], d["dealer"], d["input"], d["void"]) for d in later],
+                   ended_by_hand=row["ended_by_hand"], start=start)
+    by_number = {d["number"]: d for d in later}
+    store.store_results(db, [(by_number[r.record.number]["id"], *_stored(r)) for r in state.deals])
+    # every deal's result, as now stored: the player figures are built from them (no scoring)
+    stored = [_replayed_from_row(d) for d in earlier] + list(state.deals)
+    counted = [d for d in stored if d.counted]
+    facts = {p: _facts(game, p, counted) for p in players}
+    status = "finished" if state.finished else ("abandoned" if row.get("abandoned") else "in_progress")
+    store.store_standing(db, match_id, {
+        "status": status, "winner": state.standing.winner,
+        "totals": json.dumps(state.totals, ensure_ascii=False), "deal_count": len(deals),
+        "tally": json.dumps(state.tally.to_json() if state.tally else Tally.start(players).to_json(), ensure_ascii=False),
+        "next_dealer": state.next_table.dealer, "finished": int(state.finished),
+        "standing_note": json.dumps(line_to_json(state.standing.note), ensure_ascii=False),
+        "ended_at": state.ended_at, "fingerprint": FINGERPRINT,
+        "player_facts": json.dumps(facts, ensure_ascii=False),
+    }, touch=touch)
+    store.replace_match_players(db, match_id, [
+        _player_row(match_id, seat, player, game, row["created"], status, state.standing.winner, state.totals, facts[player])
+        for seat, player in enumerate(players)
+    ])
+    fresh = store.get_match(db, match_id)
+    assert fresh is not None
+    return _match(db, fresh)
+
+
+def _stored(r: ReplayedDeal) -> tuple[str | None, str | None, int, int, str]:
+    """What is stored of a replayed deal: result, problems, counted, after_end, tally."""
+    tally = r.tally.to_json() if r.tally else {"totals": r.totals, "counted": 0, "memo": {}}
+    return (
+        json.dumps(r.result.to_stored(), ensure_ascii=False) if r.result else None,
+        json.dumps([v.to_dict() for v in r.problems], ensure_ascii=False) if r.problems else None,
+        int(r.counted), int(r.after_end), json.dumps(tally, ensure_ascii=False),
     )
-    counted = [d for d in state.deals if d.counted]
-    rows = []
-    for seat, player in enumerate(match.players):
-        facts: dict[str, int] = {"deals": len(counted), "score": sum(int(d.result.scores.get(player, 0)) for d in counted)}
-        for d in counted:
-            for key, value in match.game.player_facts(d.result, player).items():
-                facts[key] = facts.get(key, 0) + int(value)
-        if status != "finished":
-            result = None
-        elif state.standing.winner is None:
-            result = "draw"
-        else:
-            result = "won" if state.standing.winner == player else "lost"
-        rows.append({
-            "match_id": match_id, "seat": seat, "name": player, "name_key": name_key(player), "game": match.game.key,
-            "created": match.row["created"], "status": status, "total": int(state.totals.get(player, 0)),
-            "result": result, "facts": facts,
-        })
-    store.replace_match_players(db, match_id, rows)
-    if touch:  # what was just written, without replaying the match again
-        fresh = store.get_match(db, match_id)
-        match = Match(fresh, match.game, match.options, match.deals, match.state)
-    return match
+
+
+def _facts(game: BaseGame, player: str, counted: list[ReplayedDeal]) -> dict[str, int]:
+    facts: dict[str, int] = {"deals": len(counted), "score": 0}
+    for d in counted:
+        assert d.result is not None
+        _add_facts(facts, game, d.result, player)
+    return facts
+
+
+def _add_facts(facts: dict[str, int], game: BaseGame, result: DealResult, player: str) -> None:
+    facts["score"] = facts.get("score", 0) + int(result.scores.get(player, 0))
+    for key, value in game.player_facts(result, player).items():
+        facts[key] = facts.get(key, 0) + int(value)
+
+
+def _player_row(match_id: int, seat: int, player: str, game: BaseGame, created: str, status: str, winner: str | None,
+                totals: Mapping[str, int], facts: dict[str, int]) -> dict[str, Any]:
+    if status != "finished":
+        result = None
+    elif winner is None:
+        result = "draw"
+    else:
+        result = "won" if winner == player else "lost"
+    return {"match_id": match_id, "seat": seat, "name": player, "name_key": name_key(player), "game": game.key,
+            "created": created, "status": status, "total": int(totals.get(player, 0)), "result": result, "facts": facts}
 
 
 def backfill_summaries(db: Database) -> int:
@@ -358,9 +525,16 @@ def enter_deal(db: Database, match_id: int, deal_input: Any, key: str | None = N
     if key is not None and len(key) > MAX_KEY:
         raise InvalidDeal([Violation("bad_idempotency_key", f"An idempotency key is at most {MAX_KEY} characters, "
                                      f"not {len(key):,}.", None)])
-    digest = body_hash(deal_input)
+    digest = body_hash(deal_input) if key else None
     with store.immediate(db):
-        match = load(db, match_id)
+        row = store.get_match(db, match_id)
+        if row is None:
+            raise NotFound(f"There is no match {match_id}.")
+        if row.get("fingerprint") != FINGERPRINT or not row.get("player_facts"):
+            sync(db, match_id, touch=False)  # stored by other rules: replayed once, then entered as usual
+            row = store.get_match(db, match_id)
+            assert row is not None
+        match = _match(db, row)
         if key:
             earlier = store.deal_for_key(db, match_id, key)
             if earlier is not None:
@@ -371,28 +545,53 @@ def enter_deal(db: Database, match_id: int, deal_input: Any, key: str | None = N
                         f"This idempotency key already entered deal {number} with another entry: send a new key "
                         "for a new deal.", None)])
                 return Entered(number, match, True)
-        if len(match.deals) >= max_deals:
-            raise InvalidDeal([too_many_deals(len(match.deals), max_deals)])
+        if match.deal_count >= max_deals:
+            raise InvalidDeal([too_many_deals(match.deal_count, max_deals)])
         if match.finished:
             raise Conflict(f"Match {match_id} is finished: no more deals can be entered.")
-        if match.row["abandoned"]:
+        if row["abandoned"]:
             raise Conflict(f"Match {match_id} is abandoned: take it up again to enter deals.")
-        table = match.next_table
-        problems = match.game.validate(deal_input, table, match.options)
-        if problems:
-            raise InvalidDeal(problems)
-        number = store.next_deal_number(db, match_id)
-        store.insert_deal(db, match_id, number, table.dealer, deal_input)
-        if key:
-            store.remember_key(db, match_id, key, number, digest)
-        store.add_event(db, match_id, "entered", number)
-        log_change("entered", match_id, number)
-        # The new deal comes last: extend the replayed match by one deal instead of replaying it all again.
-        deal = store.get_deal(db, match_id, number)
-        state = extend(match.state, match.game, match.players, match.options, match.row["first_dealer"],
-                       DealRecord(number, deal["dealer"], deal["input"], deal["void"]), match.row["ended_by_hand"])
-        grown = Match(match.row, match.game, match.options, [*match.deals, deal], state)
-        return Entered(number, sync(db, match_id, match=grown), False)
+        return _append(db, match, deal_input, key, digest)
+
+
+def _append(db: Database, match: Match, deal_input: Any, key: str | None, digest: str | None) -> Entered:
+    """A new deal at the end of an unfinished match, against its stored standing: scored once (the rules read
+    the entry once and raise InvalidDeal with every problem), appended, the tally advanced and the match
+    judged — whatever the length of the match, without looking at its other deals."""
+    game, options, players = match.game, match.options, match.players
+    table = match.next_table
+    result = game.score(deal_input, table, options)
+    number = match.deal_count + 1
+    tally = game.advance(players, match.row["tally"], result, options)
+    standing = game.judge(players, tally, options)
+    next_table = Table(players, game.next_dealer(table))
+    tally_json = json.dumps(tally.to_json(), ensure_ascii=False)
+    deal = store.append_deal(db, match.id, number, table.dealer, deal_input,
+                             json.dumps(result.to_stored(), ensure_ascii=False), True, tally_json)
+    if key:
+        store.remember_key(db, match.id, key, number, digest)
+    store.add_event(db, match.id, "entered", number)
+    facts = json.loads(match.row["player_facts"])
+    status = "finished" if standing.finished else "in_progress"
+    winner = standing.winner
+    rows = []
+    for seat, player in enumerate(players):
+        mine = facts.setdefault(player, {"deals": 0, "score": 0})
+        mine["deals"] = mine.get("deals", 0) + 1
+        _add_facts(mine, game, result, player)
+        rows.append(_player_row(match.id, seat, player, game, match.row["created"], status, winner, tally.totals, mine))
+    values = {
+        "status": status, "winner": winner, "totals": json.dumps(dict(tally.totals), ensure_ascii=False),
+        "deal_count": number, "tally": tally_json, "next_dealer": next_table.dealer, "finished": int(standing.finished),
+        "standing_note": json.dumps(line_to_json(standing.note), ensure_ascii=False),
+        "ended_at": number if standing.finished else None, "player_facts": json.dumps(facts, ensure_ascii=False),
+    }
+    store.advance_match(db, match.id, values, rows)
+    log_change("entered", match.id, number)
+    row = {**match.row, **values, "tally": tally, "totals": dict(tally.totals), "version": match.version + 1,
+           "updated": deal["updated"]}
+    replayed = ReplayedDeal(DealRecord(number, table.dealer, deal_input), result, dict(tally.totals), tally=tally)
+    return Entered(number, Match(row, game, options, db, known={number: (deal, replayed)}), False)
 
 
 def correct_deal(db: Database, match_id: int, number: int, deal_input: Any, expected_version: int | None = None) -> Match:
@@ -416,7 +615,7 @@ def correct_deal(db: Database, match_id: int, number: int, deal_input: Any, expe
         store.add_event(db, match_id, "corrected", number,
                         {"from_version": deal["version"], "changes": describe_changes(deal["input"], deal_input)})
         log_change("corrected", match_id, number)
-        return sync(db, match_id)
+        return sync(db, match_id, from_number=number)
 
 
 def void_deal(db: Database, match_id: int, number: int) -> Match:
@@ -429,7 +628,7 @@ def void_deal(db: Database, match_id: int, number: int) -> Match:
         store.revise_deal(db, deal, "voided", void=True)
         store.add_event(db, match_id, "voided", number, {"from_version": deal["version"]})
         log_change("voided", match_id, number)
-        return sync(db, match_id)
+        return sync(db, match_id, from_number=number)
 
 
 def restore_deal(db: Database, match_id: int, number: int) -> Match:
@@ -439,7 +638,7 @@ def restore_deal(db: Database, match_id: int, number: int) -> Match:
         deal = match.deal(number)
         if not deal["void"]:
             raise Conflict(f"Deal {number} is not void.")
-        if match.finished and match.state.ended_at is not None and number > match.state.ended_at:
+        if match.finished and match.row["ended_at"] is not None and number > match.row["ended_at"]:
             raise Conflict(f"Match {match_id} ended before deal {number}.")
         # Back in the totals, the entry must keep the rules as a correction would (it may be old or imported).
         problems = match.game.validate(deal["input"], Table(match.players, deal["dealer"]), match.options)
@@ -448,7 +647,7 @@ def restore_deal(db: Database, match_id: int, number: int) -> Match:
         store.revise_deal(db, deal, "restored", void=False)
         store.add_event(db, match_id, "restored", number, {"from_version": deal["version"]})
         log_change("restored", match_id, number)
-        return sync(db, match_id)
+        return sync(db, match_id, from_number=number)
 
 
 def end_match(db: Database, match_id: int) -> Match:
@@ -462,7 +661,7 @@ def end_match(db: Database, match_id: int) -> Match:
         store.update_match_fields(db, match_id, ended_by_hand=1)
         store.add_event(db, match_id, "ended")
         log_change("ended", match_id)
-        return sync(db, match_id)
+        return sync(db, match_id, from_number=None)
 
 
 def _text_problems(place: Any, note: Any) -> list[Violation]:
@@ -490,7 +689,7 @@ def set_details(db: Database, match_id: int, place: Any, note: Any) -> Match:
         load(db, match_id)
         store.update_match_fields(db, match_id, place=place.strip(), note=note.strip())
         log_change("place and note set", match_id)
-        return sync(db, match_id)
+        return sync(db, match_id, from_number=None)
 
 
 def abandon(db: Database, match_id: int, abandoned: bool = True) -> Match:
@@ -504,7 +703,7 @@ def abandon(db: Database, match_id: int, abandoned: bool = True) -> Match:
         store.update_match_fields(db, match_id, abandoned=int(abandoned))
         store.add_event(db, match_id, "abandoned" if abandoned else "resumed")
         log_change("abandoned" if abandoned else "resumed", match_id)
-        return sync(db, match_id)
+        return sync(db, match_id, from_number=None)
 
 
 def rematch(db: Database, match_id: int) -> int:
@@ -533,7 +732,7 @@ def restore_version(db: Database, match_id: int, number: int, version: int) -> M
             "changes": describe_changes(deal["input"], earlier["input"]),
         })
         log_change(f"version {version} restored", match_id, number)
-        return sync(db, match_id)
+        return sync(db, match_id, from_number=number)
 
 
 UNDOABLE = ("entered", "corrected", "voided", "restored", "ended", "abandoned", "resumed")
@@ -633,7 +832,7 @@ def undo(db: Database, match_id: int, event_id: int, device: str | None = None) 
         store.mark_event_undone(db, event["id"])
         store.add_event(db, match_id, "undone", number, detail)
         log_change(f"undid {action}", match_id, number)
-        return event, sync(db, match_id)
+        return event, sync(db, match_id, from_number=number)
 
 
 def redo(db: Database, match_id: int, event_id: int, device: str | None = None) -> tuple[dict[str, Any], Match]:
@@ -662,7 +861,7 @@ def redo(db: Database, match_id: int, event_id: int, device: str | None = None) 
         store.mark_event_undone(db, undo_event["id"])
         store.add_event(db, match_id, "redone", number, {"redid": event["id"]})
         log_change(f"redid {action}", match_id, number)
-        return event, sync(db, match_id)
+        return event, sync(db, match_id, from_number=number)
 
 
 def describe_changes(before: Any, after: Any, path: str = "") -> list[str]:
@@ -723,24 +922,28 @@ def deal_to_json(db: Database, match: Match, deal: dict[str, Any], revisions_of:
     }
 
 
-def match_to_json(db: Database, match: Match) -> dict[str, Any]:
-    state = match.state
+def match_to_json(db: Database, match: Match, deals_after: int = 0) -> dict[str, Any]:
+    """The whole match; ``deals_after``: only the deals numbered above it (a phone that has the others)."""
+    standing = match.standing
+    table = match.next_table
+    shown = [d for d in match.deals if d["number"] > deals_after]
     events = store.events_for(db, match.id)
     device = store.acting_device.get()
     can_undo, can_redo = last_undoable(db, match.id, events), last_redoable(db, match.id, events)
-    by_deal = store.revisions_for_match(db, match.id) if any(d["version"] > 1 for d in match.deals) else {}
+    by_deal = store.revisions_for_match(db, match.id) if any(d["version"] > 1 for d in shown) else {}
     return {
         "id": match.id,
         "game": match.game.key,
         "players": list(match.players),
         "options": match.game.options_to_json(match.options),
-        "dealer": None if state.finished else state.next_table.dealer,
-        "roles": None if state.finished else state.roles,
-        "deals": [deal_to_json(db, match, d, by_deal.get(d["id"], [])) for d in match.deals],
-        "totals": state.totals,
-        "finished": state.finished,
-        "winner": state.standing.winner,
-        "standing": state.standing.note,
+        "dealer": None if match.finished else table.dealer,
+        "roles": None if match.finished else match.game.roles(table),
+        "deals": [deal_to_json(db, match, d, by_deal.get(d["id"], [])) for d in shown],
+        "totals": match.totals,
+        "finished": match.finished,
+        "winner": standing.winner,
+        "standing": standing.note,
+        "version": match.version,
         "status": status_of(match),
         "place": match.row.get("place", ""),
         "note": match.row.get("note", ""),
@@ -749,6 +952,22 @@ def match_to_json(db: Database, match: Match) -> dict[str, Any]:
         "redo": can_redo and {"action": can_redo["id"], "description": describe_event(can_redo, match.game.deal_noun, device)},
         "created": match.row["created"],
         "updated": match.row["updated"],
+    }
+
+
+def standing_to_json(match: Match) -> dict[str, Any]:
+    """Where the match stands after a change to one deal: what a phone needs besides that deal (not every deal)."""
+    standing = match.standing
+    return {
+        "id": match.id,
+        "totals": match.totals,
+        "dealer": None if match.finished else match.next_table.dealer,
+        "finished": match.finished,
+        "winner": standing.winner,
+        "standing": standing.note,
+        "status": status_of(match),
+        "version": match.version,
+        "deals": match.deal_count,
     }
 
 

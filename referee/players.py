@@ -11,9 +11,6 @@ from . import store
 from .games import GAMES, find_game
 from .matches import clean_name, name_key
 
-TWO_PLAYER_GAMES = {g.key for g in GAMES if g.seats == 2}
-
-
 @dataclass
 class GameFigures:
     key: str
@@ -76,6 +73,7 @@ def player_stats(db: Database, name: str) -> PlayerStats | None:
         return None
     display = rows[0]["name"]
     figures: dict[str, GameFigures] = {}
+    two_player_games = {g.key for g in GAMES if g.seats == 2}
     opponents: dict[tuple[str, str], Opponent] = {}
     partners: dict[str, dict[str, Any]] = {}
     for row in rows:
@@ -104,7 +102,7 @@ def player_stats(db: Database, name: str) -> PlayerStats | None:
             fig.won += result == "won"
             fig.lost += result == "lost"
             fig.draws += result == "draw"
-        if game in TWO_PLAYER_GAMES:
+        if game in two_player_games:
             for other in row["players"]:
                 if name_key(other) == key:
                     continue

@@ -353,6 +353,18 @@ def _encodable(text: str) -> bool:
     return True
 
 
+# Options a game gained after exports were first written, with the value its matches were played with before
+# (store migration 5 records the same on stored matches): a file that does not name them keeps that value.
+OPTIONS_BEFORE: dict[str, dict[str, Any]] = {"spitzer": {"three_aces_partner": "first-other"}}
+
+
+def _older_options(raw: dict[str, Any]) -> Any:
+    """The options of an exported match, with what an older export leaves out filled in as it was played."""
+    options, game = raw["options"], raw["game"]
+    older = OPTIONS_BEFORE.get(game) if isinstance(game, str) else None
+    return {**older, **options} if older and isinstance(options, dict) else options
+
+
 def _read_match(raw: Any, i: int, problems: _Problems, max_deals: int = matches.DEFAULT_MAX_DEALS) -> _Incoming | None:
     where, label = f"matches.{i}", f"Match {i + 1}"
     if not isinstance(raw, dict):
@@ -381,7 +393,7 @@ def _read_match(raw: Any, i: int, problems: _Problems, max_deals: int = matches.
         else:
             try:
                 game, players, options, first_dealer = matches.parse_new_match(
-                    {key: raw[key] for key in ("game", "players", "options", "first_dealer")}
+                    {key: raw[key] for key in ("game", "players", "first_dealer")} | {"options": _older_options(raw)}
                 )
             except matches.InvalidMatch as exc:
                 problems.extend(

@@ -19,6 +19,7 @@ from xml.sax.saxutils import escape
 import segno
 
 from .matches import Match
+from .timefmt import local_time
 
 # Line styles that stay apart in black and white: dash pattern and marker per player.
 _DASHES = ("", "6 3", "2 3", "8 3 2 3")
@@ -52,14 +53,6 @@ class MatchSheet:
     as_of: str  # the match's last change: a cached sheet is the same whenever it is printed
     started: str
     extra: dict[str, str] = field(default_factory=dict)
-
-
-def _local(stamp: str) -> str:
-    try:
-        moment = datetime.fromisoformat(stamp).astimezone()
-    except (TypeError, ValueError):
-        return stamp
-    return f"{moment.day} {moment:%b %Y, %H:%M}"
 
 
 def match_sheet(match: Match, url: str) -> MatchSheet:
@@ -110,8 +103,8 @@ def match_sheet(match: Match, url: str) -> MatchSheet:
         legend=[(marker_svg(n), player) for n, player in enumerate(match.players)],
         qr=qr_svg(url),
         url=url,
-        as_of=_local(match.row["updated"]),
-        started=_local(match.row["created"]),
+        as_of=local_time(match.row["updated"]),
+        started=local_time(match.row["created"]),
     )
 
 

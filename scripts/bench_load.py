@@ -17,7 +17,6 @@ import http.client
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -25,77 +24,12 @@ import threading
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from benchkit import TIMEOUT, Client, free_port, percentile, start_server, wait_until_up  # noqa: E402
+
 PLAYERS = ("Ann", "Ben")
 THROWN_IN = {"upcard": "clubs", "calls": ["pass", "pass", "pass", "pass"]}
 PLAYED = {"upcard": "hearts", "calls": ["take"], "points": {"Ann": 100, "Ben": 40}, "last_trick": "Ann"}
-TIMEOUT = 30.0
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Client:
-    """One keep-alive connection to the server; reconnects after an error."""
-
-    def __init__(self, port: int):
-        self.port = port
-        self.conn: http.client.HTTPConnection | None = None
-
-    def request(self, method: str, path: str, body: dict | None = None) -> tuple[int, bytes]:
-        if self.conn is None:
-            self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=TIMEOUT)
-        headers = {"Content-Type": "application/json"} if body is not None else {}
-        try:
-            self.conn.request(method, path, body=None if body is None else json.dumps(body), headers=headers)
-            response = self.conn.getresponse()
-            data = response.read()
-            if response.will_close:
-                self.close()
-            return response.status, data
-        except BaseException:
-            self.close()
-            raise
-
-    def close(self) -> None:
-        if self.conn is not None:
-            self.conn.close()
-            self.conn = None
-
-
-def start_server(port: int, database: Path, log, threads: int) -> subprocess.Popen:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("REFEREE_")}
-    env.update(REFEREE_DATABASE=str(database), REFEREE_SECRET_KEY="bench", PYTHONUNBUFFERED="1")
-    return subprocess.Popen(
-        [sys.executable, "-m", "referee", "--host", "127.0.0.1", "--port", str(port), "--threads", str(threads)],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-    )
-
-
-def wait_until_up(proc: subprocess.Popen, port: int, limit: float = 30.0) -> None:
-    deadline = time.monotonic() + limit
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise SystemExit(f"the server exited with {proc.returncode}")
-        client = Client(port)
-        try:
-            if client.request("GET", "/api/games")[0] == 200:
-                return
-        except OSError:
-            pass
-        finally:
-            client.close()
-        time.sleep(0.05)
-    raise SystemExit(f"the server did not answer within {limit:.0f} s")
-
-
-def percentile(ordered: list[float], p: float) -> float:
-    if not ordered:
-        return float("nan")
-    return ordered[min(len(ordered) - 1, max(0, round(p / 100 * len(ordered) + 0.5) - 1))]
 
 
 def main() -> int:

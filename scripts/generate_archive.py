@@ -43,7 +43,7 @@ def klaberjass_deal(rng: random.Random, players: list[str], dealer: str) -> dict
     calls = ["take"] if roll < 0.6 else ["pass", "take"]
     upcard = rng.choice(SUITS)
     a = rng.randint(0, 130)
-    b = rng.randint(0, 146 - a)
+    b = rng.randint(max(0, 18 - a), 146 - a)  # RULES.md 1.3: together at least 18
     a, b = (2 if a == 1 else a), (2 if b == 1 else b)
     if a + b > 146:
         b = 146 - a

@@ -72,3 +72,26 @@ python_env() {
   .venv/bin/python -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
   for l in "$@"; do key "$l"; done > "$stamp"
 }
+
+# compile_catalogues [--force]: every referee/translations/<lang>/LC_MESSAGES/messages.po → messages.mo (not
+# committed), when the .mo is missing or older than its .po — also when nothing else needed installing, so an
+# edited translation shows at the next start. Without them the app serves English and says so in its log.
+compile_catalogues() {
+  local po stale=0
+  for po in referee/translations/*/LC_MESSAGES/messages.po; do
+    [ -f "$po" ] || continue
+    if [ "${1:-}" = --force ] || [ ! -f "${po%.po}.mo" ] || [ "$po" -nt "${po%.po}.mo" ]; then stale=1; fi
+  done
+  [ "$stale" = 1 ] || return 0
+  .venv/bin/python - <<'PY'
+from pathlib import Path
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+
+for po in sorted(Path("referee/translations").glob("*/LC_MESSAGES/messages.po")):
+    with po.open("rb") as source:
+        catalog = read_po(source, locale=po.parts[-3])
+    with po.with_suffix(".mo").open("wb") as target:
+        write_mo(target, catalog)
+PY
+}

@@ -31,7 +31,7 @@
     body.setAttribute("data-awake", where);
     var on = wanted();
     toggle.setAttribute("aria-pressed", on ? "true" : "false");
-    state.textContent = on ? "On" : "Off";
+    state.textContent = on ? (state.dataset.on || "On") : (state.dataset.off || "Off");  // words from the page: its language
   }
 
   bar.hidden = false;

@@ -107,7 +107,14 @@ def test_the_documented_session_gives_the_documented_answers(client, docs):
     r = client.post("/api/matches/1/deals", json=loads(blocks[0]))
     assert r.status_code == 201 and r.headers["Location"] == "/api/matches/1/deals/1"
     check(blocks[1], r.json)
-    check(blocks[1], {"deal": client.get("/api/matches/1/deals/1").json, "match": client.get("/api/matches/1").json})
+    assert not differences(loads(blocks[1])["deal"], client.get("/api/matches/1/deals/1").json)
+    match = client.get("/api/matches/1").json
+    assert {k: match[k] for k in ("totals", "dealer", "finished", "winner", "standing", "version")} == \
+        {k: r.json["match"][k] for k in ("totals", "dealer", "finished", "winner", "standing", "version")}
+    assert client.get("/api/matches/1?deals_after=1").json["deals"] == []
+    r = client.get("/api/matches/1?deals_after=x")
+    assert r.status_code == 422
+    check(docs["GET /api/matches/<id>"][0], r.json)
 
     check(docs["GET /api/matches"][0], client.get("/api/matches").json)
 

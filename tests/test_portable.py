@@ -465,7 +465,7 @@ def klaberjass_deals(draw):
     if draw(st.booleans()):
         return {"upcard": draw(st.sampled_from(SUITS)), "calls": ["pass", "pass", "pass", "pass"]}
     maker = draw(st.integers(0, 146).filter(lambda n: n != 1))
-    other = draw(st.integers(0, 146 - maker).filter(lambda n: n != 1))
+    other = draw(st.integers(max(0, 18 - maker), 146 - maker).filter(lambda n: n != 1))  # RULES.md 1.3: 18–146
     return {"upcard": draw(st.sampled_from(SUITS)), "calls": ["take"], "points": {"Ann": maker, "Ben": other},
             "last_trick": draw(st.sampled_from(["Ann", "Ben"]))}
 

@@ -419,6 +419,15 @@ class BaseGame:
         """The deal in the game's own compact notation, for a printed score sheet's row."""
         return result.summary
 
+    def needs(self, players: Sequence[str], totals: Mapping[str, int], options: Any) -> dict[str, int] | None:
+        """How many points each player still needs to reach the target (0 once reached), for the table; None
+        when the match has no target (``options.target`` absent or ``None``). A game whose end is not a points
+        target of this kind overrides it."""
+        target = getattr(options, "target", None)
+        if not isinstance(target, int) or isinstance(target, bool):
+            return None
+        return {p: max(0, target - int(totals.get(p, 0))) for p in players}
+
 
 def option_field_names(options: Any) -> list[str]:
     return [f.name for f in fields(options)]

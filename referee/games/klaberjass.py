@@ -1,24 +1,99 @@
 """Klaberjass (two players): the bidding, the checks on a deal entry, the score and the end of a match.
 
 RULES.md section 1 is the authority; each function cites the rule it implements. Pure code: no
-Flask, no SQLite, no I/O. A deal entry is a JSON-like dict (see ``Klaberjass.validate``).
+Flask, no SQLite, no I/O. A deal entry (a JSON value, or a mapping built from the entry form) is read
+once into a typed ``KlaberjassDeal`` (``Klaberjass.read``); scoring takes that value.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from enum import StrEnum
+from typing import Any
 
-from .base import BaseGame, DealResult, InvalidDeal, OptionSpec, Standing, Table, Tally, Violation, unknown_fields
+from . import cards
+from .base import (
+    N_,
+    BaseGame,
+    DealResult,
+    InvalidDeal,
+    Line,
+    OptionSpec,
+    Standing,
+    Table,
+    Tally,
+    Term,
+    Violation,
+    and_list,
+)
+from .cards import Suit
 
-SUITS: tuple[str, ...] = ("clubs", "diamonds", "hearts", "spades")
-RANKS: tuple[str, ...] = ("A", "K", "Q", "J", "10", "9", "8", "7")  # sequence order, RULES.md 1.4
-CALLS: tuple[str, ...] = ("take", "schmeiss", "accept", "refuse", "pass")  # the calls that are not a suit
-SUIT_SYMBOLS: dict[str, str] = {"clubs": "♣", "diamonds": "♦", "hearts": "♥", "spades": "♠"}
+
+class Rank(StrEnum):
+    """A card rank, equal to how it is written ("A", "10"); declared in sequence order (RULES.md 1.4)."""
+
+    ACE = "A"
+    KING = "K"
+    QUEEN = "Q"
+    JACK = "J"
+    TEN = "10"
+    NINE = "9"
+    EIGHT = "8"
+    SEVEN = "7"
+
+
+class Call(StrEnum):
+    """A call of the bidding that is not a suit (RULES.md 1.2)."""
+
+    TAKE = "take"
+    SCHMEISS = "schmeiss"
+    ACCEPT = "accept"
+    REFUSE = "refuse"
+    PASS = "pass"
+
+
+class RoundTwoSuit(StrEnum):
+    """Option ``round_two_suit`` (RULES.md 1.2)."""
+
+    OTHER = "other"
+    ANY = "any"
+
+
+class SequenceValues(StrEnum):
+    """Option ``sequence_values`` (RULES.md 1.4); ``seed000`` is the earlier name of ``graded``."""
+
+    STANDARD = "standard"
+    GRADED = "graded"
+
+
+class SequenceComparison(StrEnum):
+    """Option ``sequence_comparison`` (RULES.md 1.4)."""
+
+    BEST = "best"
+    TOTAL = "total"
+
+
+class Outcome(StrEnum):
+    """How a deal ended for the maker (RULES.md 1.5)."""
+
+    MADE = "made"
+    TIE = "tie"
+    BATE = "bate"
+    THROWN_IN = "thrown_in"
+
+
+SEQUENCE_VALUE_ALIASES: dict[str, SequenceValues] = {"seed000": SequenceValues.GRADED}
+
+SUITS: tuple[Suit, ...] = tuple(Suit)
+RANKS: tuple[Rank, ...] = tuple(Rank)  # sequence order, RULES.md 1.4
+CALLS: tuple[Call, ...] = tuple(Call)  # the calls that are not a suit
+SUIT_SYMBOLS: dict[str, str] = cards.SUIT_SYMBOLS
 
 DEAL_FIELDS: tuple[str, ...] = ("upcard", "calls", "dix", "sequences", "bella", "points", "last_trick")
 SEQUENCE_KEYS: tuple[str, ...] = ("suit", "top", "length")
 HAND_SIZE = 9  # RULES.md 1.1: 9 cards each
+MIN_CARD_POINTS = 18  # RULES.md 1.3: the 18 cheapest cards (eleven 0, three plain Jacks, four Queens)
 MAX_CARD_POINTS = 146  # RULES.md 1.3: the best 18 cards
 LAST_TRICK = 10
 BELLA = 20
@@ -31,7 +106,15 @@ PLAIN_POINTS: dict[str, int] = {"A": 11, "10": 10, "K": 4, "Q": 3, "J": 2, "9": 
 MAX_LENGTH: dict[str, int] = {"A": 8, "K": 7, "Q": 6, "J": 5, "10": 4, "9": 3}
 
 
-def card_points(cards: Any, trump: str) -> int:
+def _suit_or_none(raw: object) -> Suit | None:
+    return Suit(raw) if isinstance(raw, str) and raw in SUITS else None
+
+
+def _terms(words: Iterable[str]) -> list[Term]:
+    return [Term(str(word)) for word in words]
+
+
+def card_points(pile: Iterable[object], trump: str) -> int:
     """The card points of a pile of captured cards, each ``(rank, suit)``, with ``trump`` the trump suit
     (RULES.md 1.3: trump J 20, 9 14, A 11, 10 10, K 4, Q 3; plain A 11, 10 10, K 4, Q 3, J 2; others 0).
 
@@ -39,44 +122,65 @@ def card_points(cards: Any, trump: str) -> int:
     """
     if trump not in SUITS:
         raise ValueError(f"The trump must be one of {', '.join(SUITS)}, not {trump!r}.")
-    total = 0
-    seen: set[tuple[str, str]] = set()
-    for card in cards:
-        try:
-            rank, suit = card
-        except (TypeError, ValueError):
-            raise ValueError(f"A card is a (rank, suit) pair, not {card!r}.") from None
+
+    def unknown(rank: object, suit: object) -> str | None:
         if rank not in PLAIN_POINTS or suit not in SUITS:
-            raise ValueError(f"There is no card {rank!r} of {suit!r} in the Klaberjass deck.")
-        if (rank, suit) in seen:
-            raise ValueError(f"The {rank} of {suit} is counted twice.")
-        seen.add((rank, suit))
-        total += TRUMP_POINTS[rank] if suit == trump else PLAIN_POINTS[rank]
-    return total
+            return f"There is no card {rank!r} of {suit!r} in the Klaberjass deck."
+        return None
+
+    def twice(rank: str, suit: str) -> str:
+        return f"The {rank} of {suit} is counted twice."
+
+    return sum(
+        TRUMP_POINTS[rank] if suit == trump else PLAIN_POINTS[rank]
+        for rank, suit in cards.each_card(pile, unknown, twice)
+    )
 
 
 @dataclass(frozen=True)
 class KlaberjassOptions:
-    """The rule options of a Klaberjass match (RULES.md 1.2, 1.4, 1.6); defaults follow seed 002."""
+    """The rule options of a Klaberjass match (RULES.md 1.2, 1.4, 1.6); defaults follow seed 002.
+
+    Plain strings are accepted and turned into the enums ("seed000" reads as ``graded``)."""
 
     schmeiss: bool = True
-    round_two_suit: str = "other"  # "other" | "any"
-    sequence_values: str = "standard"  # "standard" | "seed000"
-    sequence_comparison: str = "best"  # "best" | "total"
+    round_two_suit: RoundTwoSuit = RoundTwoSuit.OTHER
+    sequence_values: SequenceValues = SequenceValues.STANDARD
+    sequence_comparison: SequenceComparison = SequenceComparison.BEST
     target: int | None = 500  # None = open-ended, ended by hand
+
+    def __post_init__(self) -> None:
+        values = SEQUENCE_VALUE_ALIASES.get(str(self.sequence_values), self.sequence_values)
+        object.__setattr__(self, "round_two_suit", RoundTwoSuit(self.round_two_suit))
+        object.__setattr__(self, "sequence_values", SequenceValues(values))
+        object.__setattr__(self, "sequence_comparison", SequenceComparison(self.sequence_comparison))
+
+
+@dataclass(frozen=True)
+class AliasedOptionSpec(OptionSpec):
+    """An option that also accepts earlier names of its values (``aliases``: written name → value)."""
+
+    aliases: tuple[tuple[str, Any], ...] = ()
+
+    def parse(self, raw: Any) -> Any:
+        if isinstance(raw, str):
+            for alias, value in self.aliases:
+                if raw.strip().lower() == alias:
+                    return value
+        return super().parse(raw)
 
 
 @dataclass(frozen=True)
 class Bidding:
     """Where one deal's bidding stands after the calls entered so far (RULES.md 1.2)."""
 
-    calls: tuple[tuple[str, str], ...]
+    calls: tuple[tuple[str, Call | Suit], ...]
     finished: bool
     thrown_in: bool
     maker: str | None
-    trump: str | None
+    trump: Suit | None
     to_call: str | None
-    legal: tuple[str, ...]
+    legal: tuple[Call | Suit, ...]
     round: int
     violations: tuple[Violation, ...]
     how: str
@@ -86,12 +190,12 @@ class Bidding:
 class MeldSequence:
     """One shown sequence: suit, top card and length (RULES.md 1.4)."""
 
-    suit: str
-    top: str
+    suit: Suit
+    top: Rank
     length: int
 
     @property
-    def cards(self) -> tuple[tuple[str, str], ...]:
+    def cards(self) -> tuple[tuple[Rank, Suit], ...]:
         """(rank, suit) of every card in it, top first."""
         i = RANKS.index(self.top)
         return tuple((rank, self.suit) for rank in RANKS[i : i + self.length])
@@ -102,28 +206,43 @@ class MeldSequence:
         return len(RANKS) - RANKS.index(self.top)
 
     def value(self, sequence_values: str) -> int:
-        """RULES.md 1.4: standard 3 = 20, 4+ = 50; seed000 3 = 20, 4 = 40, 5+ = 50."""
+        """RULES.md 1.4: standard 3 = 20, 4+ = 50; graded 3 = 20, 4 = 40, 5+ = 50."""
         if self.length <= 3:
             return 20
-        if sequence_values == "seed000":
+        if SEQUENCE_VALUE_ALIASES.get(sequence_values, sequence_values) == SequenceValues.GRADED:
             return 40 if self.length == 4 else 50
         return 50
 
-    def describe(self) -> str:
-        return f"{self.length} cards in {self.suit} to the {self.top}"
+    def describe(self) -> Line:
+        return Line("klaberjass.sequence", "{length} cards in {suit} to the {top}",
+                    length=self.length, suit=Term(self.suit), top=str(self.top))
 
 
 @dataclass(frozen=True)
-class _Entry:
-    """A deal entry that passed every check, ready to score."""
+class KlaberjassDeal:
+    """A deal entry that passed every check, ready to score (RULES.md 1.1–1.5).
+
+    ``sequences`` and ``points`` have an entry for every player; a thrown-in deal has no points."""
 
     bidding: Bidding
-    upcard: str | None
+    upcard: Suit | None
     dix: bool
-    sequences: dict[str, tuple[MeldSequence, ...]]
+    sequences: Mapping[str, tuple[MeldSequence, ...]]
     bella: str | None
-    points: dict[str, int]
+    points: Mapping[str, int]
     last_trick: str | None
+
+    @property
+    def thrown_in(self) -> bool:
+        return self.bidding.thrown_in
+
+    @property
+    def maker(self) -> str | None:
+        return self.bidding.maker
+
+    @property
+    def trump(self) -> Suit | None:
+        return self.bidding.trump
 
 
 # ---- the bidding grammar (RULES.md 1.2) -------------------------------------------------------
@@ -138,24 +257,194 @@ _STATES: dict[str, tuple[str, int]] = {
     "r2_elder_names": ("elder", 2),  # dealer refused the round-2 Schmeiss
     "r2_dealer": ("dealer", 2),
 }
+_DISPLAY_ORDER: tuple[Call | Suit, ...] = (Call.TAKE, Call.SCHMEISS, Call.ACCEPT, Call.REFUSE, *SUITS, Call.PASS)
 
 
-def _display_order(calls: Sequence[str]) -> tuple[str, ...]:
+def _display_order(calls: Sequence[Call | Suit]) -> tuple[Call | Suit, ...]:
     """take, schmeiss, accept, refuse, the suits (SUITS order), pass."""
-    order = ("take", "schmeiss", "accept", "refuse", *SUITS, "pass")
-    return tuple(c for c in order if c in calls)
+    return tuple(c for c in _DISPLAY_ORDER if c in calls)
 
 
-def _or_list(words: Sequence[str]) -> str:
-    words = list(words)
-    if len(words) <= 1:
-        return "".join(words)
-    return ", ".join(words[:-1]) + " or " + words[-1]
+def _as_call(raw: object) -> Call | Suit | None:
+    if not isinstance(raw, str):
+        return None
+    if raw in CALLS:
+        return Call(raw)
+    return _suit_or_none(raw)
 
 
 def _other(table: Table, player: str) -> str:
     others = table.others(player)
     return others[0] if others else player
+
+
+@dataclass(frozen=True)
+class _Step:
+    """The bidding after one accepted call."""
+
+    state: str
+    maker: str | None = None
+    trump: Suit | None = None
+    thrown_in: bool = False
+    how: str = ""
+
+
+@dataclass(frozen=True)
+class _Grammar:
+    """One deal's bidding grammar (RULES.md 1.2) for a table, an upcard and the match options."""
+
+    elder: str
+    dealer: str
+    upcard: Suit | None
+    allow_schmeiss: bool
+    other_suit_only: bool
+
+    @property
+    def round_two_suits(self) -> tuple[Suit, ...]:
+        return tuple(s for s in SUITS if not (self.other_suit_only and s == self.upcard))
+
+    def seat(self, state: str) -> str:
+        return self.elder if _STATES[state][0] == "elder" else self.dealer
+
+    def legal(self, state: str) -> tuple[Call | Suit, ...]:
+        schmeiss = (Call.SCHMEISS,) if self.allow_schmeiss else ()
+        if state in ("r1_elder", "r1_dealer"):
+            return _display_order((Call.TAKE, *schmeiss, Call.PASS))
+        if state.endswith("_answers"):
+            return (Call.ACCEPT, Call.REFUSE)
+        if state == "r2_elder":
+            return _display_order((*schmeiss, *self.round_two_suits, Call.PASS))
+        if state == "r2_elder_names":
+            return self.round_two_suits
+        return _display_order((*self.round_two_suits, Call.PASS))  # r2_dealer
+
+    def check(self, state: str, position: int, raw: object) -> Violation | None:
+        """The violation of one call in ``state``, or None when it fits the grammar."""
+        where = {"position": position, "call": raw, "player": self.seat(state)}
+        call = _as_call(raw)
+        if call is None:
+            return Violation.of(
+                "unknown_call", "calls",
+                "Call {position}, {call!r} by {player}: not a call (take, pass, schmeiss, accept, refuse or a suit: "
+                "clubs, diamonds, hearts, spades).", **where,
+            )
+        if call == Call.SCHMEISS and not self.allow_schmeiss:
+            return Violation.of(
+                "schmeiss_off", "calls", "Call {position}, {call!r} by {player}: this match is played without Schmeiss.",
+                **where,
+            )
+        if state.startswith("r2") and not state.endswith("_answers") and self.other_suit_only and call == self.upcard:
+            return Violation.of(
+                "upcard_suit_in_round_two", "calls",
+                "Call {position}, {call!r} by {player}: {upcard} is the upcard suit; in round 2 name another suit.",
+                upcard=Term(call), **where,
+            )
+        if call not in self.legal(state):
+            return self.illegal(state, call, where)
+        return None
+
+    def illegal(self, state: str, call: Call | Suit, where: dict[str, Any]) -> Violation:
+        """A call the grammar does not allow here, with what may be called instead."""
+        if state in ("r1_elder", "r1_dealer") and isinstance(call, Suit):
+            return Violation.of(
+                "illegal_call", "calls",
+                "Call {position}, {call!r} by {player}: in round 1 {calls} (a suit is named only in round 2).",
+                calls=and_list(_terms(self.legal(state)), "or"), **where,
+            )
+        if state in ("r1_elder", "r1_dealer"):
+            return Violation.of("illegal_call", "calls", "Call {position}, {call!r} by {player}: in round 1 {calls}.",
+                                calls=and_list(_terms(self.legal(state)), "or"), **where)
+        if state.endswith("_answers"):
+            return Violation.of(
+                "illegal_call", "calls", "Call {position}, {call!r} by {player}: answer the Schmeiss with accept or refuse.",
+                **where,
+            )
+        if state == "r2_elder" and self.allow_schmeiss:
+            return Violation.of(
+                "illegal_call", "calls", "Call {position}, {call!r} by {player}: in round 2 name a suit, schmeiss or pass.",
+                **where,
+            )
+        if state == "r2_elder_names":
+            return Violation.of(
+                "illegal_call", "calls", "Call {position}, {call!r} by {player}: after the refused Schmeiss name a suit.",
+                **where,
+            )
+        return Violation.of(
+            "illegal_call", "calls", "Call {position}, {call!r} by {player}: in round 2 name a suit or pass.", **where,
+        )
+
+    def step(self, state: str, call: Call | Suit) -> _Step:
+        """The bidding after ``call`` (already checked) in ``state``."""
+        speaker = self.seat(state)
+        other = self.elder if speaker == self.dealer else self.dealer
+        if state in ("r1_elder", "r1_dealer"):
+            return self._round_one(state, speaker, call)
+        if state in ("r1_dealer_answers", "r1_elder_answers"):
+            return self._answer_one(speaker, other, call)
+        if state == "r2_elder":
+            return self._round_two_elder(speaker, call)
+        if state == "r2_dealer_answers":
+            if call == Call.ACCEPT:
+                return _Step("end", thrown_in=True, how=Line(
+                    "klaberjass.bidding.schmeiss_two_accepted",
+                    "{schmeisser} schmeissed in round 2 and {player} accepted: thrown in.",
+                    schmeisser=other, player=speaker,
+                ))
+            return _Step("r2_elder_names")
+        if state == "r2_elder_names":
+            trump = Suit(call)
+            return _Step("end", speaker, trump, how=Line(
+                "klaberjass.bidding.schmeiss_two_refused",
+                "{player} schmeissed in round 2, {other} refused, {player} named {trump}.",
+                player=speaker, other=other, trump=Term(trump),
+            ))
+        if call == Call.PASS:  # r2_dealer
+            return _Step("end", thrown_in=True, how=Line("klaberjass.bidding.all_passed", "Everybody passed: thrown in."))
+        return self._named(speaker, Suit(call))
+
+    def _round_one(self, state: str, speaker: str, call: Call | Suit) -> _Step:
+        if call == Call.TAKE:
+            if self.upcard is None:
+                how = Line("klaberjass.bidding.took_upcard", "{player} took the upcard suit.", player=speaker)
+            else:
+                how = Line("klaberjass.bidding.took", "{player} took {trump} (the upcard suit).",
+                           player=speaker, trump=Term(self.upcard))
+            return _Step("end", speaker, self.upcard, how=how)
+        if call == Call.SCHMEISS:
+            return _Step("r1_dealer_answers" if state == "r1_elder" else "r1_elder_answers")
+        return _Step("r1_dealer" if state == "r1_elder" else "r2_elder")  # pass
+
+    def _answer_one(self, speaker: str, schmeisser: str, call: Call | Suit) -> _Step:
+        if call == Call.ACCEPT:
+            return _Step("end", thrown_in=True, how=Line(
+                "klaberjass.bidding.schmeiss_accepted", "{schmeisser} schmeissed and {player} accepted: thrown in.",
+                schmeisser=schmeisser, player=speaker,
+            ))
+        # refuse: the schmeisser plays the upcard suit
+        if self.upcard is None:
+            how = Line("klaberjass.bidding.schmeiss_refused_upcard",
+                       "{schmeisser} schmeissed and {player} refused: {schmeisser} plays the upcard suit.",
+                       schmeisser=schmeisser, player=speaker)
+        else:
+            how = Line("klaberjass.bidding.schmeiss_refused",
+                       "{schmeisser} schmeissed and {player} refused: {schmeisser} plays {trump} (the upcard suit).",
+                       schmeisser=schmeisser, player=speaker, trump=Term(self.upcard))
+        return _Step("end", schmeisser, self.upcard, how=how)
+
+    def _round_two_elder(self, speaker: str, call: Call | Suit) -> _Step:
+        if call == Call.SCHMEISS:
+            return _Step("r2_dealer_answers")
+        if call == Call.PASS:
+            return _Step("r2_dealer")
+        return self._named(speaker, Suit(call))
+
+    def _named(self, speaker: str, trump: Suit) -> _Step:
+        return _Step("end", speaker, trump, how=Line(
+            "klaberjass.bidding.named", "{player} named {trump} in round 2.", player=speaker, trump=Term(trump),
+        ))
+
+
+_BAD_CALLS = 'The calls must be a list of calls in order (e.g. ["pass", "take"]).'
 
 
 class Klaberjass(BaseGame):
@@ -167,29 +456,33 @@ class Klaberjass(BaseGame):
     Options = KlaberjassOptions
     option_specs = (
         OptionSpec(
-            "schmeiss", "Schmeiss",
-            "A player may offer to throw the deal in; the other accepts or refuses.",
-            True, choices=((True, "on"), (False, "off")),
+            "schmeiss", N_("Schmeiss"),
+            N_("A player may offer to throw the deal in; the other accepts or refuses."),
+            True, choices=((True, N_("on")), (False, N_("off"))),
         ),
         OptionSpec(
-            "round_two_suit", "Round-two trump",
-            "In round 2 of the bidding, whether the upcard suit may be named again.",
-            "other", choices=(("other", "Another suit"), ("any", "Any suit")),
+            "round_two_suit", N_("Round-two trump"),
+            N_("In round 2 of the bidding, whether the upcard suit may be named again."),
+            RoundTwoSuit.OTHER,
+            choices=((RoundTwoSuit.OTHER, N_("Another suit")), (RoundTwoSuit.ANY, N_("Any suit"))),
+        ),
+        AliasedOptionSpec(
+            "sequence_values", N_("Sequence values"),
+            N_("What a sequence is worth: 3 cards 20 and 4 or more 50, or 3 cards 20, 4 cards 40, 5 or more 50."),
+            SequenceValues.STANDARD,
+            choices=((SequenceValues.STANDARD, N_("20 / 50")), (SequenceValues.GRADED, N_("20 / 40 / 50"))),
+            aliases=tuple(SEQUENCE_VALUE_ALIASES.items()),
         ),
         OptionSpec(
-            "sequence_values", "Sequence values",
-            "What a sequence is worth: 3 cards 20 and 4 or more 50, or 3 cards 20, 4 cards 40, 5 or more 50.",
-            "standard", choices=(("standard", "3 = 20, 4+ = 50"), ("seed000", "3 = 20, 4 = 40, 5+ = 50")),
+            "sequence_comparison", N_("Who scores sequences"),
+            N_("Only one player scores sequences: the one with the best single sequence, or with the higher total."),
+            SequenceComparison.BEST,
+            choices=((SequenceComparison.BEST, N_("Best sequence")), (SequenceComparison.TOTAL, N_("Higher total"))),
         ),
         OptionSpec(
-            "sequence_comparison", "Who scores sequences",
-            "Only one player scores sequences: the one with the best single sequence, or with the higher total.",
-            "best", choices=(("best", "Best sequence"), ("total", "Higher total")),
-        ),
-        OptionSpec(
-            "target", "Target",
-            "The match ends when a player reaches this total; with none the players end it by hand.",
-            500, number=True, minimum=50, maximum=10000, none_label="none (end by hand)",
+            "target", N_("Target"),
+            N_("The match ends when a player reaches this total; with none the players end it by hand."),
+            500, number=True, minimum=50, maximum=10000, none_label=N_("none (end by hand)"),
         ),
     )
 
@@ -203,451 +496,136 @@ class Klaberjass(BaseGame):
         return options.target is None
 
     # ---- bidding ---------------------------------------------------------------------------
-    def bidding(self, calls: Any, upcard: Any, table: Table, options: Any) -> Bidding:
+    def bidding(self, calls: Any, upcard: Any, table: Table, options: KlaberjassOptions | None) -> Bidding:
         """Parse one deal's calls by the grammar of RULES.md 1.2, up to the first illegal call.
 
         An unfinished bidding is not a violation here (the entry form asks after every tap).
         ``upcard`` may be None; then round 2 offers all four suits.
         """
         options = options if options is not None else KlaberjassOptions()
-        dealer = table.dealer
-        elder = _other(table, dealer)
-        seat = {"elder": elder, "dealer": dealer}
-        upcard = upcard if isinstance(upcard, str) and upcard in SUITS else None
-        allow_schmeiss = bool(options.schmeiss)
-        other_suit_only = options.round_two_suit == "other"
-        round_two_suits = tuple(s for s in SUITS if not (other_suit_only and s == upcard))
-        upcard_trump = f"{upcard} (the upcard suit)" if upcard else "the upcard suit"
-
+        grammar = _Grammar(
+            _other(table, table.dealer), table.dealer, _suit_or_none(upcard),
+            bool(options.schmeiss), options.round_two_suit == RoundTwoSuit.OTHER,
+        )
         if calls is None:
             calls = []
         if not isinstance(calls, (list, tuple)):
-            bad = Violation("bad_calls", "The calls must be a list of calls in order (e.g. [\"pass\", \"take\"]).", "calls")
+            bad = Violation.of("bad_calls", "calls", _BAD_CALLS)
             return Bidding((), False, False, None, None, None, (), 1, (bad,), "")
 
-        def legal_in(state: str) -> tuple[str, ...]:
-            schmeiss = ("schmeiss",) if allow_schmeiss else ()
-            if state in ("r1_elder", "r1_dealer"):
-                return _display_order(("take", *schmeiss, "pass"))
-            if state in ("r1_dealer_answers", "r1_elder_answers", "r2_dealer_answers"):
-                return ("accept", "refuse")
-            if state == "r2_elder":
-                return _display_order((*schmeiss, *round_two_suits, "pass"))
-            if state == "r2_elder_names":
-                return round_two_suits
-            return _display_order((*round_two_suits, "pass"))  # r2_dealer
-
-        def hint(state: str, call: str) -> str:
-            if state in ("r1_elder", "r1_dealer"):
-                text = f"in round 1 {_or_list(['take', 'schmeiss', 'pass'] if allow_schmeiss else ['take', 'pass'])}"
-                return text + (" (a suit is named only in round 2)" if call in SUITS else "")
-            if state.endswith("_answers"):
-                return "answer the Schmeiss with accept or refuse"
-            if state == "r2_elder":
-                return "in round 2 name a suit, schmeiss or pass" if allow_schmeiss else "in round 2 name a suit or pass"
-            if state == "r2_elder_names":
-                return "after the refused Schmeiss name a suit"
-            return "in round 2 name a suit or pass"
-
-        state = "r1_elder"
-        accepted: list[tuple[str, str]] = []
-        maker: str | None = None
-        trump: str | None = None
-        thrown_in = False
-        how = ""
+        state, step = "r1_elder", _Step("r1_elder")
+        accepted: list[tuple[str, Call | Suit]] = []
         last_round = 1
-        violation: Violation | None = None
-
-        for position, call in enumerate(calls, start=1):
+        for position, raw in enumerate(calls, start=1):
             if state == "end":
-                violation = Violation(
-                    "call_after_end",
-                    f"Call {position}, {call!r}: the bidding was already over after call {position - 1}: {how}",
-                    "calls",
+                violation = Violation.of(
+                    "call_after_end", "calls",
+                    "Call {position}, {call!r}: the bidding was already over after call {previous}: {how}",
+                    position=position, call=raw, previous=position - 1, how=step.how,
                 )
-                break
-            role, round_ = _STATES[state]
-            last_round = round_
-            speaker = seat[role]
-            where = f"Call {position}, {call!r} by {speaker}"
-            if not isinstance(call, str) or (call not in CALLS and call not in SUITS):
-                violation = Violation(
-                    "unknown_call",
-                    f"{where}: not a call (take, pass, schmeiss, accept, refuse or a suit: {', '.join(SUITS)}).",
-                    "calls",
-                )
-                break
-            if call == "schmeiss" and not allow_schmeiss:
-                violation = Violation("schmeiss_off", f"{where}: this match is played without Schmeiss.", "calls")
-                break
-            if (
-                round_ == 2 and call in SUITS and call == upcard and other_suit_only
-                and state in ("r2_elder", "r2_elder_names", "r2_dealer")
-            ):
-                violation = Violation(
-                    "upcard_suit_in_round_two",
-                    f"{where}: {upcard} is the upcard suit; in round 2 name another suit.",
-                    "calls",
-                )
-                break
-            if call not in legal_in(state):
-                violation = Violation("illegal_call", f"{where}: {hint(state, call)}.", "calls")
-                break
-            accepted.append((speaker, call))
-            other = elder if speaker == dealer else dealer
+                return Bidding(tuple(accepted), False, False, None, None, None, (), last_round, (violation,), "")
+            last_round = _STATES[state][1]
+            problem = grammar.check(state, position, raw)
+            call = _as_call(raw)
+            if problem is not None or call is None:
+                violations = (problem,) if problem is not None else ()
+                return Bidding(tuple(accepted), False, False, None, None, None, (), last_round, violations, "")
+            accepted.append((grammar.seat(state), call))
+            step = grammar.step(state, call)
+            state = step.state
 
-            if state in ("r1_elder", "r1_dealer"):
-                if call == "take":
-                    maker, trump, state = speaker, upcard, "end"
-                    how = f"{speaker} took {upcard_trump}."
-                elif call == "schmeiss":
-                    state = "r1_dealer_answers" if state == "r1_elder" else "r1_elder_answers"
-                else:  # pass
-                    state = "r1_dealer" if state == "r1_elder" else "r2_elder"
-            elif state in ("r1_dealer_answers", "r1_elder_answers"):
-                if call == "accept":
-                    thrown_in, state = True, "end"
-                    how = f"{other} schmeissed and {speaker} accepted: thrown in."
-                else:  # refuse: the schmeisser plays the upcard suit
-                    maker, trump, state = other, upcard, "end"
-                    how = f"{other} schmeissed and {speaker} refused: {other} plays {upcard_trump}."
-            elif state == "r2_elder":
-                if call == "schmeiss":
-                    state = "r2_dealer_answers"
-                elif call == "pass":
-                    state = "r2_dealer"
-                else:
-                    maker, trump, state = speaker, call, "end"
-                    how = f"{speaker} named {call} in round 2."
-            elif state == "r2_dealer_answers":
-                if call == "accept":
-                    thrown_in, state = True, "end"
-                    how = f"{other} schmeissed in round 2 and {speaker} accepted: thrown in."
-                else:
-                    state = "r2_elder_names"
-            elif state == "r2_elder_names":
-                maker, trump, state = speaker, call, "end"
-                how = f"{speaker} schmeissed in round 2, {other} refused, {speaker} named {call}."
-            else:  # r2_dealer
-                if call == "pass":
-                    thrown_in, state = True, "end"
-                    how = "Everybody passed: thrown in."
-                else:
-                    maker, trump, state = speaker, call, "end"
-                    how = f"{speaker} named {call} in round 2."
+        if state == "end":
+            return Bidding(tuple(accepted), True, step.thrown_in, step.maker, step.trump, None, (), last_round, (),
+                           step.how)
+        return Bidding(tuple(accepted), False, False, None, None, grammar.seat(state), grammar.legal(state),
+                       _STATES[state][1], (), "")
 
-        finished = state == "end" and violation is None
-        if violation is not None:
-            return Bidding(tuple(accepted), False, False, None, None, None, (), last_round, (violation,), "")
-        if finished:
-            return Bidding(tuple(accepted), True, thrown_in, maker, trump, None, (), last_round, (), how)
-        role, round_ = _STATES[state]
-        return Bidding(tuple(accepted), False, False, None, None, seat[role], legal_in(state), round_, (), "")
-
-    # ---- checking a deal entry -------------------------------------------------------------
-    def validate(self, deal: Any, table: Table, options: Any) -> list[Violation]:
-        """Every problem with a deal entry (RULES.md 1.2–1.5); never raises.
+    # ---- reading a deal entry --------------------------------------------------------------
+    def read(self, raw: Any, table: Table, options: KlaberjassOptions | None) -> KlaberjassDeal:
+        """The typed deal for one entry (RULES.md 1.2–1.5), read once; raises InvalidDeal with every problem.
 
         Entry: ``{"upcard", "calls", "dix", "sequences": {player: [{"suit", "top", "length"}]},
         "bella", "points": {player: card points without the last trick}, "last_trick"}``;
         a thrown-in deal is just ``{"upcard", "calls"}``.
         """
-        return self._read(deal, table, options)[0]
-
-    def _read(self, deal: Any, table: Table, options: Any) -> tuple[list[Violation], _Entry | None]:
         options = options if options is not None else KlaberjassOptions()
-        if not isinstance(deal, Mapping):
-            return [Violation("not_an_object", "A deal must be an object of field → value.", None)], None
-        problems: list[Violation] = []
+        if not isinstance(raw, Mapping):
+            raise InvalidDeal([Violation.of("not_an_object", None, "A deal must be an object of field → value.")])
+        problems: list[Violation] = _unknown_fields(raw)
         players = tuple(table.players)
+        upcard = _read_upcard(raw.get("upcard"), problems)
+        bidding = self._read_calls(raw.get("calls"), upcard, table, options, problems)
 
-        problems.extend(unknown_fields(deal, DEAL_FIELDS))
-
-        # Upcard (RULES.md 1.1)
-        raw_upcard = deal.get("upcard")
-        upcard: str | None = None
-        if isinstance(raw_upcard, str) and raw_upcard in SUITS:
-            upcard = raw_upcard
-        elif raw_upcard is not None:
-            problems.append(Violation("bad_suit", f"The upcard suit must be one of {_or_list(SUITS)}, not {raw_upcard!r}.", "upcard"))
-
-        # Calls (RULES.md 1.2)
-        raw_calls = deal.get("calls")
-        if raw_calls is None:
-            raw_calls = []
-        bidding: Bidding | None = None
-        if not isinstance(raw_calls, (list, tuple)) or not all(isinstance(c, str) for c in raw_calls):
-            problems.append(Violation("bad_calls", "The calls must be a list of calls in order (e.g. [\"pass\", \"take\"]).", "calls"))
-        else:
-            bidding = self.bidding(list(raw_calls), upcard, table, options)
-            problems.extend(bidding.violations)
-            if not bidding.finished and not bidding.violations:
-                problems.append(Violation(
-                    "bidding_unfinished",
-                    f"The bidding is not finished: {bidding.to_call} is to call ({_or_list(bidding.legal)}).",
-                    "calls",
-                ))
-
-        settled = bidding is not None and bidding.finished
-        if settled and bidding.thrown_in:
+        if bidding is not None and bidding.thrown_in:
             # RULES.md 1.5: no points may be entered for a thrown-in deal.
-            for key in DEAL_FIELDS[2:]:
-                if key in deal and not _is_empty(deal[key]):
-                    problems.append(Violation("points_on_thrown_in", "No points may be entered for a thrown-in deal.", key))
+            problems.extend(
+                Violation.of("points_on_thrown_in", key, "No points may be entered for a thrown-in deal.")
+                for key in DEAL_FIELDS[2:] if key in raw and not _is_empty(raw[key])
+            )
             if problems:
-                return problems, None
-            return problems, _Entry(bidding, upcard, False, {p: () for p in players}, None, {p: 0 for p in players}, None)
+                raise InvalidDeal(problems)
+            return KlaberjassDeal(bidding, upcard, False, {p: () for p in players}, None, {p: 0 for p in players}, None)
 
         # A played deal; while the bidding is unsettled only check what is there.
-        required = settled
-        trump = bidding.trump if settled else None
-        if required and raw_upcard is None:
-            problems.append(Violation("missing_upcard", "Enter the upcard suit.", "upcard"))
+        required = bidding is not None
+        trump = bidding.trump if bidding is not None else None
+        if required and raw.get("upcard") is None:
+            problems.append(Violation.of("missing_upcard", "upcard", "Enter the upcard suit."))
+        dix = _read_dix(raw.get("dix"), trump, upcard, problems)
+        sequences = _read_sequences(raw.get("sequences"), players, problems)
+        bella = _read_bella(raw.get("bella"), table, trump, sequences, problems)
+        points = _read_points(raw.get("points"), players, required, problems)
+        last_trick = _read_last_trick(raw.get("last_trick"), players, required, problems)
+        if problems or bidding is None:
+            raise InvalidDeal(problems)
+        return KlaberjassDeal(bidding, upcard, dix, sequences, bella, points, last_trick)
 
-        # Dix (RULES.md 1.2)
-        raw_dix = deal.get("dix")
-        dix = False
-        if raw_dix is not None:
-            if not isinstance(raw_dix, bool):
-                problems.append(Violation("bad_dix", f"Dix must be true or false, not {raw_dix!r}.", "dix"))
-            else:
-                dix = raw_dix
-                if dix and trump is not None and upcard is not None and trump != upcard:
-                    problems.append(Violation(
-                        "dix_not_upcard_trump",
-                        f"Dix only when the trump is the upcard suit (trump is {trump}, the upcard {upcard}).",
-                        "dix",
-                    ))
-
-        sequences = self._read_sequences(deal.get("sequences"), players, problems)
-
-        # Bella (RULES.md 1.4)
-        raw_bella = deal.get("bella")
-        bella: str | None = None
-        if raw_bella is not None:
-            if isinstance(raw_bella, str) and raw_bella in players:
-                bella = raw_bella
-                rival = _other(table, bella)
-                if trump is not None and rival != bella:
-                    for seq in sequences.get(rival, ()):
-                        shown = [rank for rank, suit in seq.cards if suit == trump and rank in ("K", "Q")]
-                        if shown:
-                            problems.append(Violation(
-                                "bella_conflict",
-                                f"{bella} cannot have Bella: {rival}'s sequence shows the {shown[0]} of {trump}.",
-                                "bella",
-                            ))
-                            break
-            else:
-                problems.append(Violation("bad_bella", f"Bella must be a player ({_or_list(players)}) or nobody, not {raw_bella!r}.", "bella"))
-
-        points = self._read_points(deal.get("points"), players, required, problems)
-
-        # Last trick (RULES.md 1.3)
-        raw_last = deal.get("last_trick")
-        last_trick: str | None = None
-        if raw_last is None:
-            if required:
-                problems.append(Violation("missing_last_trick", "Enter who won the last trick.", "last_trick"))
-        elif isinstance(raw_last, str) and raw_last in players:
-            last_trick = raw_last
-        else:
-            problems.append(Violation(
-                "bad_last_trick", f"The last trick must be won by {_or_list(players)}, not {raw_last!r}.", "last_trick",
+    def _read_calls(
+        self, raw: Any, upcard: Suit | None, table: Table, options: KlaberjassOptions, problems: list[Violation],
+    ) -> Bidding | None:
+        """The finished bidding (RULES.md 1.2), or None with its problem recorded."""
+        calls = [] if raw is None else raw
+        if not isinstance(calls, (list, tuple)) or not all(isinstance(c, str) for c in calls):
+            problems.append(Violation.of("bad_calls", "calls", _BAD_CALLS))
+            return None
+        bidding = self.bidding(list(calls), upcard, table, options)
+        problems.extend(bidding.violations)
+        if not bidding.finished and not bidding.violations:
+            problems.append(Violation.of(
+                "bidding_unfinished", "calls", "The bidding is not finished: {player} is to call ({calls}).",
+                player=bidding.to_call, calls=and_list(_terms(bidding.legal), "or"),
             ))
-
-        if problems or not settled:
-            return problems, None
-        return problems, _Entry(bidding, upcard, dix, sequences, bella, points, last_trick)
-
-    def _read_sequences(
-        self, raw: Any, players: tuple[str, ...], problems: list[Violation],
-    ) -> dict[str, tuple[MeldSequence, ...]]:
-        """Each player's shown sequences (RULES.md 1.4); the well-formed ones are returned."""
-        found: dict[str, tuple[MeldSequence, ...]] = {p: () for p in players}
-        if raw is None:
-            return found
-        if not isinstance(raw, Mapping):
-            problems.append(Violation(
-                "bad_sequence", "Sequences must be an object of player → list of {suit, top, length}.", "sequences",
-            ))
-            return found
-        for name in raw:
-            if not (isinstance(name, str) and name in players):
-                problems.append(Violation("unknown_player", f"{name!r} in sequences is not a player of this match.", "sequences"))
-        for player in players:
-            items = raw.get(player)
-            field_name = f"sequences.{player}"
-            if items is None:
-                continue
-            if not isinstance(items, (list, tuple)):
-                problems.append(Violation(
-                    "bad_sequence", f"{player}'s sequences must be a list of {{suit, top, length}}.", field_name,
-                ))
-                continue
-            mine: list[MeldSequence] = []
-            for number, item in enumerate(items, start=1):
-                seq = _read_sequence(item, player, number, field_name, problems)
-                if seq is not None:
-                    mine.append(seq)
-            # A card cannot be in two sequences.
-            for i, first in enumerate(mine):
-                for second in mine[i + 1 :]:
-                    common = [c for c in second.cards if c in first.cards]
-                    if common:
-                        rank, suit = common[0]
-                        problems.append(Violation(
-                            "sequence_overlap",
-                            f"Two of {player}'s sequences use the {rank} of {suit}; a card is in one sequence only.",
-                            field_name,
-                        ))
-            cards = {c for seq in mine for c in seq.cards}
-            if len(cards) > HAND_SIZE:
-                problems.append(Violation(
-                    "too_many_sequence_cards",
-                    f"{player}'s sequences use {len(cards)} cards, but a hand has only {HAND_SIZE}.",
-                    field_name,
-                ))
-            found[player] = tuple(mine)
-        # The two players' sequences cannot share a card.
-        for i, earlier in enumerate(players):
-            for later in players[i + 1 :]:
-                for theirs in found[later]:
-                    for ours in found[earlier]:
-                        common = [c for c in theirs.cards if c in ours.cards]
-                        if common:
-                            rank, suit = common[0]
-                            problems.append(Violation(
-                                "sequence_shared",
-                                f"{later}'s sequence uses the {rank} of {suit} that {earlier}'s sequence already uses.",
-                                f"sequences.{later}",
-                            ))
-        return found
-
-    def _read_points(
-        self, raw: Any, players: tuple[str, ...], required: bool, problems: list[Violation],
-    ) -> dict[str, int]:
-        """Card points captured in tricks, without the last-trick 10 (RULES.md 1.3)."""
-        points: dict[str, int] = {}
-        if raw is None:
-            if required:
-                problems.append(Violation("missing_points", "Enter both players' card points.", "points"))
-            return points
-        if not isinstance(raw, Mapping):
-            problems.append(Violation("bad_points", "Points must be an object of player → card points.", "points"))
-            return points
-        for name in raw:
-            if not (isinstance(name, str) and name in players):
-                problems.append(Violation("unknown_player", f"{name!r} in points is not a player of this match.", "points"))
-        for player in players:
-            field_name = f"points.{player}"
-            if player not in raw or raw[player] is None:
-                if required:
-                    problems.append(Violation("missing_points", f"Enter {player}'s card points.", "points"))
-                continue
-            value = raw[player]
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                problems.append(Violation(
-                    "bad_points", f"{player}'s card points must be a whole number, 0 or more, not {value!r}.", field_name,
-                ))
-            elif value == 1:
-                problems.append(Violation(
-                    "impossible_points", f"{player} cannot have 1 card point: no card is worth 1.", field_name,
-                ))
-            elif value > MAX_CARD_POINTS:
-                problems.append(Violation(
-                    "points_over_146",
-                    f"{player} cannot have {value} card points: the 18 cards played hold at most {MAX_CARD_POINTS}.",
-                    field_name,
-                ))
-            else:
-                points[player] = value
-        if len(points) == len(players) and sum(points.values()) > MAX_CARD_POINTS:
-            shown = " + ".join(str(points[p]) for p in players)
-            problems.append(Violation(
-                "points_over_146",
-                f"The card points add up to {shown} = {sum(points.values())}; the 18 cards played hold at most {MAX_CARD_POINTS}.",
-                "points",
-            ))
-        return points
+        return bidding if bidding.finished else None
 
     # ---- scoring ---------------------------------------------------------------------------
-    def score(self, deal: Any, table: Table, options: Any) -> DealResult:
-        """The scores of one deal (RULES.md 1.5); raises InvalidDeal with every violation."""
+    def score(self, deal: Any, table: Table, options: KlaberjassOptions | None) -> DealResult:
+        """The scores of one deal (RULES.md 1.5); ``deal`` is a ``KlaberjassDeal`` or an entry, which is read
+        first (raising InvalidDeal with every violation)."""
         options = options if options is not None else KlaberjassOptions()
-        problems, entry = self._read(deal, table, options)
-        if problems or entry is None:
-            raise InvalidDeal(problems or [Violation("bidding_unfinished", "The bidding is not finished.", "calls")])
+        if not isinstance(deal, KlaberjassDeal):
+            deal = self.read(deal, table, options)
         players = tuple(table.players)
-        bidding = entry.bidding
-        calls = [{"player": p, "call": c} for p, c in bidding.calls]
-        bidding_line = bidding.how + (" Dix." if entry.dix else "")
+        bidding = deal.bidding
+        calls = [{"player": p, "call": str(c)} for p, c in bidding.calls]
+        bidding_line = Line("klaberjass.bidding_dix", "{bidding} Dix.", bidding=bidding.how) if deal.dix else bidding.how
+        if bidding.thrown_in or bidding.maker is None or bidding.trump is None:
+            return _thrown_in(deal, players, calls, bidding_line)
 
-        if bidding.thrown_in:
-            reason = "Schmeiss accepted" if bidding.calls and bidding.calls[-1][1] == "accept" else "everybody passed"
-            zero = {"card_points": 0, "last_trick": 0, "sequences": 0, "bella": 0, "total": 0, "score": 0}
-            return DealResult(
-                scores={p: 0 for p in players},
-                summary=f"Thrown in: {reason} — nobody scores",
-                breakdown=(bidding_line, "Thrown in — nobody scores."),
-                details={
-                    "outcome": "thrown_in", "maker": None, "trump": None, "upcard": entry.upcard, "dix": False,
-                    "calls": calls, "sequence_winner": None, "deal_totals": {p: 0 for p in players},
-                    "players": {p: dict(zero) for p in players},
-                },
-            )
-
-        maker = bidding.maker
-        assert maker is not None and bidding.trump is not None
+        maker, trump = bidding.maker, bidding.trump
         opponent = _other(table, maker)
-        winner, sequence_line = _compare_sequences(entry.sequences, players, bidding.trump, options)
-        parts: dict[str, dict[str, int]] = {}
-        lines: list[str] = []
-        for p in players:
-            seq_points = sum(s.value(options.sequence_values) for s in entry.sequences[p]) if p == winner else 0
-            part = {
-                "card_points": entry.points[p],
-                "last_trick": LAST_TRICK if entry.last_trick == p else 0,
-                "sequences": seq_points,
-                "bella": BELLA if entry.bella == p else 0,
-            }
-            part["total"] = sum(part.values())
-            parts[p] = part
-            pieces = [f"{part['card_points']} card points"]
-            for key, label in (("last_trick", "last trick"), ("sequences", "sequences"), ("bella", "Bella")):
-                if part[key]:
-                    pieces.append(f"{part[key]} {label}")
-            lines.append(f"{p}: {' + '.join(pieces)} = {part['total']}")
-
+        winner, sequence_line = _compare_sequences(deal.sequences, players, trump, options)
+        parts = {p: _parts(deal, p, winner, options) for p in players}
         mine, theirs = parts[maker]["total"], parts[opponent]["total"]
-        scores: dict[str, int]
-        if mine > theirs:  # RULES.md 1.5: made
-            outcome = "made"
-            scores = {maker: mine, opponent: theirs}
-            outcome_line = f"{maker} is maker: {mine} > {theirs}, made — {maker} scores {mine}, {opponent} scores {theirs}"
-            verdict = f"{maker} made it — {maker} scores {mine}, {opponent} {theirs}"
-        elif mine == theirs:  # tie: the maker scores nothing
-            outcome = "tie"
-            scores = {maker: 0, opponent: theirs}
-            outcome_line = f"{maker} is maker: {mine} = {theirs}, tie — {maker} scores 0, {opponent} scores {theirs}"
-            verdict = f"tie — {maker} (maker) scores 0, {opponent} scores {theirs}"
-        else:  # bate: the opponent takes both totals
-            outcome = "bate"
-            scores = {maker: 0, opponent: mine + theirs}
-            outcome_line = (
-                f"{maker} is maker: {mine} < {theirs}, bate — {maker} scores 0, "
-                f"{opponent} scores {mine} + {theirs} = {mine + theirs}"
-            )
-            verdict = f"{maker} is bate — {opponent} scores {mine + theirs}"
+        outcome, scores, outcome_line, verdict = _outcome(maker, opponent, mine, theirs)
         for p in players:
             parts[p]["score"] = scores[p]
-        summary = " vs ".join(f"{p} {parts[p]['total']}" for p in players) + f": {verdict}"
         return DealResult(
             scores={p: scores[p] for p in players},
-            summary=summary,
-            breakdown=(bidding_line, sequence_line, *lines, outcome_line),
+            summary=_summary(players, parts, verdict),
+            breakdown=(bidding_line, sequence_line, *(_total_line(p, parts[p]) for p in players), outcome_line),
             details={
-                "outcome": outcome, "maker": maker, "trump": bidding.trump, "upcard": entry.upcard, "dix": entry.dix,
+                "outcome": str(outcome), "maker": maker, "trump": str(trump),
+                "upcard": str(deal.upcard) if deal.upcard else None, "dix": deal.dix,
                 "calls": calls, "sequence_winner": winner,
                 "deal_totals": {p: parts[p]["total"] for p in players},
                 "players": {p: dict(parts[p]) for p in players},
@@ -657,30 +635,32 @@ class Klaberjass(BaseGame):
     def player_facts(self, result: DealResult, player: str) -> dict[str, int]:
         """Deals as maker and their outcome, sequence points and Bellas scored (player pages)."""
         d = result.details
-        if d["outcome"] == "thrown_in":
+        if d["outcome"] == Outcome.THROWN_IN:
             return {"thrown_in": 1}
         part = d["players"][player]
         facts = {"sequences": part["sequences"], "bella": 1 if part["bella"] else 0}
         if d["maker"] == player:
             facts["maker"] = 1
-            facts[d["outcome"]] = 1
+            facts[str(d["outcome"])] = 1
         return facts
 
     def notation(self, result: DealResult) -> str:
         """Maker, trump, outcome, sequences, Bella: "Ann ♥ bate · seq Ben 50 · Bella Ann" (or "thrown in")."""
         d = result.details
-        if d["outcome"] == "thrown_in":
-            return "thrown in"
-        parts = [f"{d['maker']} {SUIT_SYMBOLS[d['trump']]} {d['outcome']}"]
+        if d["outcome"] == Outcome.THROWN_IN:
+            return Line("klaberjass.notation.thrown_in", "thrown in")
+        parts: list[str] = [Line("klaberjass.notation.maker", "{maker} {symbol} {outcome}", maker=d["maker"],
+                                 symbol=SUIT_SYMBOLS[d["trump"]], outcome=Term(d["outcome"]))]
         winner = d.get("sequence_winner")
         if winner:
-            parts.append(f"seq {winner} {d['players'][winner]['sequences']}")
+            parts.append(Line("klaberjass.notation.sequences", "seq {player} {points}",
+                              player=winner, points=d["players"][winner]["sequences"]))
         bella = next((p for p, part in d["players"].items() if part["bella"]), None)
         if bella:
-            parts.append(f"Bella {bella}")
+            parts.append(Line("klaberjass.notation.bella", "Bella {player}", player=bella))
         if d.get("dix"):
-            parts.append("dix")
-        return " · ".join(parts)
+            parts.append(Line("klaberjass.notation.dix", "dix"))
+        return Line("klaberjass.notation", "{parts}", parts=" · ".join(parts))
 
     # ---- end of match ----------------------------------------------------------------------
     def judge(self, players: Sequence[str], tally: Tally, options: Any, ended_by_hand: bool = False) -> Standing:
@@ -695,25 +675,43 @@ class Klaberjass(BaseGame):
         if not players:
             return Standing(False)
         ranked = sorted(players, key=lambda p: -scores[p])
-        leader = ranked[0]
-        runner = ranked[1] if len(ranked) > 1 else None
+        leader, runner = ranked[0], (ranked[1] if len(ranked) > 1 else None)
         level = runner is not None and scores[runner] == scores[leader]
         target = options.target
         if target is None:
-            if not ended_by_hand:
-                return Standing(False)
-            if level:
-                return Standing(True, None, f"Ended by hand — a draw at {scores[leader]} each")
-            against = f" to {scores[runner]}" if runner is not None else ""
-            return Standing(True, leader, f"Ended by hand — {leader} wins {scores[leader]}{against}")
-        if scores[leader] >= target:
-            if level:
-                return Standing(False, None, f"Both on {scores[leader]} — play on until one is ahead")
-            reached = [p for p in players if scores[p] >= target]
-            who = reached[0] if len(reached) == 1 else "Both"
-            against = f" to {scores[runner]}" if runner is not None else ""
-            return Standing(True, leader, f"{who} reached {target} — {leader} wins {scores[leader]}{against}")
-        return Standing(False, None, ", ".join(f"{p} needs {target - scores[p]}" for p in players))
+            return _ended_by_hand(leader, runner, scores, level) if ended_by_hand else Standing(False)
+        if scores[leader] < target:
+            return Standing(False, None, _needs(players, scores, target))
+        if level:
+            return Standing(False, None, Line("klaberjass.standing.play_on",
+                                              "Both on {points} — play on until one is ahead", points=scores[leader]))
+        reached = [p for p in players if scores[p] >= target]
+        if runner is None:
+            return Standing(True, leader, Line("klaberjass.standing.reached_alone", "{player} reached {target} — "
+                                               "{leader} wins {points}", player=leader, target=target,
+                                               leader=leader, points=scores[leader]))
+        if len(reached) == 1:
+            return Standing(True, leader, Line(
+                "klaberjass.standing.reached", "{player} reached {target} — {leader} wins {points} to {against}",
+                player=reached[0], target=target, leader=leader, points=scores[leader], against=scores[runner],
+            ))
+        return Standing(True, leader, Line(
+            "klaberjass.standing.both_reached", "Both reached {target} — {leader} wins {points} to {against}",
+            target=target, leader=leader, points=scores[leader], against=scores[runner],
+        ))
+
+
+# ---- reading, field by field ----------------------------------------------------------------------
+
+
+def _unknown_fields(deal: Mapping[Any, Any]) -> list[Violation]:
+    """A violation for every key the entry does not know (the base's ``unknown_fields``, with parameters)."""
+    return [
+        Violation.of("unknown_field", str(key), "Unknown field {key!r} (fields: {fields}).",
+                     key=key, fields=", ".join(DEAL_FIELDS))
+        for key in deal
+        if not isinstance(key, str) or key not in DEAL_FIELDS
+    ]
 
 
 def _is_empty(value: Any) -> bool:
@@ -727,111 +725,493 @@ def _is_empty(value: Any) -> bool:
     return False
 
 
+def _read_upcard(raw: Any, problems: list[Violation]) -> Suit | None:
+    """RULES.md 1.1: the suit of the upcard (None when not entered)."""
+    upcard = _suit_or_none(raw)
+    if upcard is None and raw is not None:
+        problems.append(Violation.of(
+            "bad_suit", "upcard", "The upcard suit must be one of {suits}, not {value!r}.",
+            suits=and_list(_terms(SUITS), "or"), value=raw,
+        ))
+    return upcard
+
+
+def _read_dix(raw: Any, trump: Suit | None, upcard: Suit | None, problems: list[Violation]) -> bool:
+    """RULES.md 1.2: Dix is recorded, and only allowed when the trump is the upcard suit."""
+    if raw is None:
+        return False
+    if not isinstance(raw, bool):
+        problems.append(Violation.of("bad_dix", "dix", "Dix must be true or false, not {value!r}.", value=raw))
+        return False
+    if raw and trump is not None and upcard is not None and trump != upcard:
+        problems.append(Violation.of(
+            "dix_not_upcard_trump", "dix",
+            "Dix only when the trump is the upcard suit (trump is {trump}, the upcard {upcard}).",
+            trump=Term(trump), upcard=Term(upcard),
+        ))
+    return bool(raw)
+
+
+def _read_bella(
+    raw: Any, table: Table, trump: Suit | None, sequences: Mapping[str, tuple[MeldSequence, ...]],
+    problems: list[Violation],
+) -> str | None:
+    """RULES.md 1.4: Bella belongs to one player and conflicts with the other showing the trump K or Q."""
+    if raw is None:
+        return None
+    players = tuple(table.players)
+    if not (isinstance(raw, str) and raw in players):
+        problems.append(Violation.of(
+            "bad_bella", "bella", "Bella must be a player ({players}) or nobody, not {value!r}.",
+            players=and_list(players, "or"), value=raw,
+        ))
+        return None
+    rival = _other(table, raw)
+    if trump is not None and rival != raw:
+        shown = [rank for seq in sequences.get(rival, ()) for rank, suit in seq.cards
+                 if suit == trump and rank in (Rank.KING, Rank.QUEEN)]
+        if shown:
+            problems.append(Violation.of(
+                "bella_conflict", "bella", "{player} cannot have Bella: {rival}'s sequence shows the {rank} of {trump}.",
+                player=raw, rival=rival, rank=str(shown[0]), trump=Term(trump),
+            ))
+    return raw
+
+
+def _read_last_trick(raw: Any, players: tuple[str, ...], required: bool, problems: list[Violation]) -> str | None:
+    """RULES.md 1.3: who won the last trick (10 points)."""
+    if raw is None:
+        if required:
+            problems.append(Violation.of("missing_last_trick", "last_trick", "Enter who won the last trick."))
+        return None
+    if isinstance(raw, str) and raw in players:
+        return raw
+    problems.append(Violation.of(
+        "bad_last_trick", "last_trick", "The last trick must be won by {players}, not {value!r}.",
+        players=and_list(players, "or"), value=raw,
+    ))
+    return None
+
+
+def _read_sequences(
+    raw: Any, players: tuple[str, ...], problems: list[Violation],
+) -> dict[str, tuple[MeldSequence, ...]]:
+    """Each player's shown sequences (RULES.md 1.4); the well-formed ones are returned."""
+    found: dict[str, tuple[MeldSequence, ...]] = {p: () for p in players}
+    if raw is None:
+        return found
+    if not isinstance(raw, Mapping):
+        problems.append(Violation.of(
+            "bad_sequence", "sequences", "Sequences must be an object of player → list of {{suit, top, length}}.",
+        ))
+        return found
+    problems.extend(_unknown_players(raw, players, "sequences"))
+    for player in players:
+        if raw.get(player) is not None:
+            found[player] = _read_player_sequences(raw[player], player, problems)
+    problems.extend(_shared_sequence_cards(found, players))
+    return found
+
+
+def _unknown_players(raw: Mapping[Any, Any], players: tuple[str, ...], field_name: str) -> list[Violation]:
+    if field_name == "sequences":
+        return [Violation.of("unknown_player", "sequences", "{name!r} in sequences is not a player of this match.",
+                             name=name) for name in raw if not (isinstance(name, str) and name in players)]
+    return [Violation.of("unknown_player", "points", "{name!r} in points is not a player of this match.",
+                         name=name) for name in raw if not (isinstance(name, str) and name in players)]
+
+
+def _read_player_sequences(items: Any, player: str, problems: list[Violation]) -> tuple[MeldSequence, ...]:
+    """One player's sequences: each well formed, no card in two of them, no more cards than a hand holds."""
+    field_name = f"sequences.{player}"
+    if not isinstance(items, (list, tuple)):
+        problems.append(Violation.of(
+            "bad_sequence", field_name, "{player}'s sequences must be a list of {{suit, top, length}}.", player=player,
+        ))
+        return ()
+    mine = [s for number, item in enumerate(items, start=1)
+            if (s := _read_sequence(item, player, number, field_name, problems)) is not None]
+    for i, first in enumerate(mine):  # a card cannot be in two sequences
+        for second in mine[i + 1 :]:
+            common = [c for c in second.cards if c in first.cards]
+            if common:
+                rank, suit = common[0]
+                problems.append(Violation.of(
+                    "sequence_overlap", field_name,
+                    "Two of {player}'s sequences use the {rank} of {suit}; a card is in one sequence only.",
+                    player=player, rank=str(rank), suit=Term(suit),
+                ))
+    used = {c for seq in mine for c in seq.cards}
+    if len(used) > HAND_SIZE:
+        problems.append(Violation.of(
+            "too_many_sequence_cards", field_name, "{player}'s sequences use {count} cards, but a hand has only {hand}.",
+            player=player, count=len(used), hand=HAND_SIZE,
+        ))
+    return tuple(mine)
+
+
+def _shared_sequence_cards(found: Mapping[str, tuple[MeldSequence, ...]], players: tuple[str, ...]) -> list[Violation]:
+    """RULES.md 1.4: the two players' sequences cannot share a card."""
+    problems = []
+    for i, earlier in enumerate(players):
+        for later in players[i + 1 :]:
+            for theirs in found[later]:
+                for ours in found[earlier]:
+                    common = [c for c in theirs.cards if c in ours.cards]
+                    if common:
+                        rank, suit = common[0]
+                        problems.append(Violation.of(
+                            "sequence_shared", f"sequences.{later}",
+                            "{player}'s sequence uses the {rank} of {suit} that {other}'s sequence already uses.",
+                            player=later, rank=str(rank), suit=Term(suit), other=earlier,
+                        ))
+    return problems
+
+
 def _read_sequence(
     item: Any, player: str, number: int, field_name: str, problems: list[Violation],
 ) -> MeldSequence | None:
     """One ``{"suit", "top", "length"}``; ``top`` "10" may also be given as the number 10."""
-    where = f"{player}'s sequence {number}"
     if (
         not isinstance(item, Mapping)
-        or set(k for k in item if isinstance(k, str)) != set(SEQUENCE_KEYS)
+        or {k for k in item if isinstance(k, str)} != set(SEQUENCE_KEYS)
         or len(item) != len(SEQUENCE_KEYS)
     ):
-        problems.append(Violation(
-            "bad_sequence", f"{where} must be an object with exactly suit, top and length.", field_name,
+        problems.append(Violation.of(
+            "bad_sequence", field_name, "{player}'s sequence {number} must be an object with exactly suit, top and length.",
+            player=player, number=number,
         ))
         return None
-    suit, top, length = item["suit"], item["top"], item["length"]
-    ok = True
-    if not (isinstance(suit, str) and suit in SUITS):
-        problems.append(Violation("bad_sequence", f"{where}: the suit must be one of {_or_list(SUITS)}, not {suit!r}.", field_name))
-        ok = False
+    where = {"player": player, "number": number}
+    suit, length = _suit_or_none(item["suit"]), item["length"]
+    ok = suit is not None
+    if suit is None:
+        problems.append(Violation.of(
+            "bad_sequence", field_name, "{player}'s sequence {number}: the suit must be one of {suits}, not {value!r}.",
+            suits=and_list(_terms(SUITS), "or"), value=item["suit"], **where,
+        ))
     if isinstance(length, bool) or not isinstance(length, int):
-        problems.append(Violation("bad_sequence", f"{where}: the length must be a whole number, not {length!r}.", field_name))
+        problems.append(Violation.of(
+            "bad_sequence", field_name, "{player}'s sequence {number}: the length must be a whole number, not {value!r}.",
+            value=length, **where,
+        ))
         ok = False
-    if isinstance(top, int) and not isinstance(top, bool):
-        top = str(top)
+    top = _read_top(item["top"], field_name, where, problems)
+    if top is None or suit is None or not ok:
+        return None
+    return _sized_sequence(suit, top, length, field_name, where, problems)
+
+
+def _read_top(raw: Any, field_name: str, where: dict[str, Any], problems: list[Violation]) -> Rank | None:
+    """The top card of a sequence: A, K, Q, J, 10 or 9 (the number 10 or 9 too)."""
+    top = str(raw) if isinstance(raw, int) and not isinstance(raw, bool) else raw
     if not isinstance(top, str):
-        problems.append(Violation("bad_sequence", f"{where}: the top card must be one of {', '.join(RANKS)}, not {top!r}.", field_name))
+        problems.append(Violation.of(
+            "bad_sequence", field_name,
+            "{player}'s sequence {number}: the top card must be one of A, K, Q, J, 10, 9, 8, 7, not {value!r}.",
+            value=top, **where,
+        ))
+        return None
+    if top in ("8", "7"):
+        problems.append(Violation.of(
+            "bad_sequence_top", field_name,
+            "{player}'s sequence {number}: the top card {top!r} is not valid: no sequence can run down from it.",
+            top=top, **where,
+        ))
         return None
     if top not in MAX_LENGTH:
-        reason = "no sequence can run down from it" if top in ("8", "7") else f"it must be one of {', '.join(RANKS[:6])}"
-        problems.append(Violation("bad_sequence_top", f"{where}: the top card {top!r} is not valid: {reason}.", field_name))
+        problems.append(Violation.of(
+            "bad_sequence_top", field_name,
+            "{player}'s sequence {number}: the top card {top!r} is not valid: it must be one of A, K, Q, J, 10, 9.",
+            top=top, **where,
+        ))
         return None
-    if not ok:
-        return None
+    return Rank(top)
+
+
+def _sized_sequence(
+    suit: Suit, top: Rank, length: int, field_name: str, where: dict[str, Any], problems: list[Violation],
+) -> MeldSequence | None:
+    """RULES.md 1.4: at least 3 cards, and no more than lie below the top card."""
     if length < 3:
-        problems.append(Violation("sequence_too_short", f"{where} has {length} cards; a sequence has at least 3.", field_name))
+        problems.append(Violation.of(
+            "sequence_too_short", field_name, "{player}'s sequence {number} has {length} cards; a sequence has at least 3.",
+            length=length, **where,
+        ))
         return None
     if length > MAX_LENGTH[top]:
-        problems.append(Violation(
-            "sequence_too_long",
-            f"{where}: a sequence to the {top} has at most {MAX_LENGTH[top]} cards, not {length}.",
-            field_name,
+        problems.append(Violation.of(
+            "sequence_too_long", field_name,
+            "{player}'s sequence {number}: a sequence to the {top} has at most {most} cards, not {length}.",
+            top=str(top), most=MAX_LENGTH[top], length=length, **where,
         ))
         return None
     return MeldSequence(suit, top, length)
 
 
+def _read_points(raw: Any, players: tuple[str, ...], required: bool, problems: list[Violation]) -> dict[str, int]:
+    """Card points captured in tricks, without the last-trick 10 (RULES.md 1.3): together at least 18 and at most
+    146, and nobody has 1."""
+    points: dict[str, int] = {}
+    if raw is None:
+        if required:
+            problems.append(Violation.of("missing_points", "points", "Enter both players' card points."))
+        return points
+    if not isinstance(raw, Mapping):
+        problems.append(Violation.of("bad_points", "points", "Points must be an object of player → card points."))
+        return points
+    problems.extend(_unknown_players(raw, players, "points"))
+    for player in players:
+        if player not in raw or raw[player] is None:
+            if required:
+                problems.append(Violation.of("missing_points", "points", "Enter {player}'s card points.", player=player))
+            continue
+        value = _read_player_points(raw[player], player, problems)
+        if value is not None:
+            points[player] = value
+    if len(points) == len(players):
+        problems.extend(_points_together(points, players))
+    return points
+
+
+def _read_player_points(value: Any, player: str, problems: list[Violation]) -> int | None:
+    field_name = f"points.{player}"
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        problems.append(Violation.of(
+            "bad_points", field_name, "{player}'s card points must be a whole number, 0 or more, not {value!r}.",
+            player=player, value=value,
+        ))
+    elif value == 1:
+        problems.append(Violation.of(
+            "impossible_points", field_name, "{player} cannot have 1 card point: no card is worth 1.", player=player,
+        ))
+    elif value > MAX_CARD_POINTS:
+        problems.append(Violation.of(
+            "points_over_146", field_name,
+            "{player} cannot have {points} card points: the 18 cards played hold at most {most}.",
+            player=player, points=value, most=MAX_CARD_POINTS,
+        ))
+    else:
+        return int(value)
+    return None
+
+
+def _points_together(points: Mapping[str, int], players: tuple[str, ...]) -> list[Violation]:
+    """RULES.md 1.3: the 18 cards played hold at least 18 and at most 146 card points."""
+    shown = " + ".join(str(points[p]) for p in players)
+    total = sum(points.values())
+    if total > MAX_CARD_POINTS:
+        return [Violation.of(
+            "points_over_146", "points",
+            "The card points add up to {shown} = {total}; the 18 cards played hold at most {most}.",
+            shown=shown, total=total, most=MAX_CARD_POINTS,
+        )]
+    if total < MIN_CARD_POINTS:
+        return [Violation.of(
+            "points_below_minimum", "points",
+            "The card points add up to {shown} = {total}; the 18 cards played hold at least {least}.",
+            shown=shown, total=total, least=MIN_CARD_POINTS,
+        )]
+    return []
+
+
+# ---- scoring, piece by piece ----------------------------------------------------------------------
+
+
+def _thrown_in(deal: KlaberjassDeal, players: tuple[str, ...], calls: list[dict[str, str]], bidding_line: str) -> DealResult:
+    """RULES.md 1.5: a thrown-in deal scores nothing."""
+    zero = {"card_points": 0, "last_trick": 0, "sequences": 0, "bella": 0, "total": 0, "score": 0}
+    if deal.bidding.calls and deal.bidding.calls[-1][1] == Call.ACCEPT:
+        summary = Line("klaberjass.summary.thrown_in_schmeiss", "Thrown in: Schmeiss accepted — nobody scores")
+    else:
+        summary = Line("klaberjass.summary.thrown_in_passed", "Thrown in: everybody passed — nobody scores")
+    return DealResult(
+        scores={p: 0 for p in players},
+        summary=summary,
+        breakdown=(bidding_line, Line("klaberjass.thrown_in", "Thrown in — nobody scores.")),
+        details={
+            "outcome": str(Outcome.THROWN_IN), "maker": None, "trump": None,
+            "upcard": str(deal.upcard) if deal.upcard else None, "dix": False,
+            "calls": calls, "sequence_winner": None, "deal_totals": {p: 0 for p in players},
+            "players": {p: dict(zero) for p in players},
+        },
+    )
+
+
+def _parts(deal: KlaberjassDeal, player: str, winner: str | None, options: KlaberjassOptions) -> dict[str, int]:
+    """RULES.md 1.5: a player's deal total = card points + last trick + sequences (if theirs count) + Bella."""
+    sequences = sum(s.value(options.sequence_values) for s in deal.sequences[player]) if player == winner else 0
+    part = {
+        "card_points": deal.points[player],
+        "last_trick": LAST_TRICK if deal.last_trick == player else 0,
+        "sequences": sequences,
+        "bella": BELLA if deal.bella == player else 0,
+    }
+    part["total"] = sum(part.values())
+    return part
+
+
+def _total_line(player: str, part: Mapping[str, int]) -> Line:
+    """ "Ann: 70 card points + 10 last trick + 20 Bella = 100" (parts worth nothing are left out)."""
+    pieces = [Line("klaberjass.part.card_points", "{points} card points", points=part["card_points"])]
+    if part["last_trick"]:
+        pieces.append(Line("klaberjass.part.last_trick", "{points} last trick", points=part["last_trick"]))
+    if part["sequences"]:
+        pieces.append(Line("klaberjass.part.sequences", "{points} sequences", points=part["sequences"]))
+    if part["bella"]:
+        pieces.append(Line("klaberjass.part.bella", "{points} Bella", points=part["bella"]))
+    return Line("klaberjass.deal_total", "{player}: {parts} = {total}",
+                player=player, parts=" + ".join(pieces), total=part["total"])
+
+
+def _outcome(maker: str, opponent: str, mine: int, theirs: int) -> tuple[Outcome, dict[str, int], Line, Line]:
+    """RULES.md 1.5: made (both score their totals), tie (the maker scores 0) or bate (the opponent takes both)."""
+    names = {"maker": maker, "opponent": opponent, "mine": mine, "theirs": theirs}
+    if mine > theirs:
+        return Outcome.MADE, {maker: mine, opponent: theirs}, Line(
+            "klaberjass.outcome.made",
+            "{maker} is maker: {mine} > {theirs}, made — {maker} scores {mine}, {opponent} scores {theirs}", **names,
+        ), Line("klaberjass.verdict.made", "{maker} made it — {maker} scores {mine}, {opponent} {theirs}", **names)
+    if mine == theirs:
+        return Outcome.TIE, {maker: 0, opponent: theirs}, Line(
+            "klaberjass.outcome.tie",
+            "{maker} is maker: {mine} = {theirs}, tie — {maker} scores 0, {opponent} scores {theirs}", **names,
+        ), Line("klaberjass.verdict.tie", "tie — {maker} (maker) scores 0, {opponent} scores {theirs}", **names)
+    return Outcome.BATE, {maker: 0, opponent: mine + theirs}, Line(
+        "klaberjass.outcome.bate",
+        "{maker} is maker: {mine} < {theirs}, bate — {maker} scores 0, {opponent} scores {mine} + {theirs} = {both}",
+        both=mine + theirs, **names,
+    ), Line("klaberjass.verdict.bate", "{maker} is bate — {opponent} scores {both}", both=mine + theirs, **names)
+
+
+def _summary(players: tuple[str, ...], parts: Mapping[str, Mapping[str, int]], verdict: Line) -> Line:
+    """ "Ann 100 vs Ben 106: Ann is bate — Ben scores 206"."""
+    if len(players) == 2:
+        first, second = players
+        return Line("klaberjass.summary", "{first} {first_total} vs {second} {second_total}: {verdict}",
+                    first=first, first_total=parts[first]["total"], second=second,
+                    second_total=parts[second]["total"], verdict=verdict)
+    totals = " vs ".join(f"{p} {parts[p]['total']}" for p in players)
+    return Line("klaberjass.summary_many", "{totals}: {verdict}", totals=totals, verdict=verdict)
+
+
+# ---- who scores sequences (RULES.md 1.4) -----------------------------------------------------------
+
+
 def _compare_sequences(
-    sequences: Mapping[str, tuple[MeldSequence, ...]], players: tuple[str, ...], trump: str, options: Any,
-) -> tuple[str | None, str]:
+    sequences: Mapping[str, tuple[MeldSequence, ...]], players: tuple[str, ...], trump: Suit, options: KlaberjassOptions,
+) -> tuple[str | None, Line]:
     """Who scores sequences, and the line that says why (RULES.md 1.4: only one player scores them)."""
     values = options.sequence_values
     showing = [p for p in players if sequences.get(p)]
     if not showing:
-        return None, "Sequences: none shown."
+        return None, Line("klaberjass.sequences.none", "Sequences: none shown.")
+    if len(showing) == 1:
+        p = showing[0]
+        return p, Line(
+            "klaberjass.sequences.only", "Sequences: only {player} shows sequences ({shown}) — {player} scores {points}.",
+            player=p, shown=", ".join(s.describe() for s in sequences[p]),
+            points=sum(s.value(values) for s in sequences[p]),
+        )
+    if options.sequence_comparison == SequenceComparison.TOTAL:
+        return _compare_totals(sequences, showing[0], showing[1], trump, values)
+    return _compare_best(sequences, showing[0], showing[1], trump, values)
 
+
+def _pick(a: str, b: str, first: Any, second: Any) -> tuple[str, str]:
+    """(winner, loser): ``a`` when its key ``first`` is the larger."""
+    return (a, b) if first > second else (b, a)
+
+
+def _compare_totals(
+    sequences: Mapping[str, tuple[MeldSequence, ...]], a: str, b: str, trump: Suit, values: str,
+) -> tuple[str | None, Line]:
+    """Option total: higher sequence total, then the highest top card, then the trump one at that height."""
     def worth(p: str) -> int:
         return sum(s.value(values) for s in sequences[p])
 
-    if len(showing) == 1:
-        p = showing[0]
-        shown = ", ".join(s.describe() for s in sequences[p])
-        return p, f"Sequences: only {p} shows sequences ({shown}) — {p} scores {worth(p)}."
-    a, b = showing[0], showing[1]
-
-    if options.sequence_comparison == "total":
-        def top_of(p: str) -> tuple[int, bool]:
-            height = max(s.height for s in sequences[p])
-            in_trump = any(s.height == height and s.suit == trump for s in sequences[p])
-            return height, in_trump
-
-        def top_card(p: str) -> str:
-            return RANKS[len(RANKS) - top_of(p)[0]]
-
-        if worth(a) != worth(b):
-            win, lose = (a, b) if worth(a) > worth(b) else (b, a)
-            why = "higher total wins"
-        elif top_of(a)[0] != top_of(b)[0]:
-            win, lose = (a, b) if top_of(a)[0] > top_of(b)[0] else (b, a)
-            why = f"equal totals, higher top card wins: {top_card(win)} against {top_card(lose)}"
-        elif top_of(a)[1] != top_of(b)[1]:
-            win, lose = (a, b) if top_of(a)[1] else (b, a)
-            why = "equal totals and top cards, trump wins"
-        else:
-            return None, "Sequences: equal totals and top cards and neither in trump — nobody scores sequences."
-        return win, f"Sequences: {win}'s {worth(win)} beat {lose}'s {worth(lose)} ({why}) — {win} scores {worth(win)}."
-
-    def best(p: str) -> MeldSequence:
-        return max(sequences[p], key=lambda s: (s.length, s.height, s.suit == trump))
-
-    x, y = best(a), best(b)
-    if x.length != y.length:
-        win, lose = (a, b) if x.length > y.length else (b, a)
-        why = "longer wins"
-    elif x.height != y.height:
-        win, lose = (a, b) if x.height > y.height else (b, a)
-        why = "equal length, higher top card wins"
-    elif (x.suit == trump) != (y.suit == trump):
-        win, lose = (a, b) if x.suit == trump else (b, a)
-        why = "equal length and top card, trump wins"
-    else:
-        return None, "Sequences: equal best sequences and neither in trump — nobody scores sequences."
-    return win, (
-        f"Sequences: {win}'s {best(win).describe()} beat {lose}'s {best(lose).describe()} ({why}) — "
-        f"{win} scores {worth(win)}."
+    height = {p: max(s.height for s in sequences[p]) for p in (a, b)}
+    in_trump = {p: any(s.height == height[p] and s.suit == trump for s in sequences[p]) for p in (a, b)}
+    if worth(a) != worth(b):
+        win, lose = _pick(a, b, worth(a), worth(b))
+        return win, Line(
+            "klaberjass.sequences.total_higher",
+            "Sequences: {winner}'s {won} beat {loser}'s {lost} (higher total wins) — {winner} scores {won}.",
+            winner=win, won=worth(win), loser=lose, lost=worth(lose),
+        )
+    if height[a] != height[b]:
+        win, lose = _pick(a, b, height[a], height[b])
+        return win, Line(
+            "klaberjass.sequences.total_top",
+            "Sequences: {winner}'s {won} beat {loser}'s {lost} (equal totals, higher top card wins: {top} against "
+            "{other_top}) — {winner} scores {won}.",
+            winner=win, won=worth(win), loser=lose, lost=worth(lose),
+            top=str(RANKS[len(RANKS) - height[win]]), other_top=str(RANKS[len(RANKS) - height[lose]]),
+        )
+    if in_trump[a] != in_trump[b]:
+        win, lose = _pick(a, b, in_trump[a], in_trump[b])
+        return win, Line(
+            "klaberjass.sequences.total_trump",
+            "Sequences: {winner}'s {won} beat {loser}'s {lost} (equal totals and top cards, trump wins) — "
+            "{winner} scores {won}.",
+            winner=win, won=worth(win), loser=lose, lost=worth(lose),
+        )
+    return None, Line(
+        "klaberjass.sequences.total_nobody",
+        "Sequences: equal totals and top cards and neither in trump — nobody scores sequences.",
     )
+
+
+def _compare_best(
+    sequences: Mapping[str, tuple[MeldSequence, ...]], a: str, b: str, trump: Suit, values: str,
+) -> tuple[str | None, Line]:
+    """Option best: the longer best sequence, then the higher top card, then the trump one."""
+    best = {p: max(sequences[p], key=lambda s: (s.length, s.height, s.suit == trump)) for p in (a, b)}
+    x, y = best[a], best[b]
+    if x.length != y.length:
+        win, lose = _pick(a, b, x.length, y.length)
+        template = "Sequences: {winner}'s {best} beat {loser}'s {other} (longer wins) — {winner} scores {points}."
+        code = "klaberjass.sequences.best_longer"
+    elif x.height != y.height:
+        win, lose = _pick(a, b, x.height, y.height)
+        template = ("Sequences: {winner}'s {best} beat {loser}'s {other} (equal length, higher top card wins) — "
+                    "{winner} scores {points}.")
+        code = "klaberjass.sequences.best_top"
+    elif (x.suit == trump) != (y.suit == trump):
+        win, lose = _pick(a, b, x.suit == trump, y.suit == trump)
+        template = ("Sequences: {winner}'s {best} beat {loser}'s {other} (equal length and top card, trump wins) — "
+                    "{winner} scores {points}.")
+        code = "klaberjass.sequences.best_trump"
+    else:
+        return None, Line(
+            "klaberjass.sequences.best_nobody",
+            "Sequences: equal best sequences and neither in trump — nobody scores sequences.",
+        )
+    return win, Line(code, template, winner=win, best=best[win].describe(), loser=lose, other=best[lose].describe(),
+                     points=sum(s.value(values) for s in sequences[win]))
+
+
+def _ended_by_hand(leader: str, runner: str | None, scores: Mapping[str, int], level: bool) -> Standing:
+    """RULES.md 1.6: without a target the players end the match; the highest total wins, equal is a draw."""
+    if level:
+        return Standing(True, None, Line("klaberjass.standing.draw", "Ended by hand — a draw at {points} each",
+                                         points=scores[leader]))
+    if runner is None:
+        return Standing(True, leader, Line("klaberjass.standing.ended_alone", "Ended by hand — {leader} wins {points}",
+                                           leader=leader, points=scores[leader]))
+    return Standing(True, leader, Line(
+        "klaberjass.standing.ended", "Ended by hand — {leader} wins {points} to {against}",
+        leader=leader, points=scores[leader], against=scores[runner],
+    ))
+
+
+def _needs(players: tuple[str, ...], scores: Mapping[str, int], target: int) -> Line:
+    """ "Ann needs 120, Ben needs 260"."""
+    needs = [Line("klaberjass.standing.needs", "{player} needs {points}", player=p, points=target - scores[p])
+             for p in players]
+    if len(needs) == 2:
+        return Line("klaberjass.standing.both_need", "{first}, {second}", first=needs[0], second=needs[1])
+    return Line("klaberjass.standing.all_need", "{needs}", needs=", ".join(needs))
 
 
 KLABERJASS = Klaberjass()

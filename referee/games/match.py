@@ -1,7 +1,8 @@
 """Replaying a match: from the stored deal entries to totals, the standing and the next dealer.
 
-Pure: it takes what players entered and recomputes everything, so a corrected or voided deal
-recomputes every later total.
+Pure: it takes what players entered and computes everything, deal after deal, carrying only a ``Tally`` (the
+rules' running totals and memo), so a match can be replayed from any deal on, starting from the tally stored
+after the deal before it: a corrected or voided deal recomputes that deal and every later one, nothing earlier.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from .base import BaseGame, DealResult, InvalidDeal, Standing, Table, Violation
+from .base import BaseGame, DealResult, InvalidDeal, Standing, Table, Tally, Violation
 
 
 @dataclass(frozen=True)
@@ -29,6 +30,7 @@ class ReplayedDeal:
     totals: dict[str, int]
     after_end: bool = False
     problems: tuple[Violation, ...] = ()
+    tally: Tally | None = None  # the tally after this deal (unchanged by a void or uncounted deal)
 
     @property
     def counted(self) -> bool:
@@ -43,10 +45,27 @@ class MatchState:
     next_table: Table
     roles: dict[str, str] = field(default_factory=dict)
     ended_at: int | None = None  # number of the deal that ended the match
+    tally: Tally | None = None
 
     @property
     def finished(self) -> bool:
         return self.standing.finished
+
+
+@dataclass(frozen=True)
+class Start:
+    """Where a replay starts: the tally, the standing and the end (if any) after the deals before it, and the
+    dealer of the last of those deals that is not void."""
+
+    tally: Tally
+    standing: Standing
+    ended_at: int | None = None
+    last_dealer: str | None = None
+
+    @classmethod
+    def new(cls, game: BaseGame, players: Sequence[str], options: Any) -> Start:
+        tally = Tally.start(players)
+        return cls(tally, game.judge(tuple(players), tally, options))
 
 
 @dataclass
@@ -54,10 +73,9 @@ class _Progress:
     """The running state of a replay, deal after deal."""
 
     players: tuple[str, ...]
-    totals: dict[str, int]
-    results: list[DealResult]
-    replayed: list[ReplayedDeal]
+    tally: Tally
     standing: Standing
+    replayed: list[ReplayedDeal]
     ended_at: int | None = None
     last_dealer: str | None = None
 
@@ -65,29 +83,29 @@ class _Progress:
         """One more deal: scored, counted unless void or after the end, and the standing checked."""
         table = Table(self.players, record.dealer)
         result, problems = _try_score(game, record, table, options)
+        totals = dict(self.tally.totals)
         if record.void:
-            self.replayed.append(ReplayedDeal(record, result, dict(self.totals)))
+            self.replayed.append(ReplayedDeal(record, result, totals, problems=problems, tally=self.tally))
             return
         self.last_dealer = record.dealer
         if self.ended_at is not None:
-            self.replayed.append(ReplayedDeal(record, result, dict(self.totals), after_end=True, problems=problems))
+            self.replayed.append(ReplayedDeal(record, result, totals, after_end=True, problems=problems, tally=self.tally))
             return
         if result is not None:
-            for p in self.players:
-                self.totals[p] += int(result.scores.get(p, 0))
-            self.results.append(result)
-            self.standing = game.standing(self.players, self.totals, self.results, options)
+            self.tally = game.advance(self.players, self.tally, result, options)
+            self.standing = game.judge(self.players, self.tally, options)
             if self.standing.finished:
                 self.ended_at = record.number
-        self.replayed.append(ReplayedDeal(record, result, dict(self.totals), problems=problems))
+        self.replayed.append(ReplayedDeal(record, result, dict(self.tally.totals), problems=problems, tally=self.tally))
 
     def state(self, game: BaseGame, options: Any, first_dealer: str, ended_by_hand: bool) -> MatchState:
         standing = self.standing
         if self.ended_at is None and ended_by_hand:
-            standing = game.standing(self.players, self.totals, self.results, options, ended_by_hand=True)
+            standing = game.judge(self.players, self.tally, options, ended_by_hand=True)
         dealer = first_dealer if self.last_dealer is None else game.next_dealer(Table(self.players, self.last_dealer))
         next_table = Table(self.players, dealer)
-        return MatchState(tuple(self.replayed), dict(self.totals), standing, next_table, game.roles(next_table), self.ended_at)
+        return MatchState(tuple(self.replayed), dict(self.tally.totals), standing, next_table, game.roles(next_table),
+                          self.ended_at, self.tally)
 
 
 def replay(
@@ -97,16 +115,19 @@ def replay(
     first_dealer: str,
     records: Sequence[DealRecord],
     ended_by_hand: bool = False,
+    start: Start | None = None,
 ) -> MatchState:
     """Score every deal in order and find where the match stands.
 
     The standing is checked after each counted deal; deals entered after the deal that ended the
     match are kept but marked ``after_end`` and not counted. The next dealer follows the dealer of
     the last deal that is not void (RULES.md 1.1: the deal alternates, also after a thrown-in deal).
+    ``start``: where the deals before ``records`` left the match (a replay from a corrected deal on);
+    the state's ``deals`` then hold only the replayed ones.
     """
     players = tuple(players)
-    totals = {p: 0 for p in players}
-    progress = _Progress(players, totals, [], [], game.standing(players, dict(totals), [], options))
+    start = start or Start.new(game, players, options)
+    progress = _Progress(players, start.tally, start.standing, [], start.ended_at, start.last_dealer)
     for record in sorted(records, key=lambda r: r.number):
         progress.add(game, options, record)
     return progress.state(game, options, first_dealer, ended_by_hand)
@@ -118,10 +139,10 @@ def extend(
 ) -> MatchState:
     """The state after one more deal at the end: the same as replaying every deal again, without doing so."""
     players = tuple(players)
-    counted = [d.result for d in state.deals if d.counted]
     last = next((d.record.dealer for d in reversed(state.deals) if not d.record.void), None)
-    before = state.standing if state.ended_at is not None else game.standing(players, dict(state.totals), counted, options)
-    progress = _Progress(players, dict(state.totals), counted, list(state.deals), before, state.ended_at, last)
+    tally = state.tally or Tally(dict(state.totals))
+    progress = _Progress(players, tally, state.standing if state.ended_at is not None else game.judge(players, tally, options),
+                         list(state.deals), state.ended_at, last)
     progress.add(game, options, record)
     return progress.state(game, options, first_dealer, ended_by_hand)
 

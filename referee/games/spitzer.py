@@ -1,32 +1,101 @@
 """Spitzer (four players): the checks on a deal entry, the score table and the end of a match.
 
 RULES.md section 2 is the authority; each function cites the rule it implements. Pure code: no
-Flask, no SQLite, no I/O. A deal entry is a JSON-like dict (see ``Spitzer.validate``): the contract,
-the declaring side, and that side's card points and tricks.
+Flask, no SQLite, no I/O. A deal entry is a JSON-like dict (see ``Spitzer.read``): the contract,
+the declaring side, and that side's card points and tricks. ``read`` parses it once into a
+``SpitzerDeal``; ``score`` takes that typed deal.
+
+Every sentence people read is data: violations carry their template and parameters
+(``Violation.of``), breakdown lines, summaries and standing notes are ``Line`` values with a stable
+``spitzer.`` code; contracts and suits are passed as ``Term`` parameters.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping, Sequence
+from enum import StrEnum
+from typing import Any
 
-from .base import BaseGame, DealResult, InvalidDeal, OptionSpec, Standing, Table, Tally, Violation, unknown_fields
+from .base import (
+    N_,
+    BaseGame,
+    DealResult,
+    InvalidDeal,
+    Line,
+    OptionSpec,
+    Standing,
+    Table,
+    Tally,
+    Term,
+    Violation,
+    and_list,
+)
+from .cards import SUIT_NAMES, Suit, each_card
 
-CONTRACTS: tuple[str, ...] = ("normal", "schneider", "stiller", "zola", "zola_schneider", "zola_schwarz")
+
+class Contract(StrEnum):
+    """RULES.md 2.2: the contracts, equal to the strings a deal entry uses."""
+
+    NORMAL = "normal"
+    SCHNEIDER = "schneider"
+    STILLER = "stiller"
+    ZOLA = "zola"
+    ZOLA_SCHNEIDER = "zola_schneider"
+    ZOLA_SCHWARZ = "zola_schwarz"
+
+
+class Partnership(StrEnum):
+    """RULES.md 2.2, Normal only: how the sides formed."""
+
+    QUEENS = "queens"  # the black queens in two hands
+    CALLED_ACE = "called_ace"  # one player held both and called an Ace
+    FIRST_TRICK = "first_trick"  # one player held both and all three plain Aces: the first trick decides
+
+
+class Rank(StrEnum):
+    ACE = "A"
+    TEN = "10"
+    KING = "K"
+    QUEEN = "Q"
+    JACK = "J"
+    NINE = "9"
+    EIGHT = "8"
+    SEVEN = "7"
+
+
+class Tie(StrEnum):
+    """RULES.md 2.5, option ``tie``: equal top totals at the end."""
+
+    CONTINUE = "continue"
+    DRAW = "draw"
+
+
+class ThreeAcesPartner(StrEnum):
+    """RULES.md 2.2, option ``three_aces_partner``: who partners a caller holding all three plain Aces."""
+
+    FIRST_TRICK = "first-trick"  # whoever wins trick 1; the caller alone if the caller wins it
+    FIRST_OTHER = "first-other"  # the first other player to win a trick; alone only with all 8 tricks
+
+
+CONTRACTS: tuple[Contract, ...] = tuple(Contract)
 CONTRACT_NAMES: dict[str, str] = {
-    "normal": "Normal",
-    "schneider": "Schneider announced",
-    "stiller": "Stiller",
-    "zola": "Zola",
-    "zola_schneider": "Zola Schneider",
-    "zola_schwarz": "Zola Schwarz",
+    Contract.NORMAL: N_("Normal"),
+    Contract.SCHNEIDER: N_("Schneider announced"),
+    Contract.STILLER: N_("Stiller"),
+    Contract.ZOLA: N_("Zola"),
+    Contract.ZOLA_SCHNEIDER: N_("Zola Schneider"),
+    Contract.ZOLA_SCHWARZ: N_("Zola Schwarz"),
 }
-SOLOS: tuple[str, ...] = ("stiller", "zola", "zola_schneider", "zola_schwarz")  # one player alone
-PARTNERSHIPS: tuple[str, ...] = ("queens", "called_ace", "first_trick")  # RULES.md 2.2, Normal only
-PLAIN_SUITS: tuple[str, ...] = ("clubs", "spades", "hearts")  # diamonds are trumps (RULES.md 2.1)
-SUITS: tuple[str, ...] = ("clubs", "spades", "hearts", "diamonds")
-RANKS: tuple[str, ...] = ("A", "10", "K", "Q", "J", "9", "8", "7")
-CARD_POINTS: dict[str, int] = {"A": 11, "10": 10, "K": 4, "Q": 3, "J": 2, "9": 0, "8": 0, "7": 0}
+SOLOS: tuple[Contract, ...] = (Contract.STILLER, Contract.ZOLA, Contract.ZOLA_SCHNEIDER, Contract.ZOLA_SCHWARZ)
+ANNOUNCED_SOLOS: tuple[Contract, ...] = (Contract.ZOLA, Contract.ZOLA_SCHNEIDER, Contract.ZOLA_SCHWARZ)
+PARTNERSHIPS: tuple[Partnership, ...] = tuple(Partnership)  # RULES.md 2.2, Normal only
+PLAIN_SUITS: tuple[Suit, ...] = (Suit.CLUBS, Suit.SPADES, Suit.HEARTS)  # diamonds are trumps (RULES.md 2.1)
+SUITS: tuple[Suit, ...] = (Suit.CLUBS, Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS)
+RANKS: tuple[Rank, ...] = tuple(Rank)
+CARD_POINTS: dict[str, int] = {
+    Rank.ACE: 11, Rank.TEN: 10, Rank.KING: 4, Rank.QUEEN: 3, Rank.JACK: 2, Rank.NINE: 0, Rank.EIGHT: 0, Rank.SEVEN: 0,
+}
 
 DEAL_FIELDS: tuple[str, ...] = ("contract", "declarers", "points", "tricks", "partnership", "called_ace")
 TRICKS = 8
@@ -35,12 +104,12 @@ TOTAL_POINTS = 120  # RULES.md 2.1: every card is dealt
 # RULES.md 2.3: the score table, game points for the declaring side; None is "impossible".
 COLUMNS: tuple[str, ...] = ("0 tricks", "0–30", "31–60", "61–89", "90–120", "all 8 tricks")
 TABLE: dict[str, tuple[int | None, ...]] = {
-    "normal": (None, -9, -6, 3, 6, 9),
-    "schneider": (-18, -15, -12, -9, 9, 12),
-    "stiller": (None, -9, -6, 9, 12, 15),
-    "zola": (-15, -12, -9, 18, 27, 36),
-    "zola_schneider": (-42, -36, -24, -18, 36, 39),
-    "zola_schwarz": (-42, -42, -39, -33, -27, 42),
+    Contract.NORMAL: (None, -9, -6, 3, 6, 9),
+    Contract.SCHNEIDER: (-18, -15, -12, -9, 9, 12),
+    Contract.STILLER: (None, -9, -6, 9, 12, 15),
+    Contract.ZOLA: (-15, -12, -9, 18, 27, 36),
+    Contract.ZOLA_SCHNEIDER: (-42, -36, -24, -18, 36, 39),
+    Contract.ZOLA_SCHWARZ: (-42, -42, -39, -33, -27, 42),
 }
 
 # RULES.md 2.4: the most card points t tricks (4t cards) can hold: the best 4t cards of the deck.
@@ -55,27 +124,21 @@ NEEDS: dict[str, str] = {
 }
 
 
-def count_points(cards: Iterable[tuple[str, str]]) -> int:
+def _unknown_card(rank: object, suit: object) -> str | None:
+    if not (isinstance(rank, str) and rank in CARD_POINTS):
+        return f"{rank!r} is not a rank (ranks: {', '.join(RANKS)})."
+    if not (isinstance(suit, str) and suit in SUITS):
+        return f"{suit!r} is not a suit (suits: {', '.join(SUITS)})."
+    return None
+
+
+def count_points(cards: Iterable[object]) -> int:
     """The card points of a pile of cards, each ``(rank, suit)`` (RULES.md 2.1: A 11, 10 10, K 4, Q 3, J 2).
 
     Raises ValueError with a sentence for an unknown rank or suit, or a card given twice.
     """
-    total = 0
-    seen: set[tuple[str, str]] = set()
-    for card in cards:
-        try:
-            rank, suit = card
-        except (TypeError, ValueError):
-            raise ValueError(f"A card is a (rank, suit) pair, not {card!r}.") from None
-        if not (isinstance(rank, str) and rank in CARD_POINTS):
-            raise ValueError(f"{rank!r} is not a rank (ranks: {', '.join(RANKS)}).")
-        if not (isinstance(suit, str) and suit in SUITS):
-            raise ValueError(f"{suit!r} is not a suit (suits: {', '.join(SUITS)}).")
-        if (rank, suit) in seen:
-            raise ValueError(f"The {rank} of {suit} is counted twice; the deck has one.")
-        seen.add((rank, suit))
-        total += CARD_POINTS[rank]
-    return total
+    twice = lambda rank, suit: f"The {rank} of {suit} is counted twice; the deck has one."
+    return sum(CARD_POINTS[rank] for rank, _suit in each_card(cards, _unknown_card, twice))
 
 
 def points_bounds(tricks: int) -> tuple[int, int]:
@@ -103,52 +166,442 @@ def column_of(points: int, tricks: int) -> int:
 
 @dataclass(frozen=True)
 class SpitzerOptions:
-    """The rule options of a Spitzer match (RULES.md 2.5)."""
+    """The rule options of a Spitzer match (RULES.md 2.2, 2.5). Strings are taken for the enums' values."""
 
     target: int = 42
-    tie: str = "continue"  # "continue" | "draw"
+    tie: Tie = Tie.CONTINUE
+    three_aces_partner: ThreeAcesPartner = ThreeAcesPartner.FIRST_TRICK
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "tie", Tie(self.tie))
+        object.__setattr__(self, "three_aces_partner", ThreeAcesPartner(self.three_aces_partner))
 
 
 @dataclass(frozen=True)
-class _Entry:
-    """A deal entry that passed every check, ready to score."""
+class SpitzerDeal:
+    """A deal entry that passed every check of RULES.md 2.2–2.4, ready to score.
 
-    contract: str
+    ``points`` and ``tricks`` are the declaring side's. ``partnership`` is set for a Normal game only
+    (``QUEENS`` when the entry did not say); ``called_ace`` only with ``CALLED_ACE``. With a called or
+    first-trick partner the caller (the holder of both black queens) comes first in ``declarers``.
+    """
+
+    contract: Contract
     declarers: tuple[str, ...]
-    partnership: str | None
-    called_ace: str | None
     points: int
     tricks: int
+    partnership: Partnership | None = None
+    called_ace: Suit | None = None
 
+    @property
+    def alone(self) -> bool:
+        return len(self.declarers) == 1
 
-def _and_list(words: Sequence[str]) -> str:
-    words = list(words)
-    if len(words) <= 1:
-        return "".join(words)
-    return ", ".join(words[:-1]) + " and " + words[-1]
-
-
-def _or_list(words: Sequence[str]) -> str:
-    words = list(words)
-    if len(words) <= 1:
-        return "".join(words)
-    return ", ".join(words[:-1]) + " or " + words[-1]
-
-
-def _tricks(n: int) -> str:
-    return f"{n} trick" if n == 1 else f"{n} tricks"
-
-
-def _players(n: int) -> str:
-    return f"{n} player" if n == 1 else f"{n} players"
-
-
-def _signed(value: int) -> str:
-    return f"+{value}" if value > 0 else f"−{abs(value)}"
+    def to_input(self) -> dict[str, Any]:
+        """The deal as a JSON entry (what ``read`` takes back to an equal deal)."""
+        entry: dict[str, Any] = {"contract": self.contract.value, "declarers": list(self.declarers),
+                                 "points": self.points, "tricks": self.tricks}
+        if self.partnership is not None:
+            entry["partnership"] = self.partnership.value
+        if self.called_ace is not None:
+            entry["called_ace"] = self.called_ace.value
+        return entry
 
 
 def _is_whole(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _options(options: Any) -> SpitzerOptions:
+    return options if isinstance(options, SpitzerOptions) else SpitzerOptions()
+
+
+def _name(contract: str) -> Term:
+    return Term(CONTRACT_NAMES[contract])
+
+
+def _suit(suit: str) -> Term:
+    return Term(SUIT_NAMES[suit])
+
+
+def _tricks(n: int) -> Line:
+    """"1 trick", "5 tricks": a phrase other lines take as a parameter."""
+    return Line("spitzer.tricks", "1 trick") if n == 1 else Line("spitzer.tricks", "{n} tricks", n=n)
+
+
+def _shown(value: Any) -> str:
+    """A value as it was entered, quoted (the ``{raw}`` of messages about bad input)."""
+    return repr(value)
+
+
+def side_size(contract: str, partnership: str | None = None) -> tuple[int, ...]:
+    """How many players the declaring side may have (RULES.md 2.4).
+
+    Normal and Schneider 2; Stiller and the Zola family 1; a Normal game where the caller held all three
+    Aces also 1 (the caller alone, as option ``three_aces_partner`` allows). Raises ValueError for an
+    unknown contract.
+    """
+    if contract == Contract.NORMAL:
+        return (1, 2) if partnership == Partnership.FIRST_TRICK else (2,)
+    if contract == Contract.SCHNEIDER:
+        return (2,)
+    if contract in SOLOS:
+        return (1,)
+    raise ValueError(f"{contract!r} is not a Spitzer contract ({', '.join(CONTRACTS)}).")
+
+
+# ---- reading a deal entry, field by field (RULES.md 2.2–2.4) ------------------------------------
+
+def _unknown_fields(raw: Mapping[Any, Any]) -> list[Violation]:
+    return [
+        Violation.of("unknown_field", str(key), "Unknown field {key} (fields: {fields}).",
+                     key=_shown(key), fields=", ".join(DEAL_FIELDS))
+        for key in raw
+        if not isinstance(key, str) or key not in DEAL_FIELDS
+    ]
+
+
+def _read_contract(raw: Any, problems: list[Violation]) -> Contract | None:
+    """RULES.md 2.2: one of the six contracts."""
+    if raw is None:
+        problems.append(Violation.of("missing_contract", "contract", "Choose the contract that was played."))
+        return None
+    if isinstance(raw, str) and raw in CONTRACTS:
+        return Contract(raw)
+    problems.append(Violation.of(
+        "bad_contract", "contract", "The contract must be {contracts}, not {raw}.",
+        contracts=and_list([_name(c) for c in CONTRACTS], "or"), raw=_shown(raw),
+    ))
+    return None
+
+
+def _read_partnership(raw: Any, contract: Contract | None, problems: list[Violation]) -> tuple[Partnership | None, bool]:
+    """RULES.md 2.2: one player with both black queens calls a partner — in a Normal game only.
+
+    Returns the partnership (``QUEENS`` for a Normal game that did not say, None for other contracts) and
+    whether what was entered is acceptable (an Ace is then asked for, or not).
+    """
+    partnership: Partnership | None = None
+    if raw is not None:
+        if not (isinstance(raw, str) and raw in PARTNERSHIPS):
+            problems.append(Violation.of(
+                "bad_partnership", "partnership", "The partnership must be {partnerships}, not {raw}.",
+                partnerships=and_list(PARTNERSHIPS, "or"), raw=_shown(raw),
+            ))
+            return None, False
+        if contract is not None and contract != Contract.NORMAL and raw != Partnership.QUEENS:
+            problems.append(Violation.of(
+                "bad_partnership", "partnership", "Calling a partner belongs to a Normal game only, not to {contract}.",
+                contract=_name(contract),
+            ))
+            return None, False
+        partnership = Partnership(raw)
+    if contract != Contract.NORMAL:
+        return None, True
+    return partnership or Partnership.QUEENS, True
+
+
+def _read_called_ace(raw: Any, raw_partnership: Any, partnership_ok: bool, problems: list[Violation]) -> Suit | None:
+    """RULES.md 2.2: a plain-suit Ace (diamonds are trumps), named only with the called-Ace partnership."""
+    calls_an_ace = raw_partnership == Partnership.CALLED_ACE and partnership_ok
+    if raw is None:
+        if calls_an_ace:
+            problems.append(Violation.of(
+                "missing_called_ace", "called_ace", "Choose which Ace was called: {suits}.",
+                suits=and_list([_suit(s) for s in PLAIN_SUITS], "or"),
+            ))
+        return None
+    if not (isinstance(raw, str) and raw in PLAIN_SUITS):
+        if raw == Suit.DIAMONDS:
+            problems.append(Violation.of(
+                "bad_called_ace", "called_ace",
+                "The called Ace must be of {suits}, not {raw} (diamonds are trumps, so the A of diamonds cannot be called).",
+                suits=and_list([_suit(s) for s in PLAIN_SUITS], "or"), raw=_shown(raw),
+            ))
+        else:
+            problems.append(Violation.of(
+                "bad_called_ace", "called_ace", "The called Ace must be of {suits}, not {raw}.",
+                suits=and_list([_suit(s) for s in PLAIN_SUITS], "or"), raw=_shown(raw),
+            ))
+        return None
+    if raw_partnership != Partnership.CALLED_ACE:
+        problems.append(Violation.of(
+            "bad_called_ace", "called_ace",
+            'An Ace is called only when the partnership is "called_ace"; remove the A of {suit}.', suit=_suit(raw),
+        ))
+        return None
+    return Suit(raw) if calls_an_ace else None
+
+
+def _read_declarers(
+    raw: Any, players: tuple[str, ...], contract: Contract | None, partnership: Partnership | None,
+    options: SpitzerOptions, problems: list[Violation],
+) -> tuple[str, ...] | None:
+    """RULES.md 2.2, 2.4: players of this match, each once, as many as the contract's side has."""
+    if raw is None or (isinstance(raw, (list, tuple)) and len(raw) == 0):
+        problems.append(Violation.of("missing_declarers", "declarers", "Tap the player or players of the declaring side."))
+        return None
+    if not isinstance(raw, (list, tuple)) or not all(isinstance(p, str) for p in raw):
+        problems.append(Violation.of(
+            "bad_declarers", "declarers", 'The declaring side must be a list of player names (e.g. ["Ann", "Cid"]).',
+        ))
+        return None
+    before = len(problems)
+    distinct = tuple(dict.fromkeys(raw))
+    problems.extend(
+        Violation.of("unknown_player", "declarers", "{name} is not a player of this match ({players}).",
+                     name=_shown(name), players=list(players))
+        for name in distinct if name not in players
+    )
+    problems.extend(
+        Violation.of("duplicate_declarer", "declarers", "{name} is in the declaring side twice; tap each player once.",
+                     name=name)
+        for name in distinct if raw.count(name) > 1
+    )
+    if contract is not None and len(distinct) not in side_size(contract, partnership):
+        problems.append(_side_size_violation(contract, partnership, len(distinct), options))
+    return distinct if len(problems) == before else None
+
+
+def _read_points(raw: Any, side: Any, problems: list[Violation]) -> int | None:
+    """RULES.md 2.4: card points 0–120; 1 and 119 are impossible (no card is worth 1)."""
+    if raw is None:
+        problems.append(Violation.of("missing_points", "points", "Enter the declaring side's card points."))
+        return None
+    if not _is_whole(raw) or not 0 <= raw <= TOTAL_POINTS:
+        problems.append(Violation.of(
+            "bad_points", "points", "Card points must be a whole number from 0 to 120, not {raw}.", raw=_shown(raw),
+        ))
+        return None
+    if raw == 1:
+        problems.append(Violation.of(
+            "impossible_points", "points", "{side} cannot have {points} card points: no card is worth 1.",
+            side=side, points=raw,
+        ))
+        return None
+    if raw == TOTAL_POINTS - 1:
+        problems.append(Violation.of(
+            "impossible_points", "points",
+            "{side} cannot have {points} card points: no card is worth 1, so the other side cannot have 1.",
+            side=side, points=raw,
+        ))
+        return None
+    return int(raw)
+
+
+def _read_tricks(raw: Any, problems: list[Violation]) -> int | None:
+    """RULES.md 2.4: tricks 0–8."""
+    if raw is None:
+        problems.append(Violation.of("missing_tricks", "tricks", "Enter how many tricks the declaring side took."))
+        return None
+    if not _is_whole(raw) or not 0 <= raw <= TRICKS:
+        problems.append(Violation.of(
+            "bad_tricks", "tricks", "Tricks must be a whole number from 0 to 8, not {raw}.", raw=_shown(raw),
+        ))
+        return None
+    return int(raw)
+
+
+def _check_points_fit_tricks(points: int, tricks: int, side: Any, problems: list[Violation]) -> None:
+    """RULES.md 2.4: 0 tricks hold 0 points, 8 tricks all 120; t tricks between what 4t cards can and must hold."""
+    if tricks == 0 and points > 0:
+        problems.append(Violation.of(
+            "points_without_tricks", "points",
+            "{side} took no trick, so cannot have {points} card points: card points come only in tricks.",
+            side=side, points=points,
+        ))
+    elif tricks == TRICKS and points < TOTAL_POINTS:
+        problems.append(Violation.of(
+            "all_tricks_points", "points", "{side} took all 8 tricks, so all 120 card points, not {points}.",
+            side=side, points=points,
+        ))
+    elif 0 < tricks < TRICKS:
+        least, most = points_bounds(tricks)
+        if points > most:
+            problems.append(Violation.of(
+                "points_over_tricks", "points",
+                "{side} cannot have {points} card points in {tricks}: {cards} cards hold at most {most}.",
+                side=side, points=points, tricks=_tricks(tricks), cards=4 * tricks, most=most,
+            ))
+        elif points < least:
+            others = TRICKS - tricks
+            problems.append(Violation.of(
+                "points_under_tricks", "points",
+                "{side} cannot have only {points} card points in {tricks}: the other side's {others} hold at most "
+                "{others_most}, which leaves at least {least}.",
+                side=side, points=points, tricks=_tricks(tricks), others=_tricks(others),
+                others_most=MAX_POINTS[others], least=least,
+            ))
+
+
+def _check_caller_alone(deal_parts: tuple[Contract | None, Partnership | None, tuple[str, ...] | None, int | None],
+                        options: SpitzerOptions, problems: list[Violation]) -> None:
+    """RULES.md 2.2, 2.4: a caller holding all three Aces plays alone only as option ``three_aces_partner`` says.
+
+    ``first-trick``: the caller won trick 1, so at least 1 trick. ``first-other``: nobody else won a
+    trick, so all 8.
+    """
+    contract, partnership, declarers, tricks = deal_parts
+    if not (contract == Contract.NORMAL and partnership == Partnership.FIRST_TRICK and declarers is not None
+            and len(declarers) == 1 and tricks is not None):
+        return
+    if options.three_aces_partner == ThreeAcesPartner.FIRST_TRICK and tricks == 0:
+        problems.append(Violation.of(
+            "alone_needs_first_trick", "tricks",
+            "{caller} is entered alone, so won the first trick: the winner of the first trick is the partner, and "
+            "the caller plays alone only after winning it, so with at least 1 trick, not 0.",
+            caller=declarers[0],
+        ))
+    elif options.three_aces_partner == ThreeAcesPartner.FIRST_OTHER and tricks != TRICKS:
+        problems.append(Violation.of(
+            "alone_needs_all_tricks", "tricks",
+            "{caller} is entered alone, but took {tricks}: the partner is the first other player to win a trick. "
+            "If nobody else won a trick the caller has taken all 8.",
+            caller=declarers[0], tricks=_tricks(tricks),
+        ))
+
+
+def _side_size_violation(
+    contract: Contract, partnership: Partnership | None, given: int, options: SpitzerOptions,
+) -> Violation:
+    """Why the declaring side has the wrong number of players (RULES.md 2.4)."""
+    if contract in ANNOUNCED_SOLOS:
+        return Violation.of("side_size", "declarers", "{contract} is played by one player alone, not {given}.",
+                            contract=_name(contract), given=given)
+    if contract == Contract.STILLER:
+        return Violation.of("side_size", "declarers",
+                            "Stiller is played by the holder of both black queens alone, not by {players}.",
+                            players=_players(given))
+    if contract == Contract.SCHNEIDER:
+        return Violation.of(
+            "side_size", "declarers",
+            "Schneider is announced for a side of two: tap the 2 players of the announcing side, not {given}. "
+            "(If one player held both black queens, enter the deal as Stiller.)", given=given,
+        )
+    if partnership == Partnership.FIRST_TRICK and options.three_aces_partner == ThreeAcesPartner.FIRST_OTHER:
+        return Violation.of(
+            "side_size", "declarers",
+            "With the first-trick partner, the declaring side is the caller and that partner (2 players), or the "
+            "caller alone (1) if nobody else won a trick, not {players}.", players=_players(given),
+        )
+    if partnership == Partnership.FIRST_TRICK:
+        return Violation.of(
+            "side_size", "declarers",
+            "With the first-trick partner, the declaring side is the caller and the winner of the first trick "
+            "(2 players), or the caller alone (1) if the caller won it, not {players}.", players=_players(given),
+        )
+    return Violation.of("side_size", "declarers", "A Normal game's declaring side is the two queen holders: tap 2 players.")
+
+
+def _players(n: int) -> Line:
+    return Line("spitzer.players", "1 player") if n == 1 else Line("spitzer.players", "{n} players", n=n)
+
+
+# ---- the working of a deal's score, as lines (RULES.md 2.2, 2.3) -------------------------------
+
+def _what(deal: SpitzerDeal, column: int) -> Line:
+    """What decided the column, as people say it: "0 tricks", "all 8 tricks", "75 points"."""
+    if column == 0:
+        return Line("spitzer.what.no_tricks", "0 tricks")
+    if column == 5:
+        return Line("spitzer.what.all_tricks", "all 8 tricks")
+    if deal.contract == Contract.ZOLA_SCHWARZ:
+        return Line("spitzer.what.tricks_and_points", "{tricks} and {points} points",
+                    tricks=_tricks(deal.tricks), points=deal.points)
+    return Line("spitzer.what.points", "{points} points", points=deal.points)
+
+
+def _summary(deal: SpitzerDeal, opponents: tuple[str, ...], what: Line, value: int) -> Line:
+    """"Zola by Ben, 95 points: +27 to Ben", "Normal: Ann and Cid, 40 points: −6 — Ben and Dee score 6 each"."""
+    contract, player, each = _name(deal.contract), deal.declarers[0], abs(value)
+    if deal.contract in SOLOS:
+        if value > 0:
+            return Line("spitzer.summary.solo_won", "{contract} by {player}, {what}: +{value} to {player}",
+                        contract=contract, player=player, what=what, value=each)
+        return Line("spitzer.summary.solo_lost",
+                    "{contract} by {player}, {what}: −{value} — {opponents} score {value} each",
+                    contract=contract, player=player, what=what, value=each, opponents=list(opponents))
+    if deal.alone:
+        if value > 0:
+            return Line("spitzer.summary.alone_won", "{contract}: {player} alone, {what}: +{value} to {player}",
+                        contract=contract, player=player, what=what, value=each)
+        return Line("spitzer.summary.alone_lost",
+                    "{contract}: {player} alone, {what}: −{value} — {opponents} score {value} each",
+                    contract=contract, player=player, what=what, value=each, opponents=list(opponents))
+    if value > 0:
+        return Line("spitzer.summary.side_won", "{contract}: {side}, {what}: +{value} each to {side}",
+                    contract=contract, side=list(deal.declarers), what=what, value=each)
+    return Line("spitzer.summary.side_lost", "{contract}: {side}, {what}: −{value} — {opponents} score {value} each",
+                contract=contract, side=list(deal.declarers), what=what, value=each, opponents=list(opponents))
+
+
+def _side_line(deal: SpitzerDeal, opponents: tuple[str, ...], options: SpitzerOptions) -> Line:
+    """Who declared, and how the side came about (RULES.md 2.2)."""
+    contract, declarers = deal.contract, deal.declarers
+    if contract == Contract.STILLER:
+        return Line("spitzer.side.stiller",
+                    "Stiller by {player} (both black queens, playing alone unannounced) against {opponents}.",
+                    player=declarers[0], opponents=list(opponents))
+    if contract in SOLOS:
+        return Line("spitzer.side.solo", "{contract} by {player} (soloist) against {opponents}.",
+                    contract=_name(contract), player=declarers[0], opponents=list(opponents))
+    if contract == Contract.SCHNEIDER:
+        return Line("spitzer.side.schneider", "Schneider announced by {side}: the announcing side must take 90.",
+                    side=list(declarers))
+    if deal.partnership == Partnership.CALLED_ACE:
+        return Line("spitzer.side.called_ace", "Normal: {caller} called the A of {suit}; partner {partner}.",
+                    caller=declarers[0], suit=_suit(deal.called_ace or ""), partner=declarers[1])
+    if deal.partnership == Partnership.FIRST_TRICK:
+        return _three_aces_line(deal, options)
+    return Line("spitzer.side.queens", "Normal: {side} hold the black queens (queens split).", side=list(declarers))
+
+
+def _three_aces_line(deal: SpitzerDeal, options: SpitzerOptions) -> Line:
+    """RULES.md 2.2: the caller held all three Aces; the partner as option ``three_aces_partner`` decides."""
+    caller = deal.declarers[0]
+    if options.three_aces_partner == ThreeAcesPartner.FIRST_OTHER:
+        if deal.alone:
+            return Line("spitzer.side.first_other_alone",
+                        "Normal: {caller} held both black queens and all three Aces; nobody else won a trick: "
+                        "{caller} played alone and took all 8 tricks.", caller=caller)
+        return Line("spitzer.side.first_other_partner",
+                    "Normal: {caller} held both black queens and all three Aces; partner {partner}, the first other "
+                    "player to win a trick.", caller=caller, partner=deal.declarers[1])
+    if deal.alone:
+        return Line("spitzer.side.first_trick_alone",
+                    "Normal: {caller} held both black queens and all three Aces, and won the first trick: "
+                    "{caller} played alone.", caller=caller)
+    return Line("spitzer.side.first_trick_partner",
+                "Normal: {caller} held both black queens and all three Aces; partner {partner}, the winner of the "
+                "first trick.", caller=caller, partner=deal.declarers[1])
+
+
+def _column_line(deal: SpitzerDeal, column: int) -> Line:
+    if column == 0:
+        return Line("spitzer.column.no_tricks", "0 tricks: column '0 tricks'.")
+    if column == 5:
+        return Line("spitzer.column.all_tricks", "8 tricks: column 'all 8 tricks'.")
+    return Line("spitzer.column.points", "{points} points, {tricks}: column {column}.",
+                points=deal.points, tricks=_tricks(deal.tricks), column=COLUMNS[column])
+
+
+def _payment_line(deal: SpitzerDeal, what: Line, value: int, paid_to: tuple[str, ...]) -> Line:
+    """"Normal, 75 points → +3 to each of Ann and Cid." — or what the side fell short of."""
+    contract, each = _name(deal.contract), abs(value)
+    if value > 0:
+        if len(paid_to) == 1:
+            return Line("spitzer.payment.won", "{contract}, {what} → +{value} to {player}.",
+                        contract=contract, what=what, value=each, player=paid_to[0])
+        return Line("spitzer.payment.won", "{contract}, {what} → +{value} to each of {players}.",
+                    contract=contract, what=what, value=each, players=list(paid_to))
+    needs = NEEDS[deal.contract]
+    short = (Line("spitzer.needs.all_tricks", "all 8 tricks") if needs == "all 8 tricks"
+             else Line("spitzer.needs.points", "{points}", points=int(needs)))
+    if len(paid_to) == 1:  # never with four players (a losing side has two or three opponents); kept for safety
+        return Line("spitzer.payment.lost", "{contract}, {what}: short of {needs} → −{value} to {player}.",
+                    contract=contract, what=what, needs=short, value=each, player=paid_to[0])
+    return Line("spitzer.payment.lost", "{contract}, {what}: short of {needs} → −{value} to each of {players}.",
+                contract=contract, what=what, needs=short, value=each, players=list(paid_to))
 
 
 class Spitzer(BaseGame):
@@ -160,14 +613,23 @@ class Spitzer(BaseGame):
     Options = SpitzerOptions
     option_specs = (
         OptionSpec(
-            "target", "Target",
-            "The match ends after a deal in which a player reaches this total; the highest total wins.",
+            "target", N_("Target"),
+            N_("The match ends after a deal in which a player reaches this total; the highest total wins."),
             42, number=True, minimum=5, maximum=1000,
         ),
         OptionSpec(
-            "tie", "Equal top totals",
-            "When the highest totals are equal at the end: keep dealing until one is ahead, or call it a draw.",
-            "continue", choices=(("continue", "Keep dealing"), ("draw", "Draw")),
+            "tie", N_("Equal top totals"),
+            N_("When the highest totals are equal at the end: keep dealing until one is ahead, or call it a draw."),
+            Tie.CONTINUE, choices=((Tie.CONTINUE, N_("Keep dealing")), (Tie.DRAW, N_("Draw"))),
+        ),
+        OptionSpec(
+            "three_aces_partner", N_("All three Aces"),
+            N_("When the holder of both black queens also holds all three plain Aces: the partner is the winner of "
+               "the first trick (the caller plays alone after winning it), or the first other player to win a trick "
+               "(the caller plays alone only by taking all 8)."),
+            ThreeAcesPartner.FIRST_TRICK,
+            choices=((ThreeAcesPartner.FIRST_TRICK, N_("First trick's winner")),
+                     (ThreeAcesPartner.FIRST_OTHER, N_("First other player to win a trick"))),
         ),
     )
 
@@ -177,23 +639,12 @@ class Spitzer(BaseGame):
         return {"dealer": table.dealer, "leader": table.next_after(table.dealer)}
 
     def side_size(self, contract: str, partnership: str | None = None) -> tuple[int, ...]:
-        """How many players the declaring side may have (RULES.md 2.4).
+        """How many players the declaring side may have (RULES.md 2.4); see ``side_size``."""
+        return side_size(contract, partnership)
 
-        Normal and Schneider 2; Stiller and the Zola family 1; a Normal game with the first-trick
-        partner also 1 (the caller alone, when nobody else won a trick). Raises ValueError for an
-        unknown contract.
-        """
-        if contract == "normal":
-            return (1, 2) if partnership == "first_trick" else (2,)
-        if contract == "schneider":
-            return (2,)
-        if contract in SOLOS:
-            return (1,)
-        raise ValueError(f"{contract!r} is not a Spitzer contract ({', '.join(CONTRACTS)}).")
-
-    # ---- checking a deal entry -------------------------------------------------------------
-    def validate(self, deal: Any, table: Table, options: Any) -> list[Violation]:
-        """Every problem with a deal entry (RULES.md 2.2–2.4); never raises.
+    # ---- reading a deal entry --------------------------------------------------------------
+    def read(self, raw: Any, table: Table, options: Any = None) -> SpitzerDeal:
+        """The typed deal for an entry (RULES.md 2.2–2.4); raises InvalidDeal with every problem found.
 
         Entry: ``{"contract", "declarers": [player, …], "points", "tricks", "partnership", "called_ace"}``.
         ``points`` and ``tricks`` are the declaring side's: the queen side (Normal, Stiller), the soloist
@@ -201,262 +652,64 @@ class Spitzer(BaseGame):
         ``"queens"``) and ``called_ace`` (with ``"called_ace"`` only) are optional. With a called or
         first-trick partner the caller (the holder of both black queens) comes first in ``declarers``.
         """
-        return self._read(deal, table)[0]
-
-    def _read(self, deal: Any, table: Table) -> tuple[list[Violation], _Entry | None]:
-        if not isinstance(deal, Mapping):
-            return [Violation("not_an_object", "A deal must be an object of field → value.", None)], None
-        problems: list[Violation] = []
-        players = tuple(table.players)
-
-        problems.extend(unknown_fields(deal, DEAL_FIELDS))
-
-        # Contract (RULES.md 2.2)
-        raw_contract = deal.get("contract")
-        contract: str | None = None
-        if raw_contract is None:
-            problems.append(Violation("missing_contract", "Choose the contract that was played.", "contract"))
-        elif isinstance(raw_contract, str) and raw_contract in CONTRACTS:
-            contract = raw_contract
-        else:
-            names = _or_list([CONTRACT_NAMES[c] for c in CONTRACTS])
-            problems.append(Violation("bad_contract", f"The contract must be {names}, not {raw_contract!r}.", "contract"))
-
-        # Partnership (RULES.md 2.2: one player with both black queens calls a partner; Normal only)
-        raw_partnership = deal.get("partnership")
-        partnership: str | None = None
-        partnership_ok = True
-        if raw_partnership is not None:
-            if not (isinstance(raw_partnership, str) and raw_partnership in PARTNERSHIPS):
-                partnership_ok = False
-                problems.append(Violation(
-                    "bad_partnership",
-                    f"The partnership must be {_or_list(PARTNERSHIPS)}, not {raw_partnership!r}.",
-                    "partnership",
-                ))
-            elif contract is not None and contract != "normal" and raw_partnership != "queens":
-                partnership_ok = False
-                problems.append(Violation(
-                    "bad_partnership",
-                    f"Calling a partner belongs to a Normal game only, not to {CONTRACT_NAMES[contract]}.",
-                    "partnership",
-                ))
-            else:
-                partnership = raw_partnership
-        if contract == "normal" and partnership is None and partnership_ok:
-            partnership = "queens"
-        if contract is not None and contract != "normal":
-            partnership = None
-
-        # Called Ace (RULES.md 2.2: a plain-suit Ace; diamonds are trumps)
-        raw_ace = deal.get("called_ace")
-        called_ace: str | None = None
-        calls_an_ace = raw_partnership == "called_ace" and partnership_ok
-        if raw_ace is None:
-            if calls_an_ace:
-                problems.append(Violation(
-                    "missing_called_ace", "Choose which Ace was called: clubs, spades or hearts.", "called_ace",
-                ))
-        elif not (isinstance(raw_ace, str) and raw_ace in PLAIN_SUITS):
-            why = " (diamonds are trumps, so the A of diamonds cannot be called)" if raw_ace == "diamonds" else ""
-            problems.append(Violation(
-                "bad_called_ace", f"The called Ace must be of clubs, spades or hearts, not {raw_ace!r}{why}.", "called_ace",
-            ))
-        elif raw_partnership != "called_ace":
-            problems.append(Violation(
-                "bad_called_ace",
-                f"An Ace is called only when the partnership is \"called_ace\"; remove the A of {raw_ace}.",
-                "called_ace",
-            ))
-        elif calls_an_ace:
-            called_ace = raw_ace
-
-        # Declaring side (RULES.md 2.2, 2.4)
-        raw_declarers = deal.get("declarers")
-        declarers: tuple[str, ...] | None = None
-        if raw_declarers is None or (isinstance(raw_declarers, (list, tuple)) and len(raw_declarers) == 0):
-            problems.append(Violation("missing_declarers", "Tap the player or players of the declaring side.", "declarers"))
-        elif not isinstance(raw_declarers, (list, tuple)) or not all(isinstance(p, str) for p in raw_declarers):
-            problems.append(Violation(
-                "bad_declarers", "The declaring side must be a list of player names (e.g. [\"Ann\", \"Cid\"]).", "declarers",
-            ))
-        else:
-            ok = True
-            for name in dict.fromkeys(raw_declarers):
-                if name not in players:
-                    ok = False
-                    problems.append(Violation(
-                        "unknown_player", f"{name!r} is not a player of this match ({_and_list(players)}).", "declarers",
-                    ))
-            distinct = tuple(dict.fromkeys(raw_declarers))
-            for name in distinct:
-                if raw_declarers.count(name) > 1:
-                    ok = False
-                    problems.append(Violation(
-                        "duplicate_declarer", f"{name} is in the declaring side twice; tap each player once.", "declarers",
-                    ))
-            if contract is not None:
-                allowed = self.side_size(contract, partnership)
-                if len(distinct) not in allowed:
-                    ok = False
-                    problems.append(Violation("side_size", _side_size_message(contract, partnership, len(distinct)), "declarers"))
-            if ok:
-                declarers = distinct
-        side = _and_list(declarers) if declarers else "The declaring side"
-
-        # Card points and tricks (RULES.md 2.4)
-        raw_points = deal.get("points")
-        points: int | None = None
-        if raw_points is None:
-            problems.append(Violation("missing_points", "Enter the declaring side's card points.", "points"))
-        elif not _is_whole(raw_points) or not 0 <= raw_points <= TOTAL_POINTS:
-            problems.append(Violation(
-                "bad_points", f"Card points must be a whole number from 0 to 120, not {raw_points!r}.", "points",
-            ))
-        elif raw_points in (1, TOTAL_POINTS - 1):
-            problems.append(Violation(
-                "impossible_points",
-                f"{side} cannot have {raw_points} card points: no card is worth 1"
-                + (", so the other side cannot have 1." if raw_points == TOTAL_POINTS - 1 else "."),
-                "points",
-            ))
-        else:
-            points = raw_points
-
-        raw_tricks = deal.get("tricks")
-        tricks: int | None = None
-        if raw_tricks is None:
-            problems.append(Violation("missing_tricks", "Enter how many tricks the declaring side took.", "tricks"))
-        elif not _is_whole(raw_tricks) or not 0 <= raw_tricks <= TRICKS:
-            problems.append(Violation(
-                "bad_tricks", f"Tricks must be a whole number from 0 to 8, not {raw_tricks!r}.", "tricks",
-            ))
-        else:
-            tricks = raw_tricks
-
+        if not isinstance(raw, Mapping):
+            raise InvalidDeal([Violation.of("not_an_object", None, "A deal must be an object of field → value.")])
+        opts = _options(options)
+        problems = _unknown_fields(raw)
+        contract = _read_contract(raw.get("contract"), problems)
+        partnership, partnership_ok = _read_partnership(raw.get("partnership"), contract, problems)
+        called_ace = _read_called_ace(raw.get("called_ace"), raw.get("partnership"), partnership_ok, problems)
+        declarers = _read_declarers(raw.get("declarers"), tuple(table.players), contract, partnership, opts, problems)
+        side: Any = list(declarers) if declarers else Term(N_("The declaring side"))
+        points = _read_points(raw.get("points"), side, problems)
+        tricks = _read_tricks(raw.get("tricks"), problems)
         if points is not None and tricks is not None:
-            if tricks == 0 and points > 0:
-                problems.append(Violation(
-                    "points_without_tricks",
-                    f"{side} took no trick, so cannot have {points} card points: card points come only in tricks.",
-                    "points",
-                ))
-            elif tricks == TRICKS and points < TOTAL_POINTS:
-                problems.append(Violation(
-                    "all_tricks_points",
-                    f"{side} took all 8 tricks, so all 120 card points, not {points}.",
-                    "points",
-                ))
-            elif 0 < tricks < TRICKS:
-                least, most = points_bounds(tricks)
-                if points > most:
-                    problems.append(Violation(
-                        "points_over_tricks",
-                        f"{side} cannot have {points} card points in {_tricks(tricks)}: "
-                        f"{4 * tricks} cards hold at most {most}.",
-                        "points",
-                    ))
-                elif points < least:
-                    others = TRICKS - tricks
-                    problems.append(Violation(
-                        "points_under_tricks",
-                        f"{side} cannot have only {points} card points in {_tricks(tricks)}: the other side's "
-                        f"{_tricks(others)} hold at most {MAX_POINTS[others]}, which leaves at least {least}.",
-                        "points",
-                    ))
-
-        if tricks is not None and contract in ("normal", "stiller") and tricks == 0:
-            problems.append(Violation(
-                "impossible_cell",
-                "The Q♣ always wins its trick and sits on the declaring side, so the declaring side cannot have 0 tricks.",
-                "tricks",
+            _check_points_fit_tricks(points, tricks, side, problems)
+        if tricks == 0 and contract in (Contract.NORMAL, Contract.STILLER):
+            problems.append(Violation.of(
+                "impossible_cell", "tricks",
+                "The Q♣ always wins its trick and sits on the declaring side, so the declaring side cannot have 0 "
+                "tricks.",
             ))
-        if (
-            contract == "normal" and partnership == "first_trick" and declarers is not None
-            and len(declarers) == 1 and tricks is not None and tricks != TRICKS
-        ):
-            problems.append(Violation(
-                "alone_needs_all_tricks",
-                f"{declarers[0]} is entered alone, but took {_tricks(tricks)}: the partner is the first other "
-                "player to win a trick. If nobody else won a trick the caller has taken all 8.",
-                "tricks",
-            ))
-
+        _check_caller_alone((contract, partnership, declarers, tricks), opts, problems)
         if problems or contract is None or declarers is None or points is None or tricks is None:
-            return problems, None
-        return problems, _Entry(contract, declarers, partnership, called_ace, points, tricks)
+            raise InvalidDeal(problems)
+        return SpitzerDeal(contract, declarers, points, tricks, partnership, called_ace)
 
     # ---- scoring ---------------------------------------------------------------------------
-    def score(self, deal: Any, table: Table, options: Any) -> DealResult:
-        """The scores of one deal (RULES.md 2.3); raises InvalidDeal with every violation.
+    def score(self, deal: SpitzerDeal | Any, table: Table, options: Any = None) -> DealResult:
+        """The scores of one deal (RULES.md 2.3). Takes a ``SpitzerDeal`` as it is; anything else is read
+        first (raising InvalidDeal with every violation).
 
         A plus goes to each member of the declaring side (a soloist once), a minus, as its absolute
         value, to each opponent. Nobody's score ever goes down.
         """
-        problems, entry = self._read(deal, table)
-        if problems or entry is None:
-            raise InvalidDeal(problems)
+        opts = _options(options)
+        if not isinstance(deal, SpitzerDeal):
+            deal = self.read(deal, table, opts)
         players = tuple(table.players)
-        contract, declarers, points, tricks = entry.contract, entry.declarers, entry.points, entry.tricks
+        declarers = deal.declarers
         opponents = tuple(p for p in players if p not in declarers)
-        name = CONTRACT_NAMES[contract]
-        column = column_of(points, tricks)
-        value = TABLE[contract][column]
-        assert value is not None  # the impossible cells were rejected above
-
+        column = column_of(deal.points, deal.tricks)
+        value = TABLE[deal.contract][column]
+        assert value is not None  # the impossible cells were rejected by read
         paid_to = declarers if value > 0 else opponents
         each = abs(value)
-        scores = {p: (each if p in paid_to else 0) for p in players}
-
-        # What decided the column, as people say it.
-        if column == 0:
-            what = "0 tricks"
-        elif column == 5:
-            what = "all 8 tricks"
-        elif contract == "zola_schwarz":
-            what = f"{_tricks(tricks)} and {points} points"
-        else:
-            what = f"{points} points"
-
-        alone = len(declarers) == 1
-        if contract in SOLOS:
-            head = f"{name} by {declarers[0]}"
-        elif alone:
-            head = f"{name}: {declarers[0]} alone"
-        else:
-            head = f"{name}: {_and_list(declarers)}"
-        if value > 0:
-            payment = f"{_signed(value)} to {declarers[0]}" if alone else f"{_signed(value)} each to {_and_list(declarers)}"
-        else:
-            payment = f"{_signed(value)} — {_and_list(opponents)} score {each}" + (" each" if len(opponents) > 1 else "")
-        summary = f"{head}, {what}: {payment}"
-
-        if column == 0:
-            column_line = "0 tricks: column '0 tricks'."
-        elif column == 5:
-            column_line = "8 tricks: column 'all 8 tricks'."
-        else:
-            column_line = f"{points} points, {_tricks(tricks)}: column {COLUMNS[column]}."
-
-        to_whom = paid_to[0] if len(paid_to) == 1 else f"each of {_and_list(paid_to)}"
-        if value > 0:
-            payment_line = f"{name}, {what} → {_signed(value)} to {to_whom}."
-        else:
-            payment_line = f"{name}, {what}: short of {NEEDS[contract]} → {_signed(value)} to {to_whom}."
-
+        what = _what(deal, column)
         return DealResult(
-            scores=scores,
-            summary=summary,
-            breakdown=(_side_line(entry, opponents), column_line, payment_line),
+            scores={p: (each if p in paid_to else 0) for p in players},
+            summary=_summary(deal, opponents, what, value),
+            breakdown=(_side_line(deal, opponents, opts), _column_line(deal, column),
+                       _payment_line(deal, what, value, paid_to)),
             details={
-                "contract": contract,
-                "contract_name": name,
+                "contract": deal.contract.value,
+                "contract_name": CONTRACT_NAMES[deal.contract],
                 "declarers": list(declarers),
                 "opponents": list(opponents),
-                "partnership": entry.partnership if contract == "normal" else None,
-                "called_ace": entry.called_ace,
-                "points": points,
-                "tricks": tricks,
+                "partnership": deal.partnership.value if deal.partnership is not None else None,
+                "called_ace": deal.called_ace.value if deal.called_ace is not None else None,
+                "points": deal.points,
+                "tricks": deal.tricks,
                 "column": COLUMNS[column],
                 "value": value,
                 "paid": {"to": list(paid_to), "each": each},
@@ -473,11 +726,11 @@ class Spitzer(BaseGame):
         facts = {"declarer": 1, "declarer_won": won}
         if contract in SOLOS:
             facts["solo"], facts["solo_won"] = 1, won
-            if contract != "stiller":
+            if contract != Contract.STILLER:
                 facts["announced_solo"], facts["announced_solo_won"] = 1, won
-        if contract == "stiller":
+        if contract == Contract.STILLER:
             facts["stiller"], facts["stiller_won"] = 1, won
-        if contract in ("schneider", "zola_schneider"):
+        if contract in (Contract.SCHNEIDER, Contract.ZOLA_SCHNEIDER):
             facts["schneider"], facts["schneider_won"] = 1, won
         for partner in d["declarers"]:
             if partner != player:
@@ -488,8 +741,9 @@ class Spitzer(BaseGame):
     def notation(self, result: DealResult) -> str:
         """Contract, side, points, tricks: "Zola Schwarz · Ben · 120 pts · 7 tr"."""
         d = result.details
-        side = "+".join(d["declarers"])
-        return f"{d['contract_name']} · {side} · {d['points']} pts · {d['tricks']} tr"
+        return Line("spitzer.notation", "{contract} · {side} · {points} pts · {tricks} tr",
+                    contract=Term(d["contract_name"]), side="+".join(d["declarers"]), points=d["points"],
+                    tricks=d["tricks"])
 
     # ---- end of match ----------------------------------------------------------------------
     def judge(self, players: Sequence[str], tally: Tally, options: Any, ended_by_hand: bool = False) -> Standing:
@@ -498,63 +752,28 @@ class Spitzer(BaseGame):
         Equal top totals keep dealing (``tie="continue"``) or end in a draw (``tie="draw"``).
         ``ended_by_hand`` is ignored: the target ends a Spitzer match.
         """
-        options = options if options is not None else SpitzerOptions()
-        players = tuple(players)
-        if not players:
+        opts = _options(options)
+        seated = tuple(players)
+        if not seated:
             return Standing(False)
-        scores = {p: int(tally.totals.get(p, 0)) for p in players}
-        target = options.target
-        reached = [p for p in players if scores[p] >= target]
+        scores = {p: int(tally.totals.get(p, 0)) for p in seated}
+        target = opts.target
+        reached = [p for p in seated if scores[p] >= target]
         if not reached:
-            return Standing(False, None, ", ".join(f"{p} needs {target - scores[p]}" for p in players))
+            needs = ", ".join(Line("spitzer.standing.needs", "{player} needs {points}", player=p,
+                                   points=target - scores[p]) for p in seated)
+            return Standing(False, None, Line("spitzer.standing.to_go", "{needs}", needs=needs))
         top = max(scores.values())
-        leaders = [p for p in players if scores[p] == top]
+        leaders = [p for p in seated if scores[p] == top]
         if len(leaders) == 1:
-            return Standing(True, leaders[0], f"{_and_list(reached)} reached {target} — {leaders[0]} wins with {top}")
-        if options.tie == "draw":
-            return Standing(True, None, f"{_and_list(leaders)} are level on {top} — a draw")
-        return Standing(False, None, f"{_and_list(leaders)} are level on {top} — keep dealing")
-
-
-def _side_size_message(contract: str, partnership: str | None, given: int) -> str:
-    """Why the declaring side has the wrong number of players (RULES.md 2.4)."""
-    name = CONTRACT_NAMES[contract]
-    if contract in ("zola", "zola_schneider", "zola_schwarz"):
-        return f"{name} is played by one player alone, not {given}."
-    if contract == "stiller":
-        return f"Stiller is played by the holder of both black queens alone, not by {_players(given)}."
-    if contract == "schneider":
-        return (
-            f"Schneider is announced for a side of two: tap the 2 players of the announcing side, not {given}. "
-            "(If one player held both black queens, enter the deal as Stiller.)"
-        )
-    if partnership == "first_trick":
-        return (
-            "With the first-trick partner, the declaring side is the caller and that partner (2 players), or the "
-            f"caller alone (1) if nobody else won a trick, not {_players(given)}."
-        )
-    return "A Normal game's declaring side is the two queen holders: tap 2 players."
-
-
-def _side_line(entry: _Entry, opponents: tuple[str, ...]) -> str:
-    """Who declared, and how the side came about (RULES.md 2.2)."""
-    name = CONTRACT_NAMES[entry.contract]
-    declarers = entry.declarers
-    if entry.contract == "stiller":
-        return f"Stiller by {declarers[0]} (both black queens, playing alone unannounced) against {_and_list(opponents)}."
-    if entry.contract in SOLOS:
-        return f"{name} by {declarers[0]} (soloist) against {_and_list(opponents)}."
-    if entry.contract == "schneider":
-        return f"Schneider announced by {_and_list(declarers)}: the announcing side must take 90."
-    if entry.partnership == "called_ace":
-        return f"Normal: {declarers[0]} called the A of {entry.called_ace}; partner {declarers[1]}."
-    if entry.partnership == "first_trick":
-        caller = declarers[0]
-        held = f"Normal: {caller} held both black queens and all three Aces; "
-        if len(declarers) == 1:
-            return held + f"nobody else won a trick: {caller} played alone and took all 8 tricks."
-        return held + f"partner {declarers[1]}, the first other player to win a trick."
-    return f"Normal: {_and_list(declarers)} hold the black queens (queens split)."
+            return Standing(True, leaders[0], Line("spitzer.standing.won", "{reached} reached {target} — {winner} wins "
+                                                   "with {top}", reached=reached, target=target, winner=leaders[0],
+                                                   top=top))
+        if opts.tie == Tie.DRAW:
+            return Standing(True, None, Line("spitzer.standing.draw", "{leaders} are level on {top} — a draw",
+                                             leaders=leaders, top=top))
+        return Standing(False, None, Line("spitzer.standing.level", "{leaders} are level on {top} — keep dealing",
+                                          leaders=leaders, top=top))
 
 
 SPITZER = Spitzer()

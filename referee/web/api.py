@@ -201,8 +201,17 @@ def create_match():
 
 @bp.get("/matches/<int:match_id>")
 def get_match(match_id: int):
+    """The whole match; ``?deals_after=N`` leaves out deals 1..N (a phone that has them already)."""
+    raw = request.args.get("deals_after")
+    after = 0
+    if raw is not None:
+        parsed = whole_number(raw)
+        if parsed is None or parsed < 0:
+            return _one_error("bad_deals_after", f"deals_after must be a deal number (a whole number, 0 or more), "
+                              f"not {raw[:40]!r}.", 422, "deals_after")
+        after = parsed
     db = get_db()
-    return jsonify(matches.match_to_json(db, matches.load(db, match_id)))
+    return jsonify(matches.match_to_json(db, matches.load(db, match_id), deals_after=after))
 
 
 def _deal_and_match(match: matches.Match, number: int):
@@ -221,7 +230,11 @@ def add_deal(match_id: int):
     headers = {"Location": f"/api/matches/{match_id}/deals/{number}"}
     if replayed:
         headers["Idempotent-Replayed"] = "true"
-    return jsonify(_deal_and_match(match, number)), (200 if replayed else 201), headers
+    deal = match.deal(number)
+    # The deal and where the match now stands, not every deal: the answer's size does not grow with the match.
+    answer = {"deal": matches.deal_to_json(db, match, deal, None if replayed else []),
+              "match": matches.standing_to_json(match)}
+    return jsonify(answer), (200 if replayed else 201), headers
 
 
 @bp.get("/matches/<int:match_id>/deals/<int:number>")

@@ -15,12 +15,14 @@ from typing import Any
 
 from flask import Blueprint, abort, current_app, g, make_response, redirect, render_template, request, url_for
 from htmx_flask import request as hx_request
+from werkzeug.exceptions import Conflict as HTTPConflict
+from werkzeug.exceptions import NotFound
 
 from .. import matches, store
 from ..games import GAMES, find_game
 from ..games.base import InvalidDeal, RuleError, Table, UnknownGame, Violation, whole_number
-from . import capped, get_db
-from .entry import entry_form
+from . import capped, get_db, http_error
+from .games import PLUGS
 
 bp = Blueprint("pages", __name__)
 
@@ -33,10 +35,19 @@ def _group(violations: list[Violation]) -> dict[str | None, list[str]]:
 
 
 def _load(match_id: int) -> matches.Match:
-    try:
-        return matches.load(get_db(), match_id)
-    except matches.NotFound:
-        abort(404, description=f"There is no match {match_id}.")
+    return matches.load(get_db(), match_id)  # NotFound: "There is no match N." (404, below)
+
+
+@bp.errorhandler(matches.NotFound)
+def _not_found(exc: matches.NotFound):
+    """No such match or deal, whichever page asked: the 404 page saying which."""
+    return http_error(NotFound(description=str(exc)))
+
+
+@bp.errorhandler(matches.Conflict)
+def _conflict(exc: matches.Conflict):
+    """The match's state refuses the change (finished, abandoned, already void…): the 409 page saying why."""
+    return http_error(HTTPConflict(description=str(exc)))
 
 
 # ---- which phone: a random long-lived cookie, so Undo can say "entered by this phone" -------
@@ -157,9 +168,9 @@ def rules_page(game_key: str):
         game = find_game(game_key)
     except UnknownGame:
         abort(404, description=f"Referee does not know the game {game_key!r}.")
-    from .sheets import configured_options
+    from .sheets import configured_options, rules_template
 
-    return render_template(f"rules/{game.key}.html", game=game, options=configured_options(game, request.args))
+    return render_template(rules_template(game.key), game=game, options=configured_options(game, request.args))
 
 
 # ---- the match ----------------------------------------------------------------------------
@@ -195,12 +206,7 @@ def _shown_change(match: matches.Match, events: list[dict[str, Any]]) -> tuple[i
 
 @bp.post("/matches/<int:match_id>/end")
 def end_match(match_id: int):
-    try:
-        matches.end_match(get_db(), match_id)
-    except matches.NotFound:
-        abort(404)
-    except matches.Conflict as exc:
-        abort(409, description=str(exc))
+    matches.end_match(get_db(), match_id)
     return _back_to_table(match_id, done=1)
 
 
@@ -209,8 +215,6 @@ def match_details(match_id: int):
     db = get_db()
     try:
         matches.set_details(db, match_id, request.form.get("place", ""), request.form.get("note", ""))
-    except matches.NotFound:
-        abort(404)
     except RuleError as exc:
         match = _load(match_id)
         return render_template(
@@ -250,8 +254,6 @@ def _undo_or_redo(action, match_id: int):
             raise matches.OutOfTurn("Nothing was changed: the button did not say which action it meant. "
                                     "Look at the table and try again.", None)
         event, _ = action(db, match_id, event_id, store.acting_device.get())
-    except matches.NotFound as exc:
-        abort(404, description=str(exc))
     except matches.Conflict as exc:
         match = _load(match_id)
         return render_template("match.html", match=match, state=match.state, **_match_extras(match),
@@ -263,10 +265,7 @@ def _undo_or_redo(action, match_id: int):
 
 @bp.post("/matches/<int:match_id>/rematch")
 def rematch(match_id: int):
-    try:
-        new_id = matches.rematch(get_db(), match_id)
-    except matches.NotFound:
-        abort(404)
+    new_id = matches.rematch(get_db(), match_id)
     return _go(url_for("pages.match_page", match_id=new_id))
 
 
@@ -274,20 +273,13 @@ def rematch(match_id: int):
 def restore_version(match_id: int, number: int, version: int):
     try:
         matches.restore_version(get_db(), match_id, number, version)
-    except matches.NotFound as exc:
-        abort(404, description=str(exc))
     except InvalidDeal as exc:
         abort(422, description="That version no longer fits the rules: " + " ".join(v.message for v in exc.violations))
     return _change_done(match_id, number)
 
 
 def _match_action(action, match_id: int):
-    try:
-        action(get_db())
-    except matches.NotFound as exc:
-        abort(404, description=str(exc))
-    except matches.Conflict as exc:
-        abort(409, description=str(exc))
+    action(get_db())
     return _back_to_table(match_id, done=1)
 
 
@@ -312,6 +304,8 @@ def _match_extras(match: matches.Match) -> dict[str, Any]:
         "undo_text": undoable and matches.describe_event(undoable, noun, device),
         "redoable": redoable,
         "redo_text": redoable and matches.describe_event(redoable, noun, device),
+        "needs": match.game.needs(match.players, match.state.totals, match.options),
+        "target": getattr(match.options, "target", None),
         "chart": sheets.chart_svg(match.players, series, target=getattr(match.options, "target", None),
                                   noun=match.game.deal_noun, width=360, height=190) if match.deals else "",
         "events": list(reversed(events)),
@@ -334,10 +328,6 @@ def restore_deal(match_id: int, number: int):
 def _change(action, match_id: int, number: int):
     try:
         action(get_db(), match_id, number)
-    except matches.NotFound as exc:
-        abort(404, description=str(exc))
-    except matches.Conflict as exc:
-        abort(409, description=str(exc))
     except InvalidDeal as exc:  # a restored entry that no longer fits the rules
         abort(422, description=" ".join(v.message for v in capped(exc.violations)))
     return _back_to_table(match_id, changed=number)
@@ -374,10 +364,7 @@ def _entry_closed(match: matches.Match):
 @bp.route("/matches/<int:match_id>/deals/<int:number>/edit", methods=["GET", "POST"])
 def edit_deal(match_id: int, number: int):
     match = _load(match_id)
-    try:
-        deal = match.deal(number)
-    except matches.NotFound as exc:
-        abort(404, description=str(exc))
+    deal = match.deal(number)
     return _entry(match, deal)
 
 
@@ -388,7 +375,8 @@ def _not_yet_entered(problem: Violation) -> bool:
 
 def _entry(match: matches.Match, deal: dict[str, Any] | None):
     """The deal-entry form for a new deal (``deal`` None) or a correction; handles every button."""
-    form_module = entry_form(match.game.key)
+    plug = PLUGS[match.game.key]
+    form_module = plug.entry
     dealer = deal["dealer"] if deal else match.next_table.dealer
     table = Table(match.players, dealer)
     posted = request.method == "POST"
@@ -431,8 +419,6 @@ def _entry(match: matches.Match, deal: dict[str, Any] | None):
                 problems = list(exc.violations)
             except matches.StaleVersion as exc:
                 stale, version = exc, exc.deal["version"]
-            except matches.Conflict as exc:
-                abort(409, description=str(exc))
             else:
                 # Back to the table, at the top (totals, who deals next, "Enter deal"), the row highlighted.
                 return _back_to_table(match.id, **({"changed": number} if deal else {"new": number}))
@@ -459,7 +445,7 @@ def _entry(match: matches.Match, deal: dict[str, Any] | None):
         "stale": stale,
         **form_module.view(entry, table, match.options),
     }
-    template = f"games/{match.game.key}/_entry.html"
+    template = plug.entry_template
     if hx_request.htmx:
         return render_template(template, **context), status
     return render_template("deal_entry.html", entry_template=template, **context), status

@@ -23,16 +23,11 @@ from .. import matches, sheets
 from ..games import find_game
 from ..games.base import BaseGame, RuleError, UnknownGame
 from . import get_db
+from .games import PLUGS
 from .security import public_url
 
 bp = Blueprint("sheets", __name__)
 
-# Columns of a blank sheet between "Dealt" and the players' scores: (heading, width class).
-BLANK_COLUMNS: dict[str, list[tuple[str, str]]] = {
-    "klaberjass": [("Maker · trump · outcome", "col-wide"), ("Seq. · Bella", "col-mid")],
-    "spitzer": [("Contract", "col-mid"), ("Side", "col-mid"), ("Pts", "col-small"), ("Tr.", "col-small")],
-    "joker-judge": [("Parent", "col-mid"), ("Bid", "col-small"), ("Tricks", "col-small"), ("×", "col-small")],
-}
 BLANK_ROWS = 32
 
 
@@ -58,8 +53,10 @@ def match_version(match_id: int) -> tuple[Any, ...] | None:
 
 
 def _language() -> str:
-    """The language the sheet is printed in (only English so far; part of every cache key)."""
-    return request.accept_languages.best_match(["en"]) or "en"
+    """The language the sheet is printed in (part of every cache key)."""
+    from .i18n import current_language
+
+    return current_language()
 
 
 def _answer(rendered: sheets.Rendered, mimetype: str, filename: str | None, shows_match: bool) -> Response:
@@ -159,7 +156,8 @@ def _blank_players(game: BaseGame) -> list[str]:
 
 def _blank_html(game: BaseGame, players: list[str], pdf: bool) -> str:
     return render_template(
-        "sheets/blank.html", game=game, players=players, columns=BLANK_COLUMNS.get(game.key, []), rows=BLANK_ROWS, pdf=pdf,
+        "sheets/blank.html", game=game, players=players, columns=list(PLUGS[game.key].blank_columns), rows=BLANK_ROWS, pdf=pdf,
+        reference_template=PLUGS[game.key].reference_template,
     )
 
 
@@ -182,10 +180,26 @@ def blank_sheet_pdf(game_key: str):
 
 # ---- rules cards --------------------------------------------------------------------------
 
+RULES_LANGUAGES = ("ja", "de")  # the rules pages and cards written out in full in templates/rules/<lang>/
+
+
+def rules_template(game_key: str, lang: str | None = None) -> str:
+    """The rules page of a game in ``lang`` (default: the reader's language) when it is written in that
+    language, else the game's own (English) one (``de-AT`` reads as ``de``)."""
+    from .games import PLUGS
+    from .i18n import current_language
+
+    english = PLUGS[game_key].rules_template
+    code = (lang or current_language() or "").replace("_", "-").split("-")[0].strip().lower()
+    return f"rules/{code}/{english.rsplit('/', 1)[-1]}" if code in RULES_LANGUAGES else english
+
+
 def configured_options(game: BaseGame, args: Any) -> Any:
-    """The options named in the query string (defaults for the rest); 422 for unknown ones or bad values."""
+    """The options named in the query string (defaults for the rest); 422 for unknown ones or bad values.
+
+    ``lang`` is the language of the page, not an option."""
     try:
-        return game.parse_options({k: v for k, v in args.items()})
+        return game.parse_options({k: v for k, v in args.items() if k != "lang"})
     except RuleError as exc:
         abort(422, description=" ".join(v.message for v in exc.violations))
 
@@ -200,6 +214,7 @@ def rules_card_pdf(game_key: str):
     game = _game(game_key)
     options = configured_options(game, request.args)
     query = tuple(sorted(option_query(game, options).items()))
+    template = rules_template(game.key)
     return _cached(("rules", "pdf", game.key, query, _language()), 0,
-                   lambda: _pdf(render_template(f"rules/{game.key}.html", game=game, options=options, pdf=True)),
+                   lambda: _pdf(render_template(template, game=game, options=options, pdf=True)),
                    "application/pdf", f"referee-{game.key}-rules.pdf", shows_match=False)

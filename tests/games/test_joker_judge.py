@@ -16,7 +16,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.games import GAMES, find_game
-from referee.games.base import DealResult, InvalidDeal, InvalidOptions, Standing, Table, Violation
+from referee.games import joker_judge as jj_module
+from referee.games.base import (
+    DealResult,
+    InvalidDeal,
+    InvalidOptions,
+    Line,
+    Standing,
+    Table,
+    Tally,
+    Term,
+    Violation,
+    fill,
+)
 from referee.games.joker_judge import (
     BID_NAMES,
     BIDS,
@@ -27,9 +39,19 @@ from referee.games.joker_judge import (
     OWN_POINTS,
     STRENGTH,
     TAKEN_POINTS,
+    Bid,
+    Card,
+    Finish,
     Hand,
     JokerJudge,
+    JokerJudgeHand,
     JokerJudgeOptions,
+    Judge,
+    Penalty,
+    Question,
+    Role,
+    Step,
+    Trick,
     TrickOutcome,
 )
 from referee.games.match import DealRecord, replay
@@ -60,12 +82,28 @@ def without(entry: dict[str, Any], key: str) -> dict[str, Any]:
     return {k: v for k, v in entry.items() if k != key}
 
 
+def assert_data(violations: Any) -> None:
+    """Every message is its template filled with its parameters (so that it can be rendered in any language)."""
+    for v in violations:
+        assert v.template and fill(v.template, v.params) == v.message, v
+
+
 def problems(entry: Any, table: Table = BEN_DEALS) -> list[tuple[str, str | None]]:
-    return sorted((v.code, v.field) for v in JOKER_JUDGE.validate(entry, table, DEFAULTS))
+    found = JOKER_JUDGE.validate(entry, table, DEFAULTS)
+    assert_data(found)
+    return sorted((v.code, v.field) for v in found)
 
 
 def hand_problems(entry: Any, table: Table = BEN_DEALS) -> list[tuple[str, str | None]]:
-    return sorted((v.code, v.field) for v in JOKER_JUDGE.hand(entry, table, DEFAULTS).violations)
+    found = JOKER_JUDGE.hand(entry, table, DEFAULTS).violations
+    assert_data(found)
+    return sorted((v.code, v.field) for v in found)
+
+
+def assert_line(line: Any) -> None:
+    """A Line of this game: a stable code, and its English text is its template filled with its parameters."""
+    assert isinstance(line, Line) and line.code.startswith("joker-judge."), repr(line)
+    assert fill(line.template, line.params) == str(line)
 
 
 # Ann (parent, 3) makes it: two right judges, then a Joker Judge that also takes a bonus trick.
@@ -763,6 +801,7 @@ def test_validate(entry, expected):
             JOKER_JUDGE.score(entry, BEN_DEALS, DEFAULTS)
         assert sorted((v.code, v.field) for v in caught.value.violations) == expected
         assert all(v.message.endswith((".", ")")) for v in caught.value.violations)
+        assert_data(caught.value.violations)
     else:
         assert isinstance(JOKER_JUDGE.score(entry, BEN_DEALS, DEFAULTS), DealResult)
     # hand() reports the same, less what is only missing
@@ -975,7 +1014,9 @@ def test_any_input_gets_violations_or_a_result(entry, table):
     before = copy.deepcopy(entry)
     violations = JOKER_JUDGE.validate(entry, table, DEFAULTS)
     assert isinstance(violations, list) and all(isinstance(v, Violation) for v in violations)
+    assert_data(violations)
     hand = JOKER_JUDGE.hand(entry, table, DEFAULTS)
+    assert_data(hand.violations)
     assert isinstance(hand, Hand)
     assert not any(v.code in NOT_MISSING for v in hand.violations)
     assert {(v.code, v.field) for v in hand.violations} <= {(v.code, v.field) for v in violations}
@@ -987,6 +1028,8 @@ def test_any_input_gets_violations_or_a_result(entry, table):
         assert violations == []
         assert set(result.scores) == set(PLAYERS)
         assert all(isinstance(n, int) and n >= 0 for n in result.scores.values())
+        for line in (result.summary, *result.breakdown):
+            assert_line(line)
         json.dumps(result.to_dict())
     assert entry == before
 
@@ -1043,3 +1086,126 @@ def test_a_finished_match_has_a_winner_ahead(hands, finish):
         assert winner in PLAYERS
         if finish != "comeback":
             assert state.totals[winner] > state.totals[BEN if winner == ANN else ANN]
+
+
+# ---- the typed hand, lines as data (issue: typed deals, messages with their parameters) -------------
+
+
+def test_options_are_typed():
+    assert JOKER_JUDGE.parse_options({"finish": "comeback"}).finish is Finish.COMEBACK
+    assert JOKER_JUDGE.defaults.finish is Finish.FIRST_TO_200
+    assert JokerJudgeOptions(finish="six-hands").finish is Finish.SIX_HANDS  # written as stored, read as the enum
+    assert JOKER_JUDGE.options_to_json(SIX_HANDS) == {"finish": "six-hands"}
+    assert json.dumps(JOKER_JUDGE.options_to_json(SIX_HANDS)) == '{"finish": "six-hands"}'
+    [(_spec, shown)] = JOKER_JUDGE.describe_options(JokerJudgeOptions(finish="comeback"))
+    assert shown == "Comeback round"
+    with pytest.raises(ValueError):
+        JokerJudgeOptions(finish="first-to-100")
+
+
+def test_read_gives_the_typed_hand():
+    entry = {**MADE_3, "questions": [{"by": BEN, "card": "Jo", "answer": False}]}
+    hand = JOKER_JUDGE.read(entry, BEN_DEALS, DEFAULTS)
+    assert isinstance(hand, JokerJudgeHand)
+    assert hand.bidding.bids == {ANN: Bid.THREE, BEN: Bid.TWO}
+    assert all(type(b) is Bid for b in hand.bidding.bids.values())
+    assert (hand.bidding.parent, hand.bidding.child, hand.bidding.bid) == (ANN, BEN, Bid.THREE)
+    assert type(hand.bidding.bid) is Bid and hand.bidding.needs is None
+    assert hand.tricks[0] == Trick({ANN: Card.KING, BEN: Card.QUEEN}, Judge(ANN, Card.QUEEN))
+    assert type(hand.tricks[2].cards[ANN]) is Card and hand.tricks[2].cards[ANN] is Card.JOKER
+    assert hand.questions == (Question(BEN, Card.JOKER, False),)
+    assert (hand.penalty, hand.joker_declaration) == (None, False)
+    assert hand.state.finished and hand.state.winner == ANN and hand.state.violations == ()
+    assert (hand.state.role(ANN), hand.state.role(BEN), hand.state.role("Zed")) == (Role.PARENT, Role.CHILD, None)
+    # under a penalty the hand is read for its shape only
+    lie = JOKER_JUDGE.read({"penalty": {"liar": BEN}, "bids": {ANN: 2}}, BEN_DEALS, DEFAULTS)
+    assert lie.penalty == Penalty(BEN) and lie.bidding.bids == {ANN: Bid.TWO} and lie.state.penalty == BEN
+    # a partial entry: what the bidding still needs is a Step
+    assert JOKER_JUDGE.hand({"bids": {ANN: 3, BEN: 3}}, BEN_DEALS, DEFAULTS).needs is Step.REBIDS
+
+
+def test_read_raises_every_violation():
+    with pytest.raises(InvalidDeal) as caught:
+        JOKER_JUDGE.read(hand_entry(8, 2, [tr("K", "A")]), BEN_DEALS, DEFAULTS)
+    assert sorted(v.code for v in caught.value.violations) == ["bad_bid", "bad_card"]
+    assert_data(caught.value.violations)
+    assert [v.message for v in caught.value.violations] == [
+        "Ann's bid must be a whole number from 1 to 7 (6 Punishment, 7 Punisher), not 8.",
+        "Trick 1: Ben's card must be K, Q, J or Jo, not 'A'.",
+    ]
+
+
+@pytest.mark.parametrize("entry", [MADE_3, WORKED_EXAMPLE, {"penalty": {"liar": ANN}},
+                                   *[param.values[0] for param in SCORES]])
+def test_score_takes_the_typed_hand_without_reading_again(entry, monkeypatch):
+    expected = JOKER_JUDGE.score(entry, BEN_DEALS, DEFAULTS)
+    hand = JOKER_JUDGE.read(entry, BEN_DEALS, DEFAULTS)
+
+    def no_second_parse(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("the typed hand was parsed again")
+
+    monkeypatch.setattr(jj_module, "_parse", no_second_parse)
+    result = JOKER_JUDGE.score(hand, BEN_DEALS, DEFAULTS)
+    assert result == expected
+    assert result.to_dict() == expected.to_dict()
+    with pytest.raises(AssertionError):  # a raw entry is still read (the patch is what reads it)
+        JOKER_JUDGE.score(entry, BEN_DEALS, DEFAULTS)
+
+
+def test_lines_carry_their_code_and_parameters():
+    result = JOKER_JUDGE.score(MADE_3, BEN_DEALS, DEFAULTS)
+    for line in (result.summary, *result.breakdown):
+        assert_line(line)
+    assert result.summary.code == "joker-judge.summary.made"
+    assert dict(result.summary.params) == {"parent": ANN, "child": BEN, "bid": "3", "winner": ANN, "total": 60}
+    bidding, trick1, _trick2, trick3, possible, working = result.breakdown
+    assert (bidding.code, trick1.code, possible.code, working.code) == (
+        "joker-judge.bidding.bids", "joker-judge.trick", "joker-judge.possible.made", "joker-judge.working")
+    assert trick1.params["number"] == 1 and trick3.params["how"].code == "joker-judge.trick.parent-joker-judge"
+    call = trick3.params["how"].params["call"]
+    assert isinstance(call, Term) and call == "Q"  # cards are words of the game
+    assert working.params["total"] == 60
+    # a Punishment's name is a word of the game too
+    punishment = JOKER_JUDGE.score(SCORES[0].values[0], BEN_DEALS, DEFAULTS)
+    assert isinstance(punishment.summary.params["bid"], Term) and punishment.summary.params["bid"] == "Punishment"
+    # stored with their codes and parameters, read back equal
+    for scored in (result, punishment, JOKER_JUDGE.score({"penalty": {"liar": ANN}}, BEN_DEALS, DEFAULTS)):
+        back = DealResult.from_stored(json.loads(json.dumps(scored.to_stored())))
+        assert back == scored and [line.code for line in back.breakdown] == [line.code for line in scored.breakdown]
+    # the entry form's lines and the sheet's notation
+    hand = JOKER_JUDGE.hand(hand_entry(5, 3, [tr("K", "J", "Ben:K")]), BEN_DEALS, DEFAULTS)
+    for line in (hand.bidding_how, hand.possible, *(t.how for t in hand.tricks)):
+        assert_line(line)
+    assert hand.possible.code == "joker-judge.possible.declare"
+    assert_line(JOKER_JUDGE.notation(result))
+    assert JOKER_JUDGE.notation(result) == "Ann bid 3 · 4–0 · ×5 · Ann"
+
+
+@pytest.mark.parametrize("options, results, finished, winner, note", STANDINGS)
+def test_standing_notes_are_lines(options, results, finished, winner, note):
+    standing = JOKER_JUDGE.standing(PLAYERS, totals_of(results), results, options)
+    assert_line(standing.note)
+    assert standing.note.code.startswith("joker-judge.standing.")
+
+
+hand_results = st.one_of(
+    st.builds(won, st.sampled_from(PLAYERS), st.sampled_from([0, 14, 24, 48, 50, 60, 120, 168, 450])),
+    st.sampled_from([JOKER_JUDGE.score({"penalty": {"liar": p}}, BEN_DEALS, DEFAULTS) for p in PLAYERS]),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(results=st.lists(hand_results, max_size=12), finish=st.sampled_from(list(Finish)))
+def test_the_standing_one_hand_at_a_time_equals_the_standing_from_every_hand(results, finish):
+    """advance() folds one hand into the tally in constant time; judging that tally after each hand gives the
+    same standing as judging the match from all its results (RULES.md 3.8, every finish)."""
+    options = JokerJudgeOptions(finish=finish)
+    tally = Tally.start(PLAYERS)
+    assert JOKER_JUDGE.judge(PLAYERS, tally, options) == JOKER_JUDGE.standing(PLAYERS, totals_of([]), [], options)
+    for n, result in enumerate(results, start=1):
+        tally = JOKER_JUDGE.advance(PLAYERS, tally, result, options)
+        tally = Tally.from_json(json.loads(json.dumps(tally.to_json())))  # the tally as it would be stored
+        assert tally.counted == n and dict(tally.totals) == totals_of(results[:n])
+        standing = JOKER_JUDGE.judge(PLAYERS, tally, options)
+        assert standing == JOKER_JUDGE.standing(PLAYERS, totals_of(results[:n]), results[:n], options)
+        assert_line(standing.note)

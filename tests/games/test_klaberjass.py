@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import copy
 import json
-from dataclasses import replace
+from dataclasses import FrozenInstanceError, replace
 from typing import Any
 
 import pytest
@@ -343,7 +343,15 @@ VALIDATION_CASES = [
     pytest.param(played(bella=ANN, sequences={BEN: [seq("clubs", "K", 3)]}), DEFAULTS, [],
                  id="valid: other player shows K-Q of a plain suit"),
     pytest.param(played(points={ANN: 100, BEN: 46}), DEFAULTS, [], id="valid: card points add up to 146"),
-    pytest.param(played(points={ANN: 0, BEN: 0}), DEFAULTS, [], id="valid: zero card points"),
+    # RULES.md 1.3 (amended): the 18 cards played hold at least 18 card points, so 0 + 0 is no longer valid.
+    pytest.param(played(points={ANN: 0, BEN: 0}), DEFAULTS, [("points_below_minimum", "points")],
+                 id="points: zero card points are below the minimum of 18"),
+    pytest.param(played(points={ANN: 17, BEN: 0}), DEFAULTS, [("points_below_minimum", "points")],
+                 id="points: 17 + 0 = 17 is below the minimum"),
+    pytest.param(played(points={ANN: 15, BEN: 2}), DEFAULTS, [("points_below_minimum", "points")],
+                 id="points: 15 + 2 = 17 is below the minimum"),
+    pytest.param(played(points={ANN: 18, BEN: 0}), DEFAULTS, [], id="valid: 18 + 0, exactly the minimum"),
+    pytest.param(played(points={ANN: 16, BEN: 2}), DEFAULTS, [], id="valid: 16 + 2 = 18, exactly the minimum"),
     pytest.param(dict(THROWN), DEFAULTS, [], id="valid: thrown in"),
     pytest.param({"calls": ["schmeiss", "accept"]}, DEFAULTS, [], id="valid: thrown in without upcard"),
     pytest.param({"upcard": None, "calls": ["pass", "pass", "pass", "pass"], "dix": False,
@@ -830,7 +838,7 @@ SEQUENCE_POOL = [seq("clubs", "A", 3), seq("clubs", "A", 4), seq("diamonds", "K"
 @st.composite
 def valid_played_deals(draw):
     ann_points = draw(st.integers(0, 146).filter(lambda n: n != 1))
-    ben_points = draw(st.integers(0, 146 - ann_points).filter(lambda n: n != 1))
+    ben_points = draw(st.integers(max(0, 18 - ann_points), 146 - ann_points).filter(lambda n: n != 1))  # RULES.md 1.3
     deal = {
         "upcard": draw(st.sampled_from(SUITS)),
         "calls": list(draw(st.sampled_from(PLAYED_CALLS))),
@@ -973,3 +981,230 @@ def test_card_points_of_the_whole_deck_is_152_whatever_the_trump():
 def test_card_points_refuses_what_is_not_a_card(cards, trump):
     with pytest.raises(ValueError):
         card_points(cards, trump)
+
+
+# ---- RULES.md 1.3 (amended): the card points of the 18 cards played add up to at least 18 ----------------
+
+
+def test_points_below_minimum_message_and_field():
+    (violation,) = KLABERJASS.validate(played(points={ANN: 17, BEN: 0}), BEN_DEALS, DEFAULTS)
+    assert (violation.code, violation.field) == ("points_below_minimum", "points")
+    assert violation.message == "The card points add up to 17 + 0 = 17; the 18 cards played hold at least 18."
+    assert violation.params == {"shown": "17 + 0", "total": 17, "least": 18}
+
+
+def test_minimum_card_points_score():
+    """18 + 0: Ann takes hearts, 18 + 10 last trick = 28 > 0, made (RULES.md 1.5)."""
+    result = KLABERJASS.score(played(points={ANN: 18, BEN: 0}), BEN_DEALS, DEFAULTS)
+    assert dict(result.scores) == {ANN: 28, BEN: 0}
+    assert result.summary == "Ann 28 vs Ben 0: Ann made it — Ann scores 28, Ben 0"
+
+
+# ---- RULES.md 1.4 (amended): sequence values "graded", "seed000" its earlier name --------------------------
+
+from referee.games.base import Line, Term, fill  # noqa: E402
+from referee.games.cards import Suit  # noqa: E402
+from referee.games.klaberjass import (  # noqa: E402
+    Call,
+    KlaberjassDeal,
+    MeldSequence,
+    Rank,
+    RoundTwoSuit,
+    SequenceComparison,
+    SequenceValues,
+)
+
+GRADED = replace(DEFAULTS, sequence_values=SequenceValues.GRADED)
+
+
+@pytest.mark.parametrize("raw", ["graded", "seed000", " Graded ", "SEED000"])
+def test_graded_and_its_alias_parse_to_graded(raw):
+    options = KLABERJASS.parse_options({"sequence_values": raw})
+    assert options.sequence_values is SequenceValues.GRADED
+    assert options == GRADED
+
+
+def test_options_json_writes_graded_and_round_trips():
+    for raw in ("graded", "seed000"):
+        options = KLABERJASS.parse_options({"sequence_values": raw})
+        written = KLABERJASS.options_to_json(options)
+        assert written["sequence_values"] == "graded"
+        assert json.loads(json.dumps(written))["sequence_values"] == "graded"
+        assert KLABERJASS.parse_options(json.loads(json.dumps(written))) == options
+    assert KLABERJASS.options_to_json(DEFAULTS)["sequence_values"] == "standard"
+
+
+def test_options_built_from_plain_strings_are_the_enums():
+    assert KlaberjassOptions(sequence_values="seed000") == GRADED
+    options = KlaberjassOptions(round_two_suit="any", sequence_comparison="total")
+    assert options.round_two_suit is RoundTwoSuit.ANY and options.sequence_comparison is SequenceComparison.TOTAL
+    with pytest.raises(ValueError):
+        KlaberjassOptions(sequence_values="seed001")
+
+
+def test_unknown_sequence_values_are_refused_without_the_word_seed():
+    with pytest.raises(InvalidOptions) as caught:
+        KLABERJASS.parse_options({"sequence_values": "seed001"})
+    (violation,) = caught.value.violations
+    assert violation.code == "bad_option"
+    assert violation.message == "Sequence values must be standard or graded, not 'seed001'."
+
+
+def test_players_see_20_50_and_20_40_50_never_seed():
+    spec = next(s for s in KLABERJASS.option_specs if s.name == "sequence_values")
+    assert [label for _, label in spec.choices] == ["20 / 50", "20 / 40 / 50"]
+    assert [shown for s, shown in KLABERJASS.describe_options(GRADED) if s.name == "sequence_values"] == ["20 / 40 / 50"]
+    assert [shown for s, shown in KLABERJASS.describe_options(DEFAULTS) if s.name == "sequence_values"] == ["20 / 50"]
+    for s in KLABERJASS.option_specs:
+        words = [s.label, s.help, *(label for _, label in s.choices), s.none_label or ""]
+        assert not any("seed" in w.lower() for w in words)
+
+
+@pytest.mark.parametrize(
+    "length, value",
+    [pytest.param(3, 20, id="graded: 3 cards = 20"), pytest.param(4, 40, id="graded: 4 cards = 40"),
+     pytest.param(5, 50, id="graded: 5 cards = 50"), pytest.param(7, 50, id="graded: 7 cards = 50")],
+)
+def test_graded_sequence_values(length, value):
+    """Ann: 80 card points + sequence; Ben 50 + 10 last trick = 60 (hand-checked: Ann made it)."""
+    deal = played(points={ANN: 80, BEN: 50}, last_trick=BEN, sequences={ANN: [seq("clubs", "A", length)]})
+    result = KLABERJASS.score(deal, BEN_DEALS, GRADED)
+    assert dict(result.scores) == {ANN: 80 + value, BEN: 60}
+    assert result.breakdown[2] == f"Ann: 80 card points + {value} sequences = {80 + value}"
+
+
+# ---- the typed deal: read once -------------------------------------------------------------------------------
+
+
+def test_read_gives_a_typed_deal_with_enums():
+    deal = played(calls=["pass", "pass", "spades"], bella=BEN,
+                  sequences={ANN: [seq("clubs", 10, 4)], BEN: [seq("spades", "A", 3)]})
+    typed = KLABERJASS.read(deal, BEN_DEALS, DEFAULTS)
+    assert isinstance(typed, KlaberjassDeal)
+    assert typed.upcard is Suit.HEARTS and typed.trump is Suit.SPADES and typed.maker == ANN
+    assert typed.bidding.calls == ((ANN, Call.PASS), (BEN, Call.PASS), (ANN, Suit.SPADES))
+    assert all(type(call) in (Call, Suit) for _, call in typed.bidding.calls)
+    assert typed.sequences[ANN] == (MeldSequence(Suit.CLUBS, Rank.TEN, 4),)
+    assert type(typed.sequences[ANN][0].top) is Rank and type(typed.sequences[BEN][0].suit) is Suit
+    assert (typed.bella, typed.last_trick, dict(typed.points), typed.dix) == (BEN, ANN, {ANN: 70, BEN: 56}, False)
+    with pytest.raises(FrozenInstanceError):
+        typed.dix = True  # type: ignore[misc]
+
+
+def test_read_raises_every_violation():
+    with pytest.raises(InvalidDeal) as caught:
+        KLABERJASS.read(played(points={ANN: 1, BEN: -1}, last_trick="Cid"), BEN_DEALS, DEFAULTS)
+    assert sorted(v.code for v in caught.value.violations) == ["bad_last_trick", "bad_points", "impossible_points"]
+
+
+def test_score_on_a_typed_deal_does_not_read_again(monkeypatch):
+    deal = played(points={ANN: 60, BEN: 76})
+    typed = KLABERJASS.read(deal, BEN_DEALS, DEFAULTS)
+    expected = KLABERJASS.score(deal, BEN_DEALS, DEFAULTS)
+    reads = []
+    monkeypatch.setattr(KLABERJASS, "read", lambda *args: reads.append(args) or pytest.fail("read again"))
+    result = KLABERJASS.score(typed, BEN_DEALS, DEFAULTS)
+    assert reads == []
+    assert result == expected and dict(result.scores) == {ANN: 0, BEN: 146}
+
+
+def test_score_reads_a_raw_deal_once(monkeypatch):
+    calls = []
+    real = Klaberjass.read
+    monkeypatch.setattr(KLABERJASS, "read", lambda *args: calls.append(1) or real(KLABERJASS, *args))
+    KLABERJASS.score(played(), BEN_DEALS, DEFAULTS)
+    assert calls == [1]
+
+
+# ---- messages and lines are data (template + parameters) ------------------------------------------------------
+
+
+def _every_case_violation():
+    for case in VALIDATION_CASES:
+        deal, options, _ = case.values
+        yield from KLABERJASS.validate(deal, BEN_DEALS, options)
+    for case in BAD_CALLS:
+        calls, options, _, _ = case.values
+        yield from KLABERJASS.bidding(calls + ["pass", "take"], "hearts", BEN_DEALS, options).violations
+        yield from KLABERJASS.validate(played(calls=calls), BEN_DEALS, options)
+    yield from KLABERJASS.bidding("take", "hearts", BEN_DEALS, DEFAULTS).violations
+    yield from KLABERJASS.bidding(["pass", "pass", "pass", "spades"], "hearts", ANN_DEALS, NO_SCHMEISS).violations
+    yield from KLABERJASS.validate(played(calls=["pass", "pass", "schmeiss", "refuse"]), BEN_DEALS, DEFAULTS)
+
+
+def test_every_violation_is_its_template_filled():
+    seen = set()
+    for v in _every_case_violation():
+        assert v.template, v
+        assert fill(v.template, v.params) == v.message, v
+        seen.add(v.code)
+    assert seen >= {
+        "not_an_object", "unknown_field", "bad_suit", "bad_calls", "bidding_unfinished", "unknown_call",
+        "illegal_call", "schmeiss_off", "upcard_suit_in_round_two", "call_after_end", "points_on_thrown_in",
+        "missing_upcard", "bad_dix", "dix_not_upcard_trump", "bad_sequence", "bad_sequence_top",
+        "sequence_too_short", "sequence_too_long", "sequence_overlap", "sequence_shared", "too_many_sequence_cards",
+        "unknown_player", "bad_bella", "bella_conflict", "missing_points", "bad_points", "impossible_points",
+        "points_over_146", "points_below_minimum", "missing_last_trick", "bad_last_trick",
+    }
+
+
+def test_messages_keep_their_english_text():
+    """A sample of messages written out in full (the text players have always seen)."""
+    def message(deal, code):
+        return next(v.message for v in KLABERJASS.validate(deal, BEN_DEALS, DEFAULTS) if v.code == code)
+
+    assert message(played(upcard="stars"), "bad_suit") == \
+        "The upcard suit must be one of clubs, diamonds, hearts or spades, not 'stars'."
+    assert message(played(calls=[]), "bidding_unfinished") == \
+        "The bidding is not finished: Ann is to call (take, schmeiss or pass)."
+    assert message(played(calls=["hearts"]), "illegal_call") == \
+        "Call 1, 'hearts' by Ann: in round 1 take, schmeiss or pass (a suit is named only in round 2)."
+    assert message(played(calls=["take", "pass"]), "call_after_end") == \
+        "Call 2, 'pass': the bidding was already over after call 1: Ann took hearts (the upcard suit)."
+    assert message(played(sequences={ANN: "x"}), "bad_sequence") == \
+        "Ann's sequences must be a list of {suit, top, length}."
+    assert message(played(sequences={ANN: [seq("hearts", "8", 3)]}), "bad_sequence_top") == \
+        "Ann's sequence 1: the top card '8' is not valid: no sequence can run down from it."
+    assert message(played(bella="Zed"), "bad_bella") == "Bella must be a player (Ann or Ben) or nobody, not 'Zed'."
+    assert message(played(extra=1), "unknown_field") == \
+        "Unknown field 'extra' (fields: upcard, calls, dix, sequences, bella, points, last_trick)."
+    assert message(played(bella=ANN, sequences={BEN: [seq("hearts", "K", 3)]}), "bella_conflict") == \
+        "Ann cannot have Bella: Ben's sequence shows the K of hearts."
+
+
+def test_lines_carry_codes_and_parameters():
+    deal = played(bella=ANN, dix=True, sequences={ANN: [seq("hearts", "A", 3)], BEN: [seq("spades", "10", 4)]})
+    result = KLABERJASS.score(deal, BEN_DEALS, DEFAULTS)
+    lines = (result.summary, *result.breakdown)
+    assert all(isinstance(line, Line) and line.code.startswith("klaberjass.") for line in lines)
+    assert all(fill(line.template, line.params) == line for line in lines)
+    assert [line.code for line in result.breakdown] == [
+        "klaberjass.bidding_dix", "klaberjass.sequences.best_longer", "klaberjass.deal_total",
+        "klaberjass.deal_total", "klaberjass.outcome.bate",
+    ]
+    assert result.breakdown[0] == "Ann took hearts (the upcard suit). Dix."
+    took = result.breakdown[0].params["bidding"]
+    assert took.code == "klaberjass.bidding.took" and took.params == {"player": ANN, "trump": "hearts"}
+    assert isinstance(took.params["trump"], Term)
+    assert result.breakdown[4].params == {"maker": ANN, "opponent": BEN, "mine": 100, "theirs": 106, "both": 206}
+    assert result.summary.code == "klaberjass.summary"
+    assert DealResult.from_stored(json.loads(json.dumps(result.to_stored()))) == result
+    thrown = KLABERJASS.score(dict(THROWN), BEN_DEALS, DEFAULTS)
+    assert [line.code for line in (thrown.summary, *thrown.breakdown)] == [
+        "klaberjass.summary.thrown_in_passed", "klaberjass.bidding.all_passed", "klaberjass.thrown_in",
+    ]
+
+
+def test_standing_notes_and_notation_are_lines():
+    standing = KLABERJASS.standing(PLAYERS, {ANN: 512, BEN: 430}, [], DEFAULTS)
+    assert standing.note == "Ann reached 500 — Ann wins 512 to 430"
+    assert standing.note.code == "klaberjass.standing.reached"
+    assert standing.note.params == {"player": ANN, "target": 500, "leader": ANN, "points": 512, "against": 430}
+    needs = KLABERJASS.standing(PLAYERS, {ANN: 380, BEN: 240}, [], DEFAULTS).note
+    assert needs == "Ann needs 120, Ben needs 260" and needs.code == "klaberjass.standing.both_need"
+    result = KLABERJASS.score(played(bella=ANN, dix=True, sequences={BEN: [seq("spades", "10", 4)]}),
+                              BEN_DEALS, DEFAULTS)
+    notation = KLABERJASS.notation(result)
+    assert notation == "Ann ♥ bate · seq Ben 50 · Bella Ann · dix"  # Ann 70 + 10 + 20 = 100 < Ben 56 + 50 = 106
+    assert isinstance(notation, Line) and notation.code == "klaberjass.notation"
+    assert KLABERJASS.notation(KLABERJASS.score(dict(THROWN), BEN_DEALS, DEFAULTS)) == "thrown in"

@@ -15,7 +15,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.games import GAMES, find_game
-from referee.games.base import DealResult, InvalidDeal, InvalidOptions, Standing, Table, Violation
+from referee.games.base import (
+    DealResult,
+    InvalidDeal,
+    InvalidOptions,
+    Line,
+    Standing,
+    Table,
+    Term,
+    Violation,
+    fill,
+)
+from referee.games.cards import Suit
 from referee.games.match import DealRecord, replay
 from referee.games.spitzer import (
     CARD_POINTS,
@@ -28,8 +39,13 @@ from referee.games.spitzer import (
     SPITZER,
     SUITS,
     TABLE,
+    Contract,
+    Partnership,
     Spitzer,
+    SpitzerDeal,
     SpitzerOptions,
+    ThreeAcesPartner,
+    Tie,
     count_points,
 )
 
@@ -38,6 +54,7 @@ PLAYERS = (ANN, BEN, CID, DEE)
 DEE_DEALS = Table(PLAYERS, DEE)  # Ann leads
 DEFAULTS = SpitzerOptions()
 DRAW = replace(DEFAULTS, tie="draw")
+FIRST_OTHER = replace(DEFAULTS, three_aces_partner="first-other")  # today's matches before the amendment
 SOLOS = ("stiller", "zola", "zola_schneider", "zola_schwarz")
 
 # RULES.md 2.3, copied by hand (None = impossible).
@@ -85,12 +102,17 @@ def test_game_identity_and_constants():
     assert isinstance(SPITZER, Spitzer)
     assert (SPITZER.key, SPITZER.name, SPITZER.seats) == ("spitzer", "Spitzer", 4)
     assert SPITZER.Options is SpitzerOptions
-    assert [s.name for s in SPITZER.option_specs] == ["target", "tie"]
+    assert [s.name for s in SPITZER.option_specs] == ["target", "tie", "three_aces_partner"]
     assert all(s.label and s.help for s in SPITZER.option_specs)
-    assert [s.label for s in SPITZER.option_specs] == ["Target", "Equal top totals"]
-    assert {s.name: s.default for s in SPITZER.option_specs} == {"target": 42, "tie": "continue"}
+    assert [s.label for s in SPITZER.option_specs] == ["Target", "Equal top totals", "All three Aces"]
+    assert {s.name: s.default for s in SPITZER.option_specs} == {
+        "target": 42, "tie": "continue", "three_aces_partner": "first-trick",
+    }
     assert SPITZER.option_specs[1].choices == (("continue", "Keep dealing"), ("draw", "Draw"))
-    assert SPITZER.defaults == DEFAULTS == SpitzerOptions(target=42, tie="continue")
+    assert SPITZER.option_specs[2].choices == (
+        ("first-trick", "First trick's winner"), ("first-other", "First other player to win a trick"),
+    )
+    assert SPITZER.defaults == DEFAULTS == SpitzerOptions(target=42, tie="continue", three_aces_partner="first-trick")
     assert SPITZER.can_end_by_hand(DEFAULTS) is False
     assert CONTRACTS == ("normal", "schneider", "stiller", "zola", "zola_schneider", "zola_schwarz")
     assert CONTRACT_NAMES == {
@@ -343,20 +365,6 @@ DESCRIPTIONS = [
         id="words: Normal, called Ace",
     ),
     pytest.param(
-        deal("normal", [ANN, CID], 40, 3, partnership="first_trick"),
-        "Normal: Ann and Cid, 40 points: −6 — Ben and Dee score 6 each",
-        ("Normal: Ann held both black queens and all three Aces; partner Cid, the first other player to win a trick.",
-         "40 points, 3 tricks: column 31–60.", "Normal, 40 points: short of 61 → −6 to each of Ben and Dee."),
-        id="words: Normal, all three Aces with the first-trick partner",
-    ),
-    pytest.param(
-        deal("normal", [ANN], 120, 8, partnership="first_trick"),
-        "Normal: Ann alone, all 8 tricks: +9 to Ann",
-        ("Normal: Ann held both black queens and all three Aces; nobody else won a trick: Ann played alone and took"
-         " all 8 tricks.", "8 tricks: column 'all 8 tricks'.", "Normal, all 8 tricks → +9 to Ann."),
-        id="words: Normal, all three Aces and nobody else won a trick",
-    ),
-    pytest.param(
         deal("schneider", [BEN, DEE], 95, 6),
         "Schneider announced: Ben and Dee, 95 points: +9 each to Ben and Dee",
         ("Schneider announced by Ben and Dee: the announcing side must take 90.", "95 points, 6 tricks: column 90–120.",
@@ -390,6 +398,53 @@ DESCRIPTIONS = [
 @pytest.mark.parametrize("entry, summary, breakdown", DESCRIPTIONS)
 def test_summary_and_breakdown(entry, summary, breakdown):
     result = SPITZER.score(entry, DEE_DEALS, DEFAULTS)
+    assert result.summary == summary
+    assert result.breakdown == breakdown
+
+
+THREE_ACES_WORDS = [
+    # options, entry, summary, breakdown — RULES.md 2.2 (three_aces_partner), scored on the Normal row
+    pytest.param(
+        FIRST_OTHER, deal("normal", [ANN, CID], 40, 3, partnership="first_trick"),
+        "Normal: Ann and Cid, 40 points: −6 — Ben and Dee score 6 each",
+        ("Normal: Ann held both black queens and all three Aces; partner Cid, the first other player to win a trick.",
+         "40 points, 3 tricks: column 31–60.", "Normal, 40 points: short of 61 → −6 to each of Ben and Dee."),
+        id="words: first-other, all three Aces with the first-trick partner",
+    ),
+    pytest.param(
+        FIRST_OTHER, deal("normal", [ANN], 120, 8, partnership="first_trick"),
+        "Normal: Ann alone, all 8 tricks: +9 to Ann",
+        (("Normal: Ann held both black queens and all three Aces; nobody else won a trick: Ann played alone and took"
+          " all 8 tricks."), "8 tricks: column 'all 8 tricks'.", "Normal, all 8 tricks → +9 to Ann."),
+        id="words: first-other, all three Aces and nobody else won a trick",
+    ),
+    pytest.param(
+        DEFAULTS, deal("normal", [ANN, CID], 40, 3, partnership="first_trick"),
+        "Normal: Ann and Cid, 40 points: −6 — Ben and Dee score 6 each",
+        ("Normal: Ann held both black queens and all three Aces; partner Cid, the winner of the first trick.",
+         "40 points, 3 tricks: column 31–60.", "Normal, 40 points: short of 61 → −6 to each of Ben and Dee."),
+        id="words: first-trick, the winner of trick 1 is the partner",
+    ),
+    pytest.param(
+        DEFAULTS, deal("normal", [ANN], 120, 8, partnership="first_trick"),
+        "Normal: Ann alone, all 8 tricks: +9 to Ann",
+        ("Normal: Ann held both black queens and all three Aces, and won the first trick: Ann played alone.",
+         "8 tricks: column 'all 8 tricks'.", "Normal, all 8 tricks → +9 to Ann."),
+        id="words: first-trick, the caller won trick 1 and all 8",
+    ),
+    pytest.param(
+        DEFAULTS, deal("normal", [ANN], 44, 1, partnership="first_trick"),
+        "Normal: Ann alone, 44 points: −6 — Ben, Cid and Dee score 6 each",
+        ("Normal: Ann held both black queens and all three Aces, and won the first trick: Ann played alone.",
+         "44 points, 1 trick: column 31–60.", "Normal, 44 points: short of 61 → −6 to each of Ben, Cid and Dee."),
+        id="words: first-trick, the caller alone with 1 trick loses",
+    ),
+]
+
+
+@pytest.mark.parametrize("options, entry, summary, breakdown", THREE_ACES_WORDS)
+def test_three_aces_summary_and_breakdown(options, entry, summary, breakdown):
+    result = SPITZER.score(entry, DEE_DEALS, options)
     assert result.summary == summary
     assert result.breakdown == breakdown
 
@@ -595,11 +650,6 @@ VALIDATION_CASES = [
     pytest.param(deal("stiller", points=10, tricks=0),
                  [("impossible_cell", "tricks"), ("points_without_tricks", "points")],
                  id="impossible: Stiller with 0 tricks and points"),
-    pytest.param(deal("normal", [ANN], 100, 7, partnership="first_trick"), [("alone_needs_all_tricks", "tricks")],
-                 id="alone: 7 tricks means somebody else won one"),
-    pytest.param(deal("normal", [ANN], 0, 0, partnership="first_trick"),
-                 [("alone_needs_all_tricks", "tricks"), ("impossible_cell", "tricks")],
-                 id="alone: 0 tricks"),
     # every problem at once
     pytest.param(
         {"contract": "zola", "declarers": [BEN, "Zed", BEN], "points": 1, "tricks": 9,
@@ -648,9 +698,13 @@ def test_messages_name_the_players():
     found = {v.code: v.message for v in SPITZER.validate(deal("zola", [BEN], 50, 1), DEE_DEALS, DEFAULTS)}
     assert "Ben" in found["points_over_tricks"]
     found = {v.code: v.message for v in SPITZER.validate(
-        deal("normal", [CID], 100, 7, partnership="first_trick"), DEE_DEALS, DEFAULTS,
+        deal("normal", [CID], 100, 7, partnership="first_trick"), DEE_DEALS, FIRST_OTHER,
     )}
     assert "Cid" in found["alone_needs_all_tricks"]
+    found = {v.code: v.message for v in SPITZER.validate(
+        deal("normal", [CID], 0, 0, partnership="first_trick"), DEE_DEALS, DEFAULTS,
+    )}
+    assert "Cid" in found["alone_needs_first_trick"]
 
 
 # ---- end of match (RULES.md 2.5) -----------------------------------------------------------------
@@ -733,7 +787,7 @@ def valid_deals(draw):
     size = draw(st.sampled_from(SPITZER.side_size(contract, partnership)))
     declarers = draw(st.permutations(PLAYERS))[:size]
     if size == 1 and partnership == "first_trick":
-        tricks = 8
+        tricks = draw(st.integers(1, 8))  # first-trick (the default): the caller alone won trick 1
     else:
         tricks = draw(st.integers(1 if contract in ("normal", "stiller") else 0, 8))
     least, most = TRICK_BOUNDS.get(tricks, (0, 0) if tricks == 0 else (120, 120))
@@ -822,3 +876,267 @@ def test_replayed_match_winner_has_the_unique_top_total(entries, first, target):
     for replayed in state.deals:
         assert all(replayed.totals[p] >= previous[p] for p in PLAYERS)
         previous = replayed.totals
+
+
+# ---- all three Aces: option three_aces_partner (RULES.md 2.2, 2.4) ------------------------------
+
+THREE_ACES_CASES = [
+    # options, entry, expected sorted (code, field) pairs — checked by hand against RULES.md 2.2 and 2.4
+    *[
+        pytest.param(DEFAULTS, deal("normal", [ANN], points, tricks, partnership="first_trick"), [],
+                     id=f"first-trick: caller won trick 1, alone with {tricks}")
+        for points, tricks in ((0, 1), (44, 1), (50, 2), (60, 3), (75, 4), (90, 5), (100, 6), (110, 7), (120, 8))
+    ],
+    pytest.param(DEFAULTS, deal("normal", [ANN, BEN], 65, 4, partnership="first_trick"), [],
+                 id="first-trick: the winner of trick 1 is the partner"),
+    pytest.param(DEFAULTS, deal("normal", [ANN], 0, 0, partnership="first_trick"),
+                 [("alone_needs_first_trick", "tricks"), ("impossible_cell", "tricks")],
+                 id="first-trick: alone with 0 tricks"),
+    pytest.param(DEFAULTS, deal("normal", [ANN, BEN, CID], 95, 6, partnership="first_trick"),
+                 [("side_size", "declarers")], id="first-trick: a side of three"),
+    pytest.param(FIRST_OTHER, deal("normal", [ANN], 100, 7, partnership="first_trick"),
+                 [("alone_needs_all_tricks", "tricks")], id="first-other: 7 tricks means somebody else won one"),
+    pytest.param(FIRST_OTHER, deal("normal", [ANN], 0, 1, partnership="first_trick"),
+                 [("alone_needs_all_tricks", "tricks")], id="first-other: alone with 1 trick"),
+    pytest.param(FIRST_OTHER, deal("normal", [ANN], 0, 0, partnership="first_trick"),
+                 [("alone_needs_all_tricks", "tricks"), ("impossible_cell", "tricks")], id="first-other: 0 tricks"),
+    pytest.param(FIRST_OTHER, deal("normal", [ANN], 120, 8, partnership="first_trick"), [],
+                 id="first-other: alone with all 8 tricks"),
+    pytest.param(FIRST_OTHER, deal("normal", [ANN, CID], 40, 3, partnership="first_trick"), [],
+                 id="first-other: caller and the first other trick winner"),
+    pytest.param(FIRST_OTHER, deal("normal", [ANN, BEN, CID], 95, 6, partnership="first_trick"),
+                 [("side_size", "declarers")], id="first-other: a side of three"),
+    # other contracts and partnerships never play alone in a Normal game, whatever the option
+    pytest.param(DEFAULTS, deal("normal", [ANN], 75, 5, partnership="called_ace", called_ace="clubs"),
+                 [("side_size", "declarers")], id="first-trick option: a called Ace is never alone"),
+]
+
+
+@pytest.mark.parametrize("options, entry, expected", THREE_ACES_CASES)
+def test_three_aces_partner(options, entry, expected):
+    found = SPITZER.validate(entry, DEE_DEALS, options)
+    assert sorted((v.code, v.field) for v in found) == expected
+    if expected:
+        with pytest.raises(InvalidDeal):
+            SPITZER.score(entry, DEE_DEALS, options)
+        return
+    result = SPITZER.score(entry, DEE_DEALS, options)
+    value = EXPECTED_TABLE["normal"][COLUMNS.index(result.details["column"])]  # RULES.md 2.2: the Normal row
+    declarers = entry["declarers"]
+    paid_to = declarers if value > 0 else [p for p in PLAYERS if p not in declarers]
+    assert dict(result.scores) == {p: (abs(value) if p in paid_to else 0) for p in PLAYERS}
+
+
+@pytest.mark.parametrize(
+    "entry, scores",
+    [
+        # by hand, RULES.md 2.3 Normal row: 1 trick and 44 points is 31–60 → −6 to each of the three others
+        pytest.param(deal("normal", [ANN], 44, 1, partnership="first_trick"), {ANN: 0, BEN: 6, CID: 6, DEE: 6},
+                     id="first-trick: alone, 1 trick, 44 points → −6 each to three"),
+        # 5 tricks and 90 points is 90–120 → +6 to the caller once
+        pytest.param(deal("normal", [ANN], 90, 5, partnership="first_trick"), {ANN: 6, BEN: 0, CID: 0, DEE: 0},
+                     id="first-trick: alone, 90 points → +6 to the caller"),
+        # 7 tricks and 110 points: 90–120 → +6
+        pytest.param(deal("normal", [DEE], 110, 7, partnership="first_trick"), {ANN: 0, BEN: 0, CID: 0, DEE: 6},
+                     id="first-trick: alone, 7 tricks → +6"),
+    ],
+)
+def test_first_trick_caller_alone_scores(entry, scores):
+    assert dict(SPITZER.score(entry, DEE_DEALS, DEFAULTS).scores) == scores
+
+
+def test_side_size_messages_follow_the_option():
+    entry = deal("normal", [ANN, BEN, CID], 95, 6, partnership="first_trick")
+    [first_trick] = SPITZER.validate(entry, DEE_DEALS, DEFAULTS)
+    assert first_trick.message == (
+        "With the first-trick partner, the declaring side is the caller and the winner of the first trick "
+        "(2 players), or the caller alone (1) if the caller won it, not 3 players."
+    )
+    [first_other] = SPITZER.validate(entry, DEE_DEALS, FIRST_OTHER)
+    assert first_other.message == (
+        "With the first-trick partner, the declaring side is the caller and that partner (2 players), or the "
+        "caller alone (1) if nobody else won a trick, not 3 players."
+    )
+
+
+def test_three_aces_partner_option_values():
+    assert SPITZER.parse_options({}).three_aces_partner == "first-trick"
+    assert SPITZER.parse_options({"three_aces_partner": "first-other"}) == FIRST_OTHER
+    assert SPITZER.parse_options({"three_aces_partner": "First-Other"}) == FIRST_OTHER
+    assert SPITZER.options_to_json(FIRST_OTHER)["three_aces_partner"] == "first-other"
+    assert json.dumps(SPITZER.options_to_json(FIRST_OTHER)) == (
+        '{"target": 42, "tie": "continue", "three_aces_partner": "first-other"}'
+    )
+    with pytest.raises(InvalidOptions) as caught:
+        SPITZER.parse_options({"three_aces_partner": "first-other-trick"})
+    assert [v.code for v in caught.value.violations] == ["bad_option"]
+    with pytest.raises(ValueError):
+        SpitzerOptions(three_aces_partner="second-trick")
+
+
+# ---- typed deal and options ------------------------------------------------------------------------
+
+def test_read_gives_a_typed_deal():
+    typed = SPITZER.read(deal("normal", [BEN, CID], 30, 3, partnership="called_ace", called_ace="hearts"),
+                         DEE_DEALS, DEFAULTS)
+    assert typed == SpitzerDeal(Contract.NORMAL, (BEN, CID), 30, 3, Partnership.CALLED_ACE, Suit.HEARTS)
+    assert type(typed.contract) is Contract and type(typed.partnership) is Partnership
+    assert type(typed.called_ace) is Suit
+    assert SPITZER.read(deal("zola", [BEN]), DEE_DEALS, DEFAULTS).partnership is None
+    assert SPITZER.read(deal("normal"), DEE_DEALS, DEFAULTS).partnership is Partnership.QUEENS
+    # the typed deal goes back to an entry that reads the same
+    assert SPITZER.read(typed.to_input(), DEE_DEALS, DEFAULTS) == typed
+    options = SPITZER.parse_options({"tie": "draw", "three_aces_partner": "first-other"})
+    assert type(options.tie) is Tie and type(options.three_aces_partner) is ThreeAcesPartner
+    assert SpitzerOptions(tie="draw").tie is Tie.DRAW
+
+
+def test_read_raises_every_violation():
+    with pytest.raises(InvalidDeal) as caught:
+        SPITZER.read({"contract": "solo", "points": 1, "tricks": 9}, DEE_DEALS, DEFAULTS)
+    assert sorted(v.code for v in caught.value.violations) == [
+        "bad_contract", "bad_tricks", "impossible_points", "missing_declarers",
+    ]
+
+
+def test_score_takes_a_typed_deal_without_reading_it_again(monkeypatch):
+    raw = deal("zola_schwarz", [BEN], 120, 7)
+    typed = SPITZER.read(raw, DEE_DEALS, DEFAULTS)
+    expected = SPITZER.score(raw, DEE_DEALS, DEFAULTS)
+
+    def no_second_parse(*args, **kwargs):
+        raise AssertionError("score parsed the typed deal again")
+
+    monkeypatch.setattr(SPITZER, "read", no_second_parse)
+    result = SPITZER.score(typed, DEE_DEALS, DEFAULTS)
+    assert result == expected and dict(result.scores) == {ANN: 27, BEN: 0, CID: 27, DEE: 27}
+
+
+def test_contract_names_and_suits_are_enums_equal_to_strings():
+    assert CONTRACTS == tuple(Contract) and all(isinstance(c, Contract) for c in CONTRACTS)
+    assert Contract.ZOLA == "zola" and CONTRACT_NAMES["zola"] == CONTRACT_NAMES[Contract.ZOLA] == "Zola"
+    assert PLAIN_SUITS == (Suit.CLUBS, Suit.SPADES, Suit.HEARTS)
+    assert [f"{r}-{s}" for r, s in [(RANKS[0], SUITS[0])]] == ["A-clubs"]
+
+
+# ---- every message is data (template + parameters) -----------------------------------------------
+
+def _all_violations() -> list[Violation]:
+    found: list[Violation] = []
+    for param in [*VALIDATION_CASES, *BOUND_CASES]:
+        entry = param.values[0] if len(param.values) == 2 else deal("zola", [BEN], *param.values[:2])
+        found += SPITZER.validate(entry, DEE_DEALS, DEFAULTS)
+    for param in THREE_ACES_CASES:
+        options, entry, _ = param.values
+        found += SPITZER.validate(entry, DEE_DEALS, options)
+    for contract in CONTRACTS:
+        for side in ([BEN], [BEN, DEE], [ANN, BEN, CID]):
+            found += SPITZER.validate(deal(contract, side), DEE_DEALS, DEFAULTS)
+    return found
+
+
+def test_every_violation_carries_its_template_and_params():
+    found = _all_violations()
+    codes = {v.code for v in found}
+    assert {"not_an_object", "unknown_field", "bad_contract", "side_size", "points_under_tricks",
+            "points_over_tricks", "impossible_points", "alone_needs_first_trick", "alone_needs_all_tricks",
+            "bad_called_ace", "missing_called_ace", "impossible_cell"} <= codes
+    for v in found:
+        assert v.template, v
+        assert fill(v.template, v.params) == v.message, v
+
+
+def test_messages_keep_their_english_words():
+    """The exact sentences of before the rules became data (the API and the forms show them)."""
+    def messages(entry: Any) -> dict[str, str]:
+        return {v.code: v.message for v in SPITZER.validate(entry, DEE_DEALS, DEFAULTS)}
+
+    found = messages({"contract": "solo", "x": 1})
+    assert found["unknown_field"] == (
+        "Unknown field 'x' (fields: contract, declarers, points, tricks, partnership, called_ace)."
+    )
+    assert found["bad_contract"] == (
+        "The contract must be Normal, Schneider announced, Stiller, Zola, Zola Schneider or Zola Schwarz, not 'solo'."
+    )
+    assert messages(deal(partnership="called_ace", called_ace="diamonds"))["bad_called_ace"] == (
+        "The called Ace must be of clubs, spades or hearts, not 'diamonds' (diamonds are trumps, so the A of "
+        "diamonds cannot be called)."
+    )
+    assert messages(deal(partnership="called_ace"))["missing_called_ace"] == (
+        "Choose which Ace was called: clubs, spades or hearts."
+    )
+    assert messages(deal(called_ace="hearts"))["bad_called_ace"] == (
+        'An Ace is called only when the partnership is "called_ace"; remove the A of hearts.'
+    )
+    assert messages(deal(partnership="solo"))["bad_partnership"] == (
+        "The partnership must be queens, called_ace or first_trick, not 'solo'."
+    )
+    assert messages(deal("zola", [BEN], 70, 7))["points_under_tricks"] == (
+        "Ben cannot have only 70 card points in 7 tricks: the other side's 1 trick hold at most 44, which leaves "
+        "at least 76."
+    )
+    assert messages(deal("zola", [BEN], 50, 1))["points_over_tricks"] == (
+        "Ben cannot have 50 card points in 1 trick: 4 cards hold at most 44."
+    )
+    assert messages(deal("zola", None, 119, 7) | {"declarers": None})["impossible_points"] == (
+        "The declaring side cannot have 119 card points: no card is worth 1, so the other side cannot have 1."
+    )
+    assert messages(deal("normal", [ANN, "Zed"]))["unknown_player"] == (
+        "'Zed' is not a player of this match (Ann, Ben, Cid and Dee)."
+    )
+    assert messages(deal("stiller", [ANN, BEN]))["side_size"] == (
+        "Stiller is played by the holder of both black queens alone, not by 2 players."
+    )
+    assert messages(deal("zola", [ANN, BEN]))["side_size"] == "Zola is played by one player alone, not 2."
+    assert [v.params for v in SPITZER.validate(deal("zola", [ANN, BEN]), DEE_DEALS, DEFAULTS)] == [
+        {"contract": "Zola", "given": 2},
+    ]
+    assert isinstance(SPITZER.validate(deal("zola", [ANN, BEN]), DEE_DEALS, DEFAULTS)[0].params["contract"], Term)
+
+
+def test_lines_carry_codes_and_params():
+    result = SPITZER.score(deal("zola_schwarz", [BEN], 120, 7), DEE_DEALS, DEFAULTS)
+    lines = [result.summary, *result.breakdown]
+    assert all(isinstance(line, Line) and line.code.startswith("spitzer.") for line in lines)
+    assert [line.code for line in lines] == [
+        "spitzer.summary.solo_lost", "spitzer.side.solo", "spitzer.column.points", "spitzer.payment.lost",
+    ]
+    assert all(fill(line.template, line.params) == line for line in lines)
+    assert result.breakdown[0].params["contract"] == "Zola Schwarz"
+    assert isinstance(result.breakdown[0].params["contract"], Term)
+    assert result.breakdown[0].params["opponents"] == [ANN, CID, DEE]
+    # stored with their codes and parameters, read back equal (English unchanged)
+    again = DealResult.from_stored(json.loads(json.dumps(result.to_stored())))
+    assert again.summary == result.summary and again.breakdown == result.breakdown
+    assert [line.code for line in again.breakdown] == [line.code for line in result.breakdown]
+    called = SPITZER.score(deal("normal", [BEN, CID], 30, 3, partnership="called_ace", called_ace="spades"),
+                           DEE_DEALS, DEFAULTS)
+    assert called.breakdown[0].code == "spitzer.side.called_ace"
+    assert called.breakdown[0].params["suit"] == "spades" and isinstance(called.breakdown[0].params["suit"], Term)
+    notation = SPITZER.notation(result)
+    assert notation == "Zola Schwarz · Ben · 120 pts · 7 tr" and notation.code == "spitzer.notation"
+
+
+@pytest.mark.parametrize("totals, options, finished, winner, note", STANDINGS)
+def test_standing_notes_carry_codes(totals, options, finished, winner, note):
+    standing = SPITZER.standing(PLAYERS, totals, [], options)
+    assert standing.note == note and isinstance(standing.note, Line)
+    assert standing.note.code.startswith("spitzer.standing.")
+    assert fill(standing.note.template, standing.note.params) == note
+
+
+def test_every_kind_of_line_has_a_stable_code():
+    seen: dict[str, set[str]] = {}
+    for param in [*DESCRIPTIONS, *PAYMENTS]:
+        result = SPITZER.score(param.values[0], DEE_DEALS, DEFAULTS)
+        for line in (result.summary, *result.breakdown):
+            seen.setdefault(line.code, set()).add(line.template)
+    for param in THREE_ACES_WORDS:
+        result = SPITZER.score(param.values[1], DEE_DEALS, param.values[0])
+        for line in (result.summary, *result.breakdown):
+            seen.setdefault(line.code, set()).add(line.template)
+    assert {"spitzer.side.first_trick_alone", "spitzer.side.first_trick_partner", "spitzer.side.first_other_alone",
+            "spitzer.side.first_other_partner", "spitzer.side.queens", "spitzer.side.stiller",
+            "spitzer.side.schneider", "spitzer.side.called_ace", "spitzer.column.no_tricks",
+            "spitzer.column.all_tricks"} <= set(seen)
+    assert all(code.startswith("spitzer.") for code in seen)

@@ -48,7 +48,7 @@ def test_options_given_are_kept(client):
                         "sequence_comparison": "total", "target": "none"}}
     r = client.post("/api/matches", json=body)
     assert r.status_code == 201
-    assert r.json["options"] == {"schmeiss": False, "round_two_suit": "any", "sequence_values": "seed000",
+    assert r.json["options"] == {"schmeiss": False, "round_two_suit": "any", "sequence_values": "graded",
                                  "sequence_comparison": "total", "target": "none"}
 
 

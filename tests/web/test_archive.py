@@ -176,7 +176,7 @@ def test_rematch_keeps_game_players_and_options_and_rotates_the_dealer(client):
     assert r.status_code == 303
     new_id = int(r.headers["Location"].rsplit("/", 1)[1])
     m = client.get(f"/api/matches/{new_id}").json
-    assert m["players"] == ["Ann", "Ben"] and m["options"]["target"] == 150 and m["options"]["sequence_values"] == "seed000"
+    assert m["players"] == ["Ann", "Ben"] and m["options"]["target"] == 150 and m["options"]["sequence_values"] == "graded"
     assert m["dealer"] == "Ann" and m["deals"] == []
 
 

@@ -403,6 +403,7 @@ def poisoned(client):
         conn = sqlite3.connect(client.application.config["DATABASE"])
         conn.execute("UPDATE deals SET input = ?", [json.dumps(poison)])
         conn.execute("UPDATE deal_revisions SET input = ? WHERE version = 1", [json.dumps(poison)])
+        conn.execute("UPDATE matches SET fingerprint = NULL")  # stored by other means: replayed on first load
         token = conn.execute("SELECT token FROM share_links").fetchone()[0]
         conn.commit()
         conn.close()

@@ -35,7 +35,7 @@ def post_deal(client, mid, deal):
 def test_a_spitzer_match_has_four_players_and_its_options(client, spitzer):
     m = client.get(f"/api/matches/{spitzer()}").json
     assert m["game"] == "spitzer" and m["players"] == PLAYERS
-    assert m["options"] == {"target": 42, "tie": "continue"}
+    assert m["options"] == {"target": 42, "tie": "continue", "three_aces_partner": "first-trick"}
     assert m["dealer"] == "Ann" and m["roles"] == {"dealer": "Ann", "leader": "Ben"}
 
 
@@ -235,12 +235,45 @@ def test_a_called_partner_is_entered_as_caller_and_partner(client, page_match):
     assert re.search(r'name="caller" value="2" checked', edit) and re.search(r'name="partner" value="0" checked', edit)
 
 
-def test_all_three_aces_and_nobody_else_won_a_trick(client, page_match):
-    url = f"/matches/{page_match}/deals/new"
+def test_all_three_aces_and_nobody_else_won_a_trick(client):
+    """Option first-other (matches stored before the amendment): the caller alone has taken every trick."""
+    r = client.post("/matches/new", data=new_spitzer_form(**{"option-three_aces_partner": "first-other"}))
+    assert r.status_code == 303
+    match_id = int(r.headers["Location"].rsplit("/", 1)[1])
+    url = f"/matches/{match_id}/deals/new"
     form = {"contract": "normal", "partnership": "first_trick", "caller": "1", "partner": "none"}
     body = client.post(url, data=form, headers=HX).get_data(as_text=True)
     assert 'name="tricks" id="tricks" value="8"' in body and 'name="points" id="points" value="120"' in body
+    assert "Nobody: the caller took every trick" in body and "the first other player to win a trick" in body
     r = client.post(url, data=dict(form, tricks="8", points="120", op="save"))
     assert r.status_code == 303
-    result = client.get(f"/api/matches/{page_match}").json["deals"][0]["result"]
+    result = client.get(f"/api/matches/{match_id}").json["deals"][0]["result"]
     assert result["scores"] == {"Ann": 0, "Ben": 9, "Cid": 0, "Dee": 0}
+
+
+def test_all_three_aces_and_the_caller_won_the_first_trick(client, page_match):
+    """Option first-trick (the default, RULES.md 2.2): the caller who wins trick 1 plays alone, any tricks ≥ 1."""
+    url = f"/matches/{page_match}/deals/new"
+    form = {"contract": "normal", "partnership": "first_trick", "caller": "1", "partner": "none"}
+    body = client.post(url, data=form, headers=HX).get_data(as_text=True)
+    assert 'name="tricks" id="tricks" value=""' in body  # nothing filled in: any number of tricks
+    assert "Nobody: the caller won the first trick" in body and "whoever won the first trick" in body
+    r = client.post(url, data=dict(form, tricks="0", points="0", op="save"))
+    assert r.status_code == 422 and 'data-field="tricks"' in r.get_data(as_text=True)
+    r = client.post(url, data=dict(form, tricks="5", points="90", op="save"))
+    assert r.status_code == 303
+    result = client.get(f"/api/matches/{page_match}").json["deals"][0]["result"]
+    # RULES.md 2.3 Normal row, 90 points in 5 tricks: 90–120 → +6 to the caller once
+    assert result["scores"] == {"Ann": 0, "Ben": 6, "Cid": 0, "Dee": 0}
+    assert result["breakdown"][0] == (
+        "Normal: Ben held both black queens and all three Aces, and won the first trick: Ben played alone."
+    )
+
+
+def test_the_rules_page_follows_three_aces_partner(client):
+    default = text(client.get("/rules/spitzer"))
+    assert "whoever wins trick 1 is the partner; if the caller wins it, the caller plays alone" in default
+    assert "All three Aces: First trick's winner" in default
+    older = text(client.get("/rules/spitzer?three_aces_partner=first-other"))
+    assert "first other player to win a trick is the partner; if nobody else wins one" in older
+    assert "All three Aces: First other player to win a trick" in older

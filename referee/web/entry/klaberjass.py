@@ -11,12 +11,12 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from ...games.base import Table, Violation, whole_number
+from ...games.cards import SUIT_SYMBOLS
 from ...games.klaberjass import KLABERJASS, PLAIN_POINTS, RANKS, SUITS, TRUMP_POINTS, card_points
 
 MAX_SEQUENCES = 3  # rows per player: 9 cards hold at most three sequences
 TOPS = ("A", "K", "Q", "J", "10", "9")
 LENGTHS = ("3", "4", "5", "6", "7", "8")
-SUIT_SYMBOLS = {"clubs": "♣", "diamonds": "♦", "hearts": "♥", "spades": "♠"}
 # The counting aid offers only the cards that carry points, highest first (RULES.md 1.3).
 TRUMP_COUNTED = tuple(r for r in ("J", "9", "A", "10", "K", "Q") if TRUMP_POINTS[r])
 PLAIN_COUNTED = tuple(r for r in ("A", "10", "K", "Q", "J") if PLAIN_POINTS[r])

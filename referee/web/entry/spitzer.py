@@ -11,13 +11,14 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from ...games.base import Table, Violation, whole_number
+from ...games.cards import SUIT_SYMBOLS
 from ...games.spitzer import (
-    CONTRACT_NAMES, CONTRACTS, PARTNERSHIPS, PLAIN_SUITS, SOLOS, SPITZER, SUITS, TOTAL_POINTS, TRICKS, count_points,
+    CONTRACT_NAMES, CONTRACTS, PARTNERSHIPS, PLAIN_SUITS, SOLOS, SPITZER, SUITS, TOTAL_POINTS, TRICKS, ThreeAcesPartner,
+    count_points,
 )
 
 POINT_RANKS = ("A", "10", "K", "Q", "J")  # the 20 cards that carry points
 CARD_KEYS = tuple(f"{rank}-{suit}" for suit in SUITS for rank in POINT_RANKS)
-SUIT_SYMBOLS = {"clubs": "♣", "diamonds": "♦", "hearts": "♥", "spades": "♠"}
 PARTNERSHIP_LABELS = {
     "queens": "Queens in two hands",
     "called_ace": "Called an Ace",
@@ -38,6 +39,7 @@ class SpitzerEntry:
     cards: list[str] = field(default_factory=list)  # CARD_KEYS tapped in the counting aid
     cards_sum: str = ""  # the sum last written into points (so typing over it is respected)
     tricks: str = ""
+    alone: bool = False  # "Nobody" tapped as the partner: the caller played alone
     problems: list[Violation] = field(default_factory=list)
 
 
@@ -93,8 +95,7 @@ def from_form(players: tuple[str, ...], form: Mapping[str, str]) -> SpitzerEntry
     entry.points_of = "others" if form.get("points_of") == "others" else "side"
     entry.cards = [key for key in CARD_KEYS if form.get(f"card-{key}")]
     entry.tricks = form.get("tricks", "").strip()[:4]
-    if _called_partner(entry.contract, entry.partnership) and form.get("partner") == "none" and entry.tricks == "":
-        entry.tricks, entry.points, entry.points_of = "8", "120", "side"  # the caller alone took every trick
+    entry.alone = _called_partner(entry.contract, entry.partnership) and form.get("partner") == "none"
 
     op = form.get("op", "")
     if op.startswith("tricks:"):
@@ -144,8 +145,15 @@ def side_points(entry: SpitzerEntry) -> Any:
     return value
 
 
+def _alone_took_every_trick(entry: SpitzerEntry, options: Any) -> bool:
+    """RULES.md 2.2, option first-other: a caller alone has taken all 8 tricks (first-trick: any number)."""
+    return entry.alone and getattr(options, "three_aces_partner", None) == ThreeAcesPartner.FIRST_OTHER
+
+
 def to_input(entry: SpitzerEntry, table: Table, options: Any) -> dict[str, Any]:
     entry.problems = []
+    if _alone_took_every_trick(entry, options) and entry.tricks == "":
+        entry.tricks, entry.points, entry.points_of = "8", "120", "side"
     deal: dict[str, Any] = {}
     if entry.contract:
         deal["contract"] = entry.contract
@@ -188,6 +196,7 @@ def view(entry: SpitzerEntry, table: Table, options: Any) -> dict[str, Any]:
         "symbols": SUIT_SYMBOLS,
         "solo": solo and max(sizes) == 1,
         "called_partner": _called_partner(contract, entry.partnership),
+        "first_trick_partner": getattr(options, "three_aces_partner", None) != ThreeAcesPartner.FIRST_OTHER,
         "caller": entry.declarers[0] if entry.declarers else None,
         "partner": entry.declarers[1] if len(entry.declarers) > 1 else None,
         "side_label": side_label,

@@ -1,10 +1,16 @@
-"""Small per-game summaries of a match for its page (counts of what was played, never a rule)."""
+"""Spitzer on the web (RULES.md §2)."""
 
 from __future__ import annotations
 
 from collections import Counter
+from typing import TYPE_CHECKING
 
-from ..matches import Match
+from ...games import find_game
+from ..entry import spitzer as entry
+from . import GamePlug
+
+if TYPE_CHECKING:
+    from ...matches import Match
 
 
 def spitzer_summary(match: Match) -> list[str]:
@@ -29,9 +35,15 @@ def spitzer_summary(match: Match) -> list[str]:
     return parts
 
 
-SUMMARIES = {"spitzer": spitzer_summary}
-
-
-def game_summary(match: Match) -> list[str]:
-    summary = SUMMARIES.get(match.game.key)
-    return summary(match) if summary else []
+PLUG = GamePlug(
+    game=find_game("spitzer"),
+    entry=entry,
+    entry_template="games/spitzer/_entry.html",
+    turn_template="games/spitzer/_turn.html",
+    rules_template="rules/spitzer.html",
+    reference_template="rules/_ref_spitzer.html",
+    figures_template="games/spitzer/_figures.html",
+    blank_columns=(("Contract", "col-mid"), ("Side", "col-mid"), ("Pts", "col-small"), ("Tr.", "col-small")),
+    summary=spitzer_summary,
+    summary_template="games/spitzer/_summary.html",
+)

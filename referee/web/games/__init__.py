@@ -1,0 +1,107 @@
+"""One plug per game: everything the web layer needs of a game, named in one place.
+
+Each module of this package holds one game's ``PLUG``: its rules (the game object from ``referee.games``), its
+deal-entry form, its templates, its match summary, the columns of its blank sheet, its player figures and its
+rules page. Adding a game is adding its rules module, its module here and its templates; nothing else is edited.
+The plugs are found the way the rules are: by walking this package.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+from ...games import GAMES
+from ...games.base import BaseGame, UnknownGame
+
+if TYPE_CHECKING:
+    from ...matches import Match
+
+
+@dataclass(frozen=True)
+class GamePlug:
+    """A game as the web shows it. Template names are looked up in the app's templates/ (and in
+    ``template_folder``, for a game that ships its templates beside its module)."""
+
+    game: BaseGame
+    """The rules (``referee.games``)."""
+    entry: ModuleType
+    """The deal-entry form: ``empty``, ``from_input``, ``from_form``, ``to_input`` and ``view``
+    (see ``referee.web.entry``)."""
+    entry_template: str
+    """The entry form, as a page's block and as the fragment htmx swaps."""
+    turn_template: str
+    """One line under the table: whose deal it is, who is elder or leads."""
+    rules_template: str
+    """The rules page (``/rules/<key>``), also printed as the rules card."""
+    reference_template: str
+    """The game's reference, printed on the back of a blank sheet."""
+    figures_template: str
+    """The game's own figures on a player's page (``<dt>``/``<dd>`` pairs; ``g`` is the GameFigures, ``f`` its facts)."""
+    blank_columns: tuple[tuple[str, str], ...] = ()
+    """Columns of a blank sheet between "Dealt" and the players' scores: (heading, width class)."""
+    summary: Callable[[Match], list[str]] | None = None
+    """What was played in a match, in a few words ("Normal 4 · Zola 2 (Ben 2)"): counts, never a rule."""
+    summary_template: str = "_no_summary.html"
+    """Where the match page shows the summary."""
+    template_folder: str | None = None
+
+    @property
+    def key(self) -> str:
+        return self.game.key
+
+
+class Plugs:
+    """The plugs found in this package, by game key; ``discover()`` looks again."""
+
+    def __init__(self) -> None:
+        self._plugs: dict[str, GamePlug] = {}
+
+    def discover(self) -> None:
+        found: dict[str, GamePlug] = {}
+        for info in pkgutil.iter_modules(__path__):
+            if info.name.startswith("_"):
+                continue
+            plug = getattr(importlib.import_module(f"{__name__}.{info.name}"), "PLUG", None)
+            if isinstance(plug, GamePlug) and found.setdefault(plug.key, plug) is not plug:
+                raise RuntimeError(f"Two web plugs for the game {plug.key!r}.")
+        self._plugs = found
+
+    def check(self) -> None:
+        """Every game of the rules has its plug (a game without one would be missing from pages, silently)."""
+        missing = [g.key for g in GAMES if g.key not in self._plugs]
+        if missing:
+            raise RuntimeError(f"No web plug for the game{'s' if len(missing) > 1 else ''} {', '.join(missing)}: "
+                               f"add a module to {__name__} that defines PLUG = GamePlug(...).")
+
+    def __iter__(self) -> Iterator[GamePlug]:
+        """In the order of the games."""
+        return iter([self._plugs[g.key] for g in GAMES if g.key in self._plugs])
+
+    def __getitem__(self, key: str) -> GamePlug:
+        try:
+            return self._plugs[key]
+        except KeyError:
+            raise UnknownGame(key) from None
+
+
+PLUGS = Plugs()
+PLUGS.discover()
+
+
+def plug_for(game: BaseGame | str) -> GamePlug | None:
+    """The plug of a game (or a game key); None for a game Referee does not know (an old stored key)."""
+    try:
+        return PLUGS[game if isinstance(game, str) else game.key]
+    except UnknownGame:
+        return None
+
+
+def game_summary(match: Any) -> list[str]:
+    """The match's summary (template global); empty for a game that has none."""
+    plug = plug_for(match.game)
+    return plug.summary(match) if plug and plug.summary else []

@@ -1,0 +1,244 @@
+"""Languages: English, Japanese and German through Flask-Babel and the gettext catalogues in
+``referee/translations/<lang>/LC_MESSAGES/messages.po`` (compiled to ``.mo`` by the install step).
+
+Which language a request gets:
+
+- pages: ``?lang=xx`` (which also sets the ``lang`` cookie, kept a year), else the ``lang`` cookie, else the
+  best match of ``Accept-Language``, else English;
+- the JSON API (``/api/...``): ``Accept-Language`` only (no cookie, no ``?lang=``), English by default; it
+  answers with ``Content-Language``.
+
+Every answer that depends on the language says so in ``Vary`` (``Accept-Language, Cookie`` for pages,
+``Accept-Language`` for the API), so no cache — and no 304 — ever crosses languages.
+
+The rules stay English data: a ``Line`` or a ``Violation`` carries its English template and its parameters,
+and ``say()`` renders it in the reader's language (the template through the catalogue, ``Term`` parameters
+through the ``term`` context, lists and numbers as the locale writes them). A message without a translation
+reads as the English text the rules wrote, unchanged.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+from babel import Locale
+from babel.dates import format_date, format_time
+from babel.lists import format_list
+from babel.numbers import format_decimal
+from flask import Flask, Response, current_app, has_request_context, request
+from flask_babel import Babel, get_locale, gettext, pgettext
+from markupsafe import Markup, escape
+
+from ..games.base import N_, Line, Term, Violation, and_list
+
+log = logging.getLogger("referee.i18n")
+
+# The languages Referee speaks, with the name each gives itself (the switcher shows these).
+LANGUAGES: dict[str, str] = {"en": "English", "ja": "日本語", "de": "Deutsch"}
+SWITCHER: dict[str, str] = {"en": "EN", "ja": "日本語", "de": "DE"}
+DEFAULT = "en"
+COOKIE = "lang"
+YEAR = 365 * 24 * 3600
+TERM = "term"  # the message context of a game's words (suits, calls, contracts) used as parameters
+
+# Words the web layer shows that come from the rules' data rather than from a sentence (games' names, deal nouns).
+DEAL_NOUNS = (N_("deal"), N_("hand"))
+GAME_NAMES = (N_("Klaberjass"), N_("Spitzer"), N_("Joker Judge"))
+
+
+def _api() -> bool:
+    return request.path.startswith("/api/")
+
+
+def available() -> list[str]:
+    """The languages this app can serve: English and every language whose catalogue is compiled."""
+    return current_app.extensions.get("referee.languages", [DEFAULT])
+
+
+def _valid(code: str | None) -> str | None:
+    code = (code or "").strip().lower()
+    return code if code in available() else None
+
+
+def choose_language() -> str:
+    """The language of this request (see the module's docstring); English outside a request."""
+    if not has_request_context():
+        return DEFAULT
+    if not _api():
+        chosen = _valid(request.args.get("lang")) or _valid(request.cookies.get(COOKIE))
+        if chosen:
+            return chosen
+    return _accepted(available())
+
+
+def _accepted(ours: list[str]) -> str:
+    """The first of the reader's languages, by preference, that we have: "de-AT, en;q=0.3" is German (werkzeug's
+    best_match would take the exact "en" over the regional "de-AT")."""
+    for value, quality in request.accept_languages:  # highest quality first
+        primary = value.replace("_", "-").split("-")[0].lower()
+        if quality > 0 and primary in ours:
+            return primary
+    return DEFAULT
+
+
+def current_language() -> str:
+    """The language code of this request ("en", "ja", "de"): for ``<html lang>`` and the switcher."""
+    locale = get_locale() if has_request_context() else None
+    return locale.language if locale is not None and locale.language in LANGUAGES else DEFAULT
+
+
+def _locale() -> Locale:
+    return Locale.parse(current_language())
+
+
+def language_links() -> list[dict[str, Any]]:
+    """The switcher: this same page (path and query kept) with ``?lang=`` for each language."""
+    here = current_language()
+    args = [(k, v) for k, v in request.args.items(multi=True) if k != "lang"]
+    links = []
+    for code, label in SWITCHER.items():
+        if code not in available():
+            continue
+        links.append({"code": code, "label": label, "name": LANGUAGES[code], "current": code == here,
+                      "href": f"{request.path}?{urlencode([*args, ('lang', code)])}"})
+    return links
+
+
+# ---- rendering the rules' messages -------------------------------------------------------------
+
+def _translated(text: str, context: str | None = None) -> str | None:
+    """``text`` in the current language, or None when the catalogue has no translation for it."""
+    if not text:
+        return None
+    found = pgettext(context, text) if context else gettext(text)
+    return found if found != text else None
+
+
+def _param(value: Any) -> Any:
+    if isinstance(value, Term):
+        # a game word: its "term" entry first, then the same word marked without a context (N_)
+        return _translated(str(value), TERM) or _translated(str(value)) or str(value)
+    if isinstance(value, (list, tuple)):
+        return format_list([str(_param(v)) for v in value], locale=_locale())
+    if isinstance(value, int) and not isinstance(value, bool):
+        return format_decimal(value, locale=_locale())
+    return value
+
+
+def say(obj: Any) -> str:
+    """A ``Line`` or ``Violation`` in the current language: its template through the catalogue, filled with
+    its parameters (``Term`` through the ``term`` context, lists joined and whole numbers written as the
+    locale does). English, or a message the catalogue does not translate, reads exactly as the rules wrote
+    it; a plain string is returned as it is."""
+    if isinstance(obj, Violation):
+        template, params, english = obj.template, obj.params, obj.message
+    elif isinstance(obj, Line):
+        template, params, english = obj.template, obj.params, str(obj)
+    else:
+        return "" if obj is None else str(obj)
+    if current_language() == DEFAULT:
+        return english
+    translated = _translated(template)
+    if translated is None:
+        return english
+    try:
+        return translated.format(**{name: _param(value) for name, value in params.items()})
+    except (KeyError, IndexError, ValueError) as exc:  # a translation naming a placeholder the message lacks
+        log.error("translation of %r into %s cannot be filled (%s): English shown", template, current_language(), exc)
+        return english
+
+
+def localized(violation: Violation) -> Violation:
+    """The same violation with its message in the current language (what the API and the forms show)."""
+    text = say(violation)
+    if text == violation.message:
+        return violation
+    return Violation(violation.code, text, violation.field, violation.params, violation.template)
+
+
+# ---- numbers, dates, lists ------------------------------------------------------------------------
+
+def number(value: Any) -> str:
+    """A number as the current language writes it (1,234 · 1.234)."""
+    try:
+        return format_decimal(value, locale=_locale())
+    except (TypeError, ValueError, ArithmeticError):
+        return "" if value is None else str(value)
+
+
+def moment(value: datetime) -> str:
+    """A date and time as the current language writes it, to the minute ("29 Nov 2026, 13:05" is English;
+    "29.11.2026, 13:05", "2026/11/29 13:05")."""
+    locale = _locale()
+    pattern = locale.datetime_formats.get("medium", "{1} {0}")
+    pattern = getattr(pattern, "pattern", pattern)
+    return str(pattern).replace("{1}", format_date(value, "medium", locale=locale)).replace(
+        "{0}", format_time(value, "short", locale=locale))
+
+
+def datetime_filter(value: Any, format: str = "medium") -> str:
+    from babel.dates import format_datetime
+
+    if not isinstance(value, datetime):
+        return "" if value is None else str(value)
+    return format_datetime(value, format, locale=_locale())
+
+
+def html_list(items: Any) -> Markup:
+    """Items (text or Markup, e.g. links) joined as the current language joins a list ("A, B and C")."""
+    texts = [str(escape(item)) for item in items]
+    if current_language() == DEFAULT:  # English as the rules write it: "A, B and C"
+        return Markup(and_list(texts))
+    return Markup(format_list(texts, locale=_locale()))
+
+
+# ---- the request's language on the answer ----------------------------------------------------------
+
+def _mark(response: Response) -> Response:
+    """Say which language the answer is in and what it depends on; a page asked with ``?lang=`` remembers it."""
+    if request.endpoint == "static" or request.path.startswith(f"{current_app.static_url_path}/"):
+        return response
+    api = _api()
+    response.vary.add("Accept-Language")
+    if not api:
+        response.vary.add("Cookie")
+    response.headers["Content-Language"] = current_language()
+    asked = _valid(request.args.get("lang"))
+    if asked and not api and response.mimetype == "text/html" and request.cookies.get(COOKIE) != asked:
+        response.set_cookie(COOKIE, asked, max_age=YEAR, samesite="Lax", httponly=True, secure=request.is_secure)
+    return response
+
+
+def _compiled(app: Flask) -> list[str]:
+    """English and the languages whose catalogue is compiled; one log line for each one that is not (it is
+    not offered, and asking for it gives English, until it is)."""
+    roots = [Path(app.root_path, d) for d in app.config["BABEL_TRANSLATION_DIRECTORIES"].split(";")]
+    found = [DEFAULT]
+    for code, name in LANGUAGES.items():
+        if code == DEFAULT:
+            continue
+        if any((root / code / "LC_MESSAGES" / "messages.mo").is_file() for root in roots):
+            found.append(code)
+        else:
+            log.warning("no compiled catalogue for %s (%s/LC_MESSAGES/messages.mo under %s): it is served in English. "
+                        "scripts/serve and scripts/test compile the catalogues (or: bash scripts/i18n compile)",
+                        name, code, " or ".join(map(str, roots)))
+    return found
+
+
+def init_app(app: Flask) -> None:
+    app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", "translations")
+    Babel(app, locale_selector=choose_language, default_locale=DEFAULT)
+    app.extensions["referee.languages"] = _compiled(app)
+    app.after_request(_mark)
+    app.add_template_filter(say, "say")
+    app.add_template_global(say, "say")
+    app.add_template_filter(number, "number")
+    app.add_template_filter(datetime_filter, "datetime")
+    app.add_template_filter(html_list, "html_list")
+    app.add_template_global(current_language, "current_language")
+    app.add_template_global(language_links, "language_links")

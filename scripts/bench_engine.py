@@ -1,0 +1,331 @@
+"""Benchmark: the cost of entering and showing deals (issue "Writes in constant time"), on the real server.
+
+Starts ``python -m referee`` and, side by side, a bare Flask + SQLite app (the same waitress, the same threads;
+its view reads the JSON body and inserts one row in a transaction), each on a temporary SQLite file, and prints:
+
+- deal POST throughput at 8 clients, Referee ÷ the bare app (target ≥ 0.6);
+- deal POST latency with 1,000 deals already in the match ÷ with 0 deals (target ≤ 1.5);
+- GET of the match page at 200 deals ÷ at 0 deals (target ≤ 3);
+- 50 clients offering 125 requests/s in total: deal POST p99 (target ≤ 50 ms);
+- SQL statements per deal POST, counted in-process with sqlite3's trace callback (target ≤ 10), and the list.
+
+Each figure with its target and "met" / "NOT met"; exits 1 when one is not met. The servers are killed at the end.
+
+    .venv/bin/python scripts/bench_engine.py [--quick] [--threads 8]
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import os
+import signal
+import sqlite3
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+from typing import Iterator
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from benchkit import ROOT, Client, free_port, percentile, start_server, wait_until_up  # noqa: E402
+
+PLAYERS = ("Ann", "Ben")
+THROWN_IN = {"upcard": "clubs", "calls": ["pass", "pass", "pass", "pass"]}
+PLAYED = {"upcard": "hearts", "calls": ["take"], "points": {"Ann": 100, "Ben": 40}, "last_trick": "Ann"}
+OPEN_MATCH = {"game": "klaberjass", "players": list(PLAYERS), "first_dealer": "Ben", "options": {"target": "none"}}
+
+
+# ---- the bare app: what a deal POST costs with Flask, waitress and SQLite alone ----------------------------------
+
+def serve_baseline() -> None:
+    """Runs in its own process: the bare Flask + SQLite app under waitress."""
+    from flask import Flask, jsonify, request
+    from waitress import serve
+
+    database = os.environ["REFEREE_DATABASE"]
+    with sqlite3.connect(database) as conn:
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("CREATE TABLE IF NOT EXISTS deals (id INTEGER PRIMARY KEY, match_id INTEGER, input TEXT)")
+    app = Flask("baseline")
+
+    @app.get("/api/games")
+    def games():
+        return jsonify({"games": []})
+
+    @app.post("/api/matches/<int:match_id>/deals")
+    def deal(match_id: int):
+        body = request.get_json()
+        conn = sqlite3.connect(database, timeout=15)
+        try:
+            with conn:  # one transaction
+                cursor = conn.execute("INSERT INTO deals (match_id, input) VALUES (?, ?)", [match_id, json.dumps(body)])
+            return jsonify({"id": cursor.lastrowid}), 201
+        finally:
+            conn.close()
+
+    serve(app, host="127.0.0.1", port=int(os.environ["REFEREE_PORT"]), threads=int(os.environ["REFEREE_THREADS"]),
+          _quiet=True)
+
+
+@contextmanager
+def server(tmp: Path, name: str, threads: int, baseline: bool = False) -> Iterator[int]:
+    port = free_port()
+    command = [sys.executable, str(Path(__file__).resolve()), "--serve-baseline"] if baseline else None
+    with open(tmp / f"{name}.log", "wb") as log:
+        proc = start_server(port, tmp / f"{name}.sqlite", log, threads, command)
+        try:
+            wait_until_up(proc, port)
+            yield port
+        finally:
+            if proc.poll() is None:
+                os.kill(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=10)
+
+
+# ---- helpers ---------------------------------------------------------------------------------------------------
+
+def call(client: Client, method: str, path: str, body: dict | None = None, expect: int = 200) -> dict:
+    status, data = client.request(method, path, body)
+    if status != expect:
+        raise SystemExit(f"{method} {path} answered {status}: {data[:300]!r}")
+    return json.loads(data) if data[:1] in (b"{", b"[") else {}
+
+
+def new_match(client: Client) -> int:
+    return call(client, "POST", "/api/matches", OPEN_MATCH, 201)["id"]
+
+
+def deal_body(n: int) -> dict:
+    return THROWN_IN if n % 2 == 0 else PLAYED
+
+
+def match_with_deals(client: Client, count: int) -> int:
+    """A match holding ``count`` deals, brought in through the import (one request, however long)."""
+    seed = new_match(client)
+    for n in range(2):
+        call(client, "POST", f"/api/matches/{seed}/deals", deal_body(n), 201)
+    document = call(client, "GET", f"/api/matches/{seed}/export")
+    match = document["matches"][0]
+    first = match["deals"][0]
+    match["uid"] = f"{count:08d}" + match["uid"][8:]
+    match["deals"], match["events"] = [], []
+    for i in range(count):
+        deal = copy.deepcopy(first)
+        deal.update(number=i + 1, dealer=PLAYERS[1] if i % 2 == 0 else PLAYERS[0], input=deal_body(i), void=False,
+                    version=1, last_action="entered", revisions=[])
+        match["deals"].append(deal)
+    answer = call(client, "POST", "/api/import", document)
+    return answer["imported"][0]
+
+
+def timed(client: Client, method: str, path: str, body: dict | None = None, expect: int = 200) -> float:
+    t0 = time.perf_counter()
+    status, data = client.request(method, path, body)
+    elapsed = time.perf_counter() - t0
+    if status != expect:
+        raise SystemExit(f"{method} {path} answered {status}: {data[:300]!r}")
+    return elapsed
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.1f} ms"
+
+
+class Report:
+    def __init__(self) -> None:
+        self.ok = True
+
+    def figure(self, label: str, value: str, target: str, met: bool) -> None:
+        self.ok &= met
+        print(f"  {label:<58} {value:>10}   target {target:<9} {'met' if met else 'NOT met'}", flush=True)
+
+
+# ---- the measurements ------------------------------------------------------------------------------------------
+
+def throughput(port: int, clients: int, seconds: float, paths: list[str]) -> float:
+    """Deal POSTs per second with ``clients`` clients posting back to back, each to its own path."""
+    done = [0] * clients
+    errors: list[str] = []
+    barrier = threading.Barrier(clients + 1)
+    stop = [0.0]
+
+    def run(i: int) -> None:
+        conn = Client(port)
+        barrier.wait()
+        n = 0
+        try:
+            while time.monotonic() < stop[0]:
+                status, data = conn.request("POST", paths[i], deal_body(n))
+                n += 1
+                if status == 201:
+                    done[i] += 1
+                else:
+                    errors.append(f"{status} {data[:200]!r}")
+        finally:
+            conn.close()
+
+    threads = [threading.Thread(target=run, args=(i,), daemon=True) for i in range(clients)]
+    for t in threads:
+        t.start()
+    stop[0] = time.monotonic() + seconds
+    began = time.perf_counter()
+    barrier.wait()
+    for t in threads:
+        t.join()
+    if errors:
+        raise SystemExit(f"{len(errors)} deal POSTs failed, e.g. {errors[0]}")
+    return sum(done) / (time.perf_counter() - began)
+
+
+def offered_load(port: int, paths: list[str], rate: float, seconds: float) -> list[float]:
+    """Each client sends its share of ``rate`` requests/s on a fixed schedule (a late answer does not slow the
+    offer down more than the one connection allows); returns the latencies."""
+    clients = len(paths)
+    interval = clients / rate
+    latencies: list[list[float]] = [[] for _ in paths]
+    errors: list[str] = []
+    barrier = threading.Barrier(clients + 1)
+    began = [0.0]
+
+    def run(i: int) -> None:
+        conn = Client(port)
+        barrier.wait()
+        due = began[0] + interval * i / clients
+        n = 0
+        try:
+            while due < began[0] + seconds:
+                pause = due - time.monotonic()
+                if pause > 0:
+                    time.sleep(pause)
+                t0 = time.perf_counter()
+                status, data = conn.request("POST", paths[i], deal_body(n))
+                latencies[i].append(time.perf_counter() - t0)
+                if status != 201:
+                    errors.append(f"{status} {data[:200]!r}")
+                n += 1
+                due += interval
+        finally:
+            conn.close()
+
+    threads = [threading.Thread(target=run, args=(i,), daemon=True) for i in range(clients)]
+    for t in threads:
+        t.start()
+    began[0] = time.monotonic()
+    barrier.wait()
+    for t in threads:
+        t.join()
+    if errors:
+        raise SystemExit(f"{len(errors)} deal POSTs failed, e.g. {errors[0]}")
+    return sorted(x for xs in latencies for x in xs)
+
+
+def statements_per_post(tmp: Path) -> list[str]:
+    """The SQL one deal POST runs (the third deal of a match, with an idempotency key), in-process."""
+    sys.path.insert(0, str(ROOT))
+    from referee import create_app
+
+    recording: list[str] = []
+    on = [False]
+    connect = sqlite3.connect
+
+    def traced(*args, **kwargs):
+        conn = connect(*args, **kwargs)
+        conn.set_trace_callback(lambda sql: recording.append(sql) if on[0] else None)
+        return conn
+
+    sqlite3.connect = traced
+    try:
+        app = create_app({"DATABASE": tmp / "trace.sqlite", "TESTING": True})
+        client = app.test_client()
+        match_id = client.post("/api/matches", json=OPEN_MATCH).json["id"]
+        for n in range(2):
+            client.post(f"/api/matches/{match_id}/deals", json=deal_body(n), headers={"Idempotency-Key": f"k{n}"})
+        on[0] = True
+        answer = client.post(f"/api/matches/{match_id}/deals", json=PLAYED, headers={"Idempotency-Key": "k2"})
+        on[0] = False
+        if answer.status_code != 201:
+            raise SystemExit(f"the traced deal POST answered {answer.status_code}: {answer.data[:300]!r}")
+    finally:
+        sqlite3.connect = connect
+    return recording
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="shorter runs (about a minute in all)")
+    parser.add_argument("--threads", type=int, default=8, help="the servers' worker threads (default 8)")
+    parser.add_argument("--serve-baseline", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.serve_baseline:
+        serve_baseline()
+        return 0
+    seconds = 3.0 if args.quick else 10.0
+    samples = 15 if args.quick else 40
+    load_seconds = 6.0 if args.quick else 20.0
+    report = Report()
+
+    with tempfile.TemporaryDirectory(prefix="referee-bench-") as tmp_name, ExitStack() as stack:
+        tmp = Path(tmp_name)
+        port = stack.enter_context(server(tmp, "referee", args.threads))
+        bare = stack.enter_context(server(tmp, "baseline", args.threads, baseline=True))
+        client = Client(port)
+        print(f"Referee engine: {args.threads} server threads{' (quick)' if args.quick else ''}", flush=True)
+
+        # 1. throughput at 8 clients, side by side (alternating, so both see the same machine)
+        ids = [new_match(client) for _ in range(8)]
+        referee_paths = [f"/api/matches/{i}/deals" for i in ids]
+        bare_paths = [f"/api/matches/{i + 1}/deals" for i in range(8)]
+        ours, theirs = [], []
+        for _ in range(2):
+            theirs.append(throughput(bare, 8, seconds / 2, bare_paths))
+            ours.append(throughput(port, 8, seconds / 2, referee_paths))
+        ours_rate, theirs_rate = sum(ours) / len(ours), sum(theirs) / len(theirs)
+        print(f"  deal POSTs/s at 8 clients: Referee {ours_rate:.0f}, bare Flask + SQLite {theirs_rate:.0f}")
+        ratio = ours_rate / theirs_rate
+        report.figure("throughput at 8 clients, Referee ÷ bare app", f"{ratio:.2f}", "≥ 0.6", ratio >= 0.6)
+
+        # 2. deal POST at 1,000 deals ÷ at 0 deals
+        long_match = match_with_deals(client, 1000)
+        empty = [timed(client, "POST", f"/api/matches/{new_match(client)}/deals", PLAYED, 201) for _ in range(samples)]
+        full = [timed(client, "POST", f"/api/matches/{long_match}/deals", deal_body(n), 201) for n in range(samples)]
+        at_0, at_1000 = statistics.median(empty), statistics.median(full)
+        print(f"  deal POST median: {ms(at_0)} at 0 deals, {ms(at_1000)} at 1,000 deals")
+        report.figure("deal POST at 1,000 deals ÷ at 0 deals", f"{at_1000 / at_0:.2f}", "≤ 1.5", at_1000 / at_0 <= 1.5)
+
+        # 3. the match page at 200 deals ÷ at 0 deals
+        page_200, page_0 = match_with_deals(client, 200), new_match(client)
+        for mid in (page_0, page_200):
+            timed(client, "GET", f"/matches/{mid}")  # first load (stored results filled, caches warm)
+        get_0 = statistics.median(timed(client, "GET", f"/matches/{page_0}") for _ in range(samples))
+        get_200 = statistics.median(timed(client, "GET", f"/matches/{page_200}") for _ in range(samples))
+        print(f"  match page median: {ms(get_0)} at 0 deals, {ms(get_200)} at 200 deals")
+        report.figure("GET match page at 200 deals ÷ at 0 deals", f"{get_200 / get_0:.2f}", "≤ 3", get_200 / get_0 <= 3)
+
+        # 4. 50 clients offering 125 requests/s in total
+        paths = [f"/api/matches/{new_match(client)}/deals" for _ in range(50)]
+        latencies = offered_load(port, paths, 125.0, load_seconds)
+        p50, p99 = percentile(latencies, 50), percentile(latencies, 99)
+        print(f"  50 clients at 125 requests/s for {load_seconds:g} s: {len(latencies)} deal POSTs, p50 {ms(p50)}, "
+              f"p99 {ms(p99)}, max {ms(latencies[-1])}")
+        report.figure("deal POST p99, 50 clients offering 125 requests/s", ms(p99), "≤ 50 ms", p99 <= 0.050)
+        client.close()
+
+        # 5. SQL statements per deal POST
+        statements = statements_per_post(tmp)
+        report.figure("SQL statements per deal POST", str(len(statements)), "≤ 10", len(statements) <= 10)
+        for sql in statements:
+            print("      " + " ".join(sql.split())[:150])
+        for name in ("referee", "baseline"):
+            if "Traceback" in (tmp / f"{name}.log").read_text(errors="replace"):
+                print(f"the {name} server's log has tracebacks:\n" + (tmp / f"{name}.log").read_text(errors="replace")[-3000:])
+                report.ok = False
+    return 0 if report.ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

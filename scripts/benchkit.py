@@ -1,0 +1,84 @@
+"""What the benchmarks share: a free loopback port, a keep-alive JSON client, starting the real server (waitress,
+a subprocess) on a temporary SQLite file and waiting until it answers, percentiles."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+TIMEOUT = 30.0
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Client:
+    """One keep-alive connection to the server; reconnects after an error."""
+
+    def __init__(self, port: int):
+        self.port = port
+        self.conn: http.client.HTTPConnection | None = None
+
+    def request(self, method: str, path: str, body: dict | None = None, headers: dict[str, str] | None = None) -> tuple[int, bytes]:
+        if self.conn is None:
+            self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=TIMEOUT)
+        sent = {"Content-Type": "application/json"} if body is not None else {}
+        sent.update(headers or {})
+        try:
+            self.conn.request(method, path, body=None if body is None else json.dumps(body), headers=sent)
+            response = self.conn.getresponse()
+            data = response.read()
+            if response.will_close:
+                self.close()
+            return response.status, data
+        except BaseException:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
+            self.conn = None
+
+
+def start_server(port: int, database: Path, log, threads: int, command: list[str] | None = None) -> subprocess.Popen:
+    """``python -m referee`` (or ``command``, given the port, database and threads in the environment too) on
+    loopback; its output goes to ``log``."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("REFEREE_")}
+    env.update(REFEREE_DATABASE=str(database), REFEREE_SECRET_KEY="bench", PYTHONUNBUFFERED="1",
+               REFEREE_PORT=str(port), REFEREE_THREADS=str(threads))
+    argv = command or [sys.executable, "-m", "referee", "--host", "127.0.0.1", "--port", str(port), "--threads", str(threads)]
+    return subprocess.Popen(argv, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+
+
+def wait_until_up(proc: subprocess.Popen, port: int, limit: float = 30.0, path: str = "/api/games") -> None:
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise SystemExit(f"the server exited with {proc.returncode}")
+        client = Client(port)
+        try:
+            if client.request("GET", path)[0] == 200:
+                return
+        except OSError:
+            pass
+        finally:
+            client.close()
+        time.sleep(0.05)
+    raise SystemExit(f"the server did not answer within {limit:.0f} s")
+
+
+def percentile(ordered: list[float], p: float) -> float:
+    if not ordered:
+        return float("nan")
+    return ordered[min(len(ordered) - 1, max(0, round(p / 100 * len(ordered) + 0.5) - 1))]

@@ -1,0 +1,211 @@
+"""Writes in constant time: each deal is stored with its result and the match with its standing, so entering a
+deal scores that deal only, a correction replays from the corrected deal on, and what is stored always equals a
+full replay of the match."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from referee import matches, store
+from referee.games import find_game
+from referee.games.match import DealRecord, replay
+from referee.web import _threads
+
+THROWN_IN = {"upcard": "clubs", "calls": ["pass", "pass", "pass", "pass"]}
+
+
+def played(ann: int) -> dict:
+    """The elder takes hearts (Ann when Ben deals, Ben when Ann deals); Ann has ``ann`` card points, Ben the rest
+    of the 146, and Ann takes the last trick."""
+    return {"upcard": "hearts", "calls": ["take"], "points": {"Ann": ann, "Ben": 146 - ann}, "last_trick": "Ann"}
+
+
+OPEN = {"game": "klaberjass", "players": ["Ann", "Ben"], "first_dealer": "Ben", "options": {"target": "none"}}
+
+
+@pytest.fixture
+def db(tmp_path):
+    database = store.connect(tmp_path / "engine.sqlite")
+    yield database
+    database.conn.close()
+
+
+class Counter:
+    """Counts (and keeps the entries of) every call to the Klaberjass rules' ``score``."""
+
+    def __init__(self, monkeypatch):
+        self.inputs: list = []
+        game = find_game("klaberjass")
+        real = type(game).score
+
+        def score(this, deal, table, options):
+            self.inputs.append(deal)
+            return real(this, deal, table, options)
+
+        monkeypatch.setattr(type(game), "score", score)
+
+
+def test_a_deal_post_runs_at_most_ten_sql_statements(client):
+    match_id = client.post("/api/matches", json=OPEN).json["id"]
+    for n in range(2):
+        assert client.post(f"/api/matches/{match_id}/deals", json=played(100), headers={"Idempotency-Key": f"k{n}"}).status_code == 201
+    conn = _threads.kept[1].conn  # the test client's thread keeps its connection between requests
+    statements: list[str] = []
+    conn.set_trace_callback(statements.append)
+    try:
+        r = client.post(f"/api/matches/{match_id}/deals", json=played(80), headers={"Idempotency-Key": "k2"})
+    finally:
+        conn.set_trace_callback(None)
+    assert r.status_code == 201 and r.json["match"]["totals"] == {"Ann": 356, "Ben": 112}
+    assert statements[0] == "BEGIN IMMEDIATE" and statements[-1] == "COMMIT"
+    assert len(statements) <= 10, statements
+    assert not any("sqlite_master" in s or "table_info" in s for s in statements)
+
+
+def test_the_post_answer_holds_the_deal_and_the_standing_not_every_deal(client):
+    match_id = client.post("/api/matches", json=OPEN).json["id"]
+    for ann in (100, 40):
+        r = client.post(f"/api/matches/{match_id}/deals", json=played(ann))
+    assert r.status_code == 201
+    assert r.json["deal"]["number"] == 2 and r.json["deal"]["totals"] == {"Ann": 160, "Ben": 152}  # deal 2: Ben took, 106 vs 50
+    assert r.json["match"] == {"id": match_id, "totals": {"Ann": 160, "Ben": 152}, "dealer": "Ben", "finished": False,
+                               "winner": None, "standing": r.json["match"]["standing"], "status": "in_progress",
+                               "version": 3, "deals": 2}
+
+
+def _long_match(db, count: int) -> int:
+    match_id = matches.start_match(db, OPEN)
+    for n in range(count):
+        matches.enter_deal(db, match_id, THROWN_IN if n % 2 else played(100 - n % 40))
+    return match_id
+
+
+def test_entering_deal_1001_scores_that_deal_only(db, monkeypatch):
+    match_id = _long_match(db, 1000)
+    counter = Counter(monkeypatch)
+    number, match, _ = matches.enter_deal(db, match_id, played(100))
+    assert number == 1001 and counter.inputs == [played(100)]
+    full = replay(find_game("klaberjass"), ("Ann", "Ben"), match.options, "Ben",
+                  [DealRecord(d["number"], d["dealer"], d["input"], d["void"]) for d in store.deals_for(db, match_id)])
+    assert matches.load(db, match_id).totals == full.totals
+
+
+def test_a_correction_replays_from_that_deal_on(db, monkeypatch):
+    match_id = _long_match(db, 10)
+    counter = Counter(monkeypatch)
+    matches.correct_deal(db, match_id, 7, played(77))
+    later = [d["input"] for d in store.deals_for(db, match_id) if d["number"] >= 7]
+    assert counter.inputs == later  # deals 7 to 10, each once; nothing before deal 7
+    counter.inputs.clear()
+    matches.void_deal(db, match_id, 9)
+    assert counter.inputs == later[2:]
+
+
+def test_showing_a_match_scores_nothing(client, monkeypatch):
+    match_id = client.post("/api/matches", json=OPEN).json["id"]
+    for ann in (100, 40, 90):
+        client.post(f"/api/matches/{match_id}/deals", json=played(ann))
+    counter = Counter(monkeypatch)
+    assert client.get(f"/matches/{match_id}").status_code == 200
+    assert client.get(f"/api/matches/{match_id}?deals_after=1").json["totals"] == {"Ann": 260, "Ben": 208}
+    assert counter.inputs == []
+
+
+def test_deals_after(client):
+    match_id = client.post("/api/matches", json=OPEN).json["id"]
+    for ann in (100, 40, 90):
+        client.post(f"/api/matches/{match_id}/deals", json=played(ann))
+    whole = client.get(f"/api/matches/{match_id}").json
+    assert [d["number"] for d in whole["deals"]] == [1, 2, 3]
+    assert [d["number"] for d in client.get(f"/api/matches/{match_id}?deals_after=1").json["deals"]] == [2, 3]
+    assert client.get(f"/api/matches/{match_id}?deals_after=0").json["deals"] == whole["deals"]
+    assert client.get(f"/api/matches/{match_id}?deals_after=9").json["deals"] == []
+    for bad in ("x", "-1", "1.5", ""):
+        r = client.get(f"/api/matches/{match_id}?deals_after={bad}")
+        assert r.status_code == 422 and r.json["errors"][0]["code"] == "bad_deals_after"
+        assert r.json["errors"][0]["field"] == "deals_after"
+
+
+def test_a_rules_change_replays_each_match_once(db, monkeypatch):
+    match_id = _long_match(db, 6)
+    monkeypatch.setattr(matches, "FINGERPRINT", "rules of another version")
+    counter = Counter(monkeypatch)
+    before = db.execute("SELECT version FROM matches WHERE id = ?", [match_id]).fetchone()[0]
+    match = matches.load(db, match_id)
+    assert len(counter.inputs) == 6 and match.totals == {"Ann": 324, "Ben": 144}
+    assert match.version == before + 1
+    matches.load(db, match_id)
+    assert len(counter.inputs) == 6  # stored again: not replayed a second time
+    assert db.execute("SELECT fingerprint FROM matches").fetchone()[0] == "rules of another version"
+
+
+def test_migration_6_fills_the_results_of_matches_stored_at_schema_5(tmp_path):
+    path = tmp_path / "old.sqlite"
+    conn = sqlite3.connect(path)
+    for script in store.MIGRATIONS[:5]:
+        for statement in store._statements(script):
+            conn.execute(statement)
+    conn.execute("PRAGMA user_version = 5")
+    conn.execute("INSERT INTO matches (id, uid, game, players, options, first_dealer, created, updated, totals, deal_count) "
+                 "VALUES (1, 'u1', 'klaberjass', '[\"Ann\", \"Ben\"]', '{\"target\": 200}', 'Ben', 't', 't', '{}', 3)")
+    for number, dealer, deal in ((1, "Ben", played(100)), (2, "Ann", THROWN_IN), (3, "Ben", played(90))):
+        conn.execute("INSERT INTO deals (match_id, number, dealer, input, created, updated) VALUES (1, ?, ?, ?, 't', 't')",
+                     [number, dealer, json.dumps(deal)])
+    conn.commit()
+    conn.close()
+    db = store.connect(path)
+    assert store.schema_version(db) == 6
+    match = matches.load(db, 1)
+    assert match.finished and match.winner == "Ann" and match.totals == {"Ann": 210, "Ben": 102}
+    assert match.row["ended_at"] == 3
+    stored = db.execute("SELECT number, counted, json_extract(result, '$.scores.Ann'), json_extract(tally, '$.totals.Ann') "
+                        "FROM deals ORDER BY number").fetchall()
+    assert stored == [(1, 1, 110, 110), (2, 1, 0, 110), (3, 1, 100, 210)]
+    db.conn.close()
+
+
+actions = st.lists(
+    st.tuples(st.sampled_from(["enter", "correct", "void", "restore"]), st.integers(0, 40), st.integers(1, 12)),
+    min_size=1, max_size=14,
+)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(steps=actions)
+def test_stored_results_equal_a_full_replay(tmp_path_factory, steps):
+    db = store.connect(tmp_path_factory.mktemp("prop") / "p.sqlite")
+    try:
+        match_id = matches.start_match(db, {**OPEN, "options": {"target": 300}})
+        for action, points, number in steps:
+            try:
+                if action == "enter":
+                    matches.enter_deal(db, match_id, played(40 + points * 2) if points % 5 else THROWN_IN)
+                elif action == "correct":
+                    matches.correct_deal(db, match_id, number, played(40 + points))
+                elif action == "void":
+                    matches.void_deal(db, match_id, number)
+                else:
+                    matches.restore_deal(db, match_id, number)
+            except (matches.NotFound, matches.Conflict):
+                pass
+        stored = matches.load(db, match_id)
+        game = find_game("klaberjass")
+        full = replay(game, stored.players, stored.options, "Ben",
+                      [DealRecord(d["number"], d["dealer"], d["input"], d["void"]) for d in store.deals_for(db, match_id)])
+        assert stored.totals == full.totals
+        assert (stored.finished, stored.winner, stored.row["ended_at"]) == (full.finished, full.standing.winner, full.ended_at)
+        assert stored.next_table == full.next_table
+        for mine, theirs in zip(stored.state.deals, full.deals, strict=True):
+            assert mine.totals == theirs.totals and mine.after_end == theirs.after_end and mine.counted == theirs.counted
+            assert (mine.result and mine.result.to_dict()) == (theirs.result and theirs.result.to_dict())
+        figures = {r["name"]: json.loads(r["facts"]) for r in db.query("SELECT name, facts FROM match_players")}
+        counted = [d for d in full.deals if d.counted]
+        assert figures["Ann"]["deals"] == len(counted)
+        assert figures["Ann"]["score"] == sum(d.result.scores["Ann"] for d in counted)
+    finally:
+        db.conn.close()

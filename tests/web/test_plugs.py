@@ -1,0 +1,268 @@
+"""One plug per game: the web finds every game's plug by walking a package, as the rules find their games.
+
+A walk over the registry renders every page, sheet, rules page and API answer of every game; a throwaway fourth
+game, made of one rules module, one web module and its templates in a temporary directory, appears everywhere
+without any other file being edited.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import textwrap
+
+import pytest
+
+import referee.games
+import referee.web.games
+from referee import create_app
+from referee.games import GAMES, find_game
+from referee.web.games import PLUGS, plug_for
+from tests.conftest import worked_example
+from tests.web.test_joker_judge_web import WORKED as JOKER_JUDGE_WORKED
+from tests.web.test_spitzer_web import ZOLA_SCHWARZ
+
+# A deal each game accepts, for a match page with a row (walked below: a game missing here fails the test).
+SAMPLES = {
+    "klaberjass": (["Ann", "Ben"], "Ben", worked_example()),
+    "spitzer": (["Ann", "Ben", "Cid", "Dee"], "Dee", ZOLA_SCHWARZ),
+    "joker-judge": (["Ann", "Ben"], "Ben", JOKER_JUDGE_WORKED),
+}
+BROKEN = re.compile(r"Something went wrong|Traceback|Undefined|jinja2|request id", re.IGNORECASE)
+
+
+def test_the_registry_is_found_in_order_and_every_game_has_its_plug():
+    assert [g.key for g in GAMES] == ["klaberjass", "spitzer", "joker-judge"]
+    assert [p.key for p in PLUGS] == [g.key for g in GAMES]
+    for game in GAMES:
+        plug = plug_for(game)
+        assert plug is PLUGS[game.key] is plug_for(game.key) and plug.game is game
+        assert plug.blank_columns and plug.entry.__name__ == f"referee.web.entry.{game.key.replace('-', '_')}"
+    assert plug_for("poker") is None
+
+
+def _ok(client, url: str, kind: str = "text/html") -> bytes:
+    r = client.get(url)
+    assert r.status_code == 200, (url, r.status_code, r.get_data(as_text=True)[:500])
+    assert r.mimetype == kind, url
+    if kind != "application/pdf":
+        assert not BROKEN.search(r.get_data(as_text=True)), url
+    return r.data
+
+
+def _walk(client, game, players, dealer, deal) -> None:
+    """Every page of one game, with a match holding one deal."""
+    home = _ok(client, "/").decode()
+    assert f'/matches/new?game={game.key}"' in home
+    assert f"<b>{game.name}</b>" in _ok(client, f"/matches/new?game={game.key}").decode()
+    r = client.post("/api/matches", json={"game": game.key, "players": players, "first_dealer": dealer})
+    assert r.status_code == 201, r.json
+    mid = r.json["id"]
+    assert '<form id="entry"' in _ok(client, f"/matches/{mid}/deals/new").decode()
+    r = client.post(f"/api/matches/{mid}/deals", json=deal)
+    assert r.status_code == 201, r.json
+    page = _ok(client, f"/matches/{mid}").decode()
+    assert '<tbody id="deal-1"' in page and 'id="scoreboard"' in page
+    assert "Correct" in _ok(client, f"/matches/{mid}/deals/1/edit").decode()
+    assert _ok(client, f"/matches/{mid}/sheet")
+    assert _ok(client, f"/matches/{mid}/sheet.pdf", "application/pdf").startswith(b"%PDF")
+    assert game.name in _ok(client, f"/sheets/{game.key}").decode()
+    assert _ok(client, f"/sheets/{game.key}.pdf?players={','.join(players)}", "application/pdf").startswith(b"%PDF")
+    assert f'href="/rules/{game.key}"' in _ok(client, "/rules").decode()
+    assert f"<h1>{game.name}" in _ok(client, f"/rules/{game.key}").decode()
+    assert _ok(client, f"/rules/{game.key}.pdf", "application/pdf").startswith(b"%PDF")
+    assert game.key in [g["key"] for g in client.get("/api/games").json["games"]]
+    assert client.get(f"/api/matches/{mid}").json["game"] == game.key
+    assert f'data-game="{game.key}"' in _ok(client, f"/players/{players[0]}").decode()
+    assert _ok(client, f"/history?game={game.key}")
+    client.post(f"/matches/{mid}/share")
+    token = re.search(r"/share/([\w-]+)", _ok(client, f"/matches/{mid}").decode()).group(1)
+    assert 'class="scoreboard"' in _ok(client, f"/share/{token}").decode()
+
+
+@pytest.mark.parametrize("game", list(GAMES), ids=lambda g: g.key)
+def test_every_page_sheet_and_api_answer_of_every_game_renders(client, game):
+    _walk(client, game, *SAMPLES[game.key])
+
+
+def test_the_distance_to_the_target_comes_from_the_rules(client):
+    """The table shows what ``game.needs`` says (RULES.md 1.6, 2.5); no target, no distance."""
+    klaberjass, spitzer, joker = find_game("klaberjass"), find_game("spitzer"), find_game("joker-judge")
+    assert klaberjass.needs(("Ann", "Ben"), {"Ann": 96, "Ben": 600}, klaberjass.defaults) == {"Ann": 404, "Ben": 0}
+    assert klaberjass.needs(("Ann", "Ben"), {}, klaberjass.parse_options({"target": "none"})) is None
+    assert spitzer.needs(("Ann",), {"Ann": 40}, spitzer.defaults) == {"Ann": 2}
+    assert joker.needs(("Ann", "Ben"), {"Ann": 150, "Ben": 0}, joker.defaults) is None
+    mid = client.post("/api/matches", json={"game": "klaberjass", "players": ["Ann", "Ben"], "first_dealer": "Ben"}).json["id"]
+    client.post(f"/api/matches/{mid}/deals", json=worked_example())  # Ann 0, Ben 206
+    page = client.get(f"/matches/{mid}").get_data(as_text=True)
+    assert re.findall(r'<span class="to-go">([^<]+)</span>', page) == ["needs 500", "needs 294"]
+
+
+# ---- a fourth game, added by adding files only ------------------------------------------------
+
+RULES_MODULE = '''
+"""Tally: two players each write down their points; the first to the target wins (a test game)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from referee.games.base import BaseGame, DealResult, InvalidDeal, OptionSpec, Standing, Violation
+
+
+@dataclass(frozen=True)
+class TallyOptions:
+    target: int = 50
+
+
+class Tally(BaseGame):
+    key = "tally"
+    name = "Tally"
+    seats = 2
+    order = 40
+    Options = TallyOptions
+    option_specs = (OptionSpec("target", "Target", "First to this total wins.", 50, number=True, minimum=10, maximum=500),)
+
+    def read(self, raw, table, options):
+        points = raw.get("points") if isinstance(raw, dict) else None
+        problems = [Violation("bad_points", f"Points for {p}: a whole number 0-30.", f"points.{p}")
+                    for p in table.players
+                    if not isinstance((points or {}).get(p), int) or not 0 <= points[p] <= 30]
+        if problems:
+            raise InvalidDeal(problems)
+        return dict(points)
+
+    def score(self, deal, table, options):
+        points = self.read(deal, table, options)
+        line = " · ".join(f"{p} {points[p]}" for p in table.players)
+        return DealResult(scores=points, summary=f"Tallied: {line}", breakdown=[line], details={})
+
+    def judge(self, players, tally, options, ended_by_hand=False):
+        best = max(players, key=lambda p: tally.totals.get(p, 0))
+        if tally.totals.get(best, 0) >= options.target:
+            return Standing(True, best, f"{best} reached {options.target}")
+        return Standing(False)
+
+
+TALLY = Tally()
+'''
+
+WEB_MODULE = '''
+"""Tally on the web (a test game): its plug, its entry form (this module) and its templates beside it."""
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from referee.games import find_game
+from referee.web.games import GamePlug
+
+
+@dataclass
+class Entry:
+    points: list
+    problems: list = field(default_factory=list)
+
+
+def empty(players):
+    return Entry(["", ""])
+
+
+def from_input(players, deal):
+    return Entry([str(deal["points"][p]) for p in players])
+
+
+def from_form(players, form):
+    return Entry([form.get(f"points-{i}", "") for i in range(len(players))])
+
+
+def to_input(entry, table, options):
+    return {"points": {p: int(v) if v.isdigit() else v for p, v in zip(table.players, entry.points)}}
+
+
+def view(entry, table, options):
+    return {}
+
+
+PLUG = GamePlug(
+    game=find_game("tally"),
+    entry=sys.modules[__name__],
+    entry_template="games/tally/_entry.html",
+    turn_template="games/tally/_turn.html",
+    rules_template="rules/tally.html",
+    reference_template="rules/_ref_tally.html",
+    figures_template="games/tally/_figures.html",
+    blank_columns=(("Points", "col-mid"),),
+    template_folder=str(Path(__file__).parent / "templates"),
+)
+'''
+
+TEMPLATES = {
+    "games/tally/_entry.html": """{% extends "games/_entry_form.html" %}
+{% block fields %}{% for p in players %}<label class="field"><span>{{ p }}</span>
+<input name="points-{{ loop.index0 }}" value="{{ entry.points[loop.index0] }}"></label>{% endfor %}{% endblock %}""",
+    "games/tally/_turn.html": "Round {{ match.next_number }}: <b>{{ state.roles.dealer }}</b> tallies.",
+    "games/tally/_figures.html": "<dt>Tallied</dt><dd>{{ g.deals }}</dd>",
+    "rules/tally.html": '{% extends "rules/_layout.html" %}{% block rules %}<p>Write your points down.</p>{% endblock %}',
+    "rules/_ref_tally.html": "<p>Points 0–30 a round.</p>",
+}
+
+
+@pytest.fixture
+def fourth_game(tmp_path, monkeypatch):
+    """Tally: a rules module and a web module (with its templates) in a directory of their own, added to the
+    two packages' search paths: no file of Referee is edited."""
+    rules_dir, web_dir = tmp_path / "rules", tmp_path / "web"
+    rules_dir.mkdir()
+    (rules_dir / "tally.py").write_text(textwrap.dedent(RULES_MODULE))
+    for name, text in TEMPLATES.items():
+        (web_dir / "templates" / name).parent.mkdir(parents=True, exist_ok=True)
+        (web_dir / "templates" / name).write_text(text)
+    (web_dir / "tally.py").write_text(textwrap.dedent(WEB_MODULE))
+    monkeypatch.setattr(referee.games, "__path__", [*referee.games.__path__, str(rules_dir)])
+    monkeypatch.setattr(referee.web.games, "__path__", [*referee.web.games.__path__, str(web_dir)])
+    GAMES.discover()
+    PLUGS.discover()
+    yield create_app({"DATABASE": str(tmp_path / "t.sqlite"), "SECRET_KEY": "t", "TESTING": True, "PASSPHRASE": None})
+    monkeypatch.undo()
+    for name in ("referee.games.tally", "referee.web.games.tally"):
+        sys.modules.pop(name, None)
+    GAMES.discover()
+    PLUGS.discover()
+    assert [g.key for g in GAMES] == ["klaberjass", "spitzer", "joker-judge"]
+
+
+def test_a_fourth_game_is_added_by_adding_files_only(fourth_game):
+    assert [g.key for g in GAMES] == ["klaberjass", "spitzer", "joker-judge", "tally"]
+    client = fourth_game.test_client()
+    game = find_game("tally")
+    _walk(client, game, ["Ann", "Ben"], "Ben", {"points": {"Ann": 30, "Ben": 12}})
+    mid = client.post("/api/matches", json={"game": "tally", "players": ["Cy", "Di"], "first_dealer": "Di"}).json["id"]
+    page = client.get(f"/matches/{mid}").get_data(as_text=True)
+    assert "Round 1: <b>Di</b> tallies." in page and "needs 50" in page  # its turn line; the distance from the rules
+    # Its entry form: a mistake beside its field (422, nothing stored), then saved.
+    r = client.post(f"/matches/{mid}/deals/new", data={"op": "save", "points-0": "40", "points-1": "5"})
+    assert r.status_code == 422 and "Points for Cy: a whole number 0-30." in r.get_data(as_text=True)
+    assert client.get(f"/api/matches/{mid}").json["deals"] == []
+    r = client.post(f"/matches/{mid}/deals/new", data={"op": "save", "points-0": "30", "points-1": "5"})
+    assert r.status_code == 303
+    assert re.findall(r'<span class="to-go">([^<]+)</span>', client.get(f"/matches/{mid}").get_data(as_text=True)) \
+        == ["needs 20", "needs 45"]
+    assert "<dt>Tallied</dt><dd>1</dd>" in client.get("/players/Cy").get_data(as_text=True)  # its player figures
+    assert "Points" in client.get("/sheets/tally").get_data(as_text=True)  # its blank-sheet column
+
+
+def test_a_game_without_its_web_plug_stops_the_start_with_a_clear_message(tmp_path, monkeypatch):
+    rules_dir = tmp_path / "rules"
+    rules_dir.mkdir()
+    (rules_dir / "tally.py").write_text(textwrap.dedent(RULES_MODULE))
+    monkeypatch.setattr(referee.games, "__path__", [*referee.games.__path__, str(rules_dir)])
+    GAMES.discover()
+    try:
+        with pytest.raises(RuntimeError, match="No web plug for the game tally"):
+            create_app({"DATABASE": str(tmp_path / "t.sqlite"), "SECRET_KEY": "t", "TESTING": True})
+    finally:
+        monkeypatch.undo()
+        sys.modules.pop("referee.games.tally", None)
+        GAMES.discover()
