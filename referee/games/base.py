@@ -6,8 +6,8 @@ JSON API and (later) the printed sheets only render what they return.
 
 from __future__ import annotations
 
-import re
 import dataclasses
+import re
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, ClassVar, Mapping, Sequence
 
@@ -25,7 +25,8 @@ def whole_number(raw: object, digits: int = 9) -> int | None:
 def unknown_fields(deal: Mapping[Any, Any], known: Sequence[str]) -> list["Violation"]:
     """A violation for every key of a deal entry that its game does not know."""
     return [
-        Violation("unknown_field", f"Unknown field {key!r} (fields: {', '.join(known)}).", str(key))
+        Violation.of("unknown_field", str(key), "Unknown field {key} (fields: {fields}).", key=repr(key),
+                     fields=", ".join(known))
         for key in deal
         if not isinstance(key, str) or key not in known
     ]

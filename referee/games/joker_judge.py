@@ -29,6 +29,7 @@ from .base import (
     Term,
     Violation,
     and_list,
+    unknown_fields,
 )
 
 
@@ -728,13 +729,6 @@ def _read_declaration(raw: Any, r: _Reading) -> bool | None:
     return False if r.complete else None
 
 
-def _read_unknown_fields(deal: Mapping[Any, Any], r: _Reading) -> None:
-    for key in deal:
-        if not isinstance(key, str) or key not in DEAL_FIELDS:
-            r.add(Violation.of("unknown_field", str(key), "Unknown field {key} (fields: {fields}).", key=repr(key),
-                               fields=", ".join(DEAL_FIELDS)))
-
-
 # ---- the play ------------------------------------------------------------------------------------
 
 
@@ -979,7 +973,8 @@ def _parse(deal: Any, table: Table, complete: bool) -> JokerJudgeHand:
                      _waiting(Step.BIDS, table), None, (bad,))
         return JokerJudgeHand(bidding, (), False, (), None, state)
     r = _Reading(table, complete)
-    _read_unknown_fields(deal, r)
+    for problem in unknown_fields(deal, DEAL_FIELDS):
+        r.add(problem)
     penalty = _read_penalty(deal.get("penalty"), r)
     r.strict = penalty is None  # RULES.md 3.7: with a lie only the shape of the rest is checked
     bidding = _read_bidding(deal, r)

@@ -26,6 +26,7 @@ from .base import (
     Term,
     Violation,
     and_list,
+    unknown_fields,
 )
 from .cards import Suit
 
@@ -551,7 +552,7 @@ class Klaberjass(BaseGame):
         options = options if options is not None else KlaberjassOptions()
         if not isinstance(raw, Mapping):
             raise InvalidDeal([Violation.of("not_an_object", None, "A deal must be an object of field → value.")])
-        problems: list[Violation] = _unknown_fields(raw)
+        problems: list[Violation] = unknown_fields(raw, DEAL_FIELDS)
         players = tuple(table.players)
         upcard = _read_upcard(raw.get("upcard"), problems)
         bidding = self._read_calls(raw.get("calls"), upcard, table, options, problems)
@@ -702,16 +703,6 @@ class Klaberjass(BaseGame):
 
 
 # ---- reading, field by field ----------------------------------------------------------------------
-
-
-def _unknown_fields(deal: Mapping[Any, Any]) -> list[Violation]:
-    """A violation for every key the entry does not know (the base's ``unknown_fields``, with parameters)."""
-    return [
-        Violation.of("unknown_field", str(key), "Unknown field {key!r} (fields: {fields}).",
-                     key=key, fields=", ".join(DEAL_FIELDS))
-        for key in deal
-        if not isinstance(key, str) or key not in DEAL_FIELDS
-    ]
 
 
 def _is_empty(value: Any) -> bool:

@@ -30,6 +30,7 @@ from .base import (
     Term,
     Violation,
     and_list,
+    unknown_fields,
 )
 from .cards import SUIT_NAMES, Suit, each_card
 
@@ -251,15 +252,6 @@ def side_size(contract: str, partnership: str | None = None) -> tuple[int, ...]:
 
 
 # ---- reading a deal entry, field by field (RULES.md 2.2–2.4) ------------------------------------
-
-def _unknown_fields(raw: Mapping[Any, Any]) -> list[Violation]:
-    return [
-        Violation.of("unknown_field", str(key), "Unknown field {key} (fields: {fields}).",
-                     key=_shown(key), fields=", ".join(DEAL_FIELDS))
-        for key in raw
-        if not isinstance(key, str) or key not in DEAL_FIELDS
-    ]
-
 
 def _read_contract(raw: Any, problems: list[Violation]) -> Contract | None:
     """RULES.md 2.2: one of the six contracts."""
@@ -655,7 +647,7 @@ class Spitzer(BaseGame):
         if not isinstance(raw, Mapping):
             raise InvalidDeal([Violation.of("not_an_object", None, "A deal must be an object of field → value.")])
         opts = _options(options)
-        problems = _unknown_fields(raw)
+        problems = unknown_fields(raw, DEAL_FIELDS)
         contract = _read_contract(raw.get("contract"), problems)
         partnership, partnership_ok = _read_partnership(raw.get("partnership"), contract, problems)
         called_ace = _read_called_ace(raw.get("called_ace"), raw.get("partnership"), partnership_ok, problems)
