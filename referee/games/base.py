@@ -249,6 +249,8 @@ class DealResult:
 def _param_to_json(value: Any) -> Any:
     if isinstance(value, Term):
         return {"term": str(value)}
+    if isinstance(value, Line):  # a phrase inside a line ("95 points", "clubs or spades"): kept translatable
+        return {"line": line_to_json(value)}
     if isinstance(value, (list, tuple)):
         return [_param_to_json(v) for v in value]
     return value
@@ -257,6 +259,8 @@ def _param_to_json(value: Any) -> Any:
 def _param_from_json(value: Any) -> Any:
     if isinstance(value, dict) and set(value) == {"term"}:
         return Term(value["term"])
+    if isinstance(value, dict) and set(value) == {"line"}:
+        return line_from_json(value["line"])
     if isinstance(value, list):
         return [_param_from_json(v) for v in value]
     return value

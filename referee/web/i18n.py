@@ -30,7 +30,7 @@ from babel.dates import format_date, format_time
 from babel.lists import format_list
 from babel.numbers import format_decimal
 from flask import Flask, Response, current_app, has_request_context, request
-from flask_babel import Babel, get_locale, gettext, pgettext
+from flask_babel import Babel, get_locale, get_translations, gettext, pgettext
 from markupsafe import Markup, escape
 
 from ..games.base import N_, Line, Term, Violation, and_list
@@ -115,10 +115,16 @@ def _translated(text: str, context: str | None = None) -> str | None:
     if not text:
         return None
     found = pgettext(context, text) if context else gettext(text)
-    return found if found != text else None
+    if found != text:
+        return found
+    # translated as the same text ("{needs}", "{first}, {rest}", a name): the catalogue knows it
+    catalog = getattr(get_translations(), "_catalog", {})
+    return found if (f"{context}\x04{text}" if context else text) in catalog else None
 
 
 def _param(value: Any) -> Any:
+    if isinstance(value, (Line, Violation)):  # a phrase inside a message ("95 points", "clubs or spades")
+        return say(value)
     if isinstance(value, Term):
         # a game word: its "term" entry first, then the same word marked without a context (N_)
         return _translated(str(value), TERM) or _translated(str(value)) or str(value)
