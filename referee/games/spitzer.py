@@ -133,13 +133,16 @@ def _unknown_card(rank: object, suit: object) -> str | None:
     return None
 
 
+def _twice(rank: str, suit: str) -> str:
+    return f"The {rank} of {suit} is counted twice; the deck has one."
+
+
 def count_points(cards: Iterable[object]) -> int:
     """The card points of a pile of cards, each ``(rank, suit)`` (RULES.md 2.1: A 11, 10 10, K 4, Q 3, J 2).
 
     Raises ValueError with a sentence for an unknown rank or suit, or a card given twice.
     """
-    twice = lambda rank, suit: f"The {rank} of {suit} is counted twice; the deck has one."
-    return sum(CARD_POINTS[rank] for rank, _suit in each_card(cards, _unknown_card, twice))
+    return sum(CARD_POINTS[rank] for rank, _suit in each_card(cards, _unknown_card, _twice))
 
 
 def points_bounds(tricks: int) -> tuple[int, int]:
@@ -267,7 +270,9 @@ def _read_contract(raw: Any, problems: list[Violation]) -> Contract | None:
     return None
 
 
-def _read_partnership(raw: Any, contract: Contract | None, problems: list[Violation]) -> tuple[Partnership | None, bool]:
+def _read_partnership(
+    raw: Any, contract: Contract | None, problems: list[Violation],
+) -> tuple[Partnership | None, bool]:
     """RULES.md 2.2: one player with both black queens calls a partner — in a Normal game only.
 
     Returns the partnership (``QUEENS`` for a Normal game that did not say, None for other contracts) and
@@ -307,7 +312,8 @@ def _read_called_ace(raw: Any, raw_partnership: Any, partnership_ok: bool, probl
         if raw == Suit.DIAMONDS:
             problems.append(Violation.of(
                 "bad_called_ace", "called_ace",
-                "The called Ace must be of {suits}, not {raw} (diamonds are trumps, so the A of diamonds cannot be called).",
+                "The called Ace must be of {suits}, not {raw} (diamonds are trumps, so the A of diamonds cannot be "
+                "called).",
                 suits=and_list([_suit(s) for s in PLAIN_SUITS], "or"), raw=_shown(raw),
             ))
         else:
@@ -331,7 +337,9 @@ def _read_declarers(
 ) -> tuple[str, ...] | None:
     """RULES.md 2.2, 2.4: players of this match, each once, as many as the contract's side has."""
     if raw is None or (isinstance(raw, (list, tuple)) and len(raw) == 0):
-        problems.append(Violation.of("missing_declarers", "declarers", "Tap the player or players of the declaring side."))
+        problems.append(Violation.of(
+            "missing_declarers", "declarers", "Tap the player or players of the declaring side.",
+        ))
         return None
     if not isinstance(raw, (list, tuple)) or not all(isinstance(p, str) for p in raw):
         problems.append(Violation.of(
@@ -482,7 +490,9 @@ def _side_size_violation(
             "With the first-trick partner, the declaring side is the caller and the winner of the first trick "
             "(2 players), or the caller alone (1) if the caller won it, not {players}.", players=_players(given),
         )
-    return Violation.of("side_size", "declarers", "A Normal game's declaring side is the two queen holders: tap 2 players.")
+    return Violation.of(
+        "side_size", "declarers", "A Normal game's declaring side is the two queen holders: tap 2 players.",
+    )
 
 
 def _players(n: int) -> Line:
