@@ -29,7 +29,6 @@ from .base import (
     Tally,
     Term,
     Violation,
-    and_list,
     unknown_fields,
 )
 from .cards import SUIT_NAMES, Suit, each_card
@@ -233,6 +232,21 @@ def _tricks(n: int) -> Line:
     return Line("spitzer.tricks", "1 trick") if n == 1 else Line("spitzer.tricks", "{n} tricks", n=n)
 
 
+def _listed(items: Sequence[Any]) -> Any:
+    """"A, B, C" (what ``", ".join`` writes) as nested lines, so that each item — a Term, a Line — is rendered in
+    the reader's language too."""
+    if len(items) <= 1:
+        return items[0] if items else ""
+    return Line("spitzer.list", "{first}, {rest}", first=items[0], rest=_listed(items[1:]))
+
+
+def _alternatives(items: Sequence[Any]) -> Any:
+    """"A, B or C" (what ``and_list(items, "or")`` writes) as nested lines whose items a translation renders too."""
+    if len(items) <= 1:
+        return items[0] if items else ""
+    return Line("spitzer.or", "{first} or {last}", first=_listed(items[:-1]), last=items[-1])
+
+
 def _shown(value: Any) -> str:
     """A value as it was entered, quoted (the ``{raw}`` of messages about bad input)."""
     return repr(value)
@@ -265,7 +279,7 @@ def _read_contract(raw: Any, problems: list[Violation]) -> Contract | None:
         return Contract(raw)
     problems.append(Violation.of(
         "bad_contract", "contract", "The contract must be {contracts}, not {raw}.",
-        contracts=and_list([_name(c) for c in CONTRACTS], "or"), raw=_shown(raw),
+        contracts=_alternatives([_name(c) for c in CONTRACTS]), raw=_shown(raw),
     ))
     return None
 
@@ -283,7 +297,7 @@ def _read_partnership(
         if not (isinstance(raw, str) and raw in PARTNERSHIPS):
             problems.append(Violation.of(
                 "bad_partnership", "partnership", "The partnership must be {partnerships}, not {raw}.",
-                partnerships=and_list(PARTNERSHIPS, "or"), raw=_shown(raw),
+                partnerships=_alternatives(PARTNERSHIPS), raw=_shown(raw),
             ))
             return None, False
         if contract is not None and contract != Contract.NORMAL and raw != Partnership.QUEENS:
@@ -305,7 +319,7 @@ def _read_called_ace(raw: Any, raw_partnership: Any, partnership_ok: bool, probl
         if calls_an_ace:
             problems.append(Violation.of(
                 "missing_called_ace", "called_ace", "Choose which Ace was called: {suits}.",
-                suits=and_list([_suit(s) for s in PLAIN_SUITS], "or"),
+                suits=_alternatives([_suit(s) for s in PLAIN_SUITS]),
             ))
         return None
     if not (isinstance(raw, str) and raw in PLAIN_SUITS):
@@ -314,12 +328,12 @@ def _read_called_ace(raw: Any, raw_partnership: Any, partnership_ok: bool, probl
                 "bad_called_ace", "called_ace",
                 "The called Ace must be of {suits}, not {raw} (diamonds are trumps, so the A of diamonds cannot be "
                 "called).",
-                suits=and_list([_suit(s) for s in PLAIN_SUITS], "or"), raw=_shown(raw),
+                suits=_alternatives([_suit(s) for s in PLAIN_SUITS]), raw=_shown(raw),
             ))
         else:
             problems.append(Violation.of(
                 "bad_called_ace", "called_ace", "The called Ace must be of {suits}, not {raw}.",
-                suits=and_list([_suit(s) for s in PLAIN_SUITS], "or"), raw=_shown(raw),
+                suits=_alternatives([_suit(s) for s in PLAIN_SUITS]), raw=_shown(raw),
             ))
         return None
     if raw_partnership != Partnership.CALLED_ACE:
@@ -762,8 +776,8 @@ class Spitzer(BaseGame):
         target = opts.target
         reached = [p for p in seated if scores[p] >= target]
         if not reached:
-            needs = ", ".join(Line("spitzer.standing.needs", "{player} needs {points}", player=p,
-                                   points=target - scores[p]) for p in seated)
+            needs = _listed([Line("spitzer.standing.needs", "{player} needs {points}", player=p,
+                                  points=target - scores[p]) for p in seated])
             return Standing(False, None, Line("spitzer.standing.to_go", "{needs}", needs=needs))
         top = max(scores.values())
         leaders = [p for p in seated if scores[p] == top]
