@@ -29,7 +29,6 @@ from .base import (
     Tally,
     Term,
     Violation,
-    and_list,
     unknown_fields,
 )
 from .cards import SUIT_NAMES, Suit, each_card
@@ -133,13 +132,16 @@ def _unknown_card(rank: object, suit: object) -> str | None:
     return None
 
 
+def _twice(rank: str, suit: str) -> str:
+    return f"The {rank} of {suit} is counted twice; the deck has one."
+
+
 def count_points(cards: Iterable[object]) -> int:
     """The card points of a pile of cards, each ``(rank, suit)`` (RULES.md 2.1: A 11, 10 10, K 4, Q 3, J 2).
 
     Raises ValueError with a sentence for an unknown rank or suit, or a card given twice.
     """
-    twice = lambda rank, suit: f"The {rank} of {suit} is counted twice; the deck has one."
-    return sum(CARD_POINTS[rank] for rank, _suit in each_card(cards, _unknown_card, twice))
+    return sum(CARD_POINTS[rank] for rank, _suit in each_card(cards, _unknown_card, _twice))
 
 
 def points_bounds(tricks: int) -> tuple[int, int]:
@@ -230,6 +232,21 @@ def _tricks(n: int) -> Line:
     return Line("spitzer.tricks", "1 trick") if n == 1 else Line("spitzer.tricks", "{n} tricks", n=n)
 
 
+def _listed(items: Sequence[Any]) -> Any:
+    """"A, B, C" (what ``", ".join`` writes) as nested lines, so that each item — a Term, a Line — is rendered in
+    the reader's language too."""
+    if len(items) <= 1:
+        return items[0] if items else ""
+    return Line("spitzer.list", "{first}, {rest}", first=items[0], rest=_listed(items[1:]))
+
+
+def _alternatives(items: Sequence[Any]) -> Any:
+    """"A, B or C" (what ``and_list(items, "or")`` writes) as nested lines whose items a translation renders too."""
+    if len(items) <= 1:
+        return items[0] if items else ""
+    return Line("spitzer.or", "{first} or {last}", first=_listed(items[:-1]), last=items[-1])
+
+
 def _shown(value: Any) -> str:
     """A value as it was entered, quoted (the ``{raw}`` of messages about bad input)."""
     return repr(value)
@@ -262,12 +279,14 @@ def _read_contract(raw: Any, problems: list[Violation]) -> Contract | None:
         return Contract(raw)
     problems.append(Violation.of(
         "bad_contract", "contract", "The contract must be {contracts}, not {raw}.",
-        contracts=and_list([_name(c) for c in CONTRACTS], "or"), raw=_shown(raw),
+        contracts=_alternatives([_name(c) for c in CONTRACTS]), raw=_shown(raw),
     ))
     return None
 
 
-def _read_partnership(raw: Any, contract: Contract | None, problems: list[Violation]) -> tuple[Partnership | None, bool]:
+def _read_partnership(
+    raw: Any, contract: Contract | None, problems: list[Violation],
+) -> tuple[Partnership | None, bool]:
     """RULES.md 2.2: one player with both black queens calls a partner — in a Normal game only.
 
     Returns the partnership (``QUEENS`` for a Normal game that did not say, None for other contracts) and
@@ -278,7 +297,7 @@ def _read_partnership(raw: Any, contract: Contract | None, problems: list[Violat
         if not (isinstance(raw, str) and raw in PARTNERSHIPS):
             problems.append(Violation.of(
                 "bad_partnership", "partnership", "The partnership must be {partnerships}, not {raw}.",
-                partnerships=and_list(PARTNERSHIPS, "or"), raw=_shown(raw),
+                partnerships=_alternatives(PARTNERSHIPS), raw=_shown(raw),
             ))
             return None, False
         if contract is not None and contract != Contract.NORMAL and raw != Partnership.QUEENS:
@@ -300,20 +319,21 @@ def _read_called_ace(raw: Any, raw_partnership: Any, partnership_ok: bool, probl
         if calls_an_ace:
             problems.append(Violation.of(
                 "missing_called_ace", "called_ace", "Choose which Ace was called: {suits}.",
-                suits=and_list([_suit(s) for s in PLAIN_SUITS], "or"),
+                suits=_alternatives([_suit(s) for s in PLAIN_SUITS]),
             ))
         return None
     if not (isinstance(raw, str) and raw in PLAIN_SUITS):
         if raw == Suit.DIAMONDS:
             problems.append(Violation.of(
                 "bad_called_ace", "called_ace",
-                "The called Ace must be of {suits}, not {raw} (diamonds are trumps, so the A of diamonds cannot be called).",
-                suits=and_list([_suit(s) for s in PLAIN_SUITS], "or"), raw=_shown(raw),
+                "The called Ace must be of {suits}, not {raw} (diamonds are trumps, so the A of diamonds cannot be "
+                "called).",
+                suits=_alternatives([_suit(s) for s in PLAIN_SUITS]), raw=_shown(raw),
             ))
         else:
             problems.append(Violation.of(
                 "bad_called_ace", "called_ace", "The called Ace must be of {suits}, not {raw}.",
-                suits=and_list([_suit(s) for s in PLAIN_SUITS], "or"), raw=_shown(raw),
+                suits=_alternatives([_suit(s) for s in PLAIN_SUITS]), raw=_shown(raw),
             ))
         return None
     if raw_partnership != Partnership.CALLED_ACE:
@@ -331,7 +351,9 @@ def _read_declarers(
 ) -> tuple[str, ...] | None:
     """RULES.md 2.2, 2.4: players of this match, each once, as many as the contract's side has."""
     if raw is None or (isinstance(raw, (list, tuple)) and len(raw) == 0):
-        problems.append(Violation.of("missing_declarers", "declarers", "Tap the player or players of the declaring side."))
+        problems.append(Violation.of(
+            "missing_declarers", "declarers", "Tap the player or players of the declaring side.",
+        ))
         return None
     if not isinstance(raw, (list, tuple)) or not all(isinstance(p, str) for p in raw):
         problems.append(Violation.of(
@@ -482,7 +504,9 @@ def _side_size_violation(
             "With the first-trick partner, the declaring side is the caller and the winner of the first trick "
             "(2 players), or the caller alone (1) if the caller won it, not {players}.", players=_players(given),
         )
-    return Violation.of("side_size", "declarers", "A Normal game's declaring side is the two queen holders: tap 2 players.")
+    return Violation.of(
+        "side_size", "declarers", "A Normal game's declaring side is the two queen holders: tap 2 players.",
+    )
 
 
 def _players(n: int) -> Line:
@@ -752,8 +776,8 @@ class Spitzer(BaseGame):
         target = opts.target
         reached = [p for p in seated if scores[p] >= target]
         if not reached:
-            needs = ", ".join(Line("spitzer.standing.needs", "{player} needs {points}", player=p,
-                                   points=target - scores[p]) for p in seated)
+            needs = _listed([Line("spitzer.standing.needs", "{player} needs {points}", player=p,
+                                  points=target - scores[p]) for p in seated])
             return Standing(False, None, Line("spitzer.standing.to_go", "{needs}", needs=needs))
         top = max(scores.values())
         leaders = [p for p in seated if scores[p] == top]
