@@ -37,13 +37,6 @@ DEFAULTS = SpitzerOptions()
 FIRST_OTHER = replace(DEFAULTS, three_aces_partner="first-other")
 LANGUAGES = ("en", "ja", "de")
 
-NESTED = pytest.mark.xfail(strict=True, reason=(
-    "say() renders a Line given as a parameter (a nested phrase) with its English text: referee/web/i18n.py's "
-    "_param needs `if isinstance(value, Line): return say(value)`"))
-SAME_TEXT = pytest.mark.xfail(strict=True, reason=(
-    "say() shows the English of a message whose translation is the same text ('{needs}', '{first}, {rest}'), "
-    "so its parameters are not rendered in the language; and nested phrases are English (see NESTED)"))
-
 
 def deal(contract: str, declarers: Any, points: Any = 75, tricks: Any = 5, **fields: Any) -> dict[str, Any]:
     return {"contract": contract, "declarers": declarers, "points": points, "tricks": tricks, **fields}
@@ -255,7 +248,6 @@ def test_violations_read_as_a_player_says_them(app, lang, code, piece, entry, ex
         assert say(v) == expected
 
 
-@NESTED
 @pytest.mark.parametrize("lang, code, piece, entry, expected", [
     ("de", "points_under_tricks", "cannot have only", deal("normal", [ANN, CID], 12, 5),
      "Ann und Cid (5 Stiche): nur 12 Augen sind unmöglich – die Gegenpartei (3 Stiche) hat höchstens 100 Augen, "
@@ -290,8 +282,6 @@ def test_the_deals_reach_every_line_and_word_of_the_module():
 
 @pytest.mark.parametrize("line", LINES, ids=[f"{i}: {line.code}" for i, line in enumerate(LINES)])
 def test_every_line_renders_in_each_language(language, line):
-    if line.code == "spitzer.standing.to_go" and language != "en":
-        pytest.skip("the needs list: see test_the_standing_note_lists_who_needs_what")
     check_rendering(say(line), str(line), dict(line.params), language)
 
 
@@ -335,7 +325,6 @@ def test_standing_notes_read_as_a_player_says_them(app, lang, totals, options, e
         assert say(note) == expected
 
 
-@NESTED
 @pytest.mark.parametrize("lang, entry, which, expected", [
     ("de", deal("zola_schneider", [BEN], 95, 6), "summary", "Zola Schneider von Ben, 95 Augen: +36 für Ben"),
     ("de", deal("zola_schneider", [BEN], 95, 6), 2, "Zola Schneider, 95 Augen → +36 für Ben."),
@@ -356,7 +345,6 @@ def test_lines_with_phrases_read_as_a_player_says_them(app, lang, entry, which, 
         assert say(line) == expected
 
 
-@SAME_TEXT
 @pytest.mark.parametrize("lang, expected", [
     ("de", "Ann braucht 12, Ben braucht 30, Cid braucht 1, Dee braucht 42"),
     ("ja", "Annはあと12点、Benはあと30点、Cidはあと1点、Deeはあと42点"),
@@ -368,7 +356,6 @@ def test_the_standing_note_lists_who_needs_what(app, lang, expected):
         assert say(note) == expected
 
 
-@NESTED
 def test_a_stored_result_keeps_its_phrases(app):
     """What the pages show is the stored result: its summary renders as the fresh one does."""
     result = SPITZER.score(deal("zola_schneider", [BEN], 95, 6), TABLE, DEFAULTS)
