@@ -6,13 +6,14 @@ import logging
 import os
 import secrets
 import sys
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from flask import Flask
+from htmx_flask import Htmx
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import IntegerConverter
-from htmx_flask import Htmx
 
 from . import store
 

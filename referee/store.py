@@ -14,11 +14,12 @@ import secrets
 import sqlite3
 import threading
 import uuid
+from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import click
 from sqlite_utils import Database
@@ -217,7 +218,7 @@ def check_health(path: str | Path) -> None:
 
 
 def now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 # One write lock per database file in this process, taken before BEGIN IMMEDIATE: writers of one process queue

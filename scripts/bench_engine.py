@@ -27,9 +27,9 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
-from typing import Iterator
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from benchkit import ROOT, Client, free_port, percentile, start_server, wait_until_up  # noqa: E402

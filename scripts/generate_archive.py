@@ -9,13 +9,13 @@ rebuilt), spread over three years and a pool of 60 players, finished, in progres
 from __future__ import annotations
 
 import argparse
-import logging
 import json
+import logging
 import random
 import sys
 import time
 import uuid
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -103,7 +103,7 @@ def main() -> None:
         sys.exit(f"{path} exists: give a new file.")
     db = store.connect(path)
     scale = args.deals / sum(WEIGHTS[g] * AVERAGE[g] * args.matches for g in WEIGHTS)
-    start = datetime(2024, 1, 1, tzinfo=timezone.utc)
+    start = datetime(2024, 1, 1, tzinfo=UTC)
     began = time.perf_counter()
     # Plan the games and deal counts first, then make the counts add up to exactly --deals.
     keys = [rng.choices(list(WEIGHTS), list(WEIGHTS.values()))[0] for _ in range(args.matches)]

@@ -8,13 +8,12 @@ every page in Debian's Chromium at 390×844 (light and dark). Usage: .venv/bin/p
 from __future__ import annotations
 
 import json
+import logging
 import sys
 import tempfile
 import threading
 import urllib.request
 from pathlib import Path
-
-import logging
 
 from werkzeug.serving import make_server
 

@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 
 from referee import create_app, store
-from tests.conftest import worked_example
 
 
 def _filled(path: Path, matches: int = 3) -> None:

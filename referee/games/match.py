@@ -7,8 +7,9 @@ after the deal before it: a corrected or voided deal recomputes that deal and ev
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 from .base import BaseGame, DealResult, InvalidDeal, Standing, Table, Tally, Violation
 

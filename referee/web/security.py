@@ -25,7 +25,7 @@ import re
 import secrets
 import sqlite3
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from urllib.parse import urlparse
 
 from flask import Blueprint, Flask, current_app, g, jsonify, redirect, render_template, request, session, url_for
@@ -196,7 +196,7 @@ def session_signed_in() -> bool:
             seen = None
         if seen is not None:
             last = datetime.fromisoformat(seen)
-            now = datetime.now(timezone.utc)
+            now = datetime.now(UTC)
             ok = now - last < _idle()
             if not ok:
                 store.end_session(db, sid)
@@ -308,7 +308,7 @@ def login():
             from . import get_db
 
             db = get_db()
-            store.end_idle_sessions(db, (datetime.now(timezone.utc) - _idle()).isoformat(timespec="seconds"))
+            store.end_idle_sessions(db, (datetime.now(UTC) - _idle()).isoformat(timespec="seconds"))
             session.clear()
             session["signed_in"] = True
             session["sid"] = store.create_session(db)

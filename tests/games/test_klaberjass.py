@@ -938,7 +938,9 @@ def test_thrown_in_deal_scores_nothing(calls, upcard, empties, options, table):
 
 # ---- RULES.md 1.3: card points of captured cards (the counting aid) ---------------------------------------
 
-from referee.games.klaberjass import RANKS as _RANKS, SUITS as _SUITS, card_points  # noqa: E402
+from referee.games.klaberjass import RANKS as _RANKS  # noqa: E402
+from referee.games.klaberjass import SUITS as _SUITS
+from referee.games.klaberjass import card_points
 
 
 @pytest.mark.parametrize(

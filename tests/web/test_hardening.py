@@ -3,8 +3,7 @@ passphrases, sessions that end, idempotency keys bound to their body."""
 
 from __future__ import annotations
 
-import logging
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from flask.testing import FlaskClient
@@ -204,7 +203,7 @@ def test_an_idle_session_expires(locked):
     client = _signed_in(locked)
     assert locked.permanent_session_lifetime == timedelta(days=14)
     conn = sqlite3.connect(locked.config["DATABASE"])
-    old = (datetime.now(timezone.utc) - timedelta(days=15)).isoformat(timespec="seconds")
+    old = (datetime.now(UTC) - timedelta(days=15)).isoformat(timespec="seconds")
     conn.execute("UPDATE sessions SET seen = ?", [old])
     conn.commit()
     assert client.get("/history").status_code == 302
@@ -217,12 +216,12 @@ def test_a_session_in_use_stays(locked):
 
     client = _signed_in(locked)
     conn = sqlite3.connect(locked.config["DATABASE"])
-    old = (datetime.now(timezone.utc) - timedelta(days=13)).isoformat(timespec="seconds")
+    old = (datetime.now(UTC) - timedelta(days=13)).isoformat(timespec="seconds")
     conn.execute("UPDATE sessions SET seen = ?", [old])
     conn.commit()
     assert client.get("/history").status_code == 200
     seen = conn.execute("SELECT seen FROM sessions").fetchone()[0]
-    assert datetime.fromisoformat(seen) > datetime.now(timezone.utc) - timedelta(minutes=1)  # the clock restarts
+    assert datetime.fromisoformat(seen) > datetime.now(UTC) - timedelta(minutes=1)  # the clock restarts
     conn.close()
 
 
