@@ -27,7 +27,7 @@ def _(text: str) -> str:
 
 def lan_addresses() -> list[str]:
     """This machine's IPv4 addresses on the local network (read locally; no traffic is sent)."""
-    found = set()
+    found: set[str] = set()
     try:
         out = subprocess.run(["ip", "-4", "-o", "addr", "show", "scope", "global"], capture_output=True, text=True, timeout=3).stdout
         found.update(part.split("/")[0] for line in out.splitlines() for i, part in enumerate(line.split()) if i and line.split()[i - 1] == "inet")
@@ -35,7 +35,7 @@ def lan_addresses() -> list[str]:
         pass
     try:
         for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
-            found.add(info[4][0])
+            found.add(str(info[4][0]))  # an IPv4 (host, port) pair
     except OSError:
         pass
     return sorted(a for a in found if not ipaddress.ip_address(a).is_loopback)

@@ -23,6 +23,7 @@ from typing import Any
 
 import click
 from sqlite_utils import Database
+from sqlite_utils.db import Table
 
 # Each entry is one schema version; PRAGMA user_version records how many have been applied.
 MIGRATIONS: tuple[str, ...] = (
@@ -298,9 +299,7 @@ def immediate(db: Database) -> Iterator[Database]:
 
 # ---- matches ------------------------------------------------------------------------------
 
-def _match_row(row: dict[str, Any] | None) -> dict[str, Any] | None:
-    if row is None:
-        return None
+def _match_row(row: dict[str, Any]) -> dict[str, Any]:
     row = dict(row)
     row["players"] = json.loads(row["players"])
     row["options"] = json.loads(row["options"])
@@ -331,6 +330,13 @@ def insert_match(
             "totals": json.dumps({p: 0 for p in players}, ensure_ascii=False),
         }
     )
+    return _new_id(table)
+
+
+def _new_id(table: Table) -> int:
+    """The id of the row ``table`` has just inserted."""
+    if table.last_pk is None:
+        raise RuntimeError(f"no row was inserted into {table.name}")
     return int(table.last_pk)
 
 
@@ -339,7 +345,7 @@ def get_match(db: Database, match_id: int) -> dict[str, Any] | None:
     row = cursor.fetchone()
     if row is None:
         return None
-    return _match_row(dict(zip([c[0] for c in cursor.description], row)))
+    return _match_row(dict(zip([c[0] for c in cursor.description], row, strict=True)))
 
 
 def list_matches(db: Database, status: str | None = None, limit: int = 20) -> list[dict[str, Any]]:
@@ -470,7 +476,7 @@ def _deal_row(row: dict[str, Any]) -> dict[str, Any]:
 def deals_for(db: Database, match_id: int) -> list[dict[str, Any]]:
     cursor = db.conn.execute("SELECT * FROM deals WHERE match_id = ? ORDER BY number", [match_id])
     names = [c[0] for c in cursor.description]
-    return [_deal_row(dict(zip(names, r))) for r in cursor.fetchall()]
+    return [_deal_row(dict(zip(names, r, strict=True))) for r in cursor.fetchall()]
 
 
 def get_deal(db: Database, match_id: int, number: int) -> dict[str, Any] | None:
@@ -499,7 +505,7 @@ def insert_deal(db: Database, match_id: int, number: int, dealer: str, deal_inpu
             "updated": stamp,
         }
     )
-    return int(table.last_pk)
+    return _new_id(table)
 
 
 def revise_deal(db: Database, deal: dict[str, Any], action: str, deal_input: Any | None = None, void: bool | None = None) -> None:

@@ -112,7 +112,7 @@ def test_a_full_disk_is_said_as_such(tmp_path, monkeypatch):
 
     monkeypatch.setattr(store, "connect", small_disk)
     statuses = set()
-    for n in range(60):
+    for _ in range(60):
         r = client.post("/api/matches", json={"game": "klaberjass", "players": ["Ann", "Ben"], "note": "n" * 450})
         statuses.add(r.status_code)
         if r.status_code == 507:

@@ -141,7 +141,7 @@ def test_round_trip_of_every_game_is_exact(client, db, other):
     again = other_client.get("/api/export").json
     assert without_time(again) == without_time(first)
     # What the pages read is rebuilt too: the summaries and the per-player rows.
-    for mid, m in zip(r.json["imported"], first["matches"]):
+    for mid, m in zip(r.json["imported"], first["matches"], strict=True):
         row = store.get_match(other_db, mid)
         assert row["totals"] == m["totals"] and row["status"] == m["status"] and row["winner"] == m["winner"]
         assert row["deal_count"] == len(m["deals"]) and row["updated"] == m["updated"]
@@ -533,7 +533,7 @@ def test_generated_matches_round_trip_exactly(plan):
             assert len(report.imported) == len(plan) and report.skipped == []
             again = portable.export_archive(target)
             assert without_time(again) == without_time(first)
-            for mid, m in zip(report.imported, first["matches"]):
+            for mid, m in zip(report.imported, first["matches"], strict=True):
                 match = matches.load(target, mid)
                 counted = [d for d in match.state.deals if d.counted]
                 recomputed = {p: sum(d.result.scores[p] for d in counted) for p in match.players}

@@ -75,6 +75,14 @@ def passphrase() -> str | None:
     return current_app.config.get("PASSPHRASE") or None
 
 
+def _passphrase_bytes() -> bytes:
+    """The passphrase to compare with; called only where one is set."""
+    phrase = passphrase()
+    if phrase is None:
+        raise RuntimeError("no passphrase is set")
+    return phrase.encode()
+
+
 # ---- allowed hosts ------------------------------------------------------------------------
 
 _HOST = re.compile(r"(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(?::[0-9]{1,5})?")
@@ -173,7 +181,7 @@ def _in(seconds: int) -> str:
 def _passphrase_tag() -> str:
     """Stands for the passphrase in the cookie: a session made under another passphrase is over."""
     key = str(current_app.secret_key).encode()
-    return hmac.new(key, passphrase().encode(), hashlib.sha256).hexdigest()[:32]
+    return hmac.new(key, _passphrase_bytes(), hashlib.sha256).hexdigest()[:32]
 
 
 def _idle() -> timedelta:
@@ -247,7 +255,7 @@ def _guard():
             wait = _throttle().wait(_client())
             if wait:
                 return _throttled_api(wait)
-            if hmac.compare_digest(given.encode(), passphrase().encode()):
+            if hmac.compare_digest(given.encode(), _passphrase_bytes()):
                 return _after_sign_in(is_api)
             _throttle().failed(_client())
             log.warning("wrong passphrase (Bearer) from %s", _client())
@@ -304,7 +312,7 @@ def login():
             _refused(wait, "login form")
             error, status, headers = (f"Too many wrong passphrases from this device: try again in {_in(wait)}.", 429,
                                       {"Retry-After": str(wait)})
-        elif hmac.compare_digest(given.encode(), passphrase().encode()):
+        elif hmac.compare_digest(given.encode(), _passphrase_bytes()):
             from . import get_db
 
             db = get_db()

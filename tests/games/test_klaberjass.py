@@ -23,6 +23,7 @@ from referee.games.klaberjass import (
     Bidding,
     Klaberjass,
     KlaberjassOptions,
+    card_points,
 )
 from referee.games.match import DealRecord, replay
 
@@ -938,10 +939,6 @@ def test_thrown_in_deal_scores_nothing(calls, upcard, empties, options, table):
 
 # ---- RULES.md 1.3: card points of captured cards (the counting aid) ---------------------------------------
 
-from referee.games.klaberjass import RANKS as _RANKS  # noqa: E402
-from referee.games.klaberjass import SUITS as _SUITS
-from referee.games.klaberjass import card_points
-
 
 @pytest.mark.parametrize(
     "cards, trump, expected",
@@ -954,11 +951,11 @@ from referee.games.klaberjass import card_points
         pytest.param([("J", "hearts"), ("9", "hearts"), ("A", "hearts"), ("10", "hearts"), ("K", "hearts"),
                       ("Q", "hearts"), ("8", "hearts"), ("7", "hearts")], "hearts", 62,
                      id="the whole trump suit: 20+14+11+10+4+3 = 62"),
-        pytest.param([(r, "clubs") for r in _RANKS], "hearts", 30, id="a whole plain suit: 11+10+4+3+2 = 30"),
+        pytest.param([(r, "clubs") for r in RANKS], "hearts", 30, id="a whole plain suit: 11+10+4+3+2 = 30"),
         pytest.param([("A", "spades"), ("10", "diamonds"), ("K", "clubs"), ("Q", "spades"), ("J", "diamonds"),
                       ("J", "clubs"), ("9", "clubs"), ("8", "spades")], "clubs", 11 + 10 + 4 + 3 + 2 + 20 + 14,
                      id="mixed with clubs trump: 11+10+4+3+2+20+14 = 64"),
-        pytest.param([("7", s) for s in _SUITS] + [("8", s) for s in _SUITS], "spades", 0, id="sevens and eights: 0"),
+        pytest.param([("7", s) for s in SUITS] + [("8", s) for s in SUITS], "spades", 0, id="sevens and eights: 0"),
     ],
 )
 def test_card_points(cards, trump, expected):
@@ -966,8 +963,8 @@ def test_card_points(cards, trump, expected):
 
 
 def test_card_points_of_the_whole_deck_is_152_whatever_the_trump():
-    for trump in _SUITS:  # RULES.md 1.3: 62 + 3 × 30
-        assert card_points([(r, s) for s in _SUITS for r in _RANKS], trump) == 152
+    for trump in SUITS:  # RULES.md 1.3: 62 + 3 × 30
+        assert card_points([(r, s) for s in SUITS for r in RANKS], trump) == 152
 
 
 @pytest.mark.parametrize(

@@ -254,7 +254,7 @@ def test_without_compiled_catalogues_it_serves_english_and_says_so(tmp_path, cap
 def test_the_install_step_compiles_the_catalogues(tmp_path):
     for script in ("scripts/serve", "scripts/test"):
         lines = (ROOT / script).read_text().splitlines()
-        assert lines.index("compile_catalogues") == next(i for i, l in enumerate(lines) if l.startswith("python_env")) + 1
+        assert lines.index("compile_catalogues") == next(i for i, line in enumerate(lines) if line.startswith("python_env")) + 1
     work = tmp_path / "checkout"
     (work / "scripts").mkdir(parents=True)
     shutil.copy(ROOT / "scripts" / "setup.sh", work / "scripts")

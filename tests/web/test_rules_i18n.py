@@ -122,7 +122,7 @@ def test_translation_has_the_english_structure(client, game, lang):
     assert translated.h2 == english.h2
     assert [(t["class"], t["rows"]) for t in translated.tables] == [(t["class"], t["rows"]) for t in english.tables]
     # Score table (Spitzer) and multipliers (Joker Judge): the very same numbers.
-    for ours, theirs in zip(translated.tables, english.tables):
+    for ours, theirs in zip(translated.tables, english.tables, strict=True):
         if "score-table" in ours["class"] or "mult-table" in ours["class"]:
             assert ours["tds"] == theirs["tds"]
 

@@ -248,7 +248,7 @@ def test_a_saved_entry_lands_at_the_top_with_its_row_highlighted(phones, mid):
     assert r.status_code == 303 and r.headers["Location"].endswith(f"/matches/{mid}?new=1")
     page = one.get(r.headers["Location"]).get_data(as_text=True)
     assert re.search(r'<tbody id="deal-1" class="deal is-highlighted"', page)
-    assert '<div id="outbox" data-match="%d" hidden></div>' % mid in page
+    assert f'<div id="outbox" data-match="{mid}" hidden></div>' in page
     assert page.index('id="scoreboard"') < page.index('id="outbox"') < page.index('id="enter-deal"')
     r = one.post(f"/matches/{mid}/deals/1/edit", data={**form, "points-0": "80", "points-1": "66", "version": "1"})
     assert r.status_code == 303 and r.headers["Location"].endswith(f"/matches/{mid}?changed=1")
