@@ -322,7 +322,10 @@ def main() -> int:
             print("      " + " ".join(sql.split())[:150])
         for name in ("referee", "baseline"):
             if "Traceback" in (tmp / f"{name}.log").read_text(errors="replace"):
-                print(f"the {name} server's log has tracebacks:\n" + (tmp / f"{name}.log").read_text(errors="replace")[-3000:])
+                print(
+                    f"the {name} server's log has tracebacks:\n"
+                    + (tmp / f"{name}.log").read_text(errors="replace")[-3000:]
+                )
                 report.ok = False
     return 0 if report.ok else 1
 

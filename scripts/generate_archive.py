@@ -49,12 +49,18 @@ def klaberjass_deal(rng: random.Random, players: list[str], dealer: str) -> dict
         b = 146 - a
     deal = {"upcard": upcard, "calls": calls, "points": {elder: a, dealer: b}, "last_trick": rng.choice(players)}
     if rng.random() < 0.3:
-        deal["sequences"] = {rng.choice(players): [{"suit": rng.choice(SUITS), "top": rng.choice(["A", "K", "Q"]), "length": rng.choice([3, 3, 4])}]}
+        deal["sequences"] = {
+            rng.choice(players): [
+                {"suit": rng.choice(SUITS), "top": rng.choice(["A", "K", "Q"]), "length": rng.choice([3, 3, 4])}
+            ]
+        }
     return deal
 
 
 def spitzer_deal(rng: random.Random, players: list[str], dealer: str) -> dict:
-    contract = rng.choices(["normal", "schneider", "stiller", "zola", "zola_schneider", "zola_schwarz"], [70, 6, 8, 10, 4, 2])[0]
+    contract = rng.choices(
+        ["normal", "schneider", "stiller", "zola", "zola_schneider", "zola_schwarz"], [70, 6, 8, 10, 4, 2]
+    )[0]
     solo = contract not in ("normal", "schneider")
     declarers = rng.sample(players, 1 if solo else 2)
     low = 1 if contract in ("normal", "stiller") else 0

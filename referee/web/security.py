@@ -162,8 +162,8 @@ def _refused(wait: int, how: str) -> None:
 
 def _throttled_api(wait: int):
     _refused(wait, "Bearer")
-    response = jsonify({"errors": [{"field": None, "code": "too_many_attempts",
-                                    "message": f"Too many wrong passphrases from this address: try again in {_in(wait)}."}]})
+    message = f"Too many wrong passphrases from this address: try again in {_in(wait)}."
+    response = jsonify({"errors": [{"field": None, "code": "too_many_attempts", "message": message}]})
     response.headers["Retry-After"] = str(wait)
     return response, 429
 
@@ -232,7 +232,12 @@ def _bare_post() -> bool:
     A JSON Content-Type is what keeps other sites' pages from posting to the API (a browser cannot send it
     cross-site without asking first); a bare POST has none, so a browser's Origin / Sec-Fetch-Site must
     say it is this site's own (clients such as curl send neither)."""
-    if request.endpoint not in BODYLESS or request.content_type or request.content_length or request.headers.get("Transfer-Encoding"):
+    if (
+        request.endpoint not in BODYLESS
+        or request.content_type
+        or request.content_length
+        or request.headers.get("Transfer-Encoding")
+    ):
         return False
     if request.headers.get("Sec-Fetch-Site", "same-origin") not in ("same-origin", "none"):
         return False
@@ -260,8 +265,8 @@ def _guard():
             _throttle().failed(_client())
             log.warning("wrong passphrase (Bearer) from %s", _client())
         if is_api:
-            response = jsonify({"errors": [{"field": None, "code": "unauthorized",
-                                            "message": "This Referee needs its passphrase: send Authorization: Bearer <passphrase>."}]})
+            message = "This Referee needs its passphrase: send Authorization: Bearer <passphrase>."
+            response = jsonify({"errors": [{"field": None, "code": "unauthorized", "message": message}]})
             response.headers["WWW-Authenticate"] = 'Bearer realm="Referee"'
             return response, 401
         return redirect(url_for("auth.login", next=request.full_path if request.query_string else path))
@@ -279,7 +284,9 @@ def _after_sign_in(is_api: bool):
         sent = request.form.get("csrf_token") or request.headers.get("X-CSRF-Token") or ""
         expected = session.get("csrf") or ""
         if not expected or not hmac.compare_digest(sent.encode(), expected.encode()):
-            raise Forbidden("This form is out of date (its security token did not match). Go back, reload the page and try again.")
+            raise Forbidden(
+                "This form is out of date (its security token did not match). Go back, reload the page and try again."
+            )
     return None
 
 
@@ -287,7 +294,9 @@ def _headers(response):
     response.headers.setdefault("Content-Security-Policy", CSP)
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
     response.headers.setdefault("X-Frame-Options", "DENY")
-    response.headers.setdefault("Referrer-Policy", "no-referrer" if request.path.startswith("/share/") else "same-origin")
+    response.headers.setdefault(
+        "Referrer-Policy", "no-referrer" if request.path.startswith("/share/") else "same-origin"
+    )
     return response
 
 

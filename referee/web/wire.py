@@ -33,7 +33,9 @@ bp = Blueprint("wire", __name__)
 YEAR = 365 * 24 * 3600
 IMMUTABLE = f"public, max-age={YEAR}, immutable"
 # Endpoints whose answer holds no match data: revalidated with an ETag instead of never stored.
-REVALIDATED = frozenset({"pages.rules_index", "pages.rules_page", "wire.manifest", "wire.service_worker", "wire.offline"})
+REVALIDATED = frozenset(
+    {"pages.rules_index", "pages.rules_page", "wire.manifest", "wire.service_worker", "wire.offline"}
+)
 # Pages that keep the phone's screen on (Screen Wake Lock): a match and its deal entry.
 AWAKE = frozenset({"pages.match_page", "pages.new_deal", "pages.edit_deal"})
 COMPRESSIBLE = ("text/", "application/javascript", "application/json", "application/manifest+json", "image/svg+xml")
@@ -77,7 +79,10 @@ def scan(folder: str | Path) -> dict[str, Asset]:
         mimetype = mimetypes.guess_type(file.name)[0] or "application/octet-stream"
         bodies = {"identity": raw}
         if mimetype.startswith(COMPRESSIBLE) and len(raw) > 500:
-            for encoding, packed in (("br", brotli.compress(raw, quality=11)), ("gzip", gzip.compress(raw, 9, mtime=0))):
+            for encoding, packed in (
+                ("br", brotli.compress(raw, quality=11)),
+                ("gzip", gzip.compress(raw, 9, mtime=0)),
+            ):
                 if len(packed) < len(raw):
                     bodies[encoding] = packed
         assets[name] = Asset(name, hashed_name(name, digest), digest, mimetype, bodies)

@@ -67,7 +67,8 @@ def without(deal: dict[str, Any], key: str) -> dict[str, Any]:
     return {k: v for k, v in deal.items() if k != key}
 
 
-def problems(deal: Any, options: KlaberjassOptions = DEFAULTS, table: Table = BEN_DEALS) -> list[tuple[str, str | None]]:
+def problems(deal: Any, options: KlaberjassOptions = DEFAULTS,
+             table: Table = BEN_DEALS) -> list[tuple[str, str | None]]:
     return sorted((v.code, v.field) for v in KLABERJASS.validate(deal, table, options))
 
 
@@ -206,7 +207,8 @@ UNFINISHED_BIDDINGS = [
     pytest.param([], "hearts", NO_SCHMEISS, ANN, ("take", "pass"), 1, id="in progress: schmeiss off"),
     pytest.param(["schmeiss"], "hearts", DEFAULTS, BEN, ("accept", "refuse"), 1,
                  id="in progress: dealer answers the elder's schmeiss"),
-    pytest.param(["pass"], "hearts", DEFAULTS, BEN, ("take", "schmeiss", "pass"), 1, id="in progress: dealer in round 1"),
+    pytest.param(["pass"], "hearts", DEFAULTS, BEN, ("take", "schmeiss", "pass"), 1,
+                 id="in progress: dealer in round 1"),
     pytest.param(["pass", "schmeiss"], "hearts", DEFAULTS, ANN, ("accept", "refuse"), 1,
                  id="in progress: elder answers the dealer's schmeiss"),
     pytest.param(["pass", "pass"], "hearts", DEFAULTS, ANN, ("schmeiss", "clubs", "diamonds", "spades", "pass"), 2,
@@ -283,7 +285,8 @@ BAD_CALLS = [
     pytest.param(["pass", "pass", "pass", "schmeiss"], NO_SCHMEISS, "schmeiss_off", 4,
                  id="schmeiss off: even where it would not fit"),
     pytest.param(["take", "pass"], DEFAULTS, "call_after_end", 2, id="after end: pass after take"),
-    pytest.param(["schmeiss", "accept", "take"], DEFAULTS, "call_after_end", 3, id="after end: after accepted schmeiss"),
+    pytest.param(["schmeiss", "accept", "take"], DEFAULTS, "call_after_end", 3,
+                 id="after end: after accepted schmeiss"),
     pytest.param(["pass", "pass", "pass", "pass", "pass"], DEFAULTS, "call_after_end", 5,
                  id="after end: after everybody passed"),
     pytest.param(["pass", "pass", "spades", "bogus"], DEFAULTS, "call_after_end", 4,
@@ -376,7 +379,8 @@ VALIDATION_CASES = [
     pytest.param(played(calls=["pass", 1]), DEFAULTS, [("bad_calls", "calls")], id="bad calls: a number inside"),
     pytest.param(played(calls={"1": "take"}), DEFAULTS, [("bad_calls", "calls")], id="bad calls: an object"),
     pytest.param(played(calls=[]), DEFAULTS, [("bidding_unfinished", "calls")], id="unfinished: no calls"),
-    pytest.param(without(played(), "calls"), DEFAULTS, [("bidding_unfinished", "calls")], id="unfinished: calls missing"),
+    pytest.param(without(played(), "calls"), DEFAULTS, [("bidding_unfinished", "calls")],
+                 id="unfinished: calls missing"),
     pytest.param(played(calls=["pass", "pass", "schmeiss", "refuse"]), DEFAULTS, [("bidding_unfinished", "calls")],
                  id="unfinished: suit not yet named after refuse"),
     pytest.param(played(calls=["pass", "pass", "pass", "hearts"]), DEFAULTS,
@@ -534,7 +538,8 @@ def test_worked_example_section_4():
     deal = {
         "upcard": "hearts",
         "calls": ["take"],
-        "sequences": {ANN: [{"suit": "hearts", "top": "A", "length": 3}], BEN: [{"suit": "spades", "top": "10", "length": 4}]},
+        "sequences": {ANN: [{"suit": "hearts", "top": "A", "length": 3}],
+                      BEN: [{"suit": "spades", "top": "10", "length": 4}]},
         "bella": ANN,
         "points": {ANN: 70, BEN: 56},
         "last_trick": ANN,
@@ -1052,7 +1057,8 @@ def test_unknown_sequence_values_are_refused_without_the_word_seed():
 def test_players_see_20_50_and_20_40_50_never_seed():
     spec = next(s for s in KLABERJASS.option_specs if s.name == "sequence_values")
     assert [label for _, label in spec.choices] == ["20 / 50", "20 / 40 / 50"]
-    assert [shown for s, shown in KLABERJASS.describe_options(GRADED) if s.name == "sequence_values"] == ["20 / 40 / 50"]
+    graded = KLABERJASS.describe_options(GRADED)
+    assert [shown for s, shown in graded if s.name == "sequence_values"] == ["20 / 40 / 50"]
     assert [shown for s, shown in KLABERJASS.describe_options(DEFAULTS) if s.name == "sequence_values"] == ["20 / 50"]
     for s in KLABERJASS.option_specs:
         words = [s.label, s.help, *(label for _, label in s.choices), s.none_label or ""]

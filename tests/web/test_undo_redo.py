@@ -191,8 +191,11 @@ def test_redo_of_a_match_wide_action(phones, mid):
     assert "Redone: match ended by this phone." in text(one.get(f"/matches/{mid}?done=1"))
 
 
-@pytest.mark.parametrize("body", [{}, {"action": None}, {"action": "7"}, {"action": True}, {"action": 0}, {"action": 1.5}],
-                         ids=["missing", "null", "text", "boolean", "zero", "fraction"])
+@pytest.mark.parametrize(
+    "body",
+    [{}, {"action": None}, {"action": "7"}, {"action": True}, {"action": 0}, {"action": 1.5}],
+    ids=["missing", "null", "text", "boolean", "zero", "fraction"],
+)
 @pytest.mark.parametrize("verb", ["undo", "redo"])
 def test_undo_and_redo_need_the_id_of_an_action(phones, mid, verb, body):
     one, _ = phones
