@@ -27,15 +27,22 @@ def _(text: str) -> str:
 
 def lan_addresses() -> list[str]:
     """This machine's IPv4 addresses on the local network (read locally; no traffic is sent)."""
-    found = set()
+    found: set[str] = set()
     try:
-        out = subprocess.run(["ip", "-4", "-o", "addr", "show", "scope", "global"], capture_output=True, text=True, timeout=3).stdout
-        found.update(part.split("/")[0] for line in out.splitlines() for i, part in enumerate(line.split()) if i and line.split()[i - 1] == "inet")
+        out = subprocess.run(
+            ["ip", "-4", "-o", "addr", "show", "scope", "global"], capture_output=True, text=True, timeout=3
+        ).stdout
+        found.update(
+            part.split("/")[0]
+            for line in out.splitlines()
+            for i, part in enumerate(line.split())
+            if i and line.split()[i - 1] == "inet"
+        )
     except (OSError, subprocess.SubprocessError):
         pass
     try:
         for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
-            found.add(info[4][0])
+            found.add(str(info[4][0]))  # an IPv4 (host, port) pair
     except OSError:
         pass
     return sorted(a for a in found if not ipaddress.ip_address(a).is_loopback)
@@ -45,7 +52,9 @@ def _port(text: str) -> int:
     try:
         port = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(_("%(value)s is not a port number (1–65535)") % {"value": repr(text)}) from None
+        raise argparse.ArgumentTypeError(
+            _("%(value)s is not a port number (1–65535)") % {"value": repr(text)}
+        ) from None
     if not 1 <= port <= 65535:
         raise argparse.ArgumentTypeError(_("%(value)s is not a port number (1–65535)") % {"value": port})
     return port
@@ -90,8 +99,11 @@ def main(argv: list[str] | None = None) -> None:
                         help=_("address to listen on (default 127.0.0.1: this machine only)"))
     parser.add_argument("--port", type=_port, default=os.environ.get("REFEREE_PORT", "5000"),
                         help=_("port to listen on, 1–65535 (default 5000)"))
-    parser.add_argument("--lan", action="store_true",
-                        help=_("listen on the local network too (0.0.0.0) so phones can reach it; prints the address and a QR code"))
+    parser.add_argument(
+        "--lan",
+        action="store_true",
+        help=_("listen on the local network too (0.0.0.0) so phones can reach it; prints the address and a QR code"),
+    )
     parser.add_argument("--threads", type=_threads, default=os.environ.get("REFEREE_THREADS", "8"),
                         help=_("worker threads (default 8)"))
     args = parser.parse_args(argv)
@@ -113,11 +125,13 @@ def main(argv: list[str] | None = None) -> None:
         reason = exc.strerror or str(exc)
         if exc.errno == errno.EADDRINUSE:
             reason = _("the port is already in use (is Referee already running? pick another with --port)")
-        print("referee: " + _("cannot listen on %(address)s: %(reason)s") % {"address": f"{url_host(host)}:{args.port}", "reason": reason},
+        address = f"{url_host(host)}:{args.port}"
+        print("referee: " + _("cannot listen on %(address)s: %(reason)s") % {"address": address, "reason": reason},
               file=sys.stderr, flush=True)
         sys.exit(1)
     except ValueError as exc:  # waitress refuses the address outright
-        print("referee: " + _("cannot listen on %(address)s: %(reason)s") % {"address": f"{url_host(host)}:{args.port}", "reason": exc},
+        address = f"{url_host(host)}:{args.port}"
+        print("referee: " + _("cannot listen on %(address)s: %(reason)s") % {"address": address, "reason": exc},
               file=sys.stderr, flush=True)
         sys.exit(1)
     print("Referee: " + _("database %(path)s") % {"path": app.config["DATABASE"]}, flush=True)
@@ -130,7 +144,10 @@ def main(argv: list[str] | None = None) -> None:
     else:
         addresses = local or lan_addresses() or [_("<this machine's address>")]
         for address in addresses:
-            print(_("Open %(url)s on a phone on this network.") % {"url": f"http://{url_host(address)}:{port}/"}, flush=True)
+            print(
+                _("Open %(url)s on a phone on this network.") % {"url": f"http://{url_host(address)}:{port}/"},
+                flush=True,
+            )
         try:
             import segno
 

@@ -14,14 +14,16 @@ import secrets
 import sqlite3
 import threading
 import uuid
+from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import click
 from sqlite_utils import Database
+from sqlite_utils.db import Table
 
 # Each entry is one schema version; PRAGMA user_version records how many have been applied.
 MIGRATIONS: tuple[str, ...] = (
@@ -103,7 +105,7 @@ MIGRATIONS: tuple[str, ...] = (
         undone INTEGER NOT NULL DEFAULT 0
     );
     CREATE INDEX match_events_match ON match_events(match_id, id)
-    """,
+    """,  # noqa: E501 (a migration's SQL stays exactly as it was applied)
     # 3: read-only share links, and the keys that make a retried or double-tapped deal entry harmless.
     """
     CREATE TABLE share_links (
@@ -217,7 +219,7 @@ def check_health(path: str | Path) -> None:
 
 
 def now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 # One write lock per database file in this process, taken before BEGIN IMMEDIATE: writers of one process queue
@@ -297,9 +299,7 @@ def immediate(db: Database) -> Iterator[Database]:
 
 # ---- matches ------------------------------------------------------------------------------
 
-def _match_row(row: dict[str, Any] | None) -> dict[str, Any] | None:
-    if row is None:
-        return None
+def _match_row(row: dict[str, Any]) -> dict[str, Any]:
     row = dict(row)
     row["players"] = json.loads(row["players"])
     row["options"] = json.loads(row["options"])
@@ -330,6 +330,13 @@ def insert_match(
             "totals": json.dumps({p: 0 for p in players}, ensure_ascii=False),
         }
     )
+    return _new_id(table)
+
+
+def _new_id(table: Table) -> int:
+    """The id of the row ``table`` has just inserted."""
+    if table.last_pk is None:
+        raise RuntimeError(f"no row was inserted into {table.name}")
     return int(table.last_pk)
 
 
@@ -338,12 +345,14 @@ def get_match(db: Database, match_id: int) -> dict[str, Any] | None:
     row = cursor.fetchone()
     if row is None:
         return None
-    return _match_row(dict(zip([c[0] for c in cursor.description], row)))
+    return _match_row(dict(zip([c[0] for c in cursor.description], row, strict=True)))
 
 
 def list_matches(db: Database, status: str | None = None, limit: int = 20) -> list[dict[str, Any]]:
     if status:
-        rows = db.query("SELECT * FROM matches WHERE status = ? ORDER BY updated DESC, id DESC LIMIT ?", [status, limit])
+        rows = db.query(
+            "SELECT * FROM matches WHERE status = ? ORDER BY updated DESC, id DESC LIMIT ?", [status, limit]
+        )
     else:
         rows = db.query("SELECT * FROM matches ORDER BY updated DESC, id DESC LIMIT ?", [limit])
     return [_match_row(r) for r in rows]
@@ -382,8 +391,10 @@ def store_standing(db: Database, match_id: int, values: dict[str, Any], touch: b
 
 # The deal POST's SQL: plain prepared statements on the connection (sqlite-utils reads the table layout around
 # each insert and update, several statements each time).
-_INSERT_DEAL = ("INSERT INTO deals (match_id, number, dealer, input, void, version, last_action, created, updated, result, "
-                "problems, counted, after_end, tally) VALUES (?, ?, ?, ?, 0, 1, 'entered', ?, ?, ?, NULL, ?, 0, ?)")
+_INSERT_DEAL = (
+    "INSERT INTO deals (match_id, number, dealer, input, void, version, last_action, created, updated, result, "
+    "problems, counted, after_end, tally) VALUES (?, ?, ?, ?, 0, 1, 'entered', ?, ?, ?, NULL, ?, 0, ?)"
+)
 
 
 def append_deal(db: Database, match_id: int, number: int, dealer: str, deal_input: Any, result: str, counted: bool,
@@ -430,7 +441,9 @@ def replace_match_players(db: Database, match_id: int, rows: list[dict[str, Any]
 acting_device: ContextVar[str | None] = ContextVar("acting_device", default=None)
 
 
-def add_event(db: Database, match_id: int, action: str, deal_number: int | None = None, detail: Any = None, at: str | None = None) -> int:
+def add_event(
+    db: Database, match_id: int, action: str, deal_number: int | None = None, detail: Any = None, at: str | None = None
+) -> int:
     detail = dict(detail or {})
     device = acting_device.get()
     if device and at is None:  # an imported event keeps the detail it came with
@@ -469,7 +482,7 @@ def _deal_row(row: dict[str, Any]) -> dict[str, Any]:
 def deals_for(db: Database, match_id: int) -> list[dict[str, Any]]:
     cursor = db.conn.execute("SELECT * FROM deals WHERE match_id = ? ORDER BY number", [match_id])
     names = [c[0] for c in cursor.description]
-    return [_deal_row(dict(zip(names, r))) for r in cursor.fetchall()]
+    return [_deal_row(dict(zip(names, r, strict=True))) for r in cursor.fetchall()]
 
 
 def get_deal(db: Database, match_id: int, number: int) -> dict[str, Any] | None:
@@ -498,10 +511,12 @@ def insert_deal(db: Database, match_id: int, number: int, dealer: str, deal_inpu
             "updated": stamp,
         }
     )
-    return int(table.last_pk)
+    return _new_id(table)
 
 
-def revise_deal(db: Database, deal: dict[str, Any], action: str, deal_input: Any | None = None, void: bool | None = None) -> None:
+def revise_deal(
+    db: Database, deal: dict[str, Any], action: str, deal_input: Any | None = None, void: bool | None = None
+) -> None:
     """Keep the current version of ``deal`` in deal_revisions, then store the new one."""
     stamp = now()
     db.table("deal_revisions").insert(
@@ -530,7 +545,8 @@ def revise_deal(db: Database, deal: dict[str, Any], action: str, deal_input: Any
 def revisions_for_match(db: Database, match_id: int) -> dict[int, list[dict[str, Any]]]:
     """Every earlier version of every deal of a match, by deal id (one query)."""
     rows = db.query(
-        "SELECT r.* FROM deal_revisions r JOIN deals d ON d.id = r.deal_id WHERE d.match_id = ? ORDER BY r.deal_id, r.version",
+        "SELECT r.* FROM deal_revisions r JOIN deals d ON d.id = r.deal_id WHERE d.match_id = ? "
+        "ORDER BY r.deal_id, r.version",
         [match_id],
     )
     out: dict[int, list[dict[str, Any]]] = {}
@@ -577,7 +593,9 @@ def search_matches(
         args.append("%" + player.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%")
     clause = ("WHERE " + " AND ".join(where)) if where else ""
     total = db.execute(f"SELECT COUNT(*) FROM matches {clause}", args).fetchone()[0]
-    rows = db.query(f"SELECT * FROM matches {clause} ORDER BY created DESC, id DESC LIMIT ? OFFSET ?", [*args, limit, offset])
+    rows = db.query(
+        f"SELECT * FROM matches {clause} ORDER BY created DESC, id DESC LIMIT ? OFFSET ?", [*args, limit, offset]
+    )
     return [_match_row(r) for r in rows], int(total)
 
 
@@ -622,7 +640,12 @@ def create_share_link(db: Database, match_id: int) -> str:
 
 
 def share_links_for(db: Database, match_id: int) -> list[dict[str, Any]]:
-    return [dict(r) for r in db.query("SELECT * FROM share_links WHERE match_id = ? AND revoked IS NULL ORDER BY created", [match_id])]
+    return [
+        dict(r)
+        for r in db.query(
+            "SELECT * FROM share_links WHERE match_id = ? AND revoked IS NULL ORDER BY created", [match_id]
+        )
+    ]
 
 
 def match_for_share(db: Database, token: str) -> int | None:
@@ -631,19 +654,26 @@ def match_for_share(db: Database, token: str) -> int | None:
 
 
 def revoke_share_link(db: Database, match_id: int, token: str) -> bool:
-    cursor = db.execute("UPDATE share_links SET revoked = ? WHERE token = ? AND match_id = ? AND revoked IS NULL", [now(), token, match_id])
+    cursor = db.execute(
+        "UPDATE share_links SET revoked = ? WHERE token = ? AND match_id = ? AND revoked IS NULL",
+        [now(), token, match_id],
+    )
     return cursor.rowcount > 0
 
 
 def deal_for_key(db: Database, match_id: int, key: str) -> tuple[int, str | None] | None:
     """The deal an idempotency key entered and the hash of the body it came with (None: stored before schema 4)."""
-    row = db.conn.execute("SELECT deal_number, body_hash FROM idempotency_keys WHERE match_id = ? AND key = ?", [match_id, key]).fetchone()
+    row = db.conn.execute(
+        "SELECT deal_number, body_hash FROM idempotency_keys WHERE match_id = ? AND key = ?", [match_id, key]
+    ).fetchone()
     return (int(row[0]), row[1]) if row else None
 
 
 def remember_key(db: Database, match_id: int, key: str, number: int, body_hash: str | None = None) -> None:
-    db.conn.execute("INSERT INTO idempotency_keys (match_id, key, deal_number, created, body_hash) VALUES (?, ?, ?, ?, ?)",
-                    [match_id, key, number, now(), body_hash])
+    db.conn.execute(
+        "INSERT INTO idempotency_keys (match_id, key, deal_number, created, body_hash) VALUES (?, ?, ?, ?, ?)",
+        [match_id, key, number, now(), body_hash],
+    )
 
 
 # ---- sessions -----------------------------------------------------------------------------

@@ -36,7 +36,8 @@ def main() -> None:
     print(f"archive: {matches} matches, {deals} deals; busiest player {busiest[0]} with {busiest[1]} matches")
     pages = {
         "history page": "/history",
-        "history, filtered (game + player + status + dates)": "/history?game=spitzer&player=an&status=finished&since=2025-01-01&until=2026-12-31",
+        "history, filtered (game + player + status + dates)":
+            "/history?game=spitzer&player=an&status=finished&since=2025-01-01&until=2026-12-31",
         "history, page 200": "/history?page=200",
         f"player page ({busiest[0]})": f"/players/{busiest[0]}",
         "API list, filtered": "/api/matches?player=ann&game=klaberjass",

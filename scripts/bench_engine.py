@@ -27,9 +27,9 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
-from typing import Iterator
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from benchkit import ROOT, Client, free_port, percentile, start_server, wait_until_up  # noqa: E402
@@ -322,7 +322,10 @@ def main() -> int:
             print("      " + " ".join(sql.split())[:150])
         for name in ("referee", "baseline"):
             if "Traceback" in (tmp / f"{name}.log").read_text(errors="replace"):
-                print(f"the {name} server's log has tracebacks:\n" + (tmp / f"{name}.log").read_text(errors="replace")[-3000:])
+                print(
+                    f"the {name} server's log has tracebacks:\n"
+                    + (tmp / f"{name}.log").read_text(errors="replace")[-3000:]
+                )
                 report.ok = False
     return 0 if report.ok else 1
 

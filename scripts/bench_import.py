@@ -1,8 +1,8 @@
 """Import of hostile files: ~700k empty match objects (2 MiB), then 4 MiB and 8 MiB of them.
 
 Each import runs in a fresh subprocess (through the test client, POST /api/import) under an address-space
-limit (RLIMIT_AS, default 3 GiB); prints the status, the seconds the request took, the peak resident memory (MiB), the number of errors and the
-last error.
+limit (RLIMIT_AS, default 3 GiB); prints the status, the seconds the request took, the peak resident memory
+(MiB), the number of errors and the last error.
 Usage: .venv/bin/python scripts/bench_import.py [limit in MiB]
 """
 
@@ -46,10 +46,18 @@ def main() -> None:
             path.write_bytes(hostile(mib * 1024 * 1024))
             count = path.read_bytes().count(b"{}")  # not json.loads: a child's peak memory starts from its parent's
             started = time.monotonic()
-            out = subprocess.run([sys.executable, "-c", CHILD, str(path), str(limit), str(Path(tmp) / f"db{mib}.sqlite")],
-                                 capture_output=True, text=True, timeout=600)
+            out = subprocess.run(
+                [sys.executable, "-c", CHILD, str(path), str(limit), str(Path(tmp) / f"db{mib}.sqlite")],
+                capture_output=True,
+                text=True,
+                timeout=600,
+            )
             wall = time.monotonic() - started
-            line = out.stdout.strip().splitlines()[-1] if out.stdout.strip() else f"died (exit {out.returncode}): {out.stderr.strip().splitlines()[-1:]}"
+            line = (
+                out.stdout.strip().splitlines()[-1]
+                if out.stdout.strip()
+                else f"died (exit {out.returncode}): {out.stderr.strip().splitlines()[-1:]}"
+            )
             print(f"{mib} MiB, {count:,} empty matches, limit {limit} MiB: {line}  [process {wall:.1f} s]", flush=True)
 
 

@@ -53,17 +53,44 @@ def main() -> int:
                 proc.wait(timeout=10)
 
 
-def run(args, port: int, proc: subprocess.Popen, log_path: Path) -> int:
-    wait_until_up(proc, port)
+def create_matches(port: int, count: int) -> list[int]:
+    """One Klaberjass match per client (no target, so it never ends)."""
     setup = Client(port)
     match_ids = []
     body = {"game": "klaberjass", "players": list(PLAYERS), "first_dealer": "Ben", "options": {"target": "none"}}
-    for _ in range(args.clients):
+    for _ in range(count):
         status, data = setup.request("POST", "/api/matches", body)
         if status != 201:
             raise SystemExit(f"could not create a match: {status} {data[:300]!r}")
         match_ids.append(json.loads(data)["id"])
     setup.close()
+    return match_ids
+
+
+def check_totals(port: int, match_ids: list[int], entered: list[int]) -> list[str]:
+    """What is wrong with the stored matches: deal numbers, deal counts and totals against their deals."""
+    checker, mismatches = Client(port), []
+    for i, mid in enumerate(match_ids):
+        status, data = checker.request("GET", f"/api/matches/{mid}")
+        if status != 200:
+            mismatches.append(f"match {mid}: GET answered {status}")
+            continue
+        match = json.loads(data)
+        deals = match["deals"]
+        summed = {p: sum(d["result"]["scores"][p] for d in deals if not d["void"]) for p in PLAYERS}
+        if [d["number"] for d in deals] != list(range(1, len(deals) + 1)):
+            mismatches.append(f"match {mid}: deal numbers are not 1..{len(deals)}")
+        if len(deals) != entered[i]:
+            mismatches.append(f"match {mid}: {entered[i]} deals answered 201, {len(deals)} stored")
+        if match["totals"] != summed:
+            mismatches.append(f"match {mid}: totals {match['totals']}, deals add up to {summed}")
+    checker.close()
+    return mismatches
+
+
+def run(args, port: int, proc: subprocess.Popen, log_path: Path) -> int:
+    wait_until_up(proc, port)
+    match_ids = create_matches(port, args.clients)
 
     latencies: list[list[float]] = [[] for _ in match_ids]
     entered = [0] * len(match_ids)
@@ -101,7 +128,10 @@ def run(args, port: int, proc: subprocess.Popen, log_path: Path) -> int:
     threads = [threading.Thread(target=client, args=(i,), daemon=True) for i in range(len(match_ids))]
     for t in threads:
         t.start()
-    print(f"Referee load: {args.clients} clients, {args.threads} server threads, {args.seconds:g} s, port {port}", flush=True)
+    print(
+        f"Referee load: {args.clients} clients, {args.threads} server threads, {args.seconds:g} s, port {port}",
+        flush=True,
+    )
     end_at[0] = time.monotonic() + args.seconds
     began = time.perf_counter()
     start.wait()
@@ -123,22 +153,7 @@ def run(args, port: int, proc: subprocess.Popen, log_path: Path) -> int:
     for kind, count in sorted(kinds.items(), key=lambda kv: -kv[1])[:10]:
         print(f"  {count} × {kind}")
 
-    checker, mismatches = Client(port), []
-    for i, mid in enumerate(match_ids):
-        status, data = checker.request("GET", f"/api/matches/{mid}")
-        if status != 200:
-            mismatches.append(f"match {mid}: GET answered {status}")
-            continue
-        match = json.loads(data)
-        deals = match["deals"]
-        summed = {p: sum(d["result"]["scores"][p] for d in deals if not d["void"]) for p in PLAYERS}
-        if [d["number"] for d in deals] != list(range(1, len(deals) + 1)):
-            mismatches.append(f"match {mid}: deal numbers are not 1..{len(deals)}")
-        if len(deals) != entered[i]:
-            mismatches.append(f"match {mid}: {entered[i]} deals answered 201, {len(deals)} stored")
-        if match["totals"] != summed:
-            mismatches.append(f"match {mid}: totals {match['totals']}, deals add up to {summed}")
-    checker.close()
+    mismatches = check_totals(port, match_ids, entered)
     print(f"totals check    {'ok' if not mismatches else 'mismatch'} ({len(match_ids)} matches)")
     for m in mismatches[:20]:
         print(f"  {m}")

@@ -85,7 +85,9 @@ class Browser:
         self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         self.cookie = ""
 
-    def fetch(self, method: str, path: str, body: bytes | None = None, headers: dict[str, str] | None = None) -> Fetched:
+    def fetch(
+        self, method: str, path: str, body: bytes | None = None, headers: dict[str, str] | None = None
+    ) -> Fetched:
         sent = dict(BROWSER, **(headers or {}))
         if self.cookie:
             sent["Cookie"] = self.cookie
@@ -107,7 +109,11 @@ class References(HTMLParser):
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
-        if tag == "link" and attrs.get("href") and set((attrs.get("rel") or "").split()) & {"stylesheet", "icon", "manifest"}:
+        if (
+            tag == "link"
+            and attrs.get("href")
+            and set((attrs.get("rel") or "").split()) & {"stylesheet", "icon", "manifest"}
+        ):
             self.found.append(attrs["href"])
         elif tag == "script" and attrs.get("src"):
             self.found.append(attrs["src"])
@@ -156,13 +162,27 @@ def kb(n: int) -> str:
     return f"{n / KB:5.1f} KB"
 
 
+def encoding(f: Fetched) -> str:
+    return f.header("Content-Encoding") or "identity"
+
+
+def caching(f: Fetched) -> str:
+    return f.header("Cache-Control") or "no Cache-Control"
+
+
 def verdict(value: int, target: int) -> str:
     return "met" if value <= target else "NOT met"
 
 
 def revalidated(fetched: list[Fetched]) -> int:
     """Static files a later page asks about again (no long immutable cache)."""
-    return sum(1 for f in fetched if "immutable" not in f.header("Cache-Control") and "max-age=0" not in f.header("Cache-Control") and not re.search(r"max-age=[1-9]", f.header("Cache-Control")))
+    return sum(
+        1
+        for f in fetched
+        if "immutable" not in f.header("Cache-Control")
+        and "max-age=0" not in f.header("Cache-Control")
+        and not re.search(r"max-age=[1-9]", f.header("Cache-Control"))
+    )
 
 
 def run(port: int) -> int:
@@ -184,20 +204,24 @@ def run(port: int) -> int:
         if target:
             ok &= total <= target
             for f in [document, *assets]:
-                print(f"    {f.path:<44} {kb(f.wire)}  {f.header('Content-Encoding') or 'identity':<8}  [{f.header('Cache-Control') or 'no Cache-Control'}]")
+                print(f"    {f.path:<44} {kb(f.wire)}  {encoding(f):<8}  [{caching(f)}]")
             print(f"    files a later page revalidates: {revalidated(assets)}")
 
     phone = Browser(port)
     print("Later visits (static files already on the phone), the page itself:")
     page = phone.fetch("GET", f"/matches/{match_id}")
-    print(f"  {f'match page ({len(DEALS)} deals):':<32} {kb(page.wire)}  {page.header('Content-Encoding') or 'identity'}  [{page.header('Cache-Control') or 'no Cache-Control'}]")
+    print(f"  {f'match page ({len(DEALS)} deals):':<32} {kb(page.wire)}  {encoding(page)}  [{caching(page)}]")
     entry = phone.fetch("GET", f"/matches/{match_id}/deals/new")
-    print(f"  {'deal-entry page:':<32} {kb(entry.wire)}  {entry.header('Content-Encoding') or 'identity'}  [{entry.header('Cache-Control') or 'no Cache-Control'}]")
+    print(f"  {'deal-entry page:':<32} {kb(entry.wire)}  {encoding(entry)}  [{caching(entry)}]")
 
     html = entry.text()
     token = re.search(r'name="csrf_token" value="([^"]+)"', html)
     key = re.search(r'name="idempotency_key" value="([^"]+)"', html)
-    form = {"csrf_token": token.group(1) if token else "", "idempotency_key": key.group(1) if key else "", "upcard": "hearts"}
+    form = {
+        "csrf_token": token.group(1) if token else "",
+        "idempotency_key": key.group(1) if key else "",
+        "upcard": "hearts",
+    }
     swap = phone.fetch("POST", f"/matches/{match_id}/deals/new", body=urlencode(form).encode(), headers={
         "HX-Request": "true", "HX-Target": "entry", "HX-Current-URL": f"http://127.0.0.1:{port}/matches/{match_id}/deals/new",
         "Content-Type": "application/x-www-form-urlencoded"})

@@ -29,7 +29,9 @@ class Client:
         self.port = port
         self.conn: http.client.HTTPConnection | None = None
 
-    def request(self, method: str, path: str, body: dict | None = None, headers: dict[str, str] | None = None) -> tuple[int, bytes]:
+    def request(
+        self, method: str, path: str, body: dict | None = None, headers: dict[str, str] | None = None
+    ) -> tuple[int, bytes]:
         if self.conn is None:
             self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=TIMEOUT)
         sent = {"Content-Type": "application/json"} if body is not None else {}
@@ -57,7 +59,17 @@ def start_server(port: int, database: Path, log, threads: int, command: list[str
     env = {k: v for k, v in os.environ.items() if not k.startswith("REFEREE_")}
     env.update(REFEREE_DATABASE=str(database), REFEREE_SECRET_KEY="bench", PYTHONUNBUFFERED="1",
                REFEREE_PORT=str(port), REFEREE_THREADS=str(threads))
-    argv = command or [sys.executable, "-m", "referee", "--host", "127.0.0.1", "--port", str(port), "--threads", str(threads)]
+    argv = command or [
+        sys.executable,
+        "-m",
+        "referee",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--threads",
+        str(threads),
+    ]
     return subprocess.Popen(argv, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
 
 

@@ -9,13 +9,13 @@ rebuilt), spread over three years and a pool of 60 players, finished, in progres
 from __future__ import annotations
 
 import argparse
-import logging
 import json
+import logging
 import random
 import sys
 import time
 import uuid
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -49,12 +49,18 @@ def klaberjass_deal(rng: random.Random, players: list[str], dealer: str) -> dict
         b = 146 - a
     deal = {"upcard": upcard, "calls": calls, "points": {elder: a, dealer: b}, "last_trick": rng.choice(players)}
     if rng.random() < 0.3:
-        deal["sequences"] = {rng.choice(players): [{"suit": rng.choice(SUITS), "top": rng.choice(["A", "K", "Q"]), "length": rng.choice([3, 3, 4])}]}
+        deal["sequences"] = {
+            rng.choice(players): [
+                {"suit": rng.choice(SUITS), "top": rng.choice(["A", "K", "Q"]), "length": rng.choice([3, 3, 4])}
+            ]
+        }
     return deal
 
 
 def spitzer_deal(rng: random.Random, players: list[str], dealer: str) -> dict:
-    contract = rng.choices(["normal", "schneider", "stiller", "zola", "zola_schneider", "zola_schwarz"], [70, 6, 8, 10, 4, 2])[0]
+    contract = rng.choices(
+        ["normal", "schneider", "stiller", "zola", "zola_schneider", "zola_schwarz"], [70, 6, 8, 10, 4, 2]
+    )[0]
     solo = contract not in ("normal", "schneider")
     declarers = rng.sample(players, 1 if solo else 2)
     low = 1 if contract in ("normal", "stiller") else 0
@@ -103,7 +109,7 @@ def main() -> None:
         sys.exit(f"{path} exists: give a new file.")
     db = store.connect(path)
     scale = args.deals / sum(WEIGHTS[g] * AVERAGE[g] * args.matches for g in WEIGHTS)
-    start = datetime(2024, 1, 1, tzinfo=timezone.utc)
+    start = datetime(2024, 1, 1, tzinfo=UTC)
     began = time.perf_counter()
     # Plan the games and deal counts first, then make the counts add up to exactly --deals.
     keys = [rng.choices(list(WEIGHTS), list(WEIGHTS.values()))[0] for _ in range(args.matches)]

@@ -8,13 +8,12 @@ every page in Debian's Chromium at 390×844 (light and dark). Usage: .venv/bin/p
 from __future__ import annotations
 
 import json
+import logging
 import sys
 import tempfile
 import threading
 import urllib.request
 from pathlib import Path
-
-import logging
 
 from werkzeug.serving import make_server
 
@@ -24,8 +23,17 @@ sys.path.insert(0, str(ROOT))
 from referee import create_app  # noqa: E402
 
 AXE = ROOT / "tests" / "browser" / "assets" / "axe.min.js"
-KLABERJASS = {"upcard": "hearts", "calls": ["take"], "bella": "Ann", "points": {"Ann": 70, "Ben": 56}, "last_trick": "Ann",
-              "sequences": {"Ann": [{"suit": "hearts", "top": "A", "length": 3}], "Ben": [{"suit": "spades", "top": "10", "length": 4}]}}
+KLABERJASS = {
+    "upcard": "hearts",
+    "calls": ["take"],
+    "bella": "Ann",
+    "points": {"Ann": 70, "Ben": 56},
+    "last_trick": "Ann",
+    "sequences": {
+        "Ann": [{"suit": "hearts", "top": "A", "length": 3}],
+        "Ben": [{"suit": "spades", "top": "10", "length": 4}],
+    },
+}
 SPITZER = {"contract": "normal", "declarers": ["Ann", "Cid"], "points": 61, "tricks": 4}
 JOKER = {"bids": {"Ann": 5, "Ben": 3}, "joker_declaration": False,
          "tricks": [{"cards": {"Ann": "K", "Ben": "J"}, "judge": {"by": "Ben", "call": "K"}}]}
@@ -38,10 +46,14 @@ MEASURE = """() => {
     if (!visible(el)) continue;
     if (el.closest('.fine-print')) continue;
     let r = el.getBoundingClientRect();
-    if (el.matches('input[type=radio], input[type=checkbox]')) { const l = el.closest('label'); if (l) r = l.getBoundingClientRect(); }
+    if (el.matches('input[type=radio], input[type=checkbox]')) {
+      const l = el.closest('label'); if (l) r = l.getBoundingClientRect();
+    }
     if (r.width <= 1 && r.height <= 1) continue;  // visually hidden (the no-JS Update button)
-    if (r.width < 43.5 || r.height < 43.5)
-      small.push(`${el.tagName.toLowerCase()} "${(el.innerText || el.value || el.name || '').trim().slice(0, 24)}" ${Math.round(r.width)}×${Math.round(r.height)}`);
+    if (r.width < 43.5 || r.height < 43.5) {
+      const label = (el.innerText || el.value || el.name || '').trim().slice(0, 24);
+      small.push(`${el.tagName.toLowerCase()} "${label}" ${Math.round(r.width)}×${Math.round(r.height)}`);
+    }
   }
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   while (walker.nextNode()) {
@@ -49,7 +61,8 @@ MEASURE = """() => {
     const el = node.parentElement; if (!visible(el) || el.closest('.fine-print, svg')) continue;
     const box = el.getBoundingClientRect(); if (box.width <= 1 && box.height <= 1) continue;  // visually hidden
     const size = parseFloat(getComputedStyle(el).fontSize);
-    if (size < 13.95) tiny.push(`${el.tagName.toLowerCase()}.${el.className} ${size}px "${node.textContent.trim().slice(0, 20)}"`);
+    if (size < 13.95)
+      tiny.push(`${el.tagName.toLowerCase()}.${el.className} ${size}px "${node.textContent.trim().slice(0, 20)}"`);
   }
   return {small, tiny: [...new Set(tiny)], overflow: document.documentElement.scrollWidth - innerWidth,
           h1: document.querySelectorAll('h1').length};
@@ -57,7 +70,8 @@ MEASURE = """() => {
 
 CONTRAST = """() => {
   const rgb = c => (c.match(/[\\d.]+/g) || []).map(Number);
-  const lum = ([r, g, b]) => { const f = v => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+  const lum = ([r, g, b]) => {
+    const f = v => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
     return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b); };
   const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
   const bg = el => { for (; el; el = el.parentElement) { const c = rgb(getComputedStyle(el).backgroundColor);
@@ -70,7 +84,8 @@ CONTRAST = """() => {
     out.chip_border = ratio(rgb(getComputedStyle(chip).borderTopColor), bg(chip.parentElement.parentElement));
     chip.previousElementSibling.focus();
     const s = getComputedStyle(chip);
-    if (s.outlineStyle !== 'none') out.chip_focus_ring = ratio(rgb(s.outlineColor), bg(chip.parentElement.parentElement));
+    if (s.outlineStyle !== 'none')
+      out.chip_focus_ring = ratio(rgb(s.outlineColor), bg(chip.parentElement.parentElement));
   }
   const link = document.querySelector('main a, main button');
   if (link) { link.focus(); const s = getComputedStyle(link);
@@ -89,10 +104,15 @@ def api(base: str, path: str, body: dict) -> dict:
 
 def seed(base: str) -> dict[str, int]:
     ids = {}
-    ids["klaberjass"] = api(base, "/api/matches", {"game": "klaberjass", "players": ["Ann", "Ben"], "first_dealer": "Ben",
-                                                    "options": {"target": 3000}})["id"]
+    ids["klaberjass"] = api(
+        base,
+        "/api/matches",
+        {"game": "klaberjass", "players": ["Ann", "Ben"], "first_dealer": "Ben", "options": {"target": 3000}},
+    )["id"]
     ids["spitzer"] = api(base, "/api/matches", {"game": "spitzer", "players": ["Ann", "Ben", "Cid", "Dee"]})["id"]
-    ids["joker-judge"] = api(base, "/api/matches", {"game": "joker-judge", "players": ["Ann", "Ben"], "first_dealer": "Ben"})["id"]
+    ids["joker-judge"] = api(
+        base, "/api/matches", {"game": "joker-judge", "players": ["Ann", "Ben"], "first_dealer": "Ben"}
+    )["id"]
     ids["finished"] = api(base, "/api/matches", {"game": "klaberjass", "players": ["Ann", "Ben"], "first_dealer": "Ben",
                                                   "options": {"target": 300}})["id"]
     for _ in range(6):
@@ -118,10 +138,14 @@ def after_save(page, base: str, match_id: int) -> dict:
     page.goto(f"{base}/matches/{match_id}/deals/new")
     page.evaluate("""() => {
       const form = document.querySelector('form[method=post]');
-      const add = (n, v) => { const i = document.createElement('input'); i.type = 'hidden'; i.name = n; i.value = v; form.append(i); };
-      for (const el of [...form.elements]) if (el.name && el.name !== 'csrf_token' && el.name !== 'idempotency_key') el.disabled = true;
-      const f = {calls: 'take', upcard: 'hearts', op: 'save', 'seqn-0': '1', 'seq-0-0-suit': 'hearts', 'seq-0-0-top': 'A',
-        'seq-0-0-length': '3', 'seqn-1': '1', 'seq-1-0-suit': 'spades', 'seq-1-0-top': '10', 'seq-1-0-length': '4',
+      const add = (n, v) => {
+        const i = document.createElement('input'); i.type = 'hidden'; i.name = n; i.value = v; form.append(i);
+      };
+      for (const el of [...form.elements])
+        if (el.name && el.name !== 'csrf_token' && el.name !== 'idempotency_key') el.disabled = true;
+      const f = {calls: 'take', upcard: 'hearts', op: 'save',
+        'seqn-0': '1', 'seq-0-0-suit': 'hearts', 'seq-0-0-top': 'A', 'seq-0-0-length': '3',
+        'seqn-1': '1', 'seq-1-0-suit': 'spades', 'seq-1-0-top': '10', 'seq-1-0-length': '4',
         bella: '0', 'points-0': '70', 'points-1': '56', last_trick: '0'};
       for (const k in f) add(k, f[k]);
       form.removeAttribute('hx-post'); form.submit();
@@ -160,8 +184,11 @@ def main() -> None:
                 line = f"{path}: h1={m['h1']} small targets={len(m['small'])} text<14px={len(m['tiny'])} contrast={c}"
                 if axe:
                     page.add_script_tag(content=axe)
-                    res = page.evaluate("async () => (await axe.run(document, {runOnly: {type: 'tag', values: "
-                                        "['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']}})).violations.map(v => v.id + '×' + v.nodes.length)")
+                    res = page.evaluate(
+                        "async () => (await axe.run(document, {runOnly: {type: 'tag', values: "
+                        "['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']}}))"
+                        ".violations.map(v => v.id + '×' + v.nodes.length)"
+                    )
                     line += f" axe={res}"
                 print(line)
                 for s in m["small"][:8]:

@@ -12,7 +12,9 @@ from referee import create_app
 
 @pytest.fixture
 def app(tmp_path):
-    return create_app({"DATABASE": str(tmp_path / "test.sqlite"), "SECRET_KEY": "test", "TESTING": True, "PASSPHRASE": None})
+    return create_app(
+        {"DATABASE": str(tmp_path / "test.sqlite"), "SECRET_KEY": "test", "TESTING": True, "PASSPHRASE": None}
+    )
 
 
 @pytest.fixture
@@ -47,7 +49,10 @@ def worked_example() -> dict:
     return {
         "upcard": "hearts",
         "calls": ["take"],
-        "sequences": {"Ann": [{"suit": "hearts", "top": "A", "length": 3}], "Ben": [{"suit": "spades", "top": "10", "length": 4}]},
+        "sequences": {
+            "Ann": [{"suit": "hearts", "top": "A", "length": 3}],
+            "Ben": [{"suit": "spades", "top": "10", "length": 4}],
+        },
         "bella": "Ann",
         "points": {"Ann": 70, "Ben": 56},
         "last_trick": "Ann",
@@ -81,7 +86,12 @@ class FormClient(FlaskClient):
                 kwargs["data"] = {**data, "csrf_token": self.TOKEN}
             elif data is None and "json" not in kwargs:
                 kwargs["data"] = {"csrf_token": self.TOKEN}
-        elif method in ("POST", "PUT", "PATCH") and str(path).startswith("/api/") and data is None and "json" not in kwargs:
+        elif (
+            method in ("POST", "PUT", "PATCH")
+            and str(path).startswith("/api/")
+            and data is None
+            and "json" not in kwargs
+        ):
             kwargs["json"] = {}  # the API takes JSON bodies only
         return super().open(*args, **kwargs)
 

@@ -85,7 +85,7 @@ def check(doc_block: str, real) -> None:
 
 
 def test_every_example_is_json_once_shortenings_are_read(docs):
-    for heading, blocks in docs.items():
+    for blocks in docs.values():
         for block in blocks:
             for line in ([block] if not block.startswith("{\"imported\"") else block.splitlines()):
                 loads(line)  # raises on an example that is not JSON (the import answers: one per line)

@@ -17,7 +17,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def _env(tmp_path: Path) -> dict:
-    env = dict(os.environ, REFEREE_DATABASE=str(tmp_path / "cli.sqlite"), REFEREE_SECRET_KEY="test", PYTHONPATH=str(ROOT))
+    env = dict(
+        os.environ, REFEREE_DATABASE=str(tmp_path / "cli.sqlite"), REFEREE_SECRET_KEY="test", PYTHONPATH=str(ROOT)
+    )
     for name in ("REFEREE_HOST", "REFEREE_PORT", "REFEREE_PASSPHRASE"):
         env.pop(name, None)
     return env
@@ -66,7 +68,9 @@ def test_a_port_in_use_is_one_line(tmp_path):
     assert result.returncode == 1
 
 
-@pytest.mark.parametrize("host", ["203.0.113.9", "no-such-host.invalid"], ids=["not this machine's address", "unknown name"])
+@pytest.mark.parametrize(
+    "host", ["203.0.113.9", "no-such-host.invalid"], ids=["not this machine's address", "unknown name"]
+)
 def test_a_host_that_cannot_be_bound_is_one_line(tmp_path, host):
     result = run_cli(tmp_path, "--host", host, "--port", str(_free_port()))
     _refused(result, f"cannot listen on {host}:")

@@ -55,10 +55,16 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def _request(base: str, method: str, path: str, body: dict | None = None, headers: dict | None = None) -> tuple[int, dict]:
+def _request(
+    base: str, method: str, path: str, body: dict | None = None, headers: dict | None = None
+) -> tuple[int, dict]:
     data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(base + path, data=data, method=method,
-                                 headers={**({"Content-Type": "application/json"} if body is not None else {}), **(headers or {})})
+    req = urllib.request.Request(
+        base + path,
+        data=data,
+        method=method,
+        headers={**({"Content-Type": "application/json"} if body is not None else {}), **(headers or {})},
+    )
     try:
         with _opener.open(req, timeout=REQUEST_TIMEOUT) as response:
             return response.status, json.loads(response.read())
@@ -187,7 +193,9 @@ def _check(base: str, database: Path, match_ids: list[int], acked: list) -> dict
     assert status == 200
     rows = {m["id"]: m for m in listing["matches"]}
     for mid in match_ids:  # the summary row written in the same transaction as the deal
-        assert rows[mid]["deals"] == counts[mid], f"match {mid}: summary says {rows[mid]['deals']} deals, {counts[mid]} stored"
+        assert rows[mid]["deals"] == counts[mid], (
+            f"match {mid}: summary says {rows[mid]['deals']} deals, {counts[mid]} stored"
+        )
         assert rows[mid]["totals"] == sums[mid], f"match {mid}: summary totals {rows[mid]['totals']}, deals {sums[mid]}"
     return counts
 
@@ -255,7 +263,9 @@ def test_kill_mid_stream_loses_nothing_acknowledged(tmp_path):
         conn = sqlite3.connect(database)
         try:
             stored = dict(conn.execute("SELECT match_id, COUNT(*) FROM deals GROUP BY match_id").fetchall())
-            summary = {r[0]: (r[1], json.loads(r[2])) for r in conn.execute("SELECT id, deal_count, totals FROM matches")}
+            summary = {
+                r[0]: (r[1], json.loads(r[2])) for r in conn.execute("SELECT id, deal_count, totals FROM matches")
+            }
         finally:
             conn.close()
         assert {mid: stored.get(mid, 0) for mid in match_ids} == counts  # a match may have no deal yet

@@ -53,7 +53,12 @@ class Counter:
 def test_a_deal_post_runs_at_most_ten_sql_statements(client):
     match_id = client.post("/api/matches", json=OPEN).json["id"]
     for n in range(2):
-        assert client.post(f"/api/matches/{match_id}/deals", json=played(100), headers={"Idempotency-Key": f"k{n}"}).status_code == 201
+        assert (
+            client.post(
+                f"/api/matches/{match_id}/deals", json=played(100), headers={"Idempotency-Key": f"k{n}"}
+            ).status_code
+            == 201
+        )
     conn = _threads.kept[1].conn  # the test client's thread keeps its connection between requests
     statements: list[str] = []
     conn.set_trace_callback(statements.append)
@@ -72,7 +77,10 @@ def test_the_post_answer_holds_the_deal_and_the_standing_not_every_deal(client):
     for ann in (100, 40):
         r = client.post(f"/api/matches/{match_id}/deals", json=played(ann))
     assert r.status_code == 201
-    assert r.json["deal"]["number"] == 2 and r.json["deal"]["totals"] == {"Ann": 160, "Ben": 152}  # deal 2: Ben took, 106 vs 50
+    assert r.json["deal"]["number"] == 2 and r.json["deal"]["totals"] == {
+        "Ann": 160,
+        "Ben": 152,
+    }  # deal 2: Ben took, 106 vs 50
     assert r.json["match"] == {"id": match_id, "totals": {"Ann": 160, "Ben": 152}, "dealer": "Ben", "finished": False,
                                "winner": None, "standing": r.json["match"]["standing"], "status": "in_progress",
                                "version": 3, "deals": 2}
@@ -151,11 +159,15 @@ def test_migration_6_fills_the_results_of_matches_stored_at_schema_5(tmp_path):
         for statement in store._statements(script):
             conn.execute(statement)
     conn.execute("PRAGMA user_version = 5")
-    conn.execute("INSERT INTO matches (id, uid, game, players, options, first_dealer, created, updated, totals, deal_count) "
-                 "VALUES (1, 'u1', 'klaberjass', '[\"Ann\", \"Ben\"]', '{\"target\": 200}', 'Ben', 't', 't', '{}', 3)")
+    conn.execute(
+        "INSERT INTO matches (id, uid, game, players, options, first_dealer, created, updated, totals, deal_count) "
+        "VALUES (1, 'u1', 'klaberjass', '[\"Ann\", \"Ben\"]', '{\"target\": 200}', 'Ben', 't', 't', '{}', 3)"
+    )
     for number, dealer, deal in ((1, "Ben", played(100)), (2, "Ann", THROWN_IN), (3, "Ben", played(90))):
-        conn.execute("INSERT INTO deals (match_id, number, dealer, input, created, updated) VALUES (1, ?, ?, ?, 't', 't')",
-                     [number, dealer, json.dumps(deal)])
+        conn.execute(
+            "INSERT INTO deals (match_id, number, dealer, input, created, updated) VALUES (1, ?, ?, ?, 't', 't')",
+            [number, dealer, json.dumps(deal)],
+        )
     conn.commit()
     conn.close()
     db = store.connect(path)
@@ -163,8 +175,10 @@ def test_migration_6_fills_the_results_of_matches_stored_at_schema_5(tmp_path):
     match = matches.load(db, 1)
     assert match.finished and match.winner == "Ann" and match.totals == {"Ann": 210, "Ben": 102}
     assert match.row["ended_at"] == 3
-    stored = db.execute("SELECT number, counted, json_extract(result, '$.scores.Ann'), json_extract(tally, '$.totals.Ann') "
-                        "FROM deals ORDER BY number").fetchall()
+    stored = db.execute(
+        "SELECT number, counted, json_extract(result, '$.scores.Ann'), json_extract(tally, '$.totals.Ann') "
+        "FROM deals ORDER BY number"
+    ).fetchall()
     assert stored == [(1, 1, 110, 110), (2, 1, 0, 110), (3, 1, 100, 210)]
     db.conn.close()
 
@@ -195,13 +209,24 @@ def test_stored_results_equal_a_full_replay(tmp_path_factory, steps):
                 pass
         stored = matches.load(db, match_id)
         game = find_game("klaberjass")
-        full = replay(game, stored.players, stored.options, "Ben",
-                      [DealRecord(d["number"], d["dealer"], d["input"], d["void"]) for d in store.deals_for(db, match_id)])
+        full = replay(
+            game,
+            stored.players,
+            stored.options,
+            "Ben",
+            [DealRecord(d["number"], d["dealer"], d["input"], d["void"]) for d in store.deals_for(db, match_id)],
+        )
         assert stored.totals == full.totals
-        assert (stored.finished, stored.winner, stored.row["ended_at"]) == (full.finished, full.standing.winner, full.ended_at)
+        assert (stored.finished, stored.winner, stored.row["ended_at"]) == (
+            full.finished,
+            full.standing.winner,
+            full.ended_at,
+        )
         assert stored.next_table == full.next_table
         for mine, theirs in zip(stored.state.deals, full.deals, strict=True):
-            assert mine.totals == theirs.totals and mine.after_end == theirs.after_end and mine.counted == theirs.counted
+            assert (
+                mine.totals == theirs.totals and mine.after_end == theirs.after_end and mine.counted == theirs.counted
+            )
             assert (mine.result and mine.result.to_dict()) == (theirs.result and theirs.result.to_dict())
         figures = {r["name"]: json.loads(r["facts"]) for r in db.query("SELECT name, facts FROM match_players")}
         counted = [d for d in full.deals if d.counted]

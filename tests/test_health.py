@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 
 from referee import create_app, store
-from tests.conftest import worked_example
 
 
 def _filled(path: Path, matches: int = 3) -> None:
@@ -23,7 +22,9 @@ def _filled(path: Path, matches: int = 3) -> None:
         mid = client.post("/api/matches", json={"game": "klaberjass", "players": ["Ann", "Ben"], "first_dealer": "Ben",
                                                 "note": "x" * 400}).json["id"]
         for _ in range(3):
-            client.post(f"/api/matches/{mid}/deals", json={"upcard": "clubs", "calls": ["pass", "pass", "pass", "pass"]})
+            client.post(
+                f"/api/matches/{mid}/deals", json={"upcard": "clubs", "calls": ["pass", "pass", "pass", "pass"]}
+            )
     conn = sqlite3.connect(path)
     conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     conn.close()
@@ -69,8 +70,13 @@ def test_the_command_prints_the_paragraph_without_a_traceback(tmp_path):
     path = tmp_path / "referee.sqlite"
     _filled(path)
     _damage_header(path)
-    out = subprocess.run([sys.executable, "-m", "referee", "--port", "65432"], capture_output=True, text=True, timeout=60,
-                         env={**os.environ, "REFEREE_DATABASE": str(path)})
+    out = subprocess.run(
+        [sys.executable, "-m", "referee", "--port", "65432"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "REFEREE_DATABASE": str(path)},
+    )
     assert out.returncode == 2
     assert "Traceback" not in out.stderr and "is damaged" in out.stderr and "Nothing was changed" in out.stderr
     assert len(out.stderr.strip().splitlines()) == 1
@@ -113,14 +119,16 @@ def test_a_full_disk_is_said_as_such(tmp_path, monkeypatch):
 
     monkeypatch.setattr(store, "connect", small_disk)
     statuses = set()
-    for n in range(60):
+    for _ in range(60):
         r = client.post("/api/matches", json={"game": "klaberjass", "players": ["Ann", "Ben"], "note": "n" * 450})
         statuses.add(r.status_code)
         if r.status_code == 507:
             break
     assert statuses <= {201, 507} and r.status_code == 507
     assert r.json["errors"][0]["code"] == "disk_full" and "disk" in r.json["errors"][0]["message"]
-    page = client.post("/matches/new", data={"game": "klaberjass", "player-0": "Cid", "player-1": "Dee", "note": "n" * 450})
+    page = client.post(
+        "/matches/new", data={"game": "klaberjass", "player-0": "Cid", "player-1": "Dee", "note": "n" * 450}
+    )
     assert page.status_code == 507 and "The disk holding Referee" in page.get_data(as_text=True)
 
 
@@ -176,7 +184,9 @@ def test_export_reports_a_damaged_match_and_exports_the_rest(tmp_path):
     csv = client.get("/export/deals.csv").get_data(as_text=True)
     assert csv.count("\n") == 1 + 6 + 1 and ",2,,,,,unreadable," in csv
     # The file with its report imports: the readable matches go in, the report is ignored.
-    other = create_app({"DATABASE": str(tmp_path / "other.sqlite"), "SECRET_KEY": "s", "PASSPHRASE": None}).test_client()
+    other = create_app(
+        {"DATABASE": str(tmp_path / "other.sqlite"), "SECRET_KEY": "s", "PASSPHRASE": None}
+    ).test_client()
     assert other.post("/api/import", json=r.json).status_code == 200
 
 

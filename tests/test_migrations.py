@@ -128,7 +128,15 @@ def write_rows(path: Path, rows: dict[str, list[dict]], ascii_json: bool) -> Non
     conn.execute("PRAGMA foreign_keys = ON")
     conn.execute("BEGIN IMMEDIATE")
     present = tables(conn)
-    for table in ("matches", "deals", "deal_revisions", "match_players", "match_events", "share_links", "idempotency_keys"):
+    for table in (
+        "matches",
+        "deals",
+        "deal_revisions",
+        "match_players",
+        "match_events",
+        "share_links",
+        "idempotency_keys",
+    ):
         if table not in present:
             continue
         names = columns(conn, table)
@@ -139,7 +147,8 @@ def write_rows(path: Path, rows: dict[str, list[dict]], ascii_json: bool) -> Non
                     if isinstance(values.get(key), str) and values[key][:1] in "[{":
                         values[key] = json.dumps(json.loads(values[key]))
             conn.execute(
-                f"INSERT INTO {table} ({', '.join(values)}) VALUES ({', '.join('?' for _ in values)})", list(values.values())
+                f"INSERT INTO {table} ({', '.join(values)}) VALUES ({', '.join('?' for _ in values)})",
+                list(values.values()),
             )
     conn.execute("COMMIT")
     conn.close()
@@ -158,13 +167,42 @@ def old_database(tmp_path, reference):
 
 def comparable(match: dict) -> dict:
     """What must be the same whichever schema the match was stored under."""
-    keep = ("id", "game", "players", "options", "dealer", "roles", "totals", "finished", "winner", "standing", "status", "created")
-    deal_keep = ("number", "dealer", "input", "result", "void", "status", "version", "after_end", "totals", "created", "updated")
+    keep = (
+        "id",
+        "game",
+        "players",
+        "options",
+        "dealer",
+        "roles",
+        "totals",
+        "finished",
+        "winner",
+        "standing",
+        "status",
+        "created",
+    )
+    deal_keep = (
+        "number",
+        "dealer",
+        "input",
+        "result",
+        "void",
+        "status",
+        "version",
+        "after_end",
+        "totals",
+        "created",
+        "updated",
+    )
     return {
         **{k: match[k] for k in keep},
         "deals": [
-            {**{k: d[k] for k in deal_keep},
-             "revisions": [{k: r[k] for k in ("version", "at", "action", "void", "input", "result")} for r in d["revisions"]]}
+            {
+                **{k: d[k] for k in deal_keep},
+                "revisions": [
+                    {k: r[k] for k in ("version", "at", "action", "void", "input", "result")} for r in d["revisions"]
+                ],
+            }
             for d in match["deals"]
         ],
     }
@@ -250,7 +288,10 @@ def test_history_filters_by_player_find_migrated_matches(old_database, reference
 def test_json_written_with_ascii_escapes_reads_the_same(old_database, reference):
     """Older code wrote JSON with \\u escapes ("Zo\\u00eb"): the migrated match reads and filters the same."""
     path = old_database(1, ascii_json=True)
-    assert "\\u00eb" in sql(path).execute("SELECT players FROM matches WHERE id = ?", [reference["finished"]]).fetchone()[0]
+    assert (
+        "\\u00eb"
+        in sql(path).execute("SELECT players FROM matches WHERE id = ?", [reference["finished"]]).fetchone()[0]
+    )
     client = open_app(path).test_client()
     r = client.get(f"/api/matches/{reference['finished']}")
     assert comparable(r.json) == comparable(reference["served"][reference["finished"]])
@@ -271,7 +312,9 @@ def test_a_migrated_match_can_be_played_on(old_database, reference, version):
     assert r.json["match"]["totals"] == {"Ann": 180, "Ben": 120}
     assert client.get(f"/api/matches/{plain}/events").status_code == 200
     action = client.get(f"/api/matches/{plain}").json["undo"]["action"]
-    assert client.post(f"/api/matches/{plain}/undo", json={"action": action}).status_code == 200  # the correction just made
+    assert (
+        client.post(f"/api/matches/{plain}/undo", json={"action": action}).status_code == 200
+    )  # the correction just made
     assert client.get(f"/api/matches/{plain}").json["totals"] == {"Ann": 200, "Ben": 100}
     # The page forms too (share links and idempotency keys are schema 3).
     assert client.post(f"/matches/{plain}/share").status_code == 303

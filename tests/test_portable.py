@@ -118,7 +118,8 @@ def test_export_document_shape(client, db):
                        "abandoned", "ended_by_hand", "status", "winner", "totals", "deals", "events"]
     assert "id" not in m and m["place"] == "Café Müller"
     deal = m["deals"][0]
-    assert list(deal) == ["number", "dealer", "input", "void", "version", "last_action", "created", "updated", "revisions"]
+    assert list(deal) == ["number", "dealer", "input", "void", "version", "last_action", "created", "updated",
+                          "revisions"]
     assert deal["version"] == 3 and deal["last_action"] == "corrected" and deal["input"] == MADE
     assert [r["version"] for r in deal["revisions"]] == [1, 2]
     assert deal["revisions"][0]["input"] == worked_example()
@@ -132,7 +133,8 @@ def test_round_trip_of_every_game_is_exact(client, db, other):
     fill_archive(db)
     first = client.get("/api/export").json
     assert [m["game"] for m in first["matches"]] == ["klaberjass", "spitzer", "joker-judge", "klaberjass", "klaberjass"]
-    assert [m["status"] for m in first["matches"]] == ["in_progress", "in_progress", "finished", "finished", "abandoned"]
+    assert [m["status"] for m in first["matches"]] == ["in_progress", "in_progress", "finished", "finished",
+                                                       "abandoned"]
 
     _, other_client, other_db = other
     r = other_client.post("/api/import", json=first)
@@ -141,7 +143,7 @@ def test_round_trip_of_every_game_is_exact(client, db, other):
     again = other_client.get("/api/export").json
     assert without_time(again) == without_time(first)
     # What the pages read is rebuilt too: the summaries and the per-player rows.
-    for mid, m in zip(r.json["imported"], first["matches"]):
+    for mid, m in zip(r.json["imported"], first["matches"], strict=True):
         row = store.get_match(other_db, mid)
         assert row["totals"] == m["totals"] and row["status"] == m["status"] and row["winner"] == m["winner"]
         assert row["deal_count"] == len(m["deals"]) and row["updated"] == m["updated"]
@@ -269,37 +271,54 @@ BROKEN = [
     pytest.param(_set(["version"], 2), "bad_format", "version", id="newer version"),
     pytest.param(_set(["matches"], {}), "bad_format", "matches", id="matches not a list"),
     pytest.param(_set(["matches", 1], "a match"), "bad_match", "matches.1", id="match not an object"),
-    pytest.param(_delete(["matches", 0, "deals"]), "bad_match", "matches.0.deals", id="truncated: a match without deals"),
+    pytest.param(_delete(["matches", 0, "deals"]), "bad_match", "matches.0.deals",
+                 id="truncated: a match without deals"),
     pytest.param(_delete(["matches", 0, "uid"]), "bad_match", "matches.0.uid", id="no uid"),
-    pytest.param(_set(["matches", 0, "created"], "yesterday"), "bad_match", "matches.0.created", id="created is not a time"),
-    pytest.param(_set(["matches", 0, "abandoned"], "no"), "bad_match", "matches.0.abandoned", id="abandoned not a flag"),
+    pytest.param(_set(["matches", 0, "created"], "yesterday"), "bad_match", "matches.0.created",
+                 id="created is not a time"),
+    pytest.param(_set(["matches", 0, "abandoned"], "no"), "bad_match", "matches.0.abandoned",
+                 id="abandoned not a flag"),
     pytest.param(_set(["matches", 1, "uid"], None), "bad_match", "matches.1.uid", id="uid null"),
     pytest.param(_set(["matches", 0, "game"], "poker"), "unknown_game", "matches.0.game", id="unknown game"),
-    pytest.param(_set(["matches", 0, "players"], ["Ann", "ann"]), "duplicate_name", "matches.0.players.1", id="same player twice"),
-    pytest.param(_set(["matches", 1, "players"], ["Ann", "Ben"]), "player_count", "matches.1.players", id="spitzer with two"),
-    pytest.param(_set(["matches", 0, "options", "target"], -5), "bad_option", "matches.0.options.target", id="bad option"),
-    pytest.param(_set(["matches", 0, "first_dealer"], "Cid"), "unknown_dealer", "matches.0.first_dealer", id="first dealer not playing"),
-    pytest.param(_set(["matches", 0, "ended_by_hand"], True), "bad_match", "matches.0.ended_by_hand", id="ended by hand with a target"),
+    pytest.param(_set(["matches", 0, "players"], ["Ann", "ann"]), "duplicate_name", "matches.0.players.1",
+                 id="same player twice"),
+    pytest.param(_set(["matches", 1, "players"], ["Ann", "Ben"]), "player_count", "matches.1.players",
+                 id="spitzer with two"),
+    pytest.param(_set(["matches", 0, "options", "target"], -5), "bad_option", "matches.0.options.target",
+                 id="bad option"),
+    pytest.param(_set(["matches", 0, "first_dealer"], "Cid"), "unknown_dealer", "matches.0.first_dealer",
+                 id="first dealer not playing"),
+    pytest.param(_set(["matches", 0, "ended_by_hand"], True), "bad_match", "matches.0.ended_by_hand",
+                 id="ended by hand with a target"),
     pytest.param(_set(["matches", 0, "deals", 0, "input", "points", "Ann"], 1), "impossible_points",
                  "matches.0.deals.0.input.points.Ann", id="a deal the rules reject"),
     pytest.param(_set(["matches", 1, "deals", 0, "input", "tricks"], 9), "bad_tricks",
                  "matches.1.deals.0.input.tricks", id="a spitzer deal the rules reject"),
-    pytest.param(_set(["matches", 0, "deals", 0, "dealer"], "Cid"), "bad_deal", "matches.0.deals.0.dealer", id="dealer not a player"),
-    pytest.param(_set(["matches", 0, "deals", 1, "number"], 7), "bad_deal", "matches.0.deals.1.number", id="deal numbers out of order"),
-    pytest.param(_delete(["matches", 0, "deals", 0, "input"]), "bad_deal", "matches.0.deals.0.input", id="deal without input"),
-    pytest.param(_set(["matches", 0, "deals", 0, "void"], 0), "bad_deal", "matches.0.deals.0.void", id="void not a flag"),
-    pytest.param(_set(["matches", 0, "deals", 0, "version"], 10**30), "bad_deal", "matches.0.deals.0.version", id="huge version"),
-    pytest.param(_set(["matches", 0, "deals", 0, "last_action"], "guessed"), "bad_deal", "matches.0.deals.0.last_action", id="unknown action"),
-    pytest.param(_set(["matches", 0, "deals", 0, "revisions"], []), "bad_deal", "matches.0.deals.0.revisions", id="earlier versions missing"),
+    pytest.param(_set(["matches", 0, "deals", 0, "dealer"], "Cid"), "bad_deal", "matches.0.deals.0.dealer",
+                 id="dealer not a player"),
+    pytest.param(_set(["matches", 0, "deals", 1, "number"], 7), "bad_deal", "matches.0.deals.1.number",
+                 id="deal numbers out of order"),
+    pytest.param(_delete(["matches", 0, "deals", 0, "input"]), "bad_deal", "matches.0.deals.0.input",
+                 id="deal without input"),
+    pytest.param(_set(["matches", 0, "deals", 0, "void"], 0), "bad_deal", "matches.0.deals.0.void",
+                 id="void not a flag"),
+    pytest.param(_set(["matches", 0, "deals", 0, "version"], 10**30), "bad_deal", "matches.0.deals.0.version",
+                 id="huge version"),
+    pytest.param(_set(["matches", 0, "deals", 0, "last_action"], "guessed"), "bad_deal",
+                 "matches.0.deals.0.last_action", id="unknown action"),
+    pytest.param(_set(["matches", 0, "deals", 0, "revisions"], []), "bad_deal", "matches.0.deals.0.revisions",
+                 id="earlier versions missing"),
     pytest.param(_set(["matches", 0, "deals", 0, "revisions", 1, "replaced_at"], 5), "bad_deal",
                  "matches.0.deals.0.revisions.1.replaced_at", id="revision time not text"),
-    pytest.param(_set(["matches", 0, "events", 0, "undone"], None), "bad_event", "matches.0.events.0.undone", id="event undone null"),
+    pytest.param(_set(["matches", 0, "events", 0, "undone"], None), "bad_event", "matches.0.events.0.undone",
+                 id="event undone null"),
     pytest.param(_set(["matches", 0, "events", 0, "deal_number"], 4), "bad_event", "matches.0.events.0.deal_number",
                  id="event about a deal the match does not have"),
-    pytest.param(_set(["matches", 0, "deals", 0, "input"], {"a": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}),
+    pytest.param(_set(["matches", 0, "deals", 0, "input"], {"a": json.loads("[" * 66 + "1" + "]" * 66)}),
                  "bad_format", None, id="nested too deeply"),
     pytest.param(_set(["matches", 0, "note"], "bad \ud800 text"), "bad_format", "matches.0.note", id="not unicode"),
-    pytest.param(lambda d: d["matches"][1].update(uid=d["matches"][0]["uid"]), "bad_match", "matches.1.uid", id="one uid twice"),
+    pytest.param(lambda d: d["matches"][1].update(uid=d["matches"][0]["uid"]), "bad_match", "matches.1.uid",
+                 id="one uid twice"),
 ]
 
 
@@ -352,7 +371,8 @@ def test_one_bad_match_stops_the_whole_file(good, other):
     assert count_rows(other_db)["matches"] == 0
 
 
-@pytest.mark.parametrize("poison", ["not even a deal", ["a", "list"], None, 7], ids=["string", "list", "null", "number"])
+@pytest.mark.parametrize("poison", ["not even a deal", ["a", "list"], None, 7],
+                         ids=["string", "list", "null", "number"])
 @pytest.mark.parametrize("where", ["void deal", "earlier version"])
 def test_a_void_deal_or_an_earlier_version_must_keep_the_rules_too(good, other, poison, where):
     """Issue 11: a void deal or an earlier version can be brought back (restore, undo), so each goes through
@@ -377,7 +397,8 @@ def test_a_void_deal_or_an_earlier_version_must_keep_the_rules_too(good, other, 
     [
         pytest.param(b"", "bad_body", id="empty"),
         pytest.param(b"this is not json", "bad_body", id="not JSON"),
-        pytest.param(b'{"format": "referee-export", "version": 1, "matches": [{"uid": "a', "bad_body", id="truncated text"),
+        pytest.param(b'{"format": "referee-export", "version": 1, "matches": [{"uid": "a', "bad_body",
+                     id="truncated text"),
         pytest.param(b"\xff\xfe\x00garbage", "bad_body", id="not UTF-8"),
         pytest.param(b"[" * 100_000, "bad_body", id="deep brackets"),
         pytest.param(b"[]", "bad_format", id="a list"),
@@ -494,7 +515,8 @@ def steps(deals):
 
 games_to_play = st.lists(
     st.one_of(
-        st.tuples(st.just("klaberjass"), st.sampled_from([{}, {"target": 300}, {"target": "none"}]), steps(klaberjass_deals())),
+        st.tuples(st.just("klaberjass"), st.sampled_from([{}, {"target": 300}, {"target": "none"}]),
+                  steps(klaberjass_deals())),
         st.tuples(st.just("spitzer"), st.sampled_from([{}, {"target": 10}]), steps(spitzer_deals())),
     ),
     min_size=1, max_size=3,
@@ -533,7 +555,7 @@ def test_generated_matches_round_trip_exactly(plan):
             assert len(report.imported) == len(plan) and report.skipped == []
             again = portable.export_archive(target)
             assert without_time(again) == without_time(first)
-            for mid, m in zip(report.imported, first["matches"]):
+            for mid, m in zip(report.imported, first["matches"], strict=True):
                 match = matches.load(target, mid)
                 counted = [d for d in match.state.deals if d.counted]
                 recomputed = {p: sum(d.result.scores[p] for d in counted) for p in match.players}
@@ -758,7 +780,8 @@ def test_backup_cli(app, db, tmp_path):
 
 
 def test_csv_cells_never_start_a_formula(client):
-    r = client.post("/api/matches", json={"game": "klaberjass", "players": ["=SUM(A1)", "@Ben"], "options": {"target": "none"}})
+    r = client.post("/api/matches",
+                    json={"game": "klaberjass", "players": ["=SUM(A1)", "@Ben"], "options": {"target": "none"}})
     mid = r.json["id"]
     client.post(f"/api/matches/{mid}/deals", json={"upcard": "clubs", "calls": ["pass", "pass", "pass", "pass"]})
     body = client.get(f"/matches/{mid}/deals.csv").get_data(as_text=True)

@@ -107,7 +107,10 @@ def test_blank_sheets_and_rules_cards_are_cached_per_names_and_options(client, r
     assert "Target: 1000" in text_of(pdf_of(card))
     assert "Target: 700" in text_of(pdf_of(client.get("/rules/klaberjass.pdf?target=700")))
     assert len(renders) == 4
-    assert client.get("/rules/klaberjass.pdf?target=1000", headers={"If-None-Match": card.headers["ETag"]}).status_code == 304
+    assert (
+        client.get("/rules/klaberjass.pdf?target=1000", headers={"If-None-Match": card.headers["ETag"]}).status_code
+        == 304
+    )
 
 
 def test_the_cache_is_bounded_by_count_and_bytes():

@@ -50,7 +50,9 @@ def embedded_fonts(pdf: bytes) -> dict[str, set[int]]:
                         if int(glyph, 16):
                             covered |= {ord(c) for c in bytes.fromhex(text).decode("utf-16-be")}
                 for block in re.findall(r"beginbfrange(.*?)endbfrange", cmap, re.S):
-                    for first, last, text in re.findall(r"<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]+)>", block):
+                    for first, last, text in re.findall(
+                        r"<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]+)>", block
+                    ):
                         start = ord(bytes.fromhex(text).decode("utf-16-be")[0])
                         covered |= {start + i for i in range(int(last, 16) - int(first, 16) + 1) if int(first, 16) + i}
             fonts[str(font.get("/BaseFont"))] = fonts.get(str(font.get("/BaseFont")), set()) | covered

@@ -31,7 +31,11 @@ def lines_of(reader: PdfReader) -> list[str]:
 
 def deal_row(reader: PdfReader, number: int) -> list[str]:
     """The cells of deal ``number``'s row, as printed: "#, dealt, the deal…, then + and Σ for each player"."""
-    rows = [line.split() for line in lines_of(reader) if re.match(rf"{number} \S", line) and not line.startswith(f"{number} card")]
+    rows = [
+        line.split()
+        for line in lines_of(reader)
+        if re.match(rf"{number} \S", line) and not line.startswith(f"{number} card")
+    ]
     assert len(rows) == 1, rows
     return rows[0]
 
@@ -67,7 +71,15 @@ def enter_deals(client, mid: int, players: tuple[str, str], first_dealer: str, c
 @pytest.fixture
 def kanji_match(client):
     players = ("Ann", f"{KANJI} 太郎")
-    r = client.post("/api/matches", json={"game": "klaberjass", "players": list(players), "first_dealer": players[1], "options": {"target": "none"}})
+    r = client.post(
+        "/api/matches",
+        json={
+            "game": "klaberjass",
+            "players": list(players),
+            "first_dealer": players[1],
+            "options": {"target": "none"},
+        },
+    )
     return r.json["id"], players
 
 
@@ -109,7 +121,9 @@ def test_japanese_names_are_drawn_with_an_embedded_japanese_font(client, kanji_m
 def test_long_matches_flow_over_pages(client):
     counts = {}
     for n in (4, 60):
-        r = client.post("/api/matches", json={"game": "klaberjass", "players": ["Ann", "Ben"], "options": {"target": "none"}})
+        r = client.post(
+            "/api/matches", json={"game": "klaberjass", "players": ["Ann", "Ben"], "options": {"target": "none"}}
+        )
         mid = r.json["id"]
         enter_deals(client, mid, ("Ann", "Ben"), "Ann", n)
         reader = pdf_of(client.get(f"/matches/{mid}/sheet.pdf"))
@@ -123,7 +137,10 @@ def test_long_matches_flow_over_pages(client):
 
 
 def test_finished_match_sheet_names_the_winner(client):
-    r = client.post("/api/matches", json={"game": "klaberjass", "players": ["Ann", "Ben"], "first_dealer": "Ben", "options": {"target": 200}})
+    r = client.post(
+        "/api/matches",
+        json={"game": "klaberjass", "players": ["Ann", "Ben"], "first_dealer": "Ben", "options": {"target": 200}},
+    )
     mid = r.json["id"]
     client.post(f"/api/matches/{mid}/deals", json=worked_example())  # Ben 206
     text = text_of(pdf_of(client.get(f"/matches/{mid}/sheet.pdf")))
@@ -134,15 +151,22 @@ def test_finished_match_sheet_names_the_winner(client):
 def test_spitzer_and_joker_judge_sheets_use_their_notation(client):
     r = client.post("/api/matches", json={"game": "spitzer", "players": ["Ann", "Ben", "Cid", "Dee"]})
     mid = r.json["id"]
-    client.post(f"/api/matches/{mid}/deals", json={"contract": "zola_schwarz", "declarers": ["Ben"], "points": 120, "tricks": 7})
-    text = text_of(pdf_of(client.get(f"/matches/{mid}/sheet.pdf")))
+    client.post(
+        f"/api/matches/{mid}/deals", json={"contract": "zola_schwarz", "declarers": ["Ben"], "points": 120, "tricks": 7}
+    )
     assert deal_row(reader := pdf_of(client.get(f"/matches/{mid}/sheet.pdf")), 1) == \
         "1 Ann Zola Schwarz · Ben · 120 pts · 7 tr 27 27 0 0 27 27 27 27".split()
     assert line_after(reader, "Final totals") == "27 0 27 27"
     r = client.post("/api/matches", json={"game": "joker-judge", "players": ["Ann", "Ben"], "first_dealer": "Ben"})
     mid = r.json["id"]
-    client.post(f"/api/matches/{mid}/deals", json={"bids": {"Ann": 5, "Ben": 3}, "tricks": [{"cards": {"Ann": "K", "Ben": "J"}, "judge": {"by": "Ben", "call": "K"}}], "joker_declaration": False})
-    text = text_of(pdf_of(client.get(f"/matches/{mid}/sheet.pdf")))
+    client.post(
+        f"/api/matches/{mid}/deals",
+        json={
+            "bids": {"Ann": 5, "Ben": 3},
+            "tricks": [{"cards": {"Ann": "K", "Ben": "J"}, "judge": {"by": "Ben", "call": "K"}}],
+            "joker_declaration": False,
+        },
+    )
     row = deal_row(pdf_of(client.get(f"/matches/{mid}/sheet.pdf")), 1)
     assert " ".join(row).startswith("1 Ben Ann bid 5 · 0–1 · ×10 · Ben") and row[-4:] == ["0", "0", "120", "120"], row
 
@@ -152,7 +176,12 @@ def test_sheet_preview_is_the_same_template_as_html(client, kanji_match):
     enter_deals(client, mid, players, players[1], 2)
     r = client.get(f"/matches/{mid}/sheet")
     body = r.get_data(as_text=True)
-    assert r.status_code == 200 and re.search(r"/static/sheet\.[0-9a-f]{10}\.css", body) and "Download PDF" in body and "<svg" in body
+    assert (
+        r.status_code == 200
+        and re.search(r"/static/sheet\.[0-9a-f]{10}\.css", body)
+        and "Download PDF" in body
+        and "<svg" in body
+    )
 
 
 @pytest.mark.parametrize(

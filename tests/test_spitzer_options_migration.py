@@ -9,8 +9,20 @@ from pathlib import Path
 from tests.test_migrations import make_schema, open_app, sql, write_rows
 
 PLAYERS = ["Ann", "Ben", "Cid", "Dee"]
-ALONE_ALL_TRICKS = {"contract": "normal", "partnership": "first_trick", "declarers": ["Ben"], "points": 120, "tricks": 8}
-ALONE_SEVEN_TRICKS = {"contract": "normal", "partnership": "first_trick", "declarers": ["Ben"], "points": 110, "tricks": 7}
+ALONE_ALL_TRICKS = {
+    "contract": "normal",
+    "partnership": "first_trick",
+    "declarers": ["Ben"],
+    "points": 120,
+    "tricks": 8,
+}
+ALONE_SEVEN_TRICKS = {
+    "contract": "normal",
+    "partnership": "first_trick",
+    "declarers": ["Ben"],
+    "points": 110,
+    "tricks": 7,
+}
 FIRST_OTHER_WORDS = ("Normal: Ben held both black queens and all three Aces; nobody else won a trick: Ben played alone "
                      "and took all 8 tricks.")
 

@@ -12,7 +12,9 @@ PLAYED = {"upcard": "hearts", "calls": ["take"], "points": {"Ann": 100, "Ben": 2
 
 
 def new_match(db, **options):
-    return matches.start_match(db, {"game": "klaberjass", "players": ["Ann", "Ben"], "first_dealer": "Ben", "options": options})
+    return matches.start_match(
+        db, {"game": "klaberjass", "players": ["Ann", "Ben"], "first_dealer": "Ben", "options": options}
+    )
 
 
 def test_first_start_creates_and_migrates_the_database(tmp_path):
@@ -36,7 +38,9 @@ def test_migrating_twice_changes_nothing(tmp_path):
 def test_foreign_keys_are_enforced(tmp_path):
     db = store.connect(tmp_path / "a.sqlite")
     try:
-        db.execute("INSERT INTO deals (match_id, number, dealer, input, created, updated) VALUES (99, 1, 'x', '{}', '', '')")
+        db.execute(
+            "INSERT INTO deals (match_id, number, dealer, input, created, updated) VALUES (99, 1, 'x', '{}', '', '')"
+        )
     except sqlite3.IntegrityError:
         pass
     else:

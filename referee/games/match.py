@@ -7,8 +7,9 @@ after the deal before it: a corrected or voided deal recomputes that deal and ev
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 from .base import BaseGame, DealResult, InvalidDeal, Standing, Table, Tally, Violation
 
@@ -89,7 +90,9 @@ class _Progress:
             return
         self.last_dealer = record.dealer
         if self.ended_at is not None:
-            self.replayed.append(ReplayedDeal(record, result, totals, after_end=True, problems=problems, tally=self.tally))
+            self.replayed.append(
+                ReplayedDeal(record, result, totals, after_end=True, problems=problems, tally=self.tally)
+            )
             return
         if result is not None:
             self.tally = game.advance(self.players, self.tally, result, options)
@@ -141,13 +144,21 @@ def extend(
     players = tuple(players)
     last = next((d.record.dealer for d in reversed(state.deals) if not d.record.void), None)
     tally = state.tally or Tally(dict(state.totals))
-    progress = _Progress(players, tally, state.standing if state.ended_at is not None else game.judge(players, tally, options),
-                         list(state.deals), state.ended_at, last)
+    progress = _Progress(
+        players,
+        tally,
+        state.standing if state.ended_at is not None else game.judge(players, tally, options),
+        list(state.deals),
+        state.ended_at,
+        last,
+    )
     progress.add(game, options, record)
     return progress.state(game, options, first_dealer, ended_by_hand)
 
 
-def _try_score(game: BaseGame, record: DealRecord, table: Table, options: Any) -> tuple[DealResult | None, tuple[Violation, ...]]:
+def _try_score(
+    game: BaseGame, record: DealRecord, table: Table, options: Any
+) -> tuple[DealResult | None, tuple[Violation, ...]]:
     try:
         return game.score(record.input, table, options), ()
     except InvalidDeal as exc:

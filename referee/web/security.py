@@ -25,7 +25,7 @@ import re
 import secrets
 import sqlite3
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from urllib.parse import urlparse
 
 from flask import Blueprint, Flask, current_app, g, jsonify, redirect, render_template, request, session, url_for
@@ -73,6 +73,14 @@ def csrf_token() -> str:
 
 def passphrase() -> str | None:
     return current_app.config.get("PASSPHRASE") or None
+
+
+def _passphrase_bytes() -> bytes:
+    """The passphrase to compare with; called only where one is set."""
+    phrase = passphrase()
+    if phrase is None:
+        raise RuntimeError("no passphrase is set")
+    return phrase.encode()
 
 
 # ---- allowed hosts ------------------------------------------------------------------------
@@ -154,8 +162,8 @@ def _refused(wait: int, how: str) -> None:
 
 def _throttled_api(wait: int):
     _refused(wait, "Bearer")
-    response = jsonify({"errors": [{"field": None, "code": "too_many_attempts",
-                                    "message": f"Too many wrong passphrases from this address: try again in {_in(wait)}."}]})
+    message = f"Too many wrong passphrases from this address: try again in {_in(wait)}."
+    response = jsonify({"errors": [{"field": None, "code": "too_many_attempts", "message": message}]})
     response.headers["Retry-After"] = str(wait)
     return response, 429
 
@@ -173,7 +181,7 @@ def _in(seconds: int) -> str:
 def _passphrase_tag() -> str:
     """Stands for the passphrase in the cookie: a session made under another passphrase is over."""
     key = str(current_app.secret_key).encode()
-    return hmac.new(key, passphrase().encode(), hashlib.sha256).hexdigest()[:32]
+    return hmac.new(key, _passphrase_bytes(), hashlib.sha256).hexdigest()[:32]
 
 
 def _idle() -> timedelta:
@@ -196,7 +204,7 @@ def session_signed_in() -> bool:
             seen = None
         if seen is not None:
             last = datetime.fromisoformat(seen)
-            now = datetime.now(timezone.utc)
+            now = datetime.now(UTC)
             ok = now - last < _idle()
             if not ok:
                 store.end_session(db, sid)
@@ -224,7 +232,12 @@ def _bare_post() -> bool:
     A JSON Content-Type is what keeps other sites' pages from posting to the API (a browser cannot send it
     cross-site without asking first); a bare POST has none, so a browser's Origin / Sec-Fetch-Site must
     say it is this site's own (clients such as curl send neither)."""
-    if request.endpoint not in BODYLESS or request.content_type or request.content_length or request.headers.get("Transfer-Encoding"):
+    if (
+        request.endpoint not in BODYLESS
+        or request.content_type
+        or request.content_length
+        or request.headers.get("Transfer-Encoding")
+    ):
         return False
     if request.headers.get("Sec-Fetch-Site", "same-origin") not in ("same-origin", "none"):
         return False
@@ -247,13 +260,13 @@ def _guard():
             wait = _throttle().wait(_client())
             if wait:
                 return _throttled_api(wait)
-            if hmac.compare_digest(given.encode(), passphrase().encode()):
+            if hmac.compare_digest(given.encode(), _passphrase_bytes()):
                 return _after_sign_in(is_api)
             _throttle().failed(_client())
             log.warning("wrong passphrase (Bearer) from %s", _client())
         if is_api:
-            response = jsonify({"errors": [{"field": None, "code": "unauthorized",
-                                            "message": "This Referee needs its passphrase: send Authorization: Bearer <passphrase>."}]})
+            message = "This Referee needs its passphrase: send Authorization: Bearer <passphrase>."
+            response = jsonify({"errors": [{"field": None, "code": "unauthorized", "message": message}]})
             response.headers["WWW-Authenticate"] = 'Bearer realm="Referee"'
             return response, 401
         return redirect(url_for("auth.login", next=request.full_path if request.query_string else path))
@@ -271,7 +284,9 @@ def _after_sign_in(is_api: bool):
         sent = request.form.get("csrf_token") or request.headers.get("X-CSRF-Token") or ""
         expected = session.get("csrf") or ""
         if not expected or not hmac.compare_digest(sent.encode(), expected.encode()):
-            raise Forbidden("This form is out of date (its security token did not match). Go back, reload the page and try again.")
+            raise Forbidden(
+                "This form is out of date (its security token did not match). Go back, reload the page and try again."
+            )
     return None
 
 
@@ -279,7 +294,9 @@ def _headers(response):
     response.headers.setdefault("Content-Security-Policy", CSP)
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
     response.headers.setdefault("X-Frame-Options", "DENY")
-    response.headers.setdefault("Referrer-Policy", "no-referrer" if request.path.startswith("/share/") else "same-origin")
+    response.headers.setdefault(
+        "Referrer-Policy", "no-referrer" if request.path.startswith("/share/") else "same-origin"
+    )
     return response
 
 
@@ -304,11 +321,11 @@ def login():
             _refused(wait, "login form")
             error, status, headers = (f"Too many wrong passphrases from this device: try again in {_in(wait)}.", 429,
                                       {"Retry-After": str(wait)})
-        elif hmac.compare_digest(given.encode(), passphrase().encode()):
+        elif hmac.compare_digest(given.encode(), _passphrase_bytes()):
             from . import get_db
 
             db = get_db()
-            store.end_idle_sessions(db, (datetime.now(timezone.utc) - _idle()).isoformat(timespec="seconds"))
+            store.end_idle_sessions(db, (datetime.now(UTC) - _idle()).isoformat(timespec="seconds"))
             session.clear()
             session["signed_in"] = True
             session["sid"] = store.create_session(db)

@@ -23,16 +23,19 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import brotli
+import brotli  # type: ignore[import-untyped]  # ships no type information
 from flask import Blueprint, Flask, Response, current_app, render_template, request, url_for
 from flask_compress import Compress
+from werkzeug.wrappers import Response as BaseResponse
 
 bp = Blueprint("wire", __name__)
 
 YEAR = 365 * 24 * 3600
 IMMUTABLE = f"public, max-age={YEAR}, immutable"
 # Endpoints whose answer holds no match data: revalidated with an ETag instead of never stored.
-REVALIDATED = frozenset({"pages.rules_index", "pages.rules_page", "wire.manifest", "wire.service_worker", "wire.offline"})
+REVALIDATED = frozenset(
+    {"pages.rules_index", "pages.rules_page", "wire.manifest", "wire.service_worker", "wire.offline"}
+)
 # Pages that keep the phone's screen on (Screen Wake Lock): a match and its deal entry.
 AWAKE = frozenset({"pages.match_page", "pages.new_deal", "pages.edit_deal"})
 COMPRESSIBLE = ("text/", "application/javascript", "application/json", "application/manifest+json", "image/svg+xml")
@@ -76,7 +79,10 @@ def scan(folder: str | Path) -> dict[str, Asset]:
         mimetype = mimetypes.guess_type(file.name)[0] or "application/octet-stream"
         bodies = {"identity": raw}
         if mimetype.startswith(COMPRESSIBLE) and len(raw) > 500:
-            for encoding, packed in (("br", brotli.compress(raw, quality=11)), ("gzip", gzip.compress(raw, 9, mtime=0))):
+            for encoding, packed in (
+                ("br", brotli.compress(raw, quality=11)),
+                ("gzip", gzip.compress(raw, 9, mtime=0)),
+            ):
                 if len(packed) < len(raw):
                     bodies[encoding] = packed
         assets[name] = Asset(name, hashed_name(name, digest), digest, mimetype, bodies)
@@ -93,7 +99,7 @@ def _assets() -> dict[str, Asset]:
     return current_app.extensions["referee.assets"]
 
 
-def _static(filename: str) -> Response:
+def _static(filename: str) -> BaseResponse:
     """A content-hashed name: the file, compressed as the phone accepts, cached for a year. Any other
     name (an old link, a file added after start): the file from disk, revalidated every time."""
     asset = current_app.extensions["referee.hashed"].get(filename)
@@ -180,7 +186,7 @@ def service_worker():
                        or a.name.endswith((".css", ".js")) and a.name != "sheet.css"} | {url_for("wire.offline")})
     version = hashlib.sha256("\n".join(precache).encode()).hexdigest()[:10]
     body = render_template("sw.js", precache=precache, version=version, offline=url_for("wire.offline"),
-                           static_prefix=current_app.static_url_path.rstrip("/") + "/")
+                           static_prefix=(current_app.static_url_path or "").rstrip("/") + "/")
     response = Response(body, mimetype="text/javascript")
     response.headers["Service-Worker-Allowed"] = "/"
     return response
@@ -193,7 +199,7 @@ def offline():
 
 def init_assets(app: Flask) -> None:
     """Hash (and compress) the static files: once, at start-up."""
-    assets = scan(app.static_folder)
+    assets = scan(app.static_folder) if app.static_folder else {}
     app.extensions["referee.assets"] = assets
     app.extensions["referee.hashed"] = {a.hashed: a for a in assets.values()}
 

@@ -59,14 +59,17 @@ def live_server(tmp_path, live_config):
 
 # Reported by the page itself (so also under script-src 'self': Playwright's init scripts bypass the CSP).
 CSP_LISTENER = """document.addEventListener("securitypolicyviolation", function (e) {
-  console.error("CSP violation: " + e.violatedDirective + " blocked " + (e.blockedURI || "inline") + " at " + e.sourceFile + ":" + e.lineNumber);
+  console.error("CSP violation: " + e.violatedDirective + " blocked " + (e.blockedURI || "inline")
+                + " at " + e.sourceFile + ":" + e.lineNumber);
 });"""
 # A 4xx answer the flow asks for (422 beside a field, 409 for a stale form) is logged by Chromium as
 # "Failed to load resource"; it is the app answering, not the page failing.
 # htmx also logs, as errors, a request it aborts itself (a newer one replaces it under hx-sync, or the page
 # navigates away): "htmx:sendAbort" and that request's "htmx:afterRequest". A failed answer or a lost
 # connection still shows as "htmx:responseError" / "htmx:sendError" and fails the test.
-EXPECTED = re.compile(r"Failed to load resource: the server responded with a status of 4\d\d|^htmx:sendAbort\b|^htmx:afterRequest\b")
+EXPECTED = re.compile(
+    r"Failed to load resource: the server responded with a status of 4\d\d|^htmx:sendAbort\b|^htmx:afterRequest\b"
+)
 
 
 class PageProblems(list):

@@ -16,8 +16,12 @@ pytestmark = pytest.mark.browser
 
 
 def api(base: str, method: str, path: str, body=None):
-    request = urllib.request.Request(base + path, method=method, data=json.dumps(body).encode() if body is not None else None,
-                                     headers={"Content-Type": "application/json"})
+    request = urllib.request.Request(
+        base + path,
+        method=method,
+        data=json.dumps(body).encode() if body is not None else None,
+        headers={"Content-Type": "application/json"},
+    )
     with urllib.request.urlopen(request) as response:
         return json.load(response)
 
@@ -26,7 +30,12 @@ def test_find_a_past_match_and_correct_it(phone):
     page = phone
     base = page.base
     other = api(base, "POST", "/api/matches", {"game": "klaberjass", "players": ["Cid", "Dee"]})["id"]
-    mid = api(base, "POST", "/api/matches", {"game": "klaberjass", "players": ["Ann", "Ben"], "first_dealer": "Ben", "place": "Club"})["id"]
+    mid = api(
+        base,
+        "POST",
+        "/api/matches",
+        {"game": "klaberjass", "players": ["Ann", "Ben"], "first_dealer": "Ben", "place": "Club"},
+    )["id"]
     api(base, "POST", f"/api/matches/{mid}/deals", worked_example())
 
     page.goto(base + "/")

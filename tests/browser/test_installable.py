@@ -21,7 +21,10 @@ Object.defineProperty(Navigator.prototype, "wakeLock", { configurable: true, get
     window.__wake.requests += 1;
     const lock = new EventTarget();
     lock.type = type; lock.released = false;
-    lock.release = () => { if (!lock.released) { lock.released = true; lock.dispatchEvent(new Event("release")); } return Promise.resolve(); };
+    lock.release = () => {
+      if (!lock.released) { lock.released = true; lock.dispatchEvent(new Event("release")); }
+      return Promise.resolve();
+    };
     window.__wake.sentinels.push(lock);
     return Promise.resolve(lock);
   } }; } });
@@ -38,7 +41,8 @@ def new_match(base: str) -> int:
 
 def cached_urls(page) -> list[str]:
     return page.evaluate("""caches.keys().then((keys) => Promise.all(keys.map((key) => caches.open(key)
-        .then((cache) => cache.keys()).then((requests) => requests.map((r) => new URL(r.url).pathname))))).then((lists) => lists.flat())""")
+        .then((cache) => cache.keys()).then((requests) => requests.map((r) => new URL(r.url).pathname)))))
+        .then((lists) => lists.flat())""")
 
 
 def test_manifest_is_valid_and_its_icons_load(phone):
@@ -51,8 +55,12 @@ def test_manifest_is_valid_and_its_icons_load(phone):
     assert phone.get_attribute('meta[name="theme-color"]', "content") == manifest["theme_color"]
     purposes = set()
     for icon in manifest["icons"]:
-        size = phone.evaluate("""(src) => new Promise((ok, fail) => { const img = new Image();
-            img.onload = () => ok(img.naturalWidth + "x" + img.naturalHeight); img.onerror = () => fail(src); img.src = src; })""", icon["src"])
+        size = phone.evaluate(
+            """(src) => new Promise((ok, fail) => { const img = new Image();
+            img.onload = () => ok(img.naturalWidth + "x" + img.naturalHeight);
+            img.onerror = () => fail(src); img.src = src; })""",
+            icon["src"],
+        )
         if icon["sizes"] != "any":
             assert size == icon["sizes"], icon
         purposes.add((icon["type"], icon["sizes"], icon["purpose"]))
@@ -76,7 +84,9 @@ def test_service_worker_registers_and_shows_the_offline_page(phone):
     try:
         phone.goto(f"{phone.base}/matches/{mid}")
         assert phone.text_content("h1") == "No connection"
-        assert phone.evaluate("getComputedStyle(document.querySelector('.topbar')).backgroundColor") != "rgba(0, 0, 0, 0)"  # styled from the cache
+        assert (
+            phone.evaluate("getComputedStyle(document.querySelector('.topbar')).backgroundColor") != "rgba(0, 0, 0, 0)"
+        )  # styled from the cache
         screenshot(phone, "offline-page")
     finally:
         phone.context.set_offline(False)
@@ -93,7 +103,9 @@ def test_the_screen_stays_on_during_a_match(phone):
     assert phone.locator("#awake-note").is_hidden()
     box = toggle.bounding_box()
     assert box["width"] >= 44 and box["height"] >= 44
-    assert toggle.evaluate("(b) => b.getAttribute('aria-label') || b.textContent").strip().startswith("☀ Keep screen on")
+    assert (
+        toggle.evaluate("(b) => b.getAttribute('aria-label') || b.textContent").strip().startswith("☀ Keep screen on")
+    )
     toggle.scroll_into_view_if_needed()
     phone.screenshot(path=str(_artifact("awake-toggle-on")))
 

@@ -42,7 +42,10 @@ def test_hands_entered_trick_by_trick(phone):
     page.locator("#possible.decided").get_by_text("Ann made 3").wait_for()
     preview = page.locator("#preview")
     preview.get_by_text("Ann makes 3 — Ann scores 35").wait_for()
-    assert "card points 6 (Jo/Q 4, K/J 2) + judge pool 1 = 7; value 3 + 1 Joker Judge = 4 → ×5 = 35" in preview.inner_text()
+    assert (
+        "card points 6 (Jo/Q 4, K/J 2) + judge pool 1 = 7; value 3 + 1 Joker Judge = 4 → ×5 = 35"
+        in preview.inner_text()
+    )
     no_horizontal_scroll(page)
     screenshot(page, "21-joker-judge-hand")
     page.get_by_role("button", name="Save hand").click()

@@ -14,7 +14,8 @@ pytestmark = pytest.mark.browser
 OVERFLOW = """() => {
   const doc = document.documentElement;
   const wide = doc.scrollWidth - doc.clientWidth;
-  const clipped = [...document.querySelectorAll('table.ref:not(.score-table)')].filter(t => t.scrollWidth > t.clientWidth + 1).length;
+  const clipped = [...document.querySelectorAll('table.ref:not(.score-table)')]
+    .filter(t => t.scrollWidth > t.clientWidth + 1).length;
   return {wide, clipped};
 }"""
 

@@ -32,7 +32,8 @@ def test_spitzer_deals_entered_by_taps(phone):
     page.locator("input[name='declarer-0']").check()
     page.locator("input[name='declarer-2']").check()
     page.locator("details.counting summary").click()
-    cards = ["A-clubs", "10-clubs", "A-spades", "10-spades", "A-hearts", "K-hearts", "Q-diamonds", "J-diamonds", "A-diamonds", "10-diamonds"]
+    cards = ["A-clubs", "10-clubs", "A-spades", "10-spades", "A-hearts", "K-hearts", "Q-diamonds", "J-diamonds",
+             "A-diamonds", "10-diamonds"]
     for key in cards:  # 11+10+11+10+11+4+3+2+11+10 = 83
         page.locator(f"input[name='card-{key}']").check()
         page.locator("#cards-total").get_by_text(re.compile(r"Tapped cards")).wait_for()

@@ -33,8 +33,16 @@ def api(base: str, path: str, body: dict | None = None, method: str = "POST") ->
 
 def new_match(base: str, game: str, deals: list[dict], **options) -> int:
     players = ["Ann", "Ben", "Cid", "Dee"] if game == "spitzer" else ["Ann", "Ben"]
-    mid = api(base, "/api/matches", {"game": game, "players": players, "first_dealer": players[1] if game != "spitzer" else "Ann",
-                                     "options": options})["id"]
+    mid = api(
+        base,
+        "/api/matches",
+        {
+            "game": game,
+            "players": players,
+            "first_dealer": players[1] if game != "spitzer" else "Ann",
+            "options": options,
+        },
+    )["id"]
     for deal in deals:
         api(base, f"/api/matches/{mid}/deals", deal)
     return mid
@@ -218,9 +226,13 @@ TARGETS = """() => {
     let r = el.getBoundingClientRect();
     if (r.width === 0 || r.height === 0 || s.visibility === 'hidden') continue;
     if (r.width <= 1 && r.height <= 1) continue;  // visually hidden (the no-JavaScript "Update" button)
-    if (el.matches('input[type=radio], input[type=checkbox]')) { const l = el.closest('label'); if (l) r = l.getBoundingClientRect(); }
-    if (r.width < 44 || r.height < 44)
-      out.push(`${el.tagName} "${(el.innerText || el.name || '').trim().slice(0, 30)}" ${r.width.toFixed(1)}×${r.height.toFixed(1)}`);
+    if (el.matches('input[type=radio], input[type=checkbox]')) {
+      const l = el.closest('label'); if (l) r = l.getBoundingClientRect();
+    }
+    if (r.width < 44 || r.height < 44) {
+      const label = (el.innerText || el.name || '').trim().slice(0, 30);
+      out.push(`${el.tagName} "${label}" ${r.width.toFixed(1)}×${r.height.toFixed(1)}`);
+    }
   }
   return out;
 }"""
@@ -233,7 +245,8 @@ SMALL_TEXT = """() => {
     if (!node.textContent.trim()) continue;
     const el = node.parentElement, r = el.getBoundingClientRect();
     if (r.width <= 1 || r.height <= 1 || el.closest('svg')) continue;
-    if (parseFloat(getComputedStyle(el).fontSize) < 13.95) out.add(`${el.tagName}.${el.className}: ${node.textContent.trim().slice(0, 20)}`);
+    if (parseFloat(getComputedStyle(el).fontSize) < 13.95)
+      out.add(`${el.tagName}.${el.className}: ${node.textContent.trim().slice(0, 20)}`);
   }
   return [...out];
 }"""
@@ -281,8 +294,11 @@ def test_axe_finds_no_wcag21_aa_violation_and_targets_are_44px(browser, live_ser
         page.goto(live_server + path)
         page.evaluate("document.querySelectorAll('main details').forEach(d => { d.open = true; })")  # folded parts too
         page.evaluate(axe)
-        result = page.evaluate("async (tags) => (await axe.run(document, {runOnly: {type: 'tag', values: tags}}))"
-                               ".violations.map(v => `${v.id}: ${v.nodes.map(n => n.target.join(' ')).slice(0, 3)}`)", WCAG21AA)
+        result = page.evaluate(
+            "async (tags) => (await axe.run(document, {runOnly: {type: 'tag', values: tags}}))"
+            ".violations.map(v => `${v.id}: ${v.nodes.map(n => n.target.join(' ')).slice(0, 3)}`)",
+            WCAG21AA,
+        )
         small = page.evaluate(TARGETS)
         tiny = page.evaluate(SMALL_TEXT)
         headings = page.locator("h1").count()

@@ -40,7 +40,9 @@ def totals(page) -> dict[str, int]:
 def test_the_watch_catches_console_errors_and_csp_violations(phone, page_problems):
     phone.goto(phone.base + "/")
     phone.evaluate("console.error('on purpose')")
-    phone.evaluate("() => { const s = document.createElement('script'); s.textContent = 'window.x = 1'; document.body.append(s); }")
+    phone.evaluate(
+        "() => { const s = document.createElement('script'); s.textContent = 'window.x = 1'; document.body.append(s); }"
+    )
     phone.wait_for_function("() => true")
     phone.wait_for_timeout(300)
     assert any("on purpose" in p for p in page_problems), page_problems
@@ -84,10 +86,16 @@ def test_a_share_link_is_read_only_and_live(phone, phone_context, live_server):
         assert totals(shared) == {"Ann": 0, "Ben": 206}
         assert shared.locator("form").count() == 0 and shared.locator("a[href*='/matches/']").count() == 0
         # a deal entered elsewhere appears by itself (htmx polls every few seconds)
-        api(live_server, "POST", f"/api/matches/{mid}/deals", {"upcard": "clubs", "calls": ["take"],
-                                                                 "points": {"Ben": 100, "Ann": 46}, "last_trick": "Ben"})
-        shared.wait_for_function("() => document.querySelector('.total-card[data-player=\"Ben\"] .total').textContent.trim() === '316'",
-                                 timeout=15_000)
+        api(
+            live_server,
+            "POST",
+            f"/api/matches/{mid}/deals",
+            {"upcard": "clubs", "calls": ["take"], "points": {"Ben": 100, "Ann": 46}, "last_trick": "Ben"},
+        )
+        shared.wait_for_function(
+            "() => document.querySelector('.total-card[data-player=\"Ben\"] .total').textContent.trim() === '316'",
+            timeout=15_000,
+        )
         assert totals(shared) == {"Ann": 46, "Ben": 316}  # Ben took clubs: 100 + 10 against 46, made
         screenshot(shared, "share-live")
         assert not problems, problems

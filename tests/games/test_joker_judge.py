@@ -122,7 +122,8 @@ def test_game_identity_and_constants():
     [spec] = JOKER_JUDGE.option_specs
     assert (spec.name, spec.label, spec.default) == ("finish", "Finish", "first-to-200")
     assert spec.help and "\n" not in spec.help
-    assert spec.choices == (("first-to-200", "First to 200"), ("six-hands", "Six hands"), ("comeback", "Comeback round"))
+    assert spec.choices == (("first-to-200", "First to 200"), ("six-hands", "Six hands"),
+                            ("comeback", "Comeback round"))
     assert JOKER_JUDGE.defaults == DEFAULTS
     assert JOKER_JUDGE.can_end_by_hand(DEFAULTS) is False
     assert CARDS == ("K", "Q", "J", "Jo")
@@ -182,7 +183,8 @@ def test_roles_and_the_dealer_alternates(table, next_dealer):
 # ---- RULES.md section 4: the worked example ------------------------------------------------------
 
 
-@pytest.mark.parametrize("table", [BEN_DEALS, ANN_DEALS], ids=["worked example: Ben deals", "worked example: Ann deals"])
+@pytest.mark.parametrize("table", [BEN_DEALS, ANN_DEALS],
+                         ids=["worked example: Ben deals", "worked example: Ann deals"])
 def test_worked_example_section_4(table):
     """Ann bids 5, Ben 3. Trick 1: Ann K, Ben J; Ann passes, Ben judges "K", right. Ann can no longer make 5
     and does not declare a joker. Ben: 3 (his J) + 3 (Ann's K) = 6; Critical judge ×10; Perfect ×2 → 120.
@@ -276,7 +278,8 @@ SCORES = [
         hand_entry(5, 2, [tr("K", "J"), tr("Q", "J", "Ben:Q")]),
         {ANN: 0, BEN: 50}, "Ben stops Ann's 5: Critical judge — Ben scores 50",
         "card points 5 (J/Q 5) → Critical judge ×10 = 50",
-        {"critical": True, "perfect": False, "multiplier": 10, "bonuses": {"child": 0, "judge_pool": 0, "perfect": False}},
+        {"critical": True, "perfect": False, "multiplier": 10,
+         "bonuses": {"child": 0, "judge_pool": 0, "perfect": False}},
         id="Critical judge without Perfect",
     ),
     pytest.param(
@@ -437,7 +440,8 @@ BIDDING = [
     # entry (without tricks), table, parent, bid, needs, how
     pytest.param({"bids": {ANN: 5, BEN: 3}}, BEN_DEALS, ANN, 5, None, "Ann bid 5, Ben 3: Ann is parent with 5.",
                  id="bidding: the higher bid is parent"),
-    pytest.param({"bids": {ANN: 2, BEN: 6}}, BEN_DEALS, BEN, 6, None, "Ann bid 2, Ben Punishment: Ben is parent with Punishment.",
+    pytest.param({"bids": {ANN: 2, BEN: 6}}, BEN_DEALS, BEN, 6, None,
+                 "Ann bid 2, Ben Punishment: Ben is parent with Punishment.",
                  id="bidding: Punishment"),
     pytest.param({"bids": {ANN: 3, BEN: 3}}, BEN_DEALS, None, None, "rebids", "Both bid 3: both bid again.",
                  id="bidding: equal bids need rebids"),
@@ -447,10 +451,12 @@ BIDDING = [
                  "Both bid 2, then both rebid 2: each says whether they hold a joker, Ann (dealer) first.",
                  id="bidding: equal rebids need joker statements"),
     pytest.param({"bids": {ANN: 2, BEN: 2}, "rebids": {ANN: 2, BEN: 2}, "jokers": {ANN: True, BEN: False}}, ANN_DEALS,
-                 BEN, 2, None, "Both bid 2, then both rebid 2; Ann (dealer) holds a joker, Ben does not: Ben is parent with 2.",
+                 BEN, 2, None,
+                 "Both bid 2, then both rebid 2; Ann (dealer) holds a joker, Ben does not: Ben is parent with 2.",
                  id="bidding: the one without a joker is parent"),
     pytest.param({"bids": {ANN: 4, BEN: 4}, "rebids": {ANN: 3, BEN: 3}, "jokers": {ANN: True, BEN: False}}, BEN_DEALS,
-                 BEN, 3, None, "Both bid 4, then both rebid 3; Ben (dealer) does not hold a joker, Ann does: Ben is parent with 3.",
+                 BEN, 3, None,
+                 "Both bid 4, then both rebid 3; Ben (dealer) does not hold a joker, Ann does: Ben is parent with 3.",
                  id="bidding: the dealer speaks first"),
     pytest.param({"bids": {ANN: 2, BEN: 2}, "rebids": {ANN: 2, BEN: 2}, "jokers": {ANN: True, BEN: True}}, ANN_DEALS,
                  None, None, "parent", "Both bid 2, then both rebid 2; Ann (dealer) and Ben both hold a joker — "
@@ -462,9 +468,11 @@ BIDDING = [
     pytest.param({"bids": {ANN: 1, BEN: 1}, "rebids": {ANN: 1, BEN: 1}, "jokers": {ANN: True, BEN: True},
                   "parent": BEN}, ANN_DEALS, BEN, 2, None,
                  "Both bid 1, then both rebid 1; Ann (dealer) and Ben both hold a joker — rock-paper-scissors: "
-                 "Ben is parent. Both bid 1: the parent's bid becomes 2.", id="bidding: both bid 1 after the tie-break"),
+                 "Ben is parent. Both bid 1: the parent's bid becomes 2.",
+                 id="bidding: both bid 1 after the tie-break"),
     pytest.param({"bids": {ANN: 1, BEN: 1}, "rebids": {ANN: 3, BEN: 1}}, ANN_DEALS, ANN, 3, None,
-                 "Both bid 1, then Ann rebid 3, Ben 1: Ann is parent with 3.", id="bidding: 1 and 1, then unequal rebids"),
+                 "Both bid 1, then Ann rebid 3, Ben 1: Ann is parent with 3.",
+                 id="bidding: 1 and 1, then unequal rebids"),
     pytest.param({}, BEN_DEALS, None, None, "bids", "", id="bidding: nothing yet"),
     pytest.param({"bids": {BEN: 4}}, BEN_DEALS, None, None, "bids", "", id="bidding: one bid so far"),
 ]
@@ -668,7 +676,8 @@ VALIDATION_CASES = [
     pytest.param(hand_entry("3", 2, MADE_3["tricks"]), [("bad_bid", "bids.Ann")], id="bids: a string"),
     pytest.param(hand_entry(3, 2.0, MADE_3["tricks"]), [("bad_bid", "bids.Ben")], id="bids: a fraction"),
     pytest.param({**MADE_3, "bids": [3, 2]}, [("bad_bid", "bids")], id="bids: not an object"),
-    pytest.param({**MADE_3, "bids": {ANN: 3, BEN: 2, "Zed": 4}}, [("unknown_player", "bids")], id="bids: unknown player"),
+    pytest.param({**MADE_3, "bids": {ANN: 3, BEN: 2, "Zed": 4}}, [("unknown_player", "bids")],
+                 id="bids: unknown player"),
     # rebids
     pytest.param({**MADE_3, "rebids": {ANN: 3, BEN: 2}}, [("rebids_not_needed", "rebids")], id="rebids: not needed"),
     pytest.param(EQUAL, [("missing_rebids", "rebids")], id="rebids: missing"),
@@ -724,7 +733,8 @@ VALIDATION_CASES = [
     pytest.param(hand_entry(3, 2, [{**tr("K", "Q"), "judge": {"by": ANN}}]), [("bad_judge", "tricks.1")],
                  id="judge: no call"),
     pytest.param(FIVE_KINGS, [("too_many_cards", "tricks")], id="cards: five Kings"),
-    pytest.param(hand_entry(3, 2, [tr("Jo", "Jo"), tr("Jo", "Q")]), [("hand_unfinished", "tricks"), ("too_many_cards", "tricks")],
+    pytest.param(hand_entry(3, 2, [tr("Jo", "Jo"), tr("Jo", "Q")]),
+                 [("hand_unfinished", "tricks"), ("too_many_cards", "tricks")],
                  id="cards: three jokers"),
     pytest.param(hand_entry(3, 2, [*MADE_3["tricks"], tr("Q", "J")]), [("tricks_after_end", "tricks.4")],
                  id="tricks: one after the end"),
@@ -758,7 +768,8 @@ VALIDATION_CASES = [
                  id="questions: no answer"),
     pytest.param({**MADE_3, "questions": [{"by": BEN, "card": "K", "answer": "yes"}]}, [("bad_questions", "questions")],
                  id="questions: answer not a bool"),
-    pytest.param({**MADE_3, "questions": [{"by": "Zed", "card": "K", "answer": True}]}, [("bad_questions", "questions")],
+    pytest.param({**MADE_3, "questions": [{"by": "Zed", "card": "K", "answer": True}]},
+                 [("bad_questions", "questions")],
                  id="questions: not a player"),
     pytest.param({**MADE_3, "questions": [{"by": BEN, "card": "A", "answer": True}]}, [("bad_questions", "questions")],
                  id="questions: not a card"),
@@ -769,7 +780,8 @@ VALIDATION_CASES = [
                  id="questions: the child twice"),
     pytest.param({**MADE_3, "questions": [{"by": BEN, "card": "K", "answer": True},
                                           {"by": ANN, "card": "Q", "answer": True},
-                                          {"by": ANN, "card": "J", "answer": False}]}, [("question_order", "questions")],
+                                          {"by": ANN, "card": "J", "answer": False}]},
+                 [("question_order", "questions")],
                  id="questions: the parent twice"),
     # every problem at once
     pytest.param(
@@ -841,7 +853,8 @@ STANDINGS = [
     pytest.param(DEFAULTS, [], False, None, "Ann needs 200, Ben needs 200 to reach 200", id="200: start"),
     pytest.param(DEFAULTS, [won(ANN, 120), won(BEN, 50)], False, None, "Ann needs 80, Ben needs 150 to reach 200",
                  id="200: nobody there yet"),
-    pytest.param(DEFAULTS, [won(ANN, 120), won(BEN, 50), won(ANN, 80)], True, ANN, "Ann reached 200 — Ann wins 200 to 50",
+    pytest.param(DEFAULTS, [won(ANN, 120), won(BEN, 50), won(ANN, 80)], True, ANN,
+                 "Ann reached 200 — Ann wins 200 to 50",
                  id="200: reached exactly"),
     pytest.param(DEFAULTS, [won(ANN, 150), won(BEN, 450)], True, BEN, "Ben reached 200 — Ben wins 450 to 150",
                  id="200: the other player"),
@@ -924,7 +937,8 @@ json_values = st.recursive(
     st.none() | st.booleans() | st.integers(min_value=-10, max_value=10) | st.floats(allow_nan=False)
     | st.text(max_size=4) | st.sampled_from([*CARDS, ANN, BEN]),
     lambda children: st.lists(children, max_size=4) | st.dictionaries(
-        st.sampled_from([ANN, BEN, "Zed", "by", "call", "cards", "judge", "liar", "card", "answer"]) | st.text(max_size=4),
+        st.sampled_from([ANN, BEN, "Zed", "by", "call", "cards", "judge", "liar", "card", "answer"])
+        | st.text(max_size=4),
         children, max_size=4),
     max_leaves=14,
 )
@@ -1052,7 +1066,9 @@ def test_a_played_hand_scores_for_its_winner_only(played):
     assert result.scores[winner] >= 0
     # card points: the winner's own card and the opponent's card in each trick the winner took
     assert d["card_points"] == sum(
-        OWN_POINTS[t["cards"][winner]] + TAKEN_POINTS[t["cards"][loser]] for t in d["trick_outcomes"] if t["winner"] == winner
+        OWN_POINTS[t["cards"][winner]] + TAKEN_POINTS[t["cards"][loser]]
+        for t in d["trick_outcomes"]
+        if t["winner"] == winner
     )
     b = d["bonuses"]
     assert result.scores[winner] == (d["card_points"] + b["child"] + b["judge_pool"]) * d["multiplier"] * (

@@ -23,6 +23,7 @@ from referee.games.klaberjass import (
     Bidding,
     Klaberjass,
     KlaberjassOptions,
+    card_points,
 )
 from referee.games.match import DealRecord, replay
 
@@ -66,7 +67,8 @@ def without(deal: dict[str, Any], key: str) -> dict[str, Any]:
     return {k: v for k, v in deal.items() if k != key}
 
 
-def problems(deal: Any, options: KlaberjassOptions = DEFAULTS, table: Table = BEN_DEALS) -> list[tuple[str, str | None]]:
+def problems(deal: Any, options: KlaberjassOptions = DEFAULTS,
+             table: Table = BEN_DEALS) -> list[tuple[str, str | None]]:
     return sorted((v.code, v.field) for v in KLABERJASS.validate(deal, table, options))
 
 
@@ -205,7 +207,8 @@ UNFINISHED_BIDDINGS = [
     pytest.param([], "hearts", NO_SCHMEISS, ANN, ("take", "pass"), 1, id="in progress: schmeiss off"),
     pytest.param(["schmeiss"], "hearts", DEFAULTS, BEN, ("accept", "refuse"), 1,
                  id="in progress: dealer answers the elder's schmeiss"),
-    pytest.param(["pass"], "hearts", DEFAULTS, BEN, ("take", "schmeiss", "pass"), 1, id="in progress: dealer in round 1"),
+    pytest.param(["pass"], "hearts", DEFAULTS, BEN, ("take", "schmeiss", "pass"), 1,
+                 id="in progress: dealer in round 1"),
     pytest.param(["pass", "schmeiss"], "hearts", DEFAULTS, ANN, ("accept", "refuse"), 1,
                  id="in progress: elder answers the dealer's schmeiss"),
     pytest.param(["pass", "pass"], "hearts", DEFAULTS, ANN, ("schmeiss", "clubs", "diamonds", "spades", "pass"), 2,
@@ -282,7 +285,8 @@ BAD_CALLS = [
     pytest.param(["pass", "pass", "pass", "schmeiss"], NO_SCHMEISS, "schmeiss_off", 4,
                  id="schmeiss off: even where it would not fit"),
     pytest.param(["take", "pass"], DEFAULTS, "call_after_end", 2, id="after end: pass after take"),
-    pytest.param(["schmeiss", "accept", "take"], DEFAULTS, "call_after_end", 3, id="after end: after accepted schmeiss"),
+    pytest.param(["schmeiss", "accept", "take"], DEFAULTS, "call_after_end", 3,
+                 id="after end: after accepted schmeiss"),
     pytest.param(["pass", "pass", "pass", "pass", "pass"], DEFAULTS, "call_after_end", 5,
                  id="after end: after everybody passed"),
     pytest.param(["pass", "pass", "spades", "bogus"], DEFAULTS, "call_after_end", 4,
@@ -375,7 +379,8 @@ VALIDATION_CASES = [
     pytest.param(played(calls=["pass", 1]), DEFAULTS, [("bad_calls", "calls")], id="bad calls: a number inside"),
     pytest.param(played(calls={"1": "take"}), DEFAULTS, [("bad_calls", "calls")], id="bad calls: an object"),
     pytest.param(played(calls=[]), DEFAULTS, [("bidding_unfinished", "calls")], id="unfinished: no calls"),
-    pytest.param(without(played(), "calls"), DEFAULTS, [("bidding_unfinished", "calls")], id="unfinished: calls missing"),
+    pytest.param(without(played(), "calls"), DEFAULTS, [("bidding_unfinished", "calls")],
+                 id="unfinished: calls missing"),
     pytest.param(played(calls=["pass", "pass", "schmeiss", "refuse"]), DEFAULTS, [("bidding_unfinished", "calls")],
                  id="unfinished: suit not yet named after refuse"),
     pytest.param(played(calls=["pass", "pass", "pass", "hearts"]), DEFAULTS,
@@ -533,7 +538,8 @@ def test_worked_example_section_4():
     deal = {
         "upcard": "hearts",
         "calls": ["take"],
-        "sequences": {ANN: [{"suit": "hearts", "top": "A", "length": 3}], BEN: [{"suit": "spades", "top": "10", "length": 4}]},
+        "sequences": {ANN: [{"suit": "hearts", "top": "A", "length": 3}],
+                      BEN: [{"suit": "spades", "top": "10", "length": 4}]},
         "bella": ANN,
         "points": {ANN: 70, BEN: 56},
         "last_trick": ANN,
@@ -938,8 +944,6 @@ def test_thrown_in_deal_scores_nothing(calls, upcard, empties, options, table):
 
 # ---- RULES.md 1.3: card points of captured cards (the counting aid) ---------------------------------------
 
-from referee.games.klaberjass import RANKS as _RANKS, SUITS as _SUITS, card_points  # noqa: E402
-
 
 @pytest.mark.parametrize(
     "cards, trump, expected",
@@ -952,11 +956,11 @@ from referee.games.klaberjass import RANKS as _RANKS, SUITS as _SUITS, card_poin
         pytest.param([("J", "hearts"), ("9", "hearts"), ("A", "hearts"), ("10", "hearts"), ("K", "hearts"),
                       ("Q", "hearts"), ("8", "hearts"), ("7", "hearts")], "hearts", 62,
                      id="the whole trump suit: 20+14+11+10+4+3 = 62"),
-        pytest.param([(r, "clubs") for r in _RANKS], "hearts", 30, id="a whole plain suit: 11+10+4+3+2 = 30"),
+        pytest.param([(r, "clubs") for r in RANKS], "hearts", 30, id="a whole plain suit: 11+10+4+3+2 = 30"),
         pytest.param([("A", "spades"), ("10", "diamonds"), ("K", "clubs"), ("Q", "spades"), ("J", "diamonds"),
                       ("J", "clubs"), ("9", "clubs"), ("8", "spades")], "clubs", 11 + 10 + 4 + 3 + 2 + 20 + 14,
                      id="mixed with clubs trump: 11+10+4+3+2+20+14 = 64"),
-        pytest.param([("7", s) for s in _SUITS] + [("8", s) for s in _SUITS], "spades", 0, id="sevens and eights: 0"),
+        pytest.param([("7", s) for s in SUITS] + [("8", s) for s in SUITS], "spades", 0, id="sevens and eights: 0"),
     ],
 )
 def test_card_points(cards, trump, expected):
@@ -964,8 +968,8 @@ def test_card_points(cards, trump, expected):
 
 
 def test_card_points_of_the_whole_deck_is_152_whatever_the_trump():
-    for trump in _SUITS:  # RULES.md 1.3: 62 + 3 × 30
-        assert card_points([(r, s) for s in _SUITS for r in _RANKS], trump) == 152
+    for trump in SUITS:  # RULES.md 1.3: 62 + 3 × 30
+        assert card_points([(r, s) for s in SUITS for r in RANKS], trump) == 152
 
 
 @pytest.mark.parametrize(
@@ -1053,7 +1057,8 @@ def test_unknown_sequence_values_are_refused_without_the_word_seed():
 def test_players_see_20_50_and_20_40_50_never_seed():
     spec = next(s for s in KLABERJASS.option_specs if s.name == "sequence_values")
     assert [label for _, label in spec.choices] == ["20 / 50", "20 / 40 / 50"]
-    assert [shown for s, shown in KLABERJASS.describe_options(GRADED) if s.name == "sequence_values"] == ["20 / 40 / 50"]
+    graded = KLABERJASS.describe_options(GRADED)
+    assert [shown for s, shown in graded if s.name == "sequence_values"] == ["20 / 40 / 50"]
     assert [shown for s, shown in KLABERJASS.describe_options(DEFAULTS) if s.name == "sequence_values"] == ["20 / 50"]
     for s in KLABERJASS.option_specs:
         words = [s.label, s.help, *(label for _, label in s.choices), s.none_label or ""]

@@ -14,7 +14,12 @@ THROWN_IN = {"upcard": "clubs", "calls": ["pass", "pass", "pass", "pass"]}
 
 
 def made(maker_points=100, other_points=40, calls=("take",), upcard="hearts", last="Ann"):
-    return {"upcard": upcard, "calls": list(calls), "points": {"Ann": maker_points, "Ben": other_points}, "last_trick": last}
+    return {
+        "upcard": upcard,
+        "calls": list(calls),
+        "points": {"Ann": maker_points, "Ben": other_points},
+        "last_trick": last,
+    }
 
 
 def codes(response):
@@ -28,7 +33,11 @@ def test_create_match_resolves_every_option(client):
     assert r.status_code == 201
     m = r.json
     assert m["options"] == {
-        "schmeiss": True, "round_two_suit": "other", "sequence_values": "standard", "sequence_comparison": "best", "target": 500,
+        "schmeiss": True,
+        "round_two_suit": "other",
+        "sequence_values": "standard",
+        "sequence_comparison": "best",
+        "target": 500,
     }
     assert m["players"] == ["Ann", "Ben"]
     assert m["dealer"] == "Ben" and m["roles"] == {"dealer": "Ben", "elder": "Ann"}
@@ -55,19 +64,53 @@ def test_options_given_are_kept(client):
 @pytest.mark.parametrize(
     "body, code, field",
     [
-        pytest.param({"game": "klaberjass", "players": ["Ann", "Ben"], "options": {"colour": 1}}, "unknown_option", "options.colour", id="unknown option"),
-        pytest.param({"game": "klaberjass", "players": ["Ann", "Ben"], "options": {"target": -5}}, "bad_option", "options.target", id="target out of range"),
-        pytest.param({"game": "klaberjass", "players": ["Ann", "Ben"], "options": {"schmeiss": "maybe"}}, "bad_option", "options.schmeiss", id="bad schmeiss"),
-        pytest.param({"game": "klaberjass", "players": ["Ann", "Ben"], "options": []}, "bad_options", "options", id="options not an object"),
+        pytest.param(
+            {"game": "klaberjass", "players": ["Ann", "Ben"], "options": {"colour": 1}},
+            "unknown_option",
+            "options.colour",
+            id="unknown option",
+        ),
+        pytest.param(
+            {"game": "klaberjass", "players": ["Ann", "Ben"], "options": {"target": -5}},
+            "bad_option",
+            "options.target",
+            id="target out of range",
+        ),
+        pytest.param(
+            {"game": "klaberjass", "players": ["Ann", "Ben"], "options": {"schmeiss": "maybe"}},
+            "bad_option",
+            "options.schmeiss",
+            id="bad schmeiss",
+        ),
+        pytest.param(
+            {"game": "klaberjass", "players": ["Ann", "Ben"], "options": []},
+            "bad_options",
+            "options",
+            id="options not an object",
+        ),
         pytest.param({"game": "klaberjass", "players": ["Ann"]}, "player_count", "players", id="one player"),
-        pytest.param({"game": "klaberjass", "players": ["Ann", "ann "]}, "duplicate_name", "players.1", id="same name twice"),
+        pytest.param(
+            {"game": "klaberjass", "players": ["Ann", "ann "]}, "duplicate_name", "players.1", id="same name twice"
+        ),
         pytest.param({"game": "klaberjass", "players": ["Ann", "  "]}, "empty_name", "players.1", id="empty name"),
         pytest.param({"game": "klaberjass", "players": ["Ann", "x" * 41]}, "long_name", "players.1", id="long name"),
-        pytest.param({"game": "klaberjass", "players": ["Ann", "B\x00b"]}, "bad_name", "players.1", id="control character"),
+        pytest.param(
+            {"game": "klaberjass", "players": ["Ann", "B\x00b"]}, "bad_name", "players.1", id="control character"
+        ),
         pytest.param({"game": "klaberjass", "players": "Ann, Ben"}, "bad_players", "players", id="players not a list"),
         pytest.param({"game": "poker", "players": ["Ann", "Ben"]}, "unknown_game", "game", id="unknown game"),
-        pytest.param({"game": "klaberjass", "players": ["Ann", "Ben"], "first_dealer": "Cid"}, "unknown_dealer", "first_dealer", id="unknown dealer"),
-        pytest.param({"game": "klaberjass", "players": ["Ann", "Ben"], "colour": "red"}, "unknown_field", "colour", id="unknown field"),
+        pytest.param(
+            {"game": "klaberjass", "players": ["Ann", "Ben"], "first_dealer": "Cid"},
+            "unknown_dealer",
+            "first_dealer",
+            id="unknown dealer",
+        ),
+        pytest.param(
+            {"game": "klaberjass", "players": ["Ann", "Ben"], "colour": "red"},
+            "unknown_field",
+            "colour",
+            id="unknown field",
+        ),
     ],
 )
 def test_bad_match_is_refused_and_not_stored(client, body, code, field):
@@ -78,7 +121,9 @@ def test_bad_match_is_refused_and_not_stored(client, body, code, field):
 
 
 def test_every_problem_is_reported_at_once(client):
-    r = client.post("/api/matches", json={"game": "klaberjass", "players": ["Ann", "Ann"], "options": {"target": 0, "x": 1}})
+    r = client.post(
+        "/api/matches", json={"game": "klaberjass", "players": ["Ann", "Ann"], "options": {"target": 0, "x": 1}}
+    )
     assert r.status_code == 422
     assert set(codes(r)) == {"duplicate_name", "bad_option", "unknown_option"}
 
@@ -97,7 +142,13 @@ def test_games_lists_klaberjass_options(client):
     games = client.get("/api/games").json["games"]
     kl = next(g for g in games if g["key"] == "klaberjass")
     assert kl["players"] == 2
-    assert [o["name"] for o in kl["options"]] == ["schmeiss", "round_two_suit", "sequence_values", "sequence_comparison", "target"]
+    assert [o["name"] for o in kl["options"]] == [
+        "schmeiss",
+        "round_two_suit",
+        "sequence_values",
+        "sequence_comparison",
+        "target",
+    ]
 
 
 # ---- deals --------------------------------------------------------------------------------
@@ -171,7 +222,9 @@ def test_dealer_alternates_also_after_a_thrown_in_deal(client, make_match):
 def test_correction_recomputes_later_totals_and_keeps_the_earlier_version(client, make_match):
     mid = make_match()
     client.post(f"/api/matches/{mid}/deals", json=worked_example())  # Ben deals: Ann 0, Ben 206
-    client.post(f"/api/matches/{mid}/deals", json=made(calls=["pass", "take"], maker_points=100, other_points=40))  # Ann deals, Ann takes
+    client.post(
+        f"/api/matches/{mid}/deals", json=made(calls=["pass", "take"], maker_points=100, other_points=40)
+    )  # Ann deals, Ann takes
     assert client.get(f"/api/matches/{mid}").json["totals"] == {"Ann": 110, "Ben": 246}
     corrected = dict(worked_example(), points={"Ann": 90, "Ben": 36})  # Ann 120 vs Ben 86: made
     r = client.put(f"/api/matches/{mid}/deals/1", json=corrected)
@@ -230,7 +283,10 @@ def test_equal_totals_over_the_target_play_on(client, make_match):
     mid = make_match(first_dealer="Ben", target=100)
     client.post(f"/api/matches/{mid}/deals", json=made(maker_points=50, other_points=40))  # Ann 60 vs 40: made
     # Ann deals, Ben is elder and takes: Ben 50 + 10 = 60 vs Ann 40: made. Totals 100 / 100.
-    r = client.post(f"/api/matches/{mid}/deals", json={"upcard": "hearts", "calls": ["take"], "points": {"Ann": 40, "Ben": 50}, "last_trick": "Ben"})
+    r = client.post(
+        f"/api/matches/{mid}/deals",
+        json={"upcard": "hearts", "calls": ["take"], "points": {"Ann": 40, "Ben": 50}, "last_trick": "Ben"},
+    )
     match = r.json["match"]
     assert match["totals"] == {"Ann": 100, "Ben": 100}
     assert match["finished"] is False and match["winner"] is None
@@ -277,11 +333,28 @@ deal_like = st.fixed_dictionaries(
     {},
     optional={
         "upcard": st.sampled_from(["hearts", "clubs", "spades", "diamonds", "stars", None, 3]),
-        "calls": st.lists(st.sampled_from(["take", "pass", "schmeiss", "accept", "refuse", "hearts", "clubs", "spades", "diamonds", "x", 1]), max_size=6),
+        "calls": st.lists(
+            st.sampled_from(
+                ["take", "pass", "schmeiss", "accept", "refuse", "hearts", "clubs", "spades", "diamonds", "x", 1]
+            ),
+            max_size=6,
+        ),
         "dix": st.booleans() | json_values,
-        "sequences": st.dictionaries(names, st.lists(st.fixed_dictionaries(
-            {"suit": st.sampled_from(["hearts", "clubs", "spades", "x"]), "top": st.sampled_from(["A", "K", "Q", "J", "10", "9", "8", 10, None]),
-             "length": st.integers(-1, 9) | st.text(max_size=2)}), max_size=3), max_size=3) | json_values,
+        "sequences": st.dictionaries(
+            names,
+            st.lists(
+                st.fixed_dictionaries(
+                    {
+                        "suit": st.sampled_from(["hearts", "clubs", "spades", "x"]),
+                        "top": st.sampled_from(["A", "K", "Q", "J", "10", "9", "8", 10, None]),
+                        "length": st.integers(-1, 9) | st.text(max_size=2),
+                    }
+                ),
+                max_size=3,
+            ),
+            max_size=3,
+        )
+        | json_values,
         "bella": names | json_values,
         "points": st.dictionaries(names, st.integers(-5, 200) | json_values, max_size=3) | json_values,
         "last_trick": names | json_values,

@@ -32,7 +32,12 @@ def deal(client, mid, body):
 
 
 def made(maker_points=100, other_points=40, last="Ann", calls=("take",)):
-    return {"upcard": "hearts", "calls": list(calls), "points": {"Ann": maker_points, "Ben": other_points}, "last_trick": last}
+    return {
+        "upcard": "hearts",
+        "calls": list(calls),
+        "points": {"Ann": maker_points, "Ben": other_points},
+        "last_trick": last,
+    }
 
 
 # ---- history ------------------------------------------------------------------------------
@@ -154,7 +159,11 @@ def test_place_and_note_are_editable_and_checked(client):
     m = client.get(f"/api/matches/{mid}").json
     assert m["place"] == "Club room" and m["note"] == "Season 3, round 1"
     r = client.post(f"/matches/{mid}/details", data={"place": "x" * 81, "note": "kept"})
-    assert r.status_code == 422 and 'data-field="place"' in r.get_data(as_text=True) and 'value="kept"' in r.get_data(as_text=True)
+    assert (
+        r.status_code == 422
+        and 'data-field="place"' in r.get_data(as_text=True)
+        and 'value="kept"' in r.get_data(as_text=True)
+    )
     r = client.patch(f"/api/matches/{mid}", json={"note": "n" * 501})
     assert r.status_code == 422 and r.json["errors"][0]["code"] == "too_long"
     assert client.get(f"/api/matches/{mid}").json["note"] == "Season 3, round 1"
@@ -176,7 +185,9 @@ def test_rematch_keeps_game_players_and_options_and_rotates_the_dealer(client):
     assert r.status_code == 303
     new_id = int(r.headers["Location"].rsplit("/", 1)[1])
     m = client.get(f"/api/matches/{new_id}").json
-    assert m["players"] == ["Ann", "Ben"] and m["options"]["target"] == 150 and m["options"]["sequence_values"] == "graded"
+    assert (
+        m["players"] == ["Ann", "Ben"] and m["options"]["target"] == 150 and m["options"]["sequence_values"] == "graded"
+    )
     assert m["dealer"] == "Ann" and m["deals"] == []
 
 
@@ -219,8 +230,13 @@ def test_undo_each_kind_of_action(client):
     deal(client, mid, worked_example())                                  # entered
     client.put(f"/api/matches/{mid}/deals/1", json=dict(worked_example(), points={"Ann": 90, "Ben": 36}))
     assert client.get(f"/api/matches/{mid}").json["totals"] == {"Ann": 120, "Ben": 86}
-    r = undo(client, mid)                                                # undo the correction
-    assert r.json["undone"] == {"action": "corrected", "deal": 1, "at": r.json["undone"]["at"], "id": r.json["undone"]["id"]}
+    r = undo(client, mid)  # undo the correction
+    assert r.json["undone"] == {
+        "action": "corrected",
+        "deal": 1,
+        "at": r.json["undone"]["at"],
+        "id": r.json["undone"]["id"],
+    }
     assert r.json["match"]["totals"] == {"Ann": 0, "Ben": 206}
     client.delete(f"/api/matches/{mid}/deals/1")                         # voided
     assert undo(client, mid).json["match"]["totals"] == {"Ann": 0, "Ben": 206}

@@ -18,9 +18,10 @@ import json
 import os
 import re
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 from urllib.parse import quote, quote_plus
 
 import pytest
@@ -135,7 +136,9 @@ def world(tmp_path_factory) -> World:
     m = w.matches["abandoned"] = _new_match(client, game="klaberjass", players=["Zoë", "Ἀθηνᾶ"])
     _ok(client.post(f"/api/matches/{m}/abandon"))
     # Spitzer and Joker Judge.
-    m = w.matches["spitzer"] = _new_match(client, game="spitzer", players=["Ann", "Ben", "Cid", "Dee"], options={"target": 1000})
+    m = w.matches["spitzer"] = _new_match(
+        client, game="spitzer", players=["Ann", "Ben", "Cid", "Dee"], options={"target": 1000}
+    )
     for deal in SPITZER_DEALS:
         _ok(client.post(f"/api/matches/{m}/deals", json=deal), 201)
     m = w.matches["joker-judge"] = _new_match(client, game="joker-judge", players=["Ann", "Ben"], first_dealer="Ben")
@@ -155,7 +158,11 @@ def world(tmp_path_factory) -> World:
 
 def test_every_route_is_fuzzed(world):
     """The routes fuzzed below are exactly the app's (the list is read at collection from an identical app)."""
-    live = sorted((_route_key(r), tuple(sorted(r.methods or ()))) for r in world.app.url_map.iter_rules() if r.endpoint != "static")
+    live = sorted(
+        (_route_key(r), tuple(sorted(r.methods or ())))
+        for r in world.app.url_map.iter_rules()
+        if r.endpoint != "static"
+    )
     assert live == ROUTES
     assert len(ROUTES) > 40
 
@@ -317,11 +324,27 @@ def real_bodies(world: World) -> list[Any]:
         {"game": "klaberjass", "players": ["Ann", "Ben"], "first_dealer": "Ben", "options": {"target": 1000}},
         {"game": "spitzer", "players": ["Ann", "Ben", "Cid", "Dee"], "options": {"target": 42, "tie": "continue"}},
         {"game": "joker-judge", "players": ["Ann", "Ben"], "options": {"finish": "first-to-200"}},
-        worked_example(), THROWN_IN, MADE, *SPITZER_DEALS, *JOKER_HANDS,
-        {"contract": "normal", "partnership": "called_ace", "called_ace": "hearts", "declarers": ["Ann", "Ben"],
-         "points": 61, "tricks": 4},
-        {"bids": {"Ann": 3, "Ben": 3}, "rebids": {"Ann": 2, "Ben": 2}, "jokers": {"Ann": True, "Ben": True}, "parent": "Ann",
-         "tricks": [], "questions": [{"by": "Ben", "card": "K", "answer": True}]},
+        worked_example(),
+        THROWN_IN,
+        MADE,
+        *SPITZER_DEALS,
+        *JOKER_HANDS,
+        {
+            "contract": "normal",
+            "partnership": "called_ace",
+            "called_ace": "hearts",
+            "declarers": ["Ann", "Ben"],
+            "points": 61,
+            "tricks": 4,
+        },
+        {
+            "bids": {"Ann": 3, "Ben": 3},
+            "rebids": {"Ann": 2, "Ben": 2},
+            "jokers": {"Ann": True, "Ben": True},
+            "parent": "Ann",
+            "tricks": [],
+            "questions": [{"by": "Ben", "card": "K", "answer": True}],
+        },
         {"place": "Café", "note": "x"},
         world.export,
     ]
@@ -331,7 +354,12 @@ JSON_TYPES = [
     "application/json", "application/json", "application/json; charset=utf-8", "application/json; charset=latin-1",
     "application/problem+json", "text/plain", "text/json", None,
 ]
-FORM_TYPES = ["application/x-www-form-urlencoded", "application/x-www-form-urlencoded; charset=latin-1", "text/plain", None]
+FORM_TYPES = [
+    "application/x-www-form-urlencoded",
+    "application/x-www-form-urlencoded; charset=latin-1",
+    "text/plain",
+    None,
+]
 RAW_TYPES = [
     "application/octet-stream", "application/pdf", "text/csv", "text/html", "multipart/form-data",
     "multipart/form-data; boundary=xyz", "application/x-www-form-urlencoded", "application/json", "image/png",
@@ -411,7 +439,9 @@ def bodies(draw, world: World, csrf: bool, api: bool) -> Body:
         pairs = draw(form_pairs)
         pairs = draw(st.permutations(pairs + token_pair))
         encoded = "&".join(f"{_wire(k)}={_wire(v)}" for k, v in pairs).encode()
-        content_type = draw(weighted((6, st.just("application/x-www-form-urlencoded")), (1, st.sampled_from(FORM_TYPES))))
+        content_type = draw(
+            weighted((6, st.just("application/x-www-form-urlencoded")), (1, st.sampled_from(FORM_TYPES)))
+        )
         return Body(kind, encoded, content_type)
     if kind == "multipart":
         fields: dict[str, Any] = {}
@@ -450,7 +480,9 @@ def check(method: str, url: str, response, note: str) -> None:
     if path.startswith("/api/") and method != "OPTIONS":
         assert response.mimetype == "application/json", f"{response.mimetype} on {where}"
         if method != "HEAD":
-            assert isinstance(_json_or_none(response), dict), f"not a JSON object on {where}: {response.get_data()[:300]!r}"
+            assert isinstance(_json_or_none(response), dict), (
+                f"not a JSON object on {where}: {response.get_data()[:300]!r}"
+            )
 
 
 def _send(world: World, data, rule_key: str, methods: tuple[str, ...]) -> None:
@@ -460,7 +492,10 @@ def _send(world: World, data, rule_key: str, methods: tuple[str, ...]) -> None:
     query = data.draw(st.one_of(st.just(""), query_strings), label="query")
     main = [m for m in methods if m not in ("HEAD", "OPTIONS")] or list(methods)
     method = data.draw(weighted((8, st.sampled_from(main)), (2, st.sampled_from(methods))), label="method")
-    csrf = data.draw(weighted((5, st.just("field")), (2, st.just("header")), (2, st.just("none")), (1, st.just("wrong"))), label="csrf")
+    csrf = data.draw(
+        weighted((5, st.just("field")), (2, st.just("header")), (2, st.just("none")), (1, st.just("wrong"))),
+        label="csrf",
+    )
     body = data.draw(bodies(world, csrf == "field", url.startswith("/api/")), label="body")
     if csrf == "field" and body.kind not in ("form", "multipart"):
         csrf = "header"  # a body that cannot carry the field: the token goes in the header instead
@@ -484,7 +519,11 @@ def _send(world: World, data, rule_key: str, methods: tuple[str, ...]) -> None:
         with client.session_transaction() as session:
             session["csrf"] = TOKEN
     kwargs: dict[str, Any] = {"method": method, "headers": headers, "query_string": query or None}
-    if body.data is not None and method not in ("GET", "HEAD", "OPTIONS") or (body.data is not None and data.draw(st.booleans())):
+    if (
+        body.data is not None
+        and method not in ("GET", "HEAD", "OPTIONS")
+        or (body.data is not None and data.draw(st.booleans()))
+    ):
         kwargs["data"] = body.data
         if body.content_type is not None:
             kwargs["content_type"] = body.content_type
@@ -540,7 +579,9 @@ BIG = b"x" * (300 * 1024)  # over MAX_CONTENT_LENGTH (256 KiB)
 ])
 def test_a_300_kb_api_body_is_413_json_with_a_message(world, method, path):
     url = path.format(k=world.matches["klaberjass"])
-    r = plain_client(world.app).open(url, method=method, data=b'{"note": "' + BIG + b'"}', content_type="application/json")
+    r = plain_client(world.app).open(
+        url, method=method, data=b'{"note": "' + BIG + b'"}', content_type="application/json"
+    )
     assert r.status_code == 413
     assert r.is_json and r.json["errors"][0]["message"]
     assert r.json["errors"][0]["code"]
@@ -552,7 +593,9 @@ def test_a_300_kb_form_is_413_with_a_message(world, path):
     with client.session_transaction() as session:
         session["csrf"] = TOKEN
     url = path.format(k=world.matches["klaberjass"])
-    r = client.post(url, data=b"csrf_token=" + TOKEN.encode() + b"&note=" + BIG, content_type="application/x-www-form-urlencoded")
+    r = client.post(
+        url, data=b"csrf_token=" + TOKEN.encode() + b"&note=" + BIG, content_type="application/x-www-form-urlencoded"
+    )
     assert r.status_code == 413
     assert r.mimetype == "text/html" and "<h1" in r.get_data(as_text=True)
 

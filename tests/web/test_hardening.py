@@ -3,8 +3,7 @@ passphrases, sessions that end, idempotency keys bound to their body."""
 
 from __future__ import annotations
 
-import logging
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from flask.testing import FlaskClient
@@ -91,7 +90,11 @@ def test_behind_a_proxy_the_forwarded_host_and_scheme_count(tmp_path):
     client = app.test_client()
     match_id = new_match(client)
     client.post(f"/matches/{match_id}/share")
-    forwarded = {"X-Forwarded-Host": "referee.example.org", "X-Forwarded-Proto": "https", "X-Forwarded-For": "203.0.113.9"}
+    forwarded = {
+        "X-Forwarded-Host": "referee.example.org",
+        "X-Forwarded-Proto": "https",
+        "X-Forwarded-For": "203.0.113.9",
+    }
     page = client.get(f"/matches/{match_id}", headers=forwarded).get_data(as_text=True)
     assert "https://referee.example.org/share/" in page
     assert client.get("/", headers={**forwarded, "X-Forwarded-Host": "rebind.example"}).status_code == 400
@@ -131,7 +134,9 @@ def test_the_login_form_is_throttled_too_without_sleeping(locked):
     assert time.monotonic() - started < 2  # no sleep in the worker thread
     assert codes == [401] * 5 + [429] * 2
     r = client.post("/login", data={"passphrase": "open sesame"})
-    assert r.status_code == 429 and "Too many wrong passphrases" in r.get_data(as_text=True) and r.headers["Retry-After"]
+    assert (
+        r.status_code == 429 and "Too many wrong passphrases" in r.get_data(as_text=True) and r.headers["Retry-After"]
+    )
     other = locked.test_client()
     other.environ_base["REMOTE_ADDR"] = "198.51.100.9"
     assert other.post("/login", data={"passphrase": "open sesame"}).status_code == 303
@@ -204,7 +209,7 @@ def test_an_idle_session_expires(locked):
     client = _signed_in(locked)
     assert locked.permanent_session_lifetime == timedelta(days=14)
     conn = sqlite3.connect(locked.config["DATABASE"])
-    old = (datetime.now(timezone.utc) - timedelta(days=15)).isoformat(timespec="seconds")
+    old = (datetime.now(UTC) - timedelta(days=15)).isoformat(timespec="seconds")
     conn.execute("UPDATE sessions SET seen = ?", [old])
     conn.commit()
     assert client.get("/history").status_code == 302
@@ -217,12 +222,12 @@ def test_a_session_in_use_stays(locked):
 
     client = _signed_in(locked)
     conn = sqlite3.connect(locked.config["DATABASE"])
-    old = (datetime.now(timezone.utc) - timedelta(days=13)).isoformat(timespec="seconds")
+    old = (datetime.now(UTC) - timedelta(days=13)).isoformat(timespec="seconds")
     conn.execute("UPDATE sessions SET seen = ?", [old])
     conn.commit()
     assert client.get("/history").status_code == 200
     seen = conn.execute("SELECT seen FROM sessions").fetchone()[0]
-    assert datetime.fromisoformat(seen) > datetime.now(timezone.utc) - timedelta(minutes=1)  # the clock restarts
+    assert datetime.fromisoformat(seen) > datetime.now(UTC) - timedelta(minutes=1)  # the clock restarts
     conn.close()
 
 
@@ -252,13 +257,15 @@ def test_a_key_reused_with_another_body_is_refused(client):
 def test_long_keys_are_refused_not_cut(client):
     match_id = new_match(client)
     first, second = "k" * 150 + "1", "k" * 150 + "2"  # were the same key once cut to 100 characters
-    assert client.post(f"/api/matches/{match_id}/deals", json=worked_example(), headers={"Idempotency-Key": first}).status_code == 201
+    r = client.post(f"/api/matches/{match_id}/deals", json=worked_example(), headers={"Idempotency-Key": first})
+    assert r.status_code == 201
     thrown_in = {"upcard": "clubs", "calls": ["pass", "pass", "pass", "pass"]}
     r = client.post(f"/api/matches/{match_id}/deals", json=thrown_in, headers={"Idempotency-Key": second})
     assert r.status_code == 201 and r.json["deal"]["number"] == 2
     r = client.post(f"/api/matches/{match_id}/deals", json=thrown_in, headers={"Idempotency-Key": "k" * 256})
     assert r.status_code == 422 and r.json["errors"][0]["code"] == "bad_idempotency_key"
-    assert client.post(f"/api/matches/{match_id}/deals", json=thrown_in, headers={"Idempotency-Key": "k" * 255}).status_code == 201
+    r = client.post(f"/api/matches/{match_id}/deals", json=thrown_in, headers={"Idempotency-Key": "k" * 255})
+    assert r.status_code == 201
     assert len(client.get(f"/api/matches/{match_id}").json["deals"]) == 3
 
 
@@ -297,8 +304,12 @@ def test_a_hostile_import_is_refused_in_bounded_memory_and_time(tmp_path, mib, i
 
     path = tmp_path / "hostile.json"
     path.write_bytes(_hostile(mib * 1024 * 1024, item))
-    out = subprocess.run([sys.executable, "-c", IMPORT_CHILD, str(path), str(768 * 1024 * 1024), str(tmp_path / "db.sqlite")],
-                         capture_output=True, text=True, timeout=120)
+    out = subprocess.run(
+        [sys.executable, "-c", IMPORT_CHILD, str(path), str(768 * 1024 * 1024), str(tmp_path / "db.sqlite")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert out.returncode == 0, out.stderr[-2000:]
     answer = json.loads(out.stdout.strip().splitlines()[-1])
     assert answer["status"] == 422
@@ -316,11 +327,19 @@ def test_a_hostile_import_is_refused_in_bounded_memory_and_time(tmp_path, mib, i
 def test_duplicate_keys_are_refused_not_last_wins(client):
     r = client.post("/api/matches", data='{"game": "klaberjass", "players": ["Ann", "Ben"], "players": ["X", "Y"]}',
                     content_type="application/json")
-    assert r.status_code == 422 and r.json["errors"][0]["code"] == "duplicate_key" and '"players"' in r.json["errors"][0]["message"]
+    assert (
+        r.status_code == 422
+        and r.json["errors"][0]["code"] == "duplicate_key"
+        and '"players"' in r.json["errors"][0]["message"]
+    )
     match_id = new_match(client)
     body = '{"upcard": "hearts", "calls": ["take"], "points": {"Ann": 70, "Ann": 0, "Ben": 56}, "last_trick": "Ann"}'
     r = client.post(f"/api/matches/{match_id}/deals", data=body, content_type="application/json")
-    assert r.status_code == 422 and r.json["errors"][0]["code"] == "duplicate_key" and '"Ann"' in r.json["errors"][0]["message"]
+    assert (
+        r.status_code == 422
+        and r.json["errors"][0]["code"] == "duplicate_key"
+        and '"Ann"' in r.json["errors"][0]["message"]
+    )
     assert client.get(f"/api/matches/{match_id}").json["deals"] == []
 
 
@@ -343,7 +362,9 @@ def _capped_app(tmp_path, **config):
 
 def test_deals_per_match_are_capped_on_entry(tmp_path):
     client = _capped_app(tmp_path, MAX_DEALS=2).test_client()
-    match_id = client.post("/api/matches", json={"game": "klaberjass", "players": ["Ann", "Ben"], "options": {"target": "none"}}).json["id"]
+    match_id = client.post(
+        "/api/matches", json={"game": "klaberjass", "players": ["Ann", "Ben"], "options": {"target": "none"}}
+    ).json["id"]
     thrown_in = {"upcard": "clubs", "calls": ["pass", "pass", "pass", "pass"]}
     for _ in range(2):
         assert client.post(f"/api/matches/{match_id}/deals", json=thrown_in).status_code == 201
@@ -356,14 +377,20 @@ def test_deals_per_match_are_capped_on_entry(tmp_path):
 
 
 def test_deals_per_match_are_capped_on_import(tmp_path, client):
-    match_id = client.post("/api/matches", json={"game": "klaberjass", "players": ["Ann", "Ben"], "options": {"target": "none"}}).json["id"]
+    match_id = client.post(
+        "/api/matches", json={"game": "klaberjass", "players": ["Ann", "Ben"], "options": {"target": "none"}}
+    ).json["id"]
     for _ in range(3):
-        client.post(f"/api/matches/{match_id}/deals", json={"upcard": "clubs", "calls": ["pass", "pass", "pass", "pass"]})
+        client.post(
+            f"/api/matches/{match_id}/deals", json={"upcard": "clubs", "calls": ["pass", "pass", "pass", "pass"]}
+        )
     doc = client.get("/api/export").json
     other = _capped_app(tmp_path, MAX_DEALS=2).test_client()
     r = other.post("/api/import", json=doc)
     assert r.status_code == 422 and r.json["errors"][0]["code"] == "too_many_deals"
-    assert r.json["errors"][0]["field"] == "matches.0.deals" and r.json["errors"][0]["message"].startswith("Match 1 has 3 deals")
+    assert r.json["errors"][0]["field"] == "matches.0.deals" and r.json["errors"][0]["message"].startswith(
+        "Match 1 has 3 deals"
+    )
     assert other.get("/api/matches").json["total"] == 0
 
 
@@ -371,9 +398,13 @@ def test_a_sheet_over_the_page_limit_is_refused_at_once(tmp_path):
     import time
 
     client = _capped_app(tmp_path, SHEET_MAX_PAGES=1).test_client()
-    match_id = client.post("/api/matches", json={"game": "klaberjass", "players": ["Ann", "Ben"], "options": {"target": "none"}}).json["id"]
+    match_id = client.post(
+        "/api/matches", json={"game": "klaberjass", "players": ["Ann", "Ben"], "options": {"target": "none"}}
+    ).json["id"]
     for _ in range(20):
-        client.post(f"/api/matches/{match_id}/deals", json={"upcard": "clubs", "calls": ["pass", "pass", "pass", "pass"]})
+        client.post(
+            f"/api/matches/{match_id}/deals", json={"upcard": "clubs", "calls": ["pass", "pass", "pass", "pass"]}
+        )
     started = time.monotonic()
     r = client.get(f"/matches/{match_id}/sheet.pdf")
     assert r.status_code == 422 and time.monotonic() - started < 1
@@ -397,7 +428,12 @@ def poisoned(client):
     def make(poison):
         match_id = new_match(client)
         assert client.post(f"/api/matches/{match_id}/deals", json=worked_example()).status_code == 201
-        assert client.put(f"/api/matches/{match_id}/deals/1", json={**worked_example(), "points": {"Ann": 60, "Ben": 66}}).status_code == 200
+        assert (
+            client.put(
+                f"/api/matches/{match_id}/deals/1", json={**worked_example(), "points": {"Ann": 60, "Ben": 66}}
+            ).status_code
+            == 200
+        )
         assert client.delete(f"/api/matches/{match_id}/deals/1").status_code == 200
         client.post(f"/matches/{match_id}/share")
         conn = sqlite3.connect(client.application.config["DATABASE"])
@@ -430,10 +466,24 @@ def test_restoring_a_deal_that_breaks_the_rules_is_refused(client, poisoned, poi
 @pytest.mark.parametrize("poison", POISONS)
 def test_no_page_answers_500_for_stored_data(client, poisoned, poison):
     match_id, token = poisoned(poison)
-    for url in (f"/matches/{match_id}", f"/matches/{match_id}/deals/1/edit", f"/matches/{match_id}/deals/new",
-                f"/api/matches/{match_id}", f"/api/matches/{match_id}/deals/1", f"/api/matches/{match_id}/events",
-                f"/matches/{match_id}/sheet", f"/api/matches/{match_id}/export", f"/matches/{match_id}/deals.csv",
-                "/", "/history", "/players/Ann", "/api/export", "/export/deals.csv", f"/share/{token}", f"/share/{token}/live"):
+    for url in (
+        f"/matches/{match_id}",
+        f"/matches/{match_id}/deals/1/edit",
+        f"/matches/{match_id}/deals/new",
+        f"/api/matches/{match_id}",
+        f"/api/matches/{match_id}/deals/1",
+        f"/api/matches/{match_id}/events",
+        f"/matches/{match_id}/sheet",
+        f"/api/matches/{match_id}/export",
+        f"/matches/{match_id}/deals.csv",
+        "/",
+        "/history",
+        "/players/Ann",
+        "/api/export",
+        "/export/deals.csv",
+        f"/share/{token}",
+        f"/share/{token}/live",
+    ):
         assert client.get(url).status_code == 200, url
     assert client.post(f"/matches/{match_id}/deals/1/edit", data={"op": "save"}).status_code == 422
 
@@ -471,7 +521,9 @@ def test_names_that_look_the_same_are_refused(client, first, second):
 def test_a_name_with_no_visible_character_is_refused(client, name):
     r = _start(client, ["Ann", name])
     assert r.status_code == 422
-    assert [e["code"] for e in r.json["errors"]] == ["empty_name"] and "no visible character" in r.json["errors"][0]["message"]
+    assert [e["code"] for e in r.json["errors"]] == ["empty_name"] and "no visible character" in r.json["errors"][0][
+        "message"
+    ]
 
 
 @pytest.mark.parametrize("name", [
@@ -505,7 +557,12 @@ def test_sheets_print_names_in_any_script(client):
     from pypdf import PdfReader
 
     match_id = _start(client, ["Zoe\u0308", "می\u200cخواهم"]).json["id"]
-    assert client.post(f"/api/matches/{match_id}/deals", json={"upcard": "clubs", "calls": ["pass", "pass", "pass", "pass"]}).status_code == 201
+    assert (
+        client.post(
+            f"/api/matches/{match_id}/deals", json={"upcard": "clubs", "calls": ["pass", "pass", "pass", "pass"]}
+        ).status_code
+        == 201
+    )
     html = client.get(f"/matches/{match_id}/sheet").get_data(as_text=True)
     assert "Zo\u00eb" in html and "می\u200cخواهم" in html
     r = client.get(f"/matches/{match_id}/sheet.pdf")

@@ -75,7 +75,9 @@ def test_every_page_says_it_depends_on_the_language(client):
         r = client.get(path)
         assert {"Accept-Language", "Cookie"} <= set(r.vary), (path, r.vary)
         assert r.headers["Content-Language"] == "en"
-    static = client.get(re.search(r'href="(/static/app\.[0-9a-f]+\.css)"', client.get("/").get_data(as_text=True)).group(1))
+    static = client.get(
+        re.search(r'href="(/static/app\.[0-9a-f]+\.css)"', client.get("/").get_data(as_text=True)).group(1)
+    )
     assert "Content-Language" not in static.headers and "Cookie" not in static.vary
 
 
@@ -203,13 +205,17 @@ def test_say_is_a_filter_of_every_page(babel_app):
 def test_api_violations_are_rendered_through_say(babel_app, monkeypatch):
     """A bad deal's violations reach the API in the language asked for, codes and fields unchanged."""
     def refuse(self, deal, table, options):
-        raise InvalidDeal([Violation.of("too_many_points", "points.Ann", BAD_POINTS, player="Ann", points=1234, most=162)])
+        raise InvalidDeal(
+            [Violation.of("too_many_points", "points.Ann", BAD_POINTS, player="Ann", points=1234, most=162)]
+        )
 
     monkeypatch.setattr(Klaberjass, "read", refuse)
     client = babel_app.test_client()
     match = client.post("/api/matches", json={"game": "klaberjass", "players": PLAYERS}).json
     url = f"/api/matches/{match['id']}/deals"
-    answers = {lang: client.post(url, json={"anything": 1}, headers={"Accept-Language": lang}) for lang in ("en", "de", "ja")}
+    answers = {
+        lang: client.post(url, json={"anything": 1}, headers={"Accept-Language": lang}) for lang in ("en", "de", "ja")
+    }
     assert {r.status_code for r in answers.values()} == {422}
     errors = {lang: r.json["errors"] for lang, r in answers.items()}
     assert errors["en"] == [{"field": "points.Ann", "code": "too_many_points",
@@ -254,7 +260,10 @@ def test_without_compiled_catalogues_it_serves_english_and_says_so(tmp_path, cap
 def test_the_install_step_compiles_the_catalogues(tmp_path):
     for script in ("scripts/serve", "scripts/test"):
         lines = (ROOT / script).read_text().splitlines()
-        assert lines.index("compile_catalogues") == next(i for i, l in enumerate(lines) if l.startswith("python_env")) + 1
+        assert (
+            lines.index("compile_catalogues")
+            == next(i for i, line in enumerate(lines) if line.startswith("python_env")) + 1
+        )
     work = tmp_path / "checkout"
     (work / "scripts").mkdir(parents=True)
     shutil.copy(ROOT / "scripts" / "setup.sh", work / "scripts")
@@ -290,6 +299,12 @@ def test_the_install_step_compiles_the_catalogues(tmp_path):
 ])
 def test_the_cli_speaks_the_language_of_the_environment(env, expected):
     clean = {"PATH": "/usr/bin:/bin", **env}
-    r = subprocess.run([str(ROOT / ".venv/bin/referee"), "--port", "70000"], check=False, env=clean, capture_output=True,
-                       text=True, timeout=60)
+    r = subprocess.run(
+        [str(ROOT / ".venv/bin/referee"), "--port", "70000"],
+        check=False,
+        env=clean,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert r.returncode == 2 and expected in r.stderr, r.stderr

@@ -22,7 +22,10 @@ def text(body: str) -> str:
 @pytest.fixture
 def jj(client):
     def make(**options):
-        r = client.post("/api/matches", json={"game": "joker-judge", "players": ["Ann", "Ben"], "first_dealer": "Ben", "options": options})
+        r = client.post(
+            "/api/matches",
+            json={"game": "joker-judge", "players": ["Ann", "Ben"], "first_dealer": "Ben", "options": options},
+        )
         assert r.status_code == 201, r.json
         return r.json["id"]
 
@@ -91,11 +94,23 @@ def test_tie_break_asks_only_as_far_as_needed(client, entry_url):
     body = post(client, entry_url, **{"bid-0": "2", "bid-1": "2", "rebid-0": "2", "rebid-1": "2"})
     assert 'name="joker-0"' in body and 'name="parent"' not in body
     assert "Ben, the dealer, says first" in text(body)
-    body = post(client, entry_url, **{"bid-0": "2", "bid-1": "2", "rebid-0": "2", "rebid-1": "2", "joker-0": "yes", "joker-1": "no"})
+    body = post(
+        client,
+        entry_url,
+        **{"bid-0": "2", "bid-1": "2", "rebid-0": "2", "rebid-1": "2", "joker-0": "yes", "joker-1": "no"},
+    )
     assert "Ben is parent" in text(body) and 'name="parent"' not in body
-    body = post(client, entry_url, **{"bid-0": "1", "bid-1": "1", "rebid-0": "1", "rebid-1": "1", "joker-0": "no", "joker-1": "no"})
+    body = post(
+        client,
+        entry_url,
+        **{"bid-0": "1", "bid-1": "1", "rebid-0": "1", "rebid-1": "1", "joker-0": "no", "joker-1": "no"},
+    )
     assert 'name="parent"' in body
-    body = post(client, entry_url, **{"bid-0": "1", "bid-1": "1", "rebid-0": "1", "rebid-1": "1", "joker-0": "no", "joker-1": "no", "parent": "1"})
+    body = post(
+        client,
+        entry_url,
+        **{"bid-0": "1", "bid-1": "1", "rebid-0": "1", "rebid-1": "1", "joker-0": "no", "joker-1": "no", "parent": "1"},
+    )
     assert "Ben needs 2" in text(body)  # both bid 1: the parent's bid becomes 2
 
 
@@ -178,5 +193,9 @@ def test_match_page_speaks_of_hands_and_the_finish(client, jj):
 
 @pytest.mark.parametrize("op", ["trick:9K", "trick:0X", "undo-trick", "declare:maybe", "lie:7", "trick:"])
 def test_odd_buttons_never_break_the_form(client, entry_url, op):
-    r = client.post(entry_url, data={"bid-0": "3", "bid-1": "9", "tricks": "K-K-pass|x|Jo-Jo-1Jo|||", "card-0": "Jo", "op": op}, headers=HX)
+    r = client.post(
+        entry_url,
+        data={"bid-0": "3", "bid-1": "9", "tricks": "K-K-pass|x|Jo-Jo-1Jo|||", "card-0": "Jo", "op": op},
+        headers=HX,
+    )
     assert r.status_code == 200

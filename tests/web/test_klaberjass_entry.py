@@ -26,11 +26,25 @@ def points(html: str) -> list[str]:
     [
         pytest.param({"kcard-0-J-hearts": "1"}, ["20", ""], id="trump J: 20"),
         pytest.param({"kcard-0-9-hearts": "1", "kcard-0-J-spades": "1"}, ["16", ""], id="trump 9 + plain J: 14+2"),
-        pytest.param({"kcard-1-A-clubs": "1", "kcard-1-10-clubs": "1", "kcard-1-K-clubs": "1", "kcard-1-Q-clubs": "1"},
-                     ["", "28"], id="Ben's plain A 10 K Q: 11+10+4+3"),
-        pytest.param({"kcard-0-J-hearts": "1", "kcard-0-9-hearts": "1", "kcard-0-A-hearts": "1", "kcard-0-10-hearts": "1",
-                      "kcard-0-K-hearts": "1", "kcard-0-Q-hearts": "1", "kcard-1-J-diamonds": "1", "kcard-1-9-diamonds": "1"},
-                     ["62", "2"], id="all trump points to Ann: 62; Ben's plain J 9: 2+0"),
+        pytest.param(
+            {"kcard-1-A-clubs": "1", "kcard-1-10-clubs": "1", "kcard-1-K-clubs": "1", "kcard-1-Q-clubs": "1"},
+            ["", "28"],
+            id="Ben's plain A 10 K Q: 11+10+4+3",
+        ),
+        pytest.param(
+            {
+                "kcard-0-J-hearts": "1",
+                "kcard-0-9-hearts": "1",
+                "kcard-0-A-hearts": "1",
+                "kcard-0-10-hearts": "1",
+                "kcard-0-K-hearts": "1",
+                "kcard-0-Q-hearts": "1",
+                "kcard-1-J-diamonds": "1",
+                "kcard-1-9-diamonds": "1",
+            },
+            ["62", "2"],
+            id="all trump points to Ann: 62; Ben's plain J 9: 2+0",
+        ),
     ],
 )
 def test_the_counting_aid_sums_the_tapped_cards_with_the_trump(client, make_match, htmx, tapped, expected):
@@ -44,7 +58,12 @@ def test_a_number_typed_over_the_sum_is_kept_until_the_cards_change(client, make
     match_id = make_match()
     typed = entry(client, match_id, True, **{"kcard-0-J-hearts": "1", "kcards_sum-0": "20", "points-0": "25"})
     assert points(typed.get_data(as_text=True))[0] == "25"
-    more = entry(client, match_id, True, **{"kcard-0-J-hearts": "1", "kcard-0-A-spades": "1", "kcards_sum-0": "20", "points-0": "25"})
+    more = entry(
+        client,
+        match_id,
+        True,
+        **{"kcard-0-J-hearts": "1", "kcard-0-A-spades": "1", "kcards_sum-0": "20", "points-0": "25"},
+    )
     assert points(more.get_data(as_text=True))[0] == "31"
 
 
@@ -59,7 +78,9 @@ def test_a_card_counted_for_both_players_is_a_mistake_and_saves_nothing(client, 
 
 def test_the_aid_is_offered_once_the_trump_is_known_with_the_trump_row_first(client, make_match):
     match_id = make_match()
-    before = client.post(f"/matches/{match_id}/deals/new", data={"upcard": "hearts", "op": "refresh"}, headers={"HX-Request": "true"})
+    before = client.post(
+        f"/matches/{match_id}/deals/new", data={"upcard": "hearts", "op": "refresh"}, headers={"HX-Request": "true"}
+    )
     assert "kcards" not in before.get_data(as_text=True)
     html = entry(client, match_id, True).get_data(as_text=True)
     names = re.findall(r'name="kcard-0-([^"]+)"', html)
@@ -69,7 +90,9 @@ def test_the_aid_is_offered_once_the_trump_is_known_with_the_trump_row_first(cli
 
 def test_the_save_bar_shows_the_preview_line_and_save(client, make_match):
     match_id = make_match()
-    html = entry(client, match_id, True, **{"points-0": "90", "points-1": "36", "last_trick": "0"}).get_data(as_text=True)
+    html = entry(client, match_id, True, **{"points-0": "90", "points-1": "36", "last_trick": "0"}).get_data(
+        as_text=True
+    )
     bar = re.search(r'<div class="entry-bar" id="entry-bar">(.*?)</div>\s*</div>', html, re.S).group(1)
     assert "Ann 100 vs Ben 36: Ann made it" in bar and 'id="save"' in bar
     assert 'inputmode="numeric"' in html and 'enterkeyhint="next"' in html

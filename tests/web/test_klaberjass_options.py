@@ -47,6 +47,11 @@ def test_card_points_below_18_are_refused_beside_the_points(client):
     r = client.post(f"/api/matches/{mid}/deals", json={"upcard": "hearts", "calls": ["take"],
                                                        "points": {"Ann": 17, "Ben": 0}, "last_trick": "Ann"})
     assert r.status_code == 422
-    assert r.json["errors"] == [{"field": "points", "code": "points_below_minimum",
-                                 "message": "The card points add up to 17 + 0 = 17; the 18 cards played hold at least 18."}]
+    assert r.json["errors"] == [
+        {
+            "field": "points",
+            "code": "points_below_minimum",
+            "message": "The card points add up to 17 + 0 = 17; the 18 cards played hold at least 18.",
+        }
+    ]
     assert client.get(f"/api/matches/{mid}").json["deals"] == []

@@ -177,9 +177,14 @@ def test_incomplete_sequence_row_is_an_error_beside_it(client, match_id):
 
 
 def test_sequence_rows_are_added_and_removed(client, match_id):
-    r = client.post(f"/matches/{match_id}/deals/new", data={"calls": "take", "upcard": "hearts", "op": "addseq:1", "seqn-1": "0"})
+    r = client.post(
+        f"/matches/{match_id}/deals/new", data={"calls": "take", "upcard": "hearts", "op": "addseq:1", "seqn-1": "0"}
+    )
     assert 'name="seqn-1" value="1"' in r.get_data(as_text=True)
-    r = client.post(f"/matches/{match_id}/deals/new", data={"calls": "take", "upcard": "hearts", "op": "delseq:1:0", "seqn-1": "1", "seq-1-0-suit": "clubs"})
+    r = client.post(
+        f"/matches/{match_id}/deals/new",
+        data={"calls": "take", "upcard": "hearts", "op": "delseq:1:0", "seqn-1": "1", "seq-1-0-suit": "clubs"},
+    )
     assert 'name="seqn-1" value="0"' in r.get_data(as_text=True)
 
 
@@ -199,7 +204,10 @@ def test_thrown_in_deal_ignores_hidden_point_fields(client, match_id):
     form["calls"] = "schmeiss,accept"
     r = client.post(f"/matches/{match_id}/deals/new", data=form)
     assert r.status_code == 303
-    assert client.get(f"/api/matches/{match_id}").json["deals"][0]["input"] == {"upcard": "hearts", "calls": ["schmeiss", "accept"]}
+    assert client.get(f"/api/matches/{match_id}").json["deals"][0]["input"] == {
+        "upcard": "hearts",
+        "calls": ["schmeiss", "accept"],
+    }
 
 
 def test_correct_an_earlier_deal(client, match_id):
@@ -262,7 +270,9 @@ def test_unknown_match_and_deal_pages_are_404(client, match_id):
 
 @pytest.mark.parametrize("op", ["call:bogus", "delseq:9:9", "addseq:x", "undo", "", "call:"])
 def test_odd_buttons_never_break_the_form(client, match_id, op):
-    r = client.post(f"/matches/{match_id}/deals/new", data={"op": op, "calls": "x,,take", "seqn-0": "99", "points-0": "-3"})
+    r = client.post(
+        f"/matches/{match_id}/deals/new", data={"op": op, "calls": "x,,take", "seqn-0": "99", "points-0": "-3"}
+    )
     assert r.status_code == 200
 
 

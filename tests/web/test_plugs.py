@@ -92,7 +92,9 @@ def test_the_distance_to_the_target_comes_from_the_rules(client):
     assert klaberjass.needs(("Ann", "Ben"), {}, klaberjass.parse_options({"target": "none"})) is None
     assert spitzer.needs(("Ann",), {"Ann": 40}, spitzer.defaults) == {"Ann": 2}
     assert joker.needs(("Ann", "Ben"), {"Ann": 150, "Ben": 0}, joker.defaults) is None
-    mid = client.post("/api/matches", json={"game": "klaberjass", "players": ["Ann", "Ben"], "first_dealer": "Ben"}).json["id"]
+    mid = client.post(
+        "/api/matches", json={"game": "klaberjass", "players": ["Ann", "Ben"], "first_dealer": "Ben"}
+    ).json["id"]
     client.post(f"/api/matches/{mid}/deals", json=worked_example())  # Ann 0, Ben 206
     page = client.get(f"/matches/{mid}").get_data(as_text=True)
     assert re.findall(r'<span class="to-go">([^<]+)</span>', page) == ["needs 500", "needs 294"]
@@ -121,7 +123,9 @@ class Tally(BaseGame):
     seats = 2
     order = 40
     Options = TallyOptions
-    option_specs = (OptionSpec("target", "Target", "First to this total wins.", 50, number=True, minimum=10, maximum=500),)
+    option_specs = (
+        OptionSpec("target", "Target", "First to this total wins.", 50, number=True, minimum=10, maximum=500),
+    )
 
     def read(self, raw, table, options):
         points = raw.get("points") if isinstance(raw, dict) else None
@@ -204,7 +208,8 @@ TEMPLATES = {
 <input name="points-{{ loop.index0 }}" value="{{ entry.points[loop.index0] }}"></label>{% endfor %}{% endblock %}""",
     "games/tally/_turn.html": "Round {{ match.next_number }}: <b>{{ state.roles.dealer }}</b> tallies.",
     "games/tally/_figures.html": "<dt>Tallied</dt><dd>{{ g.deals }}</dd>",
-    "rules/tally.html": '{% extends "rules/_layout.html" %}{% block rules %}<p>Write your points down.</p>{% endblock %}',
+    "rules/tally.html": '{% extends "rules/_layout.html" %}'
+                        "{% block rules %}<p>Write your points down.</p>{% endblock %}",
     "rules/_ref_tally.html": "<p>Points 0–30 a round.</p>",
 }
 

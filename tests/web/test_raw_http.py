@@ -35,8 +35,12 @@ def _json(base: str, method: str, path: str, body: dict) -> dict:
 @pytest.fixture
 def open_ended(real_server):
     """An open-ended match (target none) with one deal, voided: every bare action has something to do."""
-    match = _json(real_server, "POST", "/api/matches",
-                  {"game": "klaberjass", "players": ["Ann", "Ben"], "first_dealer": "Ben", "options": {"target": "none"}})
+    match = _json(
+        real_server,
+        "POST",
+        "/api/matches",
+        {"game": "klaberjass", "players": ["Ann", "Ben"], "first_dealer": "Ben", "options": {"target": "none"}},
+    )
     mid = match["id"]
     _json(real_server, "POST", f"/api/matches/{mid}/deals", worked_example())
     corrected = dict(worked_example(), points={"Ann": 72, "Ben": 54})

@@ -20,19 +20,30 @@ GAMES = ("klaberjass", "spitzer", "joker-judge")
 
 # Terms each page must use (docs/glossary.md); the amendments of RULES.md included.
 TERMS = {
-    ("joker-judge", "ja"): ["ジョーカージャッジ", "親", "子", "価数", "倍数", "パニッシュメント", "パニッシャー", "チャイルド",
-                            "ジャッジプール", "パーフェクト", "クリティカルジャッジ", "尋問", "ジョーカー宣言", "逆転ラウンド",
-                            "200点先取"],
-    ("joker-judge", "de"): ["Ansager", "Gegenspieler", "Gebot", "Stich", "Bonusstich", "Joker Judge", "Punishment", "Punisher",
-                            "Critical Judge", "Perfect", "Judge-Pool", "Joker-Ansage", "Aufholrunde", "Faktor"],
-    ("spitzer", "ja"): ["スピッツァー", "ビッグクイーン", "リトルクイーン", "スティーラー", "ゾラ", "ゾラシュナイダー", "ゾラシュワルツ",
-                        "シュナイダー宣言", "切り札", "第1トリック", "他の人の最初のトリック", "宣言側"],
-    ("spitzer", "de"): ["Spitzer", "Stiller", "Zola", "Zola Schneider", "Zola Schwarz", "Schneider angesagt", "Normalspiel",
-                        "Trümpfe", "Stiche", "Augen", "Spielerpartei", "Erster Stich eines anderen", "große Dame"],
-    ("klaberjass", "ja"): ["クラバーヤス", "切り札", "アップカード", "先手", "ディーラー", "宣言者", "テイク", "シュマイス", "パス",
-                           "ディックス", "シークエンス", "ベラ", "ベート", "配りなおし", "最低18点", "20 / 40 / 50"],
-    ("klaberjass", "de"): ["Trumpf", "Schmeiß", "Bella", "Dix", "Terz", "Fünfziger", "Vorhand", "Geber", "Trumpfbestimmer",
-                           "Trumpfkarte", "bete", "eingeworfen", "mindestens 18", "20 / 40 / 50"],
+    ("joker-judge", "ja"): [
+        "ジョーカージャッジ", "親", "子", "価数", "倍数", "パニッシュメント", "パニッシャー", "チャイルド",
+        "ジャッジプール", "パーフェクト", "クリティカルジャッジ", "尋問", "ジョーカー宣言", "逆転ラウンド", "200点先取",
+    ],
+    ("joker-judge", "de"): [
+        "Ansager", "Gegenspieler", "Gebot", "Stich", "Bonusstich", "Joker Judge", "Punishment", "Punisher",
+        "Critical Judge", "Perfect", "Judge-Pool", "Joker-Ansage", "Aufholrunde", "Faktor",
+    ],
+    ("spitzer", "ja"): [
+        "スピッツァー", "ビッグクイーン", "リトルクイーン", "スティーラー", "ゾラ", "ゾラシュナイダー",
+        "ゾラシュワルツ", "シュナイダー宣言", "切り札", "第1トリック", "他の人の最初のトリック", "宣言側",
+    ],
+    ("spitzer", "de"): [
+        "Spitzer", "Stiller", "Zola", "Zola Schneider", "Zola Schwarz", "Schneider angesagt", "Normalspiel", "Trümpfe",
+        "Stiche", "Augen", "Spielerpartei", "Erster Stich eines anderen", "große Dame",
+    ],
+    ("klaberjass", "ja"): [
+        "クラバーヤス", "切り札", "アップカード", "先手", "ディーラー", "宣言者", "テイク", "シュマイス", "パス",
+        "ディックス", "シークエンス", "ベラ", "ベート", "配りなおし", "最低18点", "20 / 40 / 50",
+    ],
+    ("klaberjass", "de"): [
+        "Trumpf", "Schmeiß", "Bella", "Dix", "Terz", "Fünfziger", "Vorhand", "Geber", "Trumpfbestimmer", "Trumpfkarte",
+        "bete", "eingeworfen", "mindestens 18", "20 / 40 / 50",
+    ],
 }
 # Words of the English page that must not be left in a translation (the options' block, rendered from the code,
 # is cut off first: the catalogues translate it later).
@@ -122,7 +133,7 @@ def test_translation_has_the_english_structure(client, game, lang):
     assert translated.h2 == english.h2
     assert [(t["class"], t["rows"]) for t in translated.tables] == [(t["class"], t["rows"]) for t in english.tables]
     # Score table (Spitzer) and multipliers (Joker Judge): the very same numbers.
-    for ours, theirs in zip(translated.tables, english.tables):
+    for ours, theirs in zip(translated.tables, english.tables, strict=True):
         if "score-table" in ours["class"] or "mult-table" in ours["class"]:
             assert ours["tds"] == theirs["tds"]
 
@@ -166,7 +177,8 @@ def test_rules_template_picks_the_translation_or_english():
 
 
 PDF_TERMS = {
-    "ja": {"joker-judge": ["ジョーカージャッジ", "親", "子", "価数", "パニッシュメント", "クリティカルジャッジ", "ルールカード"],
+    "ja": {"joker-judge": ["ジョーカージャッジ", "親", "子", "価数", "パニッシュメント", "クリティカルジャッジ",
+                           "ルールカード"],
            "spitzer": ["スピッツァー", "スティーラー", "ゾラシュナイダー"],
            "klaberjass": ["クラバーヤス", "切り札", "シュマイス", "ベラ"]},
     "de": {"joker-judge": ["Ansager", "Gegenspieler", "Punishment", "Regelkarte"],

@@ -17,7 +17,10 @@ THROWN_IN = {"upcard": "clubs", "calls": ["pass", "pass", "pass", "pass"]}
 
 
 def new_match(client, **options) -> int:
-    r = client.post("/api/matches", json={"game": "klaberjass", "players": ["Ann", "Ben"], "first_dealer": "Ben", "options": options})
+    r = client.post(
+        "/api/matches",
+        json={"game": "klaberjass", "players": ["Ann", "Ben"], "first_dealer": "Ben", "options": options},
+    )
     assert r.status_code == 201, r.json
     return r.json["id"]
 
@@ -42,7 +45,11 @@ def test_without_a_passphrase_everything_is_open(client):
 def test_pages_need_the_passphrase(locked):
     client = locked.test_client()
     r = client.get("/history?game=spitzer")
-    assert r.status_code == 302 and "/login?next=/history?game%3Dspitzer" in r.headers["Location"] or "/login" in r.headers["Location"]
+    assert (
+        r.status_code == 302
+        and "/login?next=/history?game%3Dspitzer" in r.headers["Location"]
+        or "/login" in r.headers["Location"]
+    )
     assert client.get("/matches/new").status_code == 302
     assert client.get("/static/app.css").status_code == 200
     page = client.get("/login")
@@ -92,7 +99,9 @@ def test_share_link_shows_the_live_table_read_only(client):
     from urllib.parse import unquote
 
     stamp = unquote(re.search(r"live\?v=([^\"]+)\"", body).group(1).replace("&#43;", "+"))
-    assert client.get(f"/share/{token}/live", query_string={"v": stamp}).status_code == 204  # unchanged: nothing to send
+    assert (
+        client.get(f"/share/{token}/live", query_string={"v": stamp}).status_code == 204
+    )  # unchanged: nothing to send
     client.post(f"/api/matches/{mid}/deals", json=THROWN_IN)
     assert client.get(f"/share/{token}/live", query_string={"v": stamp}).status_code == 200
 
@@ -136,7 +145,13 @@ def test_forms_without_the_token_are_refused(app):
 def test_every_changing_form_carries_the_token(client):
     mid = new_match(client)
     client.post(f"/api/matches/{mid}/deals", json=worked_example())
-    for url in (f"/matches/{mid}", f"/matches/{mid}/deals/new", f"/matches/{mid}/deals/1/edit", "/matches/new", "/import"):
+    for url in (
+        f"/matches/{mid}",
+        f"/matches/{mid}/deals/new",
+        f"/matches/{mid}/deals/1/edit",
+        "/matches/new",
+        "/import",
+    ):
         body = client.get(url).get_data(as_text=True)
         forms = re.findall(r"<form\b[^>]*>.*?</form>", body, re.S)
         posting = [f for f in forms if 'method="post"' in f]

@@ -149,14 +149,21 @@ def test_contract_decides_how_the_side_is_tapped(client, page_match):
 
 
 def test_switching_to_a_solo_keeps_one_player(client, page_match):
-    body = client.post(f"/matches/{page_match}/deals/new",
-                       data={"contract": "zola", "declarer-1": "1", "declarer-3": "1"}, headers=HX).get_data(as_text=True)
+    body = client.post(
+        f"/matches/{page_match}/deals/new", data={"contract": "zola", "declarer-1": "1", "declarer-3": "1"}, headers=HX
+    ).get_data(as_text=True)
     assert re.findall(r'name="declarer" value="(\d)" checked', body) == ["1"]
 
 
 def test_counting_aid_sums_the_tapped_cards(client, page_match):
     url = f"/matches/{page_match}/deals/new"
-    form = {"contract": "normal", "card-A-clubs": "1", "card-10-hearts": "1", "card-K-diamonds": "1", "card-J-spades": "1"}
+    form = {
+        "contract": "normal",
+        "card-A-clubs": "1",
+        "card-10-hearts": "1",
+        "card-K-diamonds": "1",
+        "card-J-spades": "1",
+    }
     body = client.post(url, data=form, headers=HX).get_data(as_text=True)
     assert 'name="points" id="points" value="27"' in body  # 11 + 10 + 4 + 2
     assert 'name="cards_sum" value="27"' in body
@@ -165,7 +172,9 @@ def test_counting_aid_sums_the_tapped_cards(client, page_match):
     body = client.post(url, data=dict(form, points="30", cards_sum="27"), headers=HX).get_data(as_text=True)
     assert 'value="30"' in body
     # ...and tapping another card counts again.
-    body = client.post(url, data=dict(form, points="30", cards_sum="27", **{"card-A-spades": "1"}), headers=HX).get_data(as_text=True)
+    body = client.post(
+        url, data=dict(form, points="30", cards_sum="27", **{"card-A-spades": "1"}), headers=HX
+    ).get_data(as_text=True)
     assert 'name="points" id="points" value="38"' in body
 
 
@@ -175,7 +184,15 @@ def text_of(body: str) -> str:
 
 def test_points_of_the_other_side_are_turned_round(client, page_match):
     url = f"/matches/{page_match}/deals/new"
-    form = {"contract": "normal", "declarer-0": "1", "declarer-2": "1", "points_of": "others", "points": "45", "tricks": "5", "op": "save"}
+    form = {
+        "contract": "normal",
+        "declarer-0": "1",
+        "declarer-2": "1",
+        "points_of": "others",
+        "points": "45",
+        "tricks": "5",
+        "op": "save",
+    }
     r = client.post(url, data=form)
     assert r.status_code == 303
     deal = client.get(f"/api/matches/{page_match}").json["deals"][0]
@@ -185,11 +202,20 @@ def test_points_of_the_other_side_are_turned_round(client, page_match):
 
 @pytest.mark.parametrize(
     "start, op, tricks, points",
-    [("", "tricks:inc", "1", ""), ("3", "tricks:inc", "4", ""), ("8", "tricks:inc", "8", ""), ("0", "tricks:dec", "0", ""),
-     ("5", "tricks:dec", "4", ""), ("4", "tricks:8", "8", "120"), ("4", "tricks:0", "0", "0")],
+    [
+        ("", "tricks:inc", "1", ""),
+        ("3", "tricks:inc", "4", ""),
+        ("8", "tricks:inc", "8", ""),
+        ("0", "tricks:dec", "0", ""),
+        ("5", "tricks:dec", "4", ""),
+        ("4", "tricks:8", "8", "120"),
+        ("4", "tricks:0", "0", "0"),
+    ],
 )
 def test_tricks_stepper(client, page_match, start, op, tricks, points):
-    body = client.post(f"/matches/{page_match}/deals/new", data={"contract": "zola", "tricks": start, "op": op}, headers=HX).get_data(as_text=True)
+    body = client.post(
+        f"/matches/{page_match}/deals/new", data={"contract": "zola", "tricks": start, "op": op}, headers=HX
+    ).get_data(as_text=True)
     assert f'name="tricks" id="tricks" value="{tricks}"' in body
     assert f'name="points" id="points" value="{points}"' in body
 
@@ -207,14 +233,38 @@ def test_errors_beside_their_fields_with_input_kept(client, page_match):
 
 def test_page_and_api_agree_and_the_table_summarises_contracts(client, page_match):
     url = f"/matches/{page_match}/deals/new"
-    assert client.post(url, data={"contract": "zola", "declarer": "1", "points": "95", "tricks": "6", "op": "save"}).status_code == 303
-    assert client.post(url, data={"contract": "normal", "declarer-0": "1", "declarer-3": "1", "points": "40", "tricks": "3", "op": "save"}).status_code == 303
+    assert (
+        client.post(
+            url, data={"contract": "zola", "declarer": "1", "points": "95", "tricks": "6", "op": "save"}
+        ).status_code
+        == 303
+    )
+    assert (
+        client.post(
+            url,
+            data={
+                "contract": "normal",
+                "declarer-0": "1",
+                "declarer-3": "1",
+                "points": "40",
+                "tricks": "3",
+                "op": "save",
+            },
+        ).status_code
+        == 303
+    )
     api = client.get(f"/api/matches/{page_match}").json
     assert api["totals"] == {"Ann": 0, "Ben": 27 + 6, "Cid": 6, "Dee": 0}
     page = text(client.get(f"/matches/{page_match}"))
-    for player, total in api["totals"].items():
+    for player in api["totals"]:
         assert f"{player} " in page
-    totals_on_page = dict(re.findall(r'data-player="(\w+)">.*?data-total="(\d+)"', client.get(f"/matches/{page_match}").get_data(as_text=True), re.S))
+    totals_on_page = dict(
+        re.findall(
+            r'data-player="(\w+)">.*?data-total="(\d+)"',
+            client.get(f"/matches/{page_match}").get_data(as_text=True),
+            re.S,
+        )
+    )
     assert {p: int(t) for p, t in totals_on_page.items()} == api["totals"]
     assert "Played: Zola 1 (Ben) · Normal 1" in page
     assert "Deal 3: Cid deals, Dee leads." in page

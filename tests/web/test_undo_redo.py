@@ -191,8 +191,11 @@ def test_redo_of_a_match_wide_action(phones, mid):
     assert "Redone: match ended by this phone." in text(one.get(f"/matches/{mid}?done=1"))
 
 
-@pytest.mark.parametrize("body", [{}, {"action": None}, {"action": "7"}, {"action": True}, {"action": 0}, {"action": 1.5}],
-                         ids=["missing", "null", "text", "boolean", "zero", "fraction"])
+@pytest.mark.parametrize(
+    "body",
+    [{}, {"action": None}, {"action": "7"}, {"action": True}, {"action": 0}, {"action": 1.5}],
+    ids=["missing", "null", "text", "boolean", "zero", "fraction"],
+)
 @pytest.mark.parametrize("verb", ["undo", "redo"])
 def test_undo_and_redo_need_the_id_of_an_action(phones, mid, verb, body):
     one, _ = phones
@@ -248,7 +251,7 @@ def test_a_saved_entry_lands_at_the_top_with_its_row_highlighted(phones, mid):
     assert r.status_code == 303 and r.headers["Location"].endswith(f"/matches/{mid}?new=1")
     page = one.get(r.headers["Location"]).get_data(as_text=True)
     assert re.search(r'<tbody id="deal-1" class="deal is-highlighted"', page)
-    assert '<div id="outbox" data-match="%d" hidden></div>' % mid in page
+    assert f'<div id="outbox" data-match="{mid}" hidden></div>' in page
     assert page.index('id="scoreboard"') < page.index('id="outbox"') < page.index('id="enter-deal"')
     r = one.post(f"/matches/{mid}/deals/1/edit", data={**form, "points-0": "80", "points-1": "66", "version": "1"})
     assert r.status_code == 303 and r.headers["Location"].endswith(f"/matches/{mid}?changed=1")

@@ -29,7 +29,9 @@ def app(tmp_path):
 @pytest.fixture
 def played(client):
     """A Klaberjass match with two deals and a share link: (match id, share token)."""
-    mid = client.post("/api/matches", json={"game": "klaberjass", "players": ["Ann", "Ben"], "first_dealer": "Ben"}).json["id"]
+    mid = client.post(
+        "/api/matches", json={"game": "klaberjass", "players": ["Ann", "Ben"], "first_dealer": "Ben"}
+    ).json["id"]
     assert client.post(f"/api/matches/{mid}/deals", json=worked_example()).status_code == 201
     assert client.post(f"/api/matches/{mid}/deals", json=THROWN_IN).status_code == 201
     assert client.post(f"/matches/{mid}/share").status_code == 303
@@ -100,7 +102,11 @@ def test_hashed_static_files_are_cached_for_a_year(client):
 
 def test_unhashed_and_stale_static_names(client):
     r = client.get("/static/app.css")  # an old link still works, but is revalidated
-    assert r.status_code == 200 and r.headers["Cache-Control"] == "no-cache" and "immutable" not in r.headers["Cache-Control"]
+    assert (
+        r.status_code == 200
+        and r.headers["Cache-Control"] == "no-cache"
+        and "immutable" not in r.headers["Cache-Control"]
+    )
     r.close()
     assert client.get("/static/app.0000000000.css").status_code == 404
 
@@ -183,7 +189,9 @@ def test_manifest_has_what_an_installable_app_needs(client):
     manifest = json.loads(brotli.decompress(r.get_data()))
     assert manifest["name"] == "Referee" and manifest["short_name"] == "Referee"
     assert manifest["start_url"] == "/" and manifest["scope"] == "/" and manifest["display"] == "standalone"
-    assert re.fullmatch(r"#[0-9a-f]{6}", manifest["theme_color"]) and re.fullmatch(r"#[0-9a-f]{6}", manifest["background_color"])
+    assert re.fullmatch(r"#[0-9a-f]{6}", manifest["theme_color"]) and re.fullmatch(
+        r"#[0-9a-f]{6}", manifest["background_color"]
+    )
     by_kind = {(i["type"], i["sizes"], i["purpose"]): i["src"] for i in manifest["icons"]}
     assert set(by_kind) == {("image/svg+xml", "any", "any"), ("image/png", "192x192", "any"),
                             ("image/png", "512x512", "any"), ("image/png", "512x512", "maskable")}
@@ -202,7 +210,10 @@ def test_service_worker_precaches_static_files_and_never_match_data(client):
     assert r.headers["Service-Worker-Allowed"] == "/" and r.headers["Cache-Control"] == "no-cache" and r.headers["ETag"]
     js = r.get_data(as_text=True)
     precache = json.loads(re.search(r"const PRECACHE = (\[.*?\]);", js).group(1))
-    assert f"/static/app.{digest('app.css')}.css" in precache and f"/static/htmx-2.0.11.min.{digest('htmx-2.0.11.min.js')}.js" in precache
+    assert (
+        f"/static/app.{digest('app.css')}.css" in precache
+        and f"/static/htmx-2.0.11.min.{digest('htmx-2.0.11.min.js')}.js" in precache
+    )
     assert "/offline" in precache
     assert all(p.startswith("/static/") or p == "/offline" for p in precache)
     assert 'request.mode === "navigate"' in js and "caches.match(OFFLINE)" in js
@@ -232,7 +243,9 @@ def test_offline_page(client):
 
 
 def test_installing_needs_no_passphrase_but_pages_still_do(tmp_path):
-    app = create_app({"DATABASE": str(tmp_path / "t.sqlite"), "SECRET_KEY": "t", "TESTING": True, "PASSPHRASE": "open sesame"})
+    app = create_app(
+        {"DATABASE": str(tmp_path / "t.sqlite"), "SECRET_KEY": "t", "TESTING": True, "PASSPHRASE": "open sesame"}
+    )
     client = app.test_client()
     for path in ("/manifest.webmanifest", "/sw.js", "/offline"):
         assert client.get(path).status_code == 200, path
@@ -246,7 +259,10 @@ def test_match_and_entry_pages_ask_to_keep_the_screen_on(client, played):
     for path in (f"/matches/{mid}", f"/matches/{mid}/deals/new", f"/matches/{mid}/deals/1/edit"):
         body = client.get(path).get_data(as_text=True)
         assert '<body data-awake="wanted">' in body, path
-        assert 'id="awake-toggle" aria-pressed="true"' in body and "Serving Referee over https keeps the screen awake" in body
+        assert (
+            'id="awake-toggle" aria-pressed="true"' in body
+            and "Serving Referee over https keeps the screen awake" in body
+        )
         assert f"/static/awake.{digest('awake.css')}.css" in body
     for path in ("/", "/history", "/rules", f"/matches/{mid}/sheet", "/offline"):
         body = client.get(path).get_data(as_text=True)
