@@ -25,6 +25,9 @@ LANGUAGES = ("ja", "de")
 # Source files (patterns) whose messages must all be translated; None: every message.
 TRANSLATED: tuple[str, ...] | None = (
     "referee/cli.py",
+    "referee/games/base.py",
+    "referee/games/cards.py",
+    "referee/games/klaberjass.py",
     "referee/web/__init__.py",
     "referee/web/i18n.py",
     "templates/base.html",

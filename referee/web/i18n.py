@@ -30,7 +30,7 @@ from babel.dates import format_date, format_time
 from babel.lists import format_list
 from babel.numbers import format_decimal
 from flask import Flask, Response, current_app, has_request_context, request
-from flask_babel import Babel, get_locale, gettext, pgettext
+from flask_babel import Babel, get_locale, get_translations, gettext, pgettext
 from markupsafe import Markup, escape
 
 from ..games.base import N_, Line, Term, Violation, and_list
@@ -118,7 +118,18 @@ def _translated(text: str, context: str | None = None) -> str | None:
     return found if found != text else None
 
 
+def _template(text: str) -> str | None:
+    """A message template in the current language, or None when the catalogue does not translate it (a translation
+    may be the very same text, as "{first}, {rest}" is in German: then its parameters are still rendered)."""
+    found = _translated(text)
+    if found is not None:
+        return found
+    return text if text and text in getattr(get_translations(), "_catalog", {}) else None
+
+
 def _param(value: Any) -> Any:
+    if isinstance(value, Line):  # a phrase inside a line ("70 card points", a verdict) in the language too
+        return say(value)
     if isinstance(value, Term):
         # a game word: its "term" entry first, then the same word marked without a context (N_)
         return _translated(str(value), TERM) or _translated(str(value)) or str(value)
@@ -142,7 +153,7 @@ def say(obj: Any) -> str:
         return "" if obj is None else str(obj)
     if current_language() == DEFAULT:
         return english
-    translated = _translated(template)
+    translated = _template(template)
     if translated is None:
         return english
     try:
