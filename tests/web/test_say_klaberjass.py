@@ -452,3 +452,14 @@ def test_a_line_stored_before_phrases_were_kept_still_reads(app):
     line = DealResult.from_stored({"scores": {ANN: 0, BEN: 140}, "summary": old, "breakdown": []}).summary
     with in_language(app, "de"):
         assert say(line) == "Ann 40 gegen Ben 100: Ann is bate — Ben scores 140"
+
+
+@pytest.mark.parametrize("lang, expected", [
+    ("en", "Target must be between 50 and 10000."),
+    ("de", "Ziel muss zwischen 50 und 10.000 liegen."),
+    ("ja", "目標点は50～10,000の範囲で指定してください。"),
+])
+def test_a_rules_card_with_a_bad_option_says_why_in_the_language(app, lang, expected):
+    response = app.test_client().get(f"/rules/klaberjass.pdf?target=5&lang={lang}")
+    assert response.status_code == 422
+    assert expected in response.get_data(as_text=True)
