@@ -134,10 +134,11 @@ def test_spitzer_score_table_numbers_are_the_rulebook_ones(client):
     assert score["tds"][:6] == ["—", "−9", "−6", "+3", "+6", "+9"]  # Normal
 
 
-@pytest.mark.parametrize("lang, default_word", [("ja", "（標準は 500）"), ("de", "(Standard: 500)")])
-def test_options_of_a_match_carry_over(client, lang, default_word):
+@pytest.mark.parametrize("lang, target, default_word", [("ja", "目標点: 1000", "（標準は 500）"),
+                                                         ("de", "Ziel: 1000", "(Standard: 500)")])
+def test_options_of_a_match_carry_over(client, lang, target, default_word):
     body = client.get(f"/rules/klaberjass?lang={lang}&target=1000&schmeiss=off").get_data(as_text=True)
-    assert "Target: 1000" in body and default_word in body  # the option's words come from the code for now
+    assert target in body and default_word in body  # the option's label in the language (the catalogue's)
     assert f"/rules/klaberjass.pdf?lang={lang}&amp;schmeiss=off" in body and "target=1000" in body
 
 
