@@ -26,6 +26,9 @@ LANGUAGES = ("ja", "de")
 TRANSLATED: tuple[str, ...] | None = (
     "referee/cli.py",
     "referee/games/spitzer.py",
+    "referee/games/base.py",
+    "referee/games/cards.py",
+    "referee/games/klaberjass.py",
     "referee/web/__init__.py",
     "referee/web/i18n.py",
     "templates/base.html",

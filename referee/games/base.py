@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
-from typing import Any, ClassVar, Mapping, Sequence
+from typing import Any, ClassVar
 
 
 def whole_number(raw: object, digits: int = 9) -> int | None:
@@ -22,7 +23,7 @@ def whole_number(raw: object, digits: int = 9) -> int | None:
     return None
 
 
-def unknown_fields(deal: Mapping[Any, Any], known: Sequence[str]) -> list["Violation"]:
+def unknown_fields(deal: Mapping[Any, Any], known: Sequence[str]) -> list[Violation]:
     """A violation for every key of a deal entry that its game does not know."""
     return [
         Violation.of("unknown_field", str(key), "Unknown field {key} (fields: {fields}).", key=repr(key),
@@ -68,7 +69,7 @@ class Line(str):
     template: str
     params: Mapping[str, Any]
 
-    def __new__(cls, code: str, template: str, **params: Any) -> "Line":
+    def __new__(cls, code: str, template: str, **params: Any) -> Line:
         line = super().__new__(cls, fill(template, params))
         line.code, line.template, line.params = code, template, params
         return line
@@ -96,12 +97,22 @@ class Violation:
     template: str = dataclasses.field(default="", compare=False)
 
     @classmethod
-    def of(cls, code: str, field_name: str | None, template: str, **params: Any) -> "Violation":
+    def of(cls, code: str, field_name: str | None, template: str, **params: Any) -> Violation:
         """A violation whose message is ``template`` filled with ``params``."""
         return cls(code, fill(template, params), field_name, params, template)
 
     def to_dict(self) -> dict[str, Any]:
         return {"field": self.field, "code": self.code, "message": self.message}
+
+
+class OptionError(ValueError):
+    """A value an option does not accept: reads as its English sentence and carries its ``template`` and
+    ``params`` (like a Violation's) so that it can be rendered in another language."""
+
+    def __init__(self, template: str, **params: Any):
+        self.template, self.params = template, params
+        self.message = fill(template, params)
+        super().__init__(self.message)
 
 
 class RuleError(ValueError):
@@ -182,7 +193,8 @@ class OptionSpec:
         return self.token(value)
 
     def parse(self, raw: Any) -> Any:
-        """The option value for ``raw`` (a JSON value or a form string); raises ValueError with a sentence."""
+        """The option value for ``raw`` (a JSON value or a form string); raises OptionError (a ValueError) with a
+        sentence and the template and parameters it is made of."""
         for choice, _label in self.choices:
             if raw == choice and type(raw) is type(choice):
                 return choice
@@ -197,13 +209,23 @@ class OptionSpec:
             if isinstance(value, int) and not isinstance(value, bool):
                 if self.minimum <= value <= self.maximum:
                     return value
-                raise ValueError(f"{self.label} must be between {self.minimum} and {self.maximum}.")
-        accepted = [self.token(c) for c, _ in self.choices]
+                raise OptionError(N_("{label} must be between {minimum} and {maximum}."), label=Term(self.label),
+                                  minimum=self.minimum, maximum=self.maximum)
+        accepted: list[str] = [self.token(c) for c, _ in self.choices]
         if self.number:
-            accepted.append(f"a whole number {self.minimum}–{self.maximum}")
+            accepted.append(Line("options.whole_number", "a whole number {minimum}–{maximum}",
+                                 minimum=self.minimum, maximum=self.maximum))
         if self.none_label:
             accepted.append("none")
-        raise ValueError(f"{self.label} must be {' or '.join(accepted)}, not {raw!r}.")
+        raise OptionError(N_("{label} must be {accepted}, not {raw!r}."), label=Term(self.label),
+                          accepted=_either(accepted), raw=raw)
+
+
+def _either(items: Sequence[Any]) -> Any:
+    """ "a or b or c" (``" or ".join``) as nested lines, so that each item is rendered in the reader's language."""
+    if len(items) <= 1:
+        return items[0] if items else ""
+    return Line("options.or", "{first} or {rest}", first=items[0], rest=_either(items[1:]))
 
 
 @dataclass(frozen=True)
@@ -237,7 +259,7 @@ class DealResult:
         }
 
     @classmethod
-    def from_stored(cls, raw: Mapping[str, Any]) -> "DealResult":
+    def from_stored(cls, raw: Mapping[str, Any]) -> DealResult:
         return cls(
             dict(raw["scores"]),
             line_from_json(raw["summary"]),
@@ -247,10 +269,10 @@ class DealResult:
 
 
 def _param_to_json(value: Any) -> Any:
+    if isinstance(value, Line):  # a phrase inside a line keeps what it is made of
+        return {"line": line_to_json(value)}
     if isinstance(value, Term):
         return {"term": str(value)}
-    if isinstance(value, Line):  # a phrase inside a line ("95 points", "clubs or spades"): kept translatable
-        return {"line": line_to_json(value)}
     if isinstance(value, (list, tuple)):
         return [_param_to_json(v) for v in value]
     return value
@@ -290,14 +312,14 @@ class Tally:
     memo: Mapping[str, Any] = field(default_factory=dict)
 
     @classmethod
-    def start(cls, players: Sequence[str]) -> "Tally":
+    def start(cls, players: Sequence[str]) -> Tally:
         return cls({p: 0 for p in players})
 
     def to_json(self) -> dict[str, Any]:
         return {"totals": dict(self.totals), "counted": self.counted, "memo": dict(self.memo)}
 
     @classmethod
-    def from_json(cls, raw: Mapping[str, Any]) -> "Tally":
+    def from_json(cls, raw: Mapping[str, Any]) -> Tally:
         return cls(dict(raw["totals"]), int(raw.get("counted", 0)), dict(raw.get("memo") or {}))
 
 
@@ -333,20 +355,22 @@ class BaseGame:
         if raw is None:
             raw = {}
         if not isinstance(raw, Mapping):
-            raise InvalidOptions([Violation("bad_options", "Options must be an object of name → value.", "options")])
+            raise InvalidOptions([Violation.of("bad_options", "options", "Options must be an object of name → value.")])
         specs = {spec.name: spec for spec in self.option_specs}
         values: dict[str, Any] = {}
         problems: list[Violation] = []
         for name, value in raw.items():
             spec = specs.get(name)
             if spec is None:
-                known = ", ".join(specs)
-                problems.append(
-                    Violation("unknown_option", f"{self.name} has no option {name!r} (options: {known}).", f"options.{name}")
-                )
+                problems.append(Violation.of(
+                    "unknown_option", f"options.{name}", "{game} has no option {name!r} (options: {known}).",
+                    game=Term(self.name), name=name, known=", ".join(specs),
+                ))
                 continue
             try:
                 values[name] = spec.parse(value)
+            except OptionError as exc:
+                problems.append(Violation("bad_option", exc.message, f"options.{name}", exc.params, exc.template))
             except ValueError as exc:
                 problems.append(Violation("bad_option", str(exc), f"options.{name}"))
         if problems:

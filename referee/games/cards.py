@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator
 from enum import StrEnum
-from typing import Callable, Iterable, Iterator
+from typing import cast
 
 from .base import N_
 
@@ -35,13 +36,14 @@ def each_card(
     seen: set[tuple[str, str]] = set()
     for card in cards:
         try:
-            rank, suit = card  # type: ignore[misc]
+            rank, suit = cast("Iterable[object]", card)
         except (TypeError, ValueError):
             raise ValueError(f"A card is a (rank, suit) pair, not {card!r}.") from None
         problem = unknown(rank, suit)
         if problem:
             raise ValueError(problem)
-        if (rank, suit) in seen:
-            raise ValueError(twice(rank, suit))
-        seen.add((rank, suit))
-        yield rank, suit
+        pair = (cast(str, rank), cast(str, suit))  # a card of the deck: ``unknown`` found nothing to say
+        if pair in seen:
+            raise ValueError(twice(*pair))
+        seen.add(pair)
+        yield pair

@@ -25,7 +25,6 @@ from .base import (
     Tally,
     Term,
     Violation,
-    and_list,
     unknown_fields,
 )
 from .cards import Suit
@@ -34,10 +33,10 @@ from .cards import Suit
 class Rank(StrEnum):
     """A card rank, equal to how it is written ("A", "10"); declared in sequence order (RULES.md 1.4)."""
 
-    ACE = "A"
-    KING = "K"
-    QUEEN = "Q"
-    JACK = "J"
+    ACE = N_("A")  # the card letters are words of the catalogues (German writes D for Q and B for J)
+    KING = N_("K")
+    QUEEN = N_("Q")
+    JACK = N_("J")
     TEN = "10"
     NINE = "9"
     EIGHT = "8"
@@ -47,11 +46,11 @@ class Rank(StrEnum):
 class Call(StrEnum):
     """A call of the bidding that is not a suit (RULES.md 1.2)."""
 
-    TAKE = "take"
-    SCHMEISS = "schmeiss"
-    ACCEPT = "accept"
-    REFUSE = "refuse"
-    PASS = "pass"
+    TAKE = N_("take")  # the calls are words of the catalogues: messages name them (Term)
+    SCHMEISS = N_("schmeiss")
+    ACCEPT = N_("accept")
+    REFUSE = N_("refuse")
+    PASS = N_("pass")
 
 
 class RoundTwoSuit(StrEnum):
@@ -78,9 +77,9 @@ class SequenceComparison(StrEnum):
 class Outcome(StrEnum):
     """How a deal ended for the maker (RULES.md 1.5)."""
 
-    MADE = "made"
-    TIE = "tie"
-    BATE = "bate"
+    MADE = N_("made")  # the outcomes are words of the catalogues: the notation names them (Term)
+    TIE = N_("tie")
+    BATE = N_("bate")
     THROWN_IN = "thrown_in"
 
 
@@ -113,6 +112,28 @@ def _suit_or_none(raw: object) -> Suit | None:
 
 def _terms(words: Iterable[str]) -> list[Term]:
     return [Term(str(word)) for word in words]
+
+
+# How several phrases are joined into one parameter: nested lines (the same English as ``str.join``) so that each
+# phrase — a Term, a Line — is rendered in the reader's language too.
+_JOINS: dict[str, str] = {
+    "list": N_("{first}, {rest}"), "plus": N_("{first} + {rest}"), "dot": N_("{first} · {rest}"),
+    "versus": N_("{first} vs {rest}"),
+}
+
+
+def _joined(kind: str, items: Sequence[Any]) -> Any:
+    """ "A, B, C" (``", ".join``; "plus" " + ", "dot" " · ", "versus" " vs ") as nested lines."""
+    if len(items) <= 1:
+        return items[0] if items else ""
+    return Line(f"klaberjass.{kind}", _JOINS[kind], first=items[0], rest=_joined(kind, items[1:]))
+
+
+def _alternatives(items: Sequence[Any]) -> Any:
+    """ "A, B or C" (what ``and_list(items, "or")`` writes) as nested lines."""
+    if len(items) <= 1:
+        return items[0] if items else ""
+    return Line("klaberjass.or", "{first} or {last}", first=_joined("list", items[:-1]), last=items[-1])
 
 
 def card_points(pile: Iterable[object], trump: str) -> int:
@@ -216,7 +237,7 @@ class MeldSequence:
 
     def describe(self) -> Line:
         return Line("klaberjass.sequence", "{length} cards in {suit} to the {top}",
-                    length=self.length, suit=Term(self.suit), top=str(self.top))
+                    length=self.length, suit=Term(self.suit), top=Term(self.top))
 
 
 @dataclass(frozen=True)
@@ -321,8 +342,8 @@ class _Grammar:
 
     def check(self, state: str, position: int, raw: object) -> Violation | None:
         """The violation of one call in ``state``, or None when it fits the grammar."""
-        where = {"position": position, "call": raw, "player": self.seat(state)}
         call = _as_call(raw)
+        where = {"position": position, "call": raw if call is None else Term(call), "player": self.seat(state)}
         if call is None:
             return Violation.of(
                 "unknown_call", "calls",
@@ -331,7 +352,8 @@ class _Grammar:
             )
         if call == Call.SCHMEISS and not self.allow_schmeiss:
             return Violation.of(
-                "schmeiss_off", "calls", "Call {position}, {call!r} by {player}: this match is played without Schmeiss.",
+                "schmeiss_off", "calls",
+                "Call {position}, {call!r} by {player}: this match is played without Schmeiss.",
                 **where,
             )
         if state.startswith("r2") and not state.endswith("_answers") and self.other_suit_only and call == self.upcard:
@@ -350,24 +372,27 @@ class _Grammar:
             return Violation.of(
                 "illegal_call", "calls",
                 "Call {position}, {call!r} by {player}: in round 1 {calls} (a suit is named only in round 2).",
-                calls=and_list(_terms(self.legal(state)), "or"), **where,
+                calls=_alternatives(_terms(self.legal(state))), **where,
             )
         if state in ("r1_elder", "r1_dealer"):
             return Violation.of("illegal_call", "calls", "Call {position}, {call!r} by {player}: in round 1 {calls}.",
-                                calls=and_list(_terms(self.legal(state)), "or"), **where)
+                                calls=_alternatives(_terms(self.legal(state))), **where)
         if state.endswith("_answers"):
             return Violation.of(
-                "illegal_call", "calls", "Call {position}, {call!r} by {player}: answer the Schmeiss with accept or refuse.",
+                "illegal_call", "calls",
+                "Call {position}, {call!r} by {player}: answer the Schmeiss with accept or refuse.",
                 **where,
             )
         if state == "r2_elder" and self.allow_schmeiss:
             return Violation.of(
-                "illegal_call", "calls", "Call {position}, {call!r} by {player}: in round 2 name a suit, schmeiss or pass.",
+                "illegal_call", "calls",
+                "Call {position}, {call!r} by {player}: in round 2 name a suit, schmeiss or pass.",
                 **where,
             )
         if state == "r2_elder_names":
             return Violation.of(
-                "illegal_call", "calls", "Call {position}, {call!r} by {player}: after the refused Schmeiss name a suit.",
+                "illegal_call", "calls",
+                "Call {position}, {call!r} by {player}: after the refused Schmeiss name a suit.",
                 **where,
             )
         return Violation.of(
@@ -400,7 +425,8 @@ class _Grammar:
                 player=speaker, other=other, trump=Term(trump),
             ))
         if call == Call.PASS:  # r2_dealer
-            return _Step("end", thrown_in=True, how=Line("klaberjass.bidding.all_passed", "Everybody passed: thrown in."))
+            return _Step("end", thrown_in=True,
+                         how=Line("klaberjass.bidding.all_passed", "Everybody passed: thrown in."))
         return self._named(speaker, Suit(call))
 
     def _round_one(self, state: str, speaker: str, call: Call | Suit) -> _Step:
@@ -445,7 +471,7 @@ class _Grammar:
         ))
 
 
-_BAD_CALLS = 'The calls must be a list of calls in order (e.g. ["pass", "take"]).'
+_BAD_CALLS = N_('The calls must be a list of calls in order (e.g. ["pass", "take"]).')
 
 
 class Klaberjass(BaseGame):
@@ -522,7 +548,8 @@ class Klaberjass(BaseGame):
                 violation = Violation.of(
                     "call_after_end", "calls",
                     "Call {position}, {call!r}: the bidding was already over after call {previous}: {how}",
-                    position=position, call=raw, previous=position - 1, how=step.how,
+                    position=position, call=raw if _as_call(raw) is None else Term(raw), previous=position - 1,
+                    how=step.how,
                 )
                 return Bidding(tuple(accepted), False, False, None, None, None, (), last_round, (violation,), "")
             last_round = _STATES[state][1]
@@ -594,7 +621,7 @@ class Klaberjass(BaseGame):
         if not bidding.finished and not bidding.violations:
             problems.append(Violation.of(
                 "bidding_unfinished", "calls", "The bidding is not finished: {player} is to call ({calls}).",
-                player=bidding.to_call, calls=and_list(_terms(bidding.legal), "or"),
+                player=bidding.to_call, calls=_alternatives(_terms(bidding.legal)),
             ))
         return bidding if bidding.finished else None
 
@@ -608,7 +635,8 @@ class Klaberjass(BaseGame):
         players = tuple(table.players)
         bidding = deal.bidding
         calls = [{"player": p, "call": str(c)} for p, c in bidding.calls]
-        bidding_line = Line("klaberjass.bidding_dix", "{bidding} Dix.", bidding=bidding.how) if deal.dix else bidding.how
+        bidding_line = (Line("klaberjass.bidding_dix", "{bidding} Dix.", bidding=bidding.how) if deal.dix
+                        else bidding.how)
         if bidding.thrown_in or bidding.maker is None or bidding.trump is None:
             return _thrown_in(deal, players, calls, bidding_line)
 
@@ -661,7 +689,7 @@ class Klaberjass(BaseGame):
             parts.append(Line("klaberjass.notation.bella", "Bella {player}", player=bella))
         if d.get("dix"):
             parts.append(Line("klaberjass.notation.dix", "dix"))
-        return Line("klaberjass.notation", "{parts}", parts=" · ".join(parts))
+        return Line("klaberjass.notation", "{parts}", parts=_joined("dot", parts))
 
     # ---- end of match ----------------------------------------------------------------------
     def judge(self, players: Sequence[str], tally: Tally, options: Any, ended_by_hand: bool = False) -> Standing:
@@ -722,7 +750,7 @@ def _read_upcard(raw: Any, problems: list[Violation]) -> Suit | None:
     if upcard is None and raw is not None:
         problems.append(Violation.of(
             "bad_suit", "upcard", "The upcard suit must be one of {suits}, not {value!r}.",
-            suits=and_list(_terms(SUITS), "or"), value=raw,
+            suits=_alternatives(_terms(SUITS)), value=raw,
         ))
     return upcard
 
@@ -754,7 +782,7 @@ def _read_bella(
     if not (isinstance(raw, str) and raw in players):
         problems.append(Violation.of(
             "bad_bella", "bella", "Bella must be a player ({players}) or nobody, not {value!r}.",
-            players=and_list(players, "or"), value=raw,
+            players=_alternatives(players), value=raw,
         ))
         return None
     rival = _other(table, raw)
@@ -763,8 +791,9 @@ def _read_bella(
                  if suit == trump and rank in (Rank.KING, Rank.QUEEN)]
         if shown:
             problems.append(Violation.of(
-                "bella_conflict", "bella", "{player} cannot have Bella: {rival}'s sequence shows the {rank} of {trump}.",
-                player=raw, rival=rival, rank=str(shown[0]), trump=Term(trump),
+                "bella_conflict", "bella",
+                "{player} cannot have Bella: {rival}'s sequence shows the {rank} of {trump}.",
+                player=raw, rival=rival, rank=Term(shown[0]), trump=Term(trump),
             ))
     return raw
 
@@ -779,7 +808,7 @@ def _read_last_trick(raw: Any, players: tuple[str, ...], required: bool, problem
         return raw
     problems.append(Violation.of(
         "bad_last_trick", "last_trick", "The last trick must be won by {players}, not {value!r}.",
-        players=and_list(players, "or"), value=raw,
+        players=_alternatives(players), value=raw,
     ))
     return None
 
@@ -830,12 +859,13 @@ def _read_player_sequences(items: Any, player: str, problems: list[Violation]) -
                 problems.append(Violation.of(
                     "sequence_overlap", field_name,
                     "Two of {player}'s sequences use the {rank} of {suit}; a card is in one sequence only.",
-                    player=player, rank=str(rank), suit=Term(suit),
+                    player=player, rank=Term(rank), suit=Term(suit),
                 ))
     used = {c for seq in mine for c in seq.cards}
     if len(used) > HAND_SIZE:
         problems.append(Violation.of(
-            "too_many_sequence_cards", field_name, "{player}'s sequences use {count} cards, but a hand has only {hand}.",
+            "too_many_sequence_cards", field_name,
+            "{player}'s sequences use {count} cards, but a hand has only {hand}.",
             player=player, count=len(used), hand=HAND_SIZE,
         ))
     return tuple(mine)
@@ -854,7 +884,7 @@ def _shared_sequence_cards(found: Mapping[str, tuple[MeldSequence, ...]], player
                         problems.append(Violation.of(
                             "sequence_shared", f"sequences.{later}",
                             "{player}'s sequence uses the {rank} of {suit} that {other}'s sequence already uses.",
-                            player=later, rank=str(rank), suit=Term(suit), other=earlier,
+                            player=later, rank=Term(rank), suit=Term(suit), other=earlier,
                         ))
     return problems
 
@@ -869,7 +899,8 @@ def _read_sequence(
         or len(item) != len(SEQUENCE_KEYS)
     ):
         problems.append(Violation.of(
-            "bad_sequence", field_name, "{player}'s sequence {number} must be an object with exactly suit, top and length.",
+            "bad_sequence", field_name,
+            "{player}'s sequence {number} must be an object with exactly suit, top and length.",
             player=player, number=number,
         ))
         return None
@@ -879,11 +910,12 @@ def _read_sequence(
     if suit is None:
         problems.append(Violation.of(
             "bad_sequence", field_name, "{player}'s sequence {number}: the suit must be one of {suits}, not {value!r}.",
-            suits=and_list(_terms(SUITS), "or"), value=item["suit"], **where,
+            suits=_alternatives(_terms(SUITS)), value=item["suit"], **where,
         ))
     if isinstance(length, bool) or not isinstance(length, int):
         problems.append(Violation.of(
-            "bad_sequence", field_name, "{player}'s sequence {number}: the length must be a whole number, not {value!r}.",
+            "bad_sequence", field_name,
+            "{player}'s sequence {number}: the length must be a whole number, not {value!r}.",
             value=length, **where,
         ))
         ok = False
@@ -926,7 +958,8 @@ def _sized_sequence(
     """RULES.md 1.4: at least 3 cards, and no more than lie below the top card."""
     if length < 3:
         problems.append(Violation.of(
-            "sequence_too_short", field_name, "{player}'s sequence {number} has {length} cards; a sequence has at least 3.",
+            "sequence_too_short", field_name,
+            "{player}'s sequence {number} has {length} cards; a sequence has at least 3.",
             length=length, **where,
         ))
         return None
@@ -934,7 +967,7 @@ def _sized_sequence(
         problems.append(Violation.of(
             "sequence_too_long", field_name,
             "{player}'s sequence {number}: a sequence to the {top} has at most {most} cards, not {length}.",
-            top=str(top), most=MAX_LENGTH[top], length=length, **where,
+            top=Term(top), most=MAX_LENGTH[top], length=length, **where,
         ))
         return None
     return MeldSequence(suit, top, length)
@@ -955,7 +988,8 @@ def _read_points(raw: Any, players: tuple[str, ...], required: bool, problems: l
     for player in players:
         if player not in raw or raw[player] is None:
             if required:
-                problems.append(Violation.of("missing_points", "points", "Enter {player}'s card points.", player=player))
+                problems.append(Violation.of("missing_points", "points", "Enter {player}'s card points.",
+                                             player=player))
             continue
         value = _read_player_points(raw[player], player, problems)
         if value is not None:
@@ -1009,7 +1043,9 @@ def _points_together(points: Mapping[str, int], players: tuple[str, ...]) -> lis
 # ---- scoring, piece by piece ----------------------------------------------------------------------
 
 
-def _thrown_in(deal: KlaberjassDeal, players: tuple[str, ...], calls: list[dict[str, str]], bidding_line: str) -> DealResult:
+def _thrown_in(
+    deal: KlaberjassDeal, players: tuple[str, ...], calls: list[dict[str, str]], bidding_line: str,
+) -> DealResult:
     """RULES.md 1.5: a thrown-in deal scores nothing."""
     zero = {"card_points": 0, "last_trick": 0, "sequences": 0, "bella": 0, "total": 0, "score": 0}
     if deal.bidding.calls and deal.bidding.calls[-1][1] == Call.ACCEPT:
@@ -1052,7 +1088,7 @@ def _total_line(player: str, part: Mapping[str, int]) -> Line:
     if part["bella"]:
         pieces.append(Line("klaberjass.part.bella", "{points} Bella", points=part["bella"]))
     return Line("klaberjass.deal_total", "{player}: {parts} = {total}",
-                player=player, parts=" + ".join(pieces), total=part["total"])
+                player=player, parts=_joined("plus", pieces), total=part["total"])
 
 
 def _outcome(maker: str, opponent: str, mine: int, theirs: int) -> tuple[Outcome, dict[str, int], Line, Line]:
@@ -1082,7 +1118,8 @@ def _summary(players: tuple[str, ...], parts: Mapping[str, Mapping[str, int]], v
         return Line("klaberjass.summary", "{first} {first_total} vs {second} {second_total}: {verdict}",
                     first=first, first_total=parts[first]["total"], second=second,
                     second_total=parts[second]["total"], verdict=verdict)
-    totals = " vs ".join(f"{p} {parts[p]['total']}" for p in players)
+    totals = _joined("versus", [Line("klaberjass.player_total", "{player} {total}", player=p, total=parts[p]["total"])
+                                for p in players])
     return Line("klaberjass.summary_many", "{totals}: {verdict}", totals=totals, verdict=verdict)
 
 
@@ -1090,7 +1127,8 @@ def _summary(players: tuple[str, ...], parts: Mapping[str, Mapping[str, int]], v
 
 
 def _compare_sequences(
-    sequences: Mapping[str, tuple[MeldSequence, ...]], players: tuple[str, ...], trump: Suit, options: KlaberjassOptions,
+    sequences: Mapping[str, tuple[MeldSequence, ...]], players: tuple[str, ...], trump: Suit,
+    options: KlaberjassOptions,
 ) -> tuple[str | None, Line]:
     """Who scores sequences, and the line that says why (RULES.md 1.4: only one player scores them)."""
     values = options.sequence_values
@@ -1100,8 +1138,9 @@ def _compare_sequences(
     if len(showing) == 1:
         p = showing[0]
         return p, Line(
-            "klaberjass.sequences.only", "Sequences: only {player} shows sequences ({shown}) — {player} scores {points}.",
-            player=p, shown=", ".join(s.describe() for s in sequences[p]),
+            "klaberjass.sequences.only",
+            "Sequences: only {player} shows sequences ({shown}) — {player} scores {points}.",
+            player=p, shown=_joined("list", [s.describe() for s in sequences[p]]),
             points=sum(s.value(values) for s in sequences[p]),
         )
     if options.sequence_comparison == SequenceComparison.TOTAL:
@@ -1137,7 +1176,7 @@ def _compare_totals(
             "Sequences: {winner}'s {won} beat {loser}'s {lost} (equal totals, higher top card wins: {top} against "
             "{other_top}) — {winner} scores {won}.",
             winner=win, won=worth(win), loser=lose, lost=worth(lose),
-            top=str(RANKS[len(RANKS) - height[win]]), other_top=str(RANKS[len(RANKS) - height[lose]]),
+            top=Term(RANKS[len(RANKS) - height[win]]), other_top=Term(RANKS[len(RANKS) - height[lose]]),
         )
     if in_trump[a] != in_trump[b]:
         win, lose = _pick(a, b, in_trump[a], in_trump[b])
@@ -1161,17 +1200,17 @@ def _compare_best(
     x, y = best[a], best[b]
     if x.length != y.length:
         win, lose = _pick(a, b, x.length, y.length)
-        template = "Sequences: {winner}'s {best} beat {loser}'s {other} (longer wins) — {winner} scores {points}."
+        template = N_("Sequences: {winner}'s {best} beat {loser}'s {other} (longer wins) — {winner} scores {points}.")
         code = "klaberjass.sequences.best_longer"
     elif x.height != y.height:
         win, lose = _pick(a, b, x.height, y.height)
-        template = ("Sequences: {winner}'s {best} beat {loser}'s {other} (equal length, higher top card wins) — "
-                    "{winner} scores {points}.")
+        template = N_("Sequences: {winner}'s {best} beat {loser}'s {other} (equal length, higher top card wins) — "
+                      "{winner} scores {points}.")
         code = "klaberjass.sequences.best_top"
     elif (x.suit == trump) != (y.suit == trump):
         win, lose = _pick(a, b, x.suit == trump, y.suit == trump)
-        template = ("Sequences: {winner}'s {best} beat {loser}'s {other} (equal length and top card, trump wins) — "
-                    "{winner} scores {points}.")
+        template = N_("Sequences: {winner}'s {best} beat {loser}'s {other} (equal length and top card, trump wins) "
+                      "— {winner} scores {points}.")
         code = "klaberjass.sequences.best_trump"
     else:
         return None, Line(
@@ -1202,7 +1241,7 @@ def _needs(players: tuple[str, ...], scores: Mapping[str, int], target: int) -> 
              for p in players]
     if len(needs) == 2:
         return Line("klaberjass.standing.both_need", "{first}, {second}", first=needs[0], second=needs[1])
-    return Line("klaberjass.standing.all_need", "{needs}", needs=", ".join(needs))
+    return Line("klaberjass.standing.all_need", "{needs}", needs=_joined("list", needs))
 
 
 KLABERJASS = Klaberjass()

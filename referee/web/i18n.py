@@ -150,7 +150,9 @@ def say(obj: Any) -> str:
         return english
     translated = _translated(template)
     if translated is None:
-        return english
+        if not any(isinstance(value, Line) for value in params.values()):
+            return english
+        translated = template  # a frame of other lines ("{base}", "Trick {number}: {how}"): its lines translated
     try:
         return translated.format(**{name: _param(value) for name, value in params.items()})
     except (KeyError, IndexError, ValueError) as exc:  # a translation naming a placeholder the message lacks

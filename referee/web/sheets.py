@@ -24,6 +24,7 @@ from ..games import find_game
 from ..games.base import BaseGame, RuleError, UnknownGame
 from . import get_db
 from .games import PLUGS
+from .i18n import say
 from .security import public_url
 
 bp = Blueprint("sheets", __name__)
@@ -201,7 +202,7 @@ def configured_options(game: BaseGame, args: Any) -> Any:
     try:
         return game.parse_options({k: v for k, v in args.items() if k != "lang"})
     except RuleError as exc:
-        abort(422, description=" ".join(v.message for v in exc.violations))
+        abort(422, description=" ".join(say(v) for v in exc.violations))
 
 
 def option_query(game: BaseGame, options: Any) -> dict[str, str]:
