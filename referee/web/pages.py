@@ -203,14 +203,18 @@ RECENT_EVENTS = 20
 class TableRow:
     """One deal of the match page's running table, worked out here so the template's loop stays lean: its
     classes, its score cells (each player's score and running total as the reader writes numbers, or dashes when
-    it does not count), the tags it carries and its summary in the reader's language, and — for the newest deals
-    (and the highlighted one) — the deal, its result and its earlier versions for the whole working."""
+    it does not count), the tags it carries and its summary in the reader's language; ``head``, the row's markup up
+    to its working's cell; then either ``html``, the whole row of an older deal (its working one tap away), or — for
+    the newest deals (and the highlighted one) — the deal, its result and its earlier versions for the whole
+    working, which the template draws."""
 
     number: int
     css: str
     cells: Markup
     tags: Markup
     summary: Markup
+    head: Markup = Markup()
+    html: Markup | None = None
     deal: dict[str, Any] | None = None
     replayed: Any = None
     revisions: list[dict[str, Any]] | None = None
@@ -221,14 +225,32 @@ def _tag(css: str, word: str) -> Markup:
 
 
 def _words() -> dict[str, dict[str, str]]:
-    """The words the match page and a deal's working put on tags and actions, in the reader's language (looked up
-    once per page, not once per row)."""
+    """The words the match page and a deal's working use on every row (tags, actions, the working's sentences and
+    buttons), in the reader's language, looked up once per page rather than once per row. Sentences keep their
+    ``%(name)s`` placeholders; the template fills them (``words.working.dealt % {"dealer": …}``)."""
     return {
         "tags": {"void": _("void"), "corrected": _("corrected"), "restored": _("restored"),
                  "after_end": _("after the end")},
         "actions": {"entered": _("entered"), "corrected": _("corrected"), "voided": _("voided"),
                     "restored": _("restored"), "undone": _("undone"), "redone": _("redone"), "ended": _("ended"),
                     "abandoned": _("abandoned"), "resumed": _("resumed"), "started": _("started")},
+        "working": {
+            "dealt": _("%(dealer)s dealt."),
+            "dealt_void": _("%(dealer)s dealt; this deal is void and not counted."),
+            "dealt_after_end": _("%(dealer)s dealt; it was entered after the match had ended and is not counted."),
+            "dealt_void_after_end": _("%(dealer)s dealt; this deal is void and not counted; it was entered after the "
+                                      "match had ended and is not counted."),
+            "version": _("Version %(version)s (%(action)s %(when)s); earlier versions:"),
+            "revision": _("v%(version)s — %(action)s %(when)s"),
+            "revision_void": _("(void)"),
+            "restore_version": _("Restore v%(version)s"),
+            "restore_version_confirm": _("Make version %(version)s of %(noun)s %(number)s the current one? The current "
+                                         "version is kept too."),
+            "correct": _("Correct"),
+            "restore": _("Restore"),
+            "void": _("Void"),
+            "void_confirm": _("Void %(noun)s %(number)s? It stays in the history, out of the totals."),
+        },
     }
 
 
@@ -244,6 +266,14 @@ def _figure_writer(language: str) -> Callable[[int], str]:
 
 
 _DASH = Markup('<td><span class="score">—</span></td>')
+# The compact row of a deal, the same for every deal (match.html draws the working of the newest ones after it);
+# an older deal's working is one tap away: htmx fetches it into its <details>, and without JavaScript the link in it
+# opens the deal's own page. Only our own markup, digits and escaped text are put in.
+_ROW_HEAD = ('<tbody id="deal-{n}" class="{css}">\n<tr class="deal-scores"><th scope="row">{n}</th>{cells}</tr>\n'
+             '<tr class="deal-working"><td colspan="{cols}">')
+_OLDER_WORKING = ('<details class="on-demand" hx-get="{url}" hx-trigger="toggle once" hx-target="find .working" '
+                  'hx-swap="outerHTML"><summary>{tags}{summary}</summary>\n'
+                  '<div class="working"><a class="button" href="{url}">{show}</a></div></details></td></tr>\n</tbody>\n')
 
 
 @lru_cache(maxsize=4096)
@@ -275,7 +305,11 @@ def _table_rows(match: matches.Match, highlight: int | None) -> tuple[list[Table
     tag_words = _words()["tags"]
     tags = {key: _tag("void" if key in ("void", "after_end") else "corrected", word) for key, word in tag_words.items()}
     dashes = _DASH * len(players)
-    recent = {d["number"] for d in deals[-RECENT_WORKING:]} | ({highlight} if highlight else set())
+    recent = {d["number"] for d in deals[-RECENT_WORKING:]} if RECENT_WORKING else set()
+    if highlight:
+        recent.add(highlight)
+    cols, show = len(players) + 1, escape(_("Show the working"))
+    base = url_for("pages.match_page", match_id=match.id) + "/deals/"
     rows: list[TableRow] = []
     series: list[dict[str, int]] = [{p: 0 for p in players}]
     for d in deals:
@@ -286,13 +320,25 @@ def _table_rows(match: matches.Match, highlight: int | None) -> tuple[list[Table
         css = "deal" + (" is-void" if void else "") + (" is-after-end" if after_end else "") + (
             " is-highlighted" if number_ == highlight else "")
         tag = tags["void"] if void else tags.get(d["last_action"], Markup())
-        row = TableRow(number_, css, dashes if void or after_end or cells is None else cells,
-                       tag + tags["after_end"] if after_end else tag, summary)
-        if number_ in recent:
+        cells = dashes if void or after_end or cells is None else cells
+        tag = tag + tags["after_end"] if after_end else tag
+        head = _ROW_HEAD.format(n=number_, css=css, cells=cells, cols=cols)
+        row = TableRow(number_, css, cells, tag, summary, Markup(head))
+        if number_ not in recent:
+            row.html = Markup(head + _OLDER_WORKING.format(url=f"{base}{number_}", tags=tag, summary=summary, show=show))
+        else:
             row.deal, row.replayed = d, matches._replayed_from_row(d)  # the stored result, no scoring
             row.revisions = store.revisions_for(db, d["id"]) if d["version"] > 1 else []
         rows.append(row)
     return rows, series
+
+
+def _row_context(match: matches.Match) -> dict[str, Any]:
+    """What the rows' template needs once per page: the words, the deal noun in the reader's language, how numbers
+    are written, and where a deal's pages are (``deal_base`` + number + "/edit", "/void" …)."""
+    return {"words": _words(), "noun": match.game.deal_noun, "noun_word": _(match.game.deal_noun),
+            "figure": _figure_writer(current_language()),
+            "deal_base": url_for("pages.match_page", match_id=match.id) + "/deals/"}
 
 
 def _page_state(match: matches.Match) -> MatchState:
@@ -314,7 +360,7 @@ def deal_working(match_id: int, number: int):
         raise matches.NotFound(_("Match %(match)s has no %(noun)s %(number)s.", match=match_id,
                                  noun=_(match.game.deal_noun), number=number))
     rows, _series = _table_rows_of(match, [deal])
-    context = {"match": match, "row": rows[0], "noun": match.game.deal_noun, "words": _words()}
+    context = {"match": match, "row": rows[0], **_row_context(match)}
     if hx_request.htmx:
         return render_template("_deal_working.html", **context)
     return render_template("deal_working.html", **context)
@@ -457,7 +503,7 @@ def _match_extras(match: matches.Match) -> dict[str, Any]:
         "status": matches.status_of(match),
         "state": _page_state(match),
         "table": table,
-        "words": _words(),
+        **_row_context(match),
     }
 
 
@@ -580,7 +626,7 @@ def _entry(match: matches.Match, deal: dict[str, Any] | None):
         "deal": deal,
         "entry": entry,
         "table": table,
-        "words": _words(),
+        **_row_context(match),
         "roles": match.game.roles(table),
         "result": result,
         "errors": _group(shown),
