@@ -273,7 +273,8 @@ _ROW_HEAD = ('<tbody id="deal-{n}" class="{css}">\n<tr class="deal-scores"><th s
              '<tr class="deal-working"><td colspan="{cols}">')
 _OLDER_WORKING = ('<details class="on-demand" hx-get="{url}" hx-trigger="toggle once" hx-target="find .working" '
                   'hx-swap="outerHTML"><summary>{tags}{summary}</summary>\n'
-                  '<div class="working"><a class="button" href="{url}">{show}</a></div></details></td></tr>\n</tbody>\n')
+                  '<div class="working"><a class="button" href="{url}">{show}</a></div></details>'
+                  '</td></tr>\n</tbody>\n')
 
 
 @lru_cache(maxsize=4096)
@@ -325,7 +326,8 @@ def _table_rows(match: matches.Match, highlight: int | None) -> tuple[list[Table
         head = _ROW_HEAD.format(n=number_, css=css, cells=cells, cols=cols)
         row = TableRow(number_, css, cells, tag, summary, Markup(head))
         if number_ not in recent:
-            row.html = Markup(head + _OLDER_WORKING.format(url=f"{base}{number_}", tags=tag, summary=summary, show=show))
+            working = _OLDER_WORKING.format(url=f"{base}{number_}", tags=tag, summary=summary, show=show)
+            row.html = Markup(head + working)
         else:
             row.deal, row.replayed = d, matches._replayed_from_row(d)  # the stored result, no scoring
             row.revisions = store.revisions_for(db, d["id"]) if d["version"] > 1 else []
@@ -503,7 +505,7 @@ def _match_extras(match: matches.Match) -> dict[str, Any]:
         "status": matches.status_of(match),
         "state": _page_state(match),
         "table": table,
-        **_row_context(match),
+        **(_row_context(match) if table or events else {}),  # an empty match needs none of the rows' words
     }
 
 
@@ -626,7 +628,6 @@ def _entry(match: matches.Match, deal: dict[str, Any] | None):
         "deal": deal,
         "entry": entry,
         "table": table,
-        **_row_context(match),
         "roles": match.game.roles(table),
         "result": result,
         "errors": _group(shown),
