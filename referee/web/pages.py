@@ -505,6 +505,7 @@ def _match_extras(match: matches.Match) -> dict[str, Any]:
         "status": matches.status_of(match),
         "state": _page_state(match),
         "table": table,
+        "noun_word": _(match.game.deal_noun),
         **(_row_context(match) if table or events else {}),  # an empty match needs none of the rows' words
     }
 
