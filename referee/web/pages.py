@@ -277,13 +277,13 @@ _OLDER_WORKING = ('<details class="on-demand" hx-get="{url}" hx-trigger="toggle 
                   '</td></tr>\n</tbody>\n')
 
 
-@lru_cache(maxsize=4096)
 def _compact(result: str | None, tally: str | None, players: tuple[str, ...], language: str
              ) -> tuple[Markup | None, dict[str, int], Markup]:
     """What a deal's compact row shows, from its stored result and tally (JSON text) in one language: the score
     cells (each player's score and running total; None without a result), the running totals (for the chart) and
-    the summary. A pure function of its arguments, so it is remembered: a long match's page decodes only the deals
-    that changed since it was last shown (a correction further up changes the later deals' tallies, hence the key)."""
+    the summary. A pure function of its arguments (and of the app's catalogues), so each app remembers it
+    (``_compact_of``): a long match's page decodes only the deals that changed since it was last shown (a
+    correction further up changes the later deals' tallies, hence the key)."""
     raw = json.loads(result) if result else None
     totals = json.loads(tally)["totals"] if tally else {}
     cells = None
@@ -296,6 +296,14 @@ def _compact(result: str | None, tally: str | None, players: tuple[str, ...], la
     return cells, totals, escape(summary)
 
 
+def _compact_of() -> Callable[..., tuple[Markup | None, dict[str, int], Markup]]:
+    """``_compact`` remembered for this app (its catalogues decide the summaries' words)."""
+    remembered = current_app.extensions.get("referee.compact_rows")
+    if remembered is None:
+        remembered = current_app.extensions["referee.compact_rows"] = lru_cache(maxsize=4096)(_compact)
+    return remembered
+
+
 def _table_rows(match: matches.Match, highlight: int | None) -> tuple[list[TableRow], list[dict[str, int]]]:
     """The running table (one TableRow per deal) and the running totals after each deal for the chart, read from
     the stored results and tallies — no deal is re-scored, and only the newest deals become full results."""
@@ -305,7 +313,7 @@ def _table_rows(match: matches.Match, highlight: int | None) -> tuple[list[Table
     language = current_language()
     tag_words = _words()["tags"]
     tags = {key: _tag("void" if key in ("void", "after_end") else "corrected", word) for key, word in tag_words.items()}
-    dashes = _DASH * len(players)
+    dashes, compact = _DASH * len(players), _compact_of()
     recent = {d["number"] for d in deals[-RECENT_WORKING:]} if RECENT_WORKING else set()
     if highlight:
         recent.add(highlight)
@@ -315,7 +323,7 @@ def _table_rows(match: matches.Match, highlight: int | None) -> tuple[list[Table
     series: list[dict[str, int]] = [{p: 0 for p in players}]
     for d in deals:
         number_ = d["number"]
-        cells, totals, summary = _compact(d.get("result"), d.get("tally"), players, language)
+        cells, totals, summary = compact(d.get("result"), d.get("tally"), players, language)
         series.append(totals)
         void, after_end = d["void"], bool(d.get("after_end"))
         css = "deal" + (" is-void" if void else "") + (" is-after-end" if after_end else "") + (
