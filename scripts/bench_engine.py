@@ -259,6 +259,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="shorter runs (about a minute in all)")
     parser.add_argument("--threads", type=int, default=8, help="the servers' worker threads (default 8)")
+    parser.add_argument("--only", choices=("throughput", "post", "page", "load", "sql"),
+                        help="measure one figure only (throughput at 8 clients, deal POST at 1,000 deals, the match "
+                             "page, the offered load, SQL statements per POST)")
     parser.add_argument("--serve-baseline", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve_baseline:
@@ -269,6 +272,9 @@ def main() -> int:
     load_seconds = 6.0 if args.quick else 20.0
     report = Report()
 
+    def wanted(figure: str) -> bool:
+        return args.only in (None, figure)
+
     with tempfile.TemporaryDirectory(prefix="referee-bench-") as tmp_name, ExitStack() as stack:
         tmp = Path(tmp_name)
         port = stack.enter_context(server(tmp, "referee", args.threads))
@@ -277,49 +283,59 @@ def main() -> int:
         print(f"Referee engine: {args.threads} server threads{' (quick)' if args.quick else ''}", flush=True)
 
         # 1. throughput at 8 clients, side by side (alternating, so both see the same machine)
-        ids = [new_match(client) for _ in range(8)]
-        referee_paths = [f"/api/matches/{i}/deals" for i in ids]
-        bare_paths = [f"/api/matches/{i + 1}/deals" for i in range(8)]
-        ours, theirs = [], []
-        for _ in range(2):
-            theirs.append(throughput(bare, 8, seconds / 2, bare_paths))
-            ours.append(throughput(port, 8, seconds / 2, referee_paths))
-        ours_rate, theirs_rate = sum(ours) / len(ours), sum(theirs) / len(theirs)
-        print(f"  deal POSTs/s at 8 clients: Referee {ours_rate:.0f}, bare Flask + SQLite {theirs_rate:.0f}")
-        ratio = ours_rate / theirs_rate
-        report.figure("throughput at 8 clients, Referee ÷ bare app", f"{ratio:.2f}", "≥ 0.6", ratio >= 0.6)
+        if wanted("throughput"):
+            ids = [new_match(client) for _ in range(8)]
+            referee_paths = [f"/api/matches/{i}/deals" for i in ids]
+            bare_paths = [f"/api/matches/{i + 1}/deals" for i in range(8)]
+            ours, theirs = [], []
+            for _ in range(2):
+                theirs.append(throughput(bare, 8, seconds / 2, bare_paths))
+                ours.append(throughput(port, 8, seconds / 2, referee_paths))
+            ours_rate, theirs_rate = sum(ours) / len(ours), sum(theirs) / len(theirs)
+            print(f"  deal POSTs/s at 8 clients: Referee {ours_rate:.0f}, bare Flask + SQLite {theirs_rate:.0f}")
+            ratio = ours_rate / theirs_rate
+            report.figure("throughput at 8 clients, Referee ÷ bare app", f"{ratio:.2f}", "≥ 0.6", ratio >= 0.6)
 
         # 2. deal POST at 1,000 deals ÷ at 0 deals
-        long_match = match_with_deals(client, 1000)
-        empty = [timed(client, "POST", f"/api/matches/{new_match(client)}/deals", PLAYED, 201) for _ in range(samples)]
-        full = [timed(client, "POST", f"/api/matches/{long_match}/deals", deal_body(n), 201) for n in range(samples)]
-        at_0, at_1000 = statistics.median(empty), statistics.median(full)
-        print(f"  deal POST median: {ms(at_0)} at 0 deals, {ms(at_1000)} at 1,000 deals")
-        report.figure("deal POST at 1,000 deals ÷ at 0 deals", f"{at_1000 / at_0:.2f}", "≤ 1.5", at_1000 / at_0 <= 1.5)
+        if wanted("post"):
+            long_match = match_with_deals(client, 1000)
+            empty = [timed(client, "POST", f"/api/matches/{new_match(client)}/deals", PLAYED, 201)
+                     for _ in range(samples)]
+            full = [timed(client, "POST", f"/api/matches/{long_match}/deals", deal_body(n), 201)
+                    for n in range(samples)]
+            at_0, at_1000 = statistics.median(empty), statistics.median(full)
+            print(f"  deal POST median: {ms(at_0)} at 0 deals, {ms(at_1000)} at 1,000 deals")
+            report.figure("deal POST at 1,000 deals ÷ at 0 deals", f"{at_1000 / at_0:.2f}", "≤ 1.5",
+                          at_1000 / at_0 <= 1.5)
 
         # 3. the match page at 200 deals ÷ at 0 deals
-        page_200, page_0 = match_with_deals(client, 200), new_match(client)
-        for mid in (page_0, page_200):
-            timed(client, "GET", f"/matches/{mid}")  # first load (stored results filled, caches warm)
-        get_0 = statistics.median(timed(client, "GET", f"/matches/{page_0}") for _ in range(samples))
-        get_200 = statistics.median(timed(client, "GET", f"/matches/{page_200}") for _ in range(samples))
-        print(f"  match page median: {ms(get_0)} at 0 deals, {ms(get_200)} at 200 deals")
-        report.figure("GET match page at 200 deals ÷ at 0 deals", f"{get_200 / get_0:.2f}", "≤ 3", get_200 / get_0 <= 3)
+        if wanted("page"):
+            page_200, page_0 = match_with_deals(client, 200), new_match(client)
+            for mid in (page_0, page_200):
+                timed(client, "GET", f"/matches/{mid}")  # first load (stored results filled, caches warm)
+            get_0 = statistics.median(timed(client, "GET", f"/matches/{page_0}") for _ in range(samples))
+            get_200 = statistics.median(timed(client, "GET", f"/matches/{page_200}") for _ in range(samples))
+            print(f"  match page median: {ms(get_0)} at 0 deals, {ms(get_200)} at 200 deals")
+            report.figure("GET match page at 200 deals ÷ at 0 deals", f"{get_200 / get_0:.2f}", "≤ 3",
+                          get_200 / get_0 <= 3)
 
         # 4. 50 clients offering 125 requests/s in total
-        paths = [f"/api/matches/{new_match(client)}/deals" for _ in range(50)]
-        latencies = offered_load(port, paths, 125.0, load_seconds)
-        p50, p99 = percentile(latencies, 50), percentile(latencies, 99)
-        print(f"  50 clients at 125 requests/s for {load_seconds:g} s: {len(latencies)} deal POSTs, p50 {ms(p50)}, "
-              f"p99 {ms(p99)}, max {ms(latencies[-1])}")
-        report.figure("deal POST p99, 50 clients offering 125 requests/s", ms(p99), "≤ 50 ms", p99 <= 0.050)
+        if wanted("load"):
+            paths = [f"/api/matches/{new_match(client)}/deals" for _ in range(50)]
+            latencies = offered_load(port, paths, 125.0, load_seconds)
+            p50, p99 = percentile(latencies, 50), percentile(latencies, 99)
+            print(f"  50 clients at 125 requests/s for {load_seconds:g} s: {len(latencies)} deal POSTs, p50 {ms(p50)}, "
+                  f"p99 {ms(p99)}, max {ms(latencies[-1])}")
+            report.figure("deal POST p99, 50 clients offering 125 requests/s", ms(p99), "≤ 50 ms", p99 <= 0.050)
+
         client.close()
 
         # 5. SQL statements per deal POST
-        statements = statements_per_post(tmp)
-        report.figure("SQL statements per deal POST", str(len(statements)), "≤ 10", len(statements) <= 10)
-        for sql in statements:
-            print("      " + " ".join(sql.split())[:150])
+        if wanted("sql"):
+            statements = statements_per_post(tmp)
+            report.figure("SQL statements per deal POST", str(len(statements)), "≤ 10", len(statements) <= 10)
+            for sql in statements:
+                print("      " + " ".join(sql.split())[:150])
         for name in ("referee", "baseline"):
             if "Traceback" in (tmp / f"{name}.log").read_text(errors="replace"):
                 print(

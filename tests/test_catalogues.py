@@ -32,8 +32,10 @@ TRANSLATED: tuple[str, ...] | None = (
     "referee/web/__init__.py",
     "referee/web/i18n.py",
     "templates/base.html",
+    "templates/deal_working.html",
     "templates/error.html",
     "templates/home.html",
+    "templates/match.html",
     "templates/offline.html",
 )
 

@@ -15,9 +15,6 @@ from typing import overload
 
 from .base import BaseGame, UnknownGame
 
-# Until the three game classes carry ``order`` themselves, their place in the lists people see.
-_ORDER_BEFORE_ATTRIBUTE = {"klaberjass": 10, "spitzer": 20, "joker-judge": 30}
-
 
 def games_in(module: ModuleType) -> list[BaseGame]:
     """The game object a module exposes: its ``GAME``, else its module-level instances of its own game classes."""
@@ -29,8 +26,7 @@ def games_in(module: ModuleType) -> list[BaseGame]:
 
 
 def _order(game: BaseGame) -> tuple[int, str]:
-    order = getattr(game, "order", None)
-    return (order if isinstance(order, int) else _ORDER_BEFORE_ATTRIBUTE.get(game.key, 1000), game.name)
+    return (game.order, game.name)
 
 
 class Registry(Sequence[BaseGame]):

@@ -339,6 +339,7 @@ class BaseGame:
     name: ClassVar[str]
     seats: ClassVar[int]
     deal_noun: ClassVar[str] = "deal"  # what the players call one deal ("hand" in Joker Judge)
+    order: ClassVar[int] = 1000  # place in the lists people see (then by name); the three games use 10, 20, 30
     option_specs: ClassVar[tuple[OptionSpec, ...]]
     Options: ClassVar[type]
 

@@ -1152,6 +1152,7 @@ class JokerJudge(BaseGame):
     """Joker Judge for two players (RULES.md section 3)."""
 
     key = "joker-judge"
+    order = 30
     deal_noun = "hand"
     name = "Joker Judge"
     seats = 2

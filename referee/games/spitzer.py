@@ -624,6 +624,7 @@ class Spitzer(BaseGame):
     """Spitzer for four players (RULES.md section 2)."""
 
     key = "spitzer"
+    order = 20
     name = "Spitzer"
     seats = 4
     Options = SpitzerOptions

@@ -7,22 +7,31 @@ re-rendered in place after each tap, with the live preview of the result.
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import secrets
 import uuid
-from urllib.parse import urlparse
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
+from urllib.parse import urlparse
 
+from babel.numbers import get_group_symbol
 from flask import Blueprint, abort, current_app, g, make_response, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 from htmx_flask import request as hx_request
+from markupsafe import Markup, escape
 from werkzeug.exceptions import Conflict as HTTPConflict
 from werkzeug.exceptions import NotFound
 
 from .. import matches, store
 from ..games import GAMES, find_game
-from ..games.base import InvalidDeal, RuleError, Table, UnknownGame, Violation, whole_number
+from ..games.base import InvalidDeal, RuleError, Table, UnknownGame, Violation, line_from_json, whole_number
+from ..games.match import MatchState
 from . import capped, get_db, http_error
 from .games import PLUGS
+from .i18n import current_language, say
 
 bp = Blueprint("pages", __name__)
 
@@ -178,8 +187,199 @@ def rules_page(game_key: str):
 @bp.get("/matches/<int:match_id>")
 def match_page(match_id: int):
     match = _load(match_id)
-    return render_template("match.html", match=match, state=match.state, **_match_extras(match),
-                           detail_errors={}, detail_values=None)
+    return render_template("match.html", match=match, **_match_extras(match), detail_errors={}, detail_values=None)
+
+
+RECENT_WORKING = 10
+"""How many of the newest deals the match page shows with their whole working (breakdown, notes, earlier
+versions, Correct / Void); every older deal keeps its compact row, its working one tap away."""
+
+
+RECENT_EVENTS = 20
+"""How many of the newest actions the match page's activity log lists; ``?activity=all`` lists every one."""
+
+
+@dataclass(slots=True)
+class TableRow:
+    """One deal of the match page's running table, worked out here so the template's loop stays lean: its
+    classes, its score cells (each player's score and running total as the reader writes numbers, or dashes when
+    it does not count), the tags it carries and its summary in the reader's language; ``head``, the row's markup up
+    to its working's cell; then either ``html``, the whole row of an older deal (its working one tap away), or — for
+    the newest deals (and the highlighted one) — the deal, its result and its earlier versions for the whole
+    working, which the template draws."""
+
+    number: int
+    css: str
+    cells: Markup
+    tags: Markup
+    summary: Markup
+    head: Markup = Markup()
+    html: Markup | None = None
+    deal: dict[str, Any] | None = None
+    replayed: Any = None
+    revisions: list[dict[str, Any]] | None = None
+
+
+def _tag(css: str, word: str) -> Markup:
+    return Markup('<i class="tag {}">{}</i> ').format(css, word)
+
+
+def _words() -> dict[str, dict[str, str]]:
+    """The words the match page and a deal's working use on every row (tags, actions, the working's sentences and
+    buttons), in the reader's language, looked up once per page rather than once per row. Sentences keep their
+    ``%(name)s`` placeholders; the template fills them (``words.working.dealt % {"dealer": …}``)."""
+    return {
+        "tags": {"void": _("void"), "corrected": _("corrected"), "restored": _("restored"),
+                 "after_end": _("after the end")},
+        "actions": {"entered": _("entered"), "corrected": _("corrected"), "voided": _("voided"),
+                    "restored": _("restored"), "undone": _("undone"), "redone": _("redone"), "ended": _("ended"),
+                    "abandoned": _("abandoned"), "resumed": _("resumed"), "started": _("started")},
+        "working": {
+            "dealt": _("%(dealer)s dealt."),
+            "dealt_void": _("%(dealer)s dealt; this deal is void and not counted."),
+            "dealt_after_end": _("%(dealer)s dealt; it was entered after the match had ended and is not counted."),
+            "dealt_void_after_end": _("%(dealer)s dealt; this deal is void and not counted; it was entered after the "
+                                      "match had ended and is not counted."),
+            "version": _("Version %(version)s (%(action)s %(when)s); earlier versions:"),
+            "revision": _("v%(version)s — %(action)s %(when)s"),
+            "revision_void": _("(void)"),
+            "restore_version": _("Restore v%(version)s"),
+            "restore_version_confirm": _("Make version %(version)s of %(noun)s %(number)s the current one? The current "
+                                         "version is kept too."),
+            "correct": _("Correct"),
+            "restore": _("Restore"),
+            "void": _("Void"),
+            "void_confirm": _("Void %(noun)s %(number)s? It stays in the history, out of the totals."),
+        },
+    }
+
+
+def _figure_writer(language: str) -> Callable[[int], str]:
+    """How the reader writes a whole number (1,234 · 1.234), as one cheap function for a whole table: the locale's
+    group separator looked up once (English, German and Japanese all group by thousands)."""
+    group = get_group_symbol(language)
+
+    def figure(value: int) -> str:
+        return str(value) if -1000 < value < 1000 else f"{value:,}".replace(",", group)
+
+    return figure
+
+
+_DASH = Markup('<td><span class="score">—</span></td>')
+# The compact row of a deal, the same for every deal (match.html draws the working of the newest ones after it);
+# an older deal's working is one tap away: htmx fetches it into its <details>, and without JavaScript the link in it
+# opens the deal's own page. Only our own markup, digits and escaped text are put in.
+_ROW_HEAD = ('<tbody id="deal-{n}" class="{css}">\n<tr class="deal-scores"><th scope="row">{n}</th>{cells}</tr>\n'
+             '<tr class="deal-working"><td colspan="{cols}">')
+_OLDER_WORKING = ('<details class="on-demand" hx-get="{url}" hx-trigger="toggle once" hx-target="find .working" '
+                  'hx-swap="outerHTML"><summary>{tags}{summary}</summary>\n'
+                  '<div class="working"><a class="button" href="{url}">{show}</a></div></details>'
+                  '</td></tr>\n</tbody>\n')
+
+
+def _compact(result: str | None, tally: str | None, players: tuple[str, ...], language: str
+             ) -> tuple[Markup | None, dict[str, int], Markup]:
+    """What a deal's compact row shows, from its stored result and tally (JSON text) in one language: the score
+    cells (each player's score and running total; None without a result), the running totals (for the chart) and
+    the summary. A pure function of its arguments (and of the app's catalogues), so each app remembers it
+    (``_compact_of``): a long match's page decodes only the deals that changed since it was last shown (a
+    correction further up changes the later deals' tallies, hence the key)."""
+    raw = json.loads(result) if result else None
+    totals = json.loads(tally)["totals"] if tally else {}
+    cells = None
+    if raw:
+        figure, scores = _figure_writer(language), raw["scores"]
+        cells = Markup("".join(  # digits, signs and separators only: nothing to escape
+            f'<td><span class="score">{"+" if scores[p] > 0 else ""}{figure(scores[p])}</span>'
+            f'<span class="running">{figure(totals[p])}</span></td>' for p in players))
+    summary = say(line_from_json(raw["summary"])) if raw else _("This entry no longer fits the rules: correct it.")
+    return cells, totals, escape(summary)
+
+
+def _compact_of() -> Callable[..., tuple[Markup | None, dict[str, int], Markup]]:
+    """``_compact`` remembered for this app (its catalogues decide the summaries' words)."""
+    remembered = current_app.extensions.get("referee.compact_rows")
+    if remembered is None:
+        remembered = current_app.extensions["referee.compact_rows"] = lru_cache(maxsize=4096)(_compact)
+    return remembered
+
+
+def _table_rows(match: matches.Match, highlight: int | None) -> tuple[list[TableRow], list[dict[str, int]]]:
+    """The running table (one TableRow per deal) and the running totals after each deal for the chart, read from
+    the stored results and tallies — no deal is re-scored, and only the newest deals become full results."""
+    db = get_db()
+    deals = match.deals
+    players = match.players
+    language = current_language()
+    tag_words = _words()["tags"]
+    tags = {key: _tag("void" if key in ("void", "after_end") else "corrected", word) for key, word in tag_words.items()}
+    dashes, compact = _DASH * len(players), _compact_of()
+    recent = {d["number"] for d in deals[-RECENT_WORKING:]} if RECENT_WORKING else set()
+    if highlight:
+        recent.add(highlight)
+    cols, show = len(players) + 1, escape(_("Show the working"))
+    base = url_for("pages.match_page", match_id=match.id) + "/deals/"
+    rows: list[TableRow] = []
+    series: list[dict[str, int]] = [{p: 0 for p in players}]
+    for d in deals:
+        number_ = d["number"]
+        cells, totals, summary = compact(d.get("result"), d.get("tally"), players, language)
+        series.append(totals)
+        void, after_end = d["void"], bool(d.get("after_end"))
+        css = "deal" + (" is-void" if void else "") + (" is-after-end" if after_end else "") + (
+            " is-highlighted" if number_ == highlight else "")
+        tag = tags["void"] if void else tags.get(d["last_action"], Markup())
+        cells = dashes if void or after_end or cells is None else cells
+        tag = tag + tags["after_end"] if after_end else tag
+        head = _ROW_HEAD.format(n=number_, css=css, cells=cells, cols=cols)
+        row = TableRow(number_, css, cells, tag, summary, Markup(head))
+        if number_ not in recent:
+            working = _OLDER_WORKING.format(url=f"{base}{number_}", tags=tag, summary=summary, show=show)
+            row.html = Markup(head + working)
+        else:
+            row.deal, row.replayed = d, matches._replayed_from_row(d)  # the stored result, no scoring
+            row.revisions = store.revisions_for(db, d["id"]) if d["version"] > 1 else []
+        rows.append(row)
+    return rows, series
+
+
+def _row_context(match: matches.Match) -> dict[str, Any]:
+    """What the rows' template needs once per page: the words, the deal noun in the reader's language, how numbers
+    are written, and where a deal's pages are (``deal_base`` + number + "/edit", "/void" …)."""
+    return {"words": _words(), "noun": match.game.deal_noun, "noun_word": _(match.game.deal_noun),
+            "figure": _figure_writer(current_language()),
+            "deal_base": url_for("pages.match_page", match_id=match.id) + "/deals/"}
+
+
+def _page_state(match: matches.Match) -> MatchState:
+    """The match's standing as the page shows it (totals, winner, roles), from the match row alone: the page reads
+    its deals itself (``_table_rows``), so ``deals`` is left empty here."""
+    table = match.next_table
+    return MatchState((), match.totals, match.standing, table, match.game.roles(table), match.row["ended_at"],
+                      match.row["tally"])
+
+
+@bp.get("/matches/<int:match_id>/deals/<int:number>")
+def deal_working(match_id: int, number: int):
+    """One deal's whole working: for htmx, the fragment an older row of the match page opens into; without
+    JavaScript, a page of its own (its scores, its working, and the way back to the table)."""
+    match = _load(match_id)
+    db = get_db()
+    deal = store.get_deal(db, match_id, number)
+    if deal is None:
+        raise matches.NotFound(_("Match %(match)s has no %(noun)s %(number)s.", match=match_id,
+                                 noun=_(match.game.deal_noun), number=number))
+    rows, _series = _table_rows_of(match, [deal])
+    context = {"match": match, "row": rows[0], **_row_context(match)}
+    if hx_request.htmx:
+        return render_template("_deal_working.html", **context)
+    return render_template("deal_working.html", **context)
+
+
+def _table_rows_of(match: matches.Match, deals: list[dict[str, Any]]) -> tuple[list[TableRow], list[dict[str, int]]]:
+    """``_table_rows`` for some deals only, each with its whole working."""
+    shown = matches.Match(match.row, match.game, match.options, deals=deals)
+    return _table_rows(shown, highlight=None)
 
 
 def _shown_change(match: matches.Match, events: list[dict[str, Any]]) -> tuple[int | None, str | None]:
@@ -218,7 +418,7 @@ def match_details(match_id: int):
     except RuleError as exc:
         match = _load(match_id)
         return render_template(
-            "match.html", match=match, state=match.state, **_match_extras(match),
+            "match.html", match=match, **_match_extras(match),
             detail_errors=_group(list(exc.violations)), detail_values=request.form,
         ), 422
     return _back_to_table(match_id, done="details")
@@ -256,7 +456,7 @@ def _undo_or_redo(action, match_id: int):
         event, _ = action(db, match_id, event_id, store.acting_device.get())
     except matches.Conflict as exc:
         match = _load(match_id)
-        return render_template("match.html", match=match, state=match.state, **_match_extras(match),
+        return render_template("match.html", match=match, **_match_extras(match),
                                detail_errors={}, detail_values=None, refused=str(exc)), 409
     if event["deal_number"]:
         return _back_to_table(match_id, changed=event["deal_number"])
@@ -292,10 +492,9 @@ def _match_extras(match: matches.Match) -> dict[str, Any]:
     from .. import sheets, store
 
     db = get_db()
-    series = [{p: 0 for p in match.players}] + [dict(d.totals) for d in match.state.deals]
     events = store.events_for(db, match.id)
-    revisions = {d["number"]: store.revisions_for(db, d["id"]) for d in match.deals if d["version"] > 1}
     highlight, done = _shown_change(match, events)
+    table, series = _table_rows(match, highlight)
     device, noun = store.acting_device.get(), match.game.deal_noun
     undoable, redoable = matches.last_undoable(db, match.id, events), matches.last_redoable(db, match.id, events)
     return {
@@ -304,14 +503,18 @@ def _match_extras(match: matches.Match) -> dict[str, Any]:
         "undo_text": undoable and matches.describe_event(undoable, noun, device),
         "redoable": redoable,
         "redo_text": redoable and matches.describe_event(redoable, noun, device),
-        "needs": match.game.needs(match.players, match.state.totals, match.options),
+        "needs": match.game.needs(match.players, match.totals, match.options),
         "target": getattr(match.options, "target", None),
         "chart": sheets.chart_svg(match.players, series, target=getattr(match.options, "target", None),
                                   noun=match.game.deal_noun, width=360, height=190) if match.deals else "",
-        "events": list(reversed(events)),
+        "events": list(reversed(events))[: None if request.args.get("activity") == "all" else RECENT_EVENTS],
+        "event_count": len(events),
         "undoable": undoable,
-        "revisions": revisions,
         "status": matches.status_of(match),
+        "state": _page_state(match),
+        "table": table,
+        "noun_word": _(match.game.deal_noun),
+        **(_row_context(match) if table or events else {}),  # an empty match needs none of the rows' words
     }
 
 
