@@ -8,8 +8,6 @@ import html
 import re
 
 import pytest
-from babel.messages.catalog import Catalog
-from babel.messages.mofile import write_mo
 
 from referee import create_app
 from referee.web.pages import RECENT_EVENTS, RECENT_WORKING
