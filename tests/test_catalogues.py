@@ -25,12 +25,29 @@ LANGUAGES = ("ja", "de")
 # Source files (patterns) whose messages must all be translated; None: every message.
 TRANSLATED: tuple[str, ...] | None = (
     "referee/cli.py",
+    "referee/matches.py",
+    "referee/portable.py",
     "referee/web/__init__.py",
+    "referee/web/api.py",
+    "referee/web/history.py",
     "referee/web/i18n.py",
+    "referee/web/pages.py",
+    "referee/web/portable.py",
+    "referee/web/security.py",
+    "referee/web/share.py",
+    "templates/_scoreboard.html",
+    "templates/_share_live.html",
     "templates/base.html",
     "templates/error.html",
+    "templates/history.html",
     "templates/home.html",
+    "templates/import.html",
+    "templates/login.html",
+    "templates/new_match.html",
     "templates/offline.html",
+    "templates/player.html",
+    "templates/rules/index.html",
+    "templates/share.html",
 )
 
 PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]|\{(\w+)(?:[!:][^}]*)?\}")

@@ -25,11 +25,12 @@ import re
 import secrets
 import sqlite3
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from urllib.parse import urlparse
 
 from flask import Blueprint, Flask, current_app, g, jsonify, redirect, render_template, request, session, url_for
 from flask.sessions import SecureCookieSessionInterface
+from flask_babel import gettext, ngettext  # type: ignore[import-untyped]
 from limits import parse_many
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
@@ -154,18 +155,18 @@ def _refused(wait: int, how: str) -> None:
 
 def _throttled_api(wait: int):
     _refused(wait, "Bearer")
-    response = jsonify({"errors": [{"field": None, "code": "too_many_attempts",
-                                    "message": f"Too many wrong passphrases from this address: try again in {_in(wait)}."}]})
+    message = gettext("Too many wrong passphrases from this address: try again in %(wait)s.", wait=_in(wait))
+    response = jsonify({"errors": [{"field": None, "code": "too_many_attempts", "message": message}]})
     response.headers["Retry-After"] = str(wait)
     return response, 429
 
 
 def _in(seconds: int) -> str:
     if seconds < 90:
-        return f"{seconds} seconds"
+        return ngettext("%(num)s second", "%(num)s seconds", seconds)
     if seconds < 90 * 60:
-        return f"{math.ceil(seconds / 60)} minutes"
-    return f"{math.ceil(seconds / 3600)} hours"
+        return ngettext("%(num)s minute", "%(num)s minutes", math.ceil(seconds / 60))
+    return ngettext("%(num)s hour", "%(num)s hours", math.ceil(seconds / 3600))
 
 
 # ---- sessions -----------------------------------------------------------------------------
@@ -196,7 +197,7 @@ def session_signed_in() -> bool:
             seen = None
         if seen is not None:
             last = datetime.fromisoformat(seen)
-            now = datetime.now(timezone.utc)
+            now = datetime.now(UTC)
             ok = now - last < _idle()
             if not ok:
                 store.end_session(db, sid)
@@ -224,7 +225,8 @@ def _bare_post() -> bool:
     A JSON Content-Type is what keeps other sites' pages from posting to the API (a browser cannot send it
     cross-site without asking first); a bare POST has none, so a browser's Origin / Sec-Fetch-Site must
     say it is this site's own (clients such as curl send neither)."""
-    if request.endpoint not in BODYLESS or request.content_type or request.content_length or request.headers.get("Transfer-Encoding"):
+    if (request.endpoint not in BODYLESS or request.content_type or request.content_length
+            or request.headers.get("Transfer-Encoding")):
         return False
     if request.headers.get("Sec-Fetch-Site", "same-origin") not in ("same-origin", "none"):
         return False
@@ -235,10 +237,10 @@ def _bare_post() -> bool:
 def _guard():
     if not host_allowed(request.host, current_app.config["_ALLOWED_HOSTS"]):
         log.warning("refused a request for host %r from %s", request.host[:100], _client())
-        raise BadRequest(
+        raise BadRequest(gettext(
             "This Referee does not answer to that host name. Open it by the address it printed when it started "
             "(add the name to REFEREE_ALLOWED_HOSTS to allow it)."
-        )
+        ))
     path = request.path
     is_api = path.startswith("/api/")
     if passphrase() and not path.startswith(OPEN_PATHS) and not signed_in():
@@ -252,8 +254,8 @@ def _guard():
             _throttle().failed(_client())
             log.warning("wrong passphrase (Bearer) from %s", _client())
         if is_api:
-            response = jsonify({"errors": [{"field": None, "code": "unauthorized",
-                                            "message": "This Referee needs its passphrase: send Authorization: Bearer <passphrase>."}]})
+            message = gettext("This Referee needs its passphrase: send Authorization: Bearer <passphrase>.")
+            response = jsonify({"errors": [{"field": None, "code": "unauthorized", "message": message}]})
             response.headers["WWW-Authenticate"] = 'Bearer realm="Referee"'
             return response, 401
         return redirect(url_for("auth.login", next=request.full_path if request.query_string else path))
@@ -265,13 +267,15 @@ def _after_sign_in(is_api: bool):
         return None
     if is_api:
         if request.method != "DELETE" and not request.is_json and not _bare_post():
-            raise UnsupportedMediaType("The API takes JSON: send the body with Content-Type: application/json.")
+            raise UnsupportedMediaType(
+                gettext("The API takes JSON: send the body with Content-Type: application/json."))
         return None
     if current_app.config.get("CSRF", True):
         sent = request.form.get("csrf_token") or request.headers.get("X-CSRF-Token") or ""
         expected = session.get("csrf") or ""
         if not expected or not hmac.compare_digest(sent.encode(), expected.encode()):
-            raise Forbidden("This form is out of date (its security token did not match). Go back, reload the page and try again.")
+            raise Forbidden(gettext("This form is out of date (its security token did not match). Go back, reload "
+                                    "the page and try again."))
     return None
 
 
@@ -279,7 +283,8 @@ def _headers(response):
     response.headers.setdefault("Content-Security-Policy", CSP)
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
     response.headers.setdefault("X-Frame-Options", "DENY")
-    response.headers.setdefault("Referrer-Policy", "no-referrer" if request.path.startswith("/share/") else "same-origin")
+    shared = request.path.startswith("/share/")
+    response.headers.setdefault("Referrer-Policy", "no-referrer" if shared else "same-origin")
     return response
 
 
@@ -302,13 +307,14 @@ def login():
         given = request.form.get("passphrase", "")
         if wait:
             _refused(wait, "login form")
-            error, status, headers = (f"Too many wrong passphrases from this device: try again in {_in(wait)}.", 429,
+            error, status, headers = (gettext("Too many wrong passphrases from this device: try again in %(wait)s.",
+                                              wait=_in(wait)), 429,
                                       {"Retry-After": str(wait)})
         elif hmac.compare_digest(given.encode(), passphrase().encode()):
             from . import get_db
 
             db = get_db()
-            store.end_idle_sessions(db, (datetime.now(timezone.utc) - _idle()).isoformat(timespec="seconds"))
+            store.end_idle_sessions(db, (datetime.now(UTC) - _idle()).isoformat(timespec="seconds"))
             session.clear()
             session["signed_in"] = True
             session["sid"] = store.create_session(db)
@@ -318,7 +324,7 @@ def login():
         else:
             _throttle().failed(_client())
             log.warning("wrong passphrase (login form) from %s", _client())
-            error, status = "That is not the passphrase.", 401
+            error, status = gettext("That is not the passphrase."), 401
     return render_template("login.html", error=error, next=request.values.get("next", "")), status, headers
 
 
