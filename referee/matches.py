@@ -16,6 +16,7 @@ import unicodedata
 from pathlib import Path
 from typing import Any, Mapping, NamedTuple
 
+from flask_babel import gettext
 from sqlite_utils import Database
 
 from . import games as games_package
@@ -29,6 +30,7 @@ from .games.base import (
     Standing,
     Table,
     Tally,
+    Term,
     UnknownGame,
     Violation,
     line_from_json,
@@ -168,7 +170,7 @@ class Match:
         try:
             return self._index()[number][0]
         except KeyError:
-            raise NotFound(f"Match {self.id} has no deal {number}.") from None
+            raise NotFound(gettext("Match %(match)s has no deal %(number)s.", match=self.id, number=number)) from None
 
     def replayed(self, number: int) -> ReplayedDeal:
         if number in self._known:
@@ -176,7 +178,7 @@ class Match:
         try:
             return self._index()[number][1]
         except KeyError:
-            raise NotFound(f"Match {self.id} has no deal {number}.") from None
+            raise NotFound(gettext("Match %(match)s has no deal %(number)s.", match=self.id, number=number)) from None
 
 
 # ---- names and new matches ----------------------------------------------------------------
@@ -249,11 +251,11 @@ def _printable(text: str) -> bool:
 def parse_new_match(raw: Any) -> tuple[BaseGame, list[str], Any, str]:
     """Check a request to start a match; raises InvalidMatch with every problem at once."""
     if not isinstance(raw, Mapping):
-        raise InvalidMatch([Violation("not_an_object", "Send a JSON object with game, players and options.", None)])
+        raise InvalidMatch([Violation.of("not_an_object", None, "Send a JSON object with game, players and options.")])
     problems: list[Violation] = []
     unknown = sorted(set(raw) - {"game", "players", "options", "first_dealer", "place", "note"})
     for key in unknown:
-        problems.append(Violation("unknown_field", f"Unknown field {key!r}.", key))
+        problems.append(Violation.of("unknown_field", key, "Unknown field {field!r}.", field=key))
     game: BaseGame | None = None
     key = raw.get("game", "klaberjass")
     try:
@@ -262,22 +264,27 @@ def parse_new_match(raw: Any) -> tuple[BaseGame, list[str], Any, str]:
         game = find_game(key)
     except UnknownGame:
         known = ", ".join(g.key for g in GAMES)
-        problems.append(Violation("unknown_game", f"Referee does not know the game {key!r} (games: {known}).", "game"))
+        problems.append(Violation.of("unknown_game", "game", "Referee does not know the game {game!r} (games: {known}).",
+                                     game=key, known=known))
     players: list[str] = []
     raw_players = raw.get("players")
     if not isinstance(raw_players, list) or not all(isinstance(p, str) for p in raw_players):
-        problems.append(Violation("bad_players", "Players must be a list of names.", "players"))
+        problems.append(Violation.of("bad_players", "players", "Players must be a list of names."))
     else:
         players = [clean_name(p) for p in raw_players]
         for i, name in enumerate(players):
             if not name:
-                problems.append(Violation("empty_name", f"Player {i + 1} needs a name.", f"players.{i}"))
+                problems.append(Violation.of("empty_name", f"players.{i}", "Player {number} needs a name.", number=i + 1))
             elif not visible(name):
-                problems.append(Violation("empty_name", f"Player {i + 1}'s name has no visible character.", f"players.{i}"))
+                problems.append(Violation.of("empty_name", f"players.{i}", "Player {number}'s name has no visible character.",
+                                             number=i + 1))
             elif not _printable(name):
-                problems.append(Violation("bad_name", f"Player {i + 1}'s name has characters that cannot be shown.", f"players.{i}"))
+                problems.append(Violation.of("bad_name", f"players.{i}",
+                                             "Player {number}'s name has characters that cannot be shown.", number=i + 1))
             elif len(name) > MAX_NAME:
-                problems.append(Violation("long_name", f"Player {i + 1}'s name is longer than {MAX_NAME} characters.", f"players.{i}"))
+                problems.append(Violation.of("long_name", f"players.{i}",
+                                             "Player {number}'s name is longer than {limit} characters.",
+                                             number=i + 1, limit=MAX_NAME))
         seen: dict[str, int] = {}
         for i, name in enumerate(players):
             if not name:
@@ -285,12 +292,18 @@ def parse_new_match(raw: Any) -> tuple[BaseGame, list[str], Any, str]:
             like = likeness(name)
             if like in seen:
                 earlier = players[seen[like]]
-                message = (f"Two players are called {name!r}: give each a different name." if name_key(earlier) == name_key(name) else
-                           f"{name!r} and {earlier!r} look the same: give each player a name the table can tell apart.")
-                problems.append(Violation("duplicate_name", message, f"players.{i}"))
+                if name_key(earlier) == name_key(name):
+                    problems.append(Violation.of("duplicate_name", f"players.{i}",
+                                                 "Two players are called {name!r}: give each a different name.", name=name))
+                else:
+                    problems.append(Violation.of(
+                        "duplicate_name", f"players.{i}",
+                        "{name!r} and {earlier!r} look the same: give each player a name the table can tell apart.",
+                        name=name, earlier=earlier))
             seen.setdefault(like, i)
         if game is not None and len(players) != game.seats:
-            problems.append(Violation("player_count", f"{game.name} is played by {game.seats} players, not {len(players)}.", "players"))
+            problems.append(Violation.of("player_count", "players", "{game} is played by {seats} players, not {count}.",
+                                         game=Term(game.name), seats=game.seats, count=len(players)))
     options = None
     if game is not None:
         try:
@@ -301,7 +314,8 @@ def parse_new_match(raw: Any) -> tuple[BaseGame, list[str], Any, str]:
     if first is None or first == "":
         first = players[0] if players else ""
     elif not isinstance(first, str) or clean_name(first) not in players:
-        problems.append(Violation("unknown_dealer", f"The first dealer must be one of the players, not {first!r}.", "first_dealer"))
+        problems.append(Violation.of("unknown_dealer", "first_dealer", "The first dealer must be one of the players, not {first!r}.",
+                                     first=first))
     else:
         first = clean_name(first)
     problems.extend(_text_problems(raw.get("place", ""), raw.get("note", "")))
@@ -347,7 +361,7 @@ def load(db: Database, match_id: int) -> Match:
     replayed once and stored again first."""
     row = store.get_match(db, match_id)
     if row is None:
-        raise NotFound(f"There is no match {match_id}.")
+        raise NotFound(gettext("There is no match %(match)s.", match=match_id))
     if row.get("fingerprint") != FINGERPRINT:
         if db.conn.in_transaction:
             sync(db, match_id, touch=False)
@@ -399,7 +413,7 @@ def sync(db: Database, match_id: int, touch: bool = True, from_number: int | Non
             return sync(db, match_id, touch, from_number)
     row = store.get_match(db, match_id)
     if row is None:
-        raise NotFound(f"There is no match {match_id}.")
+        raise NotFound(gettext("There is no match %(match)s.", match=match_id))
     game = find_game(row["game"])
     options = _options(game, row["options"])
     players = tuple(row["players"])
@@ -523,13 +537,14 @@ def enter_deal(db: Database, match_id: int, deal_input: Any, key: str | None = N
     same key with another entry is refused (``idempotency_key_reused``): it is a different deal.
     """
     if key is not None and len(key) > MAX_KEY:
-        raise InvalidDeal([Violation("bad_idempotency_key", f"An idempotency key is at most {MAX_KEY} characters, "
-                                     f"not {len(key):,}.", None)])
+        raise InvalidDeal([Violation.of("bad_idempotency_key", None,
+                                        "An idempotency key is at most {limit} characters, not {length}.",
+                                        limit=MAX_KEY, length=f"{len(key):,}")])
     digest = body_hash(deal_input) if key else None
     with store.immediate(db):
         row = store.get_match(db, match_id)
         if row is None:
-            raise NotFound(f"There is no match {match_id}.")
+            raise NotFound(gettext("There is no match %(match)s.", match=match_id))
         if row.get("fingerprint") != FINGERPRINT or not row.get("player_facts"):
             sync(db, match_id, touch=False)  # stored by other rules: replayed once, then entered as usual
             row = store.get_match(db, match_id)
@@ -540,17 +555,17 @@ def enter_deal(db: Database, match_id: int, deal_input: Any, key: str | None = N
             if earlier is not None:
                 number, stored_hash = earlier
                 if stored_hash is not None and stored_hash != digest:
-                    raise InvalidDeal([Violation(
-                        "idempotency_key_reused",
-                        f"This idempotency key already entered deal {number} with another entry: send a new key "
-                        "for a new deal.", None)])
+                    raise InvalidDeal([Violation.of(
+                        "idempotency_key_reused", None,
+                        "This idempotency key already entered deal {number} with another entry: send a new key "
+                        "for a new deal.", number=number)])
                 return Entered(number, match, True)
         if match.deal_count >= max_deals:
             raise InvalidDeal([too_many_deals(match.deal_count, max_deals)])
         if match.finished:
-            raise Conflict(f"Match {match_id} is finished: no more deals can be entered.")
+            raise Conflict(gettext("Match %(match)s is finished: no more deals can be entered.", match=match_id))
         if row["abandoned"]:
-            raise Conflict(f"Match {match_id} is abandoned: take it up again to enter deals.")
+            raise Conflict(gettext("Match %(match)s is abandoned: take it up again to enter deals.", match=match_id))
         return _append(db, match, deal_input, key, digest)
 
 
@@ -624,7 +639,7 @@ def void_deal(db: Database, match_id: int, number: int) -> Match:
         match = load(db, match_id)
         deal = match.deal(number)
         if deal["void"]:
-            raise Conflict(f"Deal {number} is already void.")
+            raise Conflict(gettext("Deal %(number)s is already void.", number=number))
         store.revise_deal(db, deal, "voided", void=True)
         store.add_event(db, match_id, "voided", number, {"from_version": deal["version"]})
         log_change("voided", match_id, number)
@@ -637,9 +652,9 @@ def restore_deal(db: Database, match_id: int, number: int) -> Match:
         match = load(db, match_id)
         deal = match.deal(number)
         if not deal["void"]:
-            raise Conflict(f"Deal {number} is not void.")
+            raise Conflict(gettext("Deal %(number)s is not void.", number=number))
         if match.finished and match.row["ended_at"] is not None and number > match.row["ended_at"]:
-            raise Conflict(f"Match {match_id} ended before deal {number}.")
+            raise Conflict(gettext("Match %(match)s ended before deal %(number)s.", match=match_id, number=number))
         # Back in the totals, the entry must keep the rules as a correction would (it may be old or imported).
         problems = match.game.validate(deal["input"], Table(match.players, deal["dealer"]), match.options)
         if problems:
@@ -655,9 +670,9 @@ def end_match(db: Database, match_id: int) -> Match:
     with store.immediate(db):
         match = load(db, match_id)
         if match.finished:
-            raise Conflict(f"Match {match_id} is already finished.")
+            raise Conflict(gettext("Match %(match)s is already finished.", match=match_id))
         if not match.game.can_end_by_hand(match.options):
-            raise Conflict(f"Match {match_id} has a target: it ends when the target is reached.")
+            raise Conflict(gettext("Match %(match)s has a target: it ends when the target is reached.", match=match_id))
         store.update_match_fields(db, match_id, ended_by_hand=1)
         store.add_event(db, match_id, "ended")
         log_change("ended", match_id)
@@ -669,12 +684,19 @@ def _text_problems(place: Any, note: Any) -> list[Violation]:
     for field_name, value, limit in (("place", place, MAX_PLACE), ("note", note, MAX_NOTE)):
         if value is None:
             continue
+        place_field = field_name == "place"
         if not isinstance(value, str):
-            problems.append(Violation("bad_text", f"The {field_name} must be text.", field_name))
+            problems.append(Violation.of("bad_text", field_name, "The place must be text.") if place_field else
+                            Violation.of("bad_text", field_name, "The note must be text."))
         elif len(value.strip()) > limit:
-            problems.append(Violation("too_long", f"The {field_name} is longer than {limit} characters.", field_name))
+            problems.append(
+                Violation.of("too_long", field_name, "The place is longer than {limit} characters.", limit=limit)
+                if place_field else
+                Violation.of("too_long", field_name, "The note is longer than {limit} characters.", limit=limit))
         elif not _printable(value.replace("\n", " ").replace("\r", " ").replace("\t", " ")):
-            problems.append(Violation("bad_text", f"The {field_name} has characters that cannot be shown.", field_name))
+            problems.append(
+                Violation.of("bad_text", field_name, "The place has characters that cannot be shown.") if place_field
+                else Violation.of("bad_text", field_name, "The note has characters that cannot be shown."))
     return problems
 
 
@@ -697,9 +719,10 @@ def abandon(db: Database, match_id: int, abandoned: bool = True) -> Match:
     with store.immediate(db):
         match = load(db, match_id)
         if match.finished:
-            raise Conflict(f"Match {match_id} is finished.")
+            raise Conflict(gettext("Match %(match)s is finished.", match=match_id))
         if bool(match.row["abandoned"]) == abandoned:
-            raise Conflict(f"Match {match_id} is {'already' if abandoned else 'not'} abandoned.")
+            raise Conflict(gettext("Match %(match)s is already abandoned.", match=match_id) if abandoned
+                           else gettext("Match %(match)s is not abandoned.", match=match_id))
         store.update_match_fields(db, match_id, abandoned=int(abandoned))
         store.add_event(db, match_id, "abandoned" if abandoned else "resumed")
         log_change("abandoned" if abandoned else "resumed", match_id)
@@ -721,7 +744,7 @@ def restore_version(db: Database, match_id: int, number: int, version: int) -> M
         deal = match.deal(number)
         earlier = next((r for r in store.revisions_for(db, deal["id"]) if r["version"] == version), None)
         if earlier is None:
-            raise NotFound(f"Deal {number} has no earlier version {version}.")
+            raise NotFound(gettext("Deal %(number)s has no earlier version %(version)s.", number=number, version=version))
         if not earlier["void"]:
             problems = match.game.validate(earlier["input"], Table(match.players, deal["dealer"]), match.options)
             if problems:
@@ -781,7 +804,7 @@ def _deal_back_to(db: Database, match: Match, number: int, version: int | None, 
     deal = match.deal(number)
     earlier = next((r for r in store.revisions_for(db, deal["id"]) if r["version"] == version), None)
     if earlier is None:
-        raise Conflict(f"Deal {number} has no earlier version to go back to.")
+        raise Conflict(gettext("Deal %(number)s has no earlier version to go back to.", number=number))
     store.revise_deal(db, deal, action, deal_input=earlier["input"], void=earlier["void"])
 
 
@@ -810,7 +833,7 @@ def undo(db: Database, match_id: int, event_id: int, device: str | None = None) 
         events = store.events_for(db, match_id)
         event = last_undoable(db, match_id, events)
         if event is None and not any(e["id"] == event_id for e in events):
-            raise Conflict(f"Match {match_id} has nothing to undo.")
+            raise Conflict(gettext("Match %(match)s has nothing to undo.", match=match_id))
         if event is None or event["id"] != event_id:
             wanted = next((e for e in events if e["id"] == event_id), None)
             if wanted is not None and wanted["undone"]:

@@ -281,21 +281,22 @@ class _Problems(list):
 def _read_document(data: Any, max_deals: int = matches.DEFAULT_MAX_DEALS) -> list[_Incoming]:
     """Check a whole export document; raises InvalidImport with the problems found (_TooMany past MAX_PROBLEMS)."""
     if not isinstance(data, dict):
-        raise InvalidImport([Violation("bad_format", "This is not a Referee export: the file must hold a JSON object.", None)])
+        raise InvalidImport([Violation.of("bad_format", None, "This is not a Referee export: the file must hold a JSON object.")])
     if data.get("format") != FORMAT:
-        raise InvalidImport([Violation(
-            "bad_format", f'This is not a Referee export: "format" must be "{FORMAT}", not {_show(data.get("format"))}.', "format",
+        raise InvalidImport([Violation.of(
+            "bad_format", "format", 'This is not a Referee export: "format" must be "{format}", not {value}.',
+            format=FORMAT, value=_show(data.get("format")),
         )])
     if data.get("version") != VERSION or isinstance(data.get("version"), bool):
-        raise InvalidImport([Violation(
-            "bad_format",
-            f"This export is in format version {_show(data.get('version'))}, but this Referee reads version {VERSION}: "
+        raise InvalidImport([Violation.of(
+            "bad_format", "version",
+            "This export is in format version {version}, but this Referee reads version {ours}: "
             "it was made by a different version of Referee.",
-            "version",
+            version=_show(data.get("version")), ours=VERSION,
         )])
     raw_matches = data.get("matches")
     if not isinstance(raw_matches, list):
-        raise InvalidImport([Violation("bad_format", 'This export has no list of "matches".', "matches")])
+        raise InvalidImport([Violation.of("bad_format", "matches", 'This export has no list of "matches".')])
     problems = _Problems()
     incoming: list[_Incoming] = []
     seen: dict[str, int] = {}

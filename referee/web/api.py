@@ -6,10 +6,10 @@ Errors are always ``{"errors": [{"field", "code", "message"}]}``: 422 for input 
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from flask import Blueprint, current_app, jsonify, request
+from flask_babel import gettext
 
 from .. import matches, store
 from ..games import GAMES
@@ -36,15 +36,15 @@ def _body() -> Any:
     """The request body as a JSON object; BadBody otherwise."""
     raw = request.get_data(cache=False)
     if not raw.strip():
-        raise BadBody("Send a JSON object in the request body.")
+        raise BadBody(gettext("Send a JSON object in the request body."))
     try:
         data = loads(raw)
     except DuplicateKey as exc:
         raise BadBody(duplicate_key_error(exc)["message"], "duplicate_key") from None
     except (ValueError, RecursionError):
-        raise BadBody("The request body is not valid JSON.") from None
+        raise BadBody(gettext("The request body is not valid JSON.")) from None
     if not isinstance(data, dict):
-        raise BadBody("The request body must be a JSON object.")
+        raise BadBody(gettext("The request body must be a JSON object."))
     return data
 
 
@@ -121,7 +121,8 @@ def update_match(match_id: int):
     body = _body()
     unknown = sorted(set(body) - {"place", "note"})
     if unknown:
-        return _errors([Violation("unknown_field", f"Only place and note can be changed, not {k!r}.", k) for k in unknown], 422)
+        return _errors([Violation.of("unknown_field", k, "Only place and note can be changed, not {field!r}.", field=k)
+                        for k in unknown], 422)
     db = get_db()
     current = matches.load(db, match_id).row
     match = matches.set_details(db, match_id, body.get("place", current["place"]), body.get("note", current["note"]))
@@ -144,9 +145,9 @@ def _action_id(body: Any) -> int:
     """The ``action`` an undo or redo means (its id, from the match's ``undo``/``redo``); 422 otherwise."""
     value = body.get("action")
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise RuleError([Violation(
-            "bad_action", "Send the id of the action you mean, e.g. {\"action\": 12} (the match's undo.action or redo.action).",
-            "action")])
+        raise RuleError([Violation.of(
+            "bad_action", "action",
+            "Send the id of the action you mean, e.g. {{\"action\": 12}} (the match's undo.action or redo.action).")])
     return value
 
 
@@ -155,8 +156,8 @@ def undo(match_id: int):
     """Undo exactly the action named by id; 409 (nothing undone) when another action came after it."""
     db = get_db()
     event, match = matches.undo(db, match_id, _action_id(_body()), store.acting_device.get())
-    return jsonify({"undone": {"id": event["id"], "action": event["action"], "deal": event["deal_number"], "at": event["at"]},
-                    "match": matches.match_to_json(db, match)})
+    done = {"id": event["id"], "action": event["action"], "deal": event["deal_number"], "at": event["at"]}
+    return jsonify({"undone": done, "match": matches.match_to_json(db, match)})
 
 
 @bp.post("/matches/<int:match_id>/redo")
@@ -164,8 +165,8 @@ def redo(match_id: int):
     """Bring back the action the last undo undid; 409 (nothing changed) when anything happened since."""
     db = get_db()
     event, match = matches.redo(db, match_id, _action_id(_body()), store.acting_device.get())
-    return jsonify({"redone": {"id": event["id"], "action": event["action"], "deal": event["deal_number"], "at": event["at"]},
-                    "match": matches.match_to_json(db, match)})
+    done = {"id": event["id"], "action": event["action"], "deal": event["deal_number"], "at": event["at"]}
+    return jsonify({"redone": done, "match": matches.match_to_json(db, match)})
 
 
 @bp.post("/matches/<int:match_id>/rematch")
@@ -180,7 +181,8 @@ def events(match_id: int):
     db = get_db()
     matches.load(db, match_id)
     return jsonify({"events": [
-        {"id": e["id"], "action": e["action"], "deal": e["deal_number"], "at": e["at"], "detail": e["detail"], "undone": e["undone"]}
+        {"id": e["id"], "action": e["action"], "deal": e["deal_number"], "at": e["at"], "detail": e["detail"],
+         "undone": e["undone"]}
         for e in store.events_for(db, match_id)
     ]})
 
@@ -207,8 +209,9 @@ def get_match(match_id: int):
     if raw is not None:
         parsed = whole_number(raw)
         if parsed is None or parsed < 0:
-            return _one_error("bad_deals_after", f"deals_after must be a deal number (a whole number, 0 or more), "
-                              f"not {raw[:40]!r}.", 422, "deals_after")
+            return _errors([Violation.of("bad_deals_after", "deals_after",
+                                         "deals_after must be a deal number (a whole number, 0 or more), not {raw!r}.",
+                                         raw=raw[:40])], 422)
         after = parsed
     db = get_db()
     return jsonify(matches.match_to_json(db, matches.load(db, match_id), deals_after=after))
@@ -253,7 +256,7 @@ def correct_deal(match_id: int, number: int):
     if if_match:
         expected = whole_number(if_match)
         if expected is None:
-            return _one_error("bad_if_match", "If-Match must be the deal's version number.", 422)
+            return _one_error("bad_if_match", gettext("If-Match must be the deal's version number."), 422)
     match = matches.correct_deal(get_db(), match_id, number, body, expected_version=expected)
     return jsonify(_deal_and_match(match, number))
 

@@ -3,21 +3,24 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from datetime import date
-from typing import Any, Mapping
+from typing import Any
 
 from flask import Blueprint, abort, jsonify, render_template, request
+from flask_babel import gettext
 
 from .. import store
 from ..games import GAMES
-from ..games.base import Violation, whole_number
+from ..games.base import N_, Violation, whole_number
 from ..players import player_stats
 from . import get_db
+from .i18n import say
 
 bp = Blueprint("history", __name__)
 
 PAGE_SIZE = 25
-STATUSES = {"in_progress": "In progress", "finished": "Finished", "abandoned": "Abandoned"}
+STATUSES = {"in_progress": N_("In progress"), "finished": N_("Finished"), "abandoned": N_("Abandoned")}
 
 
 def parse_filters(args: Mapping[str, str]) -> tuple[dict[str, Any], list[Violation]]:
@@ -25,10 +28,10 @@ def parse_filters(args: Mapping[str, str]) -> tuple[dict[str, Any], list[Violati
     problems: list[Violation] = []
     game = args.get("game") or None
     if game and game not in {g.key for g in GAMES}:
-        problems.append(Violation("unknown_game", f"Referee does not know the game {game!r}.", "game"))
+        problems.append(Violation.of("unknown_game", "game", "Referee does not know the game {game!r}.", game=game))
     status = args.get("status") or None
     if status and status not in STATUSES:
-        problems.append(Violation("bad_status", "The status must be in progress, finished or abandoned.", "status"))
+        problems.append(Violation.of("bad_status", "status", "The status must be in progress, finished or abandoned."))
     player = re.sub(r"\s+", " ", args.get("player", "")).strip().casefold()[:40] or None
     dates: dict[str, str | None] = {}
     for key in ("since", "until"):
@@ -38,16 +41,17 @@ def parse_filters(args: Mapping[str, str]) -> tuple[dict[str, Any], list[Violati
             try:
                 dates[key] = date.fromisoformat(raw).isoformat()
             except ValueError:
-                problems.append(Violation("bad_date", f"{raw!r} is not a date (YYYY-MM-DD).", key))
+                problems.append(Violation.of("bad_date", key, "{raw!r} is not a date (YYYY-MM-DD).", raw=raw))
     if dates["since"] and dates["until"] and dates["since"] > dates["until"]:
-        problems.append(Violation("bad_range", "The first date is after the last one.", "until"))
+        problems.append(Violation.of("bad_range", "until", "The first date is after the last one."))
     raw_page = args.get("page", "1")
     page = whole_number(raw_page, 5)
     page = page if page is not None and page > 0 else None
     if page is None:
-        problems.append(Violation("bad_page", "The page must be a whole number from 1.", "page"))
+        problems.append(Violation.of("bad_page", "page", "The page must be a whole number from 1."))
         page = 1
-    return {"game": game, "player": player, "status": status, "since": dates["since"], "until": dates["until"], "page": page}, problems
+    filters = {"game": game, "player": player, "status": status, "since": dates["since"], "until": dates["until"]}
+    return {**filters, "page": page}, problems
 
 
 @bp.get("/history")
@@ -59,7 +63,7 @@ def history():
     )
     errors: dict[str | None, list[str]] = {}
     for v in problems:
-        errors.setdefault(v.field, []).append(v.message)
+        errors.setdefault(v.field, []).append(say(v))
     pages = max(1, -(-total // PAGE_SIZE))
     args = {k: v for k, v in request.args.items() if k != "page" and v}
     return render_template(
@@ -72,7 +76,7 @@ def history():
 def player(name: str):
     stats = player_stats(get_db(), name)
     if stats is None:
-        abort(404, description=f"No match has a player called {name!r}.")
+        abort(404, description=gettext("No match has a player called %(name)s.", name=repr(name)))
     return render_template("player.html", stats=stats, games={g.key: g for g in GAMES})
 
 

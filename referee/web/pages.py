@@ -19,6 +19,7 @@ from urllib.parse import urlparse
 
 from babel.numbers import get_group_symbol
 from flask import Blueprint, abort, current_app, g, make_response, redirect, render_template, request, url_for
+from flask_babel import gettext
 from flask_babel import gettext as _
 from htmx_flask import request as hx_request
 from markupsafe import Markup, escape
@@ -158,7 +159,7 @@ def create_match():
         values = dict(form)
         values["players"] = players
         errors = _group(list(exc.violations))
-        if "first_dealer" in errors and errors.get("players.%s" % dealer_index):
+        if "first_dealer" in errors and errors.get(f"players.{dealer_index}"):
             errors.pop("first_dealer")
         return render_template("new_match.html", values=values, errors=errors, **ctx), 422
     return _go(url_for("pages.match_page", match_id=match_id))
@@ -176,7 +177,7 @@ def rules_page(game_key: str):
     try:
         game = find_game(game_key)
     except UnknownGame:
-        abort(404, description=f"Referee does not know the game {game_key!r}.")
+        abort(404, description=gettext("Referee does not know the game %(game)s.", game=repr(game_key)))
     from .sheets import configured_options, rules_template
 
     return render_template(rules_template(game.key), game=game, options=configured_options(game, request.args))
@@ -390,7 +391,7 @@ def _shown_change(match: matches.Match, events: list[dict[str, Any]]) -> tuple[i
     if number is None and not args.get("done"):
         return None, None
     if args.get("done") == "details":
-        return None, "Place and note saved."
+        return None, gettext("Place and note saved.")
     if not events or (number is not None and events[-1]["deal_number"] != number):
         return number, None
     last, noun = events[-1], match.game.deal_noun
@@ -451,8 +452,8 @@ def _undo_or_redo(action, match_id: int):
     db = get_db()
     try:
         if event_id is None:
-            raise matches.OutOfTurn("Nothing was changed: the button did not say which action it meant. "
-                                    "Look at the table and try again.", None)
+            raise matches.OutOfTurn(gettext("Nothing was changed: the button did not say which action it meant. "
+                                            "Look at the table and try again."), None)
         event, _ = action(db, match_id, event_id, store.acting_device.get())
     except matches.Conflict as exc:
         match = _load(match_id)
@@ -474,7 +475,8 @@ def restore_version(match_id: int, number: int, version: int):
     try:
         matches.restore_version(get_db(), match_id, number, version)
     except InvalidDeal as exc:
-        abort(422, description="That version no longer fits the rules: " + " ".join(v.message for v in exc.violations))
+        abort(422, description=gettext("That version no longer fits the rules: %(problems)s",
+                                       problems=" ".join(say(v) for v in exc.violations)))
     return _change_done(match_id, number)
 
 
@@ -532,7 +534,7 @@ def _change(action, match_id: int, number: int):
     try:
         action(get_db(), match_id, number)
     except InvalidDeal as exc:  # a restored entry that no longer fits the rules
-        abort(422, description=" ".join(v.message for v in capped(exc.violations)))
+        abort(422, description=" ".join(say(v) for v in capped(exc.violations)))
     return _back_to_table(match_id, changed=number)
 
 
@@ -573,7 +575,7 @@ def edit_deal(match_id: int, number: int):
 
 def _not_yet_entered(problem: Violation) -> bool:
     """Problems that only say something is still to be entered (listed, not shouted, while entering)."""
-    return problem.code.startswith("missing_") or problem.code.endswith("_unfinished") or problem.code.endswith("_unanswered")
+    return problem.code.startswith("missing_") or problem.code.endswith(("_unfinished", "_unanswered"))
 
 
 def _entry(match: matches.Match, deal: dict[str, Any] | None):
@@ -617,7 +619,8 @@ def _entry(match: matches.Match, deal: dict[str, Any] | None):
                     matches.correct_deal(db, match.id, deal["number"], deal_input, expected_version=version)
                     number = deal["number"]
                 else:
-                    number = matches.enter_deal(db, match.id, deal_input, key=key, max_deals=current_app.config["MAX_DEALS"]).number
+                    number = matches.enter_deal(db, match.id, deal_input, key=key,
+                                                max_deals=current_app.config["MAX_DEALS"]).number
             except InvalidDeal as exc:  # the match changed under us (another phone)
                 problems = list(exc.violations)
             except matches.StaleVersion as exc:

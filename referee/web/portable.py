@@ -7,17 +7,18 @@ archive is. /api/import and /import alone accept up to IMPORT_MAX_CONTENT_LENGTH
 
 from __future__ import annotations
 
-import json
 from datetime import date
 from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request
+from flask_babel import gettext
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from .. import matches, portable, store
 from ..games import GAMES
 from ..games.base import Violation
 from . import DuplicateKey, capped, duplicate_key_error, get_db, loads
+from .i18n import number
 
 bp = Blueprint("portable", __name__)
 
@@ -38,7 +39,8 @@ def _import_limit_first(endpoint: str | None, _values: dict[str, Any] | None) ->
 
 @bp.errorhandler(RequestEntityTooLarge)
 def _too_large(_exc: RequestEntityTooLarge):
-    message = f"The file is larger than {_import_limit() / (1024 * 1024):g} MB, more than Referee imports at once."
+    size = f"{_import_limit() / (1024 * 1024):g}"
+    message = gettext("The file is larger than %(size)s MB, more than Referee imports at once.", size=size)
     if request.path.startswith("/api/"):
         return _errors([Violation("too_large", message, None)], 413)
     return render_template("import.html", errors={"file": [message]}, report=None), 413
@@ -102,17 +104,19 @@ BYTES_PER_CONTAINER = 20
 
 def _parse(raw: bytes) -> Any:
     if not raw.strip():
-        raise _Unreadable("bad_body", "Send an export document (JSON) in the request body.")
+        raise _Unreadable("bad_body", gettext("Send an export document (JSON) in the request body."))
     containers = raw.count(b"{") + raw.count(b"[")
     if containers > len(raw) // BYTES_PER_CONTAINER + 100_000:
-        raise _Unreadable("bad_format", f"This is not a Referee export: it holds {containers:,} objects and lists in "
-                                        f"{len(raw):,} bytes, far more than an export of that size. Nothing was imported.")
+        raise _Unreadable("bad_format", gettext(
+            "This is not a Referee export: it holds %(containers)s objects and lists in %(size)s bytes, far more than "
+            "an export of that size. Nothing was imported.", containers=number(containers), size=number(len(raw))))
     try:
         return loads(raw)
     except DuplicateKey as exc:
         raise _Unreadable("duplicate_key", duplicate_key_error(exc)["message"]) from None
     except (ValueError, RecursionError):
-        raise _Unreadable("bad_body", "This is not valid JSON: it may be cut short or not an export file.") from None
+        message = gettext("This is not valid JSON: it may be cut short or not an export file.")
+        raise _Unreadable("bad_body", message) from None
 
 
 @bp.post("/api/import")
@@ -136,13 +140,14 @@ def import_page():
     try:
         upload = request.files.get("file")
         if upload is None or not upload.filename:
-            raise _Unreadable("missing_file", "Choose an export file (.json) to import.")
+            raise _Unreadable("missing_file", gettext("Choose an export file (.json) to import."))
         data = _parse(upload.read())
         report = portable.import_data(get_db(), data, max_deals=current_app.config["MAX_DEALS"])
     except _Unreadable as exc:
         return render_template("import.html", errors={"file": [exc.violation.message]}, report=None), 422
     except portable.InvalidImport as exc:
-        return render_template("import.html", errors={"file": [v.message for v in capped(exc.violations)]}, report=None), 422
+        errors = {"file": [v.message for v in capped(exc.violations)]}
+        return render_template("import.html", errors=errors, report=None), 422
     db = get_db()
     imported = [store.get_match(db, match_id) for match_id in report.imported]
     skipped = [_by_uid(db, uid) for uid in report.skipped]

@@ -30,6 +30,7 @@ from urllib.parse import urlparse
 
 from flask import Blueprint, Flask, current_app, g, jsonify, redirect, render_template, request, session, url_for
 from flask.sessions import SecureCookieSessionInterface
+from flask_babel import gettext, ngettext
 from limits import parse_many
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
@@ -162,7 +163,7 @@ def _refused(wait: int, how: str) -> None:
 
 def _throttled_api(wait: int):
     _refused(wait, "Bearer")
-    message = f"Too many wrong passphrases from this address: try again in {_in(wait)}."
+    message = gettext("Too many wrong passphrases from this address: try again in %(wait)s.", wait=_in(wait))
     response = jsonify({"errors": [{"field": None, "code": "too_many_attempts", "message": message}]})
     response.headers["Retry-After"] = str(wait)
     return response, 429
@@ -170,10 +171,10 @@ def _throttled_api(wait: int):
 
 def _in(seconds: int) -> str:
     if seconds < 90:
-        return f"{seconds} seconds"
+        return ngettext("%(num)s second", "%(num)s seconds", seconds)
     if seconds < 90 * 60:
-        return f"{math.ceil(seconds / 60)} minutes"
-    return f"{math.ceil(seconds / 3600)} hours"
+        return ngettext("%(num)s minute", "%(num)s minutes", math.ceil(seconds / 60))
+    return ngettext("%(num)s hour", "%(num)s hours", math.ceil(seconds / 3600))
 
 
 # ---- sessions -----------------------------------------------------------------------------
@@ -248,10 +249,10 @@ def _bare_post() -> bool:
 def _guard():
     if not host_allowed(request.host, current_app.config["_ALLOWED_HOSTS"]):
         log.warning("refused a request for host %r from %s", request.host[:100], _client())
-        raise BadRequest(
+        raise BadRequest(gettext(
             "This Referee does not answer to that host name. Open it by the address it printed when it started "
             "(add the name to REFEREE_ALLOWED_HOSTS to allow it)."
-        )
+        ))
     path = request.path
     is_api = path.startswith("/api/")
     if passphrase() and not path.startswith(OPEN_PATHS) and not signed_in():
@@ -265,7 +266,7 @@ def _guard():
             _throttle().failed(_client())
             log.warning("wrong passphrase (Bearer) from %s", _client())
         if is_api:
-            message = "This Referee needs its passphrase: send Authorization: Bearer <passphrase>."
+            message = gettext("This Referee needs its passphrase: send Authorization: Bearer <passphrase>.")
             response = jsonify({"errors": [{"field": None, "code": "unauthorized", "message": message}]})
             response.headers["WWW-Authenticate"] = 'Bearer realm="Referee"'
             return response, 401
@@ -278,15 +279,15 @@ def _after_sign_in(is_api: bool):
         return None
     if is_api:
         if request.method != "DELETE" and not request.is_json and not _bare_post():
-            raise UnsupportedMediaType("The API takes JSON: send the body with Content-Type: application/json.")
+            raise UnsupportedMediaType(
+                gettext("The API takes JSON: send the body with Content-Type: application/json."))
         return None
     if current_app.config.get("CSRF", True):
         sent = request.form.get("csrf_token") or request.headers.get("X-CSRF-Token") or ""
         expected = session.get("csrf") or ""
         if not expected or not hmac.compare_digest(sent.encode(), expected.encode()):
-            raise Forbidden(
-                "This form is out of date (its security token did not match). Go back, reload the page and try again."
-            )
+            raise Forbidden(gettext("This form is out of date (its security token did not match). Go back, reload "
+                                    "the page and try again."))
     return None
 
 
@@ -319,7 +320,8 @@ def login():
         given = request.form.get("passphrase", "")
         if wait:
             _refused(wait, "login form")
-            error, status, headers = (f"Too many wrong passphrases from this device: try again in {_in(wait)}.", 429,
+            error, status, headers = (gettext("Too many wrong passphrases from this device: try again in %(wait)s.",
+                                              wait=_in(wait)), 429,
                                       {"Retry-After": str(wait)})
         elif hmac.compare_digest(given.encode(), _passphrase_bytes()):
             from . import get_db
@@ -335,7 +337,7 @@ def login():
         else:
             _throttle().failed(_client())
             log.warning("wrong passphrase (login form) from %s", _client())
-            error, status = "That is not the passphrase.", 401
+            error, status = gettext("That is not the passphrase."), 401
     return render_template("login.html", error=error, next=request.values.get("next", "")), status, headers
 
 

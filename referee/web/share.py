@@ -5,6 +5,7 @@ be revoked."""
 from __future__ import annotations
 
 from flask import Blueprint, abort, render_template, request, url_for
+from flask_babel import gettext
 
 from .. import matches, sheets, store
 from . import get_db
@@ -16,7 +17,7 @@ bp = Blueprint("share", __name__)
 def _match_for(token: str) -> matches.Match:
     match_id = store.match_for_share(get_db(), token)
     if match_id is None:
-        abort(404, description="This share link does not exist or was revoked.")
+        abort(404, description=gettext("This share link does not exist or was revoked."))
     return matches.load(get_db(), match_id)
 
 
@@ -65,7 +66,7 @@ def revoke(match_id: int, token: str):
     db = get_db()
     with store.immediate(db):
         if not store.revoke_share_link(db, match_id, token):
-            abort(404, description="No such share link for this match.")
+            abort(404, description=gettext("No such share link for this match."))
     return _go(url_for("pages.match_page", match_id=match_id, _anchor="share"))
 
 

@@ -1,0 +1,324 @@
+"""Every page in English, Japanese and German: each renders, and in Japanese and German no English UI string
+is left on it (checked against the English catalogue, referee/translations/messages.pot).
+
+What counts as English: every msgid of the catalogue with at least four letters (a message with placeholders
+by its literal parts of two words or more), except those that are their own translation in that language
+(brand names, "Bella", card letters, "Status" in German). Only what a person reads is searched: the text
+between tags, and the title / aria-label / placeholder / alt attributes. Player names are taken out first.
+
+PAGES is the list of pages: add a page with a name, how to reach it (path, or a POST) and its status.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from fnmatch import fnmatch
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import pytest
+from babel.messages.pofile import read_po
+
+from referee import create_app, store
+from referee.games import GAMES
+from tests.conftest import worked_example
+from tests.test_catalogues import TRANSLATED
+
+ROOT = Path(__file__).resolve().parents[2]
+CATALOGUES = ROOT / "referee" / "translations"
+NAMES = ("Ann", "Ben", "Cid", "Dee")
+LANGUAGES = ("en", "ja", "de")
+PLACEHOLDER = re.compile(r"%\(\w+\)[sd]|\{\{|\}\}|\{[^{}]*\}|<[^>]+>")
+
+
+# ---- what a person reads on a page -------------------------------------------------------------
+
+class _Reader(HTMLParser):
+    SHOWN = ("title", "aria-label", "placeholder", "alt")
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self._skip = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in ("script", "style", "template"):
+            self._skip += 1
+        self.parts.extend(value for name, value in attrs if name in self.SHOWN and value)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("script", "style", "template") and self._skip:
+            self._skip -= 1
+
+    def handle_data(self, data: str) -> None:
+        if not self._skip and data.strip():
+            self.parts.append(data)
+
+
+def visible_text(html: str) -> str:
+    reader = _Reader()
+    reader.feed(html)
+    text = "\n".join(reader.parts)
+    for name in NAMES:
+        text = re.sub(rf"\b{name}\b", " ", text)
+    return text
+
+
+# ---- the English UI strings, from the catalogue ----------------------------------------------------
+
+def _letters(text: str) -> int:
+    return sum(ch.isalpha() for ch in text)
+
+
+def _probes(msgid: str) -> list[str]:
+    """The parts of a message that would show if it were left in English."""
+    if not PLACEHOLDER.search(msgid):
+        return [msgid.strip()] if _letters(msgid) >= 4 else []
+    parts = [p.strip(" .,:;·—–()") for p in PLACEHOLDER.split(msgid)]
+    return [p for p in parts if len(p.split()) >= 2 and _letters(p) >= 6]
+
+
+@dataclass
+class English:
+    probes: dict[str, str] = field(default_factory=dict)  # probe → msgid
+    pending: set[str] = field(default_factory=set)  # msgids without a translation yet, from sources not TRANSLATED
+
+
+def _gated(locations) -> bool:
+    return TRANSLATED is None or any(fnmatch(path, pattern) for path, _ in locations for pattern in TRANSLATED)
+
+
+def english_strings(language: str) -> English:
+    with (CATALOGUES / language / "LC_MESSAGES" / "messages.po").open("rb") as f:
+        catalog = read_po(f, locale=language)
+    found = English()
+    for message in catalog:
+        if not message.id:
+            continue
+        ids = list(message.id) if isinstance(message.id, (list, tuple)) else [message.id]
+        strings = [s for s in (message.string if isinstance(message.string, (list, tuple)) else [message.string]) if s]
+        for msgid in ids:
+            if msgid in strings:  # its own translation: "Bella", "Klaberjass" in German, "OK"
+                continue
+            for probe in _probes(msgid):
+                if probe in NAMES:
+                    continue
+                found.probes.setdefault(probe, msgid)
+            if not strings and not _gated(message.locations):
+                found.pending.add(msgid)
+    return found
+
+
+_CACHE: dict[str, English] = {}
+
+
+def english(language: str) -> English:
+    if language not in _CACHE:
+        _CACHE[language] = english_strings(language)
+    return _CACHE[language]
+
+
+def english_left(text: str, language: str) -> dict[str, str]:
+    """The English strings (probe → its msgid) that read on a page of ``language``."""
+    table = english(language)
+    return {probe: msgid for probe, msgid in table.probes.items()
+            if re.search(rf"(?<![\w-]){re.escape(probe)}(?![\w-])", text)}
+
+
+# ---- the world the pages show --------------------------------------------------------------------
+
+@dataclass
+class World:
+    client: Any
+    locked: Any
+    matches: dict[str, int]
+    share: str
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory) -> World:
+    tmp = tmp_path_factory.mktemp("languages")
+    app = create_app({"DATABASE": str(tmp / "pages.sqlite"), "SECRET_KEY": "t", "TESTING": True, "PASSPHRASE": None})
+    client = app.test_client()
+    ids: dict[str, int] = {}
+    for game in GAMES:
+        r = client.post("/api/matches", json={"game": game.key, "players": list(NAMES[:game.seats])})
+        assert r.status_code == 201, r.json
+        ids[game.key] = r.json["id"]
+    ids["klaberjass-played"] = client.post(
+        "/api/matches", json={"game": "klaberjass", "players": ["Ann", "Ben"], "first_dealer": "Ben"}).json["id"]
+    assert client.post(f"/api/matches/{ids['klaberjass-played']}/deals", json=worked_example()).status_code == 201
+    ended = client.post("/api/matches", json={"game": "klaberjass", "players": ["Cid", "Dee"],
+                                              "options": {"target": "none"}}).json["id"]
+    deal = worked_example() | {"sequences": {}, "bella": None, "points": {"Cid": 70, "Dee": 56}, "last_trick": "Cid"}
+    assert client.post(f"/api/matches/{ended}/deals", json=deal).status_code == 201
+    assert client.post(f"/api/matches/{ended}/end").status_code == 200
+    ids["klaberjass-ended"] = ended
+    with app.app_context():
+        from referee.web import get_db
+
+        token = store.create_share_link(get_db(), ids["klaberjass-played"])
+    locked_app = create_app({"DATABASE": str(tmp / "locked.sqlite"), "SECRET_KEY": "t", "TESTING": True,
+                             "PASSPHRASE": "open sesame"})
+    return World(client, locked_app.test_client(), ids, token)
+
+
+@dataclass(frozen=True)
+class Page:
+    name: str
+    path: Any  # a path, or a function of the World giving one
+    status: int = 200
+    method: str = "GET"
+    data: dict[str, str] | None = None
+    locked: bool = False  # asked of the app with a passphrase (the login page)
+
+    def url(self, world: World) -> str:
+        return self.path(world) if callable(self.path) else self.path
+
+
+def _match(key: str):
+    return lambda w: f"/matches/{w.matches[key]}"
+
+
+LATER = pytest.mark.xfail(reason="the page's own template is translated on another branch", strict=False)
+# The player page and the shared table include each game's templates/games/<game>/_figures.html and _turn.html,
+# which the entry-form branch translates ("Ben deals, Ann is elder", "As maker").
+GAME_PARTS = pytest.mark.xfail(reason="templates/games/*/_figures.html, _turn.html: another branch", strict=False)
+
+PAGES = [
+    Page("home", "/"),
+    *(Page(f"new match: {g.key}", f"/matches/new?game={g.key}") for g in GAMES),
+    Page("new match: every problem (422)", "/matches/new", 422, "POST",
+         {"game": "spitzer", "player-0": "Ann", "player-1": "ann", "player-2": "", "player-3": "\u200b",
+          "option-target": "7", "place": "x" * 81}),
+    Page("history", "/history"),
+    Page("history: filtered", "/history?player=ann&game=klaberjass&status=finished"),
+    Page("history: bad filters (422)", "/history?since=yesterday&until=2020-01-01&status=lost&game=poker&page=0", 422),
+    pytest.param(Page("player", "/players/Ann"), marks=GAME_PARTS),
+    Page("player: unknown (404)", "/players/Nobody", 404),
+    Page("import", "/import"),
+    Page("import: no file (422)", "/import", 422, "POST", {}),
+    pytest.param(Page("share", lambda w: f"/share/{w.share}"), marks=GAME_PARTS),
+    pytest.param(Page("share: live part", lambda w: f"/share/{w.share}/live"), marks=GAME_PARTS),
+    Page("share: revoked (404)", "/share/not-a-token", 404),
+    Page("login", "/login", locked=True),
+    Page("login: wrong passphrase (401)", "/login", 401, "POST", {"passphrase": "wrong"}, locked=True),
+    Page("rules", "/rules"),
+    *(Page(f"rules: {g.key}", f"/rules/{g.key}") for g in GAMES),
+    Page("error: no such page (404)", "/nowhere", 404),
+    Page("error: no such match (404)", "/matches/99999", 404),
+    Page("error: no such game's rules (404)", "/rules/poker", 404),
+    Page("error: ending a match with a target (409)", lambda w: f"/matches/{w.matches['klaberjass']}/end", 409, "POST"),
+    Page("error: deal not void (409)", lambda w: f"/matches/{w.matches['klaberjass-played']}/deals/1/restore", 409,
+         "POST"),
+    Page("offline", "/offline"),
+]
+# The pages whose own templates other branches translate (the lead takes the marks off after merging).
+PAGES += [pytest.param(Page(f"match: {key}", _match(key)), marks=LATER)
+          for key in ("klaberjass", "spitzer", "joker-judge", "klaberjass-played", "klaberjass-ended")]
+
+
+def _ask(world: World, page: Page, language: str):
+    client = world.locked if page.locked else world.client
+    headers = {"Accept-Language": language}
+    if page.method == "POST":
+        return client.post(page.url(world), data=page.data or {}, headers=headers)
+    return client.get(page.url(world), headers=headers)
+
+
+def _name(p) -> str:
+    return p.name if isinstance(p, Page) else p.values[0].name
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("page", PAGES, ids=[_name(p) for p in PAGES])
+def test_every_page_renders_in_each_language_without_english(world, page: Page, language: str):
+    r = _ask(world, page, language)
+    html = r.get_data(as_text=True)
+    assert r.status_code == page.status, html[:2000]
+    assert r.headers["Content-Language"] == language
+    if r.mimetype == "text/html" and "<html" in html:
+        assert f'<html lang="{language}"' in html
+    if language == "en":
+        return
+    text = visible_text(html)
+    left = english_left(text, language)
+    pending = {probe: msgid for probe, msgid in left.items() if msgid in english(language).pending}
+    for probe in sorted(pending, key=len, reverse=True):  # what is inside a pending message is that message's
+        text = text.replace(probe, " ")
+    left = {probe: msgid for probe, msgid in english_left(text, language).items() if probe not in pending}
+    assert not left, f"English on the {language} page: {sorted(left)}"
+    if pending:  # only messages that other branches translate (not yet in TRANSLATED): known, not this test's
+        pytest.xfail(f"awaiting translations from other branches: {sorted(pending)[:10]}")
+
+
+def test_the_check_finds_english_left_on_a_page():
+    """The check itself: an English UI string in a Japanese page is found; names and translations are not."""
+    text = visible_text('<h1 title="New match">新しいマッチ</h1><p>Ann · Ben</p><script>"No deals yet."</script>'
+                        '<input placeholder="a name or part of one">')
+    assert set(english_left(text, "ja")) == {"New match", "a name or part of one"}
+    assert english_left(visible_text("<p>Importieren · Partien importieren</p>"), "de") == {}
+    assert "Klaberjass" not in english("de").probes and "Klaberjass" in english("ja").probes
+
+
+# ---- the API: Accept-Language gives the messages, the codes stay --------------------------------------
+
+def test_api_422_of_a_deal_in_japanese_with_the_same_codes(world):
+    mid = world.matches["klaberjass-played"]
+    long_key = {"Idempotency-Key": "k" * 1000}
+    en = world.client.post(f"/api/matches/{mid}/deals", json=worked_example(), headers=long_key)
+    ja = world.client.post(f"/api/matches/{mid}/deals", json=worked_example(),
+                           headers=long_key | {"Accept-Language": "ja"})
+    assert en.status_code == ja.status_code == 422 and ja.headers["Content-Language"] == "ja"
+    assert en.json["errors"] == [{"field": None, "code": "bad_idempotency_key",
+                                  "message": "An idempotency key is at most 255 characters, not 1,000."}]
+    assert ja.json["errors"] == [{"field": None, "code": "bad_idempotency_key",
+                                  "message": "冪等キーは255文字までです（1,000文字ではありません）。"}]
+
+
+def test_api_422_of_a_rules_violation_in_japanese_with_the_same_codes(world):
+    mid = world.matches["klaberjass-played"]
+    bad = worked_example() | {"upcard": "stars"}
+    en = world.client.post(f"/api/matches/{mid}/deals", json=bad)
+    ja = world.client.post(f"/api/matches/{mid}/deals", json=bad, headers={"Accept-Language": "ja"})
+    assert en.status_code == ja.status_code == 422 and ja.headers["Content-Language"] == "ja"
+    assert [(e["code"], e["field"]) for e in ja.json["errors"]] == [(e["code"], e["field"]) for e in en.json["errors"]]
+    assert en.json["errors"][0]["code"] == "bad_suit"
+    pairs = zip(ja.json["errors"], en.json["errors"], strict=True)
+    if any(e["message"] in english("ja").pending or e == f for e, f in pairs):
+        pytest.xfail("the rules' violation messages are translated on another branch")
+    assert all(re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", e["message"]) for e in ja.json["errors"]), ja.json
+
+
+def test_api_404_in_japanese_and_german_with_the_same_code(world):
+    en = world.client.get("/api/matches/99999")
+    ja = world.client.get("/api/matches/99999", headers={"Accept-Language": "ja"})
+    de = world.client.get("/api/matches/99999", headers={"Accept-Language": "de-AT"})
+    assert en.status_code == ja.status_code == de.status_code == 404
+    assert en.json["errors"] == [{"field": None, "code": "not_found", "message": "There is no match 99999."}]
+    assert ja.json["errors"] == [{"field": None, "code": "not_found", "message": "マッチ 99999 はありません。"}]
+    assert de.json["errors"] == [{"field": None, "code": "not_found", "message": "Es gibt keine Partie 99999."}]
+
+
+def test_api_new_match_problems_in_german_with_the_same_codes(world):
+    body = {"game": "spitzer", "players": ["Ann", "ann", ""], "first_dealer": "Zed", "place": 3}
+    en = world.client.post("/api/matches", json=body).json["errors"]
+    de = world.client.post("/api/matches", json=body, headers={"Accept-Language": "de"}).json["errors"]
+    assert [e["code"] for e in en] == [e["code"] for e in de] == [
+        "empty_name", "duplicate_name", "player_count", "unknown_dealer", "bad_text"]
+    assert [e["message"] for e in de] == [
+        "Spieler 3 braucht einen Namen.",
+        "Zwei Spieler heißen 'ann': jedem einen anderen Namen geben.",
+        "Spitzer wird zu 4 gespielt, nicht zu 3.",
+        "Der erste Geber muss einer der Spieler sein, nicht 'Zed'.",
+        "Der Ort muss Text sein.",
+    ]
+    assert [e["message"] for e in en] == [
+        "Player 3 needs a name.",
+        "Two players are called 'ann': give each a different name.",
+        "Spitzer is played by 4 players, not 3.",
+        "The first dealer must be one of the players, not 'Zed'.",
+        "The place must be text.",
+    ]
