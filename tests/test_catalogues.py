@@ -25,6 +25,7 @@ LANGUAGES = ("ja", "de")
 # Source files (patterns) whose messages must all be translated; None: every message.
 TRANSLATED: tuple[str, ...] | None = (
     "referee/cli.py",
+    "referee/games/joker_judge.py",
     "referee/web/__init__.py",
     "referee/web/i18n.py",
     "templates/base.html",
