@@ -420,8 +420,8 @@ def test_every_line_renders_in_each_language(language, name):
     ("ja", "punishment-made", "notation", "Annの宣言 パニッシュメント · 6–0 · ×25 · Ann"),
     ("de", "punishment-made", "summary", "Ann schafft Punishment – Ann bekommt 375"),
     ("de", "critical-perfect", "summary", "Ben verhindert 5 von Ann: Critical Judge, Perfect – Ben bekommt 100"),
-    ("de", "rebids", 0, "Beide bieten 3, dann bietet Ann 2, Ben 3: Ben ist Ansager mit 3."),
-    ("de", "elder-holds", 0, "Beide bieten 2, dann beide 2; Ben (Geber) hat keinen Joker, Ann schon: "
+    ("de", "rebids", 0, "Beide bieten 3, dann bietet Ann noch einmal 2, Ben 3: Ben ist Ansager mit 3."),
+    ("de", "elder-holds", 0, "Beide bieten 2, dann beide noch einmal 2; Ben (Geber) hat keinen Joker, Ann schon: "
      "Ben ist Ansager mit 2."),
     ("de", "lie", "notation", "Ann gelogen · Ben 100"),
 ])
