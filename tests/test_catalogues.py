@@ -31,6 +31,7 @@ TRANSLATED: tuple[str, ...] | None = (
     "referee/games/klaberjass.py",
     "referee/matches.py",
     "referee/portable.py",
+    "referee/games/joker_judge.py",
     "referee/web/__init__.py",
     "referee/web/api.py",
     "referee/web/history.py",

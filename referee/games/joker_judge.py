@@ -88,6 +88,9 @@ class Reach(StrEnum):
 
 
 CARDS: tuple[Card, ...] = tuple(Card)
+CARD_NAMES: dict[Card, str] = {  # the card letters as a reader sees them (German writes D and B for Q and J)
+    Card.KING: N_("K"), Card.QUEEN: N_("Q"), Card.JACK: N_("J"), Card.JOKER: N_("Jo"),
+}
 STRENGTH: dict[Card, int] = {Card.KING: 4, Card.QUEEN: 3, Card.JACK: 2, Card.JOKER: 1}  # RULES.md 3.1
 BIDS: tuple[Bid, ...] = tuple(Bid)
 BID_NAMES: dict[Bid, str] = {
@@ -291,7 +294,14 @@ def _bid_name(bid: int) -> Term:
 
 
 def _card(card: Card) -> Term:
-    return Term(card.value)
+    return Term(CARD_NAMES[card])
+
+
+def _either(players: tuple[str, ...]) -> Line | str:
+    """ "Ann or Ben" as a Line, so that a reader's language can say its "or"."""
+    if len(players) != 2:
+        return and_list(players, "or")
+    return Line("joker-judge.either", "{first} or {second}", first=players[0], second=players[1])
 
 
 # ---- reading the entry ---------------------------------------------------------------------------
@@ -432,7 +442,7 @@ def _read_parent(deal: Mapping[str, Any], r: _Reading, required: bool) -> str | 
         return None
     if not isinstance(raw, str) or raw not in r.players:
         r.add(Violation.of("bad_parent", "parent", "The parent must be {players}, not {value}.",
-                           players=and_list(r.players, "or"), value=repr(raw)))
+                           players=_either(r.players), value=repr(raw)))
         return None
     return raw
 
@@ -631,7 +641,7 @@ def _read_judge(raw: Mapping[str, Any], number: int, r: _Reading) -> Any:
             return Judge(str(value["by"]), call)
     r.add(Violation.of(
         "bad_judge", f"tricks.{number}", 'Trick {number}: a judge is {{"by": {players}, "call": K, Q, J or Jo}}, '
-        "or null when both passed, not {value}.", number=number, players=and_list(r.players, "or"), value=repr(value)))
+        "or null when both passed, not {value}.", number=number, players=_either(r.players), value=repr(value)))
     return _BAD
 
 
@@ -680,7 +690,7 @@ def _read_questions(raw: Any, parent: str | None, r: _Reading) -> tuple[Question
         if question is None:
             r.add(Violation.of("bad_questions", "questions", 'Question {number} must be {{"by": {players}, "card": '
                                'K, Q, J or Jo, "answer": true or false}}, not {value}.', number=number,
-                               players=and_list(r.players, "or"), value=repr(item)))
+                               players=_either(r.players), value=repr(item)))
             return ()
         questions.append(question)
     if r.strict and parent is not None and questions:
@@ -715,7 +725,7 @@ def _read_penalty(raw: Any, r: _Reading) -> Penalty | None:
     if isinstance(raw, Mapping) and set(raw) == {"liar"} and _is_player(raw.get("liar"), r.players):
         return Penalty(str(raw["liar"]))
     r.add(Violation.of("bad_penalty", "penalty", 'A penalty is {{"liar": {players}}} (or null), not {value}.',
-                       players=and_list(r.players, "or"), value=repr(raw)))
+                       players=_either(r.players), value=repr(raw)))
     return None
 
 
@@ -792,8 +802,8 @@ def _judged_after_pass(kind: str, params: dict[str, Any]) -> Line:
         return Line("joker-judge.trick.parent-joker-judge", "{leader} passed, {by} judged {call}: right — Joker Judge! "
                     "{by} wins and takes a bonus trick.", **params)
     if kind == "discard":
-        return Line("joker-judge.trick.child-joker-judge", "{leader} passed, {by} judged {call}: right — Joker Judge by "
-                    "the child: {by} wins; both discard a card, one trick fewer.", **params)
+        return Line("joker-judge.trick.child-joker-judge", "{leader} passed, {by} judged {call}: right — Joker Judge "
+                    "by the child: {by} wins; both discard a card, one trick fewer.", **params)
     if kind == "kept":
         return Line("joker-judge.trick.child-joker-judge-last", "{leader} passed, {by} judged {call}: right — Joker "
                     "Judge by the child: {by} wins; no card is left to discard.", **params)
@@ -910,7 +920,8 @@ class _Play:
             return Line("joker-judge.possible.undeclared", "{parent} can no longer make {bid} without Joker Judges: "
                         "no joker declared — {child} wins the hand.", **p)
         if self.finished:
-            return Line("joker-judge.possible.stopped", "{parent} can no longer make {bid}: {child} wins the hand.", **p)
+            return Line("joker-judge.possible.stopped", "{parent} can no longer make {bid}: {child} wins the hand.",
+                        **p)
         if self.state is Reach.JOKERS:
             return Line("joker-judge.possible.joker-judges", "{parent} can reach {bid} only with Joker Judges.", **p)
         return self._needs(p)
@@ -920,9 +931,11 @@ class _Play:
         if need == 1 and left == 1:
             return Line("joker-judge.possible.needs", "{parent} needs 1 more trick; 1 trick left.", **p)
         if need == 1:
-            return Line("joker-judge.possible.needs", "{parent} needs 1 more trick; {left} tricks left.", left=left, **p)
+            return Line("joker-judge.possible.needs", "{parent} needs 1 more trick; {left} tricks left.", left=left,
+                        **p)
         if left == 1:
-            return Line("joker-judge.possible.needs", "{parent} needs {need} more tricks; 1 trick left.", need=need, **p)
+            return Line("joker-judge.possible.needs", "{parent} needs {need} more tricks; 1 trick left.", need=need,
+                        **p)
         return Line("joker-judge.possible.needs", "{parent} needs {need} more tricks; {left} tricks left.", need=need,
                     left=left, **p)
 
@@ -1066,8 +1079,10 @@ def _score(state: Hand, players: tuple[str, ...]) -> _Score:
 
 
 def _card_points_part(s: _Score) -> Line:
-    pairs = ", ".join(Line("joker-judge.working.pair", "{own}/{taken} {points}", own=_card(own), taken=_card(taken),
-                           points=n) for own, taken, n in s.pairs)
+    pairs: Line | str = ""
+    for own, taken, n in s.pairs:
+        pair = Line("joker-judge.working.pair", "{own}/{taken} {points}", own=_card(own), taken=_card(taken), points=n)
+        pairs = Line("joker-judge.working.pairs", "{pairs}, {pair}", pairs=pairs, pair=pair) if pairs else pair
     if not pairs:
         return Line("joker-judge.working.card-points", "card points {card_points}", card_points=s.card_points)
     return Line("joker-judge.working.card-points", "card points {card_points} ({pairs})", card_points=s.card_points,

@@ -130,9 +130,9 @@ EXPECTED = {  # what each page says, checked by hand
                            "Spiel 1 streichen? Bleibt im Verlauf, zählt aber nicht zur Summe.", "Geltende Regeln"],
     ("spitzer", "ja"): ["ディーラーはBenでした。", "120点、7トリック：「90–120」の列。", "修正", "無効にする"],
     ("spitzer", "de"): ["Ben hat gegeben.", "120 Augen, 7 Stiche: Spalte 90–120.", "Korrigieren", "Streichen"],
-    ("joker-judge", "ja"): ["ディーラーはBenでした。", "Annは5、Benは3を宣言：5のAnnが親。", "修正", "無効にする",
-                            "ハンド 1を無効にしますか？"],
-    ("joker-judge", "de"): ["Ben hat gegeben.", "Ann sagt 5, Ben 3: Ann ist Parent mit 5.", "Korrigieren", "Streichen"],
+    ("joker-judge", "ja"): ["ディーラーはBenでした。", "Annの宣言は5、Benは3：Annが5で親です。", "修正", "無効にする",
+                            "ゲーム 1を無効にしますか？"],
+    ("joker-judge", "de"): ["Ben hat gegeben.", "Ann bietet 5, Ben 3: Ann ist Ansager mit 5.", "Korrigieren", "Streichen"],
 }
 ENGLISH = ["Ben dealt", "Correct", "Void", "Show the working", "Rules in force", "Running totals", "Place and note",
            "Share a read-only link", "Print score sheet", "It stays in the history"]
