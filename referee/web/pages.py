@@ -23,6 +23,7 @@ from ..games import GAMES, find_game
 from ..games.base import InvalidDeal, RuleError, Table, UnknownGame, Violation, whole_number
 from . import capped, get_db, http_error
 from .games import PLUGS
+from .i18n import say
 
 bp = Blueprint("pages", __name__)
 
@@ -30,7 +31,7 @@ bp = Blueprint("pages", __name__)
 def _group(violations: list[Violation]) -> dict[str | None, list[str]]:
     grouped: dict[str | None, list[str]] = {}
     for v in capped(violations):
-        grouped.setdefault(v.field, []).append(v.message)
+        grouped.setdefault(v.field, []).append(say(v))  # beside the field, in the reader's language
     return grouped
 
 
