@@ -31,6 +31,11 @@ TRANSLATED: tuple[str, ...] | None = (
     "templates/error.html",
     "templates/home.html",
     "templates/offline.html",
+    "templates/deal_entry.html",
+    "templates/deal_closed.html",
+    "templates/games/*",
+    "referee/web/entry/*.py",
+    "referee/web/games/*.py",
 )
 
 PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]|\{(\w+)(?:[!:][^}]*)?\}")
