@@ -119,6 +119,8 @@ def _translated(text: str, context: str | None = None) -> str | None:
 
 
 def _param(value: Any) -> Any:
+    if isinstance(value, Line):  # a line inside a line ("Trick 1: {how}"): in the same language
+        return say(value)
     if isinstance(value, Term):
         # a game word: its "term" entry first, then the same word marked without a context (N_)
         return _translated(str(value), TERM) or _translated(str(value)) or str(value)
@@ -144,7 +146,9 @@ def say(obj: Any) -> str:
         return english
     translated = _translated(template)
     if translated is None:
-        return english
+        if not any(isinstance(value, Line) for value in params.values()):
+            return english
+        translated = template  # a frame of other lines ("{base}", "Trick {number}: {how}"): its lines translated
     try:
         return translated.format(**{name: _param(value) for name, value in params.items()})
     except (KeyError, IndexError, ValueError) as exc:  # a translation naming a placeholder the message lacks
