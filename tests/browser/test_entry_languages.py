@@ -74,6 +74,11 @@ def test_a_joker_judge_hand_entered_in_japanese(phone):
     tap_radio(page, "card-1", "Q")
     page.get_by_text("ジャッジかパスか？").wait_for()
     assert page.locator("#both-pass").inner_text() == "両者パス"
+    assert page.locator(".judge-row .chip-caption").all_inner_texts() == ["Annがジャッジ", "Annはパス、Benがジャッジ"]
+    assert page.locator("button[value='trick:0Jo']").inner_text() == "Jo?"  # the seed's card letter: ジョーカー（Jo）
+    page.set_viewport_size({"width": 320, "height": 844})
+    fits(page, "entry-ja-joker-judge-trick-320")
+    page.set_viewport_size({"width": 390, "height": 844})
     page.locator("button[value='trick:0Q']").click()  # "Ann judges: Q?"
     page.locator(".trick.jj").wait_for()
     assert "AnnがQとジャッジ：成功 — ジョーカージャッジ！" in page.locator(".trick.jj").inner_text()
