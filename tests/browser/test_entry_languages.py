@@ -93,7 +93,8 @@ def test_a_joker_judge_hand_entered_in_japanese(phone):
     preview.get_by_text("Annが3を達成 — Annに35点").wait_for()
     breakdown = preview.locator(".breakdown").inner_text()
     assert "トリック1：AnnがQとジャッジ" in breakdown and "トリック2：両者パス：KがJに勝つ" in breakdown
-    assert "カード点数 6（Jo/Q 4, K/J 2） + ジャッジプール 1 = 7；価数 3 + ジョーカージャッジ1回 = 4 → ×5 = 35" in breakdown
+    working = "カード点数 6（Jo/Q 4, K/J 2） + ジャッジプール 1 = 7；価数 3 + ジョーカージャッジ1回 = 4 → ×5 = 35"
+    assert working in breakdown
     assert not english_words(preview.inner_text(), ("K", "Q", "J")), preview.inner_text()
     assert page.locator("#bar-summary").inner_text() == "Annが3を達成 — Annに35点"
     fits(page, "entry-ja-joker-judge-hand")

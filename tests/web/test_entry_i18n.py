@@ -32,7 +32,7 @@ def english_fragments(lang: str) -> set[str]:
             continue
         ids = m.id if isinstance(m.id, (list, tuple)) else [m.id]
         strings = m.string if isinstance(m.string, (list, tuple)) else [m.string]
-        if all(s == i for s, i in zip(strings, ids)):
+        if all(s == i for s, i in zip(strings, ids, strict=False)):
             continue  # the same word in this language (Stiller, Bella, Partner)
         for msgid in ids:
             whole = not PLACEHOLDER.search(msgid)
@@ -88,7 +88,8 @@ JJ_STATES = [
     {},
     {"bid-0": "4", "bid-1": "4"},  # equal bids: rebids asked
     {"bid-0": "4", "bid-1": "4", "rebid-0": "5", "rebid-1": "5"},  # equal again: the joker statements
-    {"bid-0": "4", "bid-1": "4", "rebid-0": "5", "rebid-1": "5", "joker-0": "yes", "joker-1": "yes"},  # rock-paper-scissors
+    # both hold a joker: rock-paper-scissors
+    {"bid-0": "4", "bid-1": "4", "rebid-0": "5", "rebid-1": "5", "joker-0": "yes", "joker-1": "yes"},
     {"bid-0": "3", "bid-1": "2", "card-0": "Jo", "card-1": "Q"},  # the judge rows
     {"bid-0": "3", "bid-1": "2", "tricks": "Jo-Q-0Q", "q-child-card": "K", "q-child-answer": "no"},
     {"bid-0": "5", "bid-1": "3", "tricks": "K-J-1K"},  # the parent must declare a joker
@@ -180,7 +181,8 @@ def test_the_preview_renders_rules_lines_and_numbers_in_the_language(client):
     assert "95 Augen, 6 Stiche: Spalte 90–120." in text
     assert re.search(r"<td>\+27</td>", body)
     body = _form(client, mid, "ja", {"contract": "zola", "declarer": "3", "points": "130", "tricks": "6", "op": "save"})
-    assert '<p class="field-error" data-field="points">カード点は0から120までの整数です（130ではありません）。</p>' in body
+    beside = '<p class="field-error" data-field="points">カード点は0から120までの整数です（130ではありません）。</p>'
+    assert beside in body
     assert "要修正：カード点は0から120までの整数です（130ではありません）。" in shown(body)
     assert client.get(f"/api/matches/{mid}").json["deals"] == []  # nothing stored
 
