@@ -36,6 +36,7 @@ TRANSLATED: tuple[str, ...] | None = (
     "templates/games/*",
     "referee/web/entry/*.py",
     "referee/web/games/*.py",
+    "referee/web/wire.py",
 )
 
 PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]|\{(\w+)(?:[!:][^}]*)?\}")

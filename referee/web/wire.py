@@ -27,12 +27,15 @@ import brotli
 from flask import Blueprint, Flask, Response, current_app, render_template, request, url_for
 from flask_compress import Compress
 
+from .i18n import current_language, gettext
+
 bp = Blueprint("wire", __name__)
 
 YEAR = 365 * 24 * 3600
 IMMUTABLE = f"public, max-age={YEAR}, immutable"
 # Endpoints whose answer holds no match data: revalidated with an ETag instead of never stored.
-REVALIDATED = frozenset({"pages.rules_index", "pages.rules_page", "wire.manifest", "wire.service_worker", "wire.offline"})
+REVALIDATED = frozenset({"pages.rules_index", "pages.rules_page", "wire.manifest", "wire.service_worker",
+                         "wire.offline"})
 # Pages that keep the phone's screen on (Screen Wake Lock): a match and its deal entry.
 AWAKE = frozenset({"pages.match_page", "pages.new_deal", "pages.edit_deal"})
 COMPRESSIBLE = ("text/", "application/javascript", "application/json", "application/manifest+json", "image/svg+xml")
@@ -76,7 +79,8 @@ def scan(folder: str | Path) -> dict[str, Asset]:
         mimetype = mimetypes.guess_type(file.name)[0] or "application/octet-stream"
         bodies = {"identity": raw}
         if mimetype.startswith(COMPRESSIBLE) and len(raw) > 500:
-            for encoding, packed in (("br", brotli.compress(raw, quality=11)), ("gzip", gzip.compress(raw, 9, mtime=0))):
+            packings = (("br", brotli.compress(raw, quality=11)), ("gzip", gzip.compress(raw, 9, mtime=0)))
+            for encoding, packed in packings:
                 if len(packed) < len(raw):
                     bodies[encoding] = packed
         assets[name] = Asset(name, hashed_name(name, digest), digest, mimetype, bodies)
@@ -151,7 +155,7 @@ def manifest():
     body = {
         "name": "Referee",
         "short_name": "Referee",
-        "description": "Scores and rules for Klaberjass, Spitzer and Joker Judge at a real table.",
+        "description": gettext("Scores and rules for Klaberjass, Spitzer and Joker Judge at a real table."),
         "id": url_for("pages.home"),
         "start_url": url_for("pages.home"),
         "scope": url_for("pages.home"),
@@ -159,7 +163,7 @@ def manifest():
         "orientation": "any",
         "theme_color": THEME,
         "background_color": BACKGROUND,
-        "lang": "en",
+        "lang": current_language(),  # the phone's language (the manifest varies with it, as pages do)
         "icons": [
             icon("icon.svg", "any"),
             icon("icon-192.png", "192x192"),

@@ -5,6 +5,7 @@ numbers through the locale, and English stays exactly as it was."""
 from __future__ import annotations
 
 import html
+import json
 import re
 from pathlib import Path
 
@@ -197,3 +198,15 @@ def test_english_is_unchanged(client):
         assert expected in text, expected
     body = _form(client, mid, "en", {"op": "save"})
     assert "To fix: Enter both players' bids." in shown(body)
+
+
+def test_the_manifest_speaks_the_phones_language(client):
+    english = json.loads(client.get("/manifest.webmanifest").get_data())
+    assert english["lang"] == "en"
+    assert english["description"] == "Scores and rules for Klaberjass, Spitzer and Joker Judge at a real table."
+    r = client.get("/manifest.webmanifest", headers={"Accept-Language": "ja-JP,ja;q=0.9"})
+    japanese = json.loads(r.get_data())
+    assert japanese["lang"] == "ja" and japanese["name"] == "Referee"
+    assert japanese["description"] == ("実際のテーブルで遊ぶクラバーヤス・スピッツァー・ジョーカージャッジの"
+                                       "得点とルール。")
+    assert "Accept-Language" in r.headers["Vary"]
