@@ -113,7 +113,8 @@ def _static(filename: str) -> Response:
         response.vary.add("Accept-Encoding")
     response.set_etag(f"{asset.digest}-{encoding}")
     response.headers["Cache-Control"] = IMMUTABLE
-    return response.make_conditional(request)
+    response.make_conditional(request)  # a 304 for the same ETag (in place)
+    return response
 
 
 def _hashed_url(endpoint: str, values: dict) -> None:
@@ -184,7 +185,7 @@ def service_worker():
                        or a.name.endswith((".css", ".js")) and a.name != "sheet.css"} | {url_for("wire.offline")})
     version = hashlib.sha256("\n".join(precache).encode()).hexdigest()[:10]
     body = render_template("sw.js", precache=precache, version=version, offline=url_for("wire.offline"),
-                           static_prefix=current_app.static_url_path.rstrip("/") + "/")
+                           static_prefix=(current_app.static_url_path or "").rstrip("/") + "/")
     response = Response(body, mimetype="text/javascript")
     response.headers["Service-Worker-Allowed"] = "/"
     return response
@@ -197,6 +198,7 @@ def offline():
 
 def init_assets(app: Flask) -> None:
     """Hash (and compress) the static files: once, at start-up."""
+    assert app.static_folder is not None, "Referee serves its static/ folder"
     assets = scan(app.static_folder)
     app.extensions["referee.assets"] = assets
     app.extensions["referee.hashed"] = {a.hashed: a for a in assets.values()}
