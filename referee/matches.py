@@ -23,6 +23,7 @@ from . import games as games_package
 from . import store
 from .games import GAMES, find_game
 from .games.base import (
+    N_,
     BaseGame,
     DealResult,
     InvalidDeal,
@@ -769,12 +770,25 @@ class OutOfTurn(Conflict):
         super().__init__(message)
 
 
+# What each action is called in the activity, the undo button and the refusals ("deal 7 entered").
+ACTION_WORDS = {"entered": N_("entered"), "corrected": N_("corrected"), "voided": N_("voided"),
+                "restored": N_("restored"), "undone": N_("undone"), "redone": N_("redone"), "ended": N_("ended"),
+                "abandoned": N_("abandoned"), "resumed": N_("resumed"), "started": N_("started")}
+
+
 def describe_event(event: dict[str, Any], noun: str = "deal", device: str | None = None) -> str:
-    """An action in words, e.g. "deal 7 entered by this phone" (``device``: the phone that is asking)."""
-    what = f"{noun} {event['deal_number']} {event['action']}" if event.get("deal_number") else f"match {event['action']}"
+    """An action in words, e.g. "deal 7 entered by this phone" (``device``: the phone that is asking), in the
+    reader's language."""
+    action = gettext(ACTION_WORDS[event["action"]]) if event["action"] in ACTION_WORDS else event["action"]
+    if event.get("deal_number"):
+        what = gettext("%(noun)s %(number)s %(action)s", noun=gettext(noun), number=event["deal_number"],
+                       action=action)
+    else:
+        what = gettext("match %(action)s", action=action)
     by = event.get("detail", {}).get("device")
     if by and device:
-        what += " by this phone" if by == device else " by another phone"
+        what = gettext("%(what)s by this phone", what=what) if by == device else gettext(
+            "%(what)s by another phone", what=what)
     return what
 
 
@@ -812,16 +826,23 @@ def _out_of_turn(verb: str, wanted: dict[str, Any] | None, latest: dict[str, Any
                  device: str | None) -> OutOfTurn:
     later = [e for e in events if wanted is None or e["id"] > wanted["id"]]
     later = [e for e in later if e["action"] in UNDOABLE + ("undone", "redone")]
+    undo = verb == "undo"
     if wanted is None:
-        return OutOfTurn(f"Nothing to {verb}: that action was not found in this match.", None)
+        return OutOfTurn(gettext("Nothing to undo: that action was not found in this match.") if undo
+                         else gettext("Nothing to redo: that action was not found in this match."), None)
+    what = describe_event(wanted, noun, device)
     if later:
         last = later[-1]
-        return OutOfTurn(
-            f"Not {verb}ne: {describe_event(last, noun, device)} came after {describe_event(wanted, noun, device)}."
-            " Nothing was changed; look at the table and try again if you still mean it.",
-            last,
-        )
-    return OutOfTurn(f"Not {verb}ne: {describe_event(wanted, noun, device)} cannot be {verb}ne now.", latest)
+        after = describe_event(last, noun, device)
+        if undo:
+            text = gettext("Not undone: %(last)s came after %(what)s. Nothing was changed; look at the table and try "
+                           "again if you still mean it.", last=after, what=what)
+        else:
+            text = gettext("Not redone: %(last)s came after %(what)s. Nothing was changed; look at the table and try "
+                           "again if you still mean it.", last=after, what=what)
+        return OutOfTurn(text, last)
+    return OutOfTurn(gettext("Not undone: %(what)s cannot be undone now.", what=what) if undo
+                     else gettext("Not redone: %(what)s cannot be redone now.", what=what), latest)
 
 
 def undo(db: Database, match_id: int, event_id: int, device: str | None = None) -> tuple[dict[str, Any], Match]:
@@ -837,7 +858,8 @@ def undo(db: Database, match_id: int, event_id: int, device: str | None = None) 
         if event is None or event["id"] != event_id:
             wanted = next((e for e in events if e["id"] == event_id), None)
             if wanted is not None and wanted["undone"]:
-                raise OutOfTurn(f"Not undone: {describe_event(wanted, match.game.deal_noun, device)} is already undone.", wanted)
+                raise OutOfTurn(gettext("Not undone: %(what)s is already undone.",
+                                        what=describe_event(wanted, match.game.deal_noun, device)), wanted)
             raise _out_of_turn("undo", wanted, event, events, match.game.deal_noun, device)
         action, number = event["action"], event["deal_number"]
         detail: dict[str, Any] = {"undid": event["id"]}
@@ -868,7 +890,8 @@ def redo(db: Database, match_id: int, event_id: int, device: str | None = None) 
         if event is None or event["id"] != event_id:
             wanted = next((e for e in events if e["id"] == event_id), None)
             if wanted is not None and not wanted["undone"]:
-                raise OutOfTurn(f"Not redone: {describe_event(wanted, match.game.deal_noun, device)} is not undone.", wanted)
+                raise OutOfTurn(gettext("Not redone: %(what)s is not undone.",
+                                        what=describe_event(wanted, match.game.deal_noun, device)), wanted)
             undo_of = next((e for e in reversed(events) if e["action"] == "undone" and wanted is not None
                             and e["detail"].get("undid") == wanted["id"]), wanted)
             raise _out_of_turn("redo", undo_of, event, events, match.game.deal_noun, device)

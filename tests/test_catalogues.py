@@ -55,6 +55,12 @@ TRANSLATED: tuple[str, ...] | None = (
     "templates/player.html",
     "templates/rules/index.html",
     "templates/share.html",
+    "templates/deal_entry.html",
+    "templates/deal_closed.html",
+    "templates/games/*",
+    "referee/web/entry/*.py",
+    "referee/web/games/*.py",
+    "referee/web/wire.py",
 )
 
 PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]|\{(\w+)(?:[!:][^}]*)?\}")

@@ -40,7 +40,7 @@ bp = Blueprint("pages", __name__)
 def _group(violations: list[Violation]) -> dict[str | None, list[str]]:
     grouped: dict[str | None, list[str]] = {}
     for v in capped(violations):
-        grouped.setdefault(v.field, []).append(v.message)
+        grouped.setdefault(v.field, []).append(say(v))  # beside the field, in the reader's language
     return grouped
 
 
@@ -398,10 +398,10 @@ def _shown_change(match: matches.Match, events: list[dict[str, Any]]) -> tuple[i
     device = store.acting_device.get()
     if last["action"] in ("undone", "redone"):
         target = next((e for e in events if e["id"] == last["detail"].get("undid", last["detail"].get("redid"))), None)
-        what = matches.describe_event(target, noun, device) if target else "the last action"
-        line = f"{'Undone' if last['action'] == 'undone' else 'Redone'}: {what}."
+        what = matches.describe_event(target, noun, device) if target else _("the last action")
+        line = _("Undone: %(what)s.", what=what) if last["action"] == "undone" else _("Redone: %(what)s.", what=what)
     else:
-        line = matches.describe_event(last, noun, device).capitalize() + "."
+        line = _("%(what)s.", what=matches.describe_event(last, noun, device).capitalize())
     return number, line
 
 

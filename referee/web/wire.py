@@ -28,6 +28,8 @@ from flask import Blueprint, Flask, Response, current_app, render_template, requ
 from flask_compress import Compress
 from werkzeug.wrappers import Response as BaseResponse
 
+from .i18n import current_language, gettext
+
 bp = Blueprint("wire", __name__)
 
 YEAR = 365 * 24 * 3600
@@ -115,7 +117,8 @@ def _static(filename: str) -> BaseResponse:
         response.vary.add("Accept-Encoding")
     response.set_etag(f"{asset.digest}-{encoding}")
     response.headers["Cache-Control"] = IMMUTABLE
-    return response.make_conditional(request)
+    response.make_conditional(request)  # a 304 for the same ETag (in place)
+    return response
 
 
 def _hashed_url(endpoint: str, values: dict) -> None:
@@ -157,7 +160,7 @@ def manifest():
     body = {
         "name": "Referee",
         "short_name": "Referee",
-        "description": "Scores and rules for Klaberjass, Spitzer and Joker Judge at a real table.",
+        "description": gettext("Scores and rules for Klaberjass, Spitzer and Joker Judge at a real table."),
         "id": url_for("pages.home"),
         "start_url": url_for("pages.home"),
         "scope": url_for("pages.home"),
@@ -165,7 +168,7 @@ def manifest():
         "orientation": "any",
         "theme_color": THEME,
         "background_color": BACKGROUND,
-        "lang": "en",
+        "lang": current_language(),  # the phone's language (the manifest varies with it, as pages do)
         "icons": [
             icon("icon.svg", "any"),
             icon("icon-192.png", "192x192"),

@@ -9,14 +9,16 @@ declare a joker to go on, and when the hand is over. Tricks live in one hidden f
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
-from ...games.base import Table, Violation
+from ...games.base import N_, Table, Violation
 from ...games.joker_judge import BID_NAMES, BIDS, CARDS, JOKER_JUDGE
+from ..i18n import gettext
 
 MAX_TRICKS = 5
-CARD_LABELS = {"K": "K", "Q": "Q", "J": "J", "Jo": "Joker"}
+CARD_LABELS = {"K": "K", "Q": N_("Q"), "J": N_("J"), "Jo": N_("Joker")}  # shown through the catalogue (view)
 
 
 @dataclass
@@ -59,12 +61,14 @@ def from_input(players: tuple[str, ...], deal: Mapping[str, Any]) -> JokerJudgeE
     entry.parent = _seat(players, deal.get("parent"))
     for trick in deal.get("tricks") or []:
         cards = trick.get("cards") or {}
-        entry.tricks.append((cards.get(players[0], ""), cards.get(players[1], ""), _judge_token(players, trick.get("judge"))))
+        judge = _judge_token(players, trick.get("judge"))
+        entry.tricks.append((cards.get(players[0], ""), cards.get(players[1], ""), judge))
     if "joker_declaration" in deal:
         entry.declaration = "yes" if deal["joker_declaration"] else "no"
     entry.liar = _seat(players, (deal.get("penalty") or {}).get("liar"))
     for q in deal.get("questions") or []:
-        entry.questions.append({"by": _seat(players, q.get("by")), "card": q.get("card", ""), "answer": "yes" if q.get("answer") else "no"})
+        entry.questions.append({"by": _seat(players, q.get("by")), "card": q.get("card", ""),
+                                "answer": "yes" if q.get("answer") else "no"})
     return entry
 
 
@@ -158,10 +162,9 @@ def to_input(entry: JokerJudgeEntry, table: Table, options: Any) -> dict[str, An
     if questions:
         deal["questions"] = questions
     if hand.declaration_needed and not entry.liar and entry.declaration == "":
-        entry.problems.append(Violation(
-            "declaration_unanswered",
-            f"{hand.parent} can reach the bid only with Joker Judges: does {hand.parent} declare a joker?",
-            "joker_declaration",
+        entry.problems.append(Violation.of(
+            "declaration_unanswered", "joker_declaration",
+            "{parent} can reach the bid only with Joker Judges: does {parent} declare a joker?", parent=hand.parent,
         ))
     return deal
 
@@ -180,11 +183,11 @@ def view(entry: JokerJudgeEntry, table: Table, options: Any) -> dict[str, Any]:
         "show_rebids": show_rebids,
         "show_jokers": show_jokers,
         "show_parent": show_parent,
-        "bid_choices": [(str(b), BID_NAMES[b]) for b in BIDS],
+        "bid_choices": [(str(b), gettext(BID_NAMES[b])) for b in BIDS],
         "cards": CARDS,
-        "card_labels": CARD_LABELS,
+        "card_labels": {card: gettext(label) for card, label in CARD_LABELS.items()},
         "tricks_field": encode_tricks(entry.tricks),
         "trick_order": [players.index(p) for p in order],
         "can_play": hand.parent is not None and not hand.finished and not hand.declaration_needed and not entry.liar,
-        "bid_name": BID_NAMES.get(hand.bid, "") if hand.bid else "",
+        "bid_name": gettext(BID_NAMES[hand.bid]) if hand.bid in BID_NAMES else "",
     }

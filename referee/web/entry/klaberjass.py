@@ -7,12 +7,14 @@ Fields are named by seat index, so no player name ever has to be escaped into a 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
-from ...games.base import Table, Violation, whole_number
-from ...games.cards import SUIT_SYMBOLS
+from ...games.base import N_, Table, Violation, whole_number
+from ...games.cards import SUIT_NAMES, SUIT_SYMBOLS
 from ...games.klaberjass import KLABERJASS, PLAIN_POINTS, RANKS, SUITS, TRUMP_POINTS, card_points
+from ..i18n import gettext
 
 MAX_SEQUENCES = 3  # rows per player: 9 cards hold at most three sequences
 TOPS = ("A", "K", "Q", "J", "10", "9")
@@ -21,6 +23,10 @@ LENGTHS = ("3", "4", "5", "6", "7", "8")
 TRUMP_COUNTED = tuple(r for r in ("J", "9", "A", "10", "K", "Q") if TRUMP_POINTS[r])
 PLAIN_COUNTED = tuple(r for r in ("A", "10", "K", "Q", "J") if PLAIN_POINTS[r])
 CARD_KEYS = tuple(f"{rank}-{suit}" for suit in SUITS for rank in RANKS)
+# The calls of the bidding and the card letters as each language says them, through the catalogue (view).
+CALL_WORDS = {"take": N_("take"), "pass": N_("pass"), "schmeiss": N_("schmeiss"), "accept": N_("accept"),
+              "refuse": N_("refuse")}
+RANK_LETTERS = {"Q": N_("Q"), "J": N_("J")}
 
 
 @dataclass
@@ -91,9 +97,9 @@ def from_form(players: tuple[str, ...], form: Mapping[str, str]) -> KlaberjassEn
 
     op = form.get("op", "")
     if op.startswith("kcards:clear:"):
-        i = _index(op[13:], len(players))
-        if i is not None:
-            entry.cards[i] = []
+        seat = _index(op[13:], len(players))
+        if seat is not None:
+            entry.cards[seat] = []
     if op.startswith("call:"):
         entry.calls.append(op[5:])
     elif op == "undo":
@@ -101,15 +107,15 @@ def from_form(players: tuple[str, ...], form: Mapping[str, str]) -> KlaberjassEn
     elif op == "allpass":
         entry.calls = ["pass"] * 4
     elif op.startswith("addseq:"):
-        i = _index(op[7:], len(players))
-        if i is not None and len(entry.sequences[i]) < MAX_SEQUENCES:
-            entry.sequences[i].append({"suit": "", "top": "", "length": ""})
+        seat = _index(op[7:], len(players))
+        if seat is not None and len(entry.sequences[seat]) < MAX_SEQUENCES:
+            entry.sequences[seat].append({"suit": "", "top": "", "length": ""})
     elif op.startswith("delseq:"):
         parts = op[7:].split(":")
-        i = _index(parts[0], len(players))
-        j = _index(parts[1], MAX_SEQUENCES) if len(parts) == 2 else None
-        if i is not None and j is not None and j < len(entry.sequences[i]):
-            del entry.sequences[i][j]
+        seat = _index(parts[0], len(players))
+        row = _index(parts[1], MAX_SEQUENCES) if len(parts) == 2 else None
+        if seat is not None and row is not None and row < len(entry.sequences[seat]):
+            del entry.sequences[seat][row]
     return entry
 
 
@@ -148,29 +154,12 @@ def to_input(entry: KlaberjassEntry, table: Table, options: Any) -> dict[str, An
     for i, keys in enumerate(entry.cards):
         both = [k for k in keys if any(k in other for j, other in enumerate(entry.cards) if j != i)]
         if both and i == 0:
-            entry.problems.append(Violation(
-                "card_counted_twice",
-                f"{', '.join(_card_name(k) for k in both)} cannot be in both players' tricks: untap it for one of them.",
-                "points",
+            entry.problems.append(Violation.of(
+                "card_counted_twice", "points",
+                "{cards} cannot be in both players' tricks: untap it for one of them.",
+                cards=", ".join(_card_name(k) for k in both),
             ))
-    sequences: dict[str, list[dict[str, Any]]] = {}
-    for i, p in enumerate(players):
-        rows = []
-        for j, row in enumerate(entry.sequences[i]):
-            if not any(row.values()):
-                continue
-            if not all(row.values()):
-                entry.problems.append(
-                    Violation(
-                        "incomplete_sequence",
-                        f"Choose the suit, top card and length of {p}'s sequence {j + 1}, or remove it.",
-                        f"sequences.{p}",
-                    )
-                )
-                continue
-            rows.append({"suit": row["suit"], "top": row["top"], "length": whole_number(row["length"], 2) if whole_number(row["length"], 2) is not None else row["length"]})
-        if rows:
-            sequences[p] = rows
+    sequences = _sequences(entry, players)
     if entry.dix:
         deal["dix"] = True
     if sequences:
@@ -188,6 +177,30 @@ def to_input(entry: KlaberjassEntry, table: Table, options: Any) -> dict[str, An
     if entry.last_trick:
         deal["last_trick"] = players[int(entry.last_trick)]
     return deal
+
+
+def _sequences(entry: KlaberjassEntry, players: tuple[str, ...]) -> dict[str, list[dict[str, Any]]]:
+    """The complete sequence rows by player; an incomplete row is a problem of the form (rows left empty go)."""
+    sequences: dict[str, list[dict[str, Any]]] = {}
+    for i, p in enumerate(players):
+        rows = []
+        for j, row in enumerate(entry.sequences[i]):
+            if not any(row.values()):
+                continue
+            if not all(row.values()):
+                where = f"sequences.{p}"
+                entry.problems.append(Violation.of(
+                    "incomplete_sequence", where,
+                    "Choose the suit, top card and length of {player}'s sequence {number}, or remove it.",
+                    player=p, number=j + 1,
+                ))
+                continue
+            length = whole_number(row["length"], 2)
+            rows.append({"suit": row["suit"], "top": row["top"],
+                         "length": length if length is not None else row["length"]})
+        if rows:
+            sequences[p] = rows
+    return sequences
 
 
 def _card_name(key: str) -> str:
@@ -220,6 +233,9 @@ def view(entry: KlaberjassEntry, table: Table, options: Any) -> dict[str, Any]:
         "plain_points": PLAIN_POINTS,
         "suits": SUITS,
         "symbols": SUIT_SYMBOLS,
+        "suit_names": SUIT_NAMES,
+        "call_words": {call: gettext(word) for call, word in CALL_WORDS.items()},
+        "rank_letters": {rank: gettext(letter) for rank, letter in RANK_LETTERS.items()},
         "tops": TOPS,
         "lengths": LENGTHS,
         "ranks": RANKS,

@@ -7,22 +7,40 @@ the other side instead: the declaring side's are then 120 − x.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
-from ...games.base import Table, Violation, whole_number
-from ...games.cards import SUIT_SYMBOLS
+from ...games.base import N_, Table, Violation, whole_number
+from ...games.cards import SUIT_NAMES, SUIT_SYMBOLS
 from ...games.spitzer import (
-    CONTRACT_NAMES, CONTRACTS, PARTNERSHIPS, PLAIN_SUITS, SOLOS, SPITZER, SUITS, TOTAL_POINTS, TRICKS, ThreeAcesPartner,
+    CONTRACT_NAMES,
+    CONTRACTS,
+    PARTNERSHIPS,
+    PLAIN_SUITS,
+    SOLOS,
+    SPITZER,
+    SUITS,
+    TOTAL_POINTS,
+    TRICKS,
+    ThreeAcesPartner,
     count_points,
 )
+from ..i18n import gettext
 
 POINT_RANKS = ("A", "10", "K", "Q", "J")  # the 20 cards that carry points
+# Card letters as each language writes them (German: D for Dame, B for Bube), through the catalogue.
+RANK_LETTERS = {"A": "A", "10": "10", "K": "K", "Q": N_("Q"), "J": N_("J")}
 CARD_KEYS = tuple(f"{rank}-{suit}" for suit in SUITS for rank in POINT_RANKS)
-PARTNERSHIP_LABELS = {
-    "queens": "Queens in two hands",
-    "called_ace": "Called an Ace",
-    "first_trick": "All three Aces: first trick winner",
+PARTNERSHIP_LABELS = {  # shown through the catalogue (view)
+    "queens": N_("Queens in two hands"),
+    "called_ace": N_("Called an Ace"),
+    "first_trick": N_("All three Aces: first trick winner"),
+}
+SIDE_LABELS = {  # who the declaring side is, by contract (shown through the catalogue)
+    "normal": N_("The queen side: the holders of Q♣ and Q♠"),
+    "schneider": N_("The announcing side"),
+    "stiller": N_("Who held both black queens"),
 }
 
 
@@ -49,7 +67,8 @@ def empty(players: tuple[str, ...]) -> SpitzerEntry:
 
 def from_input(players: tuple[str, ...], deal: Mapping[str, Any]) -> SpitzerEntry:
     entry = SpitzerEntry()
-    entry.contract = deal.get("contract") if deal.get("contract") in CONTRACTS else ""
+    contract = deal.get("contract")
+    entry.contract = str(contract) if contract in CONTRACTS else ""
     # Order matters with a called partner: the caller comes first.
     entry.declarers = [players.index(p) for p in deal.get("declarers") or [] if p in players]
     if not _called_partner(entry.contract, deal.get("partnership") or "queens"):
@@ -79,16 +98,17 @@ def from_form(players: tuple[str, ...], form: Mapping[str, str]) -> SpitzerEntry
     seats = range(len(players))
     chosen = {i for i in seats if form.get(f"declarer-{i}")}
     solo = form.get("declarer", "")
-    if _seat(solo, seats) is not None:
-        chosen.add(_seat(solo, seats))
+    solo_seat = _seat(solo, seats)
+    if solo_seat is not None:
+        chosen.add(solo_seat)
     entry.declarers = sorted(chosen)
     partnership = form.get("partnership", "queens")
     entry.partnership = partnership if partnership in PARTNERSHIPS else "queens"
     if _called_partner(entry.contract, entry.partnership) and ("caller" in form or "partner" in form):
-        caller, partner = form.get("caller", ""), form.get("partner", "")
-        entry.declarers = [_seat(caller, seats)] if _seat(caller, seats) is not None else []
-        if _seat(partner, seats) is not None and _seat(partner, seats) not in entry.declarers:
-            entry.declarers.append(_seat(partner, seats))
+        caller, partner = _seat(form.get("caller", ""), seats), _seat(form.get("partner", ""), seats)
+        entry.declarers = [caller] if caller is not None else []
+        if partner is not None and partner not in entry.declarers:
+            entry.declarers.append(partner)
     ace = form.get("called_ace", "")
     entry.called_ace = ace if ace in PLAIN_SUITS else ""
     entry.points = form.get("points", "").strip()[:6]
@@ -125,8 +145,8 @@ def from_form(players: tuple[str, ...], form: Mapping[str, str]) -> SpitzerEntry
     # A solo has one player: switching to a solo keeps the first one tapped.
     if entry.contract in SOLOS and len(entry.declarers) > 1 and not solo:
         entry.declarers = entry.declarers[:1]
-    if entry.contract in SOLOS and _seat(solo, seats) is not None:
-        entry.declarers = [_seat(solo, seats)]
+    if entry.contract in SOLOS and solo_seat is not None:
+        entry.declarers = [solo_seat]
     return entry
 
 
@@ -175,24 +195,25 @@ def view(entry: SpitzerEntry, table: Table, options: Any) -> dict[str, Any]:
     contract = entry.contract
     solo = contract in SOLOS
     if contract == "normal" and entry.partnership != "queens":
-        side_label = "The caller and partner" if entry.partnership == "called_ace" else "The caller (and partner, if any)"
+        side_label = gettext("The caller and partner") if entry.partnership == "called_ace" \
+            else gettext("The caller (and partner, if any)")
+    elif contract in SIDE_LABELS:
+        side_label = gettext(SIDE_LABELS[contract])
     else:
-        side_label = {
-            "normal": "The queen side: the holders of Q♣ and Q♠",
-            "schneider": "The announcing side",
-            "stiller": "Who held both black queens",
-        }.get(contract, "The soloist" if solo else "Tap the declaring side")
+        side_label = gettext("The soloist") if solo else gettext("Tap the declaring side")
     sizes = SPITZER.side_size(contract, entry.partnership if contract == "normal" else None) if contract else (1, 2)
     derived = None
     value = _whole(entry.points)
     if entry.points_of == "others" and value is not None and value <= TOTAL_POINTS:
         derived = TOTAL_POINTS - value
     return {
-        "contracts": [(c, CONTRACT_NAMES[c]) for c in CONTRACTS],
-        "partnerships": [(p, PARTNERSHIP_LABELS[p]) for p in PARTNERSHIPS],
+        "contracts": [(c, gettext(CONTRACT_NAMES[c])) for c in CONTRACTS],
+        "partnerships": [(p, gettext(PARTNERSHIP_LABELS[p])) for p in PARTNERSHIPS],
         "plain_suits": PLAIN_SUITS,
         "suits": SUITS,
         "point_ranks": POINT_RANKS,
+        "rank_letters": {rank: gettext(letter) for rank, letter in RANK_LETTERS.items()},
+        "suit_names": SUIT_NAMES,
         "symbols": SUIT_SYMBOLS,
         "solo": solo and max(sizes) == 1,
         "called_partner": _called_partner(contract, entry.partnership),

@@ -15,11 +15,31 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
+from markupsafe import Markup, escape
+
 from ...games import GAMES
 from ...games.base import BaseGame, UnknownGame
+from ..i18n import gettext
 
 if TYPE_CHECKING:
     from ...matches import Match
+
+
+class Heading:
+    """A word read in the language of the page or sheet that shows it (a blank sheet's column heading): mark
+    the English with ``N_`` where it is written, ``Heading(N_("Bid"))``; it is translated when rendered."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __str__(self) -> str:
+        return str(gettext(self.text))
+
+    def __html__(self) -> Markup:
+        return escape(str(self))
+
+    def __repr__(self) -> str:
+        return f"Heading({self.text!r})"
 
 
 @dataclass(frozen=True)
@@ -41,9 +61,11 @@ class GamePlug:
     reference_template: str
     """The game's reference, printed on the back of a blank sheet."""
     figures_template: str
-    """The game's own figures on a player's page (``<dt>``/``<dd>`` pairs; ``g`` is the GameFigures, ``f`` its facts)."""
-    blank_columns: tuple[tuple[str, str], ...] = ()
-    """Columns of a blank sheet between "Dealt" and the players' scores: (heading, width class)."""
+    """The game's own figures on a player's page (``<dt>``/``<dd>`` pairs; ``g`` is the GameFigures, ``f`` its
+    facts)."""
+    blank_columns: tuple[tuple[str | Heading, str], ...] = ()
+    """Columns of a blank sheet between "Dealt" and the players' scores: (heading, width class); a ``Heading``
+    is read in the language the sheet is printed in."""
     summary: Callable[[Match], list[str]] | None = None
     """What was played in a match, in a few words ("Normal 4 · Zola 2 (Ben 2)"): counts, never a rule."""
     summary_template: str = "_no_summary.html"

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from ...games import find_game
+from ...games.base import N_
 from ..entry import joker_judge as entry
-from . import GamePlug
+from . import GamePlug, Heading
 
 PLUG = GamePlug(
     game=find_game("joker-judge"),
@@ -14,5 +15,6 @@ PLUG = GamePlug(
     rules_template="rules/joker-judge.html",
     reference_template="rules/_ref_joker-judge.html",
     figures_template="games/joker-judge/_figures.html",
-    blank_columns=(("Parent", "col-mid"), ("Bid", "col-small"), ("Tricks", "col-small"), ("×", "col-small")),
+    blank_columns=((Heading(N_("Parent")), "col-mid"), (Heading(N_("Bid")), "col-small"),
+                   (Heading(N_("Tricks")), "col-small"), ("×", "col-small")),
 )

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from ...games import find_game
+from ...games.base import N_
 from ..entry import klaberjass as entry
-from . import GamePlug
+from . import GamePlug, Heading
 
 PLUG = GamePlug(
     game=find_game("klaberjass"),
@@ -14,5 +15,5 @@ PLUG = GamePlug(
     rules_template="rules/klaberjass.html",
     reference_template="rules/_ref_klaberjass.html",
     figures_template="games/klaberjass/_figures.html",
-    blank_columns=(("Maker · trump · outcome", "col-wide"), ("Seq. · Bella", "col-mid")),
+    blank_columns=((Heading(N_("Maker · trump · outcome")), "col-wide"), (Heading(N_("Seq. · Bella")), "col-mid")),
 )

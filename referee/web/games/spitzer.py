@@ -6,8 +6,10 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from ...games import find_game
+from ...games.base import N_
 from ..entry import spitzer as entry
-from . import GamePlug
+from ..i18n import gettext, number
+from . import GamePlug, Heading
 
 if TYPE_CHECKING:
     from ...matches import Match
@@ -23,15 +25,15 @@ def spitzer_summary(match: Match) -> list[str]:
             continue
         details = replayed.result.details
         contract = details["contract"]
-        names[contract] = details["contract_name"]
+        names[contract] = gettext(details["contract_name"])  # the rules' N_ name, in the reader's language
         played[contract] += 1
         if len(details["declarers"]) == 1 and contract != "normal":
             by.setdefault(contract, Counter())[details["declarers"][0]] += 1
     parts = []
     for contract, count in played.items():
         solo = by.get(contract)
-        who = f" ({', '.join(f'{p} {n}' if n > 1 else p for p, n in solo.most_common())})" if solo else ""
-        parts.append(f"{names[contract]} {count}{who}")
+        who = f" ({', '.join(f'{p} {number(n)}' if n > 1 else p for p, n in solo.most_common())})" if solo else ""
+        parts.append(f"{names[contract]} {number(count)}{who}")
     return parts
 
 
@@ -43,7 +45,8 @@ PLUG = GamePlug(
     rules_template="rules/spitzer.html",
     reference_template="rules/_ref_spitzer.html",
     figures_template="games/spitzer/_figures.html",
-    blank_columns=(("Contract", "col-mid"), ("Side", "col-mid"), ("Pts", "col-small"), ("Tr.", "col-small")),
+    blank_columns=((Heading(N_("Contract")), "col-mid"), (Heading(N_("Side")), "col-mid"),
+                   (Heading(N_("Pts")), "col-small"), (Heading(N_("Tr.")), "col-small")),
     summary=spitzer_summary,
     summary_template="games/spitzer/_summary.html",
 )
