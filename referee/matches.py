@@ -13,8 +13,9 @@ import json
 import logging
 import re
 import unicodedata
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping, NamedTuple
+from typing import Any, NamedTuple
 
 from flask_babel import gettext
 from sqlite_utils import Database
@@ -83,7 +84,9 @@ def _replayed_from_row(deal: dict[str, Any]) -> ReplayedDeal:
     result = DealResult.from_stored(json.loads(deal["result"])) if deal.get("result") else None
     tally = Tally.from_json(json.loads(deal["tally"])) if deal.get("tally") else None
     totals = dict(tally.totals) if tally else {}
-    return ReplayedDeal(record, result, totals, bool(deal.get("after_end")), _stored_problems(deal.get("problems")), tally)
+    return ReplayedDeal(
+        record, result, totals, bool(deal.get("after_end")), _stored_problems(deal.get("problems")), tally
+    )
 
 
 class Match:
@@ -154,7 +157,7 @@ class Match:
     @property
     def rows(self) -> list[tuple[dict[str, Any], Any]]:
         """Each stored deal with its result, in order."""
-        return list(zip(self.deals, self.state.deals))
+        return list(zip(self.deals, self.state.deals, strict=True))
 
     @property
     def next_number(self) -> int:
@@ -243,10 +246,72 @@ def _printable(text: str) -> bool:
         if ch in _JOINERS and 0 < i < len(text) - 1 and not text[i - 1].isspace() and not text[i + 1].isspace() \
                 and text[i - 1] not in _JOINERS and text[i + 1] not in _JOINERS:
             continue
-        if "\U000e0020" <= ch <= "\U000e007f" and i > 0 and (text[i - 1] == "\U0001f3f4" or "\U000e0020" <= text[i - 1] <= "\U000e007f"):
+        if (
+            "\U000e0020" <= ch <= "\U000e007f"
+            and i > 0
+            and (text[i - 1] == "\U0001f3f4" or "\U000e0020" <= text[i - 1] <= "\U000e007f")
+        ):
             continue
         return False
     return True
+
+
+def _name_problems(players: list[str]) -> list[Violation]:
+    """What is wrong with each player's name on its own (empty, invisible, unprintable, too long)."""
+    problems: list[Violation] = []
+    for i, name in enumerate(players):
+        if not name:
+            problems.append(
+                Violation.of("empty_name", f"players.{i}", "Player {number} needs a name.", number=i + 1)
+            )
+        elif not visible(name):
+            problems.append(
+                Violation.of(
+                    "empty_name", f"players.{i}", "Player {number}'s name has no visible character.", number=i + 1
+                )
+            )
+        elif not _printable(name):
+            problems.append(
+                Violation.of(
+                    "bad_name",
+                    f"players.{i}",
+                    "Player {number}'s name has characters that cannot be shown.",
+                    number=i + 1,
+                )
+            )
+        elif len(name) > MAX_NAME:
+            problems.append(Violation.of("long_name", f"players.{i}",
+                                         "Player {number}'s name is longer than {limit} characters.",
+                                         number=i + 1, limit=MAX_NAME))
+    return problems
+
+
+def _duplicate_names(players: list[str]) -> list[Violation]:
+    """Names the table could not tell apart: the same name twice, or two that look the same."""
+    problems: list[Violation] = []
+    seen: dict[str, int] = {}
+    for i, name in enumerate(players):
+        if not name:
+            continue
+        like = likeness(name)
+        if like in seen:
+            earlier = players[seen[like]]
+            if name_key(earlier) == name_key(name):
+                problems.append(
+                    Violation.of(
+                        "duplicate_name",
+                        f"players.{i}",
+                        "Two players are called {name!r}: give each a different name.",
+                        name=name,
+                    )
+                )
+            else:
+                problems.append(Violation.of(
+                    "duplicate_name", f"players.{i}",
+                    "{name!r} and {earlier!r} look the same: give each player a name the table can tell apart.",
+                    name=name, earlier=earlier))
+        seen.setdefault(like, i)
+    return problems
 
 
 def parse_new_match(raw: Any) -> tuple[BaseGame, list[str], Any, str]:
@@ -265,43 +330,23 @@ def parse_new_match(raw: Any) -> tuple[BaseGame, list[str], Any, str]:
         game = find_game(key)
     except UnknownGame:
         known = ", ".join(g.key for g in GAMES)
-        problems.append(Violation.of("unknown_game", "game", "Referee does not know the game {game!r} (games: {known}).",
-                                     game=key, known=known))
+        problems.append(
+            Violation.of(
+                "unknown_game",
+                "game",
+                "Referee does not know the game {game!r} (games: {known}).",
+                game=key,
+                known=known,
+            )
+        )
     players: list[str] = []
     raw_players = raw.get("players")
     if not isinstance(raw_players, list) or not all(isinstance(p, str) for p in raw_players):
         problems.append(Violation.of("bad_players", "players", "Players must be a list of names."))
     else:
         players = [clean_name(p) for p in raw_players]
-        for i, name in enumerate(players):
-            if not name:
-                problems.append(Violation.of("empty_name", f"players.{i}", "Player {number} needs a name.", number=i + 1))
-            elif not visible(name):
-                problems.append(Violation.of("empty_name", f"players.{i}", "Player {number}'s name has no visible character.",
-                                             number=i + 1))
-            elif not _printable(name):
-                problems.append(Violation.of("bad_name", f"players.{i}",
-                                             "Player {number}'s name has characters that cannot be shown.", number=i + 1))
-            elif len(name) > MAX_NAME:
-                problems.append(Violation.of("long_name", f"players.{i}",
-                                             "Player {number}'s name is longer than {limit} characters.",
-                                             number=i + 1, limit=MAX_NAME))
-        seen: dict[str, int] = {}
-        for i, name in enumerate(players):
-            if not name:
-                continue
-            like = likeness(name)
-            if like in seen:
-                earlier = players[seen[like]]
-                if name_key(earlier) == name_key(name):
-                    problems.append(Violation.of("duplicate_name", f"players.{i}",
-                                                 "Two players are called {name!r}: give each a different name.", name=name))
-                else:
-                    problems.append(Violation.of(
-                        "duplicate_name", f"players.{i}",
-                        "{name!r} and {earlier!r} look the same: give each player a name the table can tell apart.",
-                        name=name, earlier=earlier))
-            seen.setdefault(like, i)
+        problems.extend(_name_problems(players))
+        problems.extend(_duplicate_names(players))
         if game is not None and len(players) != game.seats:
             problems.append(Violation.of("player_count", "players", "{game} is played by {seats} players, not {count}.",
                                          game=Term(game.name), seats=game.seats, count=len(players)))
@@ -315,8 +360,14 @@ def parse_new_match(raw: Any) -> tuple[BaseGame, list[str], Any, str]:
     if first is None or first == "":
         first = players[0] if players else ""
     elif not isinstance(first, str) or clean_name(first) not in players:
-        problems.append(Violation.of("unknown_dealer", "first_dealer", "The first dealer must be one of the players, not {first!r}.",
-                                     first=first))
+        problems.append(
+            Violation.of(
+                "unknown_dealer",
+                "first_dealer",
+                "The first dealer must be one of the players, not {first!r}.",
+                first=first,
+            )
+        )
     else:
         first = clean_name(first)
     problems.extend(_text_problems(raw.get("place", ""), raw.get("note", "")))
@@ -330,7 +381,9 @@ def start_match(db: Database, raw: Any) -> int:
     game, players, options, first = parse_new_match(raw)
     place, note = str(raw.get("place") or "").strip(), str(raw.get("note") or "").strip()
     with store.immediate(db):
-        match_id = store.insert_match(db, game.key, players, game.options_to_json(options), first, place=place, note=note)
+        match_id = store.insert_match(
+            db, game.key, players, game.options_to_json(options), first, place=place, note=note
+        )
         sync(db, match_id, touch=False)
         log_change("started", match_id)
         return match_id
@@ -435,19 +488,36 @@ def sync(db: Database, match_id: int, touch: bool = True, from_number: int | Non
     counted = [d for d in stored if d.counted]
     facts = {p: _facts(game, p, counted) for p in players}
     status = "finished" if state.finished else ("abandoned" if row.get("abandoned") else "in_progress")
-    store.store_standing(db, match_id, {
-        "status": status, "winner": state.standing.winner,
-        "totals": json.dumps(state.totals, ensure_ascii=False), "deal_count": len(deals),
-        "tally": json.dumps(state.tally.to_json() if state.tally else Tally.start(players).to_json(), ensure_ascii=False),
-        "next_dealer": state.next_table.dealer, "finished": int(state.finished),
-        "standing_note": json.dumps(line_to_json(state.standing.note), ensure_ascii=False),
-        "ended_at": state.ended_at, "fingerprint": FINGERPRINT,
-        "player_facts": json.dumps(facts, ensure_ascii=False),
-    }, touch=touch)
-    store.replace_match_players(db, match_id, [
-        _player_row(match_id, seat, player, game, row["created"], status, state.standing.winner, state.totals, facts[player])
-        for seat, player in enumerate(players)
-    ])
+    store.store_standing(
+        db,
+        match_id,
+        {
+            "status": status,
+            "winner": state.standing.winner,
+            "totals": json.dumps(state.totals, ensure_ascii=False),
+            "deal_count": len(deals),
+            "tally": json.dumps(
+                state.tally.to_json() if state.tally else Tally.start(players).to_json(), ensure_ascii=False
+            ),
+            "next_dealer": state.next_table.dealer,
+            "finished": int(state.finished),
+            "standing_note": json.dumps(line_to_json(state.standing.note), ensure_ascii=False),
+            "ended_at": state.ended_at,
+            "fingerprint": FINGERPRINT,
+            "player_facts": json.dumps(facts, ensure_ascii=False),
+        },
+        touch=touch,
+    )
+    store.replace_match_players(
+        db,
+        match_id,
+        [
+            _player_row(
+                match_id, seat, player, game, row["created"], status, state.standing.winner, state.totals, facts[player]
+            )
+            for seat, player in enumerate(players)
+        ],
+    )
     fresh = store.get_match(db, match_id)
     assert fresh is not None
     return _match(db, fresh)
@@ -522,7 +592,9 @@ DEFAULT_MAX_DEALS = 2000
 
 def body_hash(deal_input: Any) -> str:
     """Stands for a deal's entry, whatever the order of its keys: kept with an idempotency key."""
-    return hashlib.sha256(json.dumps(deal_input, sort_keys=True, ensure_ascii=False).encode("utf-8", "surrogatepass")).hexdigest()
+    return hashlib.sha256(
+        json.dumps(deal_input, sort_keys=True, ensure_ascii=False).encode("utf-8", "surrogatepass")
+    ).hexdigest()
 
 
 def too_many_deals(count: int, limit: int, where: str = "This match") -> Violation:
@@ -530,7 +602,9 @@ def too_many_deals(count: int, limit: int, where: str = "This match") -> Violati
                      "match. Start a new match (Rematch) to go on.", None)
 
 
-def enter_deal(db: Database, match_id: int, deal_input: Any, key: str | None = None, max_deals: int = DEFAULT_MAX_DEALS) -> Entered:
+def enter_deal(
+    db: Database, match_id: int, deal_input: Any, key: str | None = None, max_deals: int = DEFAULT_MAX_DEALS
+) -> Entered:
     """Store a new deal dealt by whoever deals next. Raises NotFound, Conflict or InvalidDeal.
 
     ``key`` (an idempotency key from the form or the API) makes a retried or double-tapped entry
@@ -610,7 +684,9 @@ def _append(db: Database, match: Match, deal_input: Any, key: str | None, digest
     return Entered(number, Match(row, game, options, db, known={number: (deal, replayed)}), False)
 
 
-def correct_deal(db: Database, match_id: int, number: int, deal_input: Any, expected_version: int | None = None) -> Match:
+def correct_deal(
+    db: Database, match_id: int, number: int, deal_input: Any, expected_version: int | None = None
+) -> Match:
     """Replace a deal's entry; the earlier version is kept. Later totals are recomputed.
 
     With ``expected_version`` (optimistic concurrency) a deal changed meanwhile raises StaleVersion.
@@ -619,8 +695,12 @@ def correct_deal(db: Database, match_id: int, number: int, deal_input: Any, expe
         match = load(db, match_id)
         deal = match.deal(number)
         if expected_version is not None and expected_version != deal["version"]:
-            before = next((r["input"] for r in store.revisions_for(db, deal["id"]) if r["version"] == expected_version), None)
-            raise StaleVersion(number, expected_version, deal, describe_changes(before, deal["input"]) if before is not None else [])
+            before = next(
+                (r["input"] for r in store.revisions_for(db, deal["id"]) if r["version"] == expected_version), None
+            )
+            raise StaleVersion(
+                number, expected_version, deal, describe_changes(before, deal["input"]) if before is not None else []
+            )
         table = Table(match.players, deal["dealer"])
         problems = match.game.validate(deal_input, table, match.options)
         if problems:
@@ -659,7 +739,9 @@ def restore_deal(db: Database, match_id: int, number: int) -> Match:
         # Back in the totals, the entry must keep the rules as a correction would (it may be old or imported).
         problems = match.game.validate(deal["input"], Table(match.players, deal["dealer"]), match.options)
         if problems:
-            raise InvalidDeal([Violation(v.code, f"Deal {number} cannot be restored: {v.message}", v.field) for v in problems])
+            raise InvalidDeal(
+                [Violation(v.code, f"Deal {number} cannot be restored: {v.message}", v.field) for v in problems]
+            )
         store.revise_deal(db, deal, "restored", void=False)
         store.add_event(db, match_id, "restored", number, {"from_version": deal["version"]})
         log_change("restored", match_id, number)
@@ -745,7 +827,9 @@ def restore_version(db: Database, match_id: int, number: int, version: int) -> M
         deal = match.deal(number)
         earlier = next((r for r in store.revisions_for(db, deal["id"]) if r["version"] == version), None)
         if earlier is None:
-            raise NotFound(gettext("Deal %(number)s has no earlier version %(version)s.", number=number, version=version))
+            raise NotFound(
+                gettext("Deal %(number)s has no earlier version %(version)s.", number=number, version=version)
+            )
         if not earlier["void"]:
             problems = match.game.validate(earlier["input"], Table(match.players, deal["dealer"]), match.options)
             if problems:
@@ -895,7 +979,9 @@ def redo(db: Database, match_id: int, event_id: int, device: str | None = None) 
             undo_of = next((e for e in reversed(events) if e["action"] == "undone" and wanted is not None
                             and e["detail"].get("undid") == wanted["id"]), wanted)
             raise _out_of_turn("redo", undo_of, event, events, match.game.deal_noun, device)
-        undo_event = next(e for e in reversed(events) if e["action"] == "undone" and e["detail"].get("undid") == event_id)
+        undo_event = next(
+            e for e in reversed(events) if e["action"] == "undone" and e["detail"].get("undid") == event_id
+        )
         action, number = event["action"], event["deal_number"]
         if action in ("entered", "corrected", "voided", "restored"):
             _deal_back_to(db, match, number, undo_event["detail"].get("from_version"), "redone")
@@ -939,7 +1025,9 @@ def list_summaries(db: Database, status: str | None = None, limit: int = 20) -> 
 
 # ---- JSON ---------------------------------------------------------------------------------
 
-def deal_to_json(db: Database, match: Match, deal: dict[str, Any], revisions_of: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+def deal_to_json(
+    db: Database, match: Match, deal: dict[str, Any], revisions_of: list[dict[str, Any]] | None = None
+) -> dict[str, Any]:
     replayed = match.replayed(deal["number"])
     table = Table(match.players, deal["dealer"])
     revisions = []
@@ -994,8 +1082,10 @@ def match_to_json(db: Database, match: Match, deals_after: int = 0) -> dict[str,
         "place": match.row.get("place", ""),
         "note": match.row.get("note", ""),
         "uid": match.row.get("uid"),
-        "undo": can_undo and {"action": can_undo["id"], "description": describe_event(can_undo, match.game.deal_noun, device)},
-        "redo": can_redo and {"action": can_redo["id"], "description": describe_event(can_redo, match.game.deal_noun, device)},
+        "undo": can_undo
+        and {"action": can_undo["id"], "description": describe_event(can_undo, match.game.deal_noun, device)},
+        "redo": can_redo
+        and {"action": can_redo["id"], "description": describe_event(can_redo, match.game.deal_noun, device)},
         "created": match.row["created"],
         "updated": match.row["updated"],
     }

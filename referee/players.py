@@ -11,6 +11,7 @@ from . import store
 from .games import GAMES, find_game
 from .matches import clean_name, name_key
 
+
 @dataclass
 class GameFigures:
     key: str

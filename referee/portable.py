@@ -19,10 +19,11 @@ import math
 import os
 import sqlite3
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import click
 from flask import Flask
@@ -80,8 +81,12 @@ def _unreadable_match(db: Database, match_id: int, exc: Exception) -> dict[str, 
         uid = db.execute("SELECT uid FROM matches WHERE id = ?", [match_id]).fetchone()[0]
     except Exception:  # noqa: BLE001
         uid = None
-    return {"id": match_id, "uid": uid,
-            "reason": f"Match {match_id} could not be read ({type(exc).__name__}: {str(exc)[:200]}); it is not in this file."}
+    return {
+        "id": match_id,
+        "uid": uid,
+        "reason": f"Match {match_id} could not be read ({type(exc).__name__}: {str(exc)[:200]}); "
+        "it is not in this file.",
+    }
 
 
 def _document(exported: list[dict[str, Any]], unreadable: list[dict[str, Any]] | None = None) -> dict[str, Any]:
@@ -95,7 +100,8 @@ def _export(db: Database, match: matches.Match) -> dict[str, Any]:
     row = match.row
     revisions: dict[int, list[dict[str, Any]]] = {}
     for rev in db.query(
-        "SELECT r.* FROM deal_revisions r JOIN deals d ON d.id = r.deal_id WHERE d.match_id = ? ORDER BY r.deal_id, r.version",
+        "SELECT r.* FROM deal_revisions r JOIN deals d ON d.id = r.deal_id WHERE d.match_id = ? "
+        "ORDER BY r.deal_id, r.version",
         [match.id],
     ):
         revisions.setdefault(rev["deal_id"], []).append(
@@ -118,13 +124,27 @@ def _export(db: Database, match: matches.Match) -> dict[str, Any]:
         "winner": match.winner,
         "totals": dict(match.state.totals),
         "deals": [
-            {"number": d["number"], "dealer": d["dealer"], "input": d["input"], "void": d["void"],
-             "version": d["version"], "last_action": d["last_action"], "created": d["created"],
-             "updated": d["updated"], "revisions": revisions.get(d["id"], [])}
+            {
+                "number": d["number"],
+                "dealer": d["dealer"],
+                "input": d["input"],
+                "void": d["void"],
+                "version": d["version"],
+                "last_action": d["last_action"],
+                "created": d["created"],
+                "updated": d["updated"],
+                "revisions": revisions.get(d["id"], []),
+            }
             for d in match.deals
         ],
         "events": [
-            {"deal_number": e["deal_number"], "action": e["action"], "at": e["at"], "detail": e["detail"], "undone": e["undone"]}
+            {
+                "deal_number": e["deal_number"],
+                "action": e["action"],
+                "at": e["at"],
+                "detail": e["detail"],
+                "undone": e["undone"],
+            }
             for e in store.events_for(db, match.id)
         ],
     }
@@ -188,9 +208,12 @@ def _write(db: Database, m: _Incoming) -> int:
         )
         deal_id = cursor.lastrowid
         db.conn.executemany(
-            "INSERT INTO deal_revisions (deal_id, version, input, void, action, at, replaced_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [(deal_id, r["version"], _json(r["input"]), int(r["void"]), r["action"], r["at"], r["replaced_at"])
-             for r in d["revisions"]],
+            "INSERT INTO deal_revisions (deal_id, version, input, void, action, at, replaced_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [
+                (deal_id, r["version"], _json(r["input"]), int(r["void"]), r["action"], r["at"], r["replaced_at"])
+                for r in d["revisions"]
+            ],
         )
     db.conn.executemany(
         "INSERT INTO match_events (match_id, deal_number, action, at, detail, undone) VALUES (?, ?, ?, ?, ?, ?)",
@@ -238,7 +261,11 @@ _KINDS: dict[str, Callable[[Any], bool]] = {
 
 
 def _show(value: Any) -> str:
-    shown = json.dumps(value, ensure_ascii=False) if not isinstance(value, (dict, list)) else ("an object" if isinstance(value, dict) else "a list")
+    shown = (
+        json.dumps(value, ensure_ascii=False)
+        if not isinstance(value, (dict, list))
+        else ("an object" if isinstance(value, dict) else "a list")
+    )
     return shown if len(shown) <= 40 else shown[:37] + "…"
 
 
@@ -255,16 +282,25 @@ class _Problems(list):
 
     def append(self, violation: Violation) -> None:
         if len(self) >= MAX_PROBLEMS:
-            raise _TooMany([*self, Violation(
-                "too_many_problems", f"Reading stopped after {MAX_PROBLEMS} problems: fix these and import the file again.", None,
-            )])
+            raise _TooMany(
+                [
+                    *self,
+                    Violation(
+                        "too_many_problems",
+                        f"Reading stopped after {MAX_PROBLEMS} problems: fix these and import the file again.",
+                        None,
+                    ),
+                ]
+            )
         super().append(violation)
 
     def extend(self, violations) -> None:
         for violation in violations:
             self.append(violation)
 
-    def need(self, obj: dict[str, Any], key: str, kind: str, code: str, label: str, where: str, nullable: bool = False) -> Any:
+    def need(
+        self, obj: dict[str, Any], key: str, kind: str, code: str, label: str, where: str, nullable: bool = False
+    ) -> Any:
         """``obj[key]`` if present and of ``kind``; otherwise a violation and None."""
         if key not in obj:
             self.append(Violation(code, f'{label} has no "{key}" (it must be {kind}).', f"{where}.{key}"))
@@ -273,7 +309,13 @@ class _Problems(list):
         if value is None and nullable:
             return None
         if not _KINDS[kind](value):
-            self.append(Violation(code, f'{label}: "{key}" must be {kind}{" or null" if nullable else ""}, not {_show(value)}.', f"{where}.{key}"))
+            self.append(
+                Violation(
+                    code,
+                    f'{label}: "{key}" must be {kind}{" or null" if nullable else ""}, not {_show(value)}.',
+                    f"{where}.{key}",
+                )
+            )
             return None
         return value
 
@@ -281,7 +323,9 @@ class _Problems(list):
 def _read_document(data: Any, max_deals: int = matches.DEFAULT_MAX_DEALS) -> list[_Incoming]:
     """Check a whole export document; raises InvalidImport with the problems found (_TooMany past MAX_PROBLEMS)."""
     if not isinstance(data, dict):
-        raise InvalidImport([Violation.of("bad_format", None, "This is not a Referee export: the file must hold a JSON object.")])
+        raise InvalidImport(
+            [Violation.of("bad_format", None, "This is not a Referee export: the file must hold a JSON object.")]
+        )
     if data.get("format") != FORMAT:
         raise InvalidImport([Violation.of(
             "bad_format", "format", 'This is not a Referee export: "format" must be "{format}", not {value}.',
@@ -328,7 +372,9 @@ def _unreadable_values(value: Any, start: str = "matches") -> list[Violation]:
     while stack and len(problems) < MAX_PROBLEMS:
         v, where, depth = stack.pop()
         if depth > MAX_DEPTH:
-            problems.append(Violation("bad_format", f"The value at {where} is nested more than {MAX_DEPTH} levels deep.", where))
+            problems.append(
+                Violation("bad_format", f"The value at {where} is nested more than {MAX_DEPTH} levels deep.", where)
+            )
         elif isinstance(v, str):
             if not _encodable(v):
                 problems.append(Violation("bad_format", f"The text at {where} is not valid Unicode.", where))
@@ -366,21 +412,8 @@ def _older_options(raw: dict[str, Any]) -> Any:
     return {**older, **options} if older and isinstance(options, dict) else options
 
 
-def _read_match(raw: Any, i: int, problems: _Problems, max_deals: int = matches.DEFAULT_MAX_DEALS) -> _Incoming | None:
-    where, label = f"matches.{i}", f"Match {i + 1}"
-    if not isinstance(raw, dict):
-        problems.append(Violation("bad_match", f"{label} must be an object, not {_show(raw)}.", where))
-        return None
-    before = len(problems)
-    uid = problems.need(raw, "uid", _TEXT, "bad_match", label, where)
-    if uid is not None and not (0 < len(uid) <= MAX_UID and uid.isprintable()):
-        problems.append(Violation("bad_match", f"{label}: the uid must be 1 to {MAX_UID} printable characters.", f"{where}.uid"))
-    values = {key: problems.need(raw, key, kind, "bad_match", label, where) for key, kind in (
-        ("created", _STAMP), ("updated", _STAMP), ("place", _TEXT), ("note", _TEXT),
-        ("abandoned", _FLAG), ("ended_by_hand", _FLAG), ("deals", _LIST), ("events", _LIST),
-    )}
-
-    # The game, the players and the options are checked as a new match would be.
+def _read_setup(raw: dict[str, Any], label: str, where: str, problems: _Problems) -> tuple[Any, Any, Any, Any]:
+    """A match's game, players, options and first dealer, checked as a new match would be (Nones if not)."""
     game = players = options = first_dealer = None
     missing = [key for key in ("game", "players", "options", "first_dealer") if key not in raw]
     for key in missing:
@@ -398,8 +431,54 @@ def _read_match(raw: Any, i: int, problems: _Problems, max_deals: int = matches.
                 )
             except matches.InvalidMatch as exc:
                 problems.extend(
-                    Violation(v.code, f"{label}: {v.message}", f"{where}.{v.field}" if v.field else where) for v in exc.violations
+                    Violation(v.code, f"{label}: {v.message}", f"{where}.{v.field}" if v.field else where)
+                    for v in exc.violations
                 )
+    return game, players, options, first_dealer
+
+
+def _read_events(values: dict[str, Any], label: str, where: str, problems: _Problems) -> list[dict[str, Any]]:
+    """A match's events; each must be about one of the match's deals."""
+    events: list[dict[str, Any]] = []
+    if values["events"] is not None:
+        for k, raw_event in enumerate(values["events"]):
+            event = _read_event(raw_event, f"{where}.events.{k}", f"{label}, event {k + 1}", problems)
+            if event is None:
+                continue
+            # Undo goes back to the deal an event names: it must be one of this match's deals.
+            if (
+                values["deals"] is not None
+                and event["deal_number"] is not None
+                and event["deal_number"] > len(values["deals"])
+            ):
+                problems.append(Violation(
+                    "bad_event",
+                    f"{label}, event {k + 1} is about deal {event['deal_number']}, but the match has "
+                    f"{len(values['deals'])} deal{'' if len(values['deals']) == 1 else 's'}.",
+                    f"{where}.events.{k}.deal_number",
+                ))
+            events.append(event)
+    return events
+
+
+def _read_match(raw: Any, i: int, problems: _Problems, max_deals: int = matches.DEFAULT_MAX_DEALS) -> _Incoming | None:
+    where, label = f"matches.{i}", f"Match {i + 1}"
+    if not isinstance(raw, dict):
+        problems.append(Violation("bad_match", f"{label} must be an object, not {_show(raw)}.", where))
+        return None
+    before = len(problems)
+    uid = problems.need(raw, "uid", _TEXT, "bad_match", label, where)
+    if uid is not None and not (0 < len(uid) <= MAX_UID and uid.isprintable()):
+        problems.append(
+            Violation("bad_match", f"{label}: the uid must be 1 to {MAX_UID} printable characters.", f"{where}.uid")
+        )
+    values = {key: problems.need(raw, key, kind, "bad_match", label, where) for key, kind in (
+        ("created", _STAMP), ("updated", _STAMP), ("place", _TEXT), ("note", _TEXT),
+        ("abandoned", _FLAG), ("ended_by_hand", _FLAG), ("deals", _LIST), ("events", _LIST),
+    )}
+
+    # The game, the players and the options are checked as a new match would be.
+    game, players, options, first_dealer = _read_setup(raw, label, where, problems)
     if game is not None and values["ended_by_hand"] and not game.can_end_by_hand(options):
         problems.append(Violation(
             "bad_match", f"{label} has a target, so it cannot have been ended by hand.", f"{where}.ended_by_hand",
@@ -412,30 +491,20 @@ def _read_match(raw: Any, i: int, problems: _Problems, max_deals: int = matches.
         values["deals"] = values["events"] = None
     if values["deals"] is not None:
         for j, raw_deal in enumerate(values["deals"]):
-            deal = _read_deal(raw_deal, j, f"{where}.deals.{j}", f"{label}, deal {j + 1}", problems, game, players, options)
+            deal = _read_deal(
+                raw_deal, j, f"{where}.deals.{j}", f"{label}, deal {j + 1}", problems, game, players, options
+            )
             if deal is not None:
                 deals.append(deal)
-    events: list[dict[str, Any]] = []
-    if values["events"] is not None:
-        for k, raw_event in enumerate(values["events"]):
-            event = _read_event(raw_event, f"{where}.events.{k}", f"{label}, event {k + 1}", problems)
-            if event is None:
-                continue
-            # Undo goes back to the deal an event names: it must be one of this match's deals.
-            if values["deals"] is not None and event["deal_number"] is not None and event["deal_number"] > len(values["deals"]):
-                problems.append(Violation(
-                    "bad_event",
-                    f"{label}, event {k + 1} is about deal {event['deal_number']}, but the match has "
-                    f"{len(values['deals'])} deal{'' if len(values['deals']) == 1 else 's'}.",
-                    f"{where}.events.{k}.deal_number",
-                ))
-            events.append(event)
+    events = _read_events(values, label, where, problems)
 
     if len(problems) > before:
         return None
     assert game is not None and players is not None and first_dealer is not None and uid is not None
     for text_problem in matches._text_problems(values["place"], values["note"]):
-        problems.append(Violation(text_problem.code, f"{label}: {text_problem.message}", f"{where}.{text_problem.field}"))
+        problems.append(
+            Violation(text_problem.code, f"{label}: {text_problem.message}", f"{where}.{text_problem.field}")
+        )
         return None
     # The deals were each checked; replaying them together must work too, as every page will do it.
     try:
@@ -443,7 +512,9 @@ def _read_match(raw: Any, i: int, problems: _Problems, max_deals: int = matches.
                [DealRecord(d["number"], d["dealer"], d["input"], d["void"]) for d in deals],
                ended_by_hand=values["ended_by_hand"])
     except Exception:  # noqa: BLE001 - whatever the rules trip over, the file is refused rather than stored
-        problems.append(Violation("bad_match", f"{label}: its deals cannot be replayed by the rules of {game.name}.", where))
+        problems.append(
+            Violation("bad_match", f"{label}: its deals cannot be replayed by the rules of {game.name}.", where)
+        )
         return None
     return _Incoming(
         uid=uid, game=game, players=players, options=game.options_to_json(options), first_dealer=first_dealer,
@@ -468,18 +539,26 @@ def _read_deal(
         ))
     dealer = need(raw, "dealer", _TEXT, "bad_deal", label, where)
     if dealer is not None and players is not None and dealer not in players:
-        problems.append(Violation(
-            "bad_deal", f"{label}: the dealer {dealer!r} is not a player of the match ({', '.join(players)}).", f"{where}.dealer",
-        ))
+        problems.append(
+            Violation(
+                "bad_deal",
+                f"{label}: the dealer {dealer!r} is not a player of the match ({', '.join(players)}).",
+                f"{where}.dealer",
+            )
+        )
     if "input" not in raw:
         problems.append(Violation("bad_deal", f'{label} has no "input" (what was entered).', f"{where}.input"))
     void = need(raw, "void", _FLAG, "bad_deal", label, where)
     version = need(raw, "version", _COUNT, "bad_deal", label, where)
     last_action = need(raw, "last_action", _TEXT, "bad_deal", label, where)
     if last_action is not None and last_action not in DEAL_ACTIONS:
-        problems.append(Violation(
-            "bad_deal", f'{label}: "last_action" must be {", ".join(DEAL_ACTIONS)}, not {_show(last_action)}.', f"{where}.last_action",
-        ))
+        problems.append(
+            Violation(
+                "bad_deal",
+                f'{label}: "last_action" must be {", ".join(DEAL_ACTIONS)}, not {_show(last_action)}.',
+                f"{where}.last_action",
+            )
+        )
     created = need(raw, "created", _STAMP, "bad_deal", label, where)
     updated = need(raw, "updated", _STAMP, "bad_deal", label, where)
     raw_revisions = need(raw, "revisions", _LIST, "bad_deal", label, where)
@@ -513,7 +592,9 @@ def _read_deal(
             "last_action": last_action, "created": created, "updated": updated, "revisions": revisions}
 
 
-def _check_entry(game: BaseGame, table: Table, options: Any, entry: Any, label: str, where: str, problems: _Problems) -> None:
+def _check_entry(
+    game: BaseGame, table: Table, options: Any, entry: Any, label: str, where: str, problems: _Problems
+) -> None:
     try:
         found = game.validate(entry, table, options)
     except Exception:  # noqa: BLE001 - the rules must not trip over any JSON, but a file is refused rather than stored
@@ -529,9 +610,13 @@ def _read_revision(raw: Any, k: int, where: str, label: str, problems: _Problems
     before = len(problems)
     version = problems.need(raw, "version", _COUNT, "bad_deal", label, where)
     if version is not None and version != k + 1:
-        problems.append(Violation(
-            "bad_deal", f"{label} is numbered version {version}: earlier versions must run 1, 2, 3… in order.", f"{where}.version",
-        ))
+        problems.append(
+            Violation(
+                "bad_deal",
+                f"{label} is numbered version {version}: earlier versions must run 1, 2, 3… in order.",
+                f"{where}.version",
+            )
+        )
     if "input" not in raw:
         problems.append(Violation("bad_deal", f'{label} has no "input" (what was entered).', f"{where}.input"))
     void = problems.need(raw, "void", _FLAG, "bad_deal", label, where)
@@ -544,7 +629,14 @@ def _read_revision(raw: Any, k: int, where: str, label: str, problems: _Problems
     replaced_at = problems.need(raw, "replaced_at", _STAMP, "bad_deal", label, where)
     if len(problems) > before:
         return None
-    return {"version": version, "input": raw["input"], "void": void, "action": action, "at": at, "replaced_at": replaced_at}
+    return {
+        "version": version,
+        "input": raw["input"],
+        "void": void,
+        "action": action,
+        "at": at,
+        "replaced_at": replaced_at,
+    }
 
 
 def _read_event(raw: Any, where: str, label: str, problems: _Problems) -> dict[str, Any] | None:
@@ -599,7 +691,9 @@ def deals_csv(db: Database, match_ids: list[int] | None = None) -> str:
             if not whole_archive:
                 raise
             reason = _unreadable_match(db, match_id, exc)
-            writer.writerow([_cell(v) for v in (reason["uid"] or "", match_id, "", "", "", "", "unreadable", reason["reason"])])
+            writer.writerow(
+                [_cell(v) for v in (reason["uid"] or "", match_id, "", "", "", "", "unreadable", reason["reason"])]
+            )
             continue
         for deal, replayed in match.rows:
             seats: list[Any] = []
@@ -660,7 +754,9 @@ def backup(source_path: str | Path, target_path: str | Path, force: bool = False
                 except sqlite3.DatabaseError as exc:
                     rows = [(str(exc),)]
                 if rows != [("ok",)]:
-                    detail = "; ".join(str(r[0]) for r in rows[:3]) + (f" (and {len(rows) - 3} more)" if len(rows) > 3 else "")
+                    detail = "; ".join(str(r[0]) for r in rows[:3]) + (
+                        f" (and {len(rows) - 3} more)" if len(rows) > 3 else ""
+                    )
                     raise DamagedDatabase(
                         f"The database {source} is damaged (SQLite's integrity check says: {detail}), so no backup was "
                         f"written to {target}: keep your earlier backups, they are the ones to restore from."

@@ -158,7 +158,9 @@ def placeholder_problems(catalog: Catalog) -> list:
 
 def test_no_entry_is_fuzzy(language):
     code, catalog = language
-    assert not fuzzy_entries(catalog), f"{code}: fuzzy entries (check each, then remove the flag): {fuzzy_entries(catalog)[:10]}"
+    assert not fuzzy_entries(catalog), (
+        f"{code}: fuzzy entries (check each, then remove the flag): {fuzzy_entries(catalog)[:10]}"
+    )
 
 
 def test_every_gated_message_is_translated(template, language):

@@ -62,7 +62,9 @@ def capped(violations: list) -> list:
     from .i18n import localized, number
 
     violations = [localized(v) for v in violations]
-    if len(violations) <= MAX_ERRORS or (len(violations) == MAX_ERRORS + 1 and violations[-1].code == "too_many_problems"):
+    if len(violations) <= MAX_ERRORS or (
+        len(violations) == MAX_ERRORS + 1 and violations[-1].code == "too_many_problems"
+    ):
         return violations  # already capped where they were found (an import stops reading)
     rest = len(violations) - MAX_ERRORS
     more = ngettext("… and %(count)s more problem.", "… and %(count)s more problems.", rest, count=number(rest))
@@ -138,7 +140,9 @@ def http_error(exc: HTTPException) -> tuple[Any, int]:
     if message == type(exc).description and code in _HTTP_MESSAGES and current_language() != "en":
         message = gettext(_HTTP_MESSAGES[code])
     if wants_json():
-        return jsonify({"errors": [{"field": None, "code": exc.name.lower().replace(" ", "_"), "message": message}]}), code
+        return jsonify(
+            {"errors": [{"field": None, "code": exc.name.lower().replace(" ", "_"), "message": message}]}
+        ), code
     return render_template("error.html", code=code, title=gettext(exc.name), message=message), code
 
 
@@ -157,7 +161,6 @@ _HTTP_MESSAGES = {
 
 def register(app: Flask) -> None:
     from . import api, history, pages, portable, security, share, sheets, wire
-
     from .games import PLUGS, game_summary, plug_for
 
     PLUGS.check()
@@ -222,5 +225,9 @@ def register(app: Flask) -> None:
                           "If it happens again, give this request id to whoever runs Referee: %(request_id)s.",
                           request_id=request_id)
         if wants_json():
-            return jsonify({"errors": [{"field": None, "code": "internal_error", "message": message, "request_id": request_id}]}), 500
-        return render_template("error.html", code=500, title=gettext("Something went wrong"), message=message, request_id=request_id), 500
+            return jsonify(
+                {"errors": [{"field": None, "code": "internal_error", "message": message, "request_id": request_id}]}
+            ), 500
+        return render_template(
+            "error.html", code=500, title=gettext("Something went wrong"), message=message, request_id=request_id
+        ), 500

@@ -64,9 +64,14 @@ def test_an_older_deals_working_as_a_fragment_and_as_a_page(client, long_match):
     assert fragment.status_code == 200
     body = fragment.get_data(as_text=True)
     assert body.lstrip().startswith('<div class="working" id="working-1">') and "<html" not in body
-    assert text(body).split() == text(
-        "Ben dealt. Ann took hearts (the upcard suit). Sequences: none shown. Ann: 100 card points + 10 last trick = 110 "
-        "Ben: 40 card points = 40 Ann is maker: 110 > 40, made — Ann scores 110, Ben scores 40 Correct Void").split()
+    assert (
+        text(body).split()
+        == text(
+            "Ben dealt. Ann took hearts (the upcard suit). Sequences: none shown. "
+            "Ann: 100 card points + 10 last trick = 110 "
+            "Ben: 40 card points = 40 Ann is maker: 110 > 40, made — Ann scores 110, Ben scores 40 Correct Void"
+        ).split()
+    )
     assert f'action="/matches/{long_match}/deals/1/void"' in body
     assert 'hx-confirm="Void deal 1? It stays in the history, out of the totals."' in body
 
@@ -117,22 +122,55 @@ def test_the_activity_lists_the_newest_actions_and_all_on_demand(client, long_ma
 
 GAMES = {
     "klaberjass": (["Ann", "Ben"], PLAYED, "Sequences: none shown."),
-    "spitzer": (["Ann", "Ben", "Cid", "Dee"], {"contract": "zola_schwarz", "declarers": ["Ben"], "points": 120,
-                                                "tricks": 7}, "{points} points, {tricks}: column {column}."),
-    "joker-judge": (["Ann", "Ben"], {"bids": {"Ann": 5, "Ben": 3}, "joker_declaration": False,
-                                     "tricks": [{"cards": {"Ann": "K", "Ben": "J"}, "judge": {"by": "Ben", "call": "K"}}]},
-                    "{first} bid {first_bid}, {second} {second_bid}: {parent} is parent with {bid}."),
+    "spitzer": (
+        ["Ann", "Ben", "Cid", "Dee"],
+        {"contract": "zola_schwarz", "declarers": ["Ben"], "points": 120, "tricks": 7},
+        "{points} points, {tricks}: column {column}.",
+    ),
+    "joker-judge": (
+        ["Ann", "Ben"],
+        {
+            "bids": {"Ann": 5, "Ben": 3},
+            "joker_declaration": False,
+            "tricks": [{"cards": {"Ann": "K", "Ben": "J"}, "judge": {"by": "Ben", "call": "K"}}],
+        },
+        "{first} bid {first_bid}, {second} {second_bid}: {parent} is parent with {bid}.",
+    ),
 }
 EXPECTED = {  # what each page says, checked by hand
-    ("klaberjass", "ja"): ["ディーラーはBenでした。", "シークエンス：なし。", "修正", "無効にする", "ディール 2を入力",
-                           "ディール 1を無効にしますか？履歴には残り、合計点からは外れます。", "適用中のルール"],
-    ("klaberjass", "de"): ["Ben hat gegeben.", "Meldungen: keine gezeigt.", "Korrigieren", "Streichen", "Spiel 2 eintragen",
-                           "Spiel 1 streichen? Bleibt im Verlauf, zählt aber nicht zur Summe.", "Geltende Regeln"],
+    ("klaberjass", "ja"): [
+        "ディーラーはBenでした。",
+        "シークエンス：なし。",
+        "修正",
+        "無効にする",
+        "ディール 2を入力",
+        "ディール 1を無効にしますか？履歴には残り、合計点からは外れます。",
+        "適用中のルール",
+    ],
+    ("klaberjass", "de"): [
+        "Ben hat gegeben.",
+        "Meldungen: keine gezeigt.",
+        "Korrigieren",
+        "Streichen",
+        "Spiel 2 eintragen",
+        "Spiel 1 streichen? Bleibt im Verlauf, zählt aber nicht zur Summe.",
+        "Geltende Regeln",
+    ],
     ("spitzer", "ja"): ["ディーラーはBenでした。", "120点、7トリック：「90–120」の列。", "修正", "無効にする"],
     ("spitzer", "de"): ["Ben hat gegeben.", "120 Augen, 7 Stiche: Spalte 90–120.", "Korrigieren", "Streichen"],
-    ("joker-judge", "ja"): ["ディーラーはBenでした。", "Annの宣言は5、Benは3：Annが5で親です。", "修正", "無効にする",
-                            "ゲーム 1を無効にしますか？"],
-    ("joker-judge", "de"): ["Ben hat gegeben.", "Ann bietet 5, Ben 3: Ann ist Ansager mit 5.", "Korrigieren", "Streichen"],
+    ("joker-judge", "ja"): [
+        "ディーラーはBenでした。",
+        "Annの宣言は5、Benは3：Annが5で親です。",
+        "修正",
+        "無効にする",
+        "ゲーム 1を無効にしますか？",
+    ],
+    ("joker-judge", "de"): [
+        "Ben hat gegeben.",
+        "Ann bietet 5, Ben 3: Ann ist Ansager mit 5.",
+        "Korrigieren",
+        "Streichen",
+    ],
 }
 ENGLISH = ["Ben dealt", "Correct", "Void", "Show the working", "Rules in force", "Running totals", "Place and note",
            "Share a read-only link", "Print score sheet", "It stays in the history"]
