@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import mimetypes
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 from urllib.parse import urlparse
 from xml.sax.saxutils import escape
 
@@ -145,20 +146,25 @@ def chart_svg(
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" height="{height}" '
         f'class="chart" role="img" aria-label="Running totals">',
-        f'<rect x="{left}" y="{top}" width="{plot_w}" height="{plot_h}" fill="none" stroke="#999" stroke-width="0.6"/>',
+        f'<rect x="{left}" y="{top}" width="{plot_w}" height="{plot_h}" fill="none" stroke="#999" '
+        'stroke-width="0.6"/>',
     ]
     for v in range(0, peak + 1, step):
-        out.append(f'<line x1="{left}" x2="{left + plot_w}" y1="{y(v):.1f}" y2="{y(v):.1f}" stroke="#ddd" stroke-width="0.5"/>')
+        out.append(f'<line x1="{left}" x2="{left + plot_w}" y1="{y(v):.1f}" y2="{y(v):.1f}" '
+                   'stroke="#ddd" stroke-width="0.5"/>')
         out.append(f'<text x="{left - 4}" y="{y(v) + 3:.1f}" text-anchor="end" font-size="9">{v}</text>')
     ticks = max(1, deals // 12)
     for i in range(0, deals + 1, ticks):
-        out.append(f'<text x="{x(i):.1f}" y="{top + plot_h + 12}" text-anchor="middle" font-size="9">{i}</text>')
-    out.append(f'<text x="{left + plot_w / 2:.1f}" y="{height - 3}" text-anchor="middle" font-size="9">{escape(noun)}</text>')
+        out.append(f'<text x="{x(i):.1f}" y="{top + plot_h + 12}" text-anchor="middle" '
+                   f'font-size="9">{i}</text>')
+    out.append(f'<text x="{left + plot_w / 2:.1f}" y="{height - 3}" text-anchor="middle" '
+               f'font-size="9">{escape(noun)}</text>')
     if target:
         out.append(
             f'<line x1="{left}" x2="{left + plot_w}" y1="{y(target):.1f}" y2="{y(target):.1f}" stroke="#000" '
             f'stroke-width="0.8" stroke-dasharray="1 2"/>'
-            f'<text x="{left + plot_w + 4}" y="{y(target) + 3:.1f}" font-size="9">{escape(target_label.format(target=target))}</text>'
+            f'<text x="{left + plot_w + 4}" y="{y(target) + 3:.1f}" font-size="9">'
+            f'{escape(target_label.format(target=target))}</text>'
         )
     label_ys: list[float] = []
     for n, player in enumerate(players):
@@ -192,10 +198,13 @@ def _marker(kind: str, px: float, py: float) -> str:
     if kind == "circle":
         return f'<circle cx="{px:.1f}" cy="{py:.1f}" r="2.2" fill="#000"/>'
     if kind == "square":
-        return f'<rect x="{px - 2.2:.1f}" y="{py - 2.2:.1f}" width="4.4" height="4.4" fill="#fff" stroke="#000" stroke-width="0.9"/>'
+        return (f'<rect x="{px - 2.2:.1f}" y="{py - 2.2:.1f}" width="4.4" height="4.4" fill="#fff" stroke="#000" '
+                'stroke-width="0.9"/>')
     if kind == "triangle":
-        return f'<polygon points="{px:.1f},{py - 2.8:.1f} {px - 2.6:.1f},{py + 2:.1f} {px + 2.6:.1f},{py + 2:.1f}" fill="#000"/>'
-    return f'<polygon points="{px:.1f},{py - 3:.1f} {px + 3:.1f},{py:.1f} {px:.1f},{py + 3:.1f} {px - 3:.1f},{py:.1f}" fill="#fff" stroke="#000" stroke-width="0.9"/>'
+        return (f'<polygon points="{px:.1f},{py - 2.8:.1f} {px - 2.6:.1f},{py + 2:.1f} {px + 2.6:.1f},{py + 2:.1f}" '
+                'fill="#000"/>')
+    return (f'<polygon points="{px:.1f},{py - 3:.1f} {px + 3:.1f},{py:.1f} {px:.1f},{py + 3:.1f} '
+            f'{px - 3:.1f},{py:.1f}" fill="#fff" stroke="#000" stroke-width="0.9"/>')
 
 
 def _nice_step(peak: int) -> int:

@@ -27,10 +27,15 @@ TRANSLATED: tuple[str, ...] | None = (
     "referee/cli.py",
     "referee/web/__init__.py",
     "referee/web/i18n.py",
+    "referee/web/sheets.py",
+    "referee/sheets.py",
     "templates/base.html",
     "templates/error.html",
     "templates/home.html",
     "templates/offline.html",
+    "templates/sheets/_document.html",
+    "templates/sheets/blank.html",
+    "templates/sheets/match.html",
 )
 
 PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]|\{(\w+)(?:[!:][^}]*)?\}")

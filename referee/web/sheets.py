@@ -18,7 +18,7 @@ import re
 from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, render_template, request
-from flask_babel import gettext as _
+from flask_babel import gettext as _  # type: ignore[import-untyped]
 from markupsafe import Markup
 
 from .. import matches, sheets
@@ -66,7 +66,8 @@ def _answer(rendered: sheets.Rendered, mimetype: str, filename: str | None, show
         response.headers["Content-Disposition"] = f'inline; filename="{filename}"'
     response.set_etag(rendered.etag)
     response.headers["Cache-Control"] = "no-store" if shows_match else "no-cache"
-    return response.make_conditional(request)
+    response.make_conditional(request)  # in place: 304 when If-None-Match holds the ETag
+    return response
 
 
 def _cached(slot: tuple[Any, ...], version: Any, render, mimetype: str, filename: str | None = None,
@@ -80,24 +81,21 @@ def _cached(slot: tuple[Any, ...], version: Any, render, mimetype: str, filename
     return _answer(rendered, mimetype, filename, shows_match)
 
 
-def _pdf(html: str, css: str | None = None) -> bytes:
-    return sheets.html_to_pdf(html, base_url=request.url_root, static_folder=str(current_app.static_folder), css=css)
+def _pdf(html: str) -> bytes:
+    return sheets.html_to_pdf(html, base_url=request.url_root, static_folder=str(current_app.static_folder))
 
 
 def _css_string(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ") + '"'
 
 
-def page_css(left: str | None = None) -> Markup:
-    """The page's margin boxes in the reader's language: "page 2 / 5" at the bottom right (and ``left`` at the
-    bottom left when given; sheets take theirs from the document)."""
+def page_css() -> Markup:
+    """The page number at the bottom right in the reader's language ("page 2 / 5", "Seite 2 / 5")."""
     marks = {"\x01": "counter(page)", "\x02": "counter(pages)"}
     words = _("page %(page)s / %(pages)s", page="\x01", pages="\x02")
     parts = [marks.get(part) or _css_string(part) for part in re.split("([\x01\x02])", words) if part]
-    css = "@page { @bottom-right { content: %s; }" % " ".join(parts)
-    if left is not None:
-        css += " @bottom-left { content: %s; }" % _css_string(left)
-    return Markup(css.replace("<", "\\3c ") + " }")
+    content = " ".join(parts).replace("<", "\\3c ")
+    return Markup(f"@page {{ @bottom-right {{ content: {content}; }} }}")
 
 
 # What the match sheet says of a deal's state, after its notation.
@@ -129,9 +127,10 @@ def _match_sheet_html(match_id: int, pdf: bool) -> tuple[str, matches.Match]:
     except matches.NotFound as exc:
         abort(404, description=str(exc))
     url = public_url("pages.match_page", match_id=match_id)
-    sheet = sheets.match_sheet(match, url, noun=_(match.game.deal_noun), target_label=_("target %(target)s", target="{target}"))
-    return render_template("sheets/match.html", sheet=sheet, pdf=pdf, status_words={k: _(v) for k, v in STATUS_WORDS.items()},
-                           **_words()), match
+    sheet = sheets.match_sheet(match, url, noun=_(match.game.deal_noun),
+                               target_label=_("target %(target)s", target="{target}"))
+    status_words = {status: _(word) for status, word in STATUS_WORDS.items()}
+    return render_template("sheets/match.html", sheet=sheet, pdf=pdf, status_words=status_words, **_words()), match
 
 
 def _match_slot(match_id: int, kind: str) -> tuple[tuple[Any, ...], Any]:
@@ -251,6 +250,5 @@ def rules_card_pdf(game_key: str):
     query = tuple(sorted(option_query(game, options).items()))
     template = rules_template(game.key)
     return _cached(("rules", "pdf", game.key, query, _language()), 0,
-                   lambda: _pdf(render_template(template, game=game, options=options, pdf=True),
-                                css=page_css(_("Referee · %(game)s rules card", game=_(game.name)))),
+                   lambda: _pdf(render_template(template, game=game, options=options, pdf=True)),
                    "application/pdf", f"referee-{game.key}-rules.pdf", shows_match=False)
