@@ -14,6 +14,7 @@ and rules cards hold no match data: ``no-cache`` with the ETag, like the rules p
 
 from __future__ import annotations
 
+import os
 import re
 from typing import Any
 
@@ -33,12 +34,22 @@ bp = Blueprint("sheets", __name__)
 BLANK_ROWS = 32
 
 
+def _setting(name: str, default: int) -> int:
+    """A whole-number setting: the app's configuration, else ``REFEREE_<name>`` from the environment, else the
+    default (an unreadable value is logged and the default used)."""
+    raw = current_app.config.get(name, os.environ.get(f"REFEREE_{name}", ""))
+    try:
+        return int(raw) if str(raw).strip() else default
+    except ValueError:
+        current_app.logger.warning("REFEREE_%s must be a whole number, not %r: %s used", name, raw, default)
+        return default
+
+
 def sheet_cache() -> sheets.SheetCache:
     """This app's sheet cache (made on first use; bounded by SHEET_CACHE_ENTRIES and SHEET_CACHE_BYTES)."""
     cache = current_app.extensions.get("referee.sheet_cache")
     if cache is None:
-        made = sheets.SheetCache(int(current_app.config.get("SHEET_CACHE_ENTRIES", 64)),
-                                 int(current_app.config.get("SHEET_CACHE_BYTES", 32 * 1024 * 1024)))
+        made = sheets.SheetCache(_setting("SHEET_CACHE_ENTRIES", 64), _setting("SHEET_CACHE_BYTES", 32 * 1024 * 1024))
         cache = current_app.extensions.setdefault("referee.sheet_cache", made)
     return cache
 
