@@ -18,16 +18,16 @@ processes stretch the wall clock of both renders unevenly, the CPU time much les
 from __future__ import annotations
 
 import argparse
-import io
 import cProfile
+import io
 import logging
 import pstats
 import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 

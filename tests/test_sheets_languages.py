@@ -6,13 +6,14 @@ from __future__ import annotations
 
 from tests.test_sheets import font_names, line_after, lines_of, pdf_of, text_of
 
-JOKER_HAND = {"bids": {"Ann": 5, "Ben": 3}, "tricks": [{"cards": {"Ann": "K", "Ben": "J"}, "judge": {"by": "Ben", "call": "K"}}],
-              "joker_declaration": False}
+JOKER_HAND = {"bids": {"Ann": 5, "Ben": 3}, "joker_declaration": False,
+              "tricks": [{"cards": {"Ann": "K", "Ben": "J"}, "judge": {"by": "Ben", "call": "K"}}]}
 ZOLA_SCHWARZ = {"contract": "zola_schwarz", "declarers": ["Ben"], "points": 120, "tricks": 7}
 
 
 def joker_match(client) -> int:
-    mid = client.post("/api/matches", json={"game": "joker-judge", "players": ["Ann", "Ben"], "first_dealer": "Ben"}).json["id"]
+    raw = {"game": "joker-judge", "players": ["Ann", "Ben"], "first_dealer": "Ben"}
+    mid = client.post("/api/matches", json=raw).json["id"]
     assert client.post(f"/api/matches/{mid}/deals", json=JOKER_HAND).status_code == 201
     return mid
 
@@ -33,7 +34,8 @@ def test_a_japanese_joker_judge_sheet_speaks_japanese_and_embeds_ipagothic(clien
     text = text_of(reader)
     # the game's name from the seed, then the sheet's own words (the players' names stay as they are)
     assert text.startswith("ジョーカージャッジ Ann · Ben ")
-    for words in ("配り手", "最終合計", "対戦中。", "プレイヤー", "Ann, Ben（席順）、最初の配り手は Ben", "1 / 1 ページ"):
+    for words in ("配り手", "最終合計", "対戦中。", "プレイヤー", "Ann, Ben（席順）、最初の配り手は Ben",
+                  "1 / 1 ページ"):
         assert words in text, words
     assert line_after(reader, "最終合計") == "0 120"
     for english in ("Dealt", "Final totals", "In progress.", "page 1 / 1", "Running totals"):
