@@ -9,17 +9,17 @@ from __future__ import annotations
 
 import mimetypes
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 from urllib.parse import urlparse
 from xml.sax.saxutils import escape
 
 import segno
 
 from .matches import Match
-from .timefmt import local_time
 
 # Line styles that stay apart in black and white: dash pattern and marker per player.
 _DASHES = ("", "6 3", "2 3", "8 3 2 3")
@@ -34,7 +34,7 @@ class SheetRow:
     scores: dict[str, int] | None
     totals: dict[str, int]
     status: str  # "" | "corrected" | "restored" | "void" | "after end" | "invalid"
-    working: tuple[str, ...]
+    working: tuple[str, ...]  # breakdown lines (``Line``) or violations: each through ``say``
     versions: int
 
 
@@ -44,19 +44,32 @@ class MatchSheet:
     title: str
     rows: list[SheetRow]
     totals: dict[str, int]
-    result_line: str
-    options: list[tuple[str, str]]
+    finished: bool
+    winner: str | None
+    note: str  # the rules' standing note (a ``Line``: rendered through ``say``), or ""
+    options: list[tuple[str, str]]  # (label, value) as the rules name them (``N_`` words: through the catalogue)
     chart: str
     legend: list[tuple[str, str]]  # (marker SVG, player): beside the chart as HTML, shaped like all other text
     qr: str
     url: str
-    as_of: str  # the match's last change: a cached sheet is the same whenever it is printed
-    started: str
+    as_of: datetime | None  # the match's last change: a cached sheet is the same whenever it is printed
+    started: datetime | None
     extra: dict[str, str] = field(default_factory=dict)
 
 
-def match_sheet(match: Match, url: str) -> MatchSheet:
-    """Everything a match's printed sheet shows, in order."""
+def _moment(stamp: str | None) -> datetime | None:
+    """A stored ISO timestamp in this machine's time zone (None when unreadable)."""
+    try:
+        return datetime.fromisoformat(stamp).astimezone() if stamp else None
+    except ValueError:
+        return None
+
+
+def match_sheet(match: Match, url: str, noun: str | None = None, target_label: str = "target {target}",
+                title: str = "Running totals") -> MatchSheet:
+    """Everything a match's printed sheet shows, in order (``noun`` and ``target_label``: the chart's words,
+    in the reader's language; the game's own deal noun by default)."""
+    noun = noun or match.game.deal_noun
     game = match.game
     rows = []
     for deal, replayed in match.rows:
@@ -75,21 +88,15 @@ def match_sheet(match: Match, url: str) -> MatchSheet:
             SheetRow(
                 number=deal["number"],
                 dealer=deal["dealer"],
-                notation=game.notation(result) if result else "(no longer fits the rules)",
+                notation=game.notation(result) if result else "",  # "" — the sheet says it no longer fits
                 scores=dict(result.scores) if result else None,
                 totals=dict(replayed.totals),
                 status=status,
-                working=tuple(result.breakdown) if result else tuple(v.message for v in replayed.problems),
+                working=tuple(result.breakdown) if result else tuple(replayed.problems),
                 versions=deal["version"],
             )
         )
     standing = match.state.standing
-    if standing.finished:
-        result_line = f"Winner: {standing.winner}." if standing.winner else "Draw."
-    else:
-        result_line = "In progress."
-    if standing.note:
-        result_line += f" {standing.note}"
     series = [{p: 0 for p in match.players}] + [r.totals for r in rows]  # x = the deal's number
     target = getattr(match.options, "target", None)
     return MatchSheet(
@@ -97,14 +104,17 @@ def match_sheet(match: Match, url: str) -> MatchSheet:
         title=f"{game.name}: {' vs '.join(match.players)}",
         rows=rows,
         totals=dict(match.state.totals),
-        result_line=result_line,
+        finished=standing.finished,
+        winner=standing.winner,
+        note=standing.note or "",
         options=[(spec.label, shown) for spec, shown in game.describe_options(match.options)],
-        chart=chart_svg(match.players, series, target=target, noun=game.deal_noun, labels=False),
+        chart=chart_svg(match.players, series, target=target, noun=noun, labels=False, target_label=target_label,
+                        title=title),
         legend=[(marker_svg(n), player) for n, player in enumerate(match.players)],
         qr=qr_svg(url),
         url=url,
-        as_of=local_time(match.row["updated"]),
-        started=local_time(match.row["created"]),
+        as_of=_moment(match.row["updated"]),
+        started=_moment(match.row["created"]),
     )
 
 
@@ -116,7 +126,8 @@ def qr_svg(url: str) -> str:
 
 def chart_svg(
     players: Sequence[str], series: Sequence[dict[str, int]], target: int | None = None, noun: str = "deal",
-    width: int = 520, height: int = 200, labels: bool = True,
+    width: int = 520, height: int = 200, labels: bool = True, target_label: str = "target {target}",
+    title: str = "Running totals",
 ) -> str:
     """Running totals after each counted deal, one line per player; readable in black and white.
 
@@ -137,21 +148,26 @@ def chart_svg(
 
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" height="{height}" '
-        f'class="chart" role="img" aria-label="Running totals">',
-        f'<rect x="{left}" y="{top}" width="{plot_w}" height="{plot_h}" fill="none" stroke="#999" stroke-width="0.6"/>',
+        f'class="chart" role="img" aria-label="{escape(title, {chr(34): "&quot;"})}">',
+        f'<rect x="{left}" y="{top}" width="{plot_w}" height="{plot_h}" fill="none" stroke="#999" '
+        'stroke-width="0.6"/>',
     ]
     for v in range(0, peak + 1, step):
-        out.append(f'<line x1="{left}" x2="{left + plot_w}" y1="{y(v):.1f}" y2="{y(v):.1f}" stroke="#ddd" stroke-width="0.5"/>')
+        out.append(f'<line x1="{left}" x2="{left + plot_w}" y1="{y(v):.1f}" y2="{y(v):.1f}" '
+                   'stroke="#ddd" stroke-width="0.5"/>')
         out.append(f'<text x="{left - 4}" y="{y(v) + 3:.1f}" text-anchor="end" font-size="9">{v}</text>')
     ticks = max(1, deals // 12)
     for i in range(0, deals + 1, ticks):
-        out.append(f'<text x="{x(i):.1f}" y="{top + plot_h + 12}" text-anchor="middle" font-size="9">{i}</text>')
-    out.append(f'<text x="{left + plot_w / 2:.1f}" y="{height - 3}" text-anchor="middle" font-size="9">{noun}</text>')
+        out.append(f'<text x="{x(i):.1f}" y="{top + plot_h + 12}" text-anchor="middle" '
+                   f'font-size="9">{i}</text>')
+    out.append(f'<text x="{left + plot_w / 2:.1f}" y="{height - 3}" text-anchor="middle" '
+               f'font-size="9">{escape(noun)}</text>')
     if target:
         out.append(
             f'<line x1="{left}" x2="{left + plot_w}" y1="{y(target):.1f}" y2="{y(target):.1f}" stroke="#000" '
             f'stroke-width="0.8" stroke-dasharray="1 2"/>'
-            f'<text x="{left + plot_w + 4}" y="{y(target) + 3:.1f}" font-size="9">target {target}</text>'
+            f'<text x="{left + plot_w + 4}" y="{y(target) + 3:.1f}" font-size="9">'
+            f'{escape(target_label.format(target=target))}</text>'
         )
     label_ys: list[float] = []
     for n, player in enumerate(players):
@@ -185,10 +201,13 @@ def _marker(kind: str, px: float, py: float) -> str:
     if kind == "circle":
         return f'<circle cx="{px:.1f}" cy="{py:.1f}" r="2.2" fill="#000"/>'
     if kind == "square":
-        return f'<rect x="{px - 2.2:.1f}" y="{py - 2.2:.1f}" width="4.4" height="4.4" fill="#fff" stroke="#000" stroke-width="0.9"/>'
+        return (f'<rect x="{px - 2.2:.1f}" y="{py - 2.2:.1f}" width="4.4" height="4.4" fill="#fff" stroke="#000" '
+                'stroke-width="0.9"/>')
     if kind == "triangle":
-        return f'<polygon points="{px:.1f},{py - 2.8:.1f} {px - 2.6:.1f},{py + 2:.1f} {px + 2.6:.1f},{py + 2:.1f}" fill="#000"/>'
-    return f'<polygon points="{px:.1f},{py - 3:.1f} {px + 3:.1f},{py:.1f} {px:.1f},{py + 3:.1f} {px - 3:.1f},{py:.1f}" fill="#fff" stroke="#000" stroke-width="0.9"/>'
+        return (f'<polygon points="{px:.1f},{py - 2.8:.1f} {px - 2.6:.1f},{py + 2:.1f} {px + 2.6:.1f},{py + 2:.1f}" '
+                'fill="#000"/>')
+    return (f'<polygon points="{px:.1f},{py - 3:.1f} {px + 3:.1f},{py:.1f} {px:.1f},{py + 3:.1f} '
+            f'{px - 3:.1f},{py:.1f}" fill="#fff" stroke="#000" stroke-width="0.9"/>')
 
 
 def _nice_step(peak: int) -> int:
@@ -222,11 +241,13 @@ def static_fetcher(static_folder: str | Path, static_url_path: str = "/static"):
     return StaticFetcher()
 
 
-def html_to_pdf(html: str, base_url: str, static_folder: str | Path) -> bytes:
-    """Render the sheet's HTML (print CSS, @page) to PDF bytes."""
-    from weasyprint import HTML
+def html_to_pdf(html: str, base_url: str, static_folder: str | Path, css: str | None = None) -> bytes:
+    """Render the sheet's HTML (print CSS, @page) to PDF bytes; ``css``: a style sheet of its own on top."""
+    from weasyprint import CSS, HTML
 
-    return HTML(string=html, base_url=base_url, url_fetcher=static_fetcher(static_folder), media_type="print").write_pdf()
+    fetcher = static_fetcher(static_folder)
+    extra = [CSS(string=css, url_fetcher=fetcher)] if css else None
+    return HTML(string=html, base_url=base_url, url_fetcher=fetcher, media_type="print").write_pdf(stylesheets=extra)
 
 
 # ---- the sheet cache ----------------------------------------------------------------------

@@ -1,10 +1,9 @@
 """The message catalogues (referee/translations): complete, not fuzzy, placeholders kept, and up to date with
 the sources.
 
-Gating: every message is extracted into messages.pot and present in each language's messages.po, but only the
-messages found in TRANSLATED (source files whose strings are all wrapped and translated) must have a
-translation for now. Each file whose strings are translated joins the list; when every file has, set
-``TRANSLATED = None`` and every message must be translated.
+Gating: every message is extracted into messages.pot and present in each language's messages.po, and every one
+must be translated (``TRANSLATED = None``). While a language or a part of the app is being translated, TRANSLATED
+can name the source files (patterns) whose messages must already be.
 """
 
 from __future__ import annotations
@@ -23,45 +22,7 @@ CATALOGUES = ROOT / "referee" / "translations"
 LANGUAGES = ("ja", "de")
 
 # Source files (patterns) whose messages must all be translated; None: every message.
-TRANSLATED: tuple[str, ...] | None = (
-    "referee/cli.py",
-    "referee/games/spitzer.py",
-    "referee/games/base.py",
-    "referee/games/cards.py",
-    "referee/games/klaberjass.py",
-    "referee/matches.py",
-    "referee/portable.py",
-    "referee/games/joker_judge.py",
-    "referee/web/__init__.py",
-    "referee/web/api.py",
-    "referee/web/history.py",
-    "referee/web/i18n.py",
-    "referee/web/pages.py",
-    "referee/web/portable.py",
-    "referee/web/security.py",
-    "referee/web/share.py",
-    "templates/_scoreboard.html",
-    "templates/_share_live.html",
-    "templates/base.html",
-    "templates/deal_working.html",
-    "templates/error.html",
-    "templates/history.html",
-    "templates/home.html",
-    "templates/match.html",
-    "templates/import.html",
-    "templates/login.html",
-    "templates/new_match.html",
-    "templates/offline.html",
-    "templates/player.html",
-    "templates/rules/index.html",
-    "templates/share.html",
-    "templates/deal_entry.html",
-    "templates/deal_closed.html",
-    "templates/games/*",
-    "referee/web/entry/*.py",
-    "referee/web/games/*.py",
-    "referee/web/wire.py",
-)
+TRANSLATED: tuple[str, ...] | None = None  # every file's messages are translated
 
 PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]|\{(\w+)(?:[!:][^}]*)?\}")
 

@@ -136,3 +136,28 @@ def test_the_app_cache_respects_its_configured_bound(app, client, renders):
     assert len(app.extensions["referee.sheet_cache"]) == 2
     client.get("/sheets/klaberjass.pdf")  # the oldest was dropped: rendered again
     assert len(renders) == 4
+
+
+def test_the_cache_bound_comes_from_the_environment_too(app, client, renders, monkeypatch):
+    app.config.pop("SHEET_CACHE_ENTRIES", None)
+    monkeypatch.setenv("REFEREE_SHEET_CACHE_ENTRIES", "1")
+    monkeypatch.setenv("REFEREE_SHEET_CACHE_BYTES", "not a number")  # logged; the default (32 MiB) is used
+    app.extensions.pop("referee.sheet_cache", None)
+    client.get("/sheets/klaberjass.pdf")
+    client.get("/sheets/spitzer.pdf")
+    cache = app.extensions["referee.sheet_cache"]
+    assert len(cache) == 1 and cache.max_entries == 1 and cache.max_bytes == 32 * 1024 * 1024
+    client.get("/sheets/klaberjass.pdf")  # pushed out by the Spitzer sheet: rendered again
+    assert len(renders) == 3
+
+
+def test_the_version_is_the_match_rows_version_column(client, match):
+    from referee.web import get_db
+    from referee.web.sheets import match_version
+
+    with client.application.test_request_context():
+        before = match_version(match)
+        get_db().execute("UPDATE matches SET version = version + 1 WHERE id = ?", [match])
+        after = match_version(match)
+        assert before is not None and after is not None and after[0] == before[0] + 1 and after[1:] == before[1:]
+        assert match_version(999) is None

@@ -7,6 +7,7 @@ import os
 import sqlite3
 import threading
 import uuid
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -55,7 +56,7 @@ def duplicate_key_error(exc: DuplicateKey) -> dict[str, Any]:
 MAX_ERRORS = 100
 
 
-def capped(violations: list) -> list:
+def capped(violations: Sequence[Any]) -> list[Any]:
     """At most MAX_ERRORS errors, then one that counts the rest: a body wrong 20,000 times gets a short answer.
     Each comes with its message in the reader's language (every error list — forms, API, import — passes here)."""
     from ..games.base import Violation

@@ -151,12 +151,12 @@ def create_match():
     dealer_index = form.get("first_dealer", "0")
     seat = whole_number(dealer_index, 2)
     first = players[seat] if seat is not None and 0 <= seat < len(players) else None
-    raw = {"game": form.get("game", game.key), "players": players, "options": options, "first_dealer": first,
-           "place": form.get("place", ""), "note": form.get("note", "")}
+    request_body = {"game": form.get("game", game.key), "players": players, "options": options,
+                    "first_dealer": first, "place": form.get("place", ""), "note": form.get("note", "")}
     try:
-        match_id = matches.start_match(get_db(), raw)
+        match_id = matches.start_match(get_db(), request_body)
     except RuleError as exc:
-        values = dict(form)
+        values: dict[str, Any] = dict(form)
         values["players"] = players
         errors = _group(list(exc.violations))
         if "first_dealer" in errors and errors.get(f"players.{dealer_index}"):
@@ -508,7 +508,8 @@ def _match_extras(match: matches.Match) -> dict[str, Any]:
         "needs": match.game.needs(match.players, match.totals, match.options),
         "target": getattr(match.options, "target", None),
         "chart": sheets.chart_svg(match.players, series, target=getattr(match.options, "target", None),
-                                  noun=match.game.deal_noun, width=360, height=190) if match.deals else "",
+                                  noun=_(match.game.deal_noun), width=360, height=190, title=_("Running totals"),
+                                  target_label=_("target %(target)s", target="{target}")) if match.deals else "",
         "events": list(reversed(events))[: None if request.args.get("activity") == "all" else RECENT_EVENTS],
         "event_count": len(events),
         "undoable": undoable,

@@ -14,15 +14,18 @@ and rules cards hold no match data: ``no-cache`` with the ETag, like the rules p
 
 from __future__ import annotations
 
+import os
 import re
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, render_template, request, url_for
+from flask import Blueprint, Response, abort, current_app, render_template, request
+from flask_babel import gettext as _
+from markupsafe import Markup
 
 from .. import matches, sheets
 from ..games import find_game
-from ..games.base import BaseGame, RuleError, UnknownGame
-from . import get_db
+from ..games.base import N_, BaseGame, RuleError, UnknownGame
+from . import get_db, i18n
 from .games import PLUGS
 from .i18n import say
 from .security import public_url
@@ -32,24 +35,33 @@ bp = Blueprint("sheets", __name__)
 BLANK_ROWS = 32
 
 
+def _setting(name: str, default: int) -> int:
+    """A whole-number setting: the app's configuration, else ``REFEREE_<name>`` from the environment, else the
+    default (an unreadable value is logged and the default used)."""
+    raw = current_app.config.get(name, os.environ.get(f"REFEREE_{name}", ""))
+    try:
+        return int(raw) if str(raw).strip() else default
+    except ValueError:
+        current_app.logger.warning("REFEREE_%s must be a whole number, not %r: %s used", name, raw, default)
+        return default
+
+
 def sheet_cache() -> sheets.SheetCache:
     """This app's sheet cache (made on first use; bounded by SHEET_CACHE_ENTRIES and SHEET_CACHE_BYTES)."""
     cache = current_app.extensions.get("referee.sheet_cache")
     if cache is None:
-        made = sheets.SheetCache(int(current_app.config.get("SHEET_CACHE_ENTRIES", 64)),
-                                 int(current_app.config.get("SHEET_CACHE_BYTES", 32 * 1024 * 1024)))
+        made = sheets.SheetCache(_setting("SHEET_CACHE_ENTRIES", 64), _setting("SHEET_CACHE_BYTES", 32 * 1024 * 1024))
         cache = current_app.extensions.setdefault("referee.sheet_cache", made)
     return cache
 
 
 def match_version(match_id: int) -> tuple[Any, ...] | None:
-    """What changes a match's sheet, read from its row (None: no such match). The one place to switch to a
-    proper version column: today the last-change stamp (to the second), the deal count, status, totals, place
-    and note, and the newest event of the match (each entry, correction, void or restore adds one)."""
+    """What changes a match's sheet, read from its row (None: no such match): its ``version`` (one more on every
+    deal entered, corrected, voided or restored, and every change of its standing), and what people set on the
+    match itself without a new version (place, note, abandoned, ended by hand). ``uid`` and ``created`` tell a
+    new match apart from a deleted one that had the same id."""
     return get_db().execute(
-        "SELECT updated, deal_count, status, totals, place, note, "
-        "(SELECT max(id) FROM match_events WHERE match_id = matches.id) FROM matches WHERE id = ?",
-        [match_id],
+        "SELECT version, place, note, abandoned, ended_by_hand, uid, created FROM matches WHERE id = ?", [match_id],
     ).fetchone()
 
 
@@ -66,7 +78,8 @@ def _answer(rendered: sheets.Rendered, mimetype: str, filename: str | None, show
         response.headers["Content-Disposition"] = f'inline; filename="{filename}"'
     response.set_etag(rendered.etag)
     response.headers["Cache-Control"] = "no-store" if shows_match else "no-cache"
-    return response.make_conditional(request)
+    response.make_conditional(request)  # in place: 304 when If-None-Match holds the ETag
+    return response
 
 
 def _cached(slot: tuple[Any, ...], version: Any, render, mimetype: str, filename: str | None = None,
@@ -81,7 +94,34 @@ def _cached(slot: tuple[Any, ...], version: Any, render, mimetype: str, filename
 
 
 def _pdf(html: str) -> bytes:
-    return sheets.html_to_pdf(html, base_url=request.url_root, static_folder=current_app.static_folder)
+    return sheets.html_to_pdf(html, base_url=request.url_root, static_folder=str(current_app.static_folder))
+
+
+def _css_string(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ") + '"'
+
+
+def page_css() -> Markup:
+    """The page number at the bottom right in the reader's language ("page 2 / 5", "Seite 2 / 5")."""
+    marks = {"\x01": "counter(page)", "\x02": "counter(pages)"}
+    words = _("page %(page)s / %(pages)s", page="\x01", pages="\x02")
+    parts = [marks.get(part) or _css_string(part) for part in re.split("([\x01\x02])", words) if part]
+    content = " ".join(parts).replace("<", "\\3c ")
+    return Markup(f"@page {{ @bottom-right {{ content: {content}; }} }}")
+
+
+# What the match sheet says of a deal's state, after its notation.
+STATUS_WORDS = {"corrected": N_("corrected"), "restored": N_("restored"), "void": N_("void"),
+                "after end": N_("after end"), "invalid": N_("invalid")}
+
+# The blank sheets' column labels, as the games' plugs name them (marked here for the catalogues).
+BLANK_LABELS = (N_("Parent"), N_("Bid"), N_("Tricks"), N_("Maker · trump · outcome"), N_("Seq. · Bella"),
+                N_("Contract"), N_("Side"), N_("Pts"), N_("Tr."))
+
+
+def _words() -> dict[str, Any]:
+    """What every sheet template needs besides its data: the margin boxes and the date and number writers."""
+    return {"page_css": page_css(), "moment": i18n.moment}
 
 
 def _game(game_key: str) -> BaseGame:
@@ -99,8 +139,10 @@ def _match_sheet_html(match_id: int, pdf: bool) -> tuple[str, matches.Match]:
     except matches.NotFound as exc:
         abort(404, description=str(exc))
     url = public_url("pages.match_page", match_id=match_id)
-    sheet = sheets.match_sheet(match, url)
-    return render_template("sheets/match.html", sheet=sheet, pdf=pdf), match
+    sheet = sheets.match_sheet(match, url, noun=_(match.game.deal_noun),
+                               target_label=_("target %(target)s", target="{target}"), title=_("Running totals"))
+    status_words = {status: _(word) for status, word in STATUS_WORDS.items()}
+    return render_template("sheets/match.html", sheet=sheet, pdf=pdf, status_words=status_words, **_words()), match
 
 
 def _match_slot(match_id: int, kind: str) -> tuple[tuple[Any, ...], Any]:
@@ -157,8 +199,8 @@ def _blank_players(game: BaseGame) -> list[str]:
 
 def _blank_html(game: BaseGame, players: list[str], pdf: bool) -> str:
     return render_template(
-        "sheets/blank.html", game=game, players=players, columns=list(PLUGS[game.key].blank_columns), rows=BLANK_ROWS, pdf=pdf,
-        reference_template=PLUGS[game.key].reference_template,
+        "sheets/blank.html", game=game, players=players, columns=list(PLUGS[game.key].blank_columns), rows=BLANK_ROWS,
+        pdf=pdf, reference_template=localized_template(PLUGS[game.key].reference_template), **_words(),
     )
 
 
@@ -187,10 +229,13 @@ RULES_LANGUAGES = ("ja", "de")  # the rules pages and cards written out in full 
 def rules_template(game_key: str, lang: str | None = None) -> str:
     """The rules page of a game in ``lang`` (default: the reader's language) when it is written in that
     language, else the game's own (English) one (``de-AT`` reads as ``de``)."""
-    from .games import PLUGS
+    return localized_template(PLUGS[game_key].rules_template, lang)
+
+
+def localized_template(english: str, lang: str | None = None) -> str:
+    """``rules/<name>`` written in ``lang`` (default: the reader's language) when it is, else the English one."""
     from .i18n import current_language
 
-    english = PLUGS[game_key].rules_template
     code = (lang or current_language() or "").replace("_", "-").split("-")[0].strip().lower()
     return f"rules/{code}/{english.rsplit('/', 1)[-1]}" if code in RULES_LANGUAGES else english
 

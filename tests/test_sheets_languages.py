@@ -1,0 +1,101 @@
+"""Printed sheets in the reader's language: match sheets, blank sheets and rules cards in Japanese and German,
+read back with pypdf (text and embedded fonts). The language comes from ``?lang=``, else the cookie or
+Accept-Language, and is part of every cache key."""
+
+from __future__ import annotations
+
+from tests.test_sheets import font_names, line_after, lines_of, pdf_of, text_of
+
+JOKER_HAND = {"bids": {"Ann": 5, "Ben": 3}, "joker_declaration": False,
+              "tricks": [{"cards": {"Ann": "K", "Ben": "J"}, "judge": {"by": "Ben", "call": "K"}}]}
+ZOLA_SCHWARZ = {"contract": "zola_schwarz", "declarers": ["Ben"], "points": 120, "tricks": 7}
+
+
+def joker_match(client) -> int:
+    raw = {"game": "joker-judge", "players": ["Ann", "Ben"], "first_dealer": "Ben"}
+    mid = client.post("/api/matches", json=raw).json["id"]
+    assert client.post(f"/api/matches/{mid}/deals", json=JOKER_HAND).status_code == 201
+    return mid
+
+
+def spitzer_match(client) -> int:
+    mid = client.post("/api/matches", json={"game": "spitzer", "players": ["Ann", "Ben", "Cid", "Dee"]}).json["id"]
+    assert client.post(f"/api/matches/{mid}/deals", json=ZOLA_SCHWARZ).status_code == 201
+    return mid
+
+
+def has_japanese_font(reader) -> bool:
+    return any("IPA" in name for name in font_names(reader))
+
+
+def test_a_japanese_joker_judge_sheet_speaks_japanese_and_embeds_ipagothic(client):
+    mid = joker_match(client)
+    reader = pdf_of(client.get(f"/matches/{mid}/sheet.pdf?lang=ja"))
+    text = text_of(reader)
+    # the game's name from the seed, then the sheet's own words (the players' names stay as they are)
+    assert text.startswith("ジョーカージャッジ Ann · Ben ")
+    for words in ("配り手", "最終合計", "対戦中。", "プレイヤー", "Ann, Ben（席順）、最初の配り手は Ben",
+                  "1 / 1 ページ"):
+        assert words in text, words
+    assert line_after(reader, "最終合計") == "0 120"
+    for english in ("Dealt", "Final totals", "In progress.", "page 1 / 1", "Running totals"):
+        assert english not in text, english
+    # Latin names only, yet the Japanese words are drawn with the Japanese font, embedded
+    assert has_japanese_font(reader) and any("DejaVu" in name for name in font_names(reader))
+
+
+def test_the_sheet_follows_accept_language_and_lang_wins(client):
+    mid = joker_match(client)
+    by_header = text_of(pdf_of(client.get(f"/matches/{mid}/sheet.pdf", headers={"Accept-Language": "ja"})))
+    assert "最終合計" in by_header
+    chosen = text_of(pdf_of(client.get(f"/matches/{mid}/sheet.pdf?lang=de", headers={"Accept-Language": "ja"})))
+    assert "Endstand" in chosen and "最終合計" not in chosen  # the cache keeps one sheet per language
+
+
+def test_a_german_spitzer_sheet_has_the_german_contract_names_and_headers(client):
+    mid = spitzer_match(client)
+    reader = pdf_of(client.get(f"/matches/{mid}/sheet.pdf?lang=de"))
+    text = text_of(reader)
+    assert "Zola Schwarz" in text  # the contract as the glossary names it in German
+    for words in ("Geber", "Endstand", "Läuft noch.", "Seite 1 / 1", "Sitzordnung", "Zwischenstand nach jedem Spiel"):
+        assert words in text, words
+    assert line_after(reader, "Endstand") == "27 0 27 27"
+    assert "Final totals" not in text and "Dealt" not in text
+    assert not has_japanese_font(reader)  # no Japanese on the page, no Japanese font in the file
+
+
+def test_an_english_sheet_stays_english(client):
+    mid = spitzer_match(client)
+    reader = pdf_of(client.get(f"/matches/{mid}/sheet.pdf", headers={"Accept-Language": "en"}))
+    text = text_of(reader)
+    for words in ("Dealt", "Final totals", "In progress.", "Zola Schwarz", "(seating order)"):
+        assert words in text, words
+    assert "Endstand" not in text and "最終合計" not in text
+    assert lines_of(reader)[-1].endswith("page 1 / 1")
+    assert not has_japanese_font(reader)
+
+
+def test_the_japanese_rules_card_has_the_seed_terms_and_its_own_footer(client):
+    reader = pdf_of(client.get("/rules/joker-judge.pdf?lang=ja"))
+    text = text_of(reader)
+    for term in ("親", "子", "パニッシュメント", "パニッシャー", "ジョーカージャッジ"):
+        assert term in text, term
+    assert "Referee · ルールカード" in text and "2 / 2" in text and "rules card" not in text
+    assert has_japanese_font(reader)
+
+
+def test_the_german_blank_sheet_and_rules_card(client):
+    text = text_of(pdf_of(client.get("/sheets/spitzer.pdf?players=Ann,Ben&lang=de")))
+    for words in ("Spielzettel", "Datum", "Ort", "Geber", "Spiel", "Partei", "Seite 1 / 2", "Seite 2 / 2"):
+        assert words in text, words
+    assert "Dealt" not in text and "Contract" not in text
+    card = text_of(pdf_of(client.get("/rules/spitzer.pdf?lang=de")))
+    assert "Regelkarte" in card and "Zola" in card and "Stiller" in card and "rules card" not in card
+
+
+def test_the_japanese_blank_sheet_names_the_parent(client):
+    reader = pdf_of(client.get("/sheets/joker-judge.pdf?lang=ja"))
+    text = text_of(reader)
+    for words in ("得点表", "配り手", "親", "宣言", "トリック", "日付"):
+        assert words in text, words
+    assert has_japanese_font(reader)
