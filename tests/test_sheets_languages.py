@@ -38,6 +38,10 @@ def test_a_japanese_joker_judge_sheet_speaks_japanese_and_embeds_ipagothic(clien
                   "1 / 1 ページ"):
         assert words in text, words
     assert line_after(reader, "最終合計") == "0 120"
+    # the hand's working in the seed's words: the parent (親), the judges and bonuses
+    for words in ("Annの宣言は5、Benは3：Annが5で親です。", "BenがKとジャッジ：成功", "クリティカルジャッジ ×10",
+                  "パーフェクト ×2 = 120点", "勝利者決定方法: 200点先取"):
+        assert words in text, words
     for english in ("Dealt", "Final totals", "In progress.", "page 1 / 1", "Running totals"):
         assert english not in text, english
     # Latin names only, yet the Japanese words are drawn with the Japanese font, embedded
@@ -60,6 +64,10 @@ def test_a_german_spitzer_sheet_has_the_german_contract_names_and_headers(client
     for words in ("Geber", "Endstand", "Läuft noch.", "Seite 1 / 1", "Sitzordnung", "Zwischenstand nach jedem Spiel"):
         assert words in text, words
     assert line_after(reader, "Endstand") == "27 0 27 27"
+    # the deal's working and the options in German: Solist, Augen, Stiche, the option names and values
+    for words in ("Zola Schwarz von Ben (Solist) gegen Ann, Cid und Dee.", "120 Augen, 7 Stiche: Spalte 90–120.",
+                  "Ziel: 42", "Partner bei drei Assen: Erster Stich", "Ann braucht 15"):
+        assert words in text, words
     assert "Final totals" not in text and "Dealt" not in text
     assert not has_japanese_font(reader)  # no Japanese on the page, no Japanese font in the file
 

@@ -401,7 +401,8 @@ def _shown_change(match: matches.Match, events: list[dict[str, Any]]) -> tuple[i
         what = matches.describe_event(target, noun, device) if target else _("the last action")
         line = _("Undone: %(what)s.", what=what) if last["action"] == "undone" else _("Redone: %(what)s.", what=what)
     else:
-        line = _("%(what)s.", what=matches.describe_event(last, noun, device).capitalize())
+        what = matches.describe_event(last, noun, device)
+        line = _("%(what)s.", what=what[:1].upper() + what[1:])  # "Deal 3 entered"; German nouns keep their case
     return number, line
 
 

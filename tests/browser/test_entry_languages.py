@@ -94,7 +94,7 @@ def test_a_joker_judge_hand_entered_in_japanese(phone):
     preview.get_by_text("Annが3を達成 — Annに35点").wait_for()
     breakdown = preview.locator(".breakdown").inner_text()
     assert "トリック1：AnnがQとジャッジ" in breakdown and "トリック2：両者パス：KがJより強い" in breakdown
-    working = "カード点数 6（Jo/Q 4, K/J 2） + ジャッジプール 1 = 7；価数 3 + ジョーカージャッジ1回 = 4 → ×5 = 35"
+    working = "カード点数 6（Jo/Q 4点、K/J 2点） + ジャッジプール 1 = 7、価数 3 + ジョーカージャッジ 1 = 4 → ×5 = 35点"
     assert working in breakdown
     assert not english_words(preview.inner_text(), ("K", "Q", "J")), preview.inner_text()
     assert page.locator("#bar-summary").inner_text() == "Annが3を達成 — Annに35点"

@@ -206,3 +206,16 @@ def test_older_rows_and_numbers_in_german(client, long_match):
     row = tbody(page, 12)
     assert re.findall(r'<span class="(?:score|running)">([^<]*)</span>', row) == ["+150", "1.560", "0", "240"]
     assert ">Rechenweg zeigen</a>" in tbody(page, 1)
+
+
+@pytest.mark.parametrize("language, line", [
+    ("en", "Deal 1 entered by this phone."),
+    ("de", "Spiel 1 eingetragen (auf diesem Gerät)."),  # only the first letter is raised: Gerät keeps its capital
+    ("ja", "ディール 1：入力（この端末）。"),
+])
+def test_the_line_after_a_new_deal_reads_in_the_language(babel_client, language, line):
+    babel_client.get("/")  # this phone gets its device cookie
+    mid = babel_client.post("/api/matches", json={"game": "klaberjass", "players": ["Ann", "Ben"]}).json["id"]
+    assert babel_client.post(f"/api/matches/{mid}/deals", json=PLAYED).status_code == 201
+    page = babel_client.get(f"/matches/{mid}?new=1&lang={language}").get_data(as_text=True)
+    assert line in text(page)
