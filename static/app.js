@@ -1,11 +1,21 @@
 // Referee: the little JavaScript beyond htmx. No inline scripts anywhere.
 (function () {
   "use strict";
+  // The sentences in the page's language (a meta element of base.html); English if it is missing.
+  function say(key, english, values) {
+    var text = english;
+    try {
+      var words = JSON.parse(document.getElementById("script-words").content);
+      if (typeof words[key] === "string") text = words[key];
+    } catch (e) { /* English */ }
+    Object.keys(values || {}).forEach(function (name) { text = text.split("{" + name + "}").join(values[name]); });
+    return text;
+  }
   // A request htmx does not swap (404, 409, 500...): say so at the top instead of failing silently.
   document.addEventListener("htmx:responseError", function (event) {
     var flash = document.getElementById("flash");
     if (!flash) return;
-    var text = "Something went wrong (" + event.detail.xhr.status + ").";
+    var text = say("went_wrong", "Something went wrong ({status}).", { status: event.detail.xhr.status });
     try {
       var doc = new DOMParser().parseFromString(event.detail.xhr.responseText, "text/html");
       var p = doc.querySelector(".error-page p");
@@ -18,13 +28,13 @@
   document.addEventListener("htmx:sendError", function () {
     var flash = document.getElementById("flash");
     if (!flash) return;
-    flash.textContent = "Referee cannot be reached. Your entry is still here: try again.";
+    flash.textContent = say("unreachable", "Referee cannot be reached. Your entry is still here: try again.");
     flash.hidden = false;
   });
   // New match: the "who deals first" chips show the names as they are typed.
   function mirror(input) {
     document.querySelectorAll('[data-mirror="' + input.name + '"]').forEach(function (span) {
-      span.textContent = input.value.trim() || "Player " + (Number(input.name.slice(7)) + 1);
+      span.textContent = input.value.trim() || say("player", "Player {number}", { number: Number(input.name.slice(7)) + 1 });
     });
   }
   document.addEventListener("input", function (event) {

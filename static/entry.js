@@ -10,7 +10,19 @@
   var OUTBOX = "referee.outbox";
   var DRAFT = "referee.draft.";
   var SENT = "referee.sent";
-  var NO_CONNECTION = "Not sent — no connection. Kept on this phone; sent when the connection is back.";
+  // The sentences in the page's language (a meta element of base.html, read when needed); English if it is missing.
+  function words() {
+    try { return JSON.parse(document.getElementById("script-words").content) || {}; } catch (e) { return {}; }
+  }
+  function say(key, english, values, noun) {
+    var text = words()[key];
+    if (noun && text && typeof text === "object") text = text[noun];
+    if (typeof text !== "string") text = english;
+    Object.keys(values || {}).forEach(function (name) { text = text.split("{" + name + "}").join(values[name]); });
+    return text;
+  }
+  function nounWord(noun) { return (words().nouns || {})[noun] || noun; }
+  var NO_CONNECTION_EN = "Not sent — no connection. Kept on this phone; sent when the connection is back.";
   var RETRY_MS = 15000;
 
   // ---- storage -----------------------------------------------------------------------------
@@ -130,12 +142,12 @@
     note.className = "draft-note";
     note.setAttribute("role", "status");
     var text = document.createElement("p");
-    text.textContent = "Restored what you were entering.";
+    text.textContent = say("restored", "Restored what you were entering.");
     var discard = document.createElement("button");
     discard.type = "button";
     discard.className = "button small";
     discard.id = "draft-discard";
-    discard.textContent = "Discard";
+    discard.textContent = say("discard", "Discard");
     discard.addEventListener("click", discardDraft);
     note.appendChild(text);
     note.appendChild(discard);
@@ -279,16 +291,16 @@
     if (save) { save.disabled = false; save.removeAttribute("aria-disabled"); }
     if (lastSave) {
       var form = entryForm();
-      if (text === NO_CONNECTION && form) {
+      if (text === say("no_connection", NO_CONNECTION_EN) && form) {
         toOutbox(form, lastSave);
-        status(NO_CONNECTION, true);
+        status(say("no_connection", NO_CONNECTION_EN), true);
       } else {
         status(text, true);
       }
       lastSave = null;
       return true;
     }
-    if (text === NO_CONNECTION) {
+    if (text === say("no_connection", NO_CONNECTION_EN)) {
       // The tap did not reach Referee: the form still shows it; send it again when the connection is back.
       // A tap that changes the entry on the server (a call, a trick...) is sent again; a refresh of the
       // preview is not needed: the form itself already holds what was tapped and typed.
@@ -296,7 +308,7 @@
       var op = params && params.op;
       if (op && op !== "save" && op !== "refresh") queue.unshift({ op: op });
       hold = true;
-      status("No connection — what you tapped is kept and sent when the connection is back.", true);
+      status(say("tapped_kept", "No connection — what you tapped is kept and sent when the connection is back."), true);
       window.setTimeout(function () { hold = false; drain(); }, 5000);
     } else {
       status(text, true);
@@ -304,7 +316,7 @@
     return true;
   }
   function errorText(xhr) {
-    var text = "Not saved: Referee answered " + xhr.status + ". Your entry is kept here.";
+    var text = say("not_saved", "Not saved: Referee answered {status}. Your entry is kept here.", { status: xhr.status });
     try {
       var doc = new DOMParser().parseFromString(xhr.responseText, "text/html");
       var p = doc.querySelector(".error-page p");
@@ -312,8 +324,8 @@
     } catch (e) { /* keep the generic text */ }
     return text;
   }
-  document.addEventListener("htmx:sendError", function (event) { failed(event, NO_CONNECTION); }, true);
-  document.addEventListener("htmx:timeout", function (event) { failed(event, NO_CONNECTION); }, true);
+  document.addEventListener("htmx:sendError", function (event) { failed(event, say("no_connection", NO_CONNECTION_EN)); }, true);
+  document.addEventListener("htmx:timeout", function (event) { failed(event, say("no_connection", NO_CONNECTION_EN)); }, true);
   document.addEventListener("htmx:responseError", function (event) {
     var xhr = event.detail.xhr;
     // A correction made against an older version comes back (409) as the form with a warning: show it.
@@ -332,7 +344,7 @@
     if (event.detail.elt === form) {
       pristineFor(form);
       var waiting = load(OUTBOX, []).some(function (item) { return item.key === value(pairs(form), "idempotency_key"); });
-      if (waiting) status(NO_CONNECTION, true);
+      if (waiting) status(say("no_connection", NO_CONNECTION_EN), true);
       showNext(form);
     }
     saveDraft();
@@ -456,7 +468,8 @@
       return response.text().then(function (html) {
         if (here && (response.status === 422 || response.status === 409) && swapForm(html)) {
           dropFromOutbox(item.key);
-          status("Referee did not accept this " + item.noun + ": see the messages beside the fields.", true);
+          status(say("not_accepted_here", "Referee did not accept this " + item.noun +
+                     ": see the messages beside the fields.", {}, item.noun), true);
         } else {
           var all = load(OUTBOX, []);
           all.forEach(function (i) { if (i.key === item.key) { i.state = "refused"; i.status = response.status; } });
@@ -501,11 +514,13 @@
         note.className = "outbox-note";
         note.setAttribute("role", "status");
         var p = document.createElement("p");
-        p.textContent = waiting.length + " " + noun + (waiting.length === 1 ? "" : "s") + " waiting to send";
+        p.textContent = say(waiting.length === 1 ? "waiting_one" : "waiting_many",
+                            "{count} " + noun + (waiting.length === 1 ? "" : "s") + " waiting to send",
+                            { count: waiting.length }, noun);
         var button = document.createElement("button");
         button.type = "button";
         button.className = "button small";
-        button.textContent = "Send now";
+        button.textContent = say("send_now", "Send now");
         button.addEventListener("click", sendOutbox);
         note.appendChild(p);
         note.appendChild(button);
@@ -516,11 +531,12 @@
         note.className = "outbox-note refused";
         note.setAttribute("role", "alert");
         var p = document.createElement("p");
-        p.textContent = label(item.noun || "deal", item.number) + " was not accepted by Referee.";
+        p.textContent = say("not_accepted", "{what} was not accepted by Referee.",
+                            { what: label(nounWord(item.noun || "deal"), item.number) });
         var button = document.createElement("button");
         button.type = "button";
         button.className = "button small";
-        button.textContent = "Open it to fix";
+        button.textContent = say("open_to_fix", "Open it to fix");
         button.addEventListener("click", function () { openRefused(item); });
         note.appendChild(p);
         note.appendChild(button);
@@ -536,7 +552,7 @@
       pristineFor(form);
       pruneDrafts(form);
       if (load(OUTBOX, []).some(function (item) { return item.key === value(pairs(form), "idempotency_key"); })) {
-        status(NO_CONNECTION, true);
+        status(say("no_connection", NO_CONNECTION_EN), true);
       } else {
         restoreDraft();
       }

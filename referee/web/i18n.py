@@ -238,6 +238,41 @@ def _compiled(app: Flask) -> list[str]:
     return found
 
 
+def script_words() -> dict[str, Any]:
+    """The sentences the page's scripts show (offline outbox, a restored draft, a failed request), in the reader's
+    language; base.html hands them over in a JSON block (no inline script). ``{name}`` marks what the script fills
+    in; ``*_one`` / ``*_many`` are the singular and plural of a count."""
+    from flask_babel import ngettext
+
+    def waiting(noun: str, one: bool) -> str:
+        if noun == "hand":
+            return ngettext("%(count)s hand waiting to send", "%(count)s hands waiting to send", 1 if one else 2,
+                            count="{count}")
+        return ngettext("%(count)s deal waiting to send", "%(count)s deals waiting to send", 1 if one else 2,
+                        count="{count}")
+
+    return {
+        "no_connection": gettext("Not sent — no connection. Kept on this phone; sent when the connection is back."),
+        "restored": gettext("Restored what you were entering."),
+        "discard": gettext("Discard"),
+        "tapped_kept": gettext("No connection — what you tapped is kept and sent when the connection is back."),
+        "not_saved": gettext("Not saved: Referee answered %(status)s. Your entry is kept here.", status="{status}"),
+        "not_accepted_here": {
+            "deal": gettext("Referee did not accept this deal: see the messages beside the fields."),
+            "hand": gettext("Referee did not accept this hand: see the messages beside the fields."),
+        },
+        "waiting_one": {noun: waiting(noun, True) for noun in ("deal", "hand")},
+        "waiting_many": {noun: waiting(noun, False) for noun in ("deal", "hand")},
+        "send_now": gettext("Send now"),
+        "not_accepted": gettext("%(what)s was not accepted by Referee.", what="{what}"),
+        "open_to_fix": gettext("Open it to fix"),
+        "nouns": {"deal": gettext("deal"), "hand": gettext("hand")},
+        "went_wrong": gettext("Something went wrong (%(status)s).", status="{status}"),
+        "unreachable": gettext("Referee cannot be reached. Your entry is still here: try again."),
+        "player": gettext("Player %(number)s", number="{number}"),
+    }
+
+
 def init_app(app: Flask) -> None:
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", "translations")
     Babel(app, locale_selector=choose_language, default_locale=DEFAULT)
@@ -250,3 +285,4 @@ def init_app(app: Flask) -> None:
     app.add_template_filter(html_list, "html_list")
     app.add_template_global(current_language, "current_language")
     app.add_template_global(language_links, "language_links")
+    app.add_template_global(script_words, "script_words")

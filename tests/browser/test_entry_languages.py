@@ -210,3 +210,30 @@ def test_the_klaberjass_form_fits_at_320_in_both_languages(phone, lang, take, to
     page.wait_for_load_state("networkidle")
     page.locator("details.counting summary").click()
     fits(page, f"entry-{lang}-klaberjass-play-320")
+
+
+@pytest.mark.parametrize("lang, player, restored", [
+    ("de", "Spieler 1", "Die begonnene Eingabe ist wiederhergestellt."),
+    ("ja", "プレイヤー1", "入力中の内容を復元しました。"),
+])
+def test_what_the_scripts_write_is_in_the_language(phone, lang, player, restored):
+    """Words written by the scripts, not the server: the first-dealer chip of an emptied name, and the note
+    over a draft that came back after a reload."""
+    page = phone
+    page.goto(f"{page.base}/matches/new?game=klaberjass&lang={lang}")
+    name = page.locator("input[name='player-0']")
+    name.fill("Ann")
+    assert page.locator("[data-mirror='player-0']").inner_text() == "Ann"
+    name.fill("")
+    assert page.locator("[data-mirror='player-0']").inner_text() == player
+    name.fill("Ann")
+    page.locator("input[name='player-1']").fill("Ben")
+    page.locator("form button[type='submit'].primary").click()
+    page.wait_for_url(re.compile(r"/matches/\d+$"))
+    open_entry(page)
+    page.locator("input[name='upcard'][value='spades']").locator("xpath=..").click()
+    page.wait_for_load_state("networkidle")
+    page.wait_for_timeout(400)
+    page.reload()
+    page.locator("#draft-note").get_by_text(restored).wait_for()
+    assert page.locator("#draft-discard").inner_text() in ("Verwerfen", "破棄")

@@ -11,6 +11,8 @@ PAGES is the list of pages: add a page with a name, how to reach it (path, or a 
 
 from __future__ import annotations
 
+import html
+import json
 import re
 from dataclasses import dataclass, field
 from fnmatch import fnmatch
@@ -318,3 +320,27 @@ def test_api_new_match_problems_in_german_with_the_same_codes(world):
         "The first dealer must be one of the players, not 'Zed'.",
         "The place must be text.",
     ]
+
+
+@pytest.mark.parametrize("language, expected", [
+    ("en", {"send_now": "Send now", "waiting_one": "{count} deal waiting to send",
+            "waiting_many": "{count} deals waiting to send", "player": "Player {number}",
+            "not_accepted": "{what} was not accepted by Referee.", "deal": "deal"}),
+    ("de", {"send_now": "Jetzt senden", "waiting_one": "{count} Spiel wartet auf das Senden",
+            "waiting_many": "{count} Spiele warten auf das Senden", "player": "Spieler {number}",
+            "not_accepted": "{what} wurde von Referee nicht angenommen.", "deal": "Spiel"}),
+    ("ja", {"send_now": "今すぐ送信", "waiting_one": "送信待ちのディール：{count}",
+            "waiting_many": "送信待ちのディール：{count}", "player": "プレイヤー{number}",
+            "not_accepted": "{what} は受け付けられませんでした。", "deal": "ディール"}),
+])
+def test_the_scripts_get_their_sentences_in_the_language(world, language, expected):
+    """What the scripts show (offline outbox, restored draft, failed request) comes from the page, translated."""
+    body = world.client.get(f"/?lang={language}").get_data(as_text=True)
+    found = re.search(r"<meta name=\"referee-words\" id=\"script-words\" content='([^']*)'>", body)
+    assert found, "base.html hands the scripts their words"
+    words = json.loads(html.unescape(found.group(1)))
+    assert words["send_now"] == expected["send_now"] and words["player"] == expected["player"]
+    assert words["waiting_one"]["deal"] == expected["waiting_one"]
+    assert words["waiting_many"]["deal"] == expected["waiting_many"]
+    assert words["not_accepted"] == expected["not_accepted"] and words["nouns"]["deal"] == expected["deal"]
+    assert all(isinstance(v, (str, dict)) and v for v in words.values())
