@@ -12,17 +12,20 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import pytest
-from babel.messages.extract import extract_from_file
 from flask_babel import gettext
 
-from referee import create_app
 from referee.games.base import DealResult, InvalidDeal, InvalidOptions, Line, Table, Tally, Term, Violation
 from referee.games.klaberjass import _BAD_CALLS, _JOINS, KLABERJASS, KlaberjassOptions, _outcome, _summary
 from referee.web.i18n import say
+from tests.web import say_common
+from tests.web.say_common import extracted_from, in_language, nested
+
+app, language = say_common.app, say_common.language  # the shared fixtures: one app, each language
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCE = ROOT / "referee" / "games" / "klaberjass.py"
@@ -31,7 +34,6 @@ TABLE = Table((ANN, BEN), BEN)  # Ben deals: Ann is the elder and calls first
 DEFAULTS = KlaberjassOptions()
 NO_SCHMEISS = KlaberjassOptions(schmeiss=False)
 BY_TOTAL = KlaberjassOptions(sequence_comparison="total")
-LANGUAGES = ("en", "ja", "de")
 
 
 def deal(**fields: Any) -> dict[str, Any]:
@@ -201,17 +203,6 @@ def top_lines() -> list[Line]:
 LINES = top_lines()
 
 
-def nested(params: Any) -> Iterator[Any]:
-    """Every value among ``params`` and inside them (the phrases a line takes, lists, the phrases' own)."""
-    values = params.values() if isinstance(params, dict) else params
-    for value in values:
-        yield value
-        if isinstance(value, Line):
-            yield from nested(dict(value.params))
-        elif isinstance(value, (list, tuple)):
-            yield from nested(list(value))
-
-
 def every_line(lines: list[Any]) -> Iterator[Line]:
     for line in lines:
         if isinstance(line, Line):
@@ -219,29 +210,10 @@ def every_line(lines: list[Any]) -> Iterator[Line]:
             yield from (v for v in nested(dict(line.params)) if isinstance(v, Line))
 
 
-def extracted(keyword: str, index: int | None) -> set[str]:
-    """The messages of klaberjass.py that the catalogue extraction takes for ``keyword``."""
-    spec = {keyword: (index,) if index else None}
-    return {message for _, message, _, _ in extract_from_file("python", str(SOURCE), keywords=spec)}
+extracted = partial(extracted_from, SOURCE)
 
 
 # ---- rendering ------------------------------------------------------------------------------------
-
-@pytest.fixture(scope="module")
-def app(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("say-klaberjass")
-    return create_app({"DATABASE": str(folder / "test.sqlite"), "SECRET_KEY": "test", "TESTING": True,
-                       "PASSPHRASE": None})
-
-
-@pytest.fixture(params=LANGUAGES)
-def language(request, app) -> Iterator[str]:
-    with app.test_request_context(f"/?lang={request.param}"):
-        yield request.param
-
-
-def in_language(app, lang: str):
-    return app.test_request_context(f"/?lang={lang}")
 
 
 def check_rendering(text: str, english: str, params: Any, lang: str) -> None:

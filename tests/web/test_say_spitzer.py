@@ -16,17 +16,20 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import pytest
-from babel.messages.extract import extract_from_file
 from flask_babel import gettext
 
-from referee import create_app
 from referee.games.base import DealResult, InvalidDeal, Line, Table, Tally, Term, Violation
 from referee.games.spitzer import SPITZER, SpitzerOptions, _players
 from referee.web.i18n import say
+from tests.web import say_common
+from tests.web.say_common import extracted_from, in_language, nested
+
+app, language = say_common.app, say_common.language  # the shared fixtures: one app, each language
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCE = ROOT / "referee" / "games" / "spitzer.py"
@@ -35,7 +38,6 @@ PLAYERS = (ANN, BEN, CID, DEE)
 TABLE = Table(PLAYERS, DEE)
 DEFAULTS = SpitzerOptions()
 FIRST_OTHER = replace(DEFAULTS, three_aces_partner="first-other")
-LANGUAGES = ("en", "ja", "de")
 
 
 def deal(contract: str, declarers: Any, points: Any = 75, tricks: Any = 5, **fields: Any) -> dict[str, Any]:
@@ -149,41 +151,10 @@ def top_lines() -> list[Line]:
 LINES = top_lines()
 
 
-def nested(params: Any) -> Iterator[Any]:
-    """Every value among ``params`` and inside them (the phrases a line takes, lists, the phrases' own)."""
-    values = params.values() if isinstance(params, dict) else params
-    for value in values:
-        yield value
-        if isinstance(value, Line):
-            yield from nested(dict(value.params))
-        elif isinstance(value, (list, tuple)):
-            yield from nested(list(value))
-
-
-def extracted(keyword: str, index: int | None) -> set[str]:
-    """The messages of spitzer.py that the catalogue extraction takes for ``keyword``."""
-    spec = {keyword: (index,) if index else None}
-    return {message for _, message, _, _ in extract_from_file("python", str(SOURCE), keywords=spec)}
+extracted = partial(extracted_from, SOURCE)
 
 
 # ---- rendering helpers -----------------------------------------------------------------------------
-
-@pytest.fixture(scope="module")
-def app(tmp_path_factory):
-    """One app for the module (the renders read nothing from the store)."""
-    folder = tmp_path_factory.mktemp("say-spitzer")
-    return create_app({"DATABASE": str(folder / "test.sqlite"), "SECRET_KEY": "test", "TESTING": True,
-                       "PASSPHRASE": None})
-
-
-@pytest.fixture(params=LANGUAGES)
-def language(request, app) -> Iterator[str]:
-    with app.test_request_context(f"/?lang={request.param}"):
-        yield request.param
-
-
-def in_language(app, lang: str):
-    return app.test_request_context(f"/?lang={lang}")
 
 
 def term(word: str) -> str:
