@@ -16,7 +16,7 @@ from htmx_flask import Htmx
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import IntegerConverter
 
-from . import store
+from . import jsontext, store
 
 _HERE = Path(__file__).resolve().parent
 
@@ -25,6 +25,19 @@ def _asset_folder(name: str) -> str:
     """templates/ and static/ sit beside the package in a checkout, inside it once installed as a wheel."""
     inside = _HERE / name
     return str(inside if inside.is_dir() else _HERE.parent / name)
+
+
+class _JSONProvider(DefaultJSONProvider):
+    """The API's answers, written by orjson (``referee.jsontext``) in the order the code wrote them; an indented
+    answer (Flask's debug mode) by the standard library, as Flask writes it."""
+
+    sort_keys = False
+
+    def dumps(self, obj: Any, **kwargs: Any) -> str:
+        if kwargs.get("indent") is not None or kwargs.get("cls") is not None:
+            return super().dumps(obj, **kwargs)
+        return jsontext.dumps(obj, default=kwargs.get("default", self.default),
+                              sort_keys=kwargs.get("sort_keys", self.sort_keys))
 
 
 def _secret_key(instance: Path) -> str:
@@ -102,8 +115,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n, x_proto=n, x_host=n, x_port=n, x_prefix=n)  # type: ignore[method-assign]
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(instance)
-    if isinstance(app.json, DefaultJSONProvider):  # answers keep the order the code wrote
-        app.json.sort_keys = False
+    app.json = _JSONProvider(app)
     _log_to_stderr()
 
     # Check the file, then create and migrate the database on start: no separate init step.

@@ -21,7 +21,7 @@ from flask_babel import gettext
 from sqlite_utils import Database
 
 from . import games as games_package
-from . import store
+from . import jsontext, store
 from .games import GAMES, find_game
 from .games.base import (
     N_,
@@ -494,17 +494,15 @@ def sync(db: Database, match_id: int, touch: bool = True, from_number: int | Non
         {
             "status": status,
             "winner": state.standing.winner,
-            "totals": json.dumps(state.totals, ensure_ascii=False),
+            "totals": jsontext.dumps(state.totals),
             "deal_count": len(deals),
-            "tally": json.dumps(
-                state.tally.to_json() if state.tally else Tally.start(players).to_json(), ensure_ascii=False
-            ),
+            "tally": jsontext.dumps(state.tally.to_json() if state.tally else Tally.start(players).to_json()),
             "next_dealer": state.next_table.dealer,
             "finished": int(state.finished),
-            "standing_note": json.dumps(line_to_json(state.standing.note), ensure_ascii=False),
+            "standing_note": jsontext.dumps(line_to_json(state.standing.note)),
             "ended_at": state.ended_at,
             "fingerprint": FINGERPRINT,
-            "player_facts": json.dumps(facts, ensure_ascii=False),
+            "player_facts": jsontext.dumps(facts),
         },
         touch=touch,
     )
@@ -527,9 +525,9 @@ def _stored(r: ReplayedDeal) -> tuple[str | None, str | None, int, int, str]:
     """What is stored of a replayed deal: result, problems, counted, after_end, tally."""
     tally = r.tally.to_json() if r.tally else {"totals": r.totals, "counted": 0, "memo": {}}
     return (
-        json.dumps(r.result.to_stored(), ensure_ascii=False) if r.result else None,
-        json.dumps([v.to_dict() for v in r.problems], ensure_ascii=False) if r.problems else None,
-        int(r.counted), int(r.after_end), json.dumps(tally, ensure_ascii=False),
+        jsontext.dumps(r.result.to_stored()) if r.result else None,
+        jsontext.dumps([v.to_dict() for v in r.problems]) if r.problems else None,
+        int(r.counted), int(r.after_end), jsontext.dumps(tally),
     )
 
 
@@ -655,9 +653,9 @@ def _append(db: Database, match: Match, deal_input: Any, key: str | None, digest
     tally = game.advance(players, match.row["tally"], result, options)
     standing = game.judge(players, tally, options)
     next_table = Table(players, game.next_dealer(table))
-    tally_json = json.dumps(tally.to_json(), ensure_ascii=False)
+    tally_json = jsontext.dumps(tally.to_json())
     deal = store.append_deal(db, match.id, number, table.dealer, deal_input,
-                             json.dumps(result.to_stored(), ensure_ascii=False), True, tally_json)
+                             jsontext.dumps(result.to_stored()), True, tally_json)
     if key:
         store.remember_key(db, match.id, key, number, digest)
     store.add_event(db, match.id, "entered", number)
@@ -671,10 +669,10 @@ def _append(db: Database, match: Match, deal_input: Any, key: str | None, digest
         _add_facts(mine, game, result, player)
         rows.append(_player_row(match.id, seat, player, game, match.row["created"], status, winner, tally.totals, mine))
     values = {
-        "status": status, "winner": winner, "totals": json.dumps(dict(tally.totals), ensure_ascii=False),
+        "status": status, "winner": winner, "totals": jsontext.dumps(dict(tally.totals)),
         "deal_count": number, "tally": tally_json, "next_dealer": next_table.dealer, "finished": int(standing.finished),
-        "standing_note": json.dumps(line_to_json(standing.note), ensure_ascii=False),
-        "ended_at": number if standing.finished else None, "player_facts": json.dumps(facts, ensure_ascii=False),
+        "standing_note": jsontext.dumps(line_to_json(standing.note)),
+        "ended_at": number if standing.finished else None, "player_facts": jsontext.dumps(facts),
     }
     store.advance_match(db, match.id, values, rows)
     log_change("entered", match.id, number)

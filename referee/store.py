@@ -25,6 +25,8 @@ import click
 from sqlite_utils import Database
 from sqlite_utils.db import Table
 
+from . import jsontext
+
 # Each entry is one schema version; PRAGMA user_version records how many have been applied.
 MIGRATIONS: tuple[str, ...] = (
     """
@@ -321,13 +323,13 @@ def insert_match(
             "place": place,
             "note": note,
             "game": game,
-            "players": json.dumps(players, ensure_ascii=False),
-            "options": json.dumps(options, ensure_ascii=False),
+            "players": jsontext.dumps(players),
+            "options": jsontext.dumps(options),
             "first_dealer": first_dealer,
             "created": stamp,
             "updated": stamp,
             "status": "in_progress",
-            "totals": json.dumps({p: 0 for p in players}, ensure_ascii=False),
+            "totals": jsontext.dumps({p: 0 for p in players}),
         }
     )
     return _new_id(table)
@@ -365,7 +367,7 @@ def update_match_summary(
     values: dict[str, Any] = {
         "status": status,
         "winner": winner,
-        "totals": json.dumps(totals, ensure_ascii=False),
+        "totals": jsontext.dumps(totals),
         "deal_count": deal_count,
     }
     if touch:
@@ -401,7 +403,7 @@ def append_deal(db: Database, match_id: int, number: int, dealer: str, deal_inpu
                 tally: str) -> dict[str, Any]:
     """A new deal at the end of a match, with its stored result; returns it as ``deals_for`` reads it."""
     stamp = now()
-    text = json.dumps(deal_input, ensure_ascii=False)
+    text = jsontext.dumps(deal_input)
     cursor = db.conn.execute(_INSERT_DEAL, [match_id, number, dealer, text, stamp, stamp, result, int(counted), tally])
     return {"id": cursor.lastrowid, "match_id": match_id, "number": number, "dealer": dealer, "input": deal_input,
             "void": False, "version": 1, "last_action": "entered", "created": stamp, "updated": stamp, "result": result,
@@ -418,7 +420,7 @@ def advance_match(db: Database, match_id: int, values: dict[str, Any], players: 
         "UPDATE match_players SET status = v.column2, total = v.column3, result = v.column4, facts = v.column5 "
         f"FROM (VALUES {marks}) AS v WHERE match_players.match_id = ? AND match_players.seat = v.column1",
         [x for p in players for x in (p["seat"], p["status"], p["total"], p["result"],
-                                       json.dumps(p["facts"], ensure_ascii=False))] + [match_id],
+                                       jsontext.dumps(p["facts"]))] + [match_id],
     )
 
 
@@ -432,7 +434,7 @@ def replace_match_players(db: Database, match_id: int, rows: list[dict[str, Any]
     db.execute("DELETE FROM match_players WHERE match_id = ?", [match_id])
     if rows:
         db.table("match_players").insert_all(
-            [{**r, "facts": json.dumps(r.get("facts", {}), ensure_ascii=False)} for r in rows]
+            [{**r, "facts": jsontext.dumps(r.get("facts", {}))} for r in rows]
         )
 
 
@@ -450,7 +452,7 @@ def add_event(
         detail.setdefault("device", device)
     cursor = db.conn.execute(
         "INSERT INTO match_events (match_id, deal_number, action, at, detail, undone) VALUES (?, ?, ?, ?, ?, 0)",
-        [match_id, deal_number, action, at or now(), json.dumps(detail, ensure_ascii=False)],
+        [match_id, deal_number, action, at or now(), jsontext.dumps(detail)],
     )
     return int(cursor.lastrowid or 0)
 
@@ -503,7 +505,7 @@ def insert_deal(db: Database, match_id: int, number: int, dealer: str, deal_inpu
             "match_id": match_id,
             "number": number,
             "dealer": dealer,
-            "input": json.dumps(deal_input, ensure_ascii=False),
+            "input": jsontext.dumps(deal_input),
             "void": 0,
             "version": 1,
             "last_action": "entered",
@@ -523,7 +525,7 @@ def revise_deal(
         {
             "deal_id": deal["id"],
             "version": deal["version"],
-            "input": json.dumps(deal["input"], ensure_ascii=False),
+            "input": jsontext.dumps(deal["input"]),
             "void": int(deal["void"]),
             "action": deal["last_action"],
             "at": deal["updated"],
@@ -533,7 +535,7 @@ def revise_deal(
     db.table("deals").update(
         deal["id"],
         {
-            "input": json.dumps(deal["input"] if deal_input is None else deal_input, ensure_ascii=False),
+            "input": jsontext.dumps(deal["input"] if deal_input is None else deal_input),
             "void": int(deal["void"] if void is None else void),
             "version": deal["version"] + 1,
             "last_action": action,
