@@ -64,6 +64,19 @@ def _valid(code: str | None) -> str | None:
     return code if code in available() else None
 
 
+_LOCALES: dict[str, Locale] = {}
+
+
+def _select() -> Locale:
+    """Flask-Babel's locale selector: ``choose_language()`` as a Locale made once per language (Flask-Babel
+    would parse the code again on every request)."""
+    code = choose_language()
+    locale = _LOCALES.get(code)
+    if locale is None:
+        locale = _LOCALES[code] = Locale.parse(code)
+    return locale
+
+
 def choose_language() -> str:
     """The language of this request (see the module's docstring); English outside a request."""
     if not has_request_context():
@@ -78,6 +91,8 @@ def choose_language() -> str:
 def _accepted(ours: list[str]) -> str:
     """The first of the reader's languages, by preference, that we have: "de-AT, en;q=0.3" is German (werkzeug's
     best_match would take the exact "en" over the regional "de-AT")."""
+    if "Accept-Language" not in request.headers:
+        return DEFAULT
     for value, quality in request.accept_languages:  # highest quality first
         primary = value.replace("_", "-").split("-")[0].lower()
         if quality > 0 and primary in ours:
@@ -92,7 +107,8 @@ def current_language() -> str:
 
 
 def _locale() -> Locale:
-    return Locale.parse(current_language())
+    code = current_language()
+    return _LOCALES.get(code) or Locale.parse(code)
 
 
 def language_links() -> list[dict[str, Any]]:
@@ -207,18 +223,35 @@ def html_list(items: Any) -> Markup:
 # ---- the request's language on the answer ----------------------------------------------------------
 
 def _mark(response: Response) -> Response:
-    """Say which language the answer is in and what it depends on; a page asked with ``?lang=`` remembers it."""
-    if request.endpoint == "static" or request.path.startswith(f"{current_app.static_url_path}/"):
+    """Say which language the answer is in and what it depends on; a page asked with ``?lang=`` remembers it.
+    Runs on every answer, so it writes the headers as text (``response.vary`` parses and rewrites them)."""
+    path = request.path
+    if request.endpoint == "static" or path.startswith(current_app.extensions["referee.static_prefix"]):
         return response
-    api = _api()
-    response.vary.add("Accept-Language")
-    if not api:
-        response.vary.add("Cookie")
-    response.headers["Content-Language"] = current_language()
+    api = path.startswith("/api/")
+    headers = response.headers
+    _vary(headers, ("Accept-Language",) if api else ("Accept-Language", "Cookie"))
+    # an API request without Accept-Language is in English (no need to ask Flask-Babel)
+    no_preference = api and "Accept-Language" not in request.headers
+    headers["Content-Language"] = DEFAULT if no_preference else current_language()
+    if api or not request.query_string:
+        return response
     asked = _valid(request.args.get("lang"))
-    if asked and not api and response.mimetype == "text/html" and request.cookies.get(COOKIE) != asked:
+    if asked and response.mimetype == "text/html" and request.cookies.get(COOKIE) != asked:
         response.set_cookie(COOKIE, asked, max_age=YEAR, samesite="Lax", httponly=True, secure=request.is_secure)
     return response
+
+
+def _vary(headers: Any, names: tuple[str, ...]) -> None:
+    """Add ``names`` to the answer's ``Vary`` header, each once."""
+    present = headers.get("Vary")
+    if not present:
+        headers["Vary"] = ", ".join(names)
+        return
+    have = {part.strip().lower() for part in present.split(",")}
+    missing = [name for name in names if name.lower() not in have]
+    if missing:
+        headers["Vary"] = ", ".join([present, *missing])
 
 
 def _compiled(app: Flask) -> list[str]:
@@ -275,8 +308,9 @@ def script_words() -> dict[str, Any]:
 
 def init_app(app: Flask) -> None:
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", "translations")
-    Babel(app, locale_selector=choose_language, default_locale=DEFAULT)
+    Babel(app, locale_selector=_select, default_locale=DEFAULT)
     app.extensions["referee.languages"] = _compiled(app)
+    app.extensions["referee.static_prefix"] = f"{app.static_url_path}/"
     app.after_request(_mark)
     app.add_template_filter(say, "say")
     app.add_template_global(say, "say")

@@ -26,10 +26,11 @@ import secrets
 import sqlite3
 import time
 from datetime import UTC, datetime, timedelta
+from typing import Any
 from urllib.parse import urlparse
 
 from flask import Blueprint, Flask, current_app, g, jsonify, redirect, render_template, request, session, url_for
-from flask.sessions import SecureCookieSessionInterface
+from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
 from flask_babel import gettext, ngettext
 from limits import parse_many
 from limits.storage import MemoryStorage
@@ -62,6 +63,13 @@ class SessionInterface(SecureCookieSessionInterface):
 
     def get_cookie_secure(self, app: Flask) -> bool:
         return bool(app.config.get("SESSION_COOKIE_SECURE")) or request.is_secure
+
+    def open_session(self, app: Flask, request: Any) -> SecureCookieSession | None:
+        """A request without a session cookie (every API client, a first visit) starts an empty session without
+        building the cookie signer, which costs more than the rest of opening it."""
+        if app.secret_key and not request.cookies.get(self.get_cookie_name(app)):
+            return self.session_class()
+        return super().open_session(app, request)
 
 
 def csrf_token() -> str:
@@ -292,12 +300,14 @@ def _after_sign_in(is_api: bool):
 
 
 def _headers(response):
-    response.headers.setdefault("Content-Security-Policy", CSP)
-    response.headers.setdefault("X-Content-Type-Options", "nosniff")
-    response.headers.setdefault("X-Frame-Options", "DENY")
-    response.headers.setdefault(
-        "Referrer-Policy", "no-referrer" if request.path.startswith("/share/") else "same-origin"
-    )
+    """The security headers on every answer (a view may have set its own): one pass over the headers."""
+    headers = response.headers
+    present = {name.lower() for name, _ in headers.items()}
+    for name, value in (("Content-Security-Policy", CSP), ("X-Content-Type-Options", "nosniff"),
+                        ("X-Frame-Options", "DENY"),
+                        ("Referrer-Policy", "no-referrer" if request.path.startswith("/share/") else "same-origin")):
+        if name.lower() not in present:
+            headers.add(name, value)
     return response
 
 
