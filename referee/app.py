@@ -34,10 +34,13 @@ class _JSONProvider(DefaultJSONProvider):
     sort_keys = False
 
     def dumps(self, obj: Any, **kwargs: Any) -> str:
-        if kwargs.get("indent") is not None or kwargs.get("cls") is not None:
-            return super().dumps(obj, **kwargs)
-        return jsontext.dumps(obj, default=kwargs.get("default", self.default),
-                              sort_keys=kwargs.get("sort_keys", self.sort_keys))
+        if kwargs.get("indent") is None and kwargs.get("cls") is None:
+            try:
+                return jsontext.fast(obj, default=kwargs.get("default", self.default),
+                                     sort_keys=kwargs.get("sort_keys", self.sort_keys))
+            except jsontext.Refused:  # e.g. a lone surrogate someone sent: escaped (\ud800) as Flask does
+                pass
+        return super().dumps(obj, **kwargs)
 
 
 def _secret_key(instance: Path) -> str:

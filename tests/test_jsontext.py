@@ -53,6 +53,10 @@ def test_the_api_answers_as_flask_would(tmp_path):
         assert json.loads(app.json.dumps({"z": 1, "when": when})) == {"z": 1, "when": "Tue, 01 Dec 2026 06:30:00 GMT"}
         assert app.json.dumps({"z": 1, "a": 2}).index('"z"') < app.json.dumps({"z": 1, "a": 2}).index('"a"')
         assert json.loads(app.json.dumps({"big": 2 ** 70})) == {"big": 2 ** 70}
+        # a lone surrogate someone sent comes back escaped, so the answer can be encoded as UTF-8
+        text = app.json.dumps({"field": "\ud800"})
+        assert "\\ud800" in text and json.loads(text) == {"field": "\ud800"}
+        text.encode()
     client = app.test_client()
     answer = client.post("/api/matches", json={"game": "klaberjass", "players": ["Zoë", "山田 太郎"]})
     assert answer.status_code == 201
