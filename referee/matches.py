@@ -608,44 +608,101 @@ def enter_deal(
     ``key`` (an idempotency key from the form or the API) makes a retried or double-tapped entry
     harmless: the second time, the deal stored the first time is returned and nothing is added. The
     same key with another entry is refused (``idempotency_key_reused``): it is a different deal.
+
+    The deal is scored before the write lock is taken, against the match as last committed (a plan); under the
+    lock the plan is stored only if the match is still as it was (its version, state and abandoned flag — one
+    guarded UPDATE), else everything is done again under the lock. Other writers wait for the writes alone,
+    not for the rules.
     """
     if key is not None and len(key) > MAX_KEY:
         raise InvalidDeal([Violation.of("bad_idempotency_key", None,
                                         "An idempotency key is at most {limit} characters, not {length}.",
                                         limit=MAX_KEY, length=f"{len(key):,}")])
     digest = body_hash(deal_input) if key else None
+    early = _plan_from_snapshot(db, match_id, deal_input, key, digest, max_deals)
     with store.immediate(db):
+        deal = _write(db, early, guarded=True) if early is not None else None
+        if early is not None and deal is not None:
+            plan = early
+        else:  # the match changed meanwhile, or the entry is not the plain case: all of it again, under the lock
+            found = _under_lock(db, match_id, deal_input, key, digest, max_deals)
+            if isinstance(found, Entered):
+                return found
+            plan, deal = found, _write(db, found, guarded=False)
+            assert deal is not None
+    log_change("entered", match_id, plan.number)
+    return _entered(db, plan, deal)
+
+
+class _Plan(NamedTuple):
+    """A new deal scored against a match's stored standing, and what storing it writes."""
+
+    match: Match
+    number: int
+    dealer: str
+    deal_input: Any
+    key: str | None
+    digest: str | None
+    result: DealResult
+    result_json: str
+    tally: Tally
+    values: dict[str, Any]  # the match row's new standing
+    rows: list[dict[str, Any]]  # its players' rows
+
+
+def _plan_from_snapshot(db: Database, match_id: int, deal_input: Any, key: str | None, digest: str | None,
+                        max_deals: int) -> _Plan | None:
+    """The plan made from the match as last committed, outside the write lock; None when the entry is not the
+    plain case (no such match, rules changed, a known key, a finished or abandoned match, a mistake in the
+    entry): then all of it is judged under the lock, against the match as it is then."""
+    row = store.get_match(db, match_id)
+    if row is None or row.get("fingerprint") != FINGERPRINT or not row.get("player_facts"):
+        return None
+    if row["abandoned"] or row["finished"] or int(row["deal_count"]) >= max_deals:
+        return None
+    if key and store.deal_for_key(db, match_id, key) is not None:
+        return None
+    try:
+        return _plan(_match(db, row), deal_input, key, digest)
+    except InvalidDeal:
+        return None
+
+
+def _under_lock(db: Database, match_id: int, deal_input: Any, key: str | None, digest: str | None,
+                max_deals: int) -> Entered | _Plan:
+    """Inside the write transaction: the deal an idempotency key already entered, or the plan for a new deal;
+    raises NotFound, Conflict or InvalidDeal."""
+    row = store.get_match(db, match_id)
+    if row is None:
+        raise NotFound(gettext("There is no match %(match)s.", match=match_id))
+    if row.get("fingerprint") != FINGERPRINT or not row.get("player_facts"):
+        sync(db, match_id, touch=False)  # stored by other rules: replayed once, then entered as usual
         row = store.get_match(db, match_id)
-        if row is None:
-            raise NotFound(gettext("There is no match %(match)s.", match=match_id))
-        if row.get("fingerprint") != FINGERPRINT or not row.get("player_facts"):
-            sync(db, match_id, touch=False)  # stored by other rules: replayed once, then entered as usual
-            row = store.get_match(db, match_id)
-            assert row is not None
-        match = _match(db, row)
-        if key:
-            earlier = store.deal_for_key(db, match_id, key)
-            if earlier is not None:
-                number, stored_hash = earlier
-                if stored_hash is not None and stored_hash != digest:
-                    raise InvalidDeal([Violation.of(
-                        "idempotency_key_reused", None,
-                        "This idempotency key already entered deal {number} with another entry: send a new key "
-                        "for a new deal.", number=number)])
-                return Entered(number, match, True)
-        if match.deal_count >= max_deals:
-            raise InvalidDeal([too_many_deals(match.deal_count, max_deals)])
-        if match.finished:
-            raise Conflict(gettext("Match %(match)s is finished: no more deals can be entered.", match=match_id))
-        if row["abandoned"]:
-            raise Conflict(gettext("Match %(match)s is abandoned: take it up again to enter deals.", match=match_id))
-        return _append(db, match, deal_input, key, digest)
+        assert row is not None
+    match = _match(db, row)
+    if key:
+        earlier = store.deal_for_key(db, match_id, key)
+        if earlier is not None:
+            number, stored_hash = earlier
+            if stored_hash is not None and stored_hash != digest:
+                raise InvalidDeal([Violation.of(
+                    "idempotency_key_reused", None,
+                    "This idempotency key already entered deal {number} with another entry: send a new key "
+                    "for a new deal.", number=number)])
+            return Entered(number, match, True)
+    if match.deal_count >= max_deals:
+        raise InvalidDeal([too_many_deals(match.deal_count, max_deals)])
+    if match.finished:
+        raise Conflict(gettext("Match %(match)s is finished: no more deals can be entered.", match=match_id))
+    if row["abandoned"]:
+        raise Conflict(gettext("Match %(match)s is abandoned: take it up again to enter deals.", match=match_id))
+    return _plan(match, deal_input, key, digest)
 
 
-def _append(db: Database, match: Match, deal_input: Any, key: str | None, digest: str | None) -> Entered:
+def _plan(match: Match, deal_input: Any, key: str | None, digest: str | None) -> _Plan:
     """A new deal at the end of an unfinished match, against its stored standing: scored once (the rules read
-    the entry once and raise InvalidDeal with every problem), appended, the tally advanced and the match
-    judged — whatever the length of the match, without looking at its other deals."""
+    the entry once and raise InvalidDeal with every problem), the tally advanced and the match judged —
+    whatever the length of the match, without looking at its other deals. Nothing is written here."""
     game, options, players = match.game, match.options, match.players
     table = match.next_table
     result = game.score(deal_input, table, options)
@@ -653,12 +710,6 @@ def _append(db: Database, match: Match, deal_input: Any, key: str | None, digest
     tally = game.advance(players, match.row["tally"], result, options)
     standing = game.judge(players, tally, options)
     next_table = Table(players, game.next_dealer(table))
-    tally_json = jsontext.dumps(tally.to_json())
-    deal = store.append_deal(db, match.id, number, table.dealer, deal_input,
-                             jsontext.dumps(result.to_stored()), True, tally_json)
-    if key:
-        store.remember_key(db, match.id, key, number, digest)
-    store.add_event(db, match.id, "entered", number)
     facts = json.loads(match.row["player_facts"])
     status = "finished" if standing.finished else "in_progress"
     winner = standing.winner
@@ -670,16 +721,37 @@ def _append(db: Database, match: Match, deal_input: Any, key: str | None, digest
         rows.append(_player_row(match.id, seat, player, game, match.row["created"], status, winner, tally.totals, mine))
     values = {
         "status": status, "winner": winner, "totals": jsontext.dumps(dict(tally.totals)),
-        "deal_count": number, "tally": tally_json, "next_dealer": next_table.dealer, "finished": int(standing.finished),
-        "standing_note": jsontext.dumps(line_to_json(standing.note)),
+        "deal_count": number, "tally": jsontext.dumps(tally.to_json()), "next_dealer": next_table.dealer,
+        "finished": int(standing.finished), "standing_note": jsontext.dumps(line_to_json(standing.note)),
         "ended_at": number if standing.finished else None, "player_facts": jsontext.dumps(facts),
     }
-    store.advance_match(db, match.id, values, rows)
-    log_change("entered", match.id, number)
-    row = {**match.row, **values, "tally": tally, "totals": dict(tally.totals), "version": match.version + 1,
+    return _Plan(match, number, table.dealer, deal_input, key, digest, result, jsontext.dumps(result.to_stored()),
+                 tally, values, rows)
+
+
+def _write(db: Database, plan: _Plan, guarded: bool) -> dict[str, Any] | None:
+    """Store a plan (inside the write transaction); the stored deal. ``guarded``: only if the match is still as
+    the plan found it — None, and nothing written, when it is not."""
+    match = plan.match
+    guard = (match.version, match.row["status"], int(match.row["abandoned"] or 0)) if guarded else None
+    if not store.advance_match(db, match.id, plan.values, plan.rows, guard=guard):
+        return None
+    deal = store.append_deal(db, match.id, plan.number, plan.dealer, plan.deal_input, plan.result_json, True,
+                             plan.values["tally"])
+    if plan.key:
+        store.remember_key(db, match.id, plan.key, plan.number, plan.digest)
+    store.add_event(db, match.id, "entered", plan.number)
+    return deal
+
+
+def _entered(db: Database, plan: _Plan, deal: dict[str, Any]) -> Entered:
+    match, tally = plan.match, plan.tally
+    row = {**match.row, **plan.values, "tally": tally, "totals": dict(tally.totals), "version": match.version + 1,
            "updated": deal["updated"]}
-    replayed = ReplayedDeal(DealRecord(number, table.dealer, deal_input), result, dict(tally.totals), tally=tally)
-    return Entered(number, Match(row, game, options, db, known={number: (deal, replayed)}), False)
+    replayed = ReplayedDeal(DealRecord(plan.number, plan.dealer, plan.deal_input), plan.result, dict(tally.totals),
+                            tally=tally)
+    return Entered(plan.number, Match(row, match.game, match.options, db, known={plan.number: (deal, replayed)}),
+                   False)
 
 
 def correct_deal(

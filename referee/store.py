@@ -410,11 +410,21 @@ def append_deal(db: Database, match_id: int, number: int, dealer: str, deal_inpu
             "problems": None, "counted": int(counted), "after_end": 0, "tally": tally}
 
 
-def advance_match(db: Database, match_id: int, values: dict[str, Any], players: list[dict[str, Any]]) -> None:
-    """The match row and its players' rows after one more deal: two statements."""
+def advance_match(db: Database, match_id: int, values: dict[str, Any], players: list[dict[str, Any]],
+                  guard: tuple[int, str, int] | None = None) -> bool:
+    """The match row and its players' rows after one more deal: two statements. With ``guard`` (version,
+    status, abandoned as they were read) only if the row is still so: False, and nothing written, otherwise."""
     values = {**values, "updated": now()}
     columns = ", ".join(f"{name} = ?" for name in values)
-    db.conn.execute(f"UPDATE matches SET {columns}, version = version + 1 WHERE id = ?", [*values.values(), match_id])
+    if guard is None:
+        db.conn.execute(f"UPDATE matches SET {columns}, version = version + 1 WHERE id = ?",
+                        [*values.values(), match_id])
+    else:
+        cursor = db.conn.execute(
+            f"UPDATE matches SET {columns}, version = version + 1 "
+            "WHERE id = ? AND version = ? AND status = ? AND abandoned = ?", [*values.values(), match_id, *guard])
+        if cursor.rowcount != 1:
+            return False
     marks = ", ".join("(?, ?, ?, ?, ?)" for _ in players)
     db.conn.execute(
         "UPDATE match_players SET status = v.column2, total = v.column3, result = v.column4, facts = v.column5 "
@@ -422,6 +432,7 @@ def advance_match(db: Database, match_id: int, values: dict[str, Any], players: 
         [x for p in players for x in (p["seat"], p["status"], p["total"], p["result"],
                                        jsontext.dumps(p["facts"]))] + [match_id],
     )
+    return True
 
 
 def update_match_fields(db: Database, match_id: int, **values: Any) -> None:

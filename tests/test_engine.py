@@ -67,9 +67,47 @@ def test_a_deal_post_runs_at_most_ten_sql_statements(client):
     finally:
         conn.set_trace_callback(None)
     assert r.status_code == 201 and r.json["match"]["totals"] == {"Ann": 356, "Ben": 112}
-    assert statements[0] == "BEGIN IMMEDIATE" and statements[-1] == "COMMIT"
     assert len(statements) <= 10, statements
     assert not any("sqlite_master" in s or "table_info" in s for s in statements)
+    # the deal is scored from the match as last committed (two reads), then every write is in one transaction
+    begin, commit = statements.index("BEGIN IMMEDIATE"), statements.index("COMMIT")
+    assert commit == len(statements) - 1
+    assert all(s.startswith("SELECT") for s in statements[:begin]), statements
+    writes = [s for s in statements if s.startswith(("INSERT", "UPDATE", "DELETE"))]
+    assert len(writes) == 5 and all(begin < statements.index(w) < commit for w in writes), statements
+    guarded = next(s for s in writes if s.startswith("UPDATE matches"))
+    assert "AND version = 3 AND status = 'in_progress' AND abandoned = 0" in guarded  # stored only if unchanged
+
+
+def test_a_deal_scored_from_a_match_that_changed_meanwhile_is_not_stored_as_such(db, monkeypatch):
+    """The rules run outside the write lock, against the match as last committed. If another phone changes the
+    match before the lock is taken, the guarded write stores nothing and the deal is entered again, under the
+    lock, against the match as it is then — dealer, number and totals all follow the other phone's deal."""
+    match_id = _long_match(db, 2)  # Ben dealt deal 1 (Ann took), Ann dealt deal 2 (thrown in): Ben deals deal 3
+    stale = matches._plan_from_snapshot(db, match_id, played(100), None, None, 2000)
+    assert stale is not None and stale.number == 3 and stale.dealer == "Ben"
+    matches.enter_deal(db, match_id, played(60))  # the other phone: deal 3, dealt by Ben
+    with store.immediate(db):
+        assert matches._write(db, stale, guarded=True) is None  # the match moved on: nothing written
+    assert matches.load(db, match_id).deal_count == 3
+    monkeypatch.setattr(matches, "_plan_from_snapshot", lambda *args: stale)
+    number, match, replayed = matches.enter_deal(db, match_id, played(100))
+    assert (number, replayed) == (4, False)
+    deals = store.deals_for(db, match_id)
+    assert [d["dealer"] for d in deals] == ["Ben", "Ann", "Ben", "Ann"]  # deal 4 dealt by Ann, not a second Ben
+    full = replay(find_game("klaberjass"), ("Ann", "Ben"), match.options, "Ben",
+                  [DealRecord(d["number"], d["dealer"], d["input"], d["void"]) for d in deals])
+    assert match.totals == full.totals == matches.load(db, match_id).totals
+
+
+def test_a_match_abandoned_meanwhile_refuses_the_deal(db, monkeypatch):
+    match_id = _long_match(db, 1)
+    stale = matches._plan_from_snapshot(db, match_id, played(100), None, None, 2000)
+    matches.abandon(db, match_id)
+    monkeypatch.setattr(matches, "_plan_from_snapshot", lambda *args: stale)
+    with pytest.raises(matches.Conflict, match="abandoned"):
+        matches.enter_deal(db, match_id, played(100))
+    assert matches.load(db, match_id).deal_count == 1
 
 
 def test_the_post_answer_holds_the_deal_and_the_standing_not_every_deal(client):
