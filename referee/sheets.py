@@ -7,9 +7,10 @@ without any network: WeasyPrint may only read files from ``static/``.
 
 from __future__ import annotations
 
+import functools
 import mimetypes
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -24,6 +25,7 @@ from .matches import Match
 # Line styles that stay apart in black and white: dash pattern and marker per player.
 _DASHES = ("", "6 3", "2 3", "8 3 2 3")
 _MARKERS = ("circle", "square", "triangle", "diamond")
+MARKER_CHARACTERS = ("\u25cf", "\u25a1", "\u25b2", "\u25c7")  # ● □ ▲ ◇: the markers as text, for a legend
 
 
 @dataclass(frozen=True)
@@ -49,8 +51,8 @@ class MatchSheet:
     note: str  # the rules' standing note (a ``Line``: rendered through ``say``), or ""
     options: list[tuple[str, str]]  # (label, value) as the rules name them (``N_`` words: through the catalogue)
     chart: str
-    legend: list[tuple[str, str]]  # (marker SVG, player): beside the chart as HTML, shaped like all other text
-    qr: str
+    legend: list[tuple[str, str]]  # (marker character, player): beside the chart as HTML, shaped like all other text
+    qr: str  # the QR code of the match's address, as a PNG ``data:`` URL
     url: str
     as_of: datetime | None  # the match's last change: a cached sheet is the same whenever it is printed
     started: datetime | None
@@ -110,12 +112,143 @@ def match_sheet(match: Match, url: str, noun: str | None = None, target_label: s
         options=[(spec.label, shown) for spec, shown in game.describe_options(match.options)],
         chart=chart_svg(match.players, series, target=target, noun=noun, labels=False, target_label=target_label,
                         title=title),
-        legend=[(marker_svg(n), player) for n, player in enumerate(match.players)],
-        qr=qr_svg(url),
+        legend=[(MARKER_CHARACTERS[n % len(MARKER_CHARACTERS)], player) for n, player in enumerate(match.players)],
+        qr=qr_png(url),
         url=url,
         as_of=_moment(match.row["updated"]),
         started=_moment(match.row["created"]),
     )
+
+
+# ---- the compact score sheet: numbers in fixed-width columns of plain text ------------------
+#
+# Each deal of the score sheet is ONE line of text (one box for WeasyPrint, where a table row of seven cells is
+# seven): its numbers padded on the left to a fixed width, so that they line up right-aligned under the column
+# headings. In DejaVu Sans (the sheet's font for digits) every digit, U+2007 FIGURE SPACE and U+2012 FIGURE DASH
+# is one digit wide (1303/2048 em, the CSS unit ``ch``), and the thousands separators (``,`` ``.``) and U+00A0
+# NO-BREAK SPACE half of one (651/2048 em). Neither padding character is a place to break the line.
+
+FIGURE_SPACE = "\u2007"
+NARROW_SPACE = "\u00a0"
+FIGURE_DASH = "\u2012"
+_DIGIT, _NARROW = 1303, 651  # advances in DejaVu Sans (units of 1/2048 em)
+# Spaces that set a heading right-aligned over a column, and the headings' own advances (DejaVu Sans).
+_SPACES = ((1303, FIGURE_SPACE), (675, "\u2004"), (651, NARROW_SPACE), (512, "\u2005"), (409, "\u2009"),
+           (342, "\u2006"), (204, "\u200a"))
+_ADVANCES = {"+": 1716, "#": 1716, "Σ": 1294}
+_WIDE = frozenset("0123456789" + FIGURE_SPACE + FIGURE_DASH)
+GAP = 2  # digit widths between the columns of one player (+ and Σ)
+PLAYER_GAP = 3  # digit widths before each player's columns (at least) and before the dealer
+MIN_GROUP = 12  # digit widths of each player's columns with the gap before them, at least: room for the name
+DEALER_MARK = " \u2502 "  # │ between the dealer and the deal
+
+
+def figures(text: str) -> str:
+    """A formatted number whose minus sign is as wide as a digit (U+2012 FIGURE DASH for ``-`` or ``−``)."""
+    return text.replace("-", FIGURE_DASH).replace("\u2212", FIGURE_DASH)
+
+
+@dataclass(frozen=True)
+class Column:
+    """A column of formatted numbers: ``wide`` digit-wide characters and ``narrow`` half-wide ones (separators)
+    in the widest; ``pad`` sets any of them right-aligned in that width."""
+
+    wide: int = 1
+    narrow: int = 0
+
+    @staticmethod
+    def measure(text: str) -> tuple[int, int]:
+        wide = sum(1 for c in text if c in _WIDE)
+        return wide, len(text) - wide
+
+    @classmethod
+    def fitting(cls, texts: Sequence[str]) -> Column:
+        sizes = [cls.measure(t) for t in texts] or [(1, 0)]
+        return cls(max(1, *(w for w, _ in sizes)), max(0, *(n for _, n in sizes)))
+
+    @property
+    def ch(self) -> float:
+        """The width in the CSS unit ``ch`` (one digit)."""
+        return self.wide + self.narrow / 2
+
+    def pad(self, text: str) -> str:
+        wide, narrow = self.measure(text)
+        return FIGURE_SPACE * max(0, self.wide - wide) + NARROW_SPACE * max(0, self.narrow - narrow) + text
+
+    def heading(self, label: str) -> str:
+        """``label`` (one of ``+ # Σ``) right-aligned over the column: spaces of the right widths before it."""
+        room = self.wide * _DIGIT + self.narrow * _NARROW - _ADVANCES[label]
+        spaces = ""
+        for advance, space in _SPACES:
+            count, room = divmod(room, advance) if room > 0 else (0, room)
+            spaces += space * count
+        return spaces + label
+
+
+@dataclass(frozen=True)
+class ScoreLine:
+    struck: bool  # void, after the end, or no longer fitting the rules: printed struck through
+    figures: str  # number, then each player's score and total: fixed width, right-aligned
+    dealer: str
+    notation: str  # in the reader's language, with the status words
+
+    @property
+    def text(self) -> str:
+        """The whole line: the figures, the dealer, the notation."""
+        return f"{self.figures}{FIGURE_SPACE * PLAYER_GAP}{self.dealer}{DEALER_MARK}{self.notation}"
+
+
+@dataclass(frozen=True)
+class ScoreLines:
+    """The compact sheet's lines, the line of headings over their figures, and the widths (``ch``) of the
+    columns, for the players' names above them."""
+
+    lines: list[ScoreLine]
+    headings: str  # # + Σ + Σ…, set like the lines, and the gap before the dealer
+    number: float  # the deal number's column
+    group: float  # each player's columns (+ and Σ) with the gap before them
+    indent: float  # where the dealer starts: the figures' whole width and the gap after them
+    mark: str = DEALER_MARK
+
+
+def _spaces(ch: float) -> str:
+    """Blank space ``ch`` digits wide (to the half digit)."""
+    return FIGURE_SPACE * int(ch) + NARROW_SPACE * round(2 * (ch - int(ch)))
+
+
+def score_lines(sheet: MatchSheet, number: Callable[[int], str], notation: Callable[[SheetRow], str]) -> ScoreLines:
+    """The sheet's deals as fixed-width lines: ``number(value)`` formats a number in the reader's language,
+    ``notation(row)`` is the row's notation with its status words.
+
+    Each player's columns take at least ``MIN_GROUP`` digits (room for the name above them), the gap before
+    them widened as needed."""
+    players = sheet.match.players
+    scores = [[figures(number(r.scores[p])) if r.scores is not None else "" for p in players] for r in sheet.rows]
+    totals = [[figures(number(r.totals[p])) for p in players] for r in sheet.rows]
+    deal = Column.fitting([str(r.number) for r in sheet.rows])
+    score = Column.fitting([s for row in scores for s in row])
+    total = Column.fitting([t for row in totals for t in row])
+    group = max(MIN_GROUP, PLAYER_GAP + score.ch + GAP + total.ch)
+    lead, between = _spaces(group - score.ch - GAP - total.ch), FIGURE_SPACE * GAP
+    lines = []
+    for row, row_scores, row_totals in zip(sheet.rows, scores, totals, strict=True):
+        cells = [deal.pad(str(row.number))]
+        cells += [lead + score.pad(s) + between + total.pad(t) for s, t in zip(row_scores, row_totals, strict=True)]
+        lines.append(ScoreLine(row.status in STRUCK, "".join(cells), row.dealer, notation(row)))
+    headings = deal.heading("#") + "".join(lead + score.heading("+") + between + total.heading("Σ") for _ in players)
+    return ScoreLines(lines, headings + FIGURE_SPACE * PLAYER_GAP, deal.ch, group,
+                      deal.ch + len(players) * group + PLAYER_GAP)
+
+
+STRUCK = ("void", "after end", "invalid")  # deals that count for nothing: struck through on the sheet
+
+
+@functools.lru_cache(maxsize=256)
+def qr_png(url: str) -> str:
+    """A QR code of ``url`` as a PNG ``data:`` URL (pure Python, no network): 8 pixels a module, drawn without
+    smoothing (``image-rendering: pixelated``). WeasyPrint draws this picture in a fraction of the time it takes
+    to read the same code as an SVG path."""
+    return str(segno.make(url, error="m").png_data_uri(scale=8, border=2))
 
 
 def qr_svg(url: str) -> str:
@@ -156,7 +289,7 @@ def chart_svg(
         out.append(f'<line x1="{left}" x2="{left + plot_w}" y1="{y(v):.1f}" y2="{y(v):.1f}" '
                    'stroke="#ddd" stroke-width="0.5"/>')
         out.append(f'<text x="{left - 4}" y="{y(v) + 3:.1f}" text-anchor="end" font-size="9">{v}</text>')
-    ticks = max(1, deals // 12)
+    ticks = _tick_step(deals)
     for i in range(0, deals + 1, ticks):
         out.append(f'<text x="{x(i):.1f}" y="{top + plot_h + 12}" text-anchor="middle" '
                    f'font-size="9">{i}</text>')
@@ -210,9 +343,18 @@ def _marker(kind: str, px: float, py: float) -> str:
             f'{px - 3:.1f},{py:.1f}" fill="#fff" stroke="#000" stroke-width="0.9"/>')
 
 
+def _tick_step(deals: int) -> int:
+    """Every how many deals the x axis is labelled: at most 6 labels (each label is text to lay out)."""
+    for step in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000):
+        if deals / step <= 5:
+            return step
+    return max(1, deals // 5)
+
+
 def _nice_step(peak: int) -> int:
+    """Every how many points the y axis is labelled: at most 6 labels."""
     for step in (5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000):
-        if peak / step <= 6:
+        if peak / step <= 5:
             return step
     return 10_000
 
@@ -228,6 +370,8 @@ def static_fetcher(static_folder: str | Path, static_url_path: str = "/static"):
 
     class StaticFetcher(URLFetcher):
         def fetch(self, url: str, headers: Any = None) -> URLFetcherResponse:
+            if urlparse(url).scheme == "data":  # a picture made here (the QR code): decoded, nothing fetched
+                return super().fetch(url, headers)
             path = urlparse(url).path
             if path.startswith(prefix):
                 file = (root / path[len(prefix):]).resolve()
@@ -241,13 +385,33 @@ def static_fetcher(static_folder: str | Path, static_url_path: str = "/static"):
     return StaticFetcher()
 
 
-def html_to_pdf(html: str, base_url: str, static_folder: str | Path, css: str | None = None) -> bytes:
-    """Render the sheet's HTML (print CSS, @page) to PDF bytes; ``css``: a style sheet of its own on top."""
+def html_to_pdf(html: str, base_url: str, static_folder: str | Path, css: str | None = None,
+                stylesheets: Sequence[Any] = ()) -> bytes:
+    """Render the sheet's HTML (print CSS, @page) to PDF bytes; ``css``: a style sheet of its own on top;
+    ``stylesheets``: style sheets already read (``stylesheet``)."""
     from weasyprint import CSS, HTML
 
     fetcher = static_fetcher(static_folder)
-    extra = [CSS(string=css, url_fetcher=fetcher)] if css else None
-    return HTML(string=html, base_url=base_url, url_fetcher=fetcher, media_type="print").write_pdf(stylesheets=extra)
+    extra = [*stylesheets, *([CSS(string=css, url_fetcher=fetcher)] if css else [])]
+    return HTML(string=html, base_url=base_url, url_fetcher=fetcher, media_type="print").write_pdf(
+        stylesheets=extra or None)
+
+
+_STYLESHEETS: dict[Path, tuple[float, Any]] = {}
+
+
+def stylesheet(path: str | Path) -> Any:
+    """The style sheet at ``path`` read by WeasyPrint once per process (again when the file changes): reading
+    it (cssselect2 compiles every selector) costs about as much as a whole one-page render. A read style
+    sheet is only matched against afterwards, so threads share it."""
+    from weasyprint import CSS
+
+    file = Path(path).resolve()
+    stamp = file.stat().st_mtime
+    known = _STYLESHEETS.get(file)
+    if known is None or known[0] != stamp:
+        known = _STYLESHEETS[file] = (stamp, CSS(string=file.read_text(encoding="utf-8"), media_type="print"))
+    return known[1]
 
 
 # ---- the sheet cache ----------------------------------------------------------------------

@@ -20,6 +20,7 @@ reads as the English text the rules wrote, unchanged.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -176,6 +177,22 @@ def number(value: Any) -> str:
         return format_decimal(value, locale=_locale())
     except (TypeError, ValueError, ArithmeticError):
         return "" if value is None else str(value)
+
+
+def number_writer() -> Callable[[Any], str]:
+    """``number`` for many numbers at once (a sheet's scores and totals): the language is looked up once and
+    each value written once."""
+    locale, written = _locale(), {}
+
+    def write(value: Any) -> str:
+        if value not in written:
+            try:
+                written[value] = format_decimal(value, locale=locale)
+            except (TypeError, ValueError, ArithmeticError):
+                written[value] = "" if value is None else str(value)
+        return written[value]
+
+    return write
 
 
 def moment(value: datetime) -> str:
