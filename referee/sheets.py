@@ -210,6 +210,26 @@ class ScoreLines:
     indent: float  # where the dealer starts: the figures' whole width and the gap after them
     mark: str = DEALER_MARK
 
+    @property
+    def players(self) -> int:
+        return round((self.indent - self.number - PLAYER_GAP) / self.group)
+
+    @property
+    def css(self) -> str:
+        """The style of these widths (``columns_css``)."""
+        return columns_css(self.number, self.group, self.players)
+
+
+def columns_css(number: float, group: float, players: int) -> str:
+    """The compact sheet's column widths as CSS: the deal number's column and each player's (the names above the
+    figures), and where a deal's text continues when it wraps (under its own start, not under the figures).
+    On a screen the lines keep room for the figures and some text, and scroll sideways when the screen is
+    narrower."""
+    indent = number + players * group + PLAYER_GAP
+    return (f".cols col.n {{ width: {number:g}ch; }} .cols col.p {{ width: {group:g}ch; }}\n"
+            f"p.r {{ padding-left: {indent:g}ch; text-indent: -{indent:g}ch; }}\n"
+            f"@media screen {{ .rows > * {{ min-width: {indent + 24:g}ch; }} .rows > p.r {{ min-width: 24ch; }} }}\n")
+
 
 def _spaces(ch: float) -> str:
     """Blank space ``ch`` digits wide (to the half digit)."""

@@ -29,6 +29,7 @@ from . import get_db, i18n
 from .games import PLUGS
 from .i18n import say
 from .security import public_url
+from .wire import IMMUTABLE
 
 bp = Blueprint("sheets", __name__)
 
@@ -184,6 +185,22 @@ def match_sheet(match_id: int):
     working = _working()
     slot, version = _match_slot(match_id, "html", working)
     return _cached(slot, version, lambda: _match_sheet_html(match_id, pdf=False, working=working)[0], "text/html")
+
+
+@bp.get("/sheet-columns.css")
+def columns_css():
+    """The column widths of a score sheet on a screen (the page's Content-Security-Policy allows no inline style;
+    the PDF has them inline): ``n`` the deal number's column and ``g`` each player's, in digits (halves allowed),
+    ``p`` players. The same question always gets the same answer: cached for a year."""
+    try:
+        number, group, players = float(request.args["n"]), float(request.args["g"]), int(request.args["p"])
+    except (KeyError, ValueError):
+        abort(404)
+    if not (0 < number <= 12 and 0 < group <= 60 and 1 <= players <= 8) or (number * 2) % 1 or (group * 2) % 1:
+        abort(404)
+    response = Response(sheets.columns_css(number, group, players), mimetype="text/css")
+    response.headers["Cache-Control"] = IMMUTABLE
+    return response
 
 
 DEALS_PER_PAGE = 20  # measured: a Klaberjass deal with its breakdown takes about 1/20 of an A4 page
