@@ -7,7 +7,9 @@ without any network: WeasyPrint may only read files from ``static/``.
 
 from __future__ import annotations
 
+import bisect
 import functools
+import itertools
 import mimetypes
 import re
 from collections.abc import Callable, Sequence
@@ -175,14 +177,46 @@ class Column:
         wide, narrow = self.measure(text)
         return FIGURE_SPACE * max(0, self.wide - wide) + NARROW_SPACE * max(0, self.narrow - narrow) + text
 
-    def heading(self, label: str) -> str:
-        """``label`` (one of ``+ # Σ``) right-aligned over the column: spaces of the right widths before it."""
-        room = self.wide * _DIGIT + self.narrow * _NARROW - _ADVANCES[label]
-        spaces = ""
-        for advance, space in _SPACES:
-            count, room = divmod(room, advance) if room > 0 else (0, room)
-            spaces += space * count
-        return spaces + label
+    @property
+    def units(self) -> int:
+        """The width in DejaVu Sans' units (1/2048 em)."""
+        return self.wide * _DIGIT + self.narrow * _NARROW
+
+
+def _headings(labels: Sequence[tuple[str, int]], end: int) -> str:
+    """A line of headings (``+ # Σ``), each ending at its place (in DejaVu Sans' units from the start of the
+    line: where its column of figures ends), then blank up to ``end``. Each heading is placed from the start
+    of the line, so that the small gaps the spaces leave (at most 31 units, 1/66 em) do not add up."""
+    text, x = "", 0
+    for label, right in [*labels, ("", end)]:
+        blank, width = _blank(right - _ADVANCES.get(label, 0) - x)
+        text += blank + label
+        x += width + _ADVANCES.get(label, 0)
+    return text
+
+
+def _fillings() -> tuple[list[int], list[str]]:
+    """Every way to make blank space of up to four of the narrow spaces, by width (the narrowest way each)."""
+    ways: dict[int, str] = {}
+    for count in range(5):
+        for spaces in itertools.combinations_with_replacement(_SPACES[1:], count):
+            ways.setdefault(sum(advance for advance, _ in spaces), "".join(space for _, space in spaces))
+    widths = sorted(ways)
+    return widths, [ways[w] for w in widths]
+
+
+_FILL_WIDTHS, _FILLS = _fillings()
+
+
+def _blank(room: int) -> tuple[str, int]:
+    """Blank space as wide as ``room`` (DejaVu Sans' units) or a little less, and its width."""
+    best, best_width = "", 0
+    for figures in range(max(0, room // _DIGIT - 2), max(0, room) // _DIGIT + 1):
+        i = bisect.bisect_right(_FILL_WIDTHS, room - figures * _DIGIT) - 1
+        width = figures * _DIGIT + _FILL_WIDTHS[i]
+        if i >= 0 and best_width < width <= room:
+            best, best_width = FIGURE_SPACE * figures + _FILLS[i], width
+    return best, best_width
 
 
 @dataclass(frozen=True)
@@ -255,8 +289,13 @@ def score_lines(sheet: MatchSheet, number: Callable[[int], str], notation: Calla
         cells = [deal.pad(str(row.number))]
         cells += [lead + score.pad(s) + between + total.pad(t) for s, t in zip(row_scores, row_totals, strict=True)]
         lines.append(ScoreLine(row.status in STRUCK, "".join(cells), row.dealer, notation(row)))
-    headings = deal.heading("#") + "".join(lead + score.heading("+") + between + total.heading("Σ") for _ in players)
-    return ScoreLines(lines, headings + FIGURE_SPACE * PLAYER_GAP, deal.ch, group,
+    places, x = [("#", deal.units)], deal.units
+    for _ in players:
+        x += Column(*Column.measure(lead)).units + score.units
+        places.append(("+", x))
+        x += GAP * _DIGIT + total.units
+        places.append(("Σ", x))
+    return ScoreLines(lines, _headings(places, x + PLAYER_GAP * _DIGIT), deal.ch, group,
                       deal.ch + len(players) * group + PLAYER_GAP)
 
 
