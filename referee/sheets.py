@@ -113,7 +113,7 @@ def match_sheet(match: Match, url: str, noun: str | None = None, target_label: s
         note=standing.note or "",
         options=[(spec.label, shown) for spec, shown in game.describe_options(match.options)],
         chart=chart_svg(match.players, series, target=target, noun=noun, labels=False, target_label=target_label,
-                        title=title),
+                        title=title, sparse=True),
         legend=[(MARKER_CHARACTERS[n % len(MARKER_CHARACTERS)], player) for n, player in enumerate(match.players)],
         qr=qr_png(url),
         url=url,
@@ -141,7 +141,7 @@ _ADVANCES = {"+": 1716, "#": 1716, "Σ": 1294}
 _WIDE = frozenset("0123456789" + FIGURE_SPACE + FIGURE_DASH)
 GAP = 2  # digit widths between the columns of one player (+ and Σ)
 PLAYER_GAP = 3  # digit widths before each player's columns (at least) and before the dealer
-MIN_GROUP = 12  # digit widths of each player's columns with the gap before them, at least: room for the name
+MIN_GROUP = 13  # digit widths of each player's columns with the gap before them, at least: room for the name
 DEALER_MARK = " \u2502 "  # │ between the dealer and the deal
 
 
@@ -319,12 +319,14 @@ def qr_svg(url: str) -> str:
 def chart_svg(
     players: Sequence[str], series: Sequence[dict[str, int]], target: int | None = None, noun: str = "deal",
     width: int = 520, height: int = 200, labels: bool = True, target_label: str = "target {target}",
-    title: str = "Running totals",
+    title: str = "Running totals", sparse: bool = False,
 ) -> str:
     """Running totals after each counted deal, one line per player; readable in black and white.
 
     ``labels=False`` leaves the players' names out of the picture (the PDF sheet puts them in an HTML legend:
-    WeasyPrint does not shape SVG text, so Arabic, Hebrew, Devanagari or Thai names would print wrongly)."""
+    WeasyPrint does not shape SVG text, so Arabic, Hebrew, Devanagari or Thai names would print wrongly).
+    ``sparse``: few numbers on the axes and no axis title (the printed sheet: WeasyPrint lays out and draws
+    every letter of an SVG text on its own, a whole line of HTML text costs less than one of them)."""
     left, right, top, bottom = 42, 70, 10, 28
     plot_w, plot_h = width - left - right, height - top - bottom
     deals = max(len(series) - 1, 1)
@@ -344,16 +346,19 @@ def chart_svg(
         f'<rect x="{left}" y="{top}" width="{plot_w}" height="{plot_h}" fill="none" stroke="#999" '
         'stroke-width="0.6"/>',
     ]
-    for v in range(0, peak + 1, step):
+    every = 2 if sparse and peak // step > 3 else 1  # the sparse chart names every other grid line
+    for n, v in enumerate(range(0, peak + 1, step)):
         out.append(f'<line x1="{left}" x2="{left + plot_w}" y1="{y(v):.1f}" y2="{y(v):.1f}" '
                    'stroke="#ddd" stroke-width="0.5"/>')
-        out.append(f'<text x="{left - 4}" y="{y(v) + 3:.1f}" text-anchor="end" font-size="9">{v}</text>')
-    ticks = _tick_step(deals)
+        if n % every == 0:
+            out.append(f'<text x="{left - 4}" y="{y(v) + 3:.1f}" text-anchor="end" font-size="9">{v}</text>')
+    ticks = _tick_step(deals, 3) if sparse else max(1, deals // 12)
     for i in range(0, deals + 1, ticks):
         out.append(f'<text x="{x(i):.1f}" y="{top + plot_h + 12}" text-anchor="middle" '
                    f'font-size="9">{i}</text>')
-    out.append(f'<text x="{left + plot_w / 2:.1f}" y="{height - 3}" text-anchor="middle" '
-               f'font-size="9">{escape(noun)}</text>')
+    if not sparse:
+        out.append(f'<text x="{left + plot_w / 2:.1f}" y="{height - 3}" text-anchor="middle" '
+                   f'font-size="9">{escape(noun)}</text>')
     if target:
         out.append(
             f'<line x1="{left}" x2="{left + plot_w}" y1="{y(target):.1f}" y2="{y(target):.1f}" stroke="#000" '
@@ -402,18 +407,17 @@ def _marker(kind: str, px: float, py: float) -> str:
             f'{px - 3:.1f},{py:.1f}" fill="#fff" stroke="#000" stroke-width="0.9"/>')
 
 
-def _tick_step(deals: int) -> int:
-    """Every how many deals the x axis is labelled: at most 6 labels (each label is text to lay out)."""
+def _tick_step(deals: int, most: int) -> int:
+    """Every how many deals the x axis is labelled: a round number, at most ``most`` steps."""
     for step in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000):
-        if deals / step <= 5:
+        if deals / step <= most:
             return step
-    return max(1, deals // 5)
+    return max(1, deals // most)
 
 
 def _nice_step(peak: int) -> int:
-    """Every how many points the y axis is labelled: at most 6 labels."""
     for step in (5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000):
-        if peak / step <= 5:
+        if peak / step <= 6:
             return step
     return 10_000
 

@@ -240,9 +240,9 @@ def test_the_preview_takes_its_column_widths_from_a_style_sheet_the_page_may_loa
     assert link, page.get_data(as_text=True)[:2000]
     css = client.get(link.group(1).replace("&amp;", "&"))
     assert css.status_code == 200 and css.mimetype == "text/css" and "immutable" in css.headers["Cache-Control"]
-    # one digit for the deal numbers; 12 for each player (the least: room for a name); 1 + 4 × 12 + 3 = 52
-    assert css.get_data(as_text=True) == sheets.columns_css(1, 12, 4)
-    assert "padding-left: 52ch; text-indent: -52ch" in css.get_data(as_text=True)
+    # one digit for the deal numbers; 13 for each player (the least: room for a name); 1 + 4 × 13 + 3 = 56
+    assert css.get_data(as_text=True) == sheets.columns_css(1, 13, 4)
+    assert "padding-left: 56ch; text-indent: -56ch" in css.get_data(as_text=True)
     for bad in ("", "?n=1&g=12", "?n=x&g=12&p=4", "?n=1.3&g=12&p=4", "?n=1&g=12&p=99", "?n=-1&g=12&p=4",
                 "?n=1&g=1e9&p=4", "?n=nan&g=12&p=4"):
         assert client.get(f"/sheet-columns.css{bad}").status_code == 404, bad
