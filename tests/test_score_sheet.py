@@ -246,3 +246,15 @@ def test_the_preview_takes_its_column_widths_from_a_style_sheet_the_page_may_loa
     for bad in ("", "?n=1&g=12", "?n=x&g=12&p=4", "?n=1.3&g=12&p=4", "?n=1&g=12&p=99", "?n=-1&g=12&p=4",
                 "?n=1&g=1e9&p=4", "?n=nan&g=12&p=4"):
         assert client.get(f"/sheet-columns.css{bad}").status_code == 404, bad
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "ja"])
+def test_the_sheet_writes_numbers_as_every_page_does(app, lang):
+    """The sheet's number writer (grouping whole numbers itself, for speed) writes what ``number`` writes."""
+    from referee.web import i18n
+
+    with app.test_request_context(f"/?lang={lang}"):
+        write = i18n.number_writer()
+        values = [*range(-2000, 2000, 7), 12_345, -1_234_567, 10**12, 2.5, None]
+        assert [write(v) for v in values] == [i18n.number(v) for v in values]
+        assert write(-1234) == {"de": "-1.234"}.get(lang, "-1,234")
