@@ -1,8 +1,8 @@
 """Printed score sheets: the sheet model, built from what the rules return, and HTML → PDF with WeasyPrint.
 
 Nothing here re-derives a rule: a row's notation comes from ``game.notation``, its working from the
-result's breakdown, the totals from the replayed match. The chart and the QR code are SVG made here,
-without any network: WeasyPrint may only read files from ``static/``.
+result's breakdown, the totals from the replayed match. The chart (SVG) and the QR code (PNG) are made here,
+without any network: WeasyPrint may only read files from ``static/`` (and the ``data:`` URLs made here).
 """
 
 from __future__ import annotations

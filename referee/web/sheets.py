@@ -2,7 +2,8 @@
 
 Rendered sheets are kept in a per-process cache (``referee.sheets.SheetCache``), keyed by what changes
 them: a match sheet by the match's id and its version stamp (``match_version``), the language, the address
-its QR code points to and the kind (HTML preview or PDF); a blank sheet by its game and names; a rules card
+its QR code points to, the kind (HTML preview or PDF) and the variant (the score sheet, one line a deal, or
+with ``?working=1`` every deal's working under it); a blank sheet by its game and names; a rules card
 by its game and options. A second request is served from the cache without WeasyPrint.
 
 Each answer carries a strong ETag (a digest of its bytes) and a request with a matching ``If-None-Match``
