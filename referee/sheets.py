@@ -134,10 +134,7 @@ FIGURE_SPACE = "\u2007"
 NARROW_SPACE = "\u00a0"
 FIGURE_DASH = "\u2012"
 _DIGIT, _NARROW = 1303, 651  # advances in DejaVu Sans (units of 1/2048 em)
-# Spaces that set a heading right-aligned over a column, and the headings' own advances (DejaVu Sans).
-_SPACES = ((1303, FIGURE_SPACE), (675, "\u2004"), (651, NARROW_SPACE), (512, "\u2005"), (409, "\u2009"),
-           (342, "\u2006"), (204, "\u200a"))
-_ADVANCES = {"+": 1716, "#": 1716, "Σ": 1294}
+_ADVANCES = {"+": 1716, "#": 1716, "Σ": 1294}  # the headings' advances (DejaVu Sans)
 _WIDE = frozenset("0123456789" + FIGURE_SPACE + FIGURE_DASH)
 GAP = 2  # digit widths between the columns of one player (+ and Σ)
 PLAYER_GAP = 3  # digit widths before each player's columns (at least) and before the dealer
@@ -183,40 +180,56 @@ class Column:
         return self.wide * _DIGIT + self.narrow * _NARROW
 
 
-def _headings(labels: Sequence[tuple[str, int]], end: int) -> str:
-    """A line of headings (``+ # Σ``), each ending at its place (in DejaVu Sans' units from the start of the
-    line: where its column of figures ends), then blank up to ``end``. Each heading is placed from the start
-    of the line, so that the small gaps the spaces leave (at most 31 units, 1/66 em) do not add up."""
-    text, x = "", 0
-    for label, right in [*labels, ("", end)]:
-        blank, width = _blank(right - _ADVANCES.get(label, 0) - x)
-        text += blank + label
-        x += width + _ADVANCES.get(label, 0)
-    return text
+@dataclass(frozen=True)
+class _Face:
+    """The advances (DejaVu Sans' units) a line of placed text needs: figures and separators, and the spaces
+    blank space is made of (each way to make up to four of the narrow ones, by width)."""
+
+    digit: int
+    narrow: int
+    spaces: tuple[tuple[int, str], ...]
+    widths: tuple[int, ...] = ()
+    fills: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, digit: int, narrow: int, spaces: tuple[tuple[int, str], ...]) -> _Face:
+        ways: dict[int, str] = {}
+        for count in range(5):
+            for some in itertools.combinations_with_replacement(spaces, count):
+                ways.setdefault(sum(advance for advance, _ in some), "".join(space for _, space in some))
+        return cls(digit, narrow, spaces, tuple(sorted(ways)), tuple(ways[w] for w in sorted(ways)))
+
+    def advance(self, text: str) -> int:
+        """A figure's or a heading's advance."""
+        if text in _ADVANCES:
+            return _ADVANCES[text]
+        wide, narrow = Column.measure(text)
+        return wide * self.digit + narrow * self.narrow
+
+    def blank(self, room: int) -> tuple[str, int]:
+        """Blank space as wide as ``room`` or a little less (at most 31 units, 1/66 em), and its width."""
+        best, best_width = "", 0
+        for count in range(max(0, room // self.digit - 2), max(0, room) // self.digit + 1):
+            i = bisect.bisect_right(self.widths, room - count * self.digit) - 1
+            width = count * self.digit + self.widths[i]
+            if i >= 0 and best_width < width <= room:
+                best, best_width = FIGURE_SPACE * count + self.fills[i], width
+        return best, best_width
+
+    def place(self, pieces: Sequence[tuple[str, int]], end: int) -> str:
+        """A line of ``pieces`` (text, where it ends: DejaVu Sans' units from the start of the line), then blank
+        up to ``end``. Each piece is placed from the start of the line: the small gaps do not add up."""
+        text, x = "", 0
+        for piece, right in [*pieces, ("", end)]:
+            blank, width = self.blank(right - self.advance(piece) - x)
+            text += blank + piece
+            x += width + self.advance(piece)
+        return text
 
 
-def _fillings() -> tuple[list[int], list[str]]:
-    """Every way to make blank space of up to four of the narrow spaces, by width (the narrowest way each)."""
-    ways: dict[int, str] = {}
-    for count in range(5):
-        for spaces in itertools.combinations_with_replacement(_SPACES[1:], count):
-            ways.setdefault(sum(advance for advance, _ in spaces), "".join(space for _, space in spaces))
-    widths = sorted(ways)
-    return widths, [ways[w] for w in widths]
-
-
-_FILL_WIDTHS, _FILLS = _fillings()
-
-
-def _blank(room: int) -> tuple[str, int]:
-    """Blank space as wide as ``room`` (DejaVu Sans' units) or a little less, and its width."""
-    best, best_width = "", 0
-    for figures in range(max(0, room // _DIGIT - 2), max(0, room) // _DIGIT + 1):
-        i = bisect.bisect_right(_FILL_WIDTHS, room - figures * _DIGIT) - 1
-        width = figures * _DIGIT + _FILL_WIDTHS[i]
-        if i >= 0 and best_width < width <= room:
-            best, best_width = FIGURE_SPACE * figures + _FILLS[i], width
-    return best, best_width
+_NARROW_SPACES = (("\u2004", 675), ("\u2005", 512), ("\u2006", 342), ("\u2009", 409), ("\u200a", 204))
+REGULAR = _Face.of(_DIGIT, _NARROW, ((_NARROW, NARROW_SPACE), *((a, c) for c, a in _NARROW_SPACES)))
+BOLD = _Face.of(1425, 778, ((713, NARROW_SPACE), *((a, c) for c, a in _NARROW_SPACES)))  # DejaVu Sans Bold
 
 
 @dataclass(frozen=True)
@@ -239,6 +252,7 @@ class ScoreLines:
 
     lines: list[ScoreLine]
     headings: str  # # + Σ + Σ…, set like the lines, and the gap before the dealer
+    final: str  # the final totals in bold (DejaVu Sans Bold), each under its Σ column
     number: float  # the deal number's column
     group: float  # each player's columns (+ and Σ) with the gap before them
     indent: float  # where the dealer starts: the figures' whole width and the gap after them
@@ -279,9 +293,10 @@ def score_lines(sheet: MatchSheet, number: Callable[[int], str], notation: Calla
     players = sheet.match.players
     scores = [[figures(number(r.scores[p])) if r.scores is not None else "" for p in players] for r in sheet.rows]
     totals = [[figures(number(r.totals[p])) for p in players] for r in sheet.rows]
+    final = [figures(number(sheet.totals[p])) for p in players]
     deal = Column.fitting([str(r.number) for r in sheet.rows])
     score = Column.fitting([s for row in scores for s in row])
-    total = Column.fitting([t for row in totals for t in row])
+    total = Column.fitting([t for row in [*totals, final] for t in row])
     group = max(MIN_GROUP, PLAYER_GAP + score.ch + GAP + total.ch)
     lead, between = _spaces(group - score.ch - GAP - total.ch), FIGURE_SPACE * GAP
     lines = []
@@ -289,13 +304,14 @@ def score_lines(sheet: MatchSheet, number: Callable[[int], str], notation: Calla
         cells = [deal.pad(str(row.number))]
         cells += [lead + score.pad(s) + between + total.pad(t) for s, t in zip(row_scores, row_totals, strict=True)]
         lines.append(ScoreLine(row.status in STRUCK, "".join(cells), row.dealer, notation(row)))
-    places, x = [("#", deal.units)], deal.units
-    for _ in players:
-        x += Column(*Column.measure(lead)).units + score.units
+    places, ends, x = [("#", deal.units)], [], deal.units
+    for player_total in final:
+        x += REGULAR.advance(lead) + score.units
         places.append(("+", x))
         x += GAP * _DIGIT + total.units
         places.append(("Σ", x))
-    return ScoreLines(lines, _headings(places, x + PLAYER_GAP * _DIGIT), deal.ch, group,
+        ends.append((player_total, x))
+    return ScoreLines(lines, REGULAR.place(places, x + PLAYER_GAP * _DIGIT), BOLD.place(ends, x), deal.ch, group,
                       deal.ch + len(players) * group + PLAYER_GAP)
 
 

@@ -16,17 +16,28 @@ from tests.test_sheet_cache import renders  # noqa: F401  (the fixture counting 
 from tests.test_sheets import deal_row, enter_deals, line_after, lines_of, pdf_of, score_row, text_of
 
 DEJAVU = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+DEJAVU_BOLD = DEJAVU.with_name("DejaVuSans-Bold.ttf")
 BLANK = set("\u2007\u00a0\u2004\u2005\u2006\u2009\u200a")  # the padding: spaces of fixed widths
+
+
+def advances(path: Path):
+    if not path.exists():
+        pytest.skip("DejaVu Sans is not installed (scripts/test installs it)")
+    font = TTFont(path)
+    cmap, metrics = font.getBestCmap(), font["hmtx"]
+    return lambda c: metrics[cmap[ord(c)]][0]
 
 
 @pytest.fixture(scope="module")
 def advance():
     """A character's advance in DejaVu Sans (the sheet's font for figures), in 1/2048 em."""
-    if not DEJAVU.exists():
-        pytest.skip("DejaVu Sans is not installed (scripts/test installs it)")
-    font = TTFont(DEJAVU)
-    cmap, metrics = font.getBestCmap(), font["hmtx"]
-    return lambda c: metrics[cmap[ord(c)]][0]
+    return advances(DEJAVU)
+
+
+@pytest.fixture(scope="module")
+def bold_advance():
+    """The same in DejaVu Sans Bold (the final totals)."""
+    return advances(DEJAVU_BOLD)
 
 
 def right_edges(text: str, advance) -> list[int]:
@@ -42,7 +53,7 @@ def right_edges(text: str, advance) -> list[int]:
 def fake_sheet(rows: list[tuple[int, dict[str, int] | None, dict[str, int], str]]):
     players = ["Ann", "Ben", "Cid", "Dee"]
     return SimpleNamespace(
-        match=SimpleNamespace(players=players),
+        match=SimpleNamespace(players=players), totals=rows[-1][2],
         rows=[SimpleNamespace(number=n, scores=scores, totals=totals, status=status, dealer="Ann", versions=1,
                               notation="x") for n, scores, totals, status in rows],
     )
@@ -65,7 +76,7 @@ ROWS = [  # number, scores, totals, status: negative totals, thousands, a deal w
 
 
 @pytest.mark.parametrize("number", [english, german], ids=["1,234", "1.234"])
-def test_every_figure_stands_right_aligned_under_its_heading(advance, number):
+def test_every_figure_stands_right_aligned_under_its_heading(advance, bold_advance, number):
     lines = sheets.score_lines(fake_sheet(ROWS), number, lambda row: row.notation)
     heading_edges = right_edges(lines.headings, advance)
     assert len(heading_edges) == 1 + 2 * 4  # #, then + and Σ of each of the four players
@@ -80,6 +91,10 @@ def test_every_figure_stands_right_aligned_under_its_heading(advance, number):
     assert len(widths) == 1  # every line's deal text starts at the same place …
     start = widths.pop() + sheets.PLAYER_GAP * advance("\u2007")
     assert abs(start - lines.indent * advance("0")) <= 4  # … where the wrapped lines continue (the CSS indent)
+    # the final totals, in bold, each under its Σ (the last row's totals here)
+    final = right_edges(lines.final, bold_advance)
+    assert all(abs(e - h) <= 31 for e, h in zip(final, heading_edges[2::2], strict=True)), (final, heading_edges)
+    assert lines.final.split() == [number(v).replace("-", "‒") for v in ROWS[-1][2].values()]
     # the figures of one column end at exactly the same place on every line
     for column in range(1, 9):
         ends = {right_edges(line.figures, advance)[column] for line in lines.lines if line.figures.split()[0] != "10"}

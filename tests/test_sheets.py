@@ -26,7 +26,8 @@ def text_of(reader: PdfReader) -> str:
 
 
 def lines_of(reader: PdfReader) -> list[str]:
-    return [line.strip() for page in reader.pages for line in (page.extract_text() or "").splitlines()]
+    """The printed lines, white space of any width (the score sheet pads its figures) as one space."""
+    return [" ".join(line.split()) for page in reader.pages for line in (page.extract_text() or "").splitlines()]
 
 
 def deal_row(reader: PdfReader, number: int) -> list[str]:
