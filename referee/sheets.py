@@ -256,11 +256,8 @@ class ScoreLines:
     number: float  # the deal number's column
     group: float  # each player's columns (+ and Σ) with the gap before them
     indent: float  # where the dealer starts: the figures' whole width and the gap after them
+    players: int
     mark: str = DEALER_MARK
-
-    @property
-    def players(self) -> int:
-        return round((self.indent - self.number - PLAYER_GAP) / self.group)
 
     @property
     def css(self) -> str:
@@ -312,7 +309,7 @@ def score_lines(sheet: MatchSheet, number: Callable[[int], str], notation: Calla
         places.append(("Σ", x))
         ends.append((player_total, x))
     return ScoreLines(lines, REGULAR.place(places, x + PLAYER_GAP * _DIGIT), BOLD.place(ends, x), deal.ch, group,
-                      deal.ch + len(players) * group + PLAYER_GAP)
+                      deal.ch + len(players) * group + PLAYER_GAP, len(players))
 
 
 STRUCK = ("void", "after end", "invalid")  # deals that count for nothing: struck through on the sheet
