@@ -271,9 +271,9 @@ def columns_css(number: float, group: float, players: int) -> str:
     On a screen the lines keep room for the figures and some text, and scroll sideways when the screen is
     narrower."""
     indent = number + players * group + PLAYER_GAP
-    return (f".cols col.n {{ width: {number:g}ch; }} .cols col.p {{ width: {group:g}ch; }}\n"
+    return (f".cols {{ margin-left: {number:g}ch; width: {players * group:g}ch; }}\n"
             f"p.r {{ padding-left: {indent:g}ch; text-indent: -{indent:g}ch; }}\n"
-            f"@media screen {{ .rows > * {{ min-width: {indent + 24:g}ch; }} .rows > p.r {{ min-width: 24ch; }} }}\n")
+            f"@media screen {{ .rows > p.h {{ min-width: {indent + 24:g}ch; }} .rows > p.r {{ min-width: 24ch; }} }}\n")
 
 
 def _spaces(ch: float) -> str:

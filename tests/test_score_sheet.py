@@ -120,7 +120,7 @@ def test_each_players_columns_keep_room_for_the_name_and_grow_with_the_figures()
     big = sheets.score_lines(fake_sheet(ROWS), english, lambda row: row.notation)
     # "‒1,000" (5 digits wide and a separator) and "‒1,009": 3 + 5.5 + 2 + 5.5 digits
     assert big.group == sheets.PLAYER_GAP + 5.5 + sheets.GAP + 5.5 and big.number == 2
-    assert "width: 2ch" in big.css and "width: 16ch" in big.css and f"padding-left: {big.indent:g}ch" in big.css
+    assert "margin-left: 2ch; width: 64ch" in big.css and f"padding-left: {big.indent:g}ch" in big.css
 
 
 # ---- through the app ----------------------------------------------------------------------------
