@@ -1,15 +1,18 @@
 """Printed score sheets: the sheet model, built from what the rules return, and HTML → PDF with WeasyPrint.
 
 Nothing here re-derives a rule: a row's notation comes from ``game.notation``, its working from the
-result's breakdown, the totals from the replayed match. The chart and the QR code are SVG made here,
-without any network: WeasyPrint may only read files from ``static/``.
+result's breakdown, the totals from the replayed match. The chart (SVG) and the QR code (PNG) are made here,
+without any network: WeasyPrint may only read files from ``static/`` (and the ``data:`` URLs made here).
 """
 
 from __future__ import annotations
 
+import bisect
+import functools
+import itertools
 import mimetypes
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -24,6 +27,7 @@ from .matches import Match
 # Line styles that stay apart in black and white: dash pattern and marker per player.
 _DASHES = ("", "6 3", "2 3", "8 3 2 3")
 _MARKERS = ("circle", "square", "triangle", "diamond")
+MARKER_CHARACTERS = ("\u25cf", "\u25a1", "\u25b2", "\u25c7")  # ● □ ▲ ◇: the markers as text, for a legend
 
 
 @dataclass(frozen=True)
@@ -49,8 +53,8 @@ class MatchSheet:
     note: str  # the rules' standing note (a ``Line``: rendered through ``say``), or ""
     options: list[tuple[str, str]]  # (label, value) as the rules name them (``N_`` words: through the catalogue)
     chart: str
-    legend: list[tuple[str, str]]  # (marker SVG, player): beside the chart as HTML, shaped like all other text
-    qr: str
+    legend: list[tuple[str, str]]  # (marker character, player): beside the chart as HTML, shaped like all other text
+    qr: str  # the QR code of the match's address, as a PNG ``data:`` URL
     url: str
     as_of: datetime | None  # the match's last change: a cached sheet is the same whenever it is printed
     started: datetime | None
@@ -109,13 +113,214 @@ def match_sheet(match: Match, url: str, noun: str | None = None, target_label: s
         note=standing.note or "",
         options=[(spec.label, shown) for spec, shown in game.describe_options(match.options)],
         chart=chart_svg(match.players, series, target=target, noun=noun, labels=False, target_label=target_label,
-                        title=title),
-        legend=[(marker_svg(n), player) for n, player in enumerate(match.players)],
-        qr=qr_svg(url),
+                        title=title, sparse=True),
+        legend=[(MARKER_CHARACTERS[n % len(MARKER_CHARACTERS)], player) for n, player in enumerate(match.players)],
+        qr=qr_png(url),
         url=url,
         as_of=_moment(match.row["updated"]),
         started=_moment(match.row["created"]),
     )
+
+
+# ---- the compact score sheet: numbers in fixed-width columns of plain text ------------------
+#
+# Each deal of the score sheet is ONE line of text (one box for WeasyPrint, where a table row of seven cells is
+# seven): its numbers padded on the left to a fixed width, so that they line up right-aligned under the column
+# headings. In DejaVu Sans (the sheet's font for digits) every digit, U+2007 FIGURE SPACE and U+2012 FIGURE DASH
+# is one digit wide (1303/2048 em, the CSS unit ``ch``), and the thousands separators (``,`` ``.``) and U+00A0
+# NO-BREAK SPACE half of one (651/2048 em). Neither padding character is a place to break the line.
+
+FIGURE_SPACE = "\u2007"
+NARROW_SPACE = "\u00a0"
+FIGURE_DASH = "\u2012"
+_DIGIT, _NARROW = 1303, 651  # advances in DejaVu Sans (units of 1/2048 em)
+_ADVANCES = {"+": 1716, "#": 1716, "Σ": 1294}  # the headings' advances (DejaVu Sans)
+_WIDE = frozenset("0123456789" + FIGURE_SPACE + FIGURE_DASH)
+GAP = 2  # digit widths between the columns of one player (+ and Σ)
+PLAYER_GAP = 3  # digit widths before each player's columns (at least) and before the dealer
+MIN_GROUP = 13  # digit widths of each player's columns with the gap before them, at least: room for the name
+DEALER_MARK = " \u2502 "  # │ between the dealer and the deal
+
+
+def figures(text: str) -> str:
+    """A formatted number whose minus sign is as wide as a digit (U+2012 FIGURE DASH for ``-`` or ``−``)."""
+    return text.replace("-", FIGURE_DASH).replace("\u2212", FIGURE_DASH)
+
+
+@dataclass(frozen=True)
+class Column:
+    """A column of formatted numbers: ``wide`` digit-wide characters and ``narrow`` half-wide ones (separators)
+    in the widest; ``pad`` sets any of them right-aligned in that width."""
+
+    wide: int = 1
+    narrow: int = 0
+
+    @staticmethod
+    def measure(text: str) -> tuple[int, int]:
+        wide = sum(1 for c in text if c in _WIDE)
+        return wide, len(text) - wide
+
+    @classmethod
+    def fitting(cls, texts: Sequence[str]) -> Column:
+        sizes = [cls.measure(t) for t in texts] or [(1, 0)]
+        return cls(max(1, *(w for w, _ in sizes)), max(0, *(n for _, n in sizes)))
+
+    @property
+    def ch(self) -> float:
+        """The width in the CSS unit ``ch`` (one digit)."""
+        return self.wide + self.narrow / 2
+
+    def pad(self, text: str) -> str:
+        wide, narrow = self.measure(text)
+        return FIGURE_SPACE * max(0, self.wide - wide) + NARROW_SPACE * max(0, self.narrow - narrow) + text
+
+    @property
+    def units(self) -> int:
+        """The width in DejaVu Sans' units (1/2048 em)."""
+        return self.wide * _DIGIT + self.narrow * _NARROW
+
+
+@dataclass(frozen=True)
+class _Face:
+    """The advances (DejaVu Sans' units) a line of placed text needs: figures and separators, and the spaces
+    blank space is made of (each way to make up to four of the narrow ones, by width)."""
+
+    digit: int
+    narrow: int
+    spaces: tuple[tuple[int, str], ...]
+    widths: tuple[int, ...] = ()
+    fills: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, digit: int, narrow: int, spaces: tuple[tuple[int, str], ...]) -> _Face:
+        ways: dict[int, str] = {}
+        for count in range(5):
+            for some in itertools.combinations_with_replacement(spaces, count):
+                ways.setdefault(sum(advance for advance, _ in some), "".join(space for _, space in some))
+        return cls(digit, narrow, spaces, tuple(sorted(ways)), tuple(ways[w] for w in sorted(ways)))
+
+    def advance(self, text: str) -> int:
+        """A figure's or a heading's advance."""
+        if text in _ADVANCES:
+            return _ADVANCES[text]
+        wide, narrow = Column.measure(text)
+        return wide * self.digit + narrow * self.narrow
+
+    def blank(self, room: int) -> tuple[str, int]:
+        """Blank space as wide as ``room`` or a little less (at most 31 units, 1/66 em), and its width."""
+        best, best_width = "", 0
+        for count in range(max(0, room // self.digit - 2), max(0, room) // self.digit + 1):
+            i = bisect.bisect_right(self.widths, room - count * self.digit) - 1
+            width = count * self.digit + self.widths[i]
+            if i >= 0 and best_width < width <= room:
+                best, best_width = FIGURE_SPACE * count + self.fills[i], width
+        return best, best_width
+
+    def place(self, pieces: Sequence[tuple[str, int]], end: int) -> str:
+        """A line of ``pieces`` (text, where it ends: DejaVu Sans' units from the start of the line), then blank
+        up to ``end``. Each piece is placed from the start of the line: the small gaps do not add up."""
+        text, x = "", 0
+        for piece, right in [*pieces, ("", end)]:
+            blank, width = self.blank(right - self.advance(piece) - x)
+            text += blank + piece
+            x += width + self.advance(piece)
+        return text
+
+
+_NARROW_SPACES = (("\u2004", 675), ("\u2005", 512), ("\u2006", 342), ("\u2009", 409), ("\u200a", 204))
+REGULAR = _Face.of(_DIGIT, _NARROW, ((_NARROW, NARROW_SPACE), *((a, c) for c, a in _NARROW_SPACES)))
+BOLD = _Face.of(1425, 778, ((713, NARROW_SPACE), *((a, c) for c, a in _NARROW_SPACES)))  # DejaVu Sans Bold
+
+
+@dataclass(frozen=True)
+class ScoreLine:
+    struck: bool  # void, after the end, or no longer fitting the rules: printed struck through
+    figures: str  # number, then each player's score and total: fixed width, right-aligned
+    dealer: str
+    notation: str  # in the reader's language, with the status words
+
+    @property
+    def text(self) -> str:
+        """The whole line: the figures, the dealer, the notation."""
+        return f"{self.figures}{FIGURE_SPACE * PLAYER_GAP}{self.dealer}{DEALER_MARK}{self.notation}"
+
+
+@dataclass(frozen=True)
+class ScoreLines:
+    """The compact sheet's lines, the line of headings over their figures, and the widths (``ch``) of the
+    columns, for the players' names above them."""
+
+    lines: list[ScoreLine]
+    headings: str  # # + Σ + Σ…, set like the lines, and the gap before the dealer
+    final: str  # the final totals in bold (DejaVu Sans Bold), each under its Σ column
+    number: float  # the deal number's column
+    group: float  # each player's columns (+ and Σ) with the gap before them
+    indent: float  # where the dealer starts: the figures' whole width and the gap after them
+    players: int
+    mark: str = DEALER_MARK
+
+    @property
+    def css(self) -> str:
+        """The style of these widths (``columns_css``)."""
+        return columns_css(self.number, self.group, self.players)
+
+
+def columns_css(number: float, group: float, players: int) -> str:
+    """The compact sheet's column widths as CSS: the deal number's column and each player's (the names above the
+    figures), and where a deal's text continues when it wraps (under its own start, not under the figures).
+    On a screen the lines keep room for the figures and some text, and scroll sideways when the screen is
+    narrower."""
+    indent = number + players * group + PLAYER_GAP
+    return (f".cols {{ margin-left: {number:g}ch; width: {players * group:g}ch; }}\n"
+            f"p.r {{ padding-left: {indent:g}ch; text-indent: -{indent:g}ch; }}\n"
+            f"@media screen {{ .rows > p.h {{ min-width: {indent + 24:g}ch; }} .rows > p.r {{ min-width: 24ch; }} }}\n")
+
+
+def _spaces(ch: float) -> str:
+    """Blank space ``ch`` digits wide (to the half digit)."""
+    return FIGURE_SPACE * int(ch) + NARROW_SPACE * round(2 * (ch - int(ch)))
+
+
+def score_lines(sheet: MatchSheet, number: Callable[[int], str], notation: Callable[[SheetRow], str]) -> ScoreLines:
+    """The sheet's deals as fixed-width lines: ``number(value)`` formats a number in the reader's language,
+    ``notation(row)`` is the row's notation with its status words.
+
+    Each player's columns take at least ``MIN_GROUP`` digits (room for the name above them), the gap before
+    them widened as needed."""
+    players = sheet.match.players
+    scores = [[figures(number(r.scores[p])) if r.scores is not None else "" for p in players] for r in sheet.rows]
+    totals = [[figures(number(r.totals[p])) for p in players] for r in sheet.rows]
+    final = [figures(number(sheet.totals[p])) for p in players]
+    deal = Column.fitting([str(r.number) for r in sheet.rows])
+    score = Column.fitting([s for row in scores for s in row])
+    total = Column.fitting([t for row in [*totals, final] for t in row])
+    group = max(MIN_GROUP, PLAYER_GAP + score.ch + GAP + total.ch)
+    lead, between = _spaces(group - score.ch - GAP - total.ch), FIGURE_SPACE * GAP
+    lines = []
+    for row, row_scores, row_totals in zip(sheet.rows, scores, totals, strict=True):
+        cells = [deal.pad(str(row.number))]
+        cells += [lead + score.pad(s) + between + total.pad(t) for s, t in zip(row_scores, row_totals, strict=True)]
+        lines.append(ScoreLine(row.status in STRUCK, "".join(cells), row.dealer, notation(row)))
+    places, ends, x = [("#", deal.units)], [], deal.units
+    for player_total in final:
+        x += REGULAR.advance(lead) + score.units
+        places.append(("+", x))
+        x += GAP * _DIGIT + total.units
+        places.append(("Σ", x))
+        ends.append((player_total, x))
+    return ScoreLines(lines, REGULAR.place(places, x + PLAYER_GAP * _DIGIT), BOLD.place(ends, x), deal.ch, group,
+                      deal.ch + len(players) * group + PLAYER_GAP, len(players))
+
+
+STRUCK = ("void", "after end", "invalid")  # deals that count for nothing: struck through on the sheet
+
+
+@functools.lru_cache(maxsize=256)
+def qr_png(url: str) -> str:
+    """A QR code of ``url`` as a PNG ``data:`` URL (pure Python, no network): 8 pixels a module, drawn without
+    smoothing (``image-rendering: pixelated``). WeasyPrint draws this picture in a fraction of the time it takes
+    to read the same code as an SVG path."""
+    return str(segno.make(url, error="m").png_data_uri(scale=8, border=2))
 
 
 def qr_svg(url: str) -> str:
@@ -127,12 +332,14 @@ def qr_svg(url: str) -> str:
 def chart_svg(
     players: Sequence[str], series: Sequence[dict[str, int]], target: int | None = None, noun: str = "deal",
     width: int = 520, height: int = 200, labels: bool = True, target_label: str = "target {target}",
-    title: str = "Running totals",
+    title: str = "Running totals", sparse: bool = False,
 ) -> str:
     """Running totals after each counted deal, one line per player; readable in black and white.
 
     ``labels=False`` leaves the players' names out of the picture (the PDF sheet puts them in an HTML legend:
-    WeasyPrint does not shape SVG text, so Arabic, Hebrew, Devanagari or Thai names would print wrongly)."""
+    WeasyPrint does not shape SVG text, so Arabic, Hebrew, Devanagari or Thai names would print wrongly).
+    ``sparse``: few numbers on the axes and no axis title (the printed sheet: WeasyPrint lays out and draws
+    every letter of an SVG text on its own, a whole line of HTML text costs less than one of them)."""
     left, right, top, bottom = 42, 70, 10, 28
     plot_w, plot_h = width - left - right, height - top - bottom
     deals = max(len(series) - 1, 1)
@@ -152,16 +359,19 @@ def chart_svg(
         f'<rect x="{left}" y="{top}" width="{plot_w}" height="{plot_h}" fill="none" stroke="#999" '
         'stroke-width="0.6"/>',
     ]
-    for v in range(0, peak + 1, step):
+    every = 2 if sparse and peak // step > 3 else 1  # the sparse chart names every other grid line
+    for n, v in enumerate(range(0, peak + 1, step)):
         out.append(f'<line x1="{left}" x2="{left + plot_w}" y1="{y(v):.1f}" y2="{y(v):.1f}" '
                    'stroke="#ddd" stroke-width="0.5"/>')
-        out.append(f'<text x="{left - 4}" y="{y(v) + 3:.1f}" text-anchor="end" font-size="9">{v}</text>')
-    ticks = max(1, deals // 12)
+        if n % every == 0:
+            out.append(f'<text x="{left - 4}" y="{y(v) + 3:.1f}" text-anchor="end" font-size="9">{v}</text>')
+    ticks = _tick_step(deals, 3) if sparse else max(1, deals // 12)
     for i in range(0, deals + 1, ticks):
         out.append(f'<text x="{x(i):.1f}" y="{top + plot_h + 12}" text-anchor="middle" '
                    f'font-size="9">{i}</text>')
-    out.append(f'<text x="{left + plot_w / 2:.1f}" y="{height - 3}" text-anchor="middle" '
-               f'font-size="9">{escape(noun)}</text>')
+    if not sparse:
+        out.append(f'<text x="{left + plot_w / 2:.1f}" y="{height - 3}" text-anchor="middle" '
+                   f'font-size="9">{escape(noun)}</text>')
     if target:
         out.append(
             f'<line x1="{left}" x2="{left + plot_w}" y1="{y(target):.1f}" y2="{y(target):.1f}" stroke="#000" '
@@ -210,6 +420,14 @@ def _marker(kind: str, px: float, py: float) -> str:
             f'{px - 3:.1f},{py:.1f}" fill="#fff" stroke="#000" stroke-width="0.9"/>')
 
 
+def _tick_step(deals: int, most: int) -> int:
+    """Every how many deals the x axis is labelled: a round number, at most ``most`` steps."""
+    for step in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000):
+        if deals / step <= most:
+            return step
+    return max(1, deals // most)
+
+
 def _nice_step(peak: int) -> int:
     for step in (5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000):
         if peak / step <= 6:
@@ -228,6 +446,8 @@ def static_fetcher(static_folder: str | Path, static_url_path: str = "/static"):
 
     class StaticFetcher(URLFetcher):
         def fetch(self, url: str, headers: Any = None) -> URLFetcherResponse:
+            if urlparse(url).scheme == "data":  # a picture made here (the QR code): decoded, nothing fetched
+                return super().fetch(url, headers)
             path = urlparse(url).path
             if path.startswith(prefix):
                 file = (root / path[len(prefix):]).resolve()
@@ -241,13 +461,33 @@ def static_fetcher(static_folder: str | Path, static_url_path: str = "/static"):
     return StaticFetcher()
 
 
-def html_to_pdf(html: str, base_url: str, static_folder: str | Path, css: str | None = None) -> bytes:
-    """Render the sheet's HTML (print CSS, @page) to PDF bytes; ``css``: a style sheet of its own on top."""
+def html_to_pdf(html: str, base_url: str, static_folder: str | Path, css: str | None = None,
+                stylesheets: Sequence[Any] = ()) -> bytes:
+    """Render the sheet's HTML (print CSS, @page) to PDF bytes; ``css``: a style sheet of its own on top;
+    ``stylesheets``: style sheets already read (``stylesheet``)."""
     from weasyprint import CSS, HTML
 
     fetcher = static_fetcher(static_folder)
-    extra = [CSS(string=css, url_fetcher=fetcher)] if css else None
-    return HTML(string=html, base_url=base_url, url_fetcher=fetcher, media_type="print").write_pdf(stylesheets=extra)
+    extra = [*stylesheets, *([CSS(string=css, url_fetcher=fetcher)] if css else [])]
+    return HTML(string=html, base_url=base_url, url_fetcher=fetcher, media_type="print").write_pdf(
+        stylesheets=extra or None)
+
+
+_STYLESHEETS: dict[Path, tuple[float, Any]] = {}
+
+
+def stylesheet(path: str | Path) -> Any:
+    """The style sheet at ``path`` read by WeasyPrint once per process (again when the file changes): reading
+    it (cssselect2 compiles every selector) costs about as much as a whole one-page render. A read style
+    sheet is only matched against afterwards, so threads share it."""
+    from weasyprint import CSS
+
+    file = Path(path).resolve()
+    stamp = file.stat().st_mtime
+    known = _STYLESHEETS.get(file)
+    if known is None or known[0] != stamp:
+        known = _STYLESHEETS[file] = (stamp, CSS(string=file.read_text(encoding="utf-8"), media_type="print"))
+    return known[1]
 
 
 # ---- the sheet cache ----------------------------------------------------------------------

@@ -26,18 +26,28 @@ def text_of(reader: PdfReader) -> str:
 
 
 def lines_of(reader: PdfReader) -> list[str]:
-    return [line.strip() for page in reader.pages for line in (page.extract_text() or "").splitlines()]
+    """The printed lines, white space of any width (the score sheet pads its figures) as one space."""
+    return [" ".join(line.split()) for page in reader.pages for line in (page.extract_text() or "").splitlines()]
 
 
 def deal_row(reader: PdfReader, number: int) -> list[str]:
-    """The cells of deal ``number``'s row, as printed: "#, dealt, the deal…, then + and Σ for each player"."""
+    """The cells of deal ``number``'s row, as printed. The sheet with the working (``?working=1``): "#, dealt,
+    the deal…, then + and Σ for each player"; the score sheet: "#, + and Σ for each player, then dealt │ the
+    deal…" (its figures padded with spaces of a digit's width: any white space between the cells)."""
     rows = [
         line.split()
         for line in lines_of(reader)
-        if re.match(rf"{number} \S", line) and not line.startswith(f"{number} card")
+        if re.match(rf"{number}\s+\S", line) and not line.startswith(f"{number} card")
     ]
     assert len(rows) == 1, rows
     return rows[0]
+
+
+def score_row(reader: PdfReader, number: int, players: int = 2) -> tuple[list[str], str]:
+    """Deal ``number``'s line on the score sheet: its figures (+ and Σ of each player), then "dealer │ deal"."""
+    cells = deal_row(reader, number)
+    assert cells[0] == str(number), cells
+    return cells[1:1 + 2 * players], " ".join(cells[1 + 2 * players:])
 
 
 def line_after(reader: PdfReader, heading: str) -> str:
@@ -83,31 +93,41 @@ def kanji_match(client):
     return r.json["id"], players
 
 
-def test_match_sheet_has_names_every_score_and_the_totals(client, kanji_match):
+# Hand-checked: the elder takes and makes it, 40 against 12; deal 3 is void and leaves the running totals as they
+# were after deal 2. number: (dealer, [Ann +, Ann Σ, 山田 +, 山田 Σ], state)
+KANJI_ROWS = {
+    1: (f"{KANJI} 太郎", ["40", "40", "12", "12"], ""),
+    2: ("Ann", ["12", "52", "40", "52"], ""),
+    3: (f"{KANJI} 太郎", ["40", "52", "12", "52"], "VOID"),
+    4: ("Ann", ["12", "64", "40", "92"], ""),
+    5: (f"{KANJI} 太郎", ["40", "104", "12", "104"], ""),
+    6: ("Ann", ["12", "116", "40", "144"], ""),
+}
+
+
+@pytest.mark.parametrize("query", ["", "?working=1"], ids=["score sheet", "with the working"])
+def test_match_sheet_has_names_every_score_and_the_totals(client, kanji_match, query):
     mid, players = kanji_match
     enter_deals(client, mid, players, players[1], 6)
     client.delete(f"/api/matches/{mid}/deals/3")
-    reader = pdf_of(client.get(f"/matches/{mid}/sheet.pdf"))
+    reader = pdf_of(client.get(f"/matches/{mid}/sheet.pdf{query}"))
     text = text_of(reader)
     assert text.startswith(f"Klaberjass Ann · {KANJI} 太郎 ")
-    # Each row, cell by cell (hand-checked: the elder takes and makes it, 40 against 12; deal 3 is void and
-    # leaves the running totals as they were after deal 2).
-    expected = {  # number: (dealer, [Ann +, Ann Σ, 山田 +, 山田 Σ])
-        1: (players[1], ["40", "40", "12", "12"]),
-        2: ("Ann", ["12", "52", "40", "52"]),
-        3: (players[1], ["VOID", "40", "52", "12", "52"]),
-        4: ("Ann", ["12", "64", "40", "92"]),
-        5: (players[1], ["40", "104", "12", "104"]),
-        6: ("Ann", ["12", "116", "40", "144"]),
-    }
-    for number, (dealer, cells) in expected.items():
-        row = deal_row(reader, number)
-        assert row[0] == str(number) and " ".join(row[1:3]).startswith(dealer), row
-        assert row[-len(cells):] == cells, (number, row)
+    for number, (dealer, cells, state) in KANJI_ROWS.items():
+        if query:  # each row, cell by cell: #, dealt, the deal (and its state), then + and Σ of each player
+            row = deal_row(reader, number)
+            assert row[0] == str(number) and " ".join(row[1:3]).startswith(dealer), row
+            assert row[-len(cells) - bool(state):] == ([state] if state else []) + cells, (number, row)
+        else:  # one line a deal: #, + and Σ of each player, then the dealer │ the deal (and its state)
+            figures, rest = score_row(reader, number)
+            assert figures == cells and rest.startswith(f"{dealer} │ "), (number, figures, rest)
+            assert rest.endswith(" · VOID") == (state == "VOID"), rest
     assert line_after(reader, "Final totals") == "116 144"
     assert client.get(f"/api/matches/{mid}").json["totals"] == {"Ann": 116, players[1]: 144}
     assert "In progress." in lines_of(reader)
     assert lines_of(reader)[-1].endswith("page 1 / 1")
+    # the working of each deal is on the second sheet only
+    assert ("30 card points + 10 last trick = 40" in text) == bool(query), text
 
 
 def test_japanese_names_are_drawn_with_an_embedded_japanese_font(client, kanji_match):
@@ -118,7 +138,8 @@ def test_japanese_names_are_drawn_with_an_embedded_japanese_font(client, kanji_m
     assert any("DejaVu" in name for name in fonts), fonts
 
 
-def test_long_matches_flow_over_pages(client):
+@pytest.mark.parametrize("query", ["", "?working=1"], ids=["score sheet", "with the working"])
+def test_long_matches_flow_over_pages(client, query):
     counts = {}
     for n in (4, 60):
         r = client.post(
@@ -126,11 +147,12 @@ def test_long_matches_flow_over_pages(client):
         )
         mid = r.json["id"]
         enter_deals(client, mid, ("Ann", "Ben"), "Ann", n)
-        reader = pdf_of(client.get(f"/matches/{mid}/sheet.pdf"))
+        reader = pdf_of(client.get(f"/matches/{mid}/sheet.pdf{query}"))
         counts[n] = len(reader.pages)
         if n == 60:
             text = text_of(reader)
-            assert deal_row(reader, 60)[:2] == ["60", "Ben"] and f"page {counts[n]} / {counts[n]}" in text
+            dealt = deal_row(reader, 60)[1] if query else score_row(reader, 60)[1].split()[0]
+            assert dealt == "Ben" and f"page {counts[n]} / {counts[n]}" in text
             # the table header is repeated on every page
             assert all("Dealt" in (page.extract_text() or "") for page in reader.pages)
     assert counts[4] == 1 and counts[60] > counts[4]
@@ -154,8 +176,11 @@ def test_spitzer_and_joker_judge_sheets_use_their_notation(client):
     client.post(
         f"/api/matches/{mid}/deals", json={"contract": "zola_schwarz", "declarers": ["Ben"], "points": 120, "tricks": 7}
     )
-    assert deal_row(reader := pdf_of(client.get(f"/matches/{mid}/sheet.pdf")), 1) == \
+    assert deal_row(reader := pdf_of(client.get(f"/matches/{mid}/sheet.pdf?working=1")), 1) == \
         "1 Ann Zola Schwarz · Ben · 120 pts · 7 tr 27 27 0 0 27 27 27 27".split()
+    assert line_after(reader, "Final totals") == "27 0 27 27"
+    assert deal_row(reader := pdf_of(client.get(f"/matches/{mid}/sheet.pdf")), 1) == \
+        "1 27 27 0 0 27 27 27 27 Ann │ Zola Schwarz · Ben · 120 pts · 7 tr".split()
     assert line_after(reader, "Final totals") == "27 0 27 27"
     r = client.post("/api/matches", json={"game": "joker-judge", "players": ["Ann", "Ben"], "first_dealer": "Ben"})
     mid = r.json["id"]
@@ -167,8 +192,10 @@ def test_spitzer_and_joker_judge_sheets_use_their_notation(client):
             "joker_declaration": False,
         },
     )
-    row = deal_row(pdf_of(client.get(f"/matches/{mid}/sheet.pdf")), 1)
+    row = deal_row(pdf_of(client.get(f"/matches/{mid}/sheet.pdf?working=1")), 1)
     assert " ".join(row).startswith("1 Ben Ann bid 5 · 0–1 · ×10 · Ben") and row[-4:] == ["0", "0", "120", "120"], row
+    figures, rest = score_row(pdf_of(client.get(f"/matches/{mid}/sheet.pdf")), 1)
+    assert figures == ["0", "0", "120", "120"] and rest.startswith("Ben │ Ann bid 5 · 0–1 · ×10 · Ben"), rest
 
 
 def test_sheet_preview_is_the_same_template_as_html(client, kanji_match):

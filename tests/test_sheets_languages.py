@@ -30,7 +30,7 @@ def has_japanese_font(reader) -> bool:
 
 def test_a_japanese_joker_judge_sheet_speaks_japanese_and_embeds_ipagothic(client):
     mid = joker_match(client)
-    reader = pdf_of(client.get(f"/matches/{mid}/sheet.pdf?lang=ja"))
+    reader = pdf_of(client.get(f"/matches/{mid}/sheet.pdf?lang=ja&working=1"))
     text = text_of(reader)
     # the game's name from the seed, then the sheet's own words (the players' names stay as they are)
     assert text.startswith("ジョーカージャッジ Ann · Ben ")
@@ -58,7 +58,7 @@ def test_the_sheet_follows_accept_language_and_lang_wins(client):
 
 def test_a_german_spitzer_sheet_has_the_german_contract_names_and_headers(client):
     mid = spitzer_match(client)
-    reader = pdf_of(client.get(f"/matches/{mid}/sheet.pdf?lang=de"))
+    reader = pdf_of(client.get(f"/matches/{mid}/sheet.pdf?lang=de&working=1"))
     text = text_of(reader)
     assert "Zola Schwarz" in text  # the contract as the glossary names it in German
     for words in ("Geber", "Endstand", "Läuft noch.", "Seite 1 / 1", "Sitzordnung", "Zwischenstand nach jedem Spiel"):

@@ -2,7 +2,8 @@
 
 Rendered sheets are kept in a per-process cache (``referee.sheets.SheetCache``), keyed by what changes
 them: a match sheet by the match's id and its version stamp (``match_version``), the language, the address
-its QR code points to and the kind (HTML preview or PDF); a blank sheet by its game and names; a rules card
+its QR code points to, the kind (HTML preview or PDF) and the variant (the score sheet, one line a deal, or
+with ``?working=1`` every deal's working under it); a blank sheet by its game and names; a rules card
 by its game and options. A second request is served from the cache without WeasyPrint.
 
 Each answer carries a strong ETag (a digest of its bytes) and a request with a matching ``If-None-Match``
@@ -29,6 +30,7 @@ from . import get_db, i18n
 from .games import PLUGS
 from .i18n import say
 from .security import public_url
+from .wire import IMMUTABLE
 
 bp = Blueprint("sheets", __name__)
 
@@ -93,8 +95,12 @@ def _cached(slot: tuple[Any, ...], version: Any, render, mimetype: str, filename
     return _answer(rendered, mimetype, filename, shows_match)
 
 
-def _pdf(html: str) -> bytes:
-    return sheets.html_to_pdf(html, base_url=request.url_root, static_folder=str(current_app.static_folder))
+def _pdf(html: str, sheet: bool = False) -> bytes:
+    """PDF of a page (``sheet``: one of the sheets of ``sheets/_document.html``, printed with ``sheet.css`` read
+    once per process rather than linked from the HTML)."""
+    static = str(current_app.static_folder)
+    extra = [sheets.stylesheet(os.path.join(static, "sheet.css"))] if sheet else []
+    return sheets.html_to_pdf(html, base_url=request.url_root, static_folder=static, stylesheets=extra)
 
 
 def _css_string(text: str) -> str:
@@ -133,7 +139,9 @@ def _game(game_key: str) -> BaseGame:
 
 # ---- match sheets -------------------------------------------------------------------------
 
-def _match_sheet_html(match_id: int, pdf: bool) -> tuple[str, matches.Match]:
+def _match_sheet_html(match_id: int, pdf: bool, working: bool = False) -> tuple[str, matches.Match]:
+    """The match sheet's HTML: the compact score sheet (one line per deal), or with ``working`` every deal's
+    working under it."""
     try:
         match = matches.load(get_db(), match_id)
     except matches.NotFound as exc:
@@ -142,20 +150,58 @@ def _match_sheet_html(match_id: int, pdf: bool) -> tuple[str, matches.Match]:
     sheet = sheets.match_sheet(match, url, noun=_(match.game.deal_noun),
                                target_label=_("target %(target)s", target="{target}"), title=_("Running totals"))
     status_words = {status: _(word) for status, word in STATUS_WORDS.items()}
-    return render_template("sheets/match.html", sheet=sheet, pdf=pdf, status_words=status_words, **_words()), match
+    lines = None
+    if not working:
+        lines = sheets.score_lines(sheet, i18n.number_writer(), lambda row: _notation(row, status_words))
+    return render_template("sheets/match.html", sheet=sheet, pdf=pdf, working=working, lines=lines,
+                           status_words=status_words, **_words()), match
 
 
-def _match_slot(match_id: int, kind: str) -> tuple[tuple[Any, ...], Any]:
+def _notation(row: sheets.SheetRow, status_words: dict[str, str]) -> str:
+    """A deal's notation in the reader's language, and its state ("VOID", "CORRECTED (v2)") after it."""
+    text = say(row.notation) if row.notation else _("(no longer fits the rules)")
+    if row.status:
+        text += f" · {status_words[row.status].upper()}"
+        if row.status in ("corrected", "restored"):
+            text += f" (v{row.versions})"
+    return text
+
+
+def _working() -> bool:
+    """Which match sheet: the compact score sheet, or ``?working=1`` with every deal's working."""
+    return request.args.get("working", "").strip().lower() in ("1", "true", "yes", "on")
+
+
+def _match_slot(match_id: int, kind: str, working: bool) -> tuple[tuple[Any, ...], Any]:
     version = match_version(match_id)
     if version is None:
         abort(404, description=f"There is no match {match_id}.")
-    return ("match", kind, match_id, _language(), public_url("pages.match_page", match_id=match_id)), tuple(version)
+    slot = ("match", kind, "working" if working else "compact", match_id, _language(),
+            public_url("pages.match_page", match_id=match_id))
+    return slot, tuple(version)
 
 
 @bp.get("/matches/<int:match_id>/sheet")
 def match_sheet(match_id: int):
-    slot, version = _match_slot(match_id, "html")
-    return _cached(slot, version, lambda: _match_sheet_html(match_id, pdf=False)[0], "text/html")
+    working = _working()
+    slot, version = _match_slot(match_id, "html", working)
+    return _cached(slot, version, lambda: _match_sheet_html(match_id, pdf=False, working=working)[0], "text/html")
+
+
+@bp.get("/sheet-columns.css")
+def columns_css():
+    """The column widths of a score sheet on a screen (the page's Content-Security-Policy allows no inline style;
+    the PDF has them inline): ``n`` the deal number's column and ``g`` each player's, in digits (halves allowed),
+    ``p`` players. The same question always gets the same answer: cached for a year."""
+    try:
+        number, group, players = float(request.args["n"]), float(request.args["g"]), int(request.args["p"])
+    except (KeyError, ValueError):
+        abort(404)
+    if not (0 < number <= 12 and 0 < group <= 60 and 1 <= players <= 8) or (number * 2) % 1 or (group * 2) % 1:
+        abort(404)
+    response = Response(sheets.columns_css(number, group, players), mimetype="text/css")
+    response.headers["Cache-Control"] = IMMUTABLE
+    return response
 
 
 DEALS_PER_PAGE = 20  # measured: a Klaberjass deal with its breakdown takes about 1/20 of an A4 page
@@ -176,10 +222,12 @@ def _refuse_long_sheet(match_id: int) -> None:
 @bp.get("/matches/<int:match_id>/sheet.pdf")
 def match_sheet_pdf(match_id: int):
     _refuse_long_sheet(match_id)
-    slot, version = _match_slot(match_id, "pdf")
+    working = _working()
+    slot, version = _match_slot(match_id, "pdf", working)
     game = get_db().execute("SELECT game FROM matches WHERE id = ?", [match_id]).fetchone()[0]
-    return _cached(slot, version, lambda: _pdf(_match_sheet_html(match_id, pdf=True)[0]), "application/pdf",
-                   f"referee-{game}-{match_id}.pdf")
+    name = f"referee-{game}-{match_id}-working.pdf" if working else f"referee-{game}-{match_id}.pdf"
+    return _cached(slot, version, lambda: _pdf(_match_sheet_html(match_id, pdf=True, working=working)[0], sheet=True),
+                   "application/pdf", name)
 
 
 # ---- blank sheets -------------------------------------------------------------------------
@@ -217,7 +265,7 @@ def blank_sheet_pdf(game_key: str):
     game = _game(game_key)
     players = _blank_players(game)
     return _cached(("blank", "pdf", game.key, tuple(players), _language()), 0,
-                   lambda: _pdf(_blank_html(game, players, pdf=True)), "application/pdf",
+                   lambda: _pdf(_blank_html(game, players, pdf=True), sheet=True), "application/pdf",
                    f"referee-{game.key}-sheet.pdf", shows_match=False)
 
 
