@@ -612,19 +612,19 @@ def enter_deal(
     The deal is scored before the write lock is taken, against the match as last committed (a plan); under the
     lock the plan is stored only if the match is still as it was (its version, state and abandoned flag — one
     guarded UPDATE), else everything is done again under the lock. Other writers wait for the writes alone,
-    not for the rules.
+    not for the rules, and deals entered at the same moment are written together, in one transaction
+    (``store.write_grouped``).
     """
     if key is not None and len(key) > MAX_KEY:
         raise InvalidDeal([Violation.of("bad_idempotency_key", None,
                                         "An idempotency key is at most {limit} characters, not {length}.",
                                         limit=MAX_KEY, length=f"{len(key):,}")])
     digest = body_hash(deal_input) if key else None
-    early = _plan_from_snapshot(db, match_id, deal_input, key, digest, max_deals)
-    with store.immediate(db):
-        deal = _write(db, early, guarded=True) if early is not None else None
-        if early is not None and deal is not None:
-            plan = early
-        else:  # the match changed meanwhile, or the entry is not the plain case: all of it again, under the lock
+    plan = _plan_from_snapshot(db, match_id, deal_input, key, digest, max_deals)
+    deal = store.write_grouped(db, (plan, store.acting_device.get()), _write_all) if plan is not None else None
+    if plan is None or deal is None:
+        # the match changed meanwhile, or the entry is not the plain case: all of it again, under the lock
+        with store.immediate(db):
             found = _under_lock(db, match_id, deal_input, key, digest, max_deals)
             if isinstance(found, Entered):
                 return found
@@ -632,6 +632,20 @@ def enter_deal(
             assert deal is not None
     log_change("entered", match_id, plan.number)
     return _entered(db, plan, deal)
+
+
+def _write_all(db: Database, items: list[tuple[_Plan, str | None]]) -> list[dict[str, Any] | None]:
+    """The deals of several phones, in one transaction (``store.write_grouped``): each stored only if its match
+    is still as its plan found it (a second deal for the same match in the same group is not: it is entered
+    again, alone). Each event says which phone entered the deal."""
+    stored = []
+    for plan, device in items:
+        token = store.acting_device.set(device)
+        try:
+            stored.append(_write(db, plan, guarded=True))
+        finally:
+            store.acting_device.reset(token)
+    return stored
 
 
 class _Plan(NamedTuple):

@@ -14,7 +14,7 @@ import secrets
 import sqlite3
 import threading
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import UTC, datetime
@@ -297,6 +297,55 @@ def immediate(db: Database) -> Iterator[Database]:
     finally:
         if lock is not None:
             lock.release()
+
+
+class _Queued:
+    """One write waiting for the write lock (see ``write_grouped``)."""
+
+    __slots__ = ("item", "done", "outcome")
+
+    def __init__(self, item: Any) -> None:
+        self.item, self.done, self.outcome = item, False, None
+
+
+_queues: dict[int, list[_Queued]] = {}  # by the id of the file's write lock
+_queues_guard = threading.Lock()
+
+
+def write_grouped(db: Database, item: Any, write_all: Callable[[Database, list[Any]], list[Any]]) -> Any:
+    """Group commit: ``item`` is queued for the write lock, and whichever queued thread gets the lock first writes
+    every item queued by then in ONE transaction (``write_all(db, items)`` gives each item's outcome) — one
+    commit, one sync to disk, for all of them. The others find theirs done when the lock comes to them.
+
+    Returns the item's outcome; None when it was not written (``write_all`` said so, or the transaction failed
+    and was rolled back): the caller then writes it alone, in a transaction of its own."""
+    lock: threading.Lock = db.write_lock  # type: ignore[attr-defined]
+    queued = _Queued(item)
+    with _queues_guard:
+        queue = _queues.setdefault(id(lock), [])
+        queue.append(queued)
+    with lock:
+        if queued.done:
+            return queued.outcome
+        with _queues_guard:
+            batch, queue[:] = queue[:], []
+        outcomes: list[Any] = [None] * len(batch)
+        try:
+            db.conn.execute("BEGIN IMMEDIATE")
+            try:
+                outcomes = write_all(db, [q.item for q in batch])
+            except BaseException:
+                db.conn.rollback()
+                raise
+            db.conn.execute("COMMIT")
+        except Exception:  # nothing of the batch is stored: each thread writes its own alone (and meets the error)
+            if db.conn.in_transaction:
+                db.conn.rollback()
+            outcomes = [None] * len(batch)
+        finally:
+            for q, outcome in zip(batch, outcomes, strict=True):
+                q.outcome, q.done = outcome, True
+    return queued.outcome
 
 
 # ---- matches ------------------------------------------------------------------------------

@@ -272,3 +272,53 @@ def test_stored_results_equal_a_full_replay(tmp_path_factory, steps):
         assert figures["Ann"]["score"] == sum(d.result.scores["Ann"] for d in counted)
     finally:
         db.conn.close()
+
+
+def test_deals_waiting_for_the_write_lock_are_written_together_in_one_transaction(tmp_path):
+    """Group commit: phones entering deals at the same moment queue for the write lock; the first to get it writes
+    every queued deal in one transaction (one sync to disk). Two deals for the same match in one group: the
+    second finds its match changed and is entered alone, after the first."""
+    import threading
+    import time
+
+    path = tmp_path / "group.sqlite"
+    setup = store.connect(path)
+    first, second = matches.start_match(setup, OPEN), matches.start_match(setup, OPEN)
+    setup.conn.close()
+    jobs = [(first, played(100)), (second, played(90)), (first, played(80))]
+    connections = [store.connect(path) for _ in jobs]
+    statements: list[str] = []
+    for db in connections:
+        db.conn.set_trace_callback(statements.append)
+    lock = store.write_lock(path)
+    answers: list = [None] * len(jobs)
+
+    def enter(i: int) -> None:
+        match_id, deal = jobs[i]
+        answers[i] = matches.enter_deal(connections[i], match_id, deal)
+
+    queue = store._queues.setdefault(id(lock), [])
+    with lock:  # hold the lock until all three are queued behind it
+        threads = [threading.Thread(target=enter, args=(i,)) for i in range(len(jobs))]
+        for t in threads:
+            t.start()
+        deadline = time.monotonic() + 10
+        while len(queue) < len(jobs) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert len(queue) == len(jobs)
+    for t in threads:
+        t.join(10)
+    for db in connections:
+        db.conn.set_trace_callback(None)
+    assert statements.count("COMMIT") == 2  # the group of three, then the second deal of the first match alone
+    assert sorted((a.match.id, a.number) for a in answers) == [(first, 1), (first, 2), (second, 1)]
+    check = store.connect(path)
+    for match_id in (first, second):
+        deals = store.deals_for(check, match_id)
+        assert [d["dealer"] for d in deals] == ["Ben", "Ann"][: len(deals)]
+        full = replay(find_game("klaberjass"), ("Ann", "Ben"), matches.load(check, match_id).options, "Ben",
+                      [DealRecord(d["number"], d["dealer"], d["input"], d["void"]) for d in deals])
+        assert matches.load(check, match_id).totals == full.totals
+    assert [d["input"] for d in store.deals_for(check, second)] == [played(90)]
+    for db in [*connections, check]:
+        db.conn.close()
