@@ -518,10 +518,11 @@ def add_event(
 
 
 def events_for(db: Database, match_id: int) -> list[dict[str, Any]]:
-    rows = db.query("SELECT * FROM match_events WHERE match_id = ? ORDER BY id", [match_id])
+    cursor = db.conn.execute("SELECT * FROM match_events WHERE match_id = ? ORDER BY id", [match_id])
+    names = [c[0] for c in cursor.description]
     out = []
-    for r in rows:
-        r = dict(r)
+    for values in cursor.fetchall():
+        r = dict(zip(names, values, strict=True))
         r["detail"] = json.loads(r["detail"])
         r["undone"] = bool(r["undone"])
         out.append(r)
