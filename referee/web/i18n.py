@@ -22,6 +22,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from datetime import datetime
+from functools import cache
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
@@ -65,17 +66,16 @@ def _valid(code: str | None) -> str | None:
     return code if code in available() else None
 
 
-_LOCALES: dict[str, Locale] = {}
+@cache
+def _locale_for(code: str) -> Locale:
+    """The Locale of a language code, made once per language."""
+    return Locale.parse(code)
 
 
 def _select() -> Locale:
     """Flask-Babel's locale selector: ``choose_language()`` as a Locale made once per language (Flask-Babel
     would parse the code again on every request)."""
-    code = choose_language()
-    locale = _LOCALES.get(code)
-    if locale is None:
-        locale = _LOCALES[code] = Locale.parse(code)
-    return locale
+    return _locale_for(choose_language())
 
 
 def choose_language() -> str:
@@ -108,8 +108,7 @@ def current_language() -> str:
 
 
 def _locale() -> Locale:
-    code = current_language()
-    return _LOCALES.get(code) or Locale.parse(code)
+    return _locale_for(current_language())
 
 
 def language_links() -> list[dict[str, Any]]:
@@ -195,11 +194,32 @@ def number(value: Any) -> str:
         return "" if value is None else str(value)
 
 
-def number_writer() -> Callable[[Any], str]:
-    """``number`` for many numbers at once (a sheet's scores and totals): the language is looked up once and each
-    value written once; whole numbers are grouped here from the language's own symbols and grouping (checked
-    against Babel on a sample first, Babel writes them otherwise)."""
-    locale, written = _locale(), {}
+def number_writer(language: str | None = None) -> Callable[[Any], str]:
+    """``number`` for many numbers at once (a page's table, a sheet's scores and totals), in ``language`` (the
+    request's by default): each value written once; whole numbers are grouped here from the language's own
+    symbols and grouping when that gives what Babel gives (checked once per language), else by Babel."""
+    locale, written = _locale_for(language or current_language()), {}
+    grouped = _whole_numbers(locale.language)
+
+    def write(value: Any) -> str:
+        if value not in written:
+            if grouped is not None and type(value) is int:
+                written[value] = grouped(value)
+            else:
+                try:
+                    written[value] = format_decimal(value, locale=locale)
+                except (TypeError, ValueError, ArithmeticError):
+                    written[value] = "" if value is None else str(value)
+        return written[value]
+
+    return write
+
+
+@cache
+def _whole_numbers(code: str) -> Callable[[int], str] | None:
+    """A language's whole numbers as its own group symbol and grouping write them ("1,234", "1.234"), or None
+    where that would not be what Babel writes."""
+    locale = _locale_for(code)
     group, minus = get_group_symbol(locale=locale), get_minus_sign_symbol(locale=locale)
     first, rest = locale.decimal_formats[None].grouping
 
@@ -211,20 +231,8 @@ def number_writer() -> Callable[[Any], str]:
                 digits, parts = digits[:-rest], [digits[-rest:], *parts]
         return (minus if value < 0 else "") + group.join([digits, *parts])
 
-    fast = all(grouped(v) == format_decimal(v, locale=locale) for v in (-1234567, -12, 0, 7, 999, 1000, 12345678))
-
-    def write(value: Any) -> str:
-        if value not in written:
-            if fast and type(value) is int:
-                written[value] = grouped(value)
-            else:
-                try:
-                    written[value] = format_decimal(value, locale=locale)
-                except (TypeError, ValueError, ArithmeticError):
-                    written[value] = "" if value is None else str(value)
-        return written[value]
-
-    return write
+    sample = (-1234567, -12, 0, 7, 999, 1000, 12345678)
+    return grouped if all(grouped(v) == format_decimal(v, locale=locale) for v in sample) else None
 
 
 def moment(value: datetime) -> str:
@@ -264,9 +272,7 @@ def _mark(response: Response) -> Response:
     api = path.startswith("/api/")
     headers = response.headers
     _vary(headers, ("Accept-Language",) if api else ("Accept-Language", "Cookie"))
-    # an API request without Accept-Language is in English (no need to ask Flask-Babel)
-    no_preference = api and "Accept-Language" not in request.headers
-    headers["Content-Language"] = DEFAULT if no_preference else current_language()
+    headers["Content-Language"] = current_language()
     if api or not request.query_string:
         return response
     asked = _valid(request.args.get("lang"))

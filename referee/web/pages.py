@@ -17,7 +17,6 @@ from functools import lru_cache
 from typing import Any
 from urllib.parse import urlparse
 
-from babel.numbers import get_group_symbol
 from flask import Blueprint, abort, current_app, g, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext
 from flask_babel import gettext as _
@@ -32,7 +31,7 @@ from ..games.base import InvalidDeal, RuleError, Table, UnknownGame, Violation, 
 from ..games.match import MatchState
 from . import capped, get_db, http_error
 from .games import PLUGS
-from .i18n import current_language, say
+from .i18n import current_language, number_writer, say
 
 bp = Blueprint("pages", __name__)
 
@@ -255,17 +254,6 @@ def _words() -> dict[str, dict[str, str]]:
     }
 
 
-def _figure_writer(language: str) -> Callable[[int], str]:
-    """How the reader writes a whole number (1,234 · 1.234), as one cheap function for a whole table: the locale's
-    group separator looked up once (English, German and Japanese all group by thousands)."""
-    group = get_group_symbol(language)
-
-    def figure(value: int) -> str:
-        return str(value) if -1000 < value < 1000 else f"{value:,}".replace(",", group)
-
-    return figure
-
-
 _DASH = Markup('<td><span class="score">—</span></td>')
 # The compact row of a deal, the same for every deal (match.html draws the working of the newest ones after it);
 # an older deal's working is one tap away: htmx fetches it into its <details>, and without JavaScript the link in it
@@ -289,7 +277,7 @@ def _compact(result: str | None, tally: str | None, players: tuple[str, ...], la
     totals = json.loads(tally)["totals"] if tally else {}
     cells = None
     if raw:
-        figure, scores = _figure_writer(language), raw["scores"]
+        figure, scores = number_writer(language), raw["scores"]
         cells = Markup("".join(  # digits, signs and separators only: nothing to escape
             f'<td><span class="score">{"+" if scores[p] > 0 else ""}{figure(scores[p])}</span>'
             f'<span class="running">{figure(totals[p])}</span></td>' for p in players))
@@ -348,7 +336,7 @@ def _row_context(match: matches.Match) -> dict[str, Any]:
     """What the rows' template needs once per page: the words, the deal noun in the reader's language, how numbers
     are written, and where a deal's pages are (``deal_base`` + number + "/edit", "/void" …)."""
     return {"words": _words(), "noun": match.game.deal_noun, "noun_word": _(match.game.deal_noun),
-            "figure": _figure_writer(current_language()),
+            "figure": number_writer(),
             "deal_base": url_for("pages.match_page", match_id=match.id) + "/deals/"}
 
 
