@@ -286,17 +286,23 @@ def immediate(db: Database) -> Iterator[Database]:
     if lock is not None:
         lock.acquire()
     try:
-        db.conn.execute("BEGIN IMMEDIATE")
-        try:
+        with _transaction(db):
             yield db
-        except BaseException:
-            db.conn.rollback()
-            raise
-        else:
-            db.conn.execute("COMMIT")
     finally:
         if lock is not None:
             lock.release()
+
+
+@contextmanager
+def _transaction(db: Database) -> Iterator[None]:
+    """BEGIN IMMEDIATE … COMMIT, rolled back on any error; the caller holds the write lock."""
+    db.conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+    except BaseException:
+        db.conn.rollback()
+        raise
+    db.conn.execute("COMMIT")
 
 
 class _Queued:
@@ -331,15 +337,10 @@ def write_grouped(db: Database, item: Any, write_all: Callable[[Database, list[A
             batch, queue[:] = queue[:], []
         outcomes: list[Any] = [None] * len(batch)
         try:
-            db.conn.execute("BEGIN IMMEDIATE")
-            try:
+            with _transaction(db):
                 outcomes = write_all(db, [q.item for q in batch])
-            except BaseException:
-                db.conn.rollback()
-                raise
-            db.conn.execute("COMMIT")
         except Exception:  # nothing of the batch is stored: each thread writes its own alone (and meets the error)
-            if db.conn.in_transaction:
+            if db.conn.in_transaction:  # a COMMIT that failed
                 db.conn.rollback()
             outcomes = [None] * len(batch)
         finally:
