@@ -38,7 +38,7 @@ class _JSONProvider(DefaultJSONProvider):
             try:
                 return jsontext.fast(obj, default=kwargs.get("default", self.default),
                                      sort_keys=kwargs.get("sort_keys", self.sort_keys))
-            except jsontext.Refused:  # e.g. a lone surrogate someone sent: escaped (\ud800) as Flask does
+            except TypeError:  # what orjson refuses, e.g. a lone surrogate someone sent: escaped (\ud800) as Flask does
                 pass
         return super().dumps(obj, **kwargs)
 

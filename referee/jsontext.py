@@ -11,23 +11,18 @@ from typing import Any
 
 import orjson
 
+# Dates and dataclasses go to ``default``, as they do with the standard library (Flask writes dates its own way).
+_OPTIONS = orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
+
 
 def dumps(value: Any, default: Callable[[Any], Any] | None = None, sort_keys: bool = False) -> str:
     """``value`` as compact JSON text (like ``json.dumps(value, ensure_ascii=False)`` without the spaces)."""
     try:
         return fast(value, default, sort_keys)
-    except Refused:
+    except TypeError:
         return json.dumps(value, ensure_ascii=False, default=default, sort_keys=sort_keys, separators=(",", ":"))
 
 
-# What orjson raises for a value it will not write (JSONEncodeError is a TypeError).
-Refused = TypeError
-
-
 def fast(value: Any, default: Callable[[Any], Any] | None = None, sort_keys: bool = False) -> str:
-    """orjson's text for ``value``; raises ``Refused`` where orjson will not write it."""
+    """orjson's text for ``value``; a TypeError (orjson's JSONEncodeError) where orjson will not write it."""
     return orjson.dumps(value, default=default, option=_OPTIONS | (orjson.OPT_SORT_KEYS if sort_keys else 0)).decode()
-
-
-# Dates and dataclasses go to ``default``, as they do with the standard library (Flask writes dates its own way).
-_OPTIONS = orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
