@@ -52,6 +52,13 @@ def fits(page, name: str | None) -> None:
         screenshot(page, name)
 
 
+def fits_narrow(page, name: str) -> None:
+    """``fits`` at 320 px (the narrowest phone), then back to 390 px."""
+    page.set_viewport_size({"width": 320, "height": 844})
+    fits(page, f"{name}-320")
+    page.set_viewport_size({"width": 390, "height": 844})
+
+
 def test_a_joker_judge_hand_entered_in_japanese(phone):
     page = phone
     start(page, "joker-judge", ["Ann", "Ben"], "ja", first_dealer="1")
@@ -77,9 +84,7 @@ def test_a_joker_judge_hand_entered_in_japanese(phone):
     assert page.locator("#both-pass").inner_text() == "両者パス"
     assert page.locator(".judge-row .chip-caption").all_inner_texts() == ["Annがジャッジ", "Annはパス、Benがジャッジ"]
     assert page.locator("button[value='trick:0Jo']").inner_text() == "Jo?"  # the seed's card letter: ジョーカー（Jo）
-    page.set_viewport_size({"width": 320, "height": 844})
-    fits(page, "entry-ja-joker-judge-trick-320")
-    page.set_viewport_size({"width": 390, "height": 844})
+    fits_narrow(page, "entry-ja-joker-judge-trick")
     page.locator("button[value='trick:0Q']").click()  # "Ann judges: Q?"
     page.locator(".trick.jj").wait_for()
     assert "AnnがQとジャッジ：成功 — ジョーカージャッジ！" in page.locator(".trick.jj").inner_text()
@@ -99,9 +104,7 @@ def test_a_joker_judge_hand_entered_in_japanese(phone):
     assert not english_words(preview.inner_text(), ("K", "Q", "J")), preview.inner_text()
     assert page.locator("#bar-summary").inner_text() == "Annが3を達成 — Annに35点"
     fits(page, "entry-ja-joker-judge-hand")
-    page.set_viewport_size({"width": 320, "height": 844})
-    fits(page, "entry-ja-joker-judge-hand-320")
-    page.set_viewport_size({"width": 390, "height": 844})
+    fits_narrow(page, "entry-ja-joker-judge-hand")
 
     page.locator("#save").click()
     page.wait_for_url(re.compile(r"\?new=1$"))
@@ -144,9 +147,7 @@ def test_a_spitzer_deal_entered_in_german(phone):
     assert "95 Augen, 6 Stiche: Spalte 90–120." in preview.locator(".breakdown").inner_text()
     assert preview.locator(".preview-scores td").all_inner_texts() == ["0", "0", "0", "+27"]
     fits(page, "entry-de-spitzer-zola")
-    page.set_viewport_size({"width": 320, "height": 844})
-    fits(page, "entry-de-spitzer-zola-320")
-    page.set_viewport_size({"width": 390, "height": 844})
+    fits_narrow(page, "entry-de-spitzer-zola")
 
     page.locator("#save").click()
     page.wait_for_url(re.compile(r"\?new=1$"))
