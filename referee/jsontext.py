@@ -23,6 +23,16 @@ def dumps(value: Any, default: Callable[[Any], Any] | None = None, sort_keys: bo
         return json.dumps(value, ensure_ascii=False, default=default, sort_keys=sort_keys, separators=(",", ":"))
 
 
+def parse(text: str | bytes) -> Any:
+    """A JSON column Referee computed and wrote itself (results, tallies, totals, names, options, facts), read
+    by orjson. Not for what a user sent: orjson reads an integer beyond 64 bits as a float, where ``json`` keeps
+    it exact. Whatever orjson refuses (a lone surrogate, NaN) is read by ``json``, as before."""
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return json.loads(text)
+
+
 def fast(value: Any, default: Callable[[Any], Any] | None = None, sort_keys: bool = False) -> str:
     """orjson's text for ``value``; a TypeError (orjson's JSONEncodeError) where orjson will not write it."""
     return orjson.dumps(value, default=default, option=_OPTIONS | (orjson.OPT_SORT_KEYS if sort_keys else 0)).decode()

@@ -75,14 +75,14 @@ FINGERPRINT = _rules_fingerprint()
 
 
 def _stored_problems(raw: Any) -> tuple[Violation, ...]:
-    return tuple(Violation(p["code"], p["message"], p.get("field")) for p in json.loads(raw or "[]"))
+    return tuple(Violation(p["code"], p["message"], p.get("field")) for p in jsontext.parse(raw or "[]"))
 
 
 def _replayed_from_row(deal: dict[str, Any]) -> ReplayedDeal:
     """A deal as the rules left it when it was stored: its result, running totals and flags (no scoring)."""
     record = DealRecord(deal["number"], deal["dealer"], deal["input"], deal["void"])
-    result = DealResult.from_stored(json.loads(deal["result"])) if deal.get("result") else None
-    tally = Tally.from_json(json.loads(deal["tally"])) if deal.get("tally") else None
+    result = DealResult.from_stored(jsontext.parse(deal["result"])) if deal.get("result") else None
+    tally = Tally.from_json(jsontext.parse(deal["tally"])) if deal.get("tally") else None
     totals = dict(tally.totals) if tally else {}
     return ReplayedDeal(
         record, result, totals, bool(deal.get("after_end")), _stored_problems(deal.get("problems")), tally
@@ -127,7 +127,7 @@ class Match:
     @property
     def standing(self) -> Standing:
         note = self.row.get("standing_note")
-        return Standing(self.finished, self.winner, line_from_json(json.loads(note)) if note else "")
+        return Standing(self.finished, self.winner, line_from_json(jsontext.parse(note)) if note else "")
 
     @property
     def next_table(self) -> Table:
@@ -394,7 +394,7 @@ def start_match(db: Database, raw: Any) -> int:
 def _match(db: Database, row: dict[str, Any]) -> Match:
     game = find_game(row["game"])
     options = _options(game, row["options"])
-    row["tally"] = Tally.from_json(json.loads(row["tally"])) if row.get("tally") else Tally.start(row["players"])
+    row["tally"] = Tally.from_json(jsontext.parse(row["tally"])) if row.get("tally") else Tally.start(row["players"])
     return Match(row, game, options, db)
 
 
@@ -451,7 +451,7 @@ def _start_before(game: BaseGame, players: tuple[str, ...], options: Any, row: d
     """Where the deals before a replay left the match, from what is stored with the last of them."""
     if not earlier or not earlier[-1].get("tally"):
         return Start.new(game, players, options)
-    tally = Tally.from_json(json.loads(earlier[-1]["tally"]))
+    tally = Tally.from_json(jsontext.parse(earlier[-1]["tally"]))
     ended_at = next((d["number"] for d in earlier if d.get("counted") and d["number"] == row.get("ended_at")), None)
     last_dealer = next((d["dealer"] for d in reversed(earlier) if not d["void"]), None)
     return Start(tally, game.judge(players, tally, options), ended_at, last_dealer)
@@ -724,7 +724,7 @@ def _plan(match: Match, deal_input: Any, key: str | None, digest: str | None) ->
     tally = game.advance(players, match.row["tally"], result, options)
     standing = game.judge(players, tally, options)
     next_table = Table(players, game.next_dealer(table))
-    facts = json.loads(match.row["player_facts"])
+    facts = jsontext.parse(match.row["player_facts"])
     status = "finished" if standing.finished else "in_progress"
     winner = standing.winner
     rows = []

@@ -353,9 +353,9 @@ def write_grouped(db: Database, item: Any, write_all: Callable[[Database, list[A
 
 def _match_row(row: dict[str, Any]) -> dict[str, Any]:
     row = dict(row)
-    row["players"] = json.loads(row["players"])
-    row["options"] = json.loads(row["options"])
-    row["totals"] = json.loads(row["totals"])
+    row["players"] = jsontext.parse(row["players"])
+    row["options"] = jsontext.parse(row["options"])
+    row["totals"] = jsontext.parse(row["totals"])
     row["ended_by_hand"] = bool(row["ended_by_hand"])
     row["abandoned"] = bool(row.get("abandoned"))
     return row
@@ -524,7 +524,7 @@ def events_for(db: Database, match_id: int) -> list[dict[str, Any]]:
     out = []
     for values in cursor.fetchall():
         r = dict(zip(names, values, strict=True))
-        r["detail"] = json.loads(r["detail"])
+        r["detail"] = jsontext.parse(r["detail"])
         r["undone"] = bool(r["undone"])
         out.append(r)
     return out
@@ -675,9 +675,9 @@ def player_rows(db: Database, name_key: str) -> list[dict[str, Any]]:
     out = []
     for r in rows:
         r = dict(r)
-        r["facts"] = json.loads(r["facts"])
-        r["players"] = json.loads(r["players"])
-        r["totals"] = json.loads(r["totals"])
+        r["facts"] = jsontext.parse(r["facts"])
+        r["players"] = jsontext.parse(r["players"])
+        r["totals"] = jsontext.parse(r["totals"])
         out.append(r)
     return out
 

@@ -28,6 +28,22 @@ def test_what_orjson_refuses_is_written_by_the_standard_library(value):
     assert json.loads(text) == json.loads(json.dumps(value, ensure_ascii=False))
 
 
+@pytest.mark.parametrize("value", [
+    {"totals": {"Zoë": 162, "山田 太郎": -20}, "n": [1, 2.5, None, True]},
+    {"a": "\ud800"},                      # a lone surrogate: orjson refuses the text, json reads it
+])
+def test_a_stored_column_reads_back_as_written(value):
+    back = jsontext.parse(jsontext.dumps(value))
+    assert json.dumps(back) == json.dumps(value)
+    assert jsontext.parse(jsontext.dumps(value).encode("utf-8", "surrogatepass")) == back
+
+
+def test_text_orjson_refuses_is_read_as_json_reads_it():
+    assert json.dumps(jsontext.parse("[NaN, 1]")) == "[NaN, 1]"
+    with pytest.raises(ValueError):
+        jsontext.parse("{not json")
+
+
 def test_lines_and_terms_are_their_text():
     line = Line("t.example", "{player} took {suit}", player="Ann", suit=Term("hearts"))
     assert jsontext.dumps({"line": line}) == '{"line":"Ann took hearts"}'

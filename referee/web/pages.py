@@ -7,7 +7,6 @@ re-rendered in place after each tap, with the live preview of the result.
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 import secrets
 import uuid
@@ -25,7 +24,7 @@ from markupsafe import Markup, escape
 from werkzeug.exceptions import Conflict as HTTPConflict
 from werkzeug.exceptions import NotFound
 
-from .. import matches, store
+from .. import jsontext, matches, store
 from ..games import GAMES, find_game
 from ..games.base import InvalidDeal, RuleError, Table, UnknownGame, Violation, line_from_json, whole_number
 from ..games.match import MatchState
@@ -273,8 +272,8 @@ def _compact(result: str | None, tally: str | None, players: tuple[str, ...], la
     the summary. A pure function of its arguments (and of the app's catalogues), so each app remembers it
     (``_compact_of``): a long match's page decodes only the deals that changed since it was last shown (a
     correction further up changes the later deals' tallies, hence the key)."""
-    raw = json.loads(result) if result else None
-    totals = json.loads(tally)["totals"] if tally else {}
+    raw = jsontext.parse(result) if result else None
+    totals = jsontext.parse(tally)["totals"] if tally else {}
     cells = None
     if raw:
         figure, scores = number_writer(language), raw["scores"]
