@@ -273,3 +273,37 @@ def test_the_sheet_writes_numbers_as_every_page_does(app, lang):
         values = [*range(-2000, 2000, 7), 12_345, -1_234_567, 10**12, 2.5, None]
         assert [write(v) for v in values] == [i18n.number(v) for v in values]
         assert write(-1234) == {"de": "-1.234"}.get(lang, "-1,234")
+
+
+LONG = ("Maximiliane", "Bartholomäus von Hohenzollern")
+
+
+@pytest.mark.parametrize("working", ["", "?working=1"])
+def test_a_long_name_in_a_narrow_heading_breaks_between_syllables_with_a_hyphen(client, working):
+    """Four long names: each player's columns are narrow, so the names wrap. A word breaks where the dictionary
+    allows, with a printed hyphen ("Bartholo‐ mäus"), never between two letters at random ("Bartholomäu s")."""
+    players = [*LONG, "Christopher", "Alexandra"]
+    mid = client.post("/api/matches", json={"game": "spitzer", "players": players}).json["id"]
+    client.post(f"/api/matches/{mid}/deals", json={"contract": "normal", "declarers": ["Maximiliane", "Christopher"],
+                                                     "points": 25, "tricks": 2})
+    html = client.get(f"/matches/{mid}/sheet{working}").get_data(as_text=True)
+    assert "Bar\u00adtho\u00adlo\u00admäus von Hohen\u00adzol\u00adlern" in html  # soft hyphens: invisible unless broken
+    assert "Maximiliane, Bartholomäus von Hohenzollern" in html  # only in the narrow headings, not in the text
+    lines = lines_of(pdf_of(client.get(f"/matches/{mid}/sheet.pdf{working}")))
+    words = {word for line in lines for word in line.split()}
+    pieces = [word for word in words if word.rstrip("\u2010-") and any(
+        word.rstrip("\u2010-") != whole and whole.startswith(word.rstrip("\u2010-"))
+        for name in players for whole in name.split())]
+    assert pieces, lines  # the names did have to break: four in narrow columns
+    assert all(piece.endswith(("\u2010", "-")) for piece in pieces), pieces
+
+
+def test_short_names_and_other_scripts_are_left_as_they_are(app):
+    from referee.web import i18n
+
+    with app.test_request_context("/?lang=de"):
+        assert i18n.hyphenated("Ann") == "Ann"
+        assert i18n.hyphenated("山田 太郎") == "山田 太郎"
+        assert i18n.hyphenated("Hohenzollern") == "Hohen\u00adzol\u00adlern"  # three letters at least each side
+        assert i18n.hyphenated("Christopher") == "Chri\u00adsto\u00adpher"  # no piece of one letter
+        assert i18n.hyphenated("Jean-Christophe") == "Jean-Christophe"  # breaks at its own hyphen

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
+import pyphen
 from babel import Locale
 from babel.dates import format_date, format_time
 from babel.lists import format_list
@@ -182,6 +183,44 @@ def localized(violation: Violation) -> Violation:
     if text == violation.message:
         return violation
     return Violation(violation.code, text, violation.field, violation.params, violation.template)
+
+
+# ---- names in narrow headings ----------------------------------------------------------------------
+
+LONG_WORD = 8  # letters: a shorter word fits a sheet's narrowest name column (four players, 8 pt)
+SOFT_HYPHEN = "\u00ad"
+
+
+@cache
+def _hyphenators() -> tuple[pyphen.Pyphen, ...]:
+    """German hyphenation first (it follows the syllables as spoken, which suits names from most of Europe),
+    English for a word it cannot break. At least three letters at each end: no "Ho-" (WeasyPrint can drop the
+    hyphen of a line that is just full)."""
+    return tuple(pyphen.Pyphen(lang=code, left=3, right=3) for code in ("de_DE", "en_US"))
+
+
+@cache
+def _hyphenate_word(word: str) -> str:
+    for dictionary in _hyphenators():
+        breaks: list[int] = []
+        for at in dictionary.positions(word):
+            if int(at) - (breaks[-1] if breaks else 0) >= 2:  # no piece of one letter ("Chri-s-to-pher")
+                breaks.append(int(at))
+        if breaks:
+            return SOFT_HYPHEN.join(word[start:end] for start, end in zip([0, *breaks], [*breaks, len(word)],
+                                                                          strict=True))
+    return word
+
+
+def hyphenated(text: Any) -> str:
+    """``text`` with soft hyphens in its long words, so a long name in a narrow column breaks as "Bar-tho-lo-mäus",
+    not "Bartholomäu s". Invisible where the word fits; copy and search ignore them. A word
+    no dictionary can break still breaks where it must (the sheet's ``overflow-wrap: anywhere``)."""
+    text = "" if text is None else str(text)
+    if not any(len(word) >= LONG_WORD for word in text.split()):
+        return text
+    return " ".join(_hyphenate_word(word) if len(word) >= LONG_WORD and word.isalpha() else word
+                    for word in text.split(" "))
 
 
 # ---- numbers, dates, lists ------------------------------------------------------------------------
@@ -356,6 +395,7 @@ def init_app(app: Flask) -> None:
     app.add_template_filter(number, "number")
     app.add_template_filter(datetime_filter, "datetime")
     app.add_template_filter(html_list, "html_list")
+    app.add_template_filter(hyphenated, "hyphenated")
     app.add_template_global(current_language, "current_language")
     app.add_template_global(language_links, "language_links")
     app.add_template_global(script_words, "script_words")

@@ -79,3 +79,51 @@ def test_spitzer_deals_entered_by_taps(phone):
         {"contract": "normal", "declarers": ["Ann", "Cid"], "partnership": "queens", "points": 83, "tricks": 5},
         {"contract": "zola", "declarers": ["Dee"], "points": 95, "tricks": 6},
     ]
+
+
+# Each line break inside a name: the character before it and whether the line ends with a drawn hyphen. A soft
+# hyphen the browser breaks at is drawn as "-"; a break at a space or after "-" is a break between words.
+LINE_BREAKS = """(selector) => [...document.querySelectorAll(selector)].flatMap((element) => {
+  const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+  const chars = [];
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (let i = 0; i < node.data.length; i++) {
+      const range = document.createRange();
+      range.setStart(node, i); range.setEnd(node, i + 1);
+      // the glyph's own box is the last one (a letter after a drawn soft hyphen also reports the hyphen's)
+      const boxes = [...range.getClientRects()].filter((r) => r.width > 0);
+      const box = boxes[boxes.length - 1];
+      chars.push({c: node.data[i], top: box ? Math.round(box.top) : null, drawn: boxes.length > 0});
+    }
+  }
+  const out = [];
+  let last = -1;
+  chars.forEach((x, i) => {
+    if (x.c === "\u00ad" || x.top === null) return;
+    if (last >= 0 && x.top > chars[last].top + 2) {
+      const between = chars.slice(last + 1, i);
+      const soft = between.some((y) => y.c === "\u00ad" && y.drawn);
+      const space = between.some((y) => y.c === " ") || chars[last].c === " " || x.c === " ";
+      out.push({before: chars[last].c, next: x.c, soft, space, text: element.textContent.replace(/\u00ad/g, "")});
+    }
+    last = i;
+  });
+  return out;
+})"""
+
+
+def test_long_names_on_a_phone_break_between_syllables_not_at_random(phone):
+    """Four long names at 390 px: the score cards and the table's headings are narrow, so names wrap. Every break
+    inside a name is between words, after its own hyphen, or at a syllable (with a hyphen drawn)."""
+    players = ["Maximiliane", "Bartholomäus von Hohenzollern", "Christopher", "Alexandra"]
+    request = urllib.request.Request(f"{phone.base}/api/matches", method="POST",
+                                     data=json.dumps({"game": "spitzer", "players": players}).encode(),
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request) as response:
+        match_id = json.load(response)["id"]
+    phone.goto(f"{phone.base}/matches/{match_id}")
+    breaks = phone.evaluate(LINE_BREAKS, ".total-card .who a, .scores thead th")
+    assert len([b for b in breaks if b["soft"]]) >= 4, breaks  # the names did have to break, at syllables
+    assert all(b["soft"] or b["space"] or b["before"] == "-" for b in breaks), breaks
+    no_horizontal_scroll(phone)
+    screenshot(phone, "spitzer-long-names")
