@@ -107,3 +107,27 @@ def test_the_japanese_blank_sheet_names_the_parent(client):
     for words in ("得点表", "配り手", "親", "宣言", "トリック", "日付"):
         assert words in text, words
     assert has_japanese_font(reader)
+
+
+def test_a_refused_sheet_says_why_in_the_readers_language(client):
+    cases = [
+        ("/sheets/spitzer?players=a,b,c,d,e", 422,
+         {"de": "Spitzer hat 4 Spieler; angegeben wurden 5 Namen.",
+          "ja": "のプレイヤーは 4 人ですが、名前が 5 個指定されました。"}),
+        (f"/sheets/klaberjass?players=Ann,{'x' * 200}", 422,
+         {"de": "Ein Name ist länger als", "ja": "文字を超えています。"}),
+        ("/sheets/klaberjass?players=Ann,%E2%80%AE", 422,
+         {"de": "Ein Name enthält Zeichen, die sich nicht drucken lassen.",
+          "ja": "名前に印刷できない文字が含まれています。"}),
+        ("/sheets/bridge", 404, {"de": "Referee kennt das Spiel 'bridge' nicht.", "ja": "ゲーム 'bridge' を知りません"}),
+        ("/matches/999/sheet.pdf", 404, {"de": "Es gibt keine Partie 999.", "ja": "999"}),
+    ]
+    for path, status, words in cases:
+        join = "&" if "?" in path else "?"
+        english = client.get(f"{path}{join}lang=en")
+        assert english.status_code == status, (path, english.data[:200])
+        for lang, text in words.items():
+            r = client.get(f"{path}{join}lang={lang}")
+            body = r.get_data(as_text=True).replace("&#39;", "'")
+            assert r.status_code == status and text in body, (path, lang, body[-600:])
+            assert english.get_data(as_text=True) != r.get_data(as_text=True)

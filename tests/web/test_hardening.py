@@ -3,10 +3,12 @@ passphrases, sessions that end, idempotency keys bound to their body."""
 
 from __future__ import annotations
 
+import io
 from datetime import UTC, datetime, timedelta
 
 import pytest
 from flask.testing import FlaskClient
+from pypdf import PdfReader
 
 from referee import create_app
 from tests.conftest import worked_example
@@ -406,10 +408,20 @@ def test_a_sheet_over_the_page_limit_is_refused_at_once(tmp_path):
             f"/api/matches/{match_id}/deals", json={"upcard": "clubs", "calls": ["pass", "pass", "pass", "pass"]}
         )
     started = time.monotonic()
-    r = client.get(f"/matches/{match_id}/sheet.pdf")
+    r = client.get(f"/matches/{match_id}/sheet.pdf?working=1")  # about 16 deals a page with the working
     assert r.status_code == 422 and time.monotonic() - started < 1
     text = r.get_data(as_text=True)
     assert "20 deals" in text and "about 2 pages, more than the 1 pages" in text and "CSV" in text
+    # the score sheet holds more deals a page: the same 20 fit in one
+    r = client.get(f"/matches/{match_id}/sheet.pdf")
+    assert r.status_code == 200 and len(PdfReader(io.BytesIO(r.data)).pages) == 1
+    for _ in range(8):
+        client.post(
+            f"/api/matches/{match_id}/deals", json={"upcard": "clubs", "calls": ["pass", "pass", "pass", "pass"]}
+        )
+    r = client.get(f"/matches/{match_id}/sheet.pdf?lang=de")
+    assert r.status_code == 422
+    assert "28 Spiele" in r.get_data(as_text=True) and "CSV" in r.get_data(as_text=True)
 
 
 # ---- stored data that no longer fits the rules --------------------------------------------
