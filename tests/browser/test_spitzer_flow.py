@@ -112,18 +112,30 @@ LINE_BREAKS = """(selector) => [...document.querySelectorAll(selector)].flatMap(
 })"""
 
 
-def test_long_names_on_a_phone_break_between_syllables_not_at_random(phone):
+OUTSIDE_THEIR_CARD = """() => [...document.querySelectorAll(".total-card")].flatMap((card) => {
+  const box = card.getBoundingClientRect();
+  return [...card.querySelectorAll("*")].filter((e) => {
+    const r = e.getBoundingClientRect();
+    return r.width > 0 && (r.left < box.left - 0.5 || r.right > box.right + 0.5);
+  }).map((e) => e.className + ": " + e.textContent.trim());
+})"""
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "ja"])
+def test_long_names_on_a_phone_break_between_syllables_not_at_random(phone, lang):
     """Four long names at 390 px: the score cards and the table's headings are narrow, so names wrap. Every break
-    inside a name is between words, after its own hyphen, or at a syllable (with a hyphen drawn)."""
+    inside a name is between words, after its own hyphen, or at a syllable (with a hyphen drawn); nothing
+    sticks out of its score card (German's role tag "spielt aus" included)."""
     players = ["Maximiliane", "Bartholomäus von Hohenzollern", "Christopher", "Alexandra"]
     request = urllib.request.Request(f"{phone.base}/api/matches", method="POST",
                                      data=json.dumps({"game": "spitzer", "players": players}).encode(),
                                      headers={"Content-Type": "application/json"})
     with urllib.request.urlopen(request) as response:
         match_id = json.load(response)["id"]
-    phone.goto(f"{phone.base}/matches/{match_id}")
+    phone.goto(f"{phone.base}/matches/{match_id}?lang={lang}")
     breaks = phone.evaluate(LINE_BREAKS, ".total-card .who a, .scores thead th")
     assert len([b for b in breaks if b["soft"]]) >= 4, breaks  # the names did have to break, at syllables
     assert all(b["soft"] or b["space"] or b["before"] == "-" for b in breaks), breaks
+    assert phone.evaluate(OUTSIDE_THEIR_CARD) == []
     no_horizontal_scroll(phone)
-    screenshot(phone, "spitzer-long-names")
+    screenshot(phone, f"spitzer-long-names-{lang}")
