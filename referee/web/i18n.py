@@ -214,8 +214,8 @@ def _hyphenate_word(word: str) -> str:
 
 def hyphenated(text: Any) -> str:
     """``text`` with soft hyphens in its long words, so a long name in a narrow column breaks as "Bar-tho-lo-mäus",
-    not "Bartholomäu s". Invisible where the word fits; copy and search ignore them. A word
-    no dictionary can break still breaks where it must (the sheet's ``overflow-wrap: anywhere``)."""
+    not "Bartholomäu s". Invisible where the word fits; copy and search ignore them. A word no dictionary can
+    break still breaks where it must (``overflow-wrap: anywhere`` in the style sheets)."""
     text = "" if text is None else str(text)
     if not any(len(word) >= LONG_WORD for word in text.split()):
         return text
