@@ -287,7 +287,8 @@ def test_a_long_name_in_a_narrow_heading_breaks_between_syllables_with_a_hyphen(
     client.post(f"/api/matches/{mid}/deals", json={"contract": "normal", "declarers": ["Maximiliane", "Christopher"],
                                                      "points": 25, "tricks": 2})
     html = client.get(f"/matches/{mid}/sheet{working}").get_data(as_text=True)
-    assert "Bar\u00adtho\u00adlo\u00admäus von Hohen\u00adzol\u00adlern" in html  # soft hyphens: invisible unless broken
+    # soft hyphens: invisible unless the name has to break there
+    assert "Bar\u00adtho\u00adlo\u00admäus von Hohen\u00adzol\u00adlern" in html
     assert "Maximiliane, Bartholomäus von Hohenzollern" in html  # only in the narrow headings, not in the text
     lines = lines_of(pdf_of(client.get(f"/matches/{mid}/sheet.pdf{working}")))
     words = {word for line in lines for word in line.split()}

@@ -119,7 +119,8 @@ def test_a_refused_sheet_says_why_in_the_readers_language(client):
         ("/sheets/klaberjass?players=Ann,%E2%80%AE", 422,
          {"de": "Ein Name enthält Zeichen, die sich nicht drucken lassen.",
           "ja": "名前に印刷できない文字が含まれています。"}),
-        ("/sheets/bridge", 404, {"de": "Referee kennt das Spiel 'bridge' nicht.", "ja": "ゲーム 'bridge' を知りません"}),
+        ("/sheets/bridge", 404,
+         {"de": "Referee kennt das Spiel 'bridge' nicht.", "ja": "ゲーム 'bridge' を知りません"}),
         ("/matches/999/sheet.pdf", 404, {"de": "Es gibt keine Partie 999.", "ja": "999"}),
     ]
     for path, status, words in cases:
