@@ -1,7 +1,8 @@
 """JSON text on the hot paths — the stored JSON columns and the API's answers — written by orjson, which is
 several times faster than the standard library; whatever orjson refuses (an integer beyond 64 bits, a lone
 surrogate, a key that is not a string) is written by ``json`` instead, so every value the standard library can
-write is still written. The text is compact (no spaces) and keeps non-ASCII characters as they are."""
+write is still written. The text is compact (no spaces) and keeps non-ASCII characters as they are. The columns
+Referee computed itself are read back by orjson too (``parse``)."""
 
 from __future__ import annotations
 
@@ -23,6 +24,11 @@ def dumps(value: Any, default: Callable[[Any], Any] | None = None, sort_keys: bo
         return json.dumps(value, ensure_ascii=False, default=default, sort_keys=sort_keys, separators=(",", ":"))
 
 
+def fast(value: Any, default: Callable[[Any], Any] | None = None, sort_keys: bool = False) -> str:
+    """orjson's text for ``value``; a TypeError (orjson's JSONEncodeError) where orjson will not write it."""
+    return orjson.dumps(value, default=default, option=_OPTIONS | (orjson.OPT_SORT_KEYS if sort_keys else 0)).decode()
+
+
 def parse(text: str | bytes) -> Any:
     """A JSON column Referee computed and wrote itself (results, tallies, totals, names, options, facts), read
     by orjson. Not for what a user sent: orjson reads an integer beyond 64 bits as a float, where ``json`` keeps
@@ -31,8 +37,3 @@ def parse(text: str | bytes) -> Any:
         return orjson.loads(text)
     except orjson.JSONDecodeError:
         return json.loads(text)
-
-
-def fast(value: Any, default: Callable[[Any], Any] | None = None, sort_keys: bool = False) -> str:
-    """orjson's text for ``value``; a TypeError (orjson's JSONEncodeError) where orjson will not write it."""
-    return orjson.dumps(value, default=default, option=_OPTIONS | (orjson.OPT_SORT_KEYS if sort_keys else 0)).decode()

@@ -401,12 +401,6 @@ def chart_svg(
     return "".join(out)
 
 
-def marker_svg(n: int) -> str:
-    """The chart's marker for the n-th player, as a small SVG of its own (for a legend)."""
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 8 8" width="8" height="8" class="marker">'
-            f'{_marker(_MARKERS[n % len(_MARKERS)], 4, 4)}</svg>')
-
-
 def _marker(kind: str, px: float, py: float) -> str:
     if kind == "circle":
         return f'<circle cx="{px:.1f}" cy="{py:.1f}" r="2.2" fill="#000"/>'

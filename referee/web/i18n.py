@@ -217,8 +217,6 @@ def hyphenated(text: Any) -> str:
     not "Bartholomäu s". Invisible where the word fits; copy and search ignore them. A word no dictionary can
     break still breaks where it must (``overflow-wrap: anywhere`` in the style sheets)."""
     text = "" if text is None else str(text)
-    if not any(len(word) >= LONG_WORD for word in text.split()):
-        return text
     return " ".join(_hyphenate_word(word) if len(word) >= LONG_WORD and word.isalpha() else word
                     for word in text.split(" "))
 

@@ -216,11 +216,10 @@ def _refuse_long_sheet(match_id: int, working: bool) -> None:
     deals = int(row[0]) if row else 0
     pages = 1 + deals // DEALS_PER_PAGE[working]
     if pages > limit:
-        number = i18n.number
         abort(422, description=_(
             "This match has %(deals)s deals: its sheet would be about %(pages)s pages, more than the %(limit)s pages "
             "Referee prints (REFEREE_SHEET_MAX_PAGES). Download its deals as CSV instead, or open the sheet page and "
-            "print part of it.", deals=number(deals), pages=number(pages), limit=number(limit)))
+            "print part of it.", deals=i18n.number(deals), pages=i18n.number(pages), limit=i18n.number(limit)))
 
 
 @bp.get("/matches/<int:match_id>/sheet.pdf")

@@ -127,11 +127,8 @@ def test_long_names_on_a_phone_break_between_syllables_not_at_random(phone, lang
     inside a name is between words, after its own hyphen, or at a syllable (with a hyphen drawn); nothing
     sticks out of its score card (German's role tag "spielt aus" included)."""
     players = ["Maximiliane", "Bartholomäus von Hohenzollern", "Christopher", "Alexandra"]
-    request = urllib.request.Request(f"{phone.base}/api/matches", method="POST",
-                                     data=json.dumps({"game": "spitzer", "players": players}).encode(),
-                                     headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(request) as response:
-        match_id = json.load(response)["id"]
+    answer = phone.request.post(f"{phone.base}/api/matches", data={"game": "spitzer", "players": players})
+    match_id = answer.json()["id"]
     phone.goto(f"{phone.base}/matches/{match_id}?lang={lang}")
     breaks = phone.evaluate(LINE_BREAKS, ".total-card .who a, .scores thead th")
     assert len([b for b in breaks if b["soft"]]) >= 4, breaks  # the names did have to break, at syllables
