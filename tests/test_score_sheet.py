@@ -297,6 +297,8 @@ def test_a_long_name_in_a_narrow_heading_breaks_between_syllables_with_a_hyphen(
         for name in players for whole in name.split())]
     assert pieces, lines  # the names did have to break: four in narrow columns
     assert all(piece.endswith(("\u2010", "-")) for piece in pieces), pieces
+    # nor does a name run on into the next column (the dealer's, on the sheet with the working)
+    assert not [line for line in lines for name in players if re.search(rf"{name}\w", line)], lines
 
 
 def test_short_names_and_other_scripts_are_left_as_they_are(app):
