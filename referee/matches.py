@@ -578,6 +578,66 @@ class StaleVersion(Conflict):
         )
 
 
+class DealTaken(Conflict):
+    """A new deal for a number that is already entered (another phone saved it first): nothing is stored. It
+    carries that deal as stored and the match as it stands, so the phone can show what the other one entered and
+    offer to enter its own as the next deal."""
+
+    def __init__(self, number: int, match: Match, deal: dict[str, Any], by_this_phone: bool):
+        self.number, self.match, self.deal, self.by_this_phone = number, match, deal, by_this_phone
+        super().__init__(f"Deal {number} was already entered{' on this phone' if by_this_phone else ''}: nothing "
+                         f"was stored; the next deal is {match.next_number}.")
+
+    @property
+    def replayed(self) -> ReplayedDeal:
+        return self.match.replayed(self.number)
+
+
+class NotNextDeal(Conflict):
+    """A new deal for a number beyond the next one (the deals before it are not entered yet)."""
+
+    def __init__(self, number: int, match: Match):
+        self.number, self.match = number, match
+        super().__init__(f"Deal {number} cannot be entered yet: the next deal is {match.next_number}.")
+
+
+class DealerChanged(Conflict):
+    """A new deal whose form was opened for another dealer: an earlier deal was voided or restored meanwhile, so
+    the same calls would be read with other roles. Nothing is stored; the entry is to be checked again."""
+
+    def __init__(self, number: int, dealer: str, match: Match):
+        self.number, self.dealer, self.match = number, dealer, match
+        super().__init__(f"Deal {number} is now dealt by {match.next_table.dealer}, not {dealer}: nothing was "
+                         "stored; check the entry with the new dealer.")
+
+
+class StaleMatch(Conflict):
+    """A new deal sent with ``If-Match`` (the match's version) while the match has changed since."""
+
+    def __init__(self, expected: int, match: Match):
+        self.expected, self.match = expected, match
+        super().__init__(f"Match {match.id} changed since version {expected} (now {match.version}): nothing was "
+                         "stored; read the match again and send the deal again.")
+
+
+class Expected(NamedTuple):
+    """What a new deal was entered against (each None: not checked): its number, the dealer its form showed, the
+    match's version (``If-Match``)."""
+
+    number: int | None = None
+    dealer: str | None = None
+    version: int | None = None
+
+    def fits(self, row: dict[str, Any]) -> bool:
+        """The match row is the one this deal was meant for (checked again under the lock if not)."""
+        return ((self.number is None or self.number == int(row["deal_count"]) + 1)
+                and (self.dealer is None or self.dealer == row["next_dealer"])
+                and (self.version is None or self.version == int(row.get("version") or 0)))
+
+
+ANY_DEAL = Expected()  # the next deal, whichever it is
+
+
 class Entered(NamedTuple):
     number: int
     match: Match
@@ -601,9 +661,16 @@ def too_many_deals(count: int, limit: int, where: str = "This match") -> Violati
 
 
 def enter_deal(
-    db: Database, match_id: int, deal_input: Any, key: str | None = None, max_deals: int = DEFAULT_MAX_DEALS
+    db: Database, match_id: int, deal_input: Any, key: str | None = None, max_deals: int = DEFAULT_MAX_DEALS,
+    expected: Expected = ANY_DEAL,
 ) -> Entered:
     """Store a new deal dealt by whoever deals next. Raises NotFound, Conflict or InvalidDeal.
+
+    ``expected`` names the deal it is for: with a ``number``, a number already entered raises DealTaken and one
+    beyond the next NotNextDeal; with a ``dealer``, another next dealer raises DealerChanged; with a ``version``,
+    any change to the match since raises StaleMatch. Nothing is stored then: a deal is never entered under
+    another number, or read with other roles, than the ones it was entered for. Without them, the deal is the
+    next one, whichever it is (scripts and imports).
 
     ``key`` (an idempotency key from the form or the API) makes a retried or double-tapped entry
     harmless: the second time, the deal stored the first time is returned and nothing is added. The
@@ -620,12 +687,12 @@ def enter_deal(
                                         "An idempotency key is at most {limit} characters, not {length}.",
                                         limit=MAX_KEY, length=f"{len(key):,}")])
     digest = body_hash(deal_input) if key else None
-    plan = _plan_from_snapshot(db, match_id, deal_input, key, digest, max_deals)
+    plan = _plan_from_snapshot(db, match_id, deal_input, key, digest, max_deals, expected)
     deal = store.write_grouped(db, (plan, store.acting_device.get()), _write_all) if plan is not None else None
     if plan is None or deal is None:
         # the match changed meanwhile, or the entry is not the plain case: all of it again, under the lock
         with store.immediate(db):
-            found = _under_lock(db, match_id, deal_input, key, digest, max_deals)
+            found = _under_lock(db, match_id, deal_input, key, digest, max_deals, expected)
             if isinstance(found, Entered):
                 return found
             plan, deal = found, _write(db, found, guarded=False)
@@ -665,14 +732,14 @@ class _Plan(NamedTuple):
 
 
 def _plan_from_snapshot(db: Database, match_id: int, deal_input: Any, key: str | None, digest: str | None,
-                        max_deals: int) -> _Plan | None:
+                        max_deals: int, expected: Expected) -> _Plan | None:
     """The plan made from the match as last committed, outside the write lock; None when the entry is not the
     plain case (no such match, rules changed, a known key, a finished or abandoned match, a mistake in the
     entry): then all of it is judged under the lock, against the match as it is then."""
     row = store.get_match(db, match_id)
     if row is None or row.get("fingerprint") != FINGERPRINT or not row.get("player_facts"):
         return None
-    if row["abandoned"] or row["finished"] or int(row["deal_count"]) >= max_deals:
+    if row["abandoned"] or row["finished"] or int(row["deal_count"]) >= max_deals or not expected.fits(row):
         return None
     if key and store.deal_for_key(db, match_id, key) is not None:
         return None
@@ -683,9 +750,9 @@ def _plan_from_snapshot(db: Database, match_id: int, deal_input: Any, key: str |
 
 
 def _under_lock(db: Database, match_id: int, deal_input: Any, key: str | None, digest: str | None,
-                max_deals: int) -> Entered | _Plan:
+                max_deals: int, expected: Expected) -> Entered | _Plan:
     """Inside the write transaction: the deal an idempotency key already entered, or the plan for a new deal;
-    raises NotFound, Conflict or InvalidDeal."""
+    raises NotFound, Conflict (DealTaken, NotNextDeal, DealerChanged, StaleMatch among them) or InvalidDeal."""
     row = store.get_match(db, match_id)
     if row is None:
         raise NotFound(gettext("There is no match %(match)s.", match=match_id))
@@ -704,6 +771,7 @@ def _under_lock(db: Database, match_id: int, deal_input: Any, key: str | None, d
                     "This idempotency key already entered deal {number} with another entry: send a new key "
                     "for a new deal.", number=number)])
             return Entered(number, match, True)
+    _check_expected(db, match, expected)
     if match.deal_count >= max_deals:
         raise InvalidDeal([too_many_deals(match.deal_count, max_deals)])
     if match.finished:
@@ -711,6 +779,34 @@ def _under_lock(db: Database, match_id: int, deal_input: Any, key: str | None, d
     if row["abandoned"]:
         raise Conflict(gettext("Match %(match)s is abandoned: take it up again to enter deals.", match=match_id))
     return _plan(match, deal_input, key, digest)
+
+
+def refusal(db: Database, match: Match, expected: Expected) -> Conflict | None:
+    """Why a new deal meant for ``expected`` cannot be entered into the match as it is now (DealTaken,
+    NotNextDeal, DealerChanged, StaleMatch), or None: the entry form says so before Save, the write refuses it."""
+    number = expected.number
+    if number is not None and number <= match.deal_count:
+        taken = store.get_deal(db, match.id, number)
+        if taken is not None:
+            entered = next((e for e in reversed(store.events_for(db, match.id))
+                            if e["action"] == "entered" and e["deal_number"] == number), None)
+            device = store.acting_device.get()
+            by_this_phone = bool(device and entered and entered["detail"].get("device") == device)
+            return DealTaken(number, match, taken, by_this_phone)
+    if number is not None and number > match.next_number:
+        return NotNextDeal(number, match)
+    if expected.dealer is not None and expected.dealer != match.next_table.dealer and not match.finished:
+        return DealerChanged(match.next_number, expected.dealer, match)
+    if expected.version is not None and expected.version != match.version:
+        return StaleMatch(expected.version, match)
+    return None
+
+
+def _check_expected(db: Database, match: Match, expected: Expected) -> None:
+    """Refuse a deal meant for another number, dealer or version of the match than the one it has now."""
+    refused = refusal(db, match, expected)
+    if refused is not None:
+        raise refused
 
 
 def _plan(match: Match, deal_input: Any, key: str | None, digest: str | None) -> _Plan:
@@ -791,11 +887,22 @@ def correct_deal(
             raise InvalidDeal(problems)
         if deal_input == deal["input"] and not deal["void"]:
             return match
+        before = match.replayed(number).result
         store.revise_deal(db, deal, "corrected", deal_input=deal_input, void=False)
+        fresh = sync(db, match_id, from_number=number)
         store.add_event(db, match_id, "corrected", number,
-                        {"from_version": deal["version"], "changes": describe_changes(deal["input"], deal_input)})
+                        {"from_version": deal["version"], "changes": describe_changes(deal["input"], deal_input),
+                         **_score_change(before, fresh.replayed(number).result, match.players)})
         log_change("corrected", match_id, number)
-        return sync(db, match_id, from_number=number)
+        return fresh
+
+
+def _score_change(before: DealResult | None, after: DealResult | None, players: tuple[str, ...]) -> dict[str, Any]:
+    """What a correction did to the deal's scores, by player: {"scores": {"Ann": [80, 82]}} (what the table and its
+    "Deal 4 corrected: Ann 80 → 82" line read); nothing when either version has no result."""
+    if before is None or after is None:
+        return {}
+    return {"scores": {p: [int(before.scores.get(p, 0)), int(after.scores.get(p, 0))] for p in players}}
 
 
 def void_deal(db: Database, match_id: int, number: int) -> Match:
@@ -918,13 +1025,17 @@ def restore_version(db: Database, match_id: int, number: int, version: int) -> M
             problems = match.game.validate(earlier["input"], Table(match.players, deal["dealer"]), match.options)
             if problems:
                 raise InvalidDeal(problems)
+        before = None if deal["void"] else match.replayed(number).result
         store.revise_deal(db, deal, "corrected", deal_input=earlier["input"], void=earlier["void"])
+        fresh = sync(db, match_id, from_number=number)
+        after = None if earlier["void"] else fresh.replayed(number).result
         store.add_event(db, match_id, "corrected", number, {
             "from_version": deal["version"], "restored_version": version,
             "changes": describe_changes(deal["input"], earlier["input"]),
+            **_score_change(before, after, match.players),
         })
         log_change(f"version {version} restored", match_id, number)
-        return sync(db, match_id, from_number=number)
+        return fresh
 
 
 UNDOABLE = ("entered", "corrected", "voided", "restored", "ended", "abandoned", "resumed")

@@ -15,6 +15,7 @@ from .. import matches, store
 from ..games import GAMES
 from ..games.base import RuleError, Violation, whole_number
 from . import DuplicateKey, capped, duplicate_key_error, get_db, loads
+from .conflicts import refusal_message, taken_message
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -71,6 +72,19 @@ def _conflict(exc: matches.Conflict):
             "changes": exc.changes, "current": {"version": exc.deal["version"], "input": exc.deal["input"]},
         })
         return response, 409
+    if isinstance(exc, matches.DealTaken):  # another phone entered this deal first: what it entered
+        match = exc.match
+        return jsonify({
+            "errors": [{"field": "number", "code": "deal_taken", "message": taken_message(exc)}],
+            "taken": matches.deal_to_json(get_db(), match, exc.deal, []),
+            "match": matches.standing_to_json(match),
+        }), 409
+    if isinstance(exc, (matches.NotNextDeal, matches.DealerChanged, matches.StaleMatch)):
+        code = {matches.NotNextDeal: "not_next_deal", matches.DealerChanged: "dealer_changed",
+                matches.StaleMatch: "stale_version"}[type(exc)]
+        field = "number" if isinstance(exc, matches.NotNextDeal) else None
+        return jsonify({"errors": [{"field": field, "code": code, "message": refusal_message(exc)}],
+                        "match": matches.standing_to_json(exc.match)}), 409
     if isinstance(exc, matches.OutOfTurn):  # undo/redo of an action that is no longer the last one
         later, device = exc.later, store.acting_device.get()
         return jsonify({
@@ -222,14 +236,31 @@ def _deal_and_match(match: matches.Match, number: int):
     return {"deal": matches.deal_to_json(db, match, match.deal(number)), "match": matches.match_to_json(db, match)}
 
 
+def _if_match(what: str) -> int | None:
+    """The version an ``If-Match`` header names (``12``, ``"12"`` or ``W/"12"``); None without one."""
+    raw = request.headers.get("If-Match", "").strip().strip('"').removeprefix("W/").strip('"')
+    if not raw:
+        return None
+    version = whole_number(raw)
+    if version is None:
+        raise RuleError([Violation("bad_if_match", gettext("If-Match must be the deal's version number.") if what ==
+                                   "deal" else gettext("If-Match must be the match's version number."), None)])
+    return version
+
+
 @bp.post("/matches/<int:match_id>/deals")
 def add_deal(match_id: int):
     """A new deal. With an Idempotency-Key header a retried request returns the deal it stored the first
-    time (200, Idempotent-Replayed: true) instead of entering it twice."""
+    time (200, Idempotent-Replayed: true) instead of entering it twice. ``"number": N`` in the body says which
+    deal it is: a number another phone entered first is refused (409 ``deal_taken``, with that deal), never
+    entered under the next number; ``If-Match: <match version>`` refuses (409 ``stale_version``) any change
+    since. Without them the deal is the next one, whichever it is."""
     db = get_db()
     body = _body()
+    expected = matches.Expected(number=_deal_number(body.pop("number", None)), version=_if_match("match"))
     key = request.headers.get("Idempotency-Key", "").strip() or None
-    number, match, replayed = matches.enter_deal(db, match_id, body, key=key, max_deals=current_app.config["MAX_DEALS"])
+    number, match, replayed = matches.enter_deal(db, match_id, body, key=key, max_deals=current_app.config["MAX_DEALS"],
+                                                 expected=expected)
     headers = {"Location": f"/api/matches/{match_id}/deals/{number}"}
     if replayed:
         headers["Idempotent-Replayed"] = "true"
@@ -238,6 +269,16 @@ def add_deal(match_id: int):
     answer = {"deal": matches.deal_to_json(db, match, deal, None if replayed else []),
               "match": matches.standing_to_json(match)}
     return jsonify(answer), (200 if replayed else 201), headers
+
+
+def _deal_number(raw: Any) -> int | None:
+    """The ``number`` of a new deal's body: a deal number (1 or more); None when it is left out."""
+    if raw is None:
+        return None
+    if isinstance(raw, bool) or not isinstance(raw, int) or raw < 1:
+        raise RuleError([Violation.of("bad_number", "number",
+                                      "number must be the number of the deal (a whole number, 1 or more).")])
+    return raw
 
 
 @bp.get("/matches/<int:match_id>/deals/<int:number>")
@@ -251,13 +292,7 @@ def get_deal(match_id: int, number: int):
 def correct_deal(match_id: int, number: int):
     """Correct a deal. ``If-Match: <version>`` refuses (409) a correction made against an older version."""
     body = _body()
-    expected = None
-    if_match = request.headers.get("If-Match", "").strip().strip('"').removeprefix("W/").strip('"')
-    if if_match:
-        expected = whole_number(if_match)
-        if expected is None:
-            return _one_error("bad_if_match", gettext("If-Match must be the deal's version number."), 422)
-    match = matches.correct_deal(get_db(), match_id, number, body, expected_version=expected)
+    match = matches.correct_deal(get_db(), match_id, number, body, expected_version=_if_match("deal"))
     return jsonify(_deal_and_match(match, number))
 
 
