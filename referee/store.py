@@ -400,6 +400,12 @@ def get_match(db: Database, match_id: int) -> dict[str, Any] | None:
     return _match_row(dict(zip([c[0] for c in cursor.description], row, strict=True)))
 
 
+def match_version(db: Database, match_id: int) -> int | None:
+    """A match's version alone (every change adds one): what a live page's poll compares; None: no such match."""
+    row = db.conn.execute("SELECT version FROM matches WHERE id = ?", [match_id]).fetchone()
+    return None if row is None else int(row[0] or 0)
+
+
 def list_matches(db: Database, status: str | None = None, limit: int = 20) -> list[dict[str, Any]]:
     if status:
         rows = db.query(

@@ -190,6 +190,7 @@
   var hold = false;   // after a failed request: replay once the connection is back
   var nextBefore = "";
   var lastTap = null;
+  var leaving = null;  // a Discard or "enter it as the next deal" on its way: {key: its draft, idempotency, op}
 
   function busy() {
     var form = entryForm();
@@ -256,6 +257,10 @@
     pending.push(event.detail.xhr);
     nextBefore = form ? form.dataset.next : "";
     var params = event.detail.requestConfig && event.detail.requestConfig.parameters;
+    if (params && (params.op === "discard" || params.op === "renumber") && form) {
+      // The entry is thrown away, or moves to another deal number: its draft for this number goes.
+      leaving = { key: draftKey(form), idempotency: value(pairs(form), "idempotency_key"), op: params.op };
+    }
     if (params && params.op === "save" && form) {
       saving = pairs(form).concat([["op", "save"]]);
       var save = document.getElementById("save");
@@ -270,13 +275,22 @@
     if (i < 0) return;
     pending.splice(i, 1);
     var xhr = event.detail.xhr;
+    if (leaving && xhr.status < 400) {
+      keep(leaving.key, null);
+      if (leaving.op === "discard") { markSent(leaving.idempotency); dropFromOutbox(leaving.idempotency); queue = []; }
+      leaving = null;
+    } else if (leaving) {
+      leaving = null;
+    }
     if (saving && xhr.status === 204 && xhr.getResponseHeader("HX-Redirect")) {
       var form = entryForm();
       markSent(value(saving, "idempotency_key"));
       if (form) keep(draftKey(form), null);
       queue = [];
     } else if (saving) {
-      lastSave = saving;
+      // Only a Save that got no answer (no connection, a timeout) goes to the outbox, from the error handlers that
+      // follow; one Referee answered (a 422 beside the fields, a 409) is settled.
+      lastSave = xhr.status === 0 ? saving : null;
       saving = null;
     }
     busy();
@@ -308,6 +322,7 @@
       var op = params && params.op;
       if (op && op !== "save" && op !== "refresh") queue.unshift({ op: op });
       hold = true;
+      previewOffline();
       status(say("tapped_kept", "No connection — what you tapped is kept and sent when the connection is back."), true);
       window.setTimeout(function () { hold = false; drain(); }, 5000);
     } else {
@@ -315,6 +330,27 @@
     }
     return true;
   }
+  // Without the connection the preview cannot be worked out: say so instead of leaving an old line in view (the
+  // next answer from Referee replaces it).
+  function previewOffline() {
+    var text = say("preview_offline", "The preview needs the connection. What you enter is kept on this phone and " +
+                   "checked by Referee when it arrives.");
+    var preview = document.getElementById("preview");
+    if (preview) {
+      preview.classList.add("is-stale");
+      var line = preview.querySelector(".preview-offline");
+      if (!line) {
+        line = document.createElement("p");
+        line.className = "preview-offline";
+        preview.insertBefore(line, preview.firstChild);
+      }
+      line.textContent = text;
+    }
+    var bar = document.getElementById("bar-summary");
+    if (bar) { bar.textContent = text; bar.classList.add("muted"); bar.classList.remove("bad"); }
+  }
+  window.addEventListener("offline", function () { if (entryForm()) previewOffline(); });
+
   function errorText(xhr) {
     var text = say("not_saved", "Not saved: Referee answered {status}. Your entry is kept here.", { status: xhr.status });
     try {
@@ -326,6 +362,15 @@
   }
   document.addEventListener("htmx:sendError", function (event) { failed(event, say("no_connection", NO_CONNECTION_EN)); }, true);
   document.addEventListener("htmx:timeout", function (event) { failed(event, say("no_connection", NO_CONNECTION_EN)); }, true);
+  // A 409 that is the form again (another phone entered this deal first, or changed the deal being corrected) is
+  // swapped in like a 422: it says what happened, with the entry kept and the choices.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var xhr = event.detail.xhr;
+    if (xhr.status === 409 && inEntry(event.detail.elt) && xhr.responseText.indexOf('id="entry"') >= 0) {
+      event.detail.shouldSwap = true;
+      event.detail.isError = false;
+    }
+  });
   document.addEventListener("htmx:responseError", function (event) {
     var xhr = event.detail.xhr;
     // A correction made against an older version comes back (409) as the form with a warning: show it.
@@ -447,6 +492,8 @@
     sendingOutbox = true;
     var item = items[0];
     var list = withField(item.fields, "csrf_token", csrfNow() || value(item.fields, "csrf_token"));
+    // An entry kept before forms said which deal they are for: it is for the deal its form was opened for.
+    if (!value(list, "number") && item.kind === "new" && item.number) list = withField(list, "number", String(item.number));
     post(item.url, list).then(function (response) {
       var form = entryForm();
       var here = form && value(pairs(form), "idempotency_key") === item.key;
@@ -468,11 +515,19 @@
       return response.text().then(function (html) {
         if (here && (response.status === 422 || response.status === 409) && swapForm(html)) {
           dropFromOutbox(item.key);
-          status(say("not_accepted_here", "Referee did not accept this " + item.noun +
-                     ": see the messages beside the fields.", {}, item.noun), true);
+          // Another phone entered that deal first: the form's head says so, with the choices; else the errors.
+          if (html.indexOf('id="taken"') < 0) {
+            status(say("not_accepted_here", "Referee did not accept this " + item.noun +
+                       ": see the messages beside the fields.", {}, item.noun), true);
+          }
         } else {
+          // Another phone entered that deal first (409 with the deal it entered): never stored under another
+          // number by itself — the phone offers to open it, with the choice to discard it or enter it as the next.
+          var taken = response.status === 409 && html.indexOf('id="taken"') >= 0;
           var all = load(OUTBOX, []);
-          all.forEach(function (i) { if (i.key === item.key) { i.state = "refused"; i.status = response.status; } });
+          all.forEach(function (i) {
+            if (i.key === item.key) { i.state = "refused"; i.status = response.status; i.taken = taken; }
+          });
           keep(OUTBOX, all);
         }
         showOutbox();
@@ -531,12 +586,14 @@
         note.className = "outbox-note refused";
         note.setAttribute("role", "alert");
         var p = document.createElement("p");
-        p.textContent = say("not_accepted", "{what} was not accepted by Referee.",
-                            { what: label(nounWord(item.noun || "deal"), item.number) });
+        var what = label(nounWord(item.noun || "deal"), item.number);
+        p.textContent = item.taken
+          ? say("taken_elsewhere", "{what} was not stored: another phone entered it first.", { what: what })
+          : say("not_accepted", "{what} was not accepted by Referee.", { what: what });
         var button = document.createElement("button");
         button.type = "button";
         button.className = "button small";
-        button.textContent = say("open_to_fix", "Open it to fix");
+        button.textContent = item.taken ? say("open_it", "Open it") : say("open_to_fix", "Open it to fix");
         button.addEventListener("click", function () { openRefused(item); });
         note.appendChild(p);
         note.appendChild(button);
@@ -560,7 +617,17 @@
     showOutbox();
     sendOutbox();
   }
-  window.addEventListener("online", function () { hold = false; drain(); sendOutbox(); });
+  window.addEventListener("online", function () {
+    hold = false;
+    drain();
+    sendOutbox();
+    var form = entryForm();  // the preview said it needed the connection: work it out again
+    if (form && document.querySelector("#preview.is-stale") && !pending.length && !queue.length) {
+      var refresh = form.querySelector("button[name='op'][value='refresh']");
+      if (refresh) refresh.click();
+    }
+  });
+  document.addEventListener("referee:live", showOutbox);
   window.setInterval(function () { if (window.navigator.onLine !== false) sendOutbox(); }, RETRY_MS);
   window.addEventListener("pageshow", function (event) {
     if (!event.persisted) return;

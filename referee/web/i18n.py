@@ -379,6 +379,14 @@ def script_words() -> dict[str, Any]:
         "went_wrong": gettext("Something went wrong (%(status)s).", status="{status}"),
         "unreachable": gettext("Referee cannot be reached. Your entry is still here: try again."),
         "player": gettext("Player %(number)s", number="{number}"),
+        "live_offline": gettext("Offline — the table as of %(time)s. Deals saved on this phone are sent when the "
+                                "connection is back.", time="{time}"),
+        "live_signed_out": gettext("Signed out: reload the page to sign in and follow the table again."),
+        "as_of": gettext("as of %(time)s", time="{time}"),
+        "preview_offline": gettext("The preview needs the connection. What you enter is kept on this phone and "
+                                   "checked by Referee when it arrives."),
+        "taken_elsewhere": gettext("%(what)s was not stored: another phone entered it first.", what="{what}"),
+        "open_it": gettext("Open it"),
     }
 
 

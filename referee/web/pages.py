@@ -11,7 +11,7 @@ import re
 import secrets
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 from urllib.parse import urlparse
@@ -189,6 +189,57 @@ def match_page(match_id: int):
     return render_template("match.html", match=match, **_match_extras(match), detail_errors={}, detail_values=None)
 
 
+def live_etag(match: matches.Match) -> str:
+    """The validator of a live part of the match page or entry form: the match's version in the reader's language
+    (weak: compression keeps it as it is)."""
+    return f'W/"v{match.version}-{current_language()}"'
+
+
+_LIVE_ETAG = re.compile(r'v(\d+)-([A-Za-z-]+)')
+
+
+@bp.get("/matches/<int:match_id>/live")
+def live(match_id: int):
+    """The part of a page that follows the other phones, polled by static/live.js with ``If-None-Match``: 304 (one
+    small query, nothing rendered) while the match's version is the one the phone shows, else the part as it is now
+    — the match page's table (``?seen=<newest action shown>``), or an entry form's head (``?entry=new&number=N&
+    dealer=<seat>``, ``?entry=correct&number=N&version=V``) saying before Save that another phone was first."""
+    db = get_db()
+    version = store.match_version(db, match_id)
+    if version is None:
+        raise matches.NotFound(gettext("There is no match %(match)s.", match=match_id))
+    sent = _LIVE_ETAG.search(request.headers.get("If-None-Match", ""))
+    headers = {"Cache-Control": "no-store", "Vary": "Accept-Language, Cookie"}
+    if sent and int(sent.group(1)) == version and sent.group(2) == current_language():
+        response = make_response("", 304)
+        response.headers.update(headers)
+        response.headers["ETag"] = f'W/"v{version}-{current_language()}"'
+        return response
+    match = _load(match_id)
+    args = request.args
+    kind, number = args.get("entry"), whole_number(args.get("number", ""), 6)
+    if kind == "new" and number is not None:
+        seat = whole_number(args.get("dealer", ""), 2)
+        dealer = match.players[seat] if seat is not None and 0 <= seat < len(match.players) else match.next_table.dealer
+        target = NewDealFor(number, dealer, match.version, True)
+        refused = matches.refusal(db, match, target.expected())
+        context = {"match": match, "deal": None, "table": Table(match.players, dealer),
+                   **_entry_head(match, None, target, refused)}
+        body = render_template("_entry_head.html", **context)
+    elif kind == "correct" and number is not None:
+        deal = match.deal(number)
+        context = {"match": match, "deal": deal, "table": Table(match.players, deal["dealer"]),
+                   **_entry_head(match, deal, None, None, whole_number(args.get("version", ""), 12))}
+        body = render_template("_entry_head.html", **context)
+    else:
+        seen = whole_number(args.get("seen", ""), 12)
+        body = render_template("_match_live.html", match=match, **_match_extras(match, seen or 0))
+    response = make_response(body)
+    response.headers.update(headers)
+    response.headers["ETag"] = live_etag(match)
+    return response
+
+
 RECENT_WORKING = 10
 """How many of the newest deals the match page shows with their whole working (breakdown, notes, earlier
 versions, Correct / Void); every older deal keeps its compact row, its working one tap away."""
@@ -258,7 +309,13 @@ _DASH = Markup('<td><span class="score">—</span></td>')
 # an older deal's working is one tap away: htmx fetches it into its <details>, and without JavaScript the link in it
 # opens the deal's own page. Only our own markup, digits and escaped text are put in.
 _ROW_HEAD = ('<tbody id="deal-{n}" class="{css}">\n<tr class="deal-scores"><th scope="row">{n}</th>{cells}</tr>\n'
-             '<tr class="deal-working"><td colspan="{cols}">')
+             '<tr class="deal-working"><td colspan="{cols}">{acts}')
+# Correct and Void (Restore for a void deal) one tap from the table, on every row, beside its summary line. Void asks
+# nothing: the line it leaves at the top offers Undo, and the deal stays in the history either way.
+_ROW_ACTS = ('<div class="row-acts"><a class="button small" href="{url}/edit" aria-label="{correct_name}">{correct}</a>'
+             '<form method="post" action="{url}/{act}" hx-post="{url}/{act}"><input type="hidden" name="csrf_token" '
+             'value="{csrf}"><button class="button small{danger}" type="submit" aria-label="{act_name}">{act_word}'
+             '</button></form></div>')
 _OLDER_WORKING = ('<details class="on-demand" hx-get="{url}" hx-trigger="toggle once" hx-target="find .working" '
                   'hx-swap="outerHTML"><summary>{tags}{summary}</summary>\n'
                   '<div class="working"><a class="button" href="{url}">{show}</a></div></details>'
@@ -307,6 +364,7 @@ def _table_rows(match: matches.Match, highlight: int | None) -> tuple[list[Table
         recent.add(highlight)
     cols, show = len(players) + 1, escape(_("Show the working"))
     base = url_for("pages.match_page", match_id=match.id) + "/deals/"
+    acts = _row_acts(match)
     rows: list[TableRow] = []
     series: list[dict[str, int]] = [{p: 0 for p in players}]
     for d in deals:
@@ -319,7 +377,7 @@ def _table_rows(match: matches.Match, highlight: int | None) -> tuple[list[Table
         tag = tags["void"] if void else tags.get(d["last_action"], Markup())
         cells = dashes if void or after_end or cells is None else cells
         tag = tag + tags["after_end"] if after_end else tag
-        head = _ROW_HEAD.format(n=number_, css=css, cells=cells, cols=cols)
+        head = _ROW_HEAD.format(n=number_, css=css, cells=cells, cols=cols, acts=acts(number_, void))
         row = TableRow(number_, css, cells, tag, summary, Markup(head))
         if number_ not in recent:
             working = _OLDER_WORKING.format(url=f"{base}{number_}", tags=tag, summary=summary, show=show)
@@ -329,6 +387,26 @@ def _table_rows(match: matches.Match, highlight: int | None) -> tuple[list[Table
             row.revisions = store.revisions_for(db, d["id"]) if d["version"] > 1 else []
         rows.append(row)
     return rows, series
+
+
+def _row_acts(match: matches.Match) -> Callable[[int, bool], str]:
+    """The Correct and Void / Restore buttons of one row, in the reader's language (the words looked up once)."""
+    from .security import csrf_token
+
+    words, noun = _words()["working"], _(match.game.deal_noun)
+    csrf, base = escape(csrf_token()), url_for("pages.match_page", match_id=match.id) + "/deals/"
+    correct, void, restore = escape(words["correct"]), escape(words["void"]), escape(words["restore"])
+
+    def acts(number: int, is_void: bool) -> str:
+        name = {"noun": noun, "number": number_writer()(number)}
+        return _ROW_ACTS.format(
+            url=f"{base}{number}", csrf=csrf, correct=correct, act="restore" if is_void else "void",
+            correct_name=escape(_("Correct %(noun)s %(number)s", **name)),
+            act_name=escape(_("Restore %(noun)s %(number)s", **name) if is_void else _("Void %(noun)s %(number)s",
+                                                                                        **name)),
+            act_word=restore if is_void else void, danger="" if is_void else " danger")
+
+    return acts
 
 
 def _row_context(match: matches.Match) -> dict[str, Any]:
@@ -370,27 +448,53 @@ def _table_rows_of(match: matches.Match, deals: list[dict[str, Any]]) -> tuple[l
     return _table_rows(shown, highlight=None)
 
 
-def _shown_change(match: matches.Match, events: list[dict[str, Any]]) -> tuple[int | None, str | None]:
-    """What the page highlights after a change (?new=N, ?changed=N or ?done=1): the deal, and one line
-    saying what happened, from the match's latest action."""
+def _shown_change(match: matches.Match, events: list[dict[str, Any]], seen: int | None = None
+                  ) -> tuple[int | None, str | None, dict[str, Any] | None]:
+    """What the page highlights after a change (?new=N, ?changed=N or ?done=1; for the live table, the newest action
+    after event ``seen``): the deal, one line saying what happened, from the match's latest action ("Deal 4
+    corrected: Ann 80 → 82"), and the action a one-tap Undo beside that line takes back (None: none offered)."""
     args = request.args
-    number = whole_number(args.get("new", "")) or whole_number(args.get("changed", ""))
-    if number is None and not args.get("done"):
-        return None, None
-    if args.get("done") == "details":
-        return None, gettext("Place and note saved.")
-    if not events or (number is not None and events[-1]["deal_number"] != number):
-        return number, None
-    last, noun = events[-1], match.game.deal_noun
+    last = events[-1] if events else None
+    if seen is not None:  # the live table: what another phone (or this one) did since the page was drawn
+        if last is None or last["id"] <= seen:
+            return None, None, None
+        number = last["deal_number"]
+    else:
+        number = whole_number(args.get("new", "")) or whole_number(args.get("changed", ""))
+        if number is None and not args.get("done"):
+            return None, None, None
+        if args.get("done") == "details":
+            return None, gettext("Place and note saved."), None
+        if last is None or (number is not None and last["deal_number"] != number):
+            return number, None, None
+    noun = match.game.deal_noun
     device = store.acting_device.get()
     if last["action"] in ("undone", "redone"):
         target = next((e for e in events if e["id"] == last["detail"].get("undid", last["detail"].get("redid"))), None)
         what = matches.describe_event(target, noun, device) if target else _("the last action")
         line = _("Undone: %(what)s.", what=what) if last["action"] == "undone" else _("Redone: %(what)s.", what=what)
-    else:
-        what = matches.describe_event(last, noun, device)
-        line = _("%(what)s.", what=what[:1].upper() + what[1:])  # "Deal 3 entered"; German nouns keep their case
-    return number, line
+        return number, line, None
+    what = matches.describe_event(last, noun, device)
+    what = what[:1].upper() + what[1:]  # "Deal 3 entered"; German nouns keep their case
+    changed = score_changes(last)
+    line = _("%(what)s: %(changes)s.", what=what, changes=changed) if changed else _("%(what)s.", what=what)
+    undo = last if not last["undone"] and last["action"] in ("entered", "corrected", "voided", "restored") else None
+    return number, line, undo
+
+
+def score_changes(event: dict[str, Any]) -> str:
+    """What a correction changed, as the table reads it: each player's score in that deal before → after ("Ann 80
+    → 82, Ben 50 → 0"); without a change of score, what was entered differently ("dix: false → true")."""
+    raw = event.get("detail")
+    detail: dict[str, Any] = raw if isinstance(raw, dict) else {}
+    scores: dict[str, Any] = detail["scores"] if isinstance(detail.get("scores"), dict) else {}
+    figure = number_writer()
+    lines = [f"{p} {figure(v[0])} → {figure(v[1])}" for p, v in scores.items()
+             if isinstance(v, list) and len(v) == 2 and all(isinstance(x, int) for x in v) and v[0] != v[1]]
+    if lines:
+        return _(", ").join(lines)
+    changes = detail.get("changes")
+    return "; ".join(str(c) for c in changes) if isinstance(changes, list) and event["action"] == "corrected" else ""
 
 
 @bp.post("/matches/<int:match_id>/end")
@@ -477,19 +581,24 @@ def _change_done(match_id: int, number: int):
     return _back_to_table(match_id, changed=number)
 
 
-def _match_extras(match: matches.Match) -> dict[str, Any]:
-    """What the match page shows beyond the table: the chart, the activity log, what undo would undo."""
+def _match_extras(match: matches.Match, seen: int | None = None) -> dict[str, Any]:
+    """What the match page shows beyond the table: the chart, the activity log, what undo would undo, and what the
+    live table needs (``seen``: the newest action the phone showing it has seen)."""
     from .. import sheets, store
 
     db = get_db()
     events = store.events_for(db, match.id)
-    highlight, done = _shown_change(match, events)
+    highlight, done, done_undo = _shown_change(match, events, seen)
     table, series = _table_rows(match, highlight)
     device, noun = store.acting_device.get(), match.game.deal_noun
     undoable, redoable = matches.last_undoable(db, match.id, events), matches.last_redoable(db, match.id, events)
     return {
         "highlight": highlight,
         "done": done,
+        "done_undo": done_undo if done_undo and undoable and done_undo["id"] == undoable["id"] else None,
+        "last_event_id": events[-1]["id"] if events else 0,
+        "live_etag": live_etag(match),
+        "score_changes": score_changes,
         "undo_text": undoable and matches.describe_event(undoable, noun, device),
         "redoable": redoable,
         "redo_text": redoable and matches.describe_event(redoable, noun, device),
@@ -539,9 +648,51 @@ def new_deal(match_id: int):
         except matches.Conflict:
             pass  # another phone took it up again first: just save
         match = _load(match_id)
+    target = NewDealFor.of(match)
+    if target.named and target.number <= match.deal_count and request.form.get("op") != "renumber":
+        return _entry(match, None, target)  # another phone entered this deal first: say so, whatever the match's state
     if match.finished or match.row["abandoned"]:
         return _entry_closed(match)
-    return _entry(match, None)
+    return _entry(match, None, target)
+
+
+@dataclass(frozen=True, slots=True)
+class NewDealFor:
+    """The deal a new deal's form is for, as its hidden fields say: its number, the dealer it was opened with and
+    the match's version then. A form opened before they existed (``named`` False) is for the next deal, whichever
+    it is. "renumber" (enter it as the next deal) and a fresh form take the match as it is now."""
+
+    number: int
+    dealer: str
+    version: int
+    named: bool
+    moved_from: int | None = None  # "enter it as the next deal": the number it was first entered for
+
+    @classmethod
+    def of(cls, match: matches.Match) -> NewDealFor:
+        now = cls(match.next_number, match.next_table.dealer, match.version, True)
+        if request.method != "POST":
+            return now
+        number = whole_number(request.form.get("number", ""), 6)
+        moved = whole_number(request.form.get("moved_from", ""), 6)
+        if request.form.get("op") == "renumber":
+            was = moved or number
+            return cls(now.number, now.dealer, now.version, True, was if was != now.number else None)
+        if number is None or number < 1:
+            return cls(now.number, now.dealer, now.version, False)
+        seat = whole_number(request.form.get("dealer", ""), 2)
+        players = match.players
+        if seat is not None and 0 <= seat < len(players):
+            dealer = players[seat]
+        else:  # a form without its dealer: the one the deal had or will have
+            stored = store.get_deal(get_db(), match.id, number) if number <= match.deal_count else None
+            dealer = stored["dealer"] if stored else now.dealer
+        version = whole_number(request.form.get("match_version", ""), 12)
+        return cls(number, dealer, now.version if version is None else version, True,
+                   moved if moved and moved != number else None)
+
+    def expected(self) -> matches.Expected:
+        return matches.Expected(number=self.number, dealer=self.dealer) if self.named else matches.Expected()
 
 
 def _entry_closed(match: matches.Match):
@@ -564,27 +715,26 @@ def edit_deal(match_id: int, number: int):
 
 def _not_yet_entered(problem: Violation) -> bool:
     """Problems that only say something is still to be entered (listed, not shouted, while entering)."""
-    return problem.code.startswith("missing_") or problem.code.endswith(("_unfinished", "_unanswered"))
+    return problem.code.startswith("missing_") or problem.code.endswith(("_unfinished", "_unanswered")) \
+        or problem.code == "incomplete_sequence"  # a sequence whose suit is tapped, its cards not yet
 
 
-def _entry(match: matches.Match, deal: dict[str, Any] | None):
-    """The deal-entry form for a new deal (``deal`` None) or a correction; handles every button."""
+# Refusals of a new deal meant for another moment of the match: the form comes back (409) saying why.
+_REFUSED_NEW_DEAL = (matches.DealTaken, matches.NotNextDeal, matches.DealerChanged)
+
+
+def _entry(match: matches.Match, deal: dict[str, Any] | None, target: NewDealFor | None = None):
+    """The deal-entry form for a new deal (``deal`` None, ``target`` the deal it is for) or a correction; handles
+    every button."""
     plug = PLUGS[match.game.key]
     form_module = plug.entry
-    dealer = deal["dealer"] if deal else match.next_table.dealer
-    table = Table(match.players, dealer)
     posted = request.method == "POST"
     op = request.form.get("op", "") if posted else ""
-    if posted:
-        entry = form_module.from_form(match.players, request.form)
-    elif deal:
-        try:
-            entry = form_module.from_input(match.players, deal["input"])
-        except Exception:  # noqa: BLE001 - stored data the form cannot show (an old or damaged entry): start afresh
-            entry = form_module.empty(match.players)
-    else:
-        entry = form_module.empty(match.players)
-
+    if deal is None and target is None:
+        target = NewDealFor.of(match)
+    dealer = deal["dealer"] if deal else target.dealer  # type: ignore[union-attr]
+    table = Table(match.players, dealer)
+    entry = _entry_from_request(form_module, match, deal)
     deal_input = form_module.to_input(entry, table, match.options)
     result, problems = matches.preview(match, deal_input, dealer)
     problems = list(entry.problems) + problems
@@ -594,30 +744,24 @@ def _entry(match: matches.Match, deal: dict[str, Any] | None):
     show_all = False
     # A new deal's form carries an idempotency key (a double tap or a retry saves it once); a
     # correction carries the version it was made against (another phone's change is not overwritten).
-    key = request.form.get("idempotency_key", "")[:64] if posted else ""
+    key = request.form.get("idempotency_key", "")[:64] if posted and op != "renumber" else ""
     key = key if re.fullmatch(r"[A-Za-z0-9_-]{8,64}", key or "") else uuid.uuid4().hex
     version = deal["version"] if deal else None
     if posted and deal and whole_number(request.form.get("version", "")) is not None:
         version = whole_number(request.form["version"])
     stale = None
+    refused = matches.refusal(get_db(), match, target.expected()) if target is not None else None
+    if op == "discard" and deal is None:
+        return _back_to_table(match.id)  # the entry is thrown away (the phone forgets its draft)
     if op == "save":
-        if not problems:
-            db = get_db()
-            try:
-                if deal:
-                    matches.correct_deal(db, match.id, deal["number"], deal_input, expected_version=version)
-                    number = deal["number"]
-                else:
-                    number = matches.enter_deal(db, match.id, deal_input, key=key,
-                                                max_deals=current_app.config["MAX_DEALS"]).number
-            except InvalidDeal as exc:  # the match changed under us (another phone)
-                problems = list(exc.violations)
-            except matches.StaleVersion as exc:
-                stale, version = exc, exc.deal["version"]
-            else:
+        if refused is None and not problems:
+            saved = _save(match, deal, target, deal_input, key, version)
+            if saved.number is not None:
                 # Back to the table, at the top (totals, who deals next, "Enter deal"), the row highlighted.
-                return _back_to_table(match.id, **({"changed": number} if deal else {"new": number}))
-        status = 409 if stale else 422
+                return _back_to_table(match.id, **({"changed": saved.number} if deal else {"new": saved.number}))
+            problems, stale, refused, match = saved.problems, saved.stale, saved.refused, saved.match
+            version = stale.deal["version"] if stale else version
+        status = 409 if stale or refused else 422
         show_all = True
 
     # While entering, only real mistakes go beside the fields; what is simply not entered yet is
@@ -638,9 +782,83 @@ def _entry(match: matches.Match, deal: dict[str, Any] | None):
         "idempotency_key": key,
         "version": version,
         "stale": stale,
+        **_entry_head(match, deal, target, refused),
         **form_module.view(entry, table, match.options),
     }
     template = plug.entry_template
     if hx_request.htmx:
         return render_template(template, **context), status
     return render_template("deal_entry.html", entry_template=template, **context), status
+
+
+def _entry_from_request(form_module: Any, match: matches.Match, deal: dict[str, Any] | None) -> Any:
+    """What the form holds: as posted (after its button), the stored deal (a correction), the table's first answer
+    (``GET …/deals/new?upcard=hearts``: a GET stores nothing), or nothing yet."""
+    if request.method == "POST":
+        return form_module.from_form(match.players, request.form)
+    if deal:
+        try:
+            return form_module.from_input(match.players, deal["input"])
+        except Exception:  # noqa: BLE001 - stored data the form cannot show (an old or damaged entry): start afresh
+            return form_module.empty(match.players)
+    if request.args:
+        return form_module.from_form(match.players, {k: v for k, v in request.args.items() if k != "op"})
+    return form_module.empty(match.players)
+
+
+@dataclass(slots=True)
+class _Saved:
+    """What Save came to: the number stored, or why not (the rules' problems, a stale correction, a new deal another
+    phone was first to), with the match as it is then."""
+
+    match: matches.Match
+    number: int | None = None
+    problems: list[Violation] = field(default_factory=list)
+    stale: matches.StaleVersion | None = None
+    refused: matches.Conflict | None = None
+
+
+def _save(match: matches.Match, deal: dict[str, Any] | None, target: NewDealFor | None, deal_input: Any, key: str,
+          version: int | None) -> _Saved:
+    db = get_db()
+    try:
+        if deal:
+            matches.correct_deal(db, match.id, deal["number"], deal_input, expected_version=version)
+            return _Saved(match, deal["number"])
+        assert target is not None
+        entered = matches.enter_deal(db, match.id, deal_input, key=key, max_deals=current_app.config["MAX_DEALS"],
+                                     expected=target.expected())
+        return _Saved(match, entered.number)
+    except InvalidDeal as exc:  # the match changed under us (another phone)
+        return _Saved(match, problems=list(exc.violations))
+    except matches.StaleVersion as exc:
+        return _Saved(match, stale=exc)
+    except _REFUSED_NEW_DEAL as exc:  # another phone was first: nothing stored, the entry kept
+        return _Saved(exc.match, refused=exc)
+
+
+def _entry_head(match: matches.Match, deal: dict[str, Any] | None, target: NewDealFor | None,
+                refused: matches.Conflict | None, opened_version: int | None = None) -> dict[str, Any]:
+    """What the entry form's head shows and follows live (``/matches/<id>/live?entry=…``): which deal it is for,
+    who deals, the match's totals, and — before Save — that another phone entered this deal first (or changed its
+    dealer, or changed the deal being corrected)."""
+    from .conflicts import refusal_message, taken_what
+
+    taken = refused if isinstance(refused, matches.DealTaken) else None
+    changed = None
+    if deal is not None and opened_version is not None and opened_version != deal["version"]:
+        changed = deal  # the live check of a correction: the deal as it is now
+    return {
+        "target": target,
+        "refused": refused,
+        "refused_kind": {matches.DealTaken: "taken", matches.NotNextDeal: "ahead",
+                         matches.DealerChanged: "dealer"}.get(type(refused)) if refused else None,
+        "live_etag": live_etag(match),
+        "refused_text": refusal_message(refused) if refused is not None else "",
+        "taken_what": taken_what(taken) if taken else "",
+        "changed_deal": changed,
+        "live_query": ({"entry": "correct", "number": deal["number"], "version": deal["version"]} if deal else
+                       {"entry": "new", "number": target.number,  # type: ignore[union-attr]
+                        "dealer": match.players.index(target.dealer)}),  # type: ignore[union-attr]
+        "open": not match.finished and not match.row["abandoned"],
+    }

@@ -40,6 +40,9 @@ REVALIDATED = frozenset(
 )
 # Pages that keep the phone's screen on (Screen Wake Lock): a match and its deal entry.
 AWAKE = frozenset({"pages.match_page", "pages.new_deal", "pages.edit_deal"})
+# Pages that load the table's scripts (entry.js: drafts and the outbox; live.js: following the match, the tables kept
+# offline): those pages and the offline page. Every other page goes without them, lighter.
+TABLE_PAGES = AWAKE | {"wire.offline"}
 COMPRESSIBLE = ("text/", "application/javascript", "application/json", "application/manifest+json", "image/svg+xml")
 HASHED = re.compile(r"^(?P<stem>.+)\.(?P<hash>[0-9a-f]{10})(?P<suffix>\.[^./]+)$")
 # Besides every stylesheet and script of the pages (not the PDF sheets'), the service worker keeps these.
@@ -149,6 +152,11 @@ def wants_awake() -> bool:
     return request.endpoint in AWAKE
 
 
+def wants_table_scripts() -> bool:
+    """Whether this page loads entry.js and live.js (base.html)."""
+    return request.endpoint in TABLE_PAGES
+
+
 # ---- the installable app ------------------------------------------------------------------------
 
 @bp.get("/manifest.webmanifest")
@@ -222,4 +230,5 @@ def init_app(app: Flask) -> None:
     # comes before compression, which marks the ETag with the encoding and answers 304 itself.
     app.after_request(_cache_policy)
     app.add_template_global(wants_awake, "wants_awake")
+    app.add_template_global(wants_table_scripts, "wants_table_scripts")
     app.register_blueprint(bp)

@@ -124,4 +124,6 @@ def phone_without_js(browser, live_server, page_problems):
 def screenshot(page, name: str) -> None:
     """Keep a picture of what the user saw (test-artifacts/, not committed) for a person to look at."""
     ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+    # caret="initial": Playwright would hide the caret with an inline style, which htmx then copies while it settles
+    # a swap (blocked by the Content-Security-Policy: a console error the page did not make).
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True, caret="initial")

@@ -61,16 +61,17 @@ def test_a_whole_match_entered_by_taps(phone):
     page.get_by_role("button", name="Take", exact=False).click()
     page.wait_for_selector("#bid-outcome")
     assert page.locator("#bid-outcome").inner_text() == "Ann took hearts (the upcard suit)."
-    page.get_by_role("button", name="+ Ann's sequence").click()
+    # A sequence: its suit ("+ Ann ♥"), then one tap on its cards (A K Q).
+    page.get_by_role("button", name="Ann's sequence in hearts").click()
     page.wait_for_selector(".seq-row[data-player='Ann']")
-    for name, value in (("seq-0-0-suit", "hearts"), ("seq-0-0-top", "A"), ("seq-0-0-length", "3")):
-        tap_radio(page, name, value)
-        wait_idle(page)
-    page.get_by_role("button", name="+ Ben's sequence").click()
+    tap_radio(page, "seq-0-0-run", "A:3")
+    page.wait_for_selector(".seq-done[data-player='Ann']")
+    wait_idle(page)
+    page.get_by_role("button", name="Ben's sequence in spades").click()
     page.wait_for_selector(".seq-row[data-player='Ben']")
-    for name, value in (("seq-1-0-suit", "spades"), ("seq-1-0-top", "10"), ("seq-1-0-length", "4")):
-        tap_radio(page, name, value)
-        wait_idle(page)
+    tap_radio(page, "seq-1-0-run", "10:4")
+    page.wait_for_selector(".seq-done[data-player='Ben']")
+    wait_idle(page)
     tap_radio(page, "bella", "0")
     wait_idle(page)
     page.locator("#points-0").fill("70")
@@ -118,13 +119,13 @@ def test_a_whole_match_entered_by_taps(phone):
     page.wait_for_load_state()
     tap_radio(page, "upcard", "hearts")
     wait_idle(page)
-    page.get_by_role("button", name="Pass", exact=True).click()
-    page.get_by_role("button", name="Pass", exact=True).wait_for()
-    page.get_by_role("button", name="Pass", exact=True).click()
+    page.locator("button[value='call:pass']").click()
+    page.locator("button[value='call:pass']").wait_for()
+    page.locator("button[value='call:pass']").click()
     page.get_by_text("(round 2)").wait_for()
     assert page.locator("button[value='call:hearts']").count() == 0  # the upcard suit is not offered
     page.get_by_role("button", name="Undo last call").click()
-    page.get_by_role("button", name="Pass", exact=True).click()
+    page.locator("button[value='call:pass']").click()
     page.locator("button[value='call:spades']").click()
     page.locator("#bid-outcome").wait_for()
     page.locator("#points-0").fill("140")
@@ -140,7 +141,7 @@ def test_a_whole_match_entered_by_taps(phone):
     page.wait_for_load_state()
     tap_radio(page, "upcard", "clubs")
     wait_idle(page)
-    page.get_by_role("button", name="Pass", exact=True).click()
+    page.locator("button[value='call:pass']").click()
     page.get_by_role("button", name="Take", exact=False).click()
     page.locator("#bid-outcome").wait_for()
     page.locator("#points-0").fill("1")
@@ -183,7 +184,7 @@ def test_a_deal_can_be_entered_without_javascript(phone_without_js):
     page.get_by_role("link", name="Enter deal 1").click()
     page.wait_for_load_state()
     tap_radio(page, "upcard", "diamonds")
-    page.get_by_role("button", name="Pass", exact=True).click()  # Ben (elder) passes: a full page post
+    page.locator("button[value='call:pass']").click()  # Ben (elder) passes: a full page post
     page.get_by_role("button", name="Take", exact=False).click()  # Ann (dealer) takes
     assert page.locator("#bid-outcome").inner_text() == "Ann took diamonds (the upcard suit)."
     page.locator("#points-0").fill("80")

@@ -39,9 +39,8 @@ def test_spitzer_deals_entered_by_taps(phone):
         page.locator("#cards-total").get_by_text(re.compile(r"Tapped cards")).wait_for()
     page.locator("#cards-total").get_by_text("Tapped cards: 83 points").wait_for()
     assert page.locator("#points").input_value() == "83"
-    for tricks in range(1, 6):  # one tap at a time: each waits for the form to come back with its count
-        page.get_by_role("button", name="One trick more").click()
-        page.locator(f"#tricks[value='{tricks}']").wait_for()
+    page.get_by_role("button", name="5 tricks").click()  # one tap on the number (issue 21: no stepper)
+    page.locator("#tricks[value='5']").wait_for()
     preview = page.locator("#preview")
     preview.get_by_text("Normal: Ann and Cid, 83 points: +3 each to Ann and Cid").wait_for()
     no_horizontal_scroll(page)

@@ -108,14 +108,12 @@ def test_void_a_deal_from_its_row(phone, live_server):
     api(live_server, "POST", f"/api/matches/{mid}/deals", worked_example())
     phone.goto(f"{live_server}/matches/{mid}")
     assert totals(phone) == {"Ann": 0, "Ben": 206}
-    phone.on("dialog", lambda dialog: dialog.accept())  # hx-confirm: "Void deal 1? ..."
-    phone.locator("#deal-1 summary").click()
-    phone.locator("#deal-1").get_by_role("button", name="Void").click()
+    phone.locator("#deal-1").get_by_role("button", name="Void deal 1").click()  # one tap, no question
     phone.wait_for_function("() => document.querySelector('#deal-1').classList.contains('is-void')")
     assert totals(phone) == {"Ann": 0, "Ben": 0}
     assert api(live_server, "GET", f"/api/matches/{mid}")["deals"][0]["void"] is True
-    phone.locator("#deal-1 summary").click()
-    assert phone.locator("#deal-1").get_by_role("button", name="Restore", exact=True).is_visible()
+    assert phone.locator("#deal-1").get_by_role("button", name="Restore deal 1").is_visible()
+    assert phone.locator("#done").get_by_role("button", name="Undo").is_visible()  # what it took back, undone
     screenshot(phone, "void-deal")
 
 

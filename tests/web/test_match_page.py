@@ -48,9 +48,12 @@ def test_every_deal_keeps_its_row_but_only_the_newest_carry_their_working(client
             "+110" if odd else "+150", f"{ann:,}", "+40" if odd else "0", str(ben)]
         # its summary, whether old or new
         assert ("Ann 110 vs Ben 40: Ann made it" if odd else "Ann 110 vs Ben 40: Ben is bate") in row
-    for old in (1, 2):  # older deals: no breakdown, no buttons; the working is one tap away (htmx) or a link (no JS)
+    for old in (1, 2):  # older deals: no breakdown; the working is one tap away (htmx) or a link (no JS)
         row = tbody(page, old)
-        assert "breakdown" not in row and "/void" not in row and "/edit" not in row
+        assert "breakdown" not in row
+        # Correct and Void one tap from the table, on every row (issue 21)
+        assert f'href="/matches/{long_match}/deals/{old}/edit" aria-label="Correct deal {old}"' in row
+        assert f'action="/matches/{long_match}/deals/{old}/void"' in row
         assert f'hx-get="/matches/{long_match}/deals/{old}" hx-trigger="toggle once"' in row
         assert f'<a class="button" href="/matches/{long_match}/deals/{old}">Show the working</a>' in row
     for new in range(3, 13):

@@ -156,7 +156,9 @@ def test_save_with_errors_is_422_beside_the_fields_and_keeps_input(client, match
         assert 'data-field="points.Ann"' in body
         assert 'data-field="sequences.Ben"' in body
         assert 'value="1"' in body  # the points typed are kept
-        assert re.search(r'name="seq-1-0-top" value="K"\s+checked', body)
+        # the sequence kept as entered: Ben's ♥ K Q J, one line with its cards
+        assert re.search(r'name="seq-1-0-suit" value="hearts"><input type="hidden" name="seq-1-0-top" value="K">'
+                         r'<input type="hidden" name="seq-1-0-length" value="3">', body)
     assert client.get(f"/api/matches/{match_id}").json["deals"] == []
 
 
@@ -173,7 +175,7 @@ def test_incomplete_sequence_row_is_an_error_beside_it(client, match_id):
     form["seq-0-1-suit"] = "clubs"
     r = client.post(f"/matches/{match_id}/deals/new", data=form)
     assert r.status_code == 422
-    assert "Choose the suit, top card and length of Ann's sequence 2" in text(r)
+    assert "Tap the cards of Ann's sequence 2, or remove it." in text(r)  # its suit is tapped, its cards not yet
 
 
 def test_sequence_rows_are_added_and_removed(client, match_id):

@@ -267,7 +267,7 @@ def test_match_wide_actions_reload_the_table_and_say_what_happened(phones, mid):
     r = one.post(f"/matches/{mid}/details", data={"place": "Café Lux", "note": ""}, headers=HX)
     assert r.status_code == 204 and r.headers["HX-Redirect"].endswith(f"/matches/{mid}?done=details")
     page = one.get(f"/matches/{mid}?done=details").get_data(as_text=True)
-    assert '<p class="notice done" role="status" id="done">Place and note saved.</p>' in page
+    assert '<div class="notice done" role="status" id="done"><p>Place and note saved.</p>' in page
     assert "· Café Lux" in text(one.get(f"/matches/{mid}"))
 
 
@@ -278,7 +278,7 @@ def test_restoring_an_earlier_version_lands_on_the_table_with_the_row_highlighte
     r = one.post(f"/matches/{mid}/deals/1/versions/1/restore", headers=HX)
     assert r.status_code == 204 and r.headers["HX-Redirect"].endswith(f"/matches/{mid}?changed=1")
     page = one.get(f"/matches/{mid}?changed=1")
-    assert "Deal 1 corrected by this phone." in text(page)
+    assert "Deal 1 corrected by this phone: Ann 90 → 100, Ben 66 → 56." in text(page)  # what changed
     assert re.search(r'<tbody id="deal-1" class="deal is-highlighted"', page.get_data(as_text=True))
     assert state(one, mid)["totals"] == {"Ann": 100, "Ben": 56}
 

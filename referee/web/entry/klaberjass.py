@@ -13,7 +13,7 @@ from typing import Any
 
 from ...games.base import N_, Table, Violation, whole_number
 from ...games.cards import SUIT_NAMES, SUIT_SYMBOLS
-from ...games.klaberjass import KLABERJASS, PLAIN_POINTS, RANKS, SUITS, TRUMP_POINTS, card_points
+from ...games.klaberjass import KLABERJASS, PLAIN_POINTS, RANKS, SUITS, TRUMP_POINTS, MeldSequence, card_points
 from ..i18n import gettext
 
 MAX_SEQUENCES = 3  # rows per player: 9 cards hold at most three sequences
@@ -61,7 +61,7 @@ def from_input(players: tuple[str, ...], deal: Mapping[str, Any]) -> KlaberjassE
     points = deal.get("points") or {}
     for i, p in enumerate(players):
         entry.sequences[i] = [
-            {"suit": s.get("suit", ""), "top": str(s.get("top", "")), "length": str(s.get("length", ""))}
+            {"suit": s.get("suit", ""), "top": str(s.get("top", "")), "length": str(s.get("length", "")), "longer": ""}
             for s in sequences.get(p, [])
         ]
         if p in points:
@@ -86,9 +86,7 @@ def from_form(players: tuple[str, ...], form: Mapping[str, str]) -> KlaberjassEn
     for i in range(len(players)):
         entry.points[i] = form.get(f"points-{i}", "").strip()[:12]
         count = max(0, min(MAX_SEQUENCES, whole_number(form.get(f"seqn-{i}", "0"), 2) or 0))
-        entry.sequences[i] = [
-            {k: form.get(f"seq-{i}-{j}-{k}", "") for k in ("suit", "top", "length")} for j in range(count)
-        ]
+        entry.sequences[i] = [_sequence_row(form, i, j) for j in range(count)]
 
     entry.count_for = form.get("count_for", "0") if form.get("count_for", "0") in seats else "0"
     for i in range(len(players)):
@@ -106,10 +104,18 @@ def from_form(players: tuple[str, ...], form: Mapping[str, str]) -> KlaberjassEn
         entry.calls = entry.calls[:-1]
     elif op == "allpass":
         entry.calls = ["pass"] * 4
-    elif op.startswith("addseq:"):
-        seat = _index(op[7:], len(players))
+    elif op.startswith("addseq:"):  # "addseq:<seat>:<suit>": a new sequence in that suit ("addseq:<seat>": none yet)
+        parts = op[7:].split(":")
+        seat = _index(parts[0], len(players))
+        suit = parts[1] if len(parts) == 2 and parts[1] in SUITS else ""
         if seat is not None and len(entry.sequences[seat]) < MAX_SEQUENCES:
-            entry.sequences[seat].append({"suit": "", "top": "", "length": ""})
+            entry.sequences[seat].append({"suit": suit, "top": "", "length": "", "longer": ""})
+    elif op.startswith("seqlonger:"):  # show the sequences of 5 cards and more
+        parts = op[10:].split(":")
+        seat = _index(parts[0], len(players))
+        row = _index(parts[1], MAX_SEQUENCES) if len(parts) == 2 else None
+        if seat is not None and row is not None and row < len(entry.sequences[seat]):
+            entry.sequences[seat][row]["longer"] = "1"
     elif op.startswith("delseq:"):
         parts = op[7:].split(":")
         seat = _index(parts[0], len(players))
@@ -117,6 +123,29 @@ def from_form(players: tuple[str, ...], form: Mapping[str, str]) -> KlaberjassEn
         if seat is not None and row is not None and row < len(entry.sequences[seat]):
             del entry.sequences[seat][row]
     return entry
+
+
+def _sequence_row(form: Mapping[str, str], seat: int, row: int) -> dict[str, str]:
+    """One sequence row as posted: its suit, top card and length — the top and length from one tap on a run
+    (``seq-<seat>-<row>-run`` = "K:4", K Q J 10), or from their own fields (a complete row, or an older form)."""
+    name = f"seq-{seat}-{row}"
+    values = {k: form.get(f"{name}-{k}", "") for k in ("suit", "top", "length")}
+    top, _, length = form.get(f"{name}-run", "").partition(":")
+    if top and length:
+        values["top"], values["length"] = top, length
+    values["longer"] = "1" if form.get(f"{name}-longer") else ""
+    return values
+
+
+def runs(sequence_values: str, longer: bool) -> list[tuple[int, int, list[tuple[str, list[str]]]]]:
+    """The sequences a player can show in one suit (RULES.md 1.4: 3 cards or more in the order A K Q J 10 9 8 7),
+    grouped by length with the value each length has under the match's option: [(length, value, [(top, its
+    cards), …]), …]; 3 and 4 cards, and 5 to 8 when ``longer``."""
+    groups = []
+    for length in range(3, 9 if longer else 5):
+        tops = [(str(RANKS[i]), [str(r) for r in RANKS[i:i + length]]) for i in range(len(RANKS) - length + 1)]
+        groups.append((length, MeldSequence(SUITS[0], RANKS[0], length).value(sequence_values), tops))
+    return groups
 
 
 def count_cards(entry: KlaberjassEntry, trump: str | None) -> None:
@@ -184,12 +213,16 @@ def _sequences(entry: KlaberjassEntry, players: tuple[str, ...]) -> dict[str, li
     sequences: dict[str, list[dict[str, Any]]] = {}
     for i, p in enumerate(players):
         rows = []
-        for j, row in enumerate(entry.sequences[i]):
+        for j, full in enumerate(entry.sequences[i]):
+            row = {k: full.get(k, "") for k in ("suit", "top", "length")}
             if not any(row.values()):
                 continue
             if not all(row.values()):
                 where = f"sequences.{p}"
                 entry.problems.append(Violation.of(
+                    "incomplete_sequence", where,
+                    "Tap the cards of {player}'s sequence {number}, or remove it.", player=p, number=j + 1,
+                ) if row["suit"] and not (row["top"] or row["length"]) else Violation.of(
                     "incomplete_sequence", where,
                     "Choose the suit, top card and length of {player}'s sequence {number}, or remove it.",
                     player=p, number=j + 1,
@@ -238,6 +271,8 @@ def view(entry: KlaberjassEntry, table: Table, options: Any) -> dict[str, Any]:
         "rank_letters": {rank: gettext(letter) for rank, letter in RANK_LETTERS.items()},
         "tops": TOPS,
         "lengths": LENGTHS,
+        "runs": lambda longer: runs(getattr(options, "sequence_values", "standard"), longer),
+        "complete": lambda row: all(row.get(k) for k in ("suit", "top", "length")),
         "ranks": RANKS,
         "max_sequences": MAX_SEQUENCES,
         "played": bid.finished and not bid.thrown_in,

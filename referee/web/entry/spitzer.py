@@ -126,6 +126,8 @@ def from_form(players: tuple[str, ...], form: Mapping[str, str]) -> SpitzerEntry
             entry.tricks = str(max(0, current - 1))
         elif step == "inc":
             entry.tricks = str(min(TRICKS, current + 1))
+        elif step in {str(n) for n in range(1, TRICKS)}:  # one tap on the number of tricks
+            entry.tricks = step
         elif step in ("0", "8"):
             entry.tricks = step
             # Every trick or none also settles the points (RULES.md 2.4).

@@ -43,6 +43,30 @@ class Heading:
 
 
 @dataclass(frozen=True)
+class QuickChoice:
+    """One answer to a game's first question, tapped on the table: it opens the entry form with that answer
+    (``GET /matches/<id>/deals/new?<query>``; a GET stores nothing)."""
+
+    label: str
+    """What the button shows, read through the catalogue (a word marked ``N_``, or a symbol)."""
+    query: dict[str, str]
+    """The entry form's fields it fills in, as the form names them."""
+    name: str = ""
+    """Its accessible name when the label is a symbol (a word marked ``N_``)."""
+    css: str = ""
+
+
+@dataclass(frozen=True)
+class QuickStart:
+    """A game's first entry question asked on the table ("Upcard: ♣ ♦ ♥ ♠"), saving the tap on "Enter deal"."""
+
+    label: str
+    """The question, a word marked ``N_``."""
+    choices: tuple[QuickChoice, ...]
+    css: str = ""
+
+
+@dataclass(frozen=True)
 class GamePlug:
     """A game as the web shows it. Template names are looked up in the app's templates/ (and in
     ``template_folder``, for a game that ships its templates beside its module)."""
@@ -70,6 +94,8 @@ class GamePlug:
     """What was played in a match, in a few words ("Normal 4 · Zola 2 (Ben 2)"): counts, never a rule."""
     summary_template: str = "_no_summary.html"
     """Where the match page shows the summary."""
+    quick_start: QuickStart | None = None
+    """The first question of the entry form, offered on the table under "Enter deal" (None: not offered)."""
     template_folder: str | None = None
 
     @property

@@ -7,9 +7,10 @@ from typing import TYPE_CHECKING
 
 from ...games import find_game
 from ...games.base import N_
+from ...games.spitzer import CONTRACT_NAMES, CONTRACTS
 from ..entry import spitzer as entry
 from ..i18n import gettext, number
-from . import GamePlug, Heading
+from . import GamePlug, Heading, QuickChoice, QuickStart
 
 if TYPE_CHECKING:
     from ...matches import Match
@@ -49,4 +50,8 @@ PLUG = GamePlug(
                    (Heading(N_("Pts")), "col-small"), (Heading(N_("Tr.")), "col-small")),
     summary=spitzer_summary,
     summary_template="games/spitzer/_summary.html",
+    # The contract is the first thing entered: tapped on the table, it opens the form with it (one tap less).
+    quick_start=QuickStart(N_("Contract"), tuple(
+        QuickChoice(CONTRACT_NAMES[c], {"contract": str(c)}, css="contract-start") for c in CONTRACTS),
+        css="quick-contracts"),
 )

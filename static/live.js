@@ -1,0 +1,240 @@
+// Referee: the table follows the other phones, and stays readable offline.
+//  - The part of a page marked data-live (the match page's table, an entry form's head) asks its URL every
+//    1.5 s while the page is visible, with If-None-Match: its data-etag. Referee answers 304 (nothing changed:
+//    one small query) or the part as it is now, which is swapped in — open <details> stay open, and nothing
+//    being typed is touched (the entry form's fields are not in that part).
+//  - The match page's table is kept on this phone (IndexedDB, not the HTTP cache) each time it is drawn; when
+//    the connection is gone, the page says "Offline — the table as of 21:14", and the offline page (served by
+//    the service worker) shows the last table seen instead of a bare "No connection".
+//  - Logging out forgets the kept tables.
+// Polling rather than a held-open stream: a waitress worker thread would be held by every open page (README).
+(function () {
+  "use strict";
+  var EVERY_MS = 1500;
+  var DB_NAME = "referee";
+  var STORE = "tables";
+  var KEEP = 20;  // tables kept on the phone, the most recently seen
+
+  function words() {
+    try { return JSON.parse(document.getElementById("script-words").content) || {}; } catch (e) { return {}; }
+  }
+  function say(key, english, values) {
+    var text = words()[key];
+    if (typeof text !== "string") text = english;
+    Object.keys(values || {}).forEach(function (name) { text = text.split("{" + name + "}").join(values[name]); });
+    return text;
+  }
+  function clock(at) {
+    var lang = document.documentElement.lang || undefined;
+    try { return new Date(at).toLocaleTimeString(lang, { hour: "2-digit", minute: "2-digit", hourCycle: "h23" }); }
+    catch (e) { return new Date(at).toTimeString().slice(0, 5); }
+  }
+
+  // ---- the tables kept on this phone (IndexedDB) ---------------------------------------------
+  function openDb() {
+    return new Promise(function (resolve, reject) {
+      if (!window.indexedDB) { reject(new Error("no IndexedDB")); return; }
+      var request = window.indexedDB.open(DB_NAME, 1);
+      request.onupgradeneeded = function () { request.result.createObjectStore(STORE, { keyPath: "id" }); };
+      request.onsuccess = function () { resolve(request.result); };
+      request.onerror = function () { reject(request.error); };
+    });
+  }
+  function withStore(mode, work) {
+    return openDb().then(function (db) {
+      return new Promise(function (resolve, reject) {
+        var tx = db.transaction(STORE, mode);
+        var result = work(tx.objectStore(STORE));
+        tx.oncomplete = function () { db.close(); resolve(result && result.result !== undefined ? result.result : result); };
+        tx.onerror = function () { db.close(); reject(tx.error); };
+      });
+    });
+  }
+  function allKept() {
+    return withStore("readonly", function (store) { return store.getAll(); }).then(function (rows) {
+      return (rows || []).sort(function (a, b) { return b.at - a.at; });
+    });
+  }
+  function keepTable(region) {
+    var id = region.dataset.match;
+    if (!id) return;
+    var row = {
+      id: String(id), html: region.outerHTML, title: region.dataset.title || document.title,
+      heading: (document.querySelector("h1.match-title") || {}).outerHTML || "", at: Date.now(),
+      lang: document.documentElement.lang || "", url: window.location.pathname,
+    };
+    withStore("readwrite", function (store) { store.put(row); }).then(allKept).then(function (rows) {
+      var old = rows.slice(KEEP);
+      if (old.length) return withStore("readwrite", function (store) { old.forEach(function (r) { store.delete(r.id); }); });
+    }).catch(function () { /* private mode or no IndexedDB: the page still works, only without the copy */ });
+  }
+  function forgetTables() {
+    return withStore("readwrite", function (store) { store.clear(); }).catch(function () { /* nothing kept */ });
+  }
+  window.refereeTables = { all: allKept, forget: forgetTables };
+
+  // ---- following the match -------------------------------------------------------------------
+  function region() { return document.querySelector("[data-live]"); }
+  var lastSeen = Date.now();  // when this page last had the match as Referee has it
+  var timer = null;
+  var inFlight = false;
+  var stopped = false;
+
+  function openDetails(el) {
+    // Which <details> are open, by the id of the nearest element that has one and their place under it.
+    var open = {};
+    el.querySelectorAll("details").forEach(function (d) {
+      if (!d.open) return;
+      var owner = d.id ? d : (d.parentElement && d.parentElement.closest("[id]"));
+      var key = d.id || ((owner ? owner.id : "") + ":" + Array.prototype.indexOf.call(
+        (owner || el).querySelectorAll("details"), d));
+      open[key] = true;
+    });
+    return open;
+  }
+  function reopen(el, open) {
+    el.querySelectorAll("details").forEach(function (d) {
+      var owner = d.id ? d : (d.parentElement && d.parentElement.closest("[id]"));
+      var key = d.id || ((owner ? owner.id : "") + ":" + Array.prototype.indexOf.call(
+        (owner || el).querySelectorAll("details"), d));
+      if (open[key] && !d.open) d.open = true;
+    });
+  }
+  function busyEntry() {
+    var form = document.getElementById("entry");
+    return !!(form && (form.getAttribute("aria-busy") === "true" || form.querySelector(".htmx-request")));
+  }
+
+  function swapIn(old, html) {
+    var template = document.createElement("template");
+    template.innerHTML = html;
+    var fresh = template.content.querySelector("#" + old.id) || template.content.firstElementChild;
+    if (!fresh) return null;
+    var open = openDetails(old);
+    old.replaceWith(fresh);
+    reopen(fresh, open);
+    if (window.htmx) window.htmx.process(fresh);
+    document.dispatchEvent(new CustomEvent("referee:live", { detail: { element: fresh } }));
+    return fresh;
+  }
+
+  function showState(el, offline) {
+    if (!el) return;
+    var note = el.querySelector("#offline-note, #live-state");
+    if (!note) return;
+    if (offline === "signed-out") {
+      note.textContent = say("live_signed_out", "Signed out: reload the page to sign in and follow the table again.");
+      note.hidden = false;
+    } else if (offline) {
+      note.textContent = say("live_offline", "Offline — the table as of {time}. Deals saved on this phone are sent " +
+                             "when the connection is back.", { time: clock(lastSeen) });
+      note.hidden = false;
+    } else {
+      note.hidden = true;
+      note.textContent = "";
+    }
+    document.body.classList.toggle("is-offline", !!offline);
+  }
+
+  function poll() {
+    timer = null;
+    var el = region();
+    if (!el || stopped || inFlight) return;
+    if (document.visibilityState === "hidden") return;  // asked again when the page is shown
+    if (busyEntry()) { schedule(); return; }  // the form is being re-rendered: its own answer has the head
+    inFlight = true;
+    window.fetch(el.dataset.live, {
+      credentials: "same-origin", cache: "no-store", redirect: "follow",
+      headers: { "If-None-Match": el.dataset.etag || "", "HX-Request": "true" },
+    }).then(function (response) {
+      if (response.redirected) {  // the session ended: the login page came back instead
+        stopped = true;
+        showState(region(), "signed-out");
+        return null;
+      }
+      if (response.status === 304) {
+        lastSeen = Date.now();
+        showState(region(), false);
+        return null;
+      }
+      if (response.status === 404) { stopped = true; return null; }
+      if (!response.ok) throw new Error(String(response.status));
+      return response.text().then(function (html) {
+        var current = region();
+        if (!current || current.id !== el.id || busyEntry()) return;  // the page moved on meanwhile
+        var etag = response.headers.get("ETag");
+        var fresh = swapIn(current, html);
+        if (fresh && etag) fresh.dataset.etag = etag;
+        lastSeen = Date.now();
+        showState(fresh, false);
+        if (fresh && fresh.id === "live-table") keepTable(fresh);
+      });
+    }).catch(function () {
+      showState(region(), true);
+    }).then(function () {
+      inFlight = false;
+      schedule();
+    });
+  }
+  function schedule(delay) {
+    if (stopped || timer !== null) return;
+    timer = window.setTimeout(poll, delay === undefined ? EVERY_MS : delay);
+  }
+  function now() {
+    if (timer !== null) { window.clearTimeout(timer); timer = null; }
+    schedule(0);
+  }
+  document.addEventListener("visibilitychange", function () { if (document.visibilityState === "visible") now(); });
+  window.addEventListener("online", now);
+  window.addEventListener("offline", function () { showState(region(), true); });
+
+  // ---- the offline page: the last table seen, instead of a bare "No connection" ----------------
+  function showKept() {
+    var slot = document.getElementById("offline-table");
+    if (!slot) return;
+    var m = window.location.pathname.match(/^\/matches\/(\d+)(\/|$)/);
+    allKept().then(function (rows) {
+      var row = m && rows.filter(function (r) { return r.id === m[1]; })[0];
+      if (row) {
+        // The page's own heading stays "No connection" (one h1): the match's title comes as the table's heading.
+        slot.innerHTML = row.heading.replace(/^<h1\b/, "<h2").replace(/<\/h1>$/, "</h2>") + row.html;
+        var table = slot.querySelector("#live-table");
+        if (table) {
+          table.removeAttribute("data-live");  // nothing to follow: it is a copy
+          table.querySelectorAll("button, input, select, textarea").forEach(function (c) { c.disabled = true; });
+          var note = table.querySelector("#offline-note");
+          if (note) {
+            note.textContent = say("live_offline", "Offline — the table as of {time}. Deals saved on this phone are " +
+                                   "sent when the connection is back.", { time: clock(row.at) });
+            note.hidden = false;
+          }
+        }
+        slot.hidden = false;
+        document.body.classList.add("is-offline", "has-kept-table");
+        document.dispatchEvent(new CustomEvent("referee:live", { detail: { element: slot } }));
+        return;
+      }
+      var list = document.getElementById("kept-tables");
+      if (!list || !rows.length) return;
+      rows.forEach(function (r) {
+        var li = document.createElement("li");
+        var a = document.createElement("a");
+        a.href = "/matches/" + r.id;
+        a.textContent = r.title;
+        li.appendChild(a);
+        li.appendChild(document.createTextNode(" — " + say("as_of", "as of {time}", { time: clock(r.at) })));
+        list.appendChild(li);
+      });
+      list.parentElement.hidden = false;
+    }).catch(function () { /* nothing kept on this phone */ });
+  }
+
+  // ---- start ---------------------------------------------------------------------------------
+  document.addEventListener("submit", function (event) {
+    if (event.target.closest && event.target.closest("form.logout")) forgetTables();
+  }, true);
+  var first = region();
+  if (first && first.id === "live-table") keepTable(first);
+  if (first) schedule();
+  showKept();
+})();
