@@ -608,6 +608,8 @@
     if (form) {
       pristineFor(form);
       pruneDrafts(form);
+      // Opened from the table with its first answer (?upcard=…, ?contract=…): bring the next step into view.
+      if (window.location.search && form.dataset.kind === "new") showNext(form);
       if (load(OUTBOX, []).some(function (item) { return item.key === value(pairs(form), "idempotency_key"); })) {
         status(say("no_connection", NO_CONNECTION_EN), true);
       } else {
