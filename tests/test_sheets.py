@@ -122,7 +122,7 @@ def test_match_sheet_has_names_every_score_and_the_totals(client, kanji_match, q
             figures, rest = score_row(reader, number)
             assert figures == cells and rest.startswith(f"{dealer} │ "), (number, figures, rest)
             assert rest.endswith(" · VOID") == (state == "VOID"), rest
-    assert line_after(reader, "Final totals") == "116 144"
+    assert line_after(reader, "Totals so far") == "116 144"
     assert client.get(f"/api/matches/{mid}").json["totals"] == {"Ann": 116, players[1]: 144}
     assert "In progress." in lines_of(reader)
     assert lines_of(reader)[-1].endswith("page 1 / 1")
@@ -170,6 +170,43 @@ def test_finished_match_sheet_names_the_winner(client):
     assert "Ann ♥ bate · seq Ben 50 · Bella Ann" in text
 
 
+JOKER_HAND = {"bids": {"Ann": 5, "Ben": 3}, "joker_declaration": False,  # Ben 120 (RULES.md §4)
+              "tricks": [{"cards": {"Ann": "K", "Ben": "J"}, "judge": {"by": "Ben", "call": "K"}}]}
+# game: (players, options, the deals of a match in progress, one more deal that ends it, its totals so far)
+PLAYED = {
+    "klaberjass": (["Ann", "Ben"], {"target": 100},
+                   [{"upcard": "hearts", "calls": ["take"], "points": {"Ann": 30, "Ben": 12}, "last_trick": "Ann"}],
+                   worked_example(), "40 12"),
+    "spitzer": (["Ann", "Ben", "Cid", "Dee"], {"target": 30},
+                [{"contract": "zola_schwarz", "declarers": ["Ben"], "points": 120, "tricks": 7}],
+                {"contract": "zola", "declarers": ["Ann"], "points": 75, "tricks": 4}, "27 0 27 27"),
+    "joker-judge": (["Ann", "Ben"], {}, [JOKER_HAND], JOKER_HAND, "0 120"),
+}
+
+
+@pytest.mark.parametrize("game", list(PLAYED))
+def test_a_match_in_progress_has_totals_so_far_and_a_finished_one_final_totals(client, game):
+    """Issue 21: a sheet of a match in progress printed "Final totals" above "In progress."."""
+    players, options, deals, last, so_far = PLAYED[game]
+    mid = client.post("/api/matches", json={"game": game, "players": players, "first_dealer": players[-1],
+                                            "options": options}).json["id"]
+    for deal in deals:
+        assert client.post(f"/api/matches/{mid}/deals", json=deal).status_code == 201
+    for query in ("", "?working=1"):
+        reader = pdf_of(client.get(f"/matches/{mid}/sheet.pdf{query}"))
+        assert line_after(reader, "Totals so far") == so_far, query
+        assert "Final totals" not in text_of(reader) and "In progress." in text_of(reader), query
+        page = client.get(f"/matches/{mid}/sheet{query}").get_data(as_text=True)
+        assert "Totals so far" in page and "Final totals" not in page and "In progress." in page, query
+    assert client.post(f"/api/matches/{mid}/deals", json=last).status_code == 201
+    assert client.get(f"/api/matches/{mid}").json["finished"]
+    for query in ("", "?working=1"):
+        text = text_of(pdf_of(client.get(f"/matches/{mid}/sheet.pdf{query}")))
+        assert "Final totals" in text and "Totals so far" not in text and "In progress." not in text, query
+        page = client.get(f"/matches/{mid}/sheet{query}").get_data(as_text=True)
+        assert "Final totals" in page and "Totals so far" not in page, query
+
+
 def test_spitzer_and_joker_judge_sheets_use_their_notation(client):
     r = client.post("/api/matches", json={"game": "spitzer", "players": ["Ann", "Ben", "Cid", "Dee"]})
     mid = r.json["id"]
@@ -178,10 +215,10 @@ def test_spitzer_and_joker_judge_sheets_use_their_notation(client):
     )
     assert deal_row(reader := pdf_of(client.get(f"/matches/{mid}/sheet.pdf?working=1")), 1) == \
         "1 Ann Zola Schwarz · Ben · 120 pts · 7 tr 27 27 0 0 27 27 27 27".split()
-    assert line_after(reader, "Final totals") == "27 0 27 27"
+    assert line_after(reader, "Totals so far") == "27 0 27 27"
     assert deal_row(reader := pdf_of(client.get(f"/matches/{mid}/sheet.pdf")), 1) == \
         "1 27 27 0 0 27 27 27 27 Ann │ Zola Schwarz · Ben · 120 pts · 7 tr".split()
-    assert line_after(reader, "Final totals") == "27 0 27 27"
+    assert line_after(reader, "Totals so far") == "27 0 27 27"
     r = client.post("/api/matches", json={"game": "joker-judge", "players": ["Ann", "Ben"], "first_dealer": "Ben"})
     mid = r.json["id"]
     client.post(
