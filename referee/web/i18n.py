@@ -379,6 +379,14 @@ def script_words() -> dict[str, Any]:
         "went_wrong": gettext("Something went wrong (%(status)s).", status="{status}"),
         "unreachable": gettext("Referee cannot be reached. Your entry is still here: try again."),
         "player": gettext("Player %(number)s", number="{number}"),
+        # the theme button (static/theme.js): its name says what is shown, its label what a tap does
+        "theme": {
+            "auto": gettext("Theme: automatic (%(scheme)s)", scheme="{scheme}"),
+            "light": gettext("Theme: light"),
+            "dark": gettext("Theme: dark"),
+            "schemes": {"light": pgettext("theme", "light"), "dark": pgettext("theme", "dark")},
+            "tap": gettext("%(theme)s — tap for %(next)s", theme="{theme}", next="{next}"),
+        },
     }
 
 
