@@ -265,6 +265,22 @@ def test_blank_sheets_carry_the_reference(client, game, must_have):
     assert len(reader.pages) == 2  # the grid, then the reference
 
 
+@pytest.mark.parametrize("lang, heading", [("en", "Card pts"), ("de", "Augen"), ("ja", "カード点")])
+def test_the_klaberjass_blank_sheet_has_each_players_card_points(client, lang, heading):
+    """Issue 21: Klaberjass players write each player's captured card points per deal (RULES.md 1.3, 1.5); the
+    blank sheet had no column for them. Under each name: card points, then + and Σ; the grid still fits page 1."""
+    reader = pdf_of(client.get(f"/sheets/klaberjass.pdf?players=Ann,Ben&lang={lang}"))
+    grid = re.sub(r"\s+", " ", reader.pages[0].extract_text())
+    assert f"Ann Ben {heading} + Σ {heading} + Σ 1 2 3 " in grid, grid
+    assert grid.split(" 32 ")[1].startswith("Referee"), grid  # the 32nd row, then the foot of page 1
+    assert len(reader.pages) == 2
+    page = client.get(f"/sheets/klaberjass?players=Ann,Ben&lang={lang}").get_data(as_text=True)
+    assert page.count(f"<th>{heading}</th><th>+</th><th>Σ</th>") == 2
+    for game in ("spitzer", "joker-judge"):  # the other games keep their columns
+        grid = pdf_of(client.get(f"/sheets/{game}.pdf?lang={lang}")).pages[0].extract_text()
+        assert heading not in grid and "+ Σ + Σ" in re.sub(r"\s+", " ", grid), grid
+
+
 def test_blank_sheet_without_names_and_with_bad_ones(client):
     assert pdf_of(client.get("/sheets/spitzer.pdf"))
     assert client.get("/sheets/spitzer.pdf?players=a,b,c,d,e").status_code == 422

@@ -250,9 +250,11 @@ def _blank_players(game: BaseGame) -> list[str]:
 
 
 def _blank_html(game: BaseGame, players: list[str], pdf: bool) -> str:
+    plug = PLUGS[game.key]
     return render_template(
-        "sheets/blank.html", game=game, players=players, columns=list(PLUGS[game.key].blank_columns), rows=BLANK_ROWS,
-        pdf=pdf, reference_template=localized_template(PLUGS[game.key].reference_template), **_words(),
+        "sheets/blank.html", game=game, players=players, columns=list(plug.blank_columns),
+        player_columns=list(plug.blank_player_columns), rows=BLANK_ROWS, pdf=pdf,
+        reference_template=localized_template(plug.reference_template), **_words(),
     )
 
 

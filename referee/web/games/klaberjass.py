@@ -16,4 +16,5 @@ PLUG = GamePlug(
     reference_template="rules/_ref_klaberjass.html",
     figures_template="games/klaberjass/_figures.html",
     blank_columns=((Heading(N_("Maker · trump · outcome")), "col-wide"), (Heading(N_("Seq. · Bella")), "col-mid")),
+    blank_player_columns=((Heading(N_("Card pts")), "col-small"),),  # what each player captured (RULES.md 1.3, 1.5)
 )
