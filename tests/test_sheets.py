@@ -281,6 +281,51 @@ def test_the_klaberjass_blank_sheet_has_each_players_card_points(client, lang, h
         assert heading not in grid and "+ Σ + Σ" in re.sub(r"\s+", " ", grid), grid
 
 
+NAMES_FORM = re.compile(
+    r'<form class="blank-names" method="get" action="/sheets/(?P<game>[a-z-]+)\.pdf">(?P<body>.*?)</form>', re.S)
+
+
+def names_forms(page: str) -> dict[str, str]:
+    """The forms for a blank sheet with names on a page: game key → the form's HTML."""
+    return {m["game"]: m["body"] for m in NAMES_FORM.finditer(page)}
+
+
+@pytest.mark.parametrize("lang, button", [("en", "Print blank sheet (PDF)"), ("de", "Leeren Spielzettel drucken (PDF)"),
+                                          ("ja", "白紙の得点表を印刷（PDF）")])
+def test_the_rules_pages_have_a_form_for_a_blank_sheet_with_names(client, lang, button):
+    """Issue 21: names got onto a blank sheet only by typing ?players= into the address bar. The rules index has a
+    form for each game, each rules page its game's: one field a seat, sent with GET to the PDF."""
+    forms = names_forms(client.get(f"/rules?lang={lang}").get_data(as_text=True))
+    assert set(forms) == {"klaberjass", "spitzer", "joker-judge"}
+    for game, seats in (("klaberjass", 2), ("spitzer", 4), ("joker-judge", 2)):
+        assert forms[game].count('name="players"') == seats and button in forms[game], forms[game]
+        assert f'name="lang" value="{lang}"' in forms[game]
+        forms_here = names_forms(client.get(f"/rules/{game}?lang={lang}").get_data(as_text=True))
+        assert list(forms_here) == [game] and forms_here[game].count('name="players"') == seats
+    assert button not in text_of(pdf_of(client.get(f"/sheets/klaberjass.pdf?lang={lang}")))  # screens only
+
+
+def test_names_from_the_form_may_hold_a_comma_and_keep_their_seats(client):
+    """What the form sends: ``players`` once a seat. A name keeps its comma; an empty field leaves its column
+    unnamed; ``?players=Ann,Ben`` (one parameter, commas between the names) still works."""
+    reader = pdf_of(client.get("/sheets/klaberjass.pdf?players=Smith,+Ann&players=Ben&lang=en"))
+    assert "Smith, Ann\xa0 Ben\xa0" in reader.pages[0].extract_text()
+    query = "players=&players=Ben&players=&players=Dee&lang=en"  # seats 2 and 4 named, 1 and 3 left empty
+    assert "Ben\xa0 Dee\xa0" in pdf_of(client.get(f"/sheets/spitzer.pdf?{query}")).pages[0].extract_text()
+    headings = re.findall(r'<th colspan="2">(.*?)&nbsp;</th>', client.get(f"/sheets/spitzer?{query}").get_data(True))
+    assert headings == ["", "Ben", "", "Dee"], headings
+    reader = pdf_of(client.get("/sheets/klaberjass.pdf?players=Ann,Ben&lang=en"))
+    assert "Ann\xa0 Ben\xa0" in reader.pages[0].extract_text()
+    assert client.get("/sheets/klaberjass.pdf?" + "&".join(["players=A"] * 3)).status_code == 422
+    assert client.get("/sheets/klaberjass.pdf?players=Ann&players=" + "x" * 41).status_code == 422
+    # the sheet as a page: its form filled in, and its PDF link one name a parameter
+    page = client.get("/sheets/klaberjass?players=Smith,+Ann&players=Ben&lang=en").get_data(as_text=True)
+    form = names_forms(page)["klaberjass"]
+    assert 'value="Smith, Ann"' in form and 'value="Ben"' in form
+    assert 'href="/sheets/klaberjass.pdf?players=Smith,+Ann&amp;players=Ben"' in page
+    assert '<div class="screen-only">' in page  # sheet.css: not printed
+
+
 def test_blank_sheet_without_names_and_with_bad_ones(client):
     assert pdf_of(client.get("/sheets/spitzer.pdf"))
     assert client.get("/sheets/spitzer.pdf?players=a,b,c,d,e").status_code == 422
