@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import re
+import unicodedata
+from xml.etree import ElementTree
 
 import pytest
 from pypdf import PdfReader
@@ -352,6 +354,68 @@ def test_chart_draws_one_line_per_player_and_the_target():
     svg = sheets.chart_svg(["Ann", "Ben"], [{"Ann": 0, "Ben": 0}, {"Ann": 100, "Ben": 206}], target=500)
     assert svg.startswith("<svg") and svg.count("<polyline") == 2 and "target 500" in svg
     assert "stroke-dasharray" in svg  # the second line is dashed: black-and-white readable
+
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def box_of(e: ElementTree.Element) -> tuple[float, float, float, float] | None:
+    """Where a drawn element of the chart lies, (left, top, right, bottom); a text from its anchor and its width
+    reckoned at 0.65 em a letter (an East Asian one 1 em; DejaVu Sans's letters are about 0.6), 7 units above its
+    baseline and 2 below; None for what is not drawn."""
+    tag, a = e.tag.removeprefix(SVG), {k: float(v) for k, v in e.attrib.items() if re.fullmatch(r"-?[\d.]+", v)}
+    if tag == "line":
+        return min(a["x1"], a["x2"]), min(a["y1"], a["y2"]), max(a["x1"], a["x2"]), max(a["y1"], a["y2"])
+    if tag == "rect":
+        return a["x"], a["y"], a["x"] + a["width"], a["y"] + a["height"]
+    if tag == "circle":
+        return a["cx"] - a["r"], a["cy"] - a["r"], a["cx"] + a["r"], a["cy"] + a["r"]
+    if tag in ("polyline", "polygon"):
+        xs, ys = zip(*(map(float, point.split(",")) for point in e.get("points").split()), strict=True)
+        return min(xs), min(ys), max(xs), max(ys)
+    if tag == "text":
+        w = a["font-size"] * sum(0 if unicodedata.combining(c) else 1 if unicodedata.east_asian_width(c) in "WF"
+                                 else 0.65 for c in e.text)
+        start = a["x"] - {"start": 0, "middle": w / 2, "end": w}[e.get("text-anchor", "start")]
+        return start, a["y"] - 7, start + w, a["y"] + 2
+    return None
+
+
+def outside_the_view_box(svg: str) -> list:
+    root = ElementTree.fromstring(svg)
+    *_, width, height = (float(v) for v in root.get("viewBox").split())
+    boxes = [(e.tag.removeprefix(SVG), e.text, box_of(e)) for e in root.iter() if box_of(e)]
+    return [b for b in boxes if b[2][0] < 0 or b[2][1] < 0 or b[2][2] > width or b[2][3] > height]
+
+
+@pytest.mark.parametrize("labels, size", [(True, (360, 190)), (False, (520, 200))], ids=["match page", "PDF sheet"])
+def test_the_chart_names_each_line_and_draws_nothing_outside_its_view_box(labels, size):
+    """Issue 21: the end markers sat right of the plot, outside it, unnamed (and a long name ran out of the picture).
+    Each line ends in its marker at its last point; on the match page its player's name follows in the margin, two
+    names ending at one height nudged apart; every line has its player's name as its title."""
+    players = ["Ann", "Bartholomäus", "山田 太郎", "Maximiliane Alexandra"]
+    series = [dict.fromkeys(players, 0), {"Ann": 30, "Bartholomäus": 30, "山田 太郎": 0, "Maximiliane Alexandra": 0},
+              {"Ann": 36, "Bartholomäus": 36, "山田 太郎": 0, "Maximiliane Alexandra": 42}]  # two lines end at 36
+    svg = sheets.chart_svg(players, series, target=42, width=size[0], height=size[1], labels=labels, sparse=not labels)
+    assert outside_the_view_box(svg) == []
+    root = ElementTree.fromstring(svg)
+    assert [g.findtext(f"{SVG}title") for g in root.iter(f"{SVG}g")] == players
+    texts = {e.text: float(e.get("y")) for e in root.iter(f"{SVG}text")}
+    if labels:  # the names, after the markers: the long one shortened to the room there
+        assert {"Ann", "Bartholomäus", "山田 太郎", "Maximiliane…"} <= set(texts), texts
+        assert abs(texts["Ann"] - texts["Bartholomäus"]) >= 12  # the two names ending at one height, apart
+    else:  # no name as SVG text (WeasyPrint would not shape it): the HTML legend names the markers
+        assert not set(players) & set(texts)
+    plot = box_of(root.find(f"{SVG}rect"))
+    ends = []
+    for g in root.iter(f"{SVG}g"):  # each line's end marker at its last point, on the plot's right edge
+        last = g.find(f"{SVG}polyline").get("points").split()[-1]
+        markers = [e for e in g if e.tag not in (f"{SVG}title", f"{SVG}polyline")]
+        left, top, right, bottom = box_of(markers[len(series) - 1])
+        assert (left + right) / 2 == pytest.approx(plot[2], abs=0.2) == float(last.split(",")[0])
+        assert abs((top + bottom) / 2 - float(last.split(",")[1])) <= 5  # nudged a little at most
+        ends.append((top + bottom) / 2)
+    assert abs(ends[0] - ends[1]) >= 6  # Ann's and Bartholomäus's end markers both show
 
 
 def test_qr_code_is_an_svg_of_the_match_url():
