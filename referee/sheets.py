@@ -12,6 +12,7 @@ import functools
 import itertools
 import mimetypes
 import re
+import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -336,11 +337,19 @@ def chart_svg(
 ) -> str:
     """Running totals after each counted deal, one line per player; readable in black and white.
 
-    ``labels=False`` leaves the players' names out of the picture (the PDF sheet puts them in an HTML legend:
-    WeasyPrint does not shape SVG text, so Arabic, Hebrew, Devanagari or Thai names would print wrongly).
+    Each line ends in its player's marker at its last point, on the plot's right edge; two lines that end at
+    (nearly) the same height have their end markers nudged apart, so both show. With ``labels``, the name follows
+    in the margin right of the plot, after the same marker (joined to the line's end by a thin stroke when nudged
+    apart from another name), shortened with "…" to the room there: the match page, where the browser draws
+    text in any script.
+    ``labels=False`` leaves the players' names out of the picture (the PDF sheet names the markers in an HTML
+    legend: WeasyPrint does not shape SVG text, so Arabic, Hebrew, Devanagari or Thai names would print
+    wrongly); every line still carries its player's name as a ``<title>``.
     ``sparse``: few numbers on the axes and no axis title (the printed sheet: WeasyPrint lays out and draws
-    every letter of an SVG text on its own, a whole line of HTML text costs less than one of them)."""
-    left, right, top, bottom = 42, 70, 10, 28
+    every letter of an SVG text on its own, a whole line of HTML text costs less than one of them).
+    Everything is drawn inside the viewBox."""
+    left, top, bottom = 42, 10, 28
+    right = _LABEL_ROOM if labels else 14  # without names: room for the last x-axis number only
     plot_w, plot_h = width - left - right, height - top - bottom
     deals = max(len(series) - 1, 1)
     peak = max([1] + [t for point in series for t in point.values()] + ([target] if target else []))
@@ -372,33 +381,108 @@ def chart_svg(
     if not sparse:
         out.append(f'<text x="{left + plot_w / 2:.1f}" y="{height - 3}" text-anchor="middle" '
                    f'font-size="9">{escape(noun)}</text>')
-    if target:
+    if target:  # the target's line, named inside the plot at its left, where every line still starts low
         out.append(
             f'<line x1="{left}" x2="{left + plot_w}" y1="{y(target):.1f}" y2="{y(target):.1f}" stroke="#000" '
             f'stroke-width="0.8" stroke-dasharray="1 2"/>'
-            f'<text x="{left + plot_w + 4}" y="{y(target) + 3:.1f}" font-size="9">'
+            f'<text x="{left + 4}" y="{y(target) + 11:.1f}" font-size="9">'
             f'{escape(target_label.format(target=target))}</text>'
         )
-    label_ys: list[float] = []
+    ends = [y(series[-1].get(player, 0)) for player in players]
+    marks = _spread(ends, _MARKER_GAP, top + 3, top + plot_h)  # equal ends: both markers show
+    named = _spread(ends, _LABEL_GAP, top + 4, top + plot_h - 1)  # and both names
+    end_x = left + plot_w
     for n, player in enumerate(players):
         points = [(x(i), y(point.get(player, 0))) for i, point in enumerate(series)]
         dash = _DASHES[n % len(_DASHES)]
+        kind = _MARKERS[n % len(_MARKERS)]
         path = " ".join(f"{px:.1f},{py:.1f}" for px, py in points)
+        out.append(f"<g><title>{escape(player)}</title>")
         out.append(
             f'<polyline points="{path}" fill="none" stroke="#000" stroke-width="1.4"'
             + (f' stroke-dasharray="{dash}"' if dash else "") + "/>"
         )
         if len(points) <= 40:
-            out.extend(_marker(_MARKERS[n % len(_MARKERS)], px, py) for px, py in points)
-        end_y = points[-1][1]
-        while any(abs(end_y - other) < 10 for other in label_ys):
-            end_y += 10
-        label_ys.append(end_y)
-        out.append(_marker(_MARKERS[n % len(_MARKERS)], left + plot_w + 8, end_y - 3))
-        if labels:
-            out.append(f'<text x="{left + plot_w + 14}" y="{end_y:.1f}" font-size="9">{escape(player[:12])}</text>')
+            out.extend(_marker(kind, px, py) for px, py in points[:-1])
+        out.append(_marker(kind, end_x, marks[n]))
+        if labels:  # the name beside the line's end, after its marker again (joined to it when nudged)
+            if abs(named[n] - marks[n]) > 0.5:
+                out.append(f'<line x1="{end_x + 3:.1f}" y1="{marks[n]:.1f}" x2="{end_x + 6:.1f}" y2="{named[n]:.1f}" '
+                           'stroke="#000" stroke-width="0.5"/>')
+            out.append(_marker(kind, end_x + 10, named[n]))
+            out.append(f'<text x="{end_x + 16}" y="{named[n] + 3.2:.1f}" font-size="9">'
+                       f'{escape(_fitted(player, _LABEL_ROOM - 18, 9))}</text>')
+        out.append("</g>")
     out.append("</svg>")
     return "".join(out)
+
+
+_LABEL_ROOM = 88  # the margin right of the plot, for the players' names (12 letters or more at 9 units)
+_LABEL_GAP = 12  # the names' lines, at least this far apart (a line of 9-unit text is 10.5–12 high by script)
+_MARKER_GAP = 6.5  # the lines' end markers: at least this far apart (each is 6 high at most)
+
+
+def _spread(ys: Sequence[float], gap: float, low: float, high: float) -> list[float]:
+    """The heights ``ys`` moved as little as needed to be at least ``gap`` apart, within [low, high]: heights too
+    close together are spread evenly around their middle (in their order; equal heights in the players' order)."""
+    order = sorted(range(len(ys)), key=lambda i: (ys[i], i))
+    clusters: list[list[float]] = []  # each: the wanted heights of neighbours placed together, evenly apart
+    for i in order:
+        clusters.append([ys[i]])
+        while len(clusters) > 1 and _first(clusters[-2], gap, low, high) + len(clusters[-2]) * gap \
+                > _first(clusters[-1], gap, low, high):
+            clusters[-2:] = [clusters[-2] + clusters[-1]]
+    out = [0.0] * len(ys)
+    k = 0
+    for cluster in clusters:
+        start = _first(cluster, gap, low, high)
+        for j in range(len(cluster)):
+            out[order[k]] = start + j * gap
+            k += 1
+    return out
+
+
+def _first(cluster: Sequence[float], gap: float, low: float, high: float) -> float:
+    """Where the first of a cluster of heights goes: the cluster centred on its middle, kept within [low, high]."""
+    span = (len(cluster) - 1) * gap
+    middle = sum(cluster) / len(cluster)
+    return max(low, min(middle - span / 2, high - span))
+
+
+# Advances (in em) a little wider than DejaVu Sans's, which is wider than the phones' own fonts: enough to keep a
+# name inside the chart whatever sans-serif font draws it.
+_NARROW_LETTERS, _SEMI_LETTERS, _WIDE_LETTERS = frozenset("ijlI.,:;'!|"), frozenset("frt()[]{}-/ "), frozenset("mwMW@%")
+
+
+def _advance(char: str) -> float:
+    if unicodedata.combining(char) or unicodedata.category(char) in ("Mn", "Me", "Cf"):
+        return 0.0
+    if unicodedata.east_asian_width(char) in ("W", "F"):
+        return 1.0
+    if char in _NARROW_LETTERS:
+        return 0.3
+    if char in _SEMI_LETTERS:
+        return 0.42
+    if char in _WIDE_LETTERS:
+        return 1.0
+    return 0.79 if char.isupper() else 0.64
+
+
+def text_width(text: str, size: float) -> float:
+    """About how wide ``text`` is drawn at ``size`` (a little more, not less)."""
+    return size * sum(_advance(c) for c in text)
+
+
+def _fitted(name: str, room: float, size: float) -> str:
+    """``name``, or as much of it as fits in ``room`` followed by "…" (never inside a letter and its marks)."""
+    if text_width(name, size) <= room:
+        return name
+    cut = name
+    while cut and text_width(cut, size) + text_width("…", size) > room:
+        cut = cut[:-1]
+        while cut and (_advance(cut[-1]) == 0.0 or cut[-1] == " "):  # a mark or joiner without its letter
+            cut = cut[:-1]
+    return cut + "…"
 
 
 def _marker(kind: str, px: float, py: float) -> str:

@@ -1,33 +1,63 @@
 // Referee: the colour theme chosen on this phone (light, dark, or automatic = follow the phone),
 // applied before the page is painted. Loaded in <head> without defer; CSP forbids inline scripts.
+// A tap always switches to the opposite of what is shown; choosing what the phone itself shows is
+// "automatic" again (stored as nothing), so no tap is ever a no-op and two taps come back to automatic.
 (function () {
   "use strict";
   var KEY = "referee-theme";
-  var NAMES = { auto: "Theme: automatic", light: "Theme: light", dark: "Theme: dark" };
   var SIGNS = { auto: "◐", light: "☀", dark: "☾" };
+  // English until the page's words are read (script_words() in referee/web/i18n.py, the <meta> of base.html)
+  var WORDS = { auto: "Theme: automatic ({scheme})", light: "Theme: light", dark: "Theme: dark",
+                schemes: { light: "light", dark: "dark" }, tap: "{theme} — tap for {next}" };
+  var phone = window.matchMedia ? window.matchMedia("(prefers-color-scheme: dark)") : null;
+  function phoneScheme() { return phone && phone.matches ? "dark" : "light"; }
   function stored() {
     try { var t = localStorage.getItem(KEY); return t === "light" || t === "dark" ? t : "auto"; } catch (e) { return "auto"; }
+  }
+  function shown(theme) { return theme === "auto" ? phoneScheme() : theme; }
+  function fill(text, values) {
+    return String(text).replace(/\{(\w+)\}/g, function (all, name) { return name in values ? values[name] : all; });
+  }
+  function readWords() {
+    try {
+      var given = JSON.parse(document.getElementById("script-words").content).theme;
+      if (given) for (var key in WORDS) if (given[key]) WORDS[key] = given[key];
+    } catch (e) { /* no words on this page: English */ }
   }
   function apply(theme) {
     if (theme === "auto") document.documentElement.removeAttribute("data-theme");
     else document.documentElement.setAttribute("data-theme", theme);
     var button = document.getElementById("theme-toggle");
     if (button) {
+      var now = shown(theme), next = now === "dark" ? "light" : "dark";
+      var name = theme === "auto" ? fill(WORDS.auto, { scheme: WORDS.schemes[now] }) : WORDS[theme];
       button.textContent = SIGNS[theme];
-      button.setAttribute("aria-label", NAMES[theme] + " (tap to change)");
-      button.title = NAMES[theme];
+      button.setAttribute("aria-label", fill(WORDS.tap, { theme: name, next: WORDS.schemes[next] }));
+      button.title = name;
     }
   }
-  apply(stored());
+  function choose(theme) {
+    var next = shown(theme) === "dark" ? "light" : "dark";
+    var chosen = next === phoneScheme() ? "auto" : next;  // what the phone shows anyway: follow the phone again
+    try {
+      if (chosen === "auto") localStorage.removeItem(KEY); else localStorage.setItem(KEY, chosen);
+    } catch (e) { /* private mode: this page only */ }
+    return chosen;
+  }
+  var current = stored();
+  apply(current);
   document.addEventListener("DOMContentLoaded", function () {
     var button = document.getElementById("theme-toggle");
     if (!button) return;
+    readWords();
     button.hidden = false;
-    apply(stored());
+    current = stored();
+    apply(current);
     button.addEventListener("click", function () {
-      var next = { auto: "light", light: "dark", dark: "auto" }[stored()];
-      try { localStorage.setItem(KEY, next); } catch (e) { /* private mode: this page only */ }
-      apply(next);
+      current = choose(current);
+      apply(current);
     });
+    // the phone switching between light and dark while the page is open: an automatic theme's label follows
+    if (phone && phone.addEventListener) phone.addEventListener("change", function () { apply(current); });
   });
 })();

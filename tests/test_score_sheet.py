@@ -140,8 +140,8 @@ def thousands_match(client) -> int:
     return mid
 
 
-@pytest.mark.parametrize("lang, separator, words", [("en", ",", ("Dealt", "made", "Final totals")),
-                                                    ("de", ".", ("Geber", "vorn", "Endstand"))])
+@pytest.mark.parametrize("lang, separator, words", [("en", ",", ("Dealt", "made", "Totals so far")),
+                                                    ("de", ".", ("Geber", "vorn", "Stand bisher"))])
 def test_a_score_sheet_writes_thousands_as_its_language_does(client, lang, separator, words):
     mid = thousands_match(client)
     reader = pdf_of(client.get(f"/matches/{mid}/sheet.pdf?lang={lang}"))

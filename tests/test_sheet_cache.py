@@ -52,12 +52,12 @@ def test_a_second_request_is_served_from_the_cache(client, match, renders):
 ])
 def test_a_change_to_the_match_renders_the_sheet_anew(client, match, renders, change, totals):
     before = client.get(f"/matches/{match}/sheet.pdf")
-    assert line_after(pdf_of(before), "Final totals") == "52 52"
+    assert line_after(pdf_of(before), "Totals so far") == "52 52"
     response = change(client, match)
     assert response.status_code in (200, 201), response.json
     after = client.get(f"/matches/{match}/sheet.pdf")
     assert len(renders) == 2 and after.headers["ETag"] != before.headers["ETag"]
-    assert line_after(pdf_of(after), "Final totals") == totals
+    assert line_after(pdf_of(after), "Totals so far") == totals
     client.get(f"/matches/{match}/sheet.pdf")
     assert len(renders) == 2  # and the new version is cached in turn
 
@@ -66,9 +66,9 @@ def test_two_changes_within_one_second_are_told_apart(client, match, renders):
     """The match row's stamp has whole seconds: the newest event of the match tells the versions apart."""
     client.get(f"/matches/{match}/sheet.pdf")
     client.delete(f"/api/matches/{match}/deals/2")
-    assert line_after(pdf_of(client.get(f"/matches/{match}/sheet.pdf")), "Final totals") == "40 12"
+    assert line_after(pdf_of(client.get(f"/matches/{match}/sheet.pdf")), "Totals so far") == "40 12"
     client.post(f"/api/matches/{match}/deals/2/restore")
-    assert line_after(pdf_of(client.get(f"/matches/{match}/sheet.pdf")), "Final totals") == "52 52"
+    assert line_after(pdf_of(client.get(f"/matches/{match}/sheet.pdf")), "Totals so far") == "52 52"
     assert len(renders) == 3
 
 

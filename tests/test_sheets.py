@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import re
+import unicodedata
+from xml.etree import ElementTree
 
 import pytest
 from pypdf import PdfReader
@@ -122,7 +124,7 @@ def test_match_sheet_has_names_every_score_and_the_totals(client, kanji_match, q
             figures, rest = score_row(reader, number)
             assert figures == cells and rest.startswith(f"{dealer} │ "), (number, figures, rest)
             assert rest.endswith(" · VOID") == (state == "VOID"), rest
-    assert line_after(reader, "Final totals") == "116 144"
+    assert line_after(reader, "Totals so far") == "116 144"
     assert client.get(f"/api/matches/{mid}").json["totals"] == {"Ann": 116, players[1]: 144}
     assert "In progress." in lines_of(reader)
     assert lines_of(reader)[-1].endswith("page 1 / 1")
@@ -170,6 +172,43 @@ def test_finished_match_sheet_names_the_winner(client):
     assert "Ann ♥ bate · seq Ben 50 · Bella Ann" in text
 
 
+JOKER_HAND = {"bids": {"Ann": 5, "Ben": 3}, "joker_declaration": False,  # Ben 120 (RULES.md §4)
+              "tricks": [{"cards": {"Ann": "K", "Ben": "J"}, "judge": {"by": "Ben", "call": "K"}}]}
+# game: (players, options, the deals of a match in progress, one more deal that ends it, its totals so far)
+PLAYED = {
+    "klaberjass": (["Ann", "Ben"], {"target": 100},
+                   [{"upcard": "hearts", "calls": ["take"], "points": {"Ann": 30, "Ben": 12}, "last_trick": "Ann"}],
+                   worked_example(), "40 12"),
+    "spitzer": (["Ann", "Ben", "Cid", "Dee"], {"target": 30},
+                [{"contract": "zola_schwarz", "declarers": ["Ben"], "points": 120, "tricks": 7}],
+                {"contract": "zola", "declarers": ["Ann"], "points": 75, "tricks": 4}, "27 0 27 27"),
+    "joker-judge": (["Ann", "Ben"], {}, [JOKER_HAND], JOKER_HAND, "0 120"),
+}
+
+
+@pytest.mark.parametrize("game", list(PLAYED))
+def test_a_match_in_progress_has_totals_so_far_and_a_finished_one_final_totals(client, game):
+    """Issue 21: a sheet of a match in progress printed "Final totals" above "In progress."."""
+    players, options, deals, last, so_far = PLAYED[game]
+    mid = client.post("/api/matches", json={"game": game, "players": players, "first_dealer": players[-1],
+                                            "options": options}).json["id"]
+    for deal in deals:
+        assert client.post(f"/api/matches/{mid}/deals", json=deal).status_code == 201
+    for query in ("", "?working=1"):
+        reader = pdf_of(client.get(f"/matches/{mid}/sheet.pdf{query}"))
+        assert line_after(reader, "Totals so far") == so_far, query
+        assert "Final totals" not in text_of(reader) and "In progress." in text_of(reader), query
+        page = client.get(f"/matches/{mid}/sheet{query}").get_data(as_text=True)
+        assert "Totals so far" in page and "Final totals" not in page and "In progress." in page, query
+    assert client.post(f"/api/matches/{mid}/deals", json=last).status_code == 201
+    assert client.get(f"/api/matches/{mid}").json["finished"]
+    for query in ("", "?working=1"):
+        text = text_of(pdf_of(client.get(f"/matches/{mid}/sheet.pdf{query}")))
+        assert "Final totals" in text and "Totals so far" not in text and "In progress." not in text, query
+        page = client.get(f"/matches/{mid}/sheet{query}").get_data(as_text=True)
+        assert "Final totals" in page and "Totals so far" not in page, query
+
+
 def test_spitzer_and_joker_judge_sheets_use_their_notation(client):
     r = client.post("/api/matches", json={"game": "spitzer", "players": ["Ann", "Ben", "Cid", "Dee"]})
     mid = r.json["id"]
@@ -178,10 +217,10 @@ def test_spitzer_and_joker_judge_sheets_use_their_notation(client):
     )
     assert deal_row(reader := pdf_of(client.get(f"/matches/{mid}/sheet.pdf?working=1")), 1) == \
         "1 Ann Zola Schwarz · Ben · 120 pts · 7 tr 27 27 0 0 27 27 27 27".split()
-    assert line_after(reader, "Final totals") == "27 0 27 27"
+    assert line_after(reader, "Totals so far") == "27 0 27 27"
     assert deal_row(reader := pdf_of(client.get(f"/matches/{mid}/sheet.pdf")), 1) == \
         "1 27 27 0 0 27 27 27 27 Ann │ Zola Schwarz · Ben · 120 pts · 7 tr".split()
-    assert line_after(reader, "Final totals") == "27 0 27 27"
+    assert line_after(reader, "Totals so far") == "27 0 27 27"
     r = client.post("/api/matches", json={"game": "joker-judge", "players": ["Ann", "Ben"], "first_dealer": "Ben"})
     mid = r.json["id"]
     client.post(
@@ -228,6 +267,67 @@ def test_blank_sheets_carry_the_reference(client, game, must_have):
     assert len(reader.pages) == 2  # the grid, then the reference
 
 
+@pytest.mark.parametrize("lang, heading", [("en", "Card pts"), ("de", "Augen"), ("ja", "カード点")])
+def test_the_klaberjass_blank_sheet_has_each_players_card_points(client, lang, heading):
+    """Issue 21: Klaberjass players write each player's captured card points per deal (RULES.md 1.3, 1.5); the
+    blank sheet had no column for them. Under each name: card points, then + and Σ; the grid still fits page 1."""
+    reader = pdf_of(client.get(f"/sheets/klaberjass.pdf?players=Ann,Ben&lang={lang}"))
+    grid = re.sub(r"\s+", " ", reader.pages[0].extract_text())
+    assert f"Ann Ben {heading} + Σ {heading} + Σ 1 2 3 " in grid, grid
+    assert grid.split(" 32 ")[1].startswith("Referee"), grid  # the 32nd row, then the foot of page 1
+    assert len(reader.pages) == 2
+    page = client.get(f"/sheets/klaberjass?players=Ann,Ben&lang={lang}").get_data(as_text=True)
+    assert page.count(f"<th>{heading}</th><th>+</th><th>Σ</th>") == 2
+    for game in ("spitzer", "joker-judge"):  # the other games keep their columns
+        grid = pdf_of(client.get(f"/sheets/{game}.pdf?lang={lang}")).pages[0].extract_text()
+        assert heading not in grid and "+ Σ + Σ" in re.sub(r"\s+", " ", grid), grid
+
+
+NAMES_FORM = re.compile(
+    r'<form class="blank-names" method="get" action="/sheets/(?P<game>[a-z-]+)\.pdf">(?P<body>.*?)</form>', re.S)
+
+
+def names_forms(page: str) -> dict[str, str]:
+    """The forms for a blank sheet with names on a page: game key → the form's HTML."""
+    return {m["game"]: m["body"] for m in NAMES_FORM.finditer(page)}
+
+
+@pytest.mark.parametrize("lang, button", [("en", "Print blank sheet (PDF)"), ("de", "Leeren Spielzettel drucken (PDF)"),
+                                          ("ja", "白紙の得点表を印刷（PDF）")])
+def test_the_rules_pages_have_a_form_for_a_blank_sheet_with_names(client, lang, button):
+    """Issue 21: names got onto a blank sheet only by typing ?players= into the address bar. The rules index has a
+    form for each game, each rules page its game's: one field a seat, sent with GET to the PDF."""
+    forms = names_forms(client.get(f"/rules?lang={lang}").get_data(as_text=True))
+    assert set(forms) == {"klaberjass", "spitzer", "joker-judge"}
+    for game, seats in (("klaberjass", 2), ("spitzer", 4), ("joker-judge", 2)):
+        assert forms[game].count('name="players"') == seats and button in forms[game], forms[game]
+        assert f'name="lang" value="{lang}"' in forms[game]
+        forms_here = names_forms(client.get(f"/rules/{game}?lang={lang}").get_data(as_text=True))
+        assert list(forms_here) == [game] and forms_here[game].count('name="players"') == seats
+    assert button not in text_of(pdf_of(client.get(f"/sheets/klaberjass.pdf?lang={lang}")))  # screens only
+
+
+def test_names_from_the_form_may_hold_a_comma_and_keep_their_seats(client):
+    """What the form sends: ``players`` once a seat. A name keeps its comma; an empty field leaves its column
+    unnamed; ``?players=Ann,Ben`` (one parameter, commas between the names) still works."""
+    reader = pdf_of(client.get("/sheets/klaberjass.pdf?players=Smith,+Ann&players=Ben&lang=en"))
+    assert "Smith, Ann\xa0 Ben\xa0" in reader.pages[0].extract_text()
+    query = "players=&players=Ben&players=&players=Dee&lang=en"  # seats 2 and 4 named, 1 and 3 left empty
+    assert "Ben\xa0 Dee\xa0" in pdf_of(client.get(f"/sheets/spitzer.pdf?{query}")).pages[0].extract_text()
+    headings = re.findall(r'<th colspan="2">(.*?)&nbsp;</th>', client.get(f"/sheets/spitzer?{query}").get_data(True))
+    assert headings == ["", "Ben", "", "Dee"], headings
+    reader = pdf_of(client.get("/sheets/klaberjass.pdf?players=Ann,Ben&lang=en"))
+    assert "Ann\xa0 Ben\xa0" in reader.pages[0].extract_text()
+    assert client.get("/sheets/klaberjass.pdf?" + "&".join(["players=A"] * 3)).status_code == 422
+    assert client.get("/sheets/klaberjass.pdf?players=Ann&players=" + "x" * 41).status_code == 422
+    # the sheet as a page: its form filled in, and its PDF link one name a parameter
+    page = client.get("/sheets/klaberjass?players=Smith,+Ann&players=Ben&lang=en").get_data(as_text=True)
+    form = names_forms(page)["klaberjass"]
+    assert 'value="Smith, Ann"' in form and 'value="Ben"' in form
+    assert 'href="/sheets/klaberjass.pdf?players=Smith,+Ann&amp;players=Ben"' in page
+    assert '<div class="screen-only">' in page  # sheet.css: not printed
+
+
 def test_blank_sheet_without_names_and_with_bad_ones(client):
     assert pdf_of(client.get("/sheets/spitzer.pdf"))
     assert client.get("/sheets/spitzer.pdf?players=a,b,c,d,e").status_code == 422
@@ -254,6 +354,68 @@ def test_chart_draws_one_line_per_player_and_the_target():
     svg = sheets.chart_svg(["Ann", "Ben"], [{"Ann": 0, "Ben": 0}, {"Ann": 100, "Ben": 206}], target=500)
     assert svg.startswith("<svg") and svg.count("<polyline") == 2 and "target 500" in svg
     assert "stroke-dasharray" in svg  # the second line is dashed: black-and-white readable
+
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def box_of(e: ElementTree.Element) -> tuple[float, float, float, float] | None:
+    """Where a drawn element of the chart lies, (left, top, right, bottom); a text from its anchor and its width
+    reckoned at 0.65 em a letter (an East Asian one 1 em; DejaVu Sans's letters are about 0.6), 7 units above its
+    baseline and 2 below; None for what is not drawn."""
+    tag, a = e.tag.removeprefix(SVG), {k: float(v) for k, v in e.attrib.items() if re.fullmatch(r"-?[\d.]+", v)}
+    if tag == "line":
+        return min(a["x1"], a["x2"]), min(a["y1"], a["y2"]), max(a["x1"], a["x2"]), max(a["y1"], a["y2"])
+    if tag == "rect":
+        return a["x"], a["y"], a["x"] + a["width"], a["y"] + a["height"]
+    if tag == "circle":
+        return a["cx"] - a["r"], a["cy"] - a["r"], a["cx"] + a["r"], a["cy"] + a["r"]
+    if tag in ("polyline", "polygon"):
+        xs, ys = zip(*(map(float, point.split(",")) for point in e.get("points").split()), strict=True)
+        return min(xs), min(ys), max(xs), max(ys)
+    if tag == "text":
+        w = a["font-size"] * sum(0 if unicodedata.combining(c) else 1 if unicodedata.east_asian_width(c) in "WF"
+                                 else 0.65 for c in e.text)
+        start = a["x"] - {"start": 0, "middle": w / 2, "end": w}[e.get("text-anchor", "start")]
+        return start, a["y"] - 7, start + w, a["y"] + 2
+    return None
+
+
+def outside_the_view_box(svg: str) -> list:
+    root = ElementTree.fromstring(svg)
+    *_, width, height = (float(v) for v in root.get("viewBox").split())
+    boxes = [(e.tag.removeprefix(SVG), e.text, box_of(e)) for e in root.iter() if box_of(e)]
+    return [b for b in boxes if b[2][0] < 0 or b[2][1] < 0 or b[2][2] > width or b[2][3] > height]
+
+
+@pytest.mark.parametrize("labels, size", [(True, (360, 190)), (False, (520, 200))], ids=["match page", "PDF sheet"])
+def test_the_chart_names_each_line_and_draws_nothing_outside_its_view_box(labels, size):
+    """Issue 21: the end markers sat right of the plot, outside it, unnamed (and a long name ran out of the picture).
+    Each line ends in its marker at its last point; on the match page its player's name follows in the margin, two
+    names ending at one height nudged apart; every line has its player's name as its title."""
+    players = ["Ann", "Bartholomäus", "山田 太郎", "Maximiliane Alexandra"]
+    series = [dict.fromkeys(players, 0), {"Ann": 30, "Bartholomäus": 30, "山田 太郎": 0, "Maximiliane Alexandra": 0},
+              {"Ann": 36, "Bartholomäus": 36, "山田 太郎": 0, "Maximiliane Alexandra": 42}]  # two lines end at 36
+    svg = sheets.chart_svg(players, series, target=42, width=size[0], height=size[1], labels=labels, sparse=not labels)
+    assert outside_the_view_box(svg) == []
+    root = ElementTree.fromstring(svg)
+    assert [g.findtext(f"{SVG}title") for g in root.iter(f"{SVG}g")] == players
+    texts = {e.text: float(e.get("y")) for e in root.iter(f"{SVG}text")}
+    if labels:  # the names, after the markers: the long one shortened to the room there
+        assert {"Ann", "Bartholomäus", "山田 太郎", "Maximiliane…"} <= set(texts), texts
+        assert abs(texts["Ann"] - texts["Bartholomäus"]) >= 12  # the two names ending at one height, apart
+    else:  # no name as SVG text (WeasyPrint would not shape it): the HTML legend names the markers
+        assert not set(players) & set(texts)
+    plot = box_of(root.find(f"{SVG}rect"))
+    ends = []
+    for g in root.iter(f"{SVG}g"):  # each line's end marker at its last point, on the plot's right edge
+        last = g.find(f"{SVG}polyline").get("points").split()[-1]
+        markers = [e for e in g if e.tag not in (f"{SVG}title", f"{SVG}polyline")]
+        left, top, right, bottom = box_of(markers[len(series) - 1])
+        assert (left + right) / 2 == pytest.approx(plot[2], abs=0.2) == float(last.split(",")[0])
+        assert abs((top + bottom) / 2 - float(last.split(",")[1])) <= 5  # nudged a little at most
+        ends.append((top + bottom) / 2)
+    assert abs(ends[0] - ends[1]) >= 6  # Ann's and Bartholomäus's end markers both show
 
 
 def test_qr_code_is_an_svg_of_the_match_url():

@@ -34,15 +34,15 @@ def test_a_japanese_joker_judge_sheet_speaks_japanese_and_embeds_ipagothic(clien
     text = text_of(reader)
     # the game's name from the seed, then the sheet's own words (the players' names stay as they are)
     assert text.startswith("ジョーカージャッジ Ann · Ben ")
-    for words in ("配り手", "最終合計", "対戦中。", "プレイヤー", "Ann, Ben（席順）、最初の配り手は Ben",
+    for words in ("配り手", "現時点の合計", "対戦中。", "プレイヤー", "Ann, Ben（席順）、最初の配り手は Ben",
                   "1 / 1 ページ"):
         assert words in text, words
-    assert line_after(reader, "最終合計") == "0 120"
+    assert line_after(reader, "現時点の合計") == "0 120"
     # the hand's working in the seed's words: the parent (親), the judges and bonuses
     for words in ("Annの宣言は5、Benは3：Annが5で親です。", "BenがKとジャッジ：成功", "クリティカルジャッジ ×10",
                   "パーフェクト ×2 = 120点", "勝利者決定方法: 200点先取"):
         assert words in text, words
-    for english in ("Dealt", "Final totals", "In progress.", "page 1 / 1", "Running totals"):
+    for english in ("Dealt", "Totals so far", "In progress.", "page 1 / 1", "Running totals"):
         assert english not in text, english
     # Latin names only, yet the Japanese words are drawn with the Japanese font, embedded
     assert has_japanese_font(reader) and any("DejaVu" in name for name in font_names(reader))
@@ -51,9 +51,9 @@ def test_a_japanese_joker_judge_sheet_speaks_japanese_and_embeds_ipagothic(clien
 def test_the_sheet_follows_accept_language_and_lang_wins(client):
     mid = joker_match(client)
     by_header = text_of(pdf_of(client.get(f"/matches/{mid}/sheet.pdf", headers={"Accept-Language": "ja"})))
-    assert "最終合計" in by_header
+    assert "現時点の合計" in by_header
     chosen = text_of(pdf_of(client.get(f"/matches/{mid}/sheet.pdf?lang=de", headers={"Accept-Language": "ja"})))
-    assert "Endstand" in chosen and "最終合計" not in chosen  # the cache keeps one sheet per language
+    assert "Stand bisher" in chosen and "現時点の合計" not in chosen  # the cache keeps one sheet per language
 
 
 def test_a_german_spitzer_sheet_has_the_german_contract_names_and_headers(client):
@@ -61,14 +61,15 @@ def test_a_german_spitzer_sheet_has_the_german_contract_names_and_headers(client
     reader = pdf_of(client.get(f"/matches/{mid}/sheet.pdf?lang=de&working=1"))
     text = text_of(reader)
     assert "Zola Schwarz" in text  # the contract as the glossary names it in German
-    for words in ("Geber", "Endstand", "Läuft noch.", "Seite 1 / 1", "Sitzordnung", "Zwischenstand nach jedem Spiel"):
+    for words in ("Geber", "Stand bisher", "Läuft noch.", "Seite 1 / 1", "Sitzordnung",
+                  "Zwischenstand nach jedem Spiel"):
         assert words in text, words
-    assert line_after(reader, "Endstand") == "27 0 27 27"
+    assert line_after(reader, "Stand bisher") == "27 0 27 27"
     # the deal's working and the options in German: Solist, Augen, Stiche, the option names and values
     for words in ("Zola Schwarz von Ben (Solist) gegen Ann, Cid und Dee.", "120 Augen, 7 Stiche: Spalte 90–120.",
                   "Ziel: 42", "Partner bei drei Assen: Erster Stich", "Ann braucht 15"):
         assert words in text, words
-    assert "Final totals" not in text and "Dealt" not in text
+    assert "Totals so far" not in text and "Dealt" not in text
     assert not has_japanese_font(reader)  # no Japanese on the page, no Japanese font in the file
 
 
@@ -76,9 +77,9 @@ def test_an_english_sheet_stays_english(client):
     mid = spitzer_match(client)
     reader = pdf_of(client.get(f"/matches/{mid}/sheet.pdf", headers={"Accept-Language": "en"}))
     text = text_of(reader)
-    for words in ("Dealt", "Final totals", "In progress.", "Zola Schwarz", "(seating order)"):
+    for words in ("Dealt", "Totals so far", "In progress.", "Zola Schwarz", "(seating order)"):
         assert words in text, words
-    assert "Endstand" not in text and "最終合計" not in text
+    assert "Stand bisher" not in text and "現時点の合計" not in text
     assert lines_of(reader)[-1].endswith("page 1 / 1")
     assert not has_japanese_font(reader)
 

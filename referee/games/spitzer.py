@@ -602,7 +602,9 @@ def _column_line(deal: SpitzerDeal, column: int) -> Line:
 
 
 def _payment_line(deal: SpitzerDeal, what: Line, value: int, paid_to: tuple[str, ...]) -> Line:
-    """"Normal, 75 points → +3 to each of Ann and Cid." — or what the side fell short of."""
+    """"Normal, 75 points → +3 to each of Ann and Cid." — or what the side fell short of, and who gains by it:
+    "Normal, 40 points: short of 61 → −6: Ben and Dee score 6 each." (RULES.md 2.3 Payment: a minus goes, as its
+    absolute value, to each opponent; the −value is the table's figure, never a loss for the players named)."""
     contract, each = _name(deal.contract), abs(value)
     if value > 0:
         if len(paid_to) == 1:
@@ -614,9 +616,10 @@ def _payment_line(deal: SpitzerDeal, what: Line, value: int, paid_to: tuple[str,
     short = (Line("spitzer.needs.all_tricks", "all 8 tricks") if needs == "all 8 tricks"
              else Line("spitzer.needs.points", "{points}", points=int(needs)))
     if len(paid_to) == 1:  # never with four players (a losing side has two or three opponents); kept for safety
-        return Line("spitzer.payment.lost", "{contract}, {what}: short of {needs} → −{value} to {player}.",
+        return Line("spitzer.payment.lost", "{contract}, {what}: short of {needs} → −{value}: {player} scores {value}.",
                     contract=contract, what=what, needs=short, value=each, player=paid_to[0])
-    return Line("spitzer.payment.lost", "{contract}, {what}: short of {needs} → −{value} to each of {players}.",
+    return Line("spitzer.payment.lost",
+                "{contract}, {what}: short of {needs} → −{value}: {players} score {value} each.",
                 contract=contract, what=what, needs=short, value=each, players=list(paid_to))
 
 

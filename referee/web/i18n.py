@@ -387,6 +387,14 @@ def script_words() -> dict[str, Any]:
                                    "checked by Referee when it arrives."),
         "taken_elsewhere": gettext("%(what)s was not stored: another phone entered it first.", what="{what}"),
         "open_it": gettext("Open it"),
+        # the theme button (static/theme.js): its name says what is shown, its label what a tap does
+        "theme": {
+            "auto": gettext("Theme: automatic (%(scheme)s)", scheme="{scheme}"),
+            "light": gettext("Theme: light"),
+            "dark": gettext("Theme: dark"),
+            "schemes": {"light": pgettext("theme", "light"), "dark": pgettext("theme", "dark")},
+            "tap": gettext("%(theme)s — tap for %(next)s", theme="{theme}", next="{next}"),
+        },
     }
 
 

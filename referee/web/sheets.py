@@ -236,9 +236,18 @@ def match_sheet_pdf(match_id: int):
 # ---- blank sheets -------------------------------------------------------------------------
 
 def _blank_players(game: BaseGame) -> list[str]:
-    raw = request.args.get("players", "")
-    names = [matches.clean_name(n) for n in raw.split(",")] if raw.strip() else []
-    names = [n for n in names if n]
+    """The names over a blank sheet's columns, in seat order: ``players`` once per seat (the form on the rules
+    pages: a name may hold a comma, and a field left empty leaves its seat's column unnamed), or once with the
+    names separated by commas (``?players=Ann,Ben``)."""
+    given = request.args.getlist("players")
+    if len(given) > 1:
+        names = [matches.clean_name(n) for n in given]
+        while names and not names[-1]:
+            names.pop()
+    else:
+        raw = given[0] if given else ""
+        names = [matches.clean_name(n) for n in raw.split(",")] if raw.strip() else []
+        names = [n for n in names if n]
     if len(names) > game.seats:
         abort(422, description=_("%(game)s has %(seats)s players; %(names)s names were given.", game=_(game.name),
                                   seats=game.seats, names=len(names)))
@@ -250,9 +259,11 @@ def _blank_players(game: BaseGame) -> list[str]:
 
 
 def _blank_html(game: BaseGame, players: list[str], pdf: bool) -> str:
+    plug = PLUGS[game.key]
     return render_template(
-        "sheets/blank.html", game=game, players=players, columns=list(PLUGS[game.key].blank_columns), rows=BLANK_ROWS,
-        pdf=pdf, reference_template=localized_template(PLUGS[game.key].reference_template), **_words(),
+        "sheets/blank.html", game=game, players=players, columns=list(plug.blank_columns),
+        player_columns=list(plug.blank_player_columns), rows=BLANK_ROWS, pdf=pdf,
+        reference_template=localized_template(plug.reference_template), **_words(),
     )
 
 

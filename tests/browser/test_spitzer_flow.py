@@ -135,3 +135,28 @@ def test_long_names_on_a_phone_break_between_syllables_not_at_random(phone, lang
     assert phone.evaluate(OUTSIDE_THEIR_CARD) == []
     no_horizontal_scroll(phone)
     screenshot(phone, f"spitzer-long-names-{lang}")
+
+
+TOTALS_TOPS = """() => [...document.querySelectorAll(".total-card .total")].map((e) => e.getBoundingClientRect().top)"""
+NORMAL = {"contract": "normal", "declarers": ["Ann", "Cid"], "points": 75, "tricks": 5}
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "ja"])
+@pytest.mark.parametrize("players", [["Ann", "Ben", "Cid", "Dee"], ["Ann", "Bartholomäus", "Cid", "Dee"]],
+                         ids=["short names", "one long name"])
+def test_the_four_totals_sit_on_one_line_whatever_the_role_tags(phone, lang, players):
+    """Issue 21: the role tags ("deals", "leads"; German "gibt", "spielt aus") made some names wrap, and those
+    cards' totals sat a line lower than the others. Every dealer in turn, so each card carries a tag once."""
+    answer = phone.request.post(f"{phone.base}/api/matches", data={"game": "spitzer", "players": players})
+    match_id = answer.json()["id"]
+    for deal in range(4):
+        if deal:  # the next dealer: each player deals once, and the one after leads
+            entered = phone.request.post(f"{phone.base}/api/matches/{match_id}/deals",
+                                         data=NORMAL | {"declarers": [players[0], players[2]]})
+            assert entered.status == 201, entered.text()
+        phone.goto(f"{phone.base}/matches/{match_id}?lang={lang}")
+        assert phone.locator(".total-card .tag").count() == 2  # who deals, who leads
+        tops = phone.evaluate(TOTALS_TOPS)
+        assert len(tops) == 4 and max(tops) - min(tops) < 0.5, (deal, tops)
+        no_horizontal_scroll(phone)
+    screenshot(phone, f"spitzer-totals-one-line-{lang}-{players[1]}")

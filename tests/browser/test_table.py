@@ -192,29 +192,60 @@ def luminance(css: str) -> float:
     return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b)
 
 
-def test_dark_mode_follows_the_phone_and_the_toggle_is_remembered(browser, live_server):
+def shows(page) -> str:
+    """The theme the page shows, by its body's background."""
+    return "dark" if luminance(page.evaluate("getComputedStyle(document.body).backgroundColor")) < 0.02 else "light"
+
+
+def test_dark_mode_follows_the_phone_and_the_toggle_is_remembered(browser, live_server, page_problems):
     mid = new_match(live_server, "spitzer", [SPITZER] * 3)
-    context = _context(browser, color_scheme="dark")
+    context = _context(browser, page_problems, color_scheme="dark")
     page = context.new_page()
     page.goto(f"{live_server}/matches/{mid}?new=3")
-    assert luminance(page.evaluate("getComputedStyle(document.body).backgroundColor")) < 0.02
+    assert shows(page) == "dark"
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "44-dark-spitzer-table.png"))
     toggle = page.locator("#theme-toggle")
-    assert toggle.get_attribute("aria-label") == "Theme: automatic (tap to change)"
     box_ = toggle.bounding_box()
     assert box_["width"] >= 44 and box_["height"] >= 44
-    toggle.click()                                               # automatic → light
+    toggle.click()                                               # automatic (dark) → light
     assert page.evaluate("document.documentElement.dataset.theme") == "light"
     page.reload()
     assert page.evaluate("document.documentElement.dataset.theme") == "light"  # remembered, applied at once
-    assert luminance(page.evaluate("getComputedStyle(document.body).backgroundColor")) > 0.8
-    page.locator("#theme-toggle").click()                        # light → dark
+    assert shows(page) == "light"
     page.goto(f"{live_server}/")
-    assert page.evaluate("document.documentElement.dataset.theme") == "dark"
-    page.locator("#theme-toggle").click()                        # dark → automatic (the phone says dark)
+    assert shows(page) == "light"                                # on every page
+    page.locator("#theme-toggle").click()                        # light → dark, which the phone shows: automatic
     assert page.evaluate("document.documentElement.dataset.theme") is None
-    assert luminance(page.evaluate("getComputedStyle(document.body).backgroundColor")) < 0.02
+    assert shows(page) == "dark"
+    context.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_every_tap_of_the_theme_button_changes_the_theme_and_two_come_back_to_automatic(
+        browser, live_server, page_problems, scheme):
+    """Issue 21: the button went automatic → light → dark, so on a light phone the first tap changed nothing."""
+    other = {"light": "dark", "dark": "light"}[scheme]
+    context = _context(browser, page_problems, color_scheme=scheme)
+    page = context.new_page()
+    page.goto(f"{live_server}/rules")
+    toggle = page.locator("#theme-toggle")
+    assert shows(page) == scheme and page.evaluate("document.documentElement.dataset.theme") is None
+    assert toggle.get_attribute("title") == f"Theme: automatic ({scheme})"
+    assert toggle.get_attribute("aria-label") == f"Theme: automatic ({scheme}) — tap for {other}"
+    toggle.click()                                               # the first tap shows the other theme
+    assert shows(page) == other and page.evaluate("document.documentElement.dataset.theme") == other
+    assert toggle.get_attribute("aria-label") == f"Theme: {other} — tap for {scheme}"
+    page.reload()
+    assert shows(page) == other                                  # remembered
+    toggle.click()                                               # the second: the phone's own, i.e. automatic
+    assert shows(page) == scheme and page.evaluate("document.documentElement.dataset.theme") is None
+    assert page.evaluate("localStorage.getItem('referee-theme')") is None
+    assert toggle.get_attribute("title") == f"Theme: automatic ({scheme})"
+    page.goto(f"{live_server}/rules?lang=de")                    # the words are the page's language
+    words = {"light": "hell", "dark": "dunkel"}
+    label = toggle.get_attribute("aria-label")
+    assert label == f"Farbschema: automatisch ({words[scheme]}) — tippen für {words[other]}", label
     context.close()
 
 

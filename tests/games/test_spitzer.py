@@ -293,15 +293,15 @@ PAYMENTS = [
     pytest.param(deal("normal", [ANN, CID], 75, 5), {ANN: 3, BEN: 0, CID: 3, DEE: 0},
                  id="plus: Normal +3 to each queen holder"),
     pytest.param(deal("normal", [BEN, DEE], 40, 3), {ANN: 6, BEN: 0, CID: 6, DEE: 0},
-                 id="minus: Normal −6 to each of the other two"),
+                 id="minus: Normal −6, the other two score 6 each"),
     pytest.param(deal("stiller", [DEE], 95, 6), {ANN: 0, BEN: 0, CID: 0, DEE: 12},
                  id="plus: Stiller +12 to the soloist once"),
     pytest.param(deal("stiller", [DEE], 55, 3), {ANN: 6, BEN: 6, CID: 6, DEE: 0},
-                 id="minus: Stiller −6 to each of three opponents"),
+                 id="minus: Stiller −6, three opponents score 6 each"),
     pytest.param(deal("zola", [ANN], 120, 8), {ANN: 36, BEN: 0, CID: 0, DEE: 0},
                  id="plus: Zola all tricks +36 to the soloist once"),
     pytest.param(deal("zola", [ANN], 0, 0), {ANN: 0, BEN: 15, CID: 15, DEE: 15},
-                 id="minus: Zola without a trick −15 to each of three opponents"),
+                 id="minus: Zola without a trick −15, three opponents score 15 each"),
     pytest.param(deal("zola_schneider", [CID], 89, 5), {ANN: 18, BEN: 18, CID: 0, DEE: 18},
                  id="minus: Zola Schneider 89 is short of 90"),
     pytest.param(deal("zola_schneider", [CID], 90, 5), {ANN: 0, BEN: 0, CID: 36, DEE: 0},
@@ -331,7 +331,7 @@ def test_worked_example_section_4():
     assert result.breakdown == (
         "Zola Schwarz by Ben (soloist) against Ann, Cid and Dee.",
         "120 points, 7 tricks: column 90–120.",
-        "Zola Schwarz, 7 tricks and 120 points: short of all 8 tricks → −27 to each of Ann, Cid and Dee.",
+        "Zola Schwarz, 7 tricks and 120 points: short of all 8 tricks → −27: Ann, Cid and Dee score 27 each.",
     )
     assert result.details == {
         "contract": "zola_schwarz", "contract_name": "Zola Schwarz", "declarers": ["Ben"],
@@ -354,7 +354,7 @@ DESCRIPTIONS = [
         deal("zola_schneider", [BEN], 89, 5),
         "Zola Schneider by Ben, 89 points: −18 — Ann, Cid and Dee score 18 each",
         ("Zola Schneider by Ben (soloist) against Ann, Cid and Dee.", "89 points, 5 tricks: column 61–89.",
-         "Zola Schneider, 89 points: short of 90 → −18 to each of Ann, Cid and Dee."),
+         "Zola Schneider, 89 points: short of 90 → −18: Ann, Cid and Dee score 18 each."),
         id="words: Zola Schneider short of 90",
     ),
     pytest.param(
@@ -375,7 +375,7 @@ DESCRIPTIONS = [
         deal("zola", [CID], 0, 0),
         "Zola by Cid, 0 tricks: −15 — Ann, Ben and Dee score 15 each",
         ("Zola by Cid (soloist) against Ann, Ben and Dee.", "0 tricks: column '0 tricks'.",
-         "Zola, 0 tricks: short of 61 → −15 to each of Ann, Ben and Dee."),
+         "Zola, 0 tricks: short of 61 → −15: Ann, Ben and Dee score 15 each."),
         id="words: Zola without a trick",
     ),
     pytest.param(
@@ -389,7 +389,7 @@ DESCRIPTIONS = [
         deal("zola", [BEN], 44, 1),
         "Zola by Ben, 44 points: −9 — Ann, Cid and Dee score 9 each",
         ("Zola by Ben (soloist) against Ann, Cid and Dee.", "44 points, 1 trick: column 31–60.",
-         "Zola, 44 points: short of 61 → −9 to each of Ann, Cid and Dee."),
+         "Zola, 44 points: short of 61 → −9: Ann, Cid and Dee score 9 each."),
         id="words: one trick is singular",
     ),
 ]
@@ -408,7 +408,7 @@ THREE_ACES_WORDS = [
         FIRST_OTHER, deal("normal", [ANN, CID], 40, 3, partnership="first_trick"),
         "Normal: Ann and Cid, 40 points: −6 — Ben and Dee score 6 each",
         ("Normal: Ann held both black queens and all three Aces; partner Cid, the first other player to win a trick.",
-         "40 points, 3 tricks: column 31–60.", "Normal, 40 points: short of 61 → −6 to each of Ben and Dee."),
+         "40 points, 3 tricks: column 31–60.", "Normal, 40 points: short of 61 → −6: Ben and Dee score 6 each."),
         id="words: first-other, all three Aces with the first-trick partner",
     ),
     pytest.param(
@@ -422,7 +422,7 @@ THREE_ACES_WORDS = [
         DEFAULTS, deal("normal", [ANN, CID], 40, 3, partnership="first_trick"),
         "Normal: Ann and Cid, 40 points: −6 — Ben and Dee score 6 each",
         ("Normal: Ann held both black queens and all three Aces; partner Cid, the winner of the first trick.",
-         "40 points, 3 tricks: column 31–60.", "Normal, 40 points: short of 61 → −6 to each of Ben and Dee."),
+         "40 points, 3 tricks: column 31–60.", "Normal, 40 points: short of 61 → −6: Ben and Dee score 6 each."),
         id="words: first-trick, the winner of trick 1 is the partner",
     ),
     pytest.param(
@@ -436,7 +436,7 @@ THREE_ACES_WORDS = [
         DEFAULTS, deal("normal", [ANN], 44, 1, partnership="first_trick"),
         "Normal: Ann alone, 44 points: −6 — Ben, Cid and Dee score 6 each",
         ("Normal: Ann held both black queens and all three Aces, and won the first trick: Ann played alone.",
-         "44 points, 1 trick: column 31–60.", "Normal, 44 points: short of 61 → −6 to each of Ben, Cid and Dee."),
+         "44 points, 1 trick: column 31–60.", "Normal, 44 points: short of 61 → −6: Ben, Cid and Dee score 6 each."),
         id="words: first-trick, the caller alone with 1 trick loses",
     ),
 ]
@@ -931,7 +931,7 @@ def test_three_aces_partner(options, entry, expected):
 @pytest.mark.parametrize(
     "entry, scores",
     [
-        # by hand, RULES.md 2.3 Normal row: 1 trick and 44 points is 31–60 → −6 to each of the three others
+        # by hand, RULES.md 2.3 Normal row: 1 trick and 44 points is 31–60 → −6: each of the three others scores 6
         pytest.param(deal("normal", [ANN], 44, 1, partnership="first_trick"), {ANN: 0, BEN: 6, CID: 6, DEE: 6},
                      id="first-trick: alone, 1 trick, 44 points → −6 each to three"),
         # 5 tricks and 90 points is 90–120 → +6 to the caller once

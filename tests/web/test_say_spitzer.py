@@ -301,13 +301,14 @@ def test_standing_notes_read_as_a_player_says_them(app, lang, totals, options, e
     ("de", deal("zola_schneider", [BEN], 95, 6), 2, "Zola Schneider, 95 Augen → +36 für Ben."),
     ("de", deal("normal", [ANN, CID], 40, 3), "summary",
      "Normalspiel: Ann und Cid, 40 Augen: −6 — Ben und Dee erhalten je 6"),
-    ("de", deal("normal", [ANN, CID], 40, 3), 2, "Normalspiel, 40 Augen: 61 Augen verfehlt → je −6 für Ben und Dee."),
+    ("de", deal("normal", [ANN, CID], 40, 3), 2,
+     "Normalspiel, 40 Augen: 61 Augen verfehlt → −6: Ben und Dee erhalten je 6."),
     ("de", deal("zola_schwarz", [DEE], 110, 7), "summary",
      "Zola Schwarz von Dee, 7 Stiche und 110 Augen: −27 — Ann, Ben und Cid erhalten je 27"),
     ("ja", deal("stiller", [ANN], 75, 5), "summary", "Annのスティーラー、75点：Annに+9"),
     ("ja", deal("stiller", [ANN], 75, 5), 2, "スティーラー、75点 → Annに+9。"),
     ("ja", deal("zola", [BEN], 11, 1), 1, "11点、1トリック：「0–30」の列。"),
-    ("ja", deal("normal", [ANN, CID], 40, 3), 2, "通常ゲーム、40点：61点に届かず → Ben、Deeに各−6。"),
+    ("ja", deal("normal", [ANN, CID], 40, 3), 2, "通常ゲーム、40点：61点に届かず → −6：Ben、Deeに各6点。"),
 ])
 def test_lines_with_phrases_read_as_a_player_says_them(app, lang, entry, which, expected):
     result = SPITZER.score(entry, TABLE, DEFAULTS)

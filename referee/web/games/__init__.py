@@ -1,9 +1,9 @@
 """One plug per game: everything the web layer needs of a game, named in one place.
 
 Each module of this package holds one game's ``PLUG``: its rules (the game object from ``referee.games``), its
-deal-entry form, its templates, its match summary, the columns of its blank sheet, its player figures and its
-rules page. Adding a game is adding its rules module, its module here and its templates; nothing else is edited.
-The plugs are found the way the rules are: by walking this package.
+deal-entry form, its templates, its match summary, the columns of its blank sheet (the deal's, and each player's),
+its player figures and its rules page. Adding a game is adding its rules module, its module here and its
+templates; nothing else is edited. The plugs are found the way the rules are: by walking this package.
 """
 
 from __future__ import annotations
@@ -90,6 +90,9 @@ class GamePlug:
     blank_columns: tuple[tuple[str | Heading, str], ...] = ()
     """Columns of a blank sheet between "Dealt" and the players' scores: (heading, width class); a ``Heading``
     is read in the language the sheet is printed in."""
+    blank_player_columns: tuple[tuple[str | Heading, str], ...] = ()
+    """Columns of a blank sheet that every player has, under the player's name before their + and Σ (what each
+    player writes per deal, e.g. Klaberjass's captured card points): (heading, width class), as above."""
     summary: Callable[[Match], list[str]] | None = None
     """What was played in a match, in a few words ("Normal 4 · Zola 2 (Ben 2)"): counts, never a rule."""
     summary_template: str = "_no_summary.html"

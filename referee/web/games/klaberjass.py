@@ -21,4 +21,5 @@ PLUG = GamePlug(
     # The upcard is the first thing entered: tapped on the table, it opens the form with it (one tap less).
     quick_start=QuickStart(N_("Upcard"), tuple(
         QuickChoice(SUIT_SYMBOLS[s], {"upcard": s}, name=SUIT_NAMES[s], css=f"suit-start suit-{s}") for s in SUITS)),
+    blank_player_columns=((Heading(N_("Card pts")), "col-small"),),  # what each player captured (RULES.md 1.3, 1.5)
 )
