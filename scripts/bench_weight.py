@@ -79,24 +79,25 @@ class Fetched:
 
 
 class Browser:
-    """A keep-alive connection that keeps the session cookie, like a phone's browser."""
+    """A keep-alive connection that keeps its cookies (the session's and the device's), like a phone's browser."""
 
     def __init__(self, port: int):
         self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-        self.cookie = ""
+        self.cookies: dict[str, str] = {}
 
     def fetch(
         self, method: str, path: str, body: bytes | None = None, headers: dict[str, str] | None = None
     ) -> Fetched:
         sent = dict(BROWSER, **(headers or {}))
-        if self.cookie:
-            sent["Cookie"] = self.cookie
+        if self.cookies:
+            sent["Cookie"] = "; ".join(f"{name}={value}" for name, value in self.cookies.items())
         self.conn.request(method, path, body=body, headers=sent)
         response = self.conn.getresponse()
         data = response.read()
         for key, value in response.getheaders():
             if key.lower() == "set-cookie":
-                self.cookie = value.split(";", 1)[0]
+                name, _, rest = value.split(";", 1)[0].partition("=")
+                self.cookies[name.strip()] = rest
         return Fetched(path, response.status, response.reason, response.getheaders(), data)
 
 

@@ -56,7 +56,8 @@ def create(match_id: int):
         abort(404, description=str(exc))
     with store.immediate(db):
         store.create_share_link(db, match_id)
-    return _go(url_for("pages.match_page", match_id=match_id, _anchor="share"))
+    # Back on the match page with the share section open: the new link and its QR code in view, no third tap.
+    return _go(url_for("pages.match_page", match_id=match_id, shared=1, _anchor="share"))
 
 
 @bp.post("/matches/<int:match_id>/share/<token>/revoke")
@@ -67,7 +68,7 @@ def revoke(match_id: int, token: str):
     with store.immediate(db):
         if not store.revoke_share_link(db, match_id, token):
             abort(404, description=gettext("No such share link for this match."))
-    return _go(url_for("pages.match_page", match_id=match_id, _anchor="share"))
+    return _go(url_for("pages.match_page", match_id=match_id, shared=1, _anchor="share"))
 
 
 def share_links(match_id: int) -> list[dict]:

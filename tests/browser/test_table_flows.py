@@ -72,9 +72,10 @@ def test_a_share_link_is_read_only_and_live(phone, phone_context, live_server):
     phone.goto(f"{live_server}/matches/{mid}")
     phone.locator("#share summary").click()
     phone.locator("#create-share").click()
-    phone.wait_for_url(re.compile(rf"/matches/{mid}"))
-    phone.locator("#share summary").click()
-    url = phone.locator(".share-url").first.get_attribute("href")
+    phone.wait_for_url(re.compile(rf"/matches/{mid}\?shared=1#share$"))
+    link = phone.locator(".share-url").first
+    assert link.is_visible()  # the new link is shown at once: no third tap (issue 21)
+    url = link.get_attribute("href")
     assert re.search(r"/share/[\w-]+$", url)
     viewer = phone_context.browser.new_context(viewport={"width": 390, "height": 844})  # another phone: no session
     try:

@@ -446,3 +446,22 @@ def test_spitzer_starts_from_the_table_with_its_contract_and_the_tricks_are_one_
     body = r.get_data(as_text=True)
     assert 'name="tricks" id="tricks" value="5"' in body
     assert "Normal: Ann and Cid, 83 points: +3 each to Ann and Cid" in text_of(body)
+
+
+def test_a_new_share_link_is_shown_at_once(phones, mid):
+    a, _ = phones
+    r = a.post(f"/matches/{mid}/share", data={})
+    assert r.status_code == 303 and r.headers["Location"].endswith(f"/matches/{mid}?shared=1#share")
+    page = a.get(f"/matches/{mid}?shared=1").get_data(as_text=True)
+    assert '<details class="card" id="share" open>' in page and 'class="share-url"' in page
+    assert '<details class="card" id="share">' in a.get(f"/matches/{mid}").get_data(as_text=True)  # folded otherwise
+
+
+def test_the_table_scripts_load_only_where_a_table_is(phones, mid):
+    """The home page's first load stays light (issue 21: ≤ 35 KB, scripts/bench_weight.py): entry.js and live.js
+    come with the match page, the entry form and the offline page only."""
+    a, _ = phones
+    for path, wanted in (("/", False), ("/history", False), ("/rules", False), (f"/matches/{mid}", True),
+                         (f"/matches/{mid}/deals/new", True), ("/offline", True)):
+        body = a.get(path).get_data(as_text=True)
+        assert ("/static/entry." in body, "/static/live." in body) == (wanted, wanted), path
