@@ -396,14 +396,19 @@ def _row_acts(match: matches.Match) -> Callable[[int, bool], str]:
     words, noun = _words()["working"], _(match.game.deal_noun)
     csrf, base = escape(csrf_token()), url_for("pages.match_page", match_id=match.id) + "/deals/"
     correct, void, restore = escape(words["correct"]), escape(words["void"]), escape(words["restore"])
+    # Each sentence looked up (and escaped) once, its number filled in per row: a lookup costs more than the row.
+    keep = {"noun": noun, "number": "\0"}
+    names = {key: str(escape(_(text, **keep))) for key, text in (
+        ("correct", "Correct %(noun)s %(number)s"), ("restore", "Restore %(noun)s %(number)s"),
+        ("void", "Void %(noun)s %(number)s"))}
+    figure = number_writer()
 
     def acts(number: int, is_void: bool) -> str:
-        name = {"noun": noun, "number": number_writer()(number)}
+        shown = str(figure(number))  # digits and separators: nothing to escape
         return _ROW_ACTS.format(
             url=f"{base}{number}", csrf=csrf, correct=correct, act="restore" if is_void else "void",
-            correct_name=escape(_("Correct %(noun)s %(number)s", **name)),
-            act_name=escape(_("Restore %(noun)s %(number)s", **name) if is_void else _("Void %(noun)s %(number)s",
-                                                                                        **name)),
+            correct_name=names["correct"].replace("\0", shown),
+            act_name=names["restore" if is_void else "void"].replace("\0", shown),
             act_word=restore if is_void else void, danger="" if is_void else " danger")
 
     return acts
