@@ -128,3 +128,24 @@ def test_the_documented_session_gives_the_documented_answers(client, docs):
     check(docs["PUT /api/matches/<id>/deals/<n>"][1], r.json)
 
     check(docs["GET /api/matches/<id>/events"][0], client.get("/api/matches/1/events").json)
+
+
+def test_the_documented_refusals_of_a_deal_meant_for_another_moment(client, docs):
+    """docs/api.md "Several phones on one match": deal 1 (the worked example) is in; a deal 1 from another phone is
+    refused with it, one beyond the next too, and one sent against an older version."""
+    request, taken, ahead, stale = docs["Several phones on one match: number and If-Match"]
+    assert client.post("/api/matches", json=loads(docs["POST /api/matches"][0])).status_code == 201
+    assert client.post("/api/matches/1/deals", json=loads(docs["POST /api/matches/<id>/deals"][0])).status_code == 201
+    r = client.post("/api/matches/1/deals", json=loads(request))
+    assert r.status_code == 409
+    check(taken, r.json)
+    r = client.post("/api/matches/1/deals", json={**loads(request), "number": 5})
+    assert r.status_code == 409
+    check(ahead, r.json)
+    body = {k: v for k, v in loads(request).items() if k != "number"}
+    r = client.post("/api/matches/1/deals", json=body, headers={"If-Match": "1"})
+    assert r.status_code == 409
+    check(stale, r.json)
+    r = client.post("/api/matches/1/deals", json={**body, "number": 2})
+    assert r.status_code == 201 and r.json["deal"]["dealer"] == "Ann"
+    assert r.json["deal"]["result"]["scores"] == {"Ann": 0, "Ben": 140}  # Ann takes clubs and is bate: 60 < 80
