@@ -465,3 +465,12 @@ def test_the_table_scripts_load_only_where_a_table_is(phones, mid):
                          (f"/matches/{mid}/deals/new", True), ("/offline", True)):
         body = a.get(path).get_data(as_text=True)
         assert ("/static/entry." in body, "/static/live." in body) == (wanted, wanted), path
+
+
+def test_the_live_table_keeps_every_action_listed_when_the_page_lists_them_all(phones, mid):
+    a, _ = phones
+    url, etag = live_attrs(a.get(f"/matches/{mid}?activity=all").get_data(as_text=True), "live-table")
+    assert url.endswith("&activity=all")
+    assert a.post(f"/api/matches/{mid}/deals", json={**A_DEAL_4_API, "number": 4}).status_code == 201
+    body = a.get(url, headers={"If-None-Match": etag}).get_data(as_text=True)
+    assert '<details class="card activity" id="activity" open>' in body
