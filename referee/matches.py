@@ -732,7 +732,7 @@ class _Plan(NamedTuple):
 
 
 def _plan_from_snapshot(db: Database, match_id: int, deal_input: Any, key: str | None, digest: str | None,
-                        max_deals: int, expected: Expected) -> _Plan | None:
+                        max_deals: int, expected: Expected = ANY_DEAL) -> _Plan | None:
     """The plan made from the match as last committed, outside the write lock; None when the entry is not the
     plain case (no such match, rules changed, a known key, a finished or abandoned match, a mistake in the
     entry): then all of it is judged under the lock, against the match as it is then."""
@@ -750,7 +750,7 @@ def _plan_from_snapshot(db: Database, match_id: int, deal_input: Any, key: str |
 
 
 def _under_lock(db: Database, match_id: int, deal_input: Any, key: str | None, digest: str | None,
-                max_deals: int, expected: Expected) -> Entered | _Plan:
+                max_deals: int, expected: Expected = ANY_DEAL) -> Entered | _Plan:
     """Inside the write transaction: the deal an idempotency key already entered, or the plan for a new deal;
     raises NotFound, Conflict (DealTaken, NotNextDeal, DealerChanged, StaleMatch among them) or InvalidDeal."""
     row = store.get_match(db, match_id)

@@ -398,9 +398,9 @@ def _row_acts(match: matches.Match) -> Callable[[int, bool], str]:
     correct, void, restore = escape(words["correct"]), escape(words["void"]), escape(words["restore"])
     # Each sentence looked up (and escaped) once, its number filled in per row: a lookup costs more than the row.
     keep = {"noun": noun, "number": "\0"}
-    names = {key: str(escape(_(text, **keep))) for key, text in (
-        ("correct", "Correct %(noun)s %(number)s"), ("restore", "Restore %(noun)s %(number)s"),
-        ("void", "Void %(noun)s %(number)s"))}
+    names = {"correct": str(escape(_("Correct %(noun)s %(number)s", **keep))),
+             "restore": str(escape(_("Restore %(noun)s %(number)s", **keep))),
+             "void": str(escape(_("Void %(noun)s %(number)s", **keep)))}
     figure = number_writer()
 
     def acts(number: int, is_void: bool) -> str:
