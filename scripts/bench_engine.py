@@ -20,7 +20,6 @@ import argparse
 import copy
 import json
 import os
-import signal
 import sqlite3
 import statistics
 import sys
@@ -32,7 +31,7 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from benchkit import ROOT, Client, free_port, percentile, start_server, wait_until_up  # noqa: E402
+from benchkit import ROOT, Client, percentile, serving  # noqa: E402
 
 PLAYERS = ("Ann", "Ben")
 THROWN_IN = {"upcard": "clubs", "calls": ["pass", "pass", "pass", "pass"]}
@@ -74,17 +73,9 @@ def serve_baseline() -> None:
 
 @contextmanager
 def server(tmp: Path, name: str, threads: int, baseline: bool = False) -> Iterator[int]:
-    port = free_port()
     command = [sys.executable, str(Path(__file__).resolve()), "--serve-baseline"] if baseline else None
-    with open(tmp / f"{name}.log", "wb") as log:
-        proc = start_server(port, tmp / f"{name}.sqlite", log, threads, command)
-        try:
-            wait_until_up(proc, port)
-            yield port
-        finally:
-            if proc.poll() is None:
-                os.kill(proc.pid, signal.SIGKILL)
-            proc.wait(timeout=10)
+    with serving(tmp, name, threads, command) as (port, _log):
+        yield port
 
 
 # ---- helpers ---------------------------------------------------------------------------------------------------

@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import signal
 import socket
 import sys
 import tempfile
@@ -32,7 +31,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from benchkit import Client, free_port, percentile, start_server, wait_until_up  # noqa: E402
+from benchkit import TIMEOUT, Client, percentile, serving  # noqa: E402
 
 PLAYERS = ("Ann", "Ben")
 MATCH = {"game": "klaberjass", "players": list(PLAYERS), "first_dealer": "Ben", "options": {"target": "none"}}
@@ -67,19 +66,10 @@ def serve_with_sse() -> None:
 
 @contextmanager
 def server(tmp: Path, name: str, threads: int, sse_seconds: int = 0) -> Iterator[tuple[int, Path]]:
-    port = free_port()
     command = [sys.executable, str(Path(__file__).resolve()), "--serve-sse"] if sse_seconds else None
-    log_path = tmp / f"{name}.log"
     os.environ["BENCH_SSE_SECONDS"] = str(sse_seconds)
-    with open(log_path, "wb") as log:
-        proc = start_server(port, tmp / f"{name}.sqlite", log, threads, command)
-        try:
-            wait_until_up(proc, port)
-            yield port, log_path
-        finally:
-            if proc.poll() is None:
-                os.kill(proc.pid, signal.SIGKILL)
-            proc.wait(timeout=10)
+    with serving(tmp, name, threads, command) as served:
+        yield served
 
 
 def call(client: Client, method: str, path: str, body: dict | None = None, expect: int = 200) -> dict:
@@ -95,7 +85,7 @@ def queue_waits(log: Path) -> int:
 
 
 def new_matches(port: int, count: int = 4) -> list[int]:
-    client = EtagClient(port)
+    client = Client(port)
     try:
         return [call(client, "POST", "/api/matches", MATCH, 201)["id"] for _ in range(count)]
     finally:
@@ -104,8 +94,8 @@ def new_matches(port: int, count: int = 4) -> list[int]:
 
 def post_deals(port: int, matches: list[int], seconds: float) -> tuple[list[float], int]:
     """One client offering a deal POST every 50 ms for ``seconds`` (to the matches in turn: open-ended, they never
-    end): each POST's latency, and how many got no answer within 10 s."""
-    client = EtagClient(port)
+    end): each POST's latency, and how many got no answer within the client's timeout (benchkit.TIMEOUT)."""
+    client = Client(port)
     times: list[float] = []
     lost = 0
     end = time.monotonic() + seconds
@@ -137,7 +127,7 @@ class Pollers:
         self.not_modified = 0
         self.errors = 0
         self.lock = threading.Lock()
-        setup = EtagClient(port)
+        setup = Client(port)
         self.urls = []
         for _ in range((pages + 3) // 4):
             match = call(setup, "POST", "/api/matches", MATCH, 201)["id"]
@@ -147,7 +137,7 @@ class Pollers:
         self.threads = [threading.Thread(target=self.page, args=(i,), daemon=True) for i in range(pages)]
 
     def page(self, i: int) -> None:
-        client = EtagClient(self.port)
+        client = Client(self.port)
         url, etag = self.urls[i], ""
         time.sleep(POLL_EVERY * i / self.pages)  # pages opened at different moments
         while not self.stop.is_set():
@@ -186,31 +176,6 @@ class Pollers:
         self.stop.set()
         for t in self.threads:
             t.join(timeout=5)
-
-
-class EtagClient(Client):
-    """The benchmark's keep-alive client that also remembers the last answer's ETag."""
-
-    last_etag = ""
-
-    def request(self, method, path, body=None, headers=None):  # type: ignore[override]
-        if self.conn is None:
-            import http.client
-
-            self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
-        sent = {"Content-Type": "application/json"} if body is not None else {}
-        sent.update(headers or {})
-        try:
-            self.conn.request(method, path, body=None if body is None else json.dumps(body), headers=sent)
-            response = self.conn.getresponse()
-            data = response.read()
-            self.last_etag = response.getheader("ETag") or ""
-            if response.will_close:
-                self.close()
-            return response.status, data
-        except BaseException:
-            self.close()
-            raise
 
 
 def hold_streams(port: int, count: int) -> list[socket.socket]:
@@ -278,7 +243,7 @@ def main() -> int:
             for s in socks:
                 s.close()
             print(f"\nServer-Sent Events instead (for comparison; not in Referee): {args.pages} streams held open")
-            answered = f"{len(held)} answered, {lost_sse} without an answer in 10 s"
+            answered = f"{len(held)} answered, {lost_sse} without an answer in {TIMEOUT:.0f} s"
             line("deal POSTs offered while the streams are open", answered)
             if held:
                 line("deal POST: p50 / p99", f"{ms(percentile(held, 50))} / {ms(percentile(held, 99))}")

@@ -6,10 +6,13 @@ from __future__ import annotations
 import http.client
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -28,6 +31,7 @@ class Client:
     def __init__(self, port: int):
         self.port = port
         self.conn: http.client.HTTPConnection | None = None
+        self.last_etag = ""  # the last answer's ETag (a page that polls sends it back)
 
     def request(
         self, method: str, path: str, body: dict | None = None, headers: dict[str, str] | None = None
@@ -40,6 +44,7 @@ class Client:
             self.conn.request(method, path, body=None if body is None else json.dumps(body), headers=sent)
             response = self.conn.getresponse()
             data = response.read()
+            self.last_etag = response.getheader("ETag") or ""
             if response.will_close:
                 self.close()
             return response.status, data
@@ -71,6 +76,23 @@ def start_server(port: int, database: Path, log, threads: int, command: list[str
         str(threads),
     ]
     return subprocess.Popen(argv, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+
+
+@contextmanager
+def serving(tmp: Path, name: str, threads: int, command: list[str] | None = None) -> Iterator[tuple[int, Path]]:
+    """The server (``start_server``) on a free port and ``tmp/<name>.sqlite``, up and answering; yields its port and
+    its log's path; killed afterwards."""
+    port = free_port()
+    log_path = tmp / f"{name}.log"
+    with open(log_path, "wb") as log:
+        proc = start_server(port, tmp / f"{name}.sqlite", log, threads, command)
+        try:
+            wait_until_up(proc, port)
+            yield port, log_path
+        finally:
+            if proc.poll() is None:
+                os.kill(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=10)
 
 
 def wait_until_up(proc: subprocess.Popen, port: int, limit: float = 30.0, path: str = "/api/games") -> None:
