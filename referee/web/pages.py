@@ -189,10 +189,11 @@ def match_page(match_id: int):
     return render_template("match.html", match=match, **_match_extras(match), detail_errors={}, detail_values=None)
 
 
-def live_etag(match: matches.Match) -> str:
-    """The validator of a live part of the match page or entry form: the match's version in the reader's language
-    (weak: compression keeps it as it is)."""
-    return f'W/"v{match.version}-{current_language()}"'
+def live_etag(match: matches.Match | int) -> str:
+    """The validator of a live part of the match page or entry form: the match's version (or the version given) in
+    the reader's language (weak: compression keeps it as it is)."""
+    version = match if isinstance(match, int) else match.version
+    return f'W/"v{version}-{current_language()}"'
 
 
 _LIVE_ETAG = re.compile(r'v(\d+)-([A-Za-z-]+)')
@@ -213,7 +214,7 @@ def live(match_id: int):
     if sent and int(sent.group(1)) == version and sent.group(2) == current_language():
         response = make_response("", 304)
         response.headers.update(headers)
-        response.headers["ETag"] = f'W/"v{version}-{current_language()}"'
+        response.headers["ETag"] = live_etag(version)
         return response
     match = _load(match_id)
     args = request.args

@@ -75,33 +75,31 @@ def chip(page, name: str, value: str):
     return page.locator(f"label:has(> input[name='{name}'][value='{value}'])")
 
 
-def enter_as_a(page) -> None:
-    """Phone A's deal 4, typed: Ann takes ♣, 80 / 50, last trick Ann."""
-    chip(page, "upcard", "clubs").click()
+def type_deal(page, upcard: str, calls: list[str], points: tuple[str, str], last_trick: str, preview: str) -> None:
+    """A deal typed into the open form: the upcard, the call buttons (by their names), both card points, who took
+    the last trick; waits for the preview's line."""
+    chip(page, "upcard", upcard).click()
     idle(page)
-    page.locator("button[value='call:take']").click()
+    for call in calls:
+        page.get_by_role("button", name=call).click()
     page.locator("#bid-outcome").wait_for()
     idle(page)
-    page.locator("#points-0").fill("80")
-    page.locator("#points-1").fill("50")
-    chip(page, "last_trick", "0").click()
+    page.locator("#points-0").fill(points[0])
+    page.locator("#points-1").fill(points[1])
+    chip(page, "last_trick", last_trick).click()
     idle(page)
-    page.locator("#bar-summary").get_by_text("Ann 90 vs Ben 50: Ann made it").wait_for()
+    page.locator("#bar-summary").get_by_text(preview).wait_for()
+
+
+def enter_as_a(page) -> None:
+    """Phone A's deal 4: Ann takes ♣, 80 / 50, last trick Ann."""
+    type_deal(page, "clubs", ["Ann takes ♣"], ("80", "50"), "0", "Ann 90 vs Ben 50: Ann made it")
 
 
 def enter_as_b(page) -> None:
-    """Phone B's deal 4, typed: Ann passes, Ben takes ♥, 60 / 70, last trick Ben."""
-    chip(page, "upcard", "hearts").click()
-    idle(page)
-    page.get_by_role("button", name="Ann passes").click()
-    page.get_by_role("button", name="Ben takes ♥").click()
-    page.locator("#bid-outcome").wait_for()
-    idle(page)
-    page.locator("#points-0").fill("60")
-    page.locator("#points-1").fill("70")
-    chip(page, "last_trick", "1").click()
-    idle(page)
-    page.locator("#bar-summary").get_by_text("Ann 60 vs Ben 80: Ben made it — Ben scores 80, Ann 60").wait_for()
+    """Phone B's deal 4: Ann passes, Ben takes ♥, 60 / 70, last trick Ben."""
+    type_deal(page, "hearts", ["Ann passes", "Ben takes ♥"], ("60", "70"), "1",
+              "Ann 60 vs Ben 80: Ben made it — Ben scores 80, Ann 60")
 
 
 def deals(base: str, mid: int) -> list[dict]:
