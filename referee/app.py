@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import os
 import secrets
+import sqlite3
 import sys
 from collections.abc import Mapping
 from pathlib import Path
@@ -78,6 +79,28 @@ def _number(variable: str, default: int) -> int:
         raise store.CannotStart(f"{variable} must be a whole number, not {raw!r}.") from None
 
 
+def _open_database(app: Flask, instance: Path) -> None:
+    """Check the file, then create and migrate the database on start: no separate init step. A full disk, a
+    read-only file system or missing permissions met on the way stop the start with one paragraph saying which."""
+    path = app.config["DATABASE"]
+    store.check_health(path)
+    try:
+        if not app.config.get("SECRET_KEY"):
+            app.config["SECRET_KEY"] = _secret_key(instance)
+        db = store.connect(path)
+        try:
+            from .matches import backfill_summaries
+
+            backfill_summaries(db)
+        finally:
+            db.conn.close()
+    except (OSError, sqlite3.Error) as exc:
+        problem = store.start_problem(path, exc)
+        if problem is None:
+            raise
+        raise problem from None
+
+
 class _SqliteInt(IntegerConverter):
     """URL ids are SQLite integers: a bigger number becomes 0, an id nothing has, so it is simply not
     found (404) — never an overflow, and never a 405 from a sibling route (werkzeug checks methods
@@ -116,18 +139,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     if int(app.config["PROXIES"]) > 0:  # behind N reverse proxies: trust N X-Forwarded-* headers
         n = int(app.config["PROXIES"])
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n, x_proto=n, x_host=n, x_port=n, x_prefix=n)  # type: ignore[method-assign]
-    if not app.config.get("SECRET_KEY"):
-        app.config["SECRET_KEY"] = _secret_key(instance)
     app.json = _JSONProvider(app)
     _log_to_stderr()
-
-    # Check the file, then create and migrate the database on start: no separate init step.
-    store.check_health(app.config["DATABASE"])
-    db = store.connect(app.config["DATABASE"])
-    from .matches import backfill_summaries
-
-    backfill_summaries(db)
-    db.conn.close()
+    _open_database(app, instance)
 
     Htmx(app)
     from .web import i18n

@@ -195,3 +195,140 @@ def test_a_setting_that_is_not_a_number_stops_the_start_saying_so(tmp_path, monk
     with pytest.raises(store.CannotStart) as caught:
         create_app({"DATABASE": str(tmp_path / "r.sqlite"), "SECRET_KEY": "s"})
     assert caught.value.format_message() == "REFEREE_MAX_DEALS must be a whole number, not 'lots'."
+
+
+# ---- issue 22: a full disk, a read-only file system, an I/O error are not a damaged file ----------------------
+
+@pytest.fixture
+def small_disk(tmp_path):
+    """A 2 MiB tmpfs of its own (root only). Under CI=true as root it must work: never skipped there."""
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    why = None
+    if os.geteuid() != 0:
+        why = "mounting a small tmpfs needs root"
+    else:
+        done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", str(disk)], capture_output=True,
+                              text=True)
+        if done.returncode != 0:
+            why = f"cannot mount a tmpfs here: {done.stderr.strip()}"
+    if why:
+        if os.environ.get("CI") == "true" and os.geteuid() == 0:
+            pytest.fail(why)
+        pytest.skip(why)
+    yield disk
+    subprocess.run(["umount", "-l", str(disk)], capture_output=True)
+
+
+def _fill(disk: Path) -> None:
+    with open(disk / "filler", "wb", buffering=0) as f:
+        try:
+            while True:
+                f.write(b"\0" * 4096)
+        except OSError:
+            pass
+
+
+def _start(path: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "referee", "--port", "65431"], capture_output=True, text=True,
+                          timeout=60, env={**os.environ, "REFEREE_DATABASE": str(path), "REFEREE_SECRET_KEY": "s"})
+
+
+def _matches(path: Path) -> int:
+    conn = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True)
+    try:
+        return conn.execute("SELECT count(*) FROM matches").fetchone()[0]
+    finally:
+        conn.close()
+
+
+def test_a_full_disk_at_start_is_not_called_damaged(small_disk):
+    path = small_disk / "referee.sqlite"
+    _filled(path, matches=2)
+    before = _digest(path)
+    _fill(small_disk)
+    with pytest.raises(store.CannotStart) as caught:
+        create_app({"DATABASE": str(path), "SECRET_KEY": "s", "PASSPHRASE": None})
+    message = caught.value.format_message()
+    assert f"the disk holding {small_disk} is full" in message
+    assert "damaged" not in message and "copy the backup" not in message and "do not copy a backup over it" in message
+    out = _start(path)
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1 and "is full" in out.stderr
+    assert _digest(path) == before
+    (small_disk / "filler").unlink()  # space again: the same file starts, with everything in it
+    create_app({"DATABASE": str(path), "SECRET_KEY": "s", "PASSPHRASE": None})
+    assert _matches(path) == 2
+
+
+def test_a_fresh_start_on_a_full_disk_says_so_in_one_line(small_disk):
+    path = small_disk / "instance" / "referee.sqlite"
+    _fill(small_disk)
+    out = _start(path)
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert out.stderr.strip().splitlines() == [
+        f"Referee did not start: the disk holding {small_disk} is full (0 KiB free). Free some space there, or set "
+        "REFEREE_DATABASE to a file on a disk with room, and start again. No database was created yet."]
+
+
+def test_a_disk_that_fills_while_the_schema_is_made_says_so(small_disk, monkeypatch):
+    """Room enough to pass the first look (the bar lowered to 8 KiB), not enough to create the database."""
+    monkeypatch.setattr(store, "MIN_FREE_BYTES", 8 * 1024)
+    path = small_disk / "referee.sqlite"
+    _fill(small_disk)
+    (small_disk / "filler").unlink()
+    with open(small_disk / "filler", "wb") as f:
+        f.write(b"\0" * (store.free_bytes(small_disk) - 40 * 1024))
+    with pytest.raises(store.CannotStart) as caught:
+        create_app({"DATABASE": str(path), "SECRET_KEY": "s", "PASSPHRASE": None})
+    assert "is full" in caught.value.format_message()
+
+
+def _sqlite_error(code: int, text: str) -> sqlite3.Error:
+    exc = sqlite3.OperationalError(text)
+    exc.sqlite_errorcode = code  # type: ignore[attr-defined]
+    return exc
+
+
+@pytest.mark.parametrize(
+    ("exc", "says", "restore"),
+    [
+        pytest.param(OSError(30, "Read-only file system"), "on a read-only file system", False, id="read-only fs"),
+        pytest.param(OSError(13, "Permission denied"), "cannot be written (Permission denied)", False,
+                     id="no permission"),
+        pytest.param(OSError(5, "Input/output error"), "reported an input/output error", False, id="I/O error"),
+        pytest.param(OSError(28, "No space left on device"), "is full", False, id="ENOSPC"),
+        pytest.param(_sqlite_error(sqlite3.SQLITE_FULL, "database or disk is full"), "is full", False, id="SQLITE_FULL"),
+        pytest.param(_sqlite_error(sqlite3.SQLITE_IOERR | (4 << 8), "disk I/O error"), "input/output error", False,
+                     id="SQLITE_IOERR_SHORT_READ with room"),
+        pytest.param(_sqlite_error(sqlite3.SQLITE_READONLY, "attempt to write a readonly database"), "read-only",
+                     False, id="SQLITE_READONLY"),
+        pytest.param(_sqlite_error(sqlite3.SQLITE_CORRUPT, "database disk image is malformed"), "is damaged", True,
+                     id="SQLITE_CORRUPT"),
+        pytest.param(_sqlite_error(sqlite3.SQLITE_NOTADB, "file is not a database"), "is damaged", True,
+                     id="SQLITE_NOTADB"),
+    ],
+)
+def test_only_a_damaged_file_gets_the_advice_to_restore_a_backup(tmp_path, exc, says, restore):
+    path = tmp_path / "referee.sqlite"
+    path.write_bytes(b"")
+    message = store.start_problem(path, exc).format_message()
+    assert says in message and "\n" not in message
+    assert ("copy the backup" in message) is restore
+
+
+def test_an_io_error_at_the_check_is_not_called_damaged(tmp_path, monkeypatch):
+    path = tmp_path / "referee.sqlite"
+    _filled(path, matches=1)
+    real = sqlite3.connect
+
+    def failing(target, *args, **kwargs):
+        if "mode=ro" in str(target):
+            raise _sqlite_error(sqlite3.SQLITE_IOERR, "disk I/O error")
+        return real(target, *args, **kwargs)
+
+    monkeypatch.setattr(sqlite3, "connect", failing)
+    with pytest.raises(store.CannotStart) as caught:
+        store.check_health(path)
+    message = caught.value.format_message()
+    assert "input/output error" in message and "damaged" not in message and "copy the backup" not in message
