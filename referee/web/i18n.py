@@ -63,7 +63,9 @@ def available() -> list[str]:
 
 
 def _valid(code: str | None) -> str | None:
-    code = (code or "").strip().lower()
+    """A language we speak, from a code as people and browsers write it: "de", "de-AT", "ja_JP", "DE" are
+    German and Japanese (the region does not change Referee's words); anything else is None."""
+    code = (code or "").strip()[:35].replace("_", "-").split("-")[0].lower()
     return code if code in available() else None
 
 

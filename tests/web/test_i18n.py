@@ -47,6 +47,11 @@ def _lang(response) -> str:
     pytest.param({"Accept-Language": "ja"}, "?lang=xx", None, "ja", id="unknown query: ignored"),
     pytest.param({"Accept-Language": "de"}, "", "klingon", "de", id="unknown cookie: ignored"),
     pytest.param({}, "?lang=DE", None, "de", id="query in capitals"),
+    pytest.param({"Accept-Language": "ja"}, "?lang=de-AT", None, "de", id="regional query de-AT"),
+    pytest.param({"Accept-Language": "de"}, "?lang=ja-JP", None, "ja", id="regional query ja-JP"),
+    pytest.param({}, "?lang=de_CH", None, "de", id="regional query with underscore"),
+    pytest.param({"Accept-Language": "ja"}, "?lang=xx-DE", None, "ja", id="unknown language with a known region"),
+    pytest.param({}, "", "de-AT", "de", id="regional cookie"),
 ])
 def test_the_language_of_a_page(client, headers, query, cookie, expected):
     if cookie:
@@ -68,6 +73,12 @@ def test_lang_in_the_query_is_remembered_for_a_year(client):
     assert _lang(r) == "ja" and _lang_cookie(r) is None  # remembered; nothing new to set
     assert _lang_cookie(client.get("/?lang=ja")) is None  # the same again: not set again
     assert _lang_cookie(client.get("/?lang=fr")) is None  # unknown: not remembered
+
+
+def test_a_regional_lang_is_remembered_as_the_language(client):
+    cookie = _lang_cookie(client.get("/?lang=de-AT"))
+    assert cookie.startswith("lang=de;")
+    assert _lang(client.get("/history")) == "de"
 
 
 def test_every_page_says_it_depends_on_the_language(client):
