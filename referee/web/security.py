@@ -9,8 +9,10 @@
   ``Content-Type``, unless a browser says it comes from another site.
 - Only requests for an allowed host name are answered (``Host``; 400 otherwise): a page elsewhere that
   rebinds its DNS name to this machine cannot read or change anything.
+- Every changing request (any method, pages and API) that a browser says comes from another site's page
+  (``Sec-Fetch-Site``, ``Origin``) is refused (403), before anything else is looked at.
 - Wrong passphrases (login form and Bearer alike) are throttled per client address with a growing wait
-  (429 and ``Retry-After``), without holding a worker thread.
+  (429 and ``Retry-After``), and in total across addresses, without holding a worker thread.
 - A signed-in session is a row in ``sessions``: logging out deletes it, a changed passphrase or an idle
   period (``SESSION_IDLE_DAYS``) ends it.
 """
@@ -46,6 +48,8 @@ DEFAULT_HOSTS = ("localhost", "127.0.0.1", "[::1]")
 # Wrong passphrases per client address: 5 a minute, then 30 an hour, then 100 a day — each wrong guess past
 # a tier waits for that tier's window, so the wait grows from a minute to an hour to a day.
 THROTTLE = "5/minute;30/hour;100/day"
+# Wrong passphrases from all addresses together: past these, an address that fails once is refused (see _Throttle).
+GLOBAL_THROTTLE = "30/minute;300/hour"
 
 CHANGING = {"POST", "PUT", "PATCH", "DELETE"}
 OPEN_PATHS = ("/static/", "/share/", "/login", "/favicon", "/manifest.webmanifest", "/sw.js", "/offline")
@@ -136,25 +140,45 @@ def public_url(endpoint: str, **values) -> str:
 # ---- throttling wrong passphrases ---------------------------------------------------------
 
 class _Throttle:
-    """Wrong passphrases counted per client address in memory (the ``limits`` library's moving windows).
-    Only failures count; while any tier is used up, every passphrase from that address is refused."""
+    """Wrong passphrases counted in memory (the ``limits`` library's moving windows), per client address and in
+    total. Only failures count. While one of an address's tiers is used up, every passphrase from it is refused.
+    While the total (``GLOBAL_THROTTLE``) is used up — guessing spread over many addresses — an address that got
+    one wrong in the last of its windows is refused too, after its first wrong one: the guessing stops, and a
+    phone at the table that typed nothing wrong still signs in (one attacker cannot lock out the table)."""
 
-    def __init__(self, tiers: str = THROTTLE):
+    def __init__(self, tiers: str = THROTTLE, total: str = GLOBAL_THROTTLE):
         self.tiers = parse_many(tiers)
+        self.total = parse_many(total)
         self.limiter = MovingWindowRateLimiter(MemoryStorage())
+
+    def _waits(self, tiers: list, *key: str) -> list[int]:
+        waits = []
+        for tier in tiers:
+            if not self.limiter.test(tier, "passphrase", *key):
+                reset = self.limiter.get_window_stats(tier, "passphrase", *key).reset_time
+                waits.append(max(1, math.ceil(reset - time.time())))
+        return waits
+
+    def _has_failed(self, address: str) -> bool:
+        longest = max(self.tiers, key=lambda tier: tier.get_expiry())
+        return self.limiter.get_window_stats(longest, "passphrase", address).remaining < longest.amount
 
     def wait(self, address: str) -> int:
         """Seconds until ``address`` may try again (0: now)."""
-        waits = []
-        for tier in self.tiers:
-            if not self.limiter.test(tier, "passphrase", address):
-                reset = self.limiter.get_window_stats(tier, "passphrase", address).reset_time
-                waits.append(max(1, math.ceil(reset - time.time())))
+        waits = self._waits(self.tiers, address)
+        if not waits and self._has_failed(address):
+            waits = self._waits(self.total, " all")
         return max(waits, default=0)
+
+    def overall(self) -> bool:
+        """Is the total used up (guessing from many addresses)?"""
+        return bool(self._waits(self.total, " all"))
 
     def failed(self, address: str) -> None:
         for tier in self.tiers:
             self.limiter.hit(tier, "passphrase", address)
+        for tier in self.total:
+            self.limiter.hit(tier, "passphrase", " all")
 
 
 def _throttle() -> _Throttle:
@@ -166,7 +190,11 @@ def _client() -> str:
 
 
 def _refused(wait: int, how: str) -> None:
-    log.warning("passphrase refused from %s (%s): too many wrong ones, next try in %d s", _client(), how, wait)
+    if _throttle().overall():
+        log.warning("passphrase refused from %s (%s): too many wrong ones from this address and from all addresses "
+                    "together (guessing from many addresses?), next try in %d s", _client(), how, wait)
+    else:
+        log.warning("passphrase refused from %s (%s): too many wrong ones, next try in %d s", _client(), how, wait)
 
 
 def _throttled_api(wait: int):
@@ -236,22 +264,14 @@ def _bearer() -> str | None:
 
 
 def _bare_post() -> bool:
-    """A POST with no body and no Content-Type to an action that takes none, not sent cross-site by a browser.
-
-    A JSON Content-Type is what keeps other sites' pages from posting to the API (a browser cannot send it
-    cross-site without asking first); a bare POST has none, so a browser's Origin / Sec-Fetch-Site must
-    say it is this site's own (clients such as curl send neither)."""
-    if (
+    """A POST with no body and no Content-Type to an action that takes none (``cross_site`` has already refused
+    one a browser sent from another site's page)."""
+    return not (
         request.endpoint not in BODYLESS
         or request.content_type
         or request.content_length
         or request.headers.get("Transfer-Encoding")
-    ):
-        return False
-    if request.headers.get("Sec-Fetch-Site", "same-origin") not in ("same-origin", "none"):
-        return False
-    origin = request.headers.get("Origin")
-    return origin is None or urlparse(origin).netloc == request.host
+    )
 
 
 def _guard():
@@ -282,9 +302,36 @@ def _guard():
     return _after_sign_in(is_api)
 
 
+def _own_netlocs() -> set[str]:
+    """The host (and port) this Referee is reached by: the request's own, and REFEREE_PUBLIC_URL's."""
+    names = {request.host.lower()}
+    if current_app.config.get("PUBLIC_URL"):
+        names.add(urlparse(current_app.config["PUBLIC_URL"]).netloc.lower())
+    return names | {n.removesuffix(":80").removesuffix(":443") for n in names}
+
+
+def cross_site() -> bool:
+    """Does a browser say this request comes from another site's page? ``Sec-Fetch-Site`` other than
+    same-origin or none (typed, bookmarked), or an ``Origin`` that is not this Referee's. Clients that are not
+    browsers (curl, scripts) send neither and are judged by their passphrase alone."""
+    site = request.headers.get("Sec-Fetch-Site")
+    if site is not None and site.strip().lower() not in ("same-origin", "none"):
+        return True
+    origin = request.headers.get("Origin")
+    if origin is None:
+        return False
+    return origin.strip() == "null" or urlparse(origin.strip()).netloc.lower() not in _own_netlocs()
+
+
 def _after_sign_in(is_api: bool):
     if request.method not in CHANGING:
         return None
+    if cross_site():
+        log.warning("refused a cross-site %s %s from %s (Origin %r, Sec-Fetch-Site %r)", request.method,
+                    request.path, _client(), (request.headers.get("Origin") or "")[:100],
+                    (request.headers.get("Sec-Fetch-Site") or "")[:30])
+        raise Forbidden(gettext("This request came from another site's page, so Referee did not act on it. Open "
+                                "Referee itself and try again."))
     if is_api:
         if request.method != "DELETE" and not request.is_json and not _bare_post():
             raise UnsupportedMediaType(
@@ -373,5 +420,6 @@ def init_app(app: Flask) -> None:
     app.add_template_global(session_signed_in, "session_signed_in")
     app.config["_ALLOWED_HOSTS"] = allowed_hosts(app)
     app.config["PERMANENT_SESSION_LIFETIME"] = timedelta(days=float(app.config.get("SESSION_IDLE_DAYS", 14)))
-    app.extensions["referee_throttle"] = _Throttle(app.config.get("PASSPHRASE_THROTTLE") or THROTTLE)
+    app.extensions["referee_throttle"] = _Throttle(app.config.get("PASSPHRASE_THROTTLE") or THROTTLE,
+                                                   app.config.get("PASSPHRASE_GLOBAL_THROTTLE") or GLOBAL_THROTTLE)
     app.register_blueprint(bp)

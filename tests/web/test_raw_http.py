@@ -77,10 +77,10 @@ def test_a_bare_post_with_a_body_or_from_another_site_is_still_refused(real_serv
     status, data = raw(real_server, "POST", f"/api/matches/{mid}/abandon", b"{}")
     assert status == 415 and data["errors"][0]["code"] == "unsupported_media_type"
     # a browser page on another site cannot abandon the match with a bare fetch()
-    status, _ = raw(real_server, "POST", f"/api/matches/{mid}/abandon", headers={"Origin": "http://evil.example"})
-    assert status == 415
+    status, data = raw(real_server, "POST", f"/api/matches/{mid}/abandon", headers={"Origin": "http://evil.example"})
+    assert status == 403 and data["errors"][0]["code"] == "forbidden"
     status, _ = raw(real_server, "POST", f"/api/matches/{mid}/abandon", headers={"Sec-Fetch-Site": "cross-site"})
-    assert status == 415
+    assert status == 403
     # the same page's own fetch() is fine
     host = urlparse(real_server).netloc
     status, data = raw(real_server, "POST", f"/api/matches/{mid}/abandon",

@@ -1,0 +1,136 @@
+"""Issue 22 (hardening, round two): cross-site requests of every method refused server-side, and passphrase
+guessing spread over many addresses stopped by a limit on all of them together."""
+
+from __future__ import annotations
+
+import pytest
+
+from referee import create_app
+
+AUTH = {"Authorization": "Bearer open sesame"}
+DEAL = {"upcard": "clubs", "calls": ["pass", "pass", "pass", "pass"]}
+
+
+def _match_with_a_deal(client) -> int:
+    mid = client.post("/api/matches", json={"game": "klaberjass", "players": ["Ann", "Ben"],
+                                            "first_dealer": "Ben"}).json["id"]
+    assert client.post(f"/api/matches/{mid}/deals", json=DEAL).status_code == 201
+    return mid
+
+
+# ---- cross-site requests ----------------------------------------------------------------------
+
+CROSS = [
+    pytest.param({"Origin": "http://evil.example"}, id="Origin of another site"),
+    pytest.param({"Origin": "http://localhost:9999"}, id="Origin of another port"),
+    pytest.param({"Origin": "null"}, id="Origin null (sandboxed frame, file)"),
+    pytest.param({"Sec-Fetch-Site": "cross-site"}, id="Sec-Fetch-Site cross-site"),
+    pytest.param({"Sec-Fetch-Site": "same-site"}, id="Sec-Fetch-Site same-site (a sibling subdomain)"),
+    pytest.param({"Origin": "http://localhost", "Sec-Fetch-Site": "cross-site"}, id="own Origin, cross-site fetch"),
+]
+
+
+@pytest.mark.parametrize("headers", CROSS)
+def test_a_cross_site_delete_is_refused_and_the_deal_stays(client, headers):
+    mid = _match_with_a_deal(client)
+    r = client.delete(f"/api/matches/{mid}/deals/1", headers=headers)
+    assert r.status_code == 403 and r.json["errors"][0]["code"] == "forbidden"
+    assert "another site" in r.json["errors"][0]["message"]
+    deal = client.get(f"/api/matches/{mid}").json["deals"][0]
+    assert deal["void"] is False
+
+
+@pytest.mark.parametrize("headers", CROSS)
+def test_every_changing_method_checks_where_it_comes_from(client, headers):
+    mid = _match_with_a_deal(client)
+    version = client.get(f"/api/matches/{mid}").json["version"]
+    assert client.post(f"/api/matches/{mid}/deals", json=DEAL, headers=headers).status_code == 403
+    assert client.put(f"/api/matches/{mid}/deals/1", json=DEAL, headers=headers).status_code == 403
+    assert client.post(f"/api/matches/{mid}/end", headers=headers).status_code == 403
+    # a page's form, even with its right CSRF token
+    assert client.post(f"/matches/{mid}/share", headers=headers).status_code == 403
+    after = client.get(f"/api/matches/{mid}").json
+    assert after["version"] == version and len(after["deals"]) == 1 and after["status"] == "in_progress"
+    assert "/share/" not in client.get(f"/matches/{mid}").get_data(as_text=True)
+
+
+@pytest.mark.parametrize("headers", [
+    pytest.param({}, id="no browser headers (curl, scripts)"),
+    pytest.param({"Origin": "http://localhost", "Sec-Fetch-Site": "same-origin"}, id="this site's own page"),
+    pytest.param({"Sec-Fetch-Site": "none"}, id="typed or bookmarked"),
+    pytest.param({"Origin": "HTTP://LOCALHOST"}, id="Origin in capitals"),
+])
+def test_this_sites_own_requests_go_through(client, headers):
+    mid = _match_with_a_deal(client)
+    r = client.delete(f"/api/matches/{mid}/deals/1", headers=headers)
+    assert r.status_code == 200, r.json
+    assert client.get(f"/api/matches/{mid}").json["deals"][0]["void"] is True
+
+
+def test_the_public_url_is_this_sites_origin_too(tmp_path):
+    app = create_app({"DATABASE": str(tmp_path / "p.sqlite"), "SECRET_KEY": "s", "PASSPHRASE": None,
+                      "PUBLIC_URL": "https://referee.example.org", "ALLOWED_HOSTS": "referee.example.org"})
+    client = app.test_client()
+    mid = _match_with_a_deal(client)
+    r = client.delete(f"/api/matches/{mid}/deals/1", headers={"Origin": "https://referee.example.org"})
+    assert r.status_code == 200
+
+
+def test_a_cross_site_login_is_refused(tmp_path):
+    app = create_app({"DATABASE": str(tmp_path / "l.sqlite"), "SECRET_KEY": "s", "PASSPHRASE": "open sesame"})
+    r = app.test_client().post("/login", data={"passphrase": "open sesame"}, headers={"Origin": "http://evil.example"})
+    assert r.status_code == 403 and "Set-Cookie" not in r.headers
+
+
+# ---- guessing from many addresses -----------------------------------------------------------------
+
+@pytest.fixture
+def locked(tmp_path):
+    return create_app({"DATABASE": str(tmp_path / "locked.sqlite"), "SECRET_KEY": "s", "PASSPHRASE": "open sesame"})
+
+
+def _from(app, address: str):
+    client = app.test_client()
+    client.environ_base["REMOTE_ADDR"] = address
+    return client
+
+
+def test_guessing_from_twenty_addresses_is_stopped_by_the_total(locked, caplog):
+    """20 loopback addresses, 5 guesses each (each under its own limit of 5 a minute): 100 guesses, of which only
+    the first 30 (the total a minute) are checked; the rest are refused without a look at the passphrase."""
+    attackers = [_from(locked, f"127.0.0.{i}") for i in range(2, 22)]
+    codes = []
+    for round_ in range(5):
+        for n, attacker in enumerate(attackers):
+            codes.append(attacker.get("/api/export", headers={"Authorization": f"Bearer guess{round_}-{n}"})
+                         .status_code)
+    assert codes.count(401) == 30 and codes.count(429) == 70
+    assert codes[:30] == [401] * 30 and set(codes[30:]) == {429}
+    # Even the right passphrase from an address that guessed wrong is refused while the total is used up...
+    assert attackers[0].get("/api/export", headers=AUTH).status_code == 429
+    # ...but a phone at the table that typed nothing wrong still gets in, by form and by Bearer.
+    assert _from(locked, "192.168.1.30").post("/login", data={"passphrase": "open sesame"}).status_code == 303
+    assert _from(locked, "192.168.1.31").get("/api/export", headers=AUTH).status_code == 200
+    # A newcomer gets one wrong guess, then waits too.
+    newcomer = _from(locked, "127.0.0.99")
+    assert newcomer.post("/login", data={"passphrase": "nope"}).status_code == 401
+    assert newcomer.post("/login", data={"passphrase": "nope again"}).status_code == 429
+    logged = [r.getMessage() for r in caplog.records if "from all addresses together" in r.getMessage()]
+    assert logged and "127.0.0." in logged[0]
+
+
+def test_the_total_and_the_per_address_limit_are_settings(tmp_path):
+    app = create_app({"DATABASE": str(tmp_path / "t.sqlite"), "SECRET_KEY": "s", "PASSPHRASE": "open sesame",
+                      "PASSPHRASE_GLOBAL_THROTTLE": "3/minute"})
+    codes = [_from(app, f"10.0.0.{i}").get("/api/export", headers={"Authorization": "Bearer x"}).status_code
+             for i in range(6)]
+    assert codes == [401, 401, 401, 401, 401, 401]  # newcomers each get their one guess
+    assert _from(app, "10.0.0.1").get("/api/export", headers={"Authorization": "Bearer y"}).status_code == 429
+
+
+def test_under_the_total_an_address_keeps_its_five_tries(locked):
+    one = _from(locked, "127.0.0.2")
+    codes = [one.post("/login", data={"passphrase": f"g{i}"}).status_code for i in range(6)]
+    assert codes == [401] * 5 + [429]
+    assert _from(locked, "127.0.0.3").post("/login", data={"passphrase": "g"}).status_code == 401
+    assert _from(locked, "127.0.0.3").post("/login", data={"passphrase": "open sesame"}).status_code == 303
