@@ -134,3 +134,28 @@ def test_under_the_total_an_address_keeps_its_five_tries(locked):
     assert codes == [401] * 5 + [429]
     assert _from(locked, "127.0.0.3").post("/login", data={"passphrase": "g"}).status_code == 401
     assert _from(locked, "127.0.0.3").post("/login", data={"passphrase": "open sesame"}).status_code == 303
+
+
+def test_against_the_real_server_from_twenty_loopback_addresses(locked):
+    """The same over real sockets, each client bound to its own 127.0.0.x: the server sees 20 addresses."""
+    import http.client
+    from urllib.parse import urlparse
+
+    from tests.conftest import waitress_serving
+
+    def ask(base: str, source: str, token: str) -> int:
+        url = urlparse(base)
+        connection = http.client.HTTPConnection(url.hostname, url.port, timeout=10, source_address=(source, 0))
+        try:
+            connection.request("GET", "/api/export", headers={"Authorization": f"Bearer {token}"})
+            response = connection.getresponse()
+            response.read()
+            return response.status
+        finally:
+            connection.close()
+
+    with waitress_serving(locked) as base:
+        codes = [ask(base, f"127.0.0.{2 + n}", f"guess{r}-{n}") for r in range(5) for n in range(20)]
+        assert codes.count(401) == 30 and codes.count(429) == 70
+        assert ask(base, "127.0.0.50", "open sesame") == 200
+        assert ask(base, "127.0.0.2", "open sesame") == 429
