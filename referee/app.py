@@ -136,9 +136,12 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     )
     if test_config:
         app.config.update(test_config)
-    if int(app.config["PROXIES"]) > 0:  # behind N reverse proxies: trust N X-Forwarded-* headers
-        n = int(app.config["PROXIES"])
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n, x_proto=n, x_host=n, x_port=n, x_prefix=n)  # type: ignore[method-assign]
+    n = int(app.config["PROXIES"])
+    if n > 0 and not app.config.get("SERVER_READS_PROXY_HEADERS"):
+        # Behind N reverse proxies under another WSGI server (flask run, gunicorn): Werkzeug reads N X-Forwarded-*
+        # headers from any peer. `referee` has waitress read them instead, from the proxy's address only
+        # (referee.cli), and not ProxyFix as well: one place decides what is trusted.
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n, x_proto=n, x_host=n, x_port=n)  # type: ignore[method-assign]
     app.json = _JSONProvider(app)
     _log_to_stderr()
     _open_database(app, instance)

@@ -2,6 +2,11 @@
 
 Listens on this machine only (127.0.0.1) unless ``--lan`` opens it to the local network, so phones at
 the table can reach it: then it prints the address to open and a QR code of it.
+
+Waitress is told what to trust and how many connections to keep (``server_settings``): behind
+``REFEREE_PROXIES`` proxies it reads the client's address, scheme and host from the ``X-Forwarded-*`` headers
+of the proxy's connections only (``REFEREE_TRUSTED_PROXY``) and clears them from everyone else's; idle
+connections cannot take every slot (``REFEREE_CONNECTION_LIMIT``, ``REFEREE_CHANNEL_TIMEOUT``).
 """
 
 from __future__ import annotations
@@ -14,7 +19,9 @@ import os
 import socket
 import subprocess
 import sys
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 TRANSLATIONS = Path(__file__).resolve().parent / "translations"
 
@@ -70,6 +77,112 @@ def _threads(text: str) -> int:
     return threads
 
 
+# Waitress's own defaults, 100 connections kept up to 120 s idle (checked every 30 s), let 100 idle sockets —
+# opened on purpose, or left by phones — make the next request wait minutes. Phones on the live table ask every
+# 1.5 s, so a connection silent for 30 s is not one of theirs.
+CONNECTION_LIMIT = 1000
+CHANNEL_TIMEOUT = 30
+# Open files besides the connections: listening sockets, the threads' SQLite files (database, -wal, -shm), fonts,
+# temporary files of large bodies.
+SPARE_FILES = 64
+SPARE_FILES_PER_THREAD = 4
+PROXY_HEADERS = frozenset({"x-forwarded-for", "x-forwarded-proto", "x-forwarded-host", "x-forwarded-port"})
+
+
+class SettingError(ValueError):
+    """A setting Referee cannot start with: its message is one line for people."""
+
+
+def _whole(env: Mapping[str, str], name: str, default: int, low: int) -> int:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        value = low - 1
+    if value < low:
+        raise SettingError(_("%(name)s must be a whole number, %(low)s or more, not %(value)s")
+                           % {"name": name, "low": low, "value": repr(raw)})
+    return value
+
+
+def open_files(wanted: int) -> int:
+    """How many files this process may open (``ulimit -n``), its soft limit raised towards ``wanted`` first as far
+    as the hard limit allows (waitress polls its sockets, so more than 1024 is safe)."""
+    try:
+        import resource
+    except ImportError:  # no such limit here (Windows)
+        return wanted
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY:
+        return wanted
+    if soft < wanted:
+        raised = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (raised, hard))
+            soft = raised
+        except (ValueError, OSError):
+            pass
+    return soft
+
+
+def _connection_limit(env: Mapping[str, str], threads: int) -> int:
+    """REFEREE_CONNECTION_LIMIT, or 1000 when this process may open files enough for them (fewer otherwise)."""
+    spare = SPARE_FILES + SPARE_FILES_PER_THREAD * threads
+    asked = _whole(env, "REFEREE_CONNECTION_LIMIT", 0, 1)
+    allowed = open_files((asked or CONNECTION_LIMIT) + spare)
+    if asked and asked + spare > allowed:
+        raise SettingError(
+            _("REFEREE_CONNECTION_LIMIT=%(value)s needs %(needed)s open files, but this process may open only "
+              "%(allowed)s (ulimit -n): raise that limit or lower the setting")
+            % {"value": asked, "needed": asked + spare, "allowed": allowed})
+    return asked or max(10, min(CONNECTION_LIMIT, allowed - spare))
+
+
+def _trusted_proxy(env: Mapping[str, str], proxies: int, host: str) -> str | None:
+    """The address the proxy connects from (waitress compares it with the peer's exactly), ``*`` for any peer;
+    by default this machine's loopback address, in the family Referee listens on."""
+    raw = env.get("REFEREE_TRUSTED_PROXY", "").strip()
+    if proxies <= 0:
+        if raw:
+            raise SettingError(_("REFEREE_TRUSTED_PROXY is set but REFEREE_PROXIES is not: set REFEREE_PROXIES to "
+                                 "the number of proxies in front of Referee"))
+        return None
+    if raw == "*":
+        return raw
+    if not raw:
+        try:
+            return "::1" if ipaddress.ip_address(host.split("%")[0]).version == 6 else "127.0.0.1"
+        except ValueError:  # a host name
+            return "127.0.0.1"
+    try:
+        return ipaddress.ip_address(raw).compressed
+    except ValueError:
+        raise SettingError(_("REFEREE_TRUSTED_PROXY must be the IP address the proxy connects from (or *), not "
+                             "%(value)s") % {"value": repr(raw)}) from None
+
+
+def server_settings(env: Mapping[str, str], *, host: str, threads: int, proxies: int) -> dict[str, Any]:
+    """Waitress's adjustments from the environment: the proxies it trusts and the connections it keeps.
+
+    Behind ``proxies`` proxies, waitress reads X-Forwarded-For/-Proto/-Host/-Port from the trusted proxy's
+    connections (the ``proxies`` last entries of each) and clears them from every other peer's, so the app sees
+    the client's address, scheme and host — and a client that connects directly forges none of them."""
+    settings: dict[str, Any] = {"threads": threads}
+    trusted = _trusted_proxy(env, proxies, host)
+    if trusted is not None:
+        settings.update(trusted_proxy=trusted, trusted_proxy_count=proxies, trusted_proxy_headers=set(PROXY_HEADERS))
+    timeout = _whole(env, "REFEREE_CHANNEL_TIMEOUT", CHANNEL_TIMEOUT, 1)
+    settings.update(
+        connection_limit=_connection_limit(env, threads),
+        channel_timeout=timeout,
+        cleanup_interval=max(1, min(10, timeout // 3)),  # an idle connection closes within 1⅓ × the timeout
+        asyncore_use_poll=True,  # select() fails on descriptors past 1024
+    )
+    return settings
+
+
 def url_host(host: str) -> str:
     """A host as it goes into a URL: an IPv6 address in brackets."""
     return f"[{host}]" if ":" in host else host
@@ -114,13 +227,21 @@ def main(argv: list[str] | None = None) -> None:
     from .app import create_app
 
     host = "0.0.0.0" if args.lan else args.host
-    try:  # with --lan, the names phones use for this machine are allowed hosts too
-        app = create_app({"LAN_HOSTS": [*lan_addresses(), *lan_names()]} if args.lan else None)
+    # waitress reads the proxies' headers (server_settings), not the app's ProxyFix as well
+    config: dict[str, Any] = {"SERVER_READS_PROXY_HEADERS": True}
+    if args.lan:  # the names phones use for this machine are allowed hosts too
+        config["LAN_HOSTS"] = [*lan_addresses(), *lan_names()]
+    try:
+        app = create_app(config)
+        settings = server_settings(os.environ, host=host, threads=args.threads, proxies=int(app.config["PROXIES"]))
     except store.CannotStart as exc:
         print(exc.format_message(), file=sys.stderr, flush=True)
         sys.exit(exc.exit_code)
+    except SettingError as exc:
+        print(f"referee: {exc}", file=sys.stderr, flush=True)
+        sys.exit(2)
     try:
-        server = create_server(app, host=host, port=args.port, threads=args.threads)
+        server = create_server(app, host=host, port=args.port, **settings)
     except OSError as exc:  # in use, not this machine's address, unknown name
         reason = exc.strerror or str(exc)
         if exc.errno == errno.EADDRINUSE:
@@ -135,6 +256,9 @@ def main(argv: list[str] | None = None) -> None:
               file=sys.stderr, flush=True)
         sys.exit(1)
     print("Referee: " + _("database %(path)s") % {"path": app.config["DATABASE"]}, flush=True)
+    if settings.get("trusted_proxy"):
+        print("Referee: " + _("the client's address, scheme and host are read from the X-Forwarded-* headers of "
+                              "connections from %(proxy)s") % {"proxy": settings["trusted_proxy"]}, flush=True)
     bound = bound_addresses(server)
     port = bound[0][1]
     local = [h for h, _ in bound if not ipaddress.ip_address(h.split("%")[0]).is_unspecified]

@@ -114,3 +114,74 @@ def test_an_ipv6_address_is_printed_in_brackets(tmp_path):
     url, page = _serve_and_read_address(tmp_path, "--host", "::1", "--port", str(port))
     assert url == f"http://[::1]:{port}/"
     assert "Referee" in page
+
+
+# ---- waitress's settings: proxies and connections (tests/test_proxies.py runs them against the real server) ----
+
+def test_waitress_keeps_many_connections_and_closes_idle_ones_by_default(monkeypatch):
+    from referee import cli
+
+    monkeypatch.setattr(cli, "open_files", lambda wanted: wanted)  # files enough
+    settings = cli.server_settings({}, host="127.0.0.1", threads=8, proxies=0)
+    assert settings["connection_limit"] == 1000  # waitress's own default is 100
+    assert (settings["channel_timeout"], settings["cleanup_interval"], settings["asyncore_use_poll"]) == (30, 10, True)
+    assert "trusted_proxy" not in settings  # nobody's X-Forwarded-* is read: waitress clears them
+
+
+@pytest.mark.parametrize(("host", "given", "trusted"), [
+    ("127.0.0.1", "", "127.0.0.1"),
+    ("0.0.0.0", "", "127.0.0.1"),
+    ("localhost", "", "127.0.0.1"),
+    ("::1", "", "::1"),
+    ("0.0.0.0", "192.168.1.20", "192.168.1.20"),
+    ("0.0.0.0", " 0:0::1 ", "::1"),
+    ("127.0.0.1", "*", "*"),
+])
+def test_behind_proxies_waitress_reads_their_headers_from_the_proxy_only(host, given, trusted):
+    from referee.cli import server_settings
+
+    settings = server_settings({"REFEREE_TRUSTED_PROXY": given}, host=host, threads=8, proxies=2)
+    assert settings["trusted_proxy"] == trusted
+    assert settings["trusted_proxy_count"] == 2
+    assert settings["trusted_proxy_headers"] == {"x-forwarded-for", "x-forwarded-proto", "x-forwarded-host",
+                                                 "x-forwarded-port"}
+
+
+@pytest.mark.parametrize(("env", "words"), [
+    ({"REFEREE_CONNECTION_LIMIT": "many"}, "REFEREE_CONNECTION_LIMIT must be a whole number, 1 or more, not 'many'"),
+    ({"REFEREE_CONNECTION_LIMIT": "0"}, "REFEREE_CONNECTION_LIMIT must be a whole number, 1 or more, not '0'"),
+    ({"REFEREE_CHANNEL_TIMEOUT": "2.5"}, "REFEREE_CHANNEL_TIMEOUT must be a whole number, 1 or more, not '2.5'"),
+    ({"REFEREE_PROXIES": "1", "REFEREE_TRUSTED_PROXY": "proxy.lan"},
+     "REFEREE_TRUSTED_PROXY must be the IP address the proxy connects from (or *), not 'proxy.lan'"),
+    ({"REFEREE_TRUSTED_PROXY": "127.0.0.1"}, "REFEREE_TRUSTED_PROXY is set but REFEREE_PROXIES is not"),
+], ids=["not a number", "zero", "not whole", "a host name", "without proxies"])
+def test_a_bad_server_setting_is_one_line_and_exit_2(tmp_path, env, words):
+    result = run_cli(tmp_path, "--port", str(_free_port()), env=dict(_env(tmp_path), **env))
+    _refused(result, words)
+    assert result.returncode == 2
+
+
+def test_a_connection_limit_beyond_the_open_file_limit_is_refused_or_lowered(monkeypatch):
+    from referee import cli
+
+    monkeypatch.setattr(cli, "open_files", lambda wanted: 300)
+    with pytest.raises(cli.SettingError, match=r"needs 1096 open files, but this process may open only 300 "
+                                               r"\(ulimit -n\)"):
+        cli.server_settings({"REFEREE_CONNECTION_LIMIT": "1000"}, host="127.0.0.1", threads=8, proxies=0)
+    # the default fits itself under the limit, leaving files for the threads' databases
+    assert cli.server_settings({}, host="127.0.0.1", threads=8, proxies=0)["connection_limit"] == 300 - 96
+
+
+def test_the_open_file_limit_is_raised_as_far_as_the_hard_limit_allows():
+    import resource
+
+    from referee.cli import open_files
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    try:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (256, hard))
+        expected = 2000 if hard == resource.RLIM_INFINITY else min(2000, hard)
+        assert open_files(2000) == expected
+        assert resource.getrlimit(resource.RLIMIT_NOFILE)[0] == expected
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))

@@ -77,17 +77,21 @@ def _request(
 
 
 class Server:
-    """``python -m referee`` on a free loopback port; its output goes to a log file (never an undrained pipe)."""
+    """``python -m referee`` on a free loopback port; its output goes to a log file (never an undrained pipe).
+    ``settings``: more REFEREE_* variables for it (tests/test_proxies.py: proxies, passphrase, connections)."""
 
-    def __init__(self, database: Path, log: Path):
+    def __init__(self, database: Path, log: Path, settings: dict[str, str] | None = None):
         self.database, self.log = database, log
+        self.settings = settings or {}
         self.proc: subprocess.Popen | None = None
         self.base = ""
+        self.port = 0
 
     def start(self) -> None:
-        port = _free_port()
+        port = self.port = _free_port()
         env = {k: v for k, v in os.environ.items() if not k.startswith("REFEREE_")}
         env.update(REFEREE_DATABASE=str(self.database), REFEREE_SECRET_KEY="x", PYTHONUNBUFFERED="1")
+        env.update(self.settings)
         with open(self.log, "ab") as out:
             out.write(f"\n==== start on port {port} ====\n".encode())
             out.flush()
@@ -101,7 +105,7 @@ class Server:
             assert self.proc.poll() is None, f"server exited with {self.proc.returncode}:\n{self.tail()}"
             try:
                 status, _ = _request(self.base, "GET", "/api/games")
-                if status == 200:
+                if status in (200, 401):  # 401: up, with a passphrase
                     return
             except (OSError, http.client.HTTPException):
                 pass

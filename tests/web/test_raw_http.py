@@ -13,17 +13,25 @@ import pytest
 from tests.conftest import worked_example
 
 
-def raw(base: str, method: str, path: str, body: bytes | None = None, headers: dict | None = None) -> tuple[int, dict]:
-    """One request exactly as given: http.client adds only Host, Accept-Encoding and (for a body) Content-Length."""
+def exchange(base: str, method: str, path: str, body: bytes | None = None, headers: dict | None = None,
+             source: str | None = None, timeout: float = 20) -> tuple[int, http.client.HTTPMessage, bytes]:
+    """One request exactly as given (http.client adds only Host, Accept-Encoding and, for a body, Content-Length),
+    from the loopback address ``source`` if given: the status, the headers and the body as answered."""
     url = urlparse(base)
-    connection = http.client.HTTPConnection(url.hostname, url.port, timeout=20)
+    connection = http.client.HTTPConnection(url.hostname, url.port, timeout=timeout,
+                                            source_address=(source, 0) if source else None)
     try:
         connection.request(method, path, body=body, headers=headers or {})
         response = connection.getresponse()
-        data = response.read()
-        return response.status, (json.loads(data) if data else {})
+        return response.status, response.msg, response.read()
     finally:
         connection.close()
+
+
+def raw(base: str, method: str, path: str, body: bytes | None = None, headers: dict | None = None) -> tuple[int, dict]:
+    """``exchange`` for a JSON answer: the status and the decoded body."""
+    status, _, data = exchange(base, method, path, body, headers)
+    return status, (json.loads(data) if data else {})
 
 
 def _json(base: str, method: str, path: str, body: dict) -> dict:
