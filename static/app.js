@@ -16,12 +16,24 @@
     var flash = document.getElementById("flash");
     if (!flash) return;
     var text = say("went_wrong", "Something went wrong ({status}).", { status: event.detail.xhr.status });
+    var signIn = null;
     try {
       var doc = new DOMParser().parseFromString(event.detail.xhr.responseText, "text/html");
       var p = doc.querySelector(".error-page p");
       if (p) text = p.textContent;
+      // Signed out (401): the fragment's link to sign in and come back, kept only if it is this site's login page.
+      signIn = event.detail.xhr.status === 401 ? doc.querySelector("#signed-out a.sign-in") : null;
     } catch (e) { /* keep the generic text */ }
     flash.textContent = text;
+    var href = signIn && signIn.getAttribute("href");
+    if (href && href.indexOf("/login?") === 0) {
+      var link = document.createElement("a");
+      link.className = "sign-in";
+      link.href = href;
+      link.textContent = signIn.textContent;
+      flash.appendChild(document.createTextNode(" "));
+      flash.appendChild(link);
+    }
     flash.hidden = false;
     window.scrollTo(0, 0);
   });

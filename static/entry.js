@@ -2,8 +2,10 @@
 //  - taps made while a request is on its way are queued and replayed on the re-rendered form;
 //  - Save cannot be sent twice, and says it is busy;
 //  - what is being entered is kept on the phone (a draft per match and deal) and comes back;
-//  - a Save that cannot reach Referee waits in an outbox on the phone and is sent by itself later,
-//    with its idempotency key, so it is entered exactly once.
+//  - a Save that cannot reach Referee, or reaches it signed out, waits in an outbox on the phone and is sent by
+//    itself later, with its idempotency key, so it is entered exactly once. An entry leaves the outbox only when
+//    Referee says it is stored (204 with HX-Redirect, also when it was stored before: Idempotent-Replayed), or
+//    when the entry form holds it again; every other answer keeps it, and says why.
 // Plain http on a LAN is enough: localStorage and fetch, no service worker. No inline scripts.
 (function () {
   "use strict";
@@ -24,6 +26,7 @@
   function nounWord(noun) { return (words().nouns || {})[noun] || noun; }
   var NO_CONNECTION_EN = "Not sent — no connection. Kept on this phone; sent when the connection is back.";
   var RETRY_MS = 15000;
+  var SEND_TIMEOUT_MS = 20000;  // an outbox send with no answer by then is given up (kept, tried again later)
 
   // ---- storage -----------------------------------------------------------------------------
   function load(key, fallback) {
@@ -80,10 +83,11 @@
   }
   function label(noun, number) { return noun.charAt(0).toUpperCase() + noun.slice(1) + " " + number; }
 
-  function post(url, list) {
+  // redirect "manual": a redirect (to the login page) is never taken for Referee's answer to what was sent.
+  function post(url, list, signal) {
     return window.fetch(url, {
-      method: "POST", credentials: "same-origin", headers: { "HX-Request": "true" },
-      body: new URLSearchParams(list),
+      method: "POST", credentials: "same-origin", redirect: "manual", headers: { "HX-Request": "true" },
+      body: new URLSearchParams(list), signal: signal,
     });
   }
   function swapForm(html) {
@@ -98,13 +102,26 @@
     pristineFor(fresh);
     return fresh;
   }
-  function status(text, bad) {
+  // signIn: the page to come back to after signing in (a "Sign in" link follows the text).
+  function status(text, bad, signIn) {
     var line = document.getElementById("send-status");
     if (!line) return;
     line.textContent = text || "";
+    if (text && signIn) {
+      line.appendChild(document.createTextNode(" "));
+      line.appendChild(signInLink(signIn));
+    }
     line.hidden = !text;
     line.classList.toggle("bad", !!bad);
   }
+  function signInLink(next) {
+    var link = document.createElement("a");
+    link.className = "sign-in";
+    link.href = "/login?next=" + encodeURIComponent(next);
+    link.textContent = say("sign_in", "Sign in");
+    return link;
+  }
+  function matchPage(match) { return "/matches/" + encodeURIComponent(match); }
 
   // ---- drafts ------------------------------------------------------------------------------
   var pristine = {};  // draft key → the form as the server first gave it (nothing entered yet)
@@ -289,7 +306,8 @@
       queue = [];
     } else if (saving) {
       // Only a Save that got no answer (no connection, a timeout) goes to the outbox, from the error handlers that
-      // follow; one Referee answered (a 422 beside the fields, a 409) is settled.
+      // follow; one Referee answered (a 422 beside the fields, a 409) is settled — a 401 went to the outbox already
+      // (htmx:beforeSwap, below).
       lastSave = xhr.status === 0 ? saving : null;
       saving = null;
     }
@@ -297,12 +315,15 @@
     window.setTimeout(drain, 30);
   });
 
+  function saveAgain() {
+    var save = document.getElementById("save");
+    if (save) { save.disabled = false; save.removeAttribute("aria-disabled"); }
+  }
   function failed(event, text) {
     var elt = event.detail.elt;
     if (!inEntry(elt) && !(event.detail.requestConfig && inEntry(event.detail.requestConfig.elt))) return false;
     event.stopPropagation();  // said beside Save, not at the top of the page
-    var save = document.getElementById("save");
-    if (save) { save.disabled = false; save.removeAttribute("aria-disabled"); }
+    saveAgain();
     if (lastSave) {
       var form = entryForm();
       if (text === say("no_connection", NO_CONNECTION_EN) && form) {
@@ -366,11 +387,32 @@
   // swapped in like a 422: it says what happened, with the entry kept and the choices.
   document.addEventListener("htmx:beforeSwap", function (event) {
     var xhr = event.detail.xhr;
+    if (xhr.status === 401 && inEntry(event.detail.elt)) {
+      // The session ended (Referee's "signed out" fragment): nothing is swapped, the form keeps every field, and it
+      // says so beside Save — not an error of the page.
+      event.detail.shouldSwap = false;
+      event.detail.isError = false;
+      signedOut(saving);
+      return;
+    }
     if (xhr.status === 409 && inEntry(event.detail.elt) && xhr.responseText.indexOf('id="entry"') >= 0) {
       event.detail.shouldSwap = true;
       event.detail.isError = false;
     }
   });
+  // A Save (`saved`: the form as posted) waits in the outbox, sent by itself once signed in again (from the match
+  // page the link goes back to); a tap Referee did not take is kept by the form and the draft on this phone.
+  function signedOut(saved) {
+    var form = entryForm();
+    saveAgain();
+    if (saved && form) {
+      toOutbox(form, saved, "signed_out");
+      outboxStatus(form);
+    } else {
+      status(say("signed_out_entry", "Signed out: sign in again — what you entered is kept on this phone."), true,
+             window.location.pathname + window.location.search);
+    }
+  }
   document.addEventListener("htmx:responseError", function (event) {
     var xhr = event.detail.xhr;
     // A correction made against an older version comes back (409) as the form with a warning: show it.
@@ -388,8 +430,7 @@
     if (!form || !inEntry(event.detail.elt)) return;
     if (event.detail.elt === form) {
       pristineFor(form);
-      var waiting = load(OUTBOX, []).some(function (item) { return item.key === value(pairs(form), "idempotency_key"); });
-      if (waiting) status(say("no_connection", NO_CONNECTION_EN), true);
+      outboxStatus(form);
       showNext(form);
     }
     saveDraft();
@@ -451,13 +492,13 @@
   });
 
   // ---- the outbox --------------------------------------------------------------------------
-  function toOutbox(form, list) {
+  function toOutbox(form, list, problem) {
     var key = value(list, "idempotency_key");
     var items = load(OUTBOX, []).filter(function (item) { return item.key !== key; });
     items.push({
       key: key, url: form.getAttribute("action"), match: form.dataset.match, number: form.dataset.deal,
       kind: form.dataset.kind, noun: form.dataset.noun || "deal", draft: draftKey(form),
-      fields: withField(list, "op", "save"), at: Date.now(), state: "waiting",
+      fields: withField(list, "op", "save"), at: Date.now(), state: "waiting", problem: problem || null,
     });
     keep(OUTBOX, items);
     showOutbox();
@@ -465,9 +506,60 @@
   function dropFromOutbox(key) {
     keep(OUTBOX, load(OUTBOX, []).filter(function (item) { return item.key !== key; }));
   }
+  function changeItem(key, change) {
+    var all = load(OUTBOX, []);
+    all.forEach(function (item) { if (item.key === key) change(item); });
+    keep(OUTBOX, all);
+  }
+  // Why a waiting entry is not sent yet: "signed_out" (401), "answered" (403, 5xx: Referee answered `status`),
+  // "offline" (no answer: no connection, or none in SEND_TIMEOUT_MS); null: not tried yet.
+  function problemText(item) {
+    if (item.problem === "signed_out") return say("signed_out", "Signed out: sign in again, then it is sent.");
+    if (item.problem === "answered") {
+      return say("not_sent_yet", "Not sent yet: Referee answered {status}. Kept on this phone; sent again shortly.",
+                 { status: item.status });
+    }
+    return say("no_connection", NO_CONNECTION_EN);
+  }
+  // The entry form of a waiting entry says why it waits, beside Save.
+  function outboxStatus(form) {
+    var key = value(pairs(form), "idempotency_key");
+    var item = load(OUTBOX, []).filter(function (i) { return i.key === key && i.state === "waiting"; })[0];
+    if (!item) return false;
+    status(problemText(item), true, item.problem === "signed_out" ? matchPage(item.match) : null);
+    return true;
+  }
+  function stillWaiting(item, problem, code, html) {
+    var token = "";
+    if (code === 403) {
+      // The form's security token is from an earlier session (signed in again since): the page that refused it
+      // carries the session's own, for the next try.
+      try {
+        var input = new DOMParser().parseFromString(html, "text/html").querySelector("input[name='csrf_token']");
+        token = input ? input.value : "";
+      } catch (e) { /* the next try takes the page's */ }
+    }
+    changeItem(item.key, function (i) {
+      i.problem = problem;
+      i.status = code || null;
+      i.token = token || i.token || null;
+    });
+    showOutbox();
+    var form = entryForm();
+    if (form) outboxStatus(form);
+  }
+  function refusalWhy(html) {
+    try {
+      var doc = new DOMParser().parseFromString(html, "text/html");
+      var el = doc.querySelector("#taken p, .error-page p, #bar-summary");
+      return el ? el.textContent.replace(/\s+/g, " ").trim() : "";
+    } catch (e) { return ""; }
+  }
   function openRefused(item) {
-    // A normal post of the entry: the form opens with the errors beside the fields.
-    dropFromOutbox(item.key);
+    // A normal post of the entry: the form opens with the errors beside the fields. The entry leaves the outbox
+    // once that form holds it, or the table shows it stored (settleOpened), not before: a post that gets neither
+    // (the login page, no connection) loses nothing.
+    changeItem(item.key, function (i) { i.opened = true; });
     var form = document.createElement("form");
     form.method = "post";
     form.action = item.url;
@@ -491,50 +583,65 @@
     if (!items.length) return;
     sendingOutbox = true;
     var item = items[0];
-    var list = withField(item.fields, "csrf_token", csrfNow() || value(item.fields, "csrf_token"));
+    var list = withField(item.fields, "csrf_token", item.token || csrfNow() || value(item.fields, "csrf_token"));
     // An entry kept before forms said which deal they are for: it is for the deal its form was opened for.
     if (!value(list, "number") && item.kind === "new" && item.number) list = withField(list, "number", String(item.number));
-    post(item.url, list).then(function (response) {
-      var form = entryForm();
-      var here = form && value(pairs(form), "idempotency_key") === item.key;
-      if (response.status === 204 || (response.ok && response.redirected)) {
-        dropFromOutbox(item.key);
-        markSent(item.key);
-        keep(item.draft, null);
-        var to = response.headers.get("HX-Redirect") || response.url;
-        if (here) { window.location.href = to; return; }
-        var hook = outboxHook();
-        if (hook && String(hook.match) === String(item.match)) { window.location.reload(); return; }
-        showOutbox();
-        sendingOutbox = false;
-        sendOutbox();
-        return;
+    var control = typeof window.AbortController === "function" ? new window.AbortController() : null;
+    var timer = control ? window.setTimeout(function () { control.abort(); }, SEND_TIMEOUT_MS) : null;
+    post(item.url, list, control ? control.signal : undefined).then(function (response) {
+      return response.text().then(function (html) { return arrived(item, response, html); });
+    }).catch(function () {
+      stillWaiting(item, "offline");  // no connection, or no answer in time: tried again later
+      return false;
+    }).then(function (more) {
+      window.clearTimeout(timer);
+      sendingOutbox = false;
+      if (more) sendOutbox();
+    });
+  }
+
+  // What Referee answered to an entry sent from the outbox; true: send the next one.
+  function arrived(item, response, html) {
+    var form = entryForm();
+    var here = form && value(pairs(form), "idempotency_key") === item.key;
+    var code = response.status;
+    var to = response.headers.get("HX-Redirect");
+    if (code === 204 && to) {  // stored now, or stored by an earlier send of it (Idempotent-Replayed)
+      dropFromOutbox(item.key);
+      markSent(item.key);
+      keep(item.draft, null);
+      if (here) { window.location.href = to; return false; }
+      var hook = outboxHook();
+      if (hook && String(hook.match) === String(item.match)) { window.location.reload(); return false; }
+      showOutbox();
+      return true;
+    }
+    if (code === 401 || response.type === "opaqueredirect") {  // signed out (or sent to the login page)
+      stillWaiting(item, "signed_out", code);
+      return false;  // the others would be refused alike: all are sent once signed in again
+    }
+    if (code < 400 || code === 403 || code === 408 || code === 429 || code >= 500) {
+      stillWaiting(item, "answered", code, html);  // not a refusal of the entry: tried again later
+      return false;
+    }
+    // Refused (422 wrong, 409 match changed, 400...): the entry stays, with what Referee said.
+    if (here && (code === 422 || code === 409) && swapForm(html)) {
+      dropFromOutbox(item.key);  // the form holds it now, with the errors beside the fields
+      // Another phone entered that deal first: the form's head says so, with the choices; else the errors.
+      if (html.indexOf('id="taken"') < 0) {
+        status(say("not_accepted_here", "Referee did not accept this " + item.noun +
+                   ": see the messages beside the fields.", {}, item.noun), true);
       }
-      if (response.status >= 500) { sendingOutbox = false; return; }  // try again later
-      // Refused (422 wrong, 409 match changed, 400 expired form...): open it with the errors.
-      return response.text().then(function (html) {
-        if (here && (response.status === 422 || response.status === 409) && swapForm(html)) {
-          dropFromOutbox(item.key);
-          // Another phone entered that deal first: the form's head says so, with the choices; else the errors.
-          if (html.indexOf('id="taken"') < 0) {
-            status(say("not_accepted_here", "Referee did not accept this " + item.noun +
-                       ": see the messages beside the fields.", {}, item.noun), true);
-          }
-        } else {
-          // Another phone entered that deal first (409 with the deal it entered): never stored under another
-          // number by itself — the phone offers to open it, with the choice to discard it or enter it as the next.
-          var taken = response.status === 409 && html.indexOf('id="taken"') >= 0;
-          var all = load(OUTBOX, []);
-          all.forEach(function (i) {
-            if (i.key === item.key) { i.state = "refused"; i.status = response.status; i.taken = taken; }
-          });
-          keep(OUTBOX, all);
-        }
-        showOutbox();
-        sendingOutbox = false;
-        sendOutbox();
+    } else {
+      // Another phone entered that deal first (409 with the deal it entered): never stored under another
+      // number by itself — the phone offers to open it, with the choice to discard it or enter it as the next.
+      var taken = code === 409 && html.indexOf('id="taken"') >= 0;
+      changeItem(item.key, function (i) {
+        i.state = "refused"; i.status = code; i.taken = taken; i.why = refusalWhy(html); i.problem = null;
       });
-    }).catch(function () { sendingOutbox = false; });
+    }
+    showOutbox();
+    return true;
   }
 
   // "1 deal waiting to send" on the match page (the #outbox hook, or before "Enter deal").
@@ -579,6 +686,16 @@
         button.addEventListener("click", sendOutbox);
         note.appendChild(p);
         note.appendChild(button);
+        if (waiting[0].problem) {
+          var why = document.createElement("p");
+          why.className = "outbox-why";
+          why.textContent = problemText(waiting[0]);
+          if (waiting[0].problem === "signed_out") {
+            why.appendChild(document.createTextNode(" "));
+            why.appendChild(signInLink(window.location.pathname + window.location.search));
+          }
+          note.appendChild(why);
+        }
         hook.el.appendChild(note);
       }
       items.filter(function (item) { return item.state === "refused"; }).forEach(function (item) {
@@ -596,6 +713,12 @@
         button.textContent = item.taken ? say("open_it", "Open it") : say("open_to_fix", "Open it to fix");
         button.addEventListener("click", function () { openRefused(item); });
         note.appendChild(p);
+        if (item.why && !item.taken) {
+          var why = document.createElement("p");
+          why.className = "outbox-why";
+          why.textContent = item.why;
+          note.appendChild(why);
+        }
         note.appendChild(button);
         hook.el.appendChild(note);
       });
@@ -603,18 +726,35 @@
   }
 
   // ---- start -------------------------------------------------------------------------------
+  // Where "Open it" led: the refused entry's form (it holds the entry now), or the table with it stored (the
+  // post went through after all); anywhere else the entry stays in the outbox.
+  function settleOpened() {
+    var form = entryForm();
+    var key = form ? value(pairs(form), "idempotency_key") : "";
+    var table = window.location.pathname.match(/^\/matches\/(\d+)\/?$/);
+    var query = new URLSearchParams(window.location.search);
+    var shown = query.get("new") || query.get("changed");
+    var items = load(OUTBOX, []);
+    var kept = items.filter(function (item) {
+      if (item.state !== "waiting" && item.key === key) return false;
+      if (!item.opened) return true;
+      delete item.opened;
+      var stored = table && table[1] === String(item.match) && shown === String(item.number);
+      if (stored) markSent(item.key);
+      return !stored;
+    });
+    if (items.length) keep(OUTBOX, kept);
+  }
+
   function start() {
+    settleOpened();
     var form = entryForm();
     if (form) {
       pristineFor(form);
       pruneDrafts(form);
       // Opened from the table with its first answer (?upcard=…, ?contract=…): bring the next step into view.
       if (window.location.search && form.dataset.kind === "new") showNext(form);
-      if (load(OUTBOX, []).some(function (item) { return item.key === value(pairs(form), "idempotency_key"); })) {
-        status(say("no_connection", NO_CONNECTION_EN), true);
-      } else {
-        restoreDraft();
-      }
+      if (!outboxStatus(form)) restoreDraft();
     }
     showOutbox();
     sendOutbox();

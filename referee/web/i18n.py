@@ -389,6 +389,11 @@ def script_words() -> dict[str, Any]:
                                    "checked by Referee when it arrives."),
         "taken_elsewhere": gettext("%(what)s was not stored: another phone entered it first.", what="{what}"),
         "open_it": gettext("Open it"),
+        "signed_out": gettext("Signed out: sign in again, then it is sent."),
+        "signed_out_entry": gettext("Signed out: sign in again — what you entered is kept on this phone."),
+        "sign_in": gettext("Sign in"),
+        "not_sent_yet": gettext("Not sent yet: Referee answered %(status)s. Kept on this phone; sent again shortly.",
+                                status="{status}"),
         # the theme button (static/theme.js): its name says what is shown, its label what a tap does
         "theme": {
             "auto": gettext("Theme: automatic (%(scheme)s)", scheme="{scheme}"),

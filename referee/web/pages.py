@@ -755,6 +755,10 @@ def _entry(match: matches.Match, deal: dict[str, Any] | None, target: NewDealFor
     version = deal["version"] if deal else None
     if posted and deal and whole_number(request.form.get("version", "")) is not None:
         version = whole_number(request.form["version"])
+    if op == "save" and deal is None and store.deal_for_key(get_db(), match.id, key) is not None:
+        replayed = _replay(match, target, deal_input, key)  # sent again: its answer was lost, or the outbox sent twice
+        if replayed is not None:
+            return replayed
     stale = None
     refused = matches.refusal(get_db(), match, target.expected()) if target is not None else None
     if op == "discard" and deal is None:
@@ -795,6 +799,18 @@ def _entry(match: matches.Match, deal: dict[str, Any] | None, target: NewDealFor
     if hx_request.htmx:
         return render_template(template, **context), status
     return render_template("deal_entry.html", entry_template=template, **context), status
+
+
+def _replay(match: matches.Match, target: NewDealFor | None, deal_input: Any, key: str):
+    """A new deal's Save sent again with the idempotency key that already entered it (an answer lost on its way, an
+    outbox that sent twice): answered as the first Save was — back to the table, the deal highlighted — with
+    ``Idempotent-Replayed: true``, and nothing stored. None when the key entered another entry (refused as usual)."""
+    saved = _save(match, None, target, deal_input, key, None)
+    if saved.number is None:
+        return None
+    response = _back_to_table(match.id, new=saved.number)
+    response.headers["Idempotent-Replayed"] = "true"
+    return response
 
 
 def _entry_from_request(form_module: Any, match: matches.Match, deal: dict[str, Any] | None) -> Any:

@@ -15,6 +15,9 @@
   (429 and ``Retry-After``), and in total across addresses, without holding a worker thread.
 - A signed-in session is a row in ``sessions``: logging out deletes it, a changed passphrase or an idle
   period (``SESSION_IDLE_DAYS``) ends it.
+- Without a valid session, a browser's own navigation is sent to the login page (and back after it); a change sent
+  by a script (htmx, fetch: the phone's outbox) gets ``401`` and a fragment with the link to sign in instead — a
+  redirect would hand the script the login page as if it were the answer to what it sent.
 """
 
 from __future__ import annotations
@@ -31,7 +34,19 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 from urllib.parse import urlparse
 
-from flask import Blueprint, Flask, current_app, g, jsonify, redirect, render_template, request, session, url_for
+from flask import (
+    Blueprint,
+    Flask,
+    current_app,
+    g,
+    jsonify,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
 from flask_babel import gettext, ngettext
 from limits import parse_many
@@ -298,6 +313,8 @@ def _guard():
             response = jsonify({"errors": [{"field": None, "code": "unauthorized", "message": message}]})
             response.headers["WWW-Authenticate"] = 'Bearer realm="Referee"'
             return response, 401
+        if request.method in CHANGING and not _navigation():
+            return _signed_out()
         return redirect(url_for("auth.login", next=request.full_path if request.query_string else path))
     return _after_sign_in(is_api)
 
@@ -321,6 +338,36 @@ def cross_site() -> bool:
     if origin is None:
         return False
     return origin.strip() == "null" or urlparse(origin.strip()).netloc.lower() not in _own_netlocs()
+
+
+def _navigation() -> bool:
+    """A browser's own navigation (a link, the address bar, a form posted without script), which can follow a
+    redirect to the login page and come back: not htmx (``HX-Request``), not fetch or XMLHttpRequest (their
+    ``Sec-Fetch-Mode`` is ``cors``, ``same-origin``…). A client that sends neither header (curl, an old browser) is
+    taken as navigating, as before."""
+    if request.headers.get("HX-Request") == "true":
+        return False
+    return request.headers.get("Sec-Fetch-Mode", "navigate") == "navigate"
+
+
+def _signed_out():
+    """A change sent by a script without a valid session: nothing is done, and the answer is 401 with a fragment
+    saying so and linking to the login page, which comes back to the page the request was sent from. The script
+    keeps what it sent (static/entry.js: the form keeps every field, the outbox the deal, sent once signed in)."""
+    html = render_template("_signed_out.html", login_url=url_for("auth.login", next=_sent_from()))
+    response = make_response(html, 401)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def _sent_from() -> str:
+    """The page (path and query) a script's request was sent from: htmx's ``HX-Current-URL``, else the
+    ``Referer``, when it is this site's; else the home page."""
+    for header in ("HX-Current-URL", "Referer"):
+        parts = urlparse(request.headers.get(header, ""))
+        if parts.netloc == request.host and parts.path.startswith("/"):
+            return _safe_next(parts.path + (f"?{parts.query}" if parts.query else ""))
+    return url_for("pages.home")
 
 
 def _after_sign_in(is_api: bool):
