@@ -16,7 +16,7 @@ import sqlite3
 import threading
 import uuid
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager, nullcontext
 from contextvars import ContextVar
 from datetime import UTC, datetime
 from pathlib import Path
@@ -27,6 +27,11 @@ from sqlite_utils import Database
 from sqlite_utils.db import Table
 
 from . import jsontext
+
+try:
+    import fcntl
+except ImportError:  # Windows: writers of one process queue on the thread lock, other processes on SQLite's lock
+    fcntl = None  # type: ignore[assignment]
 
 # Each entry is one schema version; PRAGMA user_version records how many have been applied.
 MIGRATIONS: tuple[str, ...] = (
@@ -317,14 +322,113 @@ def now() -> str:
 
 # One write lock per database file in this process, taken before BEGIN IMMEDIATE: writers of one process queue
 # on it instead of sleeping in SQLite's busy handler (steps of 1-100 ms), which made p99 latency grow under load.
-_write_locks: dict[str, threading.Lock] = {}
+# Writers of other processes on the same file queue on a file lock beside it (see WriteLock).
+LOCK_SUFFIX = ".write-lock"
+
+
+class WriteLock:
+    """Who writes to one database file next: the threads of this process queue on a thread lock, then — holding
+    it, so one thread per process at a time — the processes queue on ``fcntl.flock`` of the lock file beside the
+    database (``<database>.write-lock``). The kernel wakes a process waiting for a flock as soon as the holder lets
+    go; SQLite's busy handler, which other processes met before, polls in sleeps of up to 100 ms, and a process
+    whose threads kept taking the file in turn left the other's writers sleeping for seconds.
+
+    The file lock only orders writers: SQLite's own lock still guards the file (busy_timeout waits for writers
+    that do not take this lock: an older Referee, the sqlite3 shell). So where it cannot be had — no fcntl
+    (Windows), a lock file that cannot be opened (a read-only folder), a file system refusing flock, ":memory:"
+    — the thread lock alone is taken and nothing else changes. A process that dies holding it, even by SIGKILL,
+    lets go with its last file descriptor: the kernel releases the flock. The lock file is never removed (a
+    removed lock file would let two processes lock two different files).
+
+    A file of its own rather than the database or its -shm: SQLite holds POSIX locks on those, which any close()
+    of another descriptor to the same file in this process would drop; NFS emulates flock with POSIX locks, which
+    would then meet SQLite's own; and the -shm is deleted when the last connection closes. Not ``<database>.lock``:
+    SQLite's unix-dotfile VFS uses that name.
+
+    ``with lock:`` takes both; ``write_grouped`` takes ``thread`` and then ``other_processes()`` itself."""
+
+    def __init__(self, lock_file: str | None) -> None:
+        self.thread = threading.Lock()
+        self.lock_file = lock_file
+        self._fd: int | None = None  # the lock file, opened once per process
+        self._pid = 0
+        self._held = ExitStack()  # what ``with lock:`` took of other_processes()
+
+    def __enter__(self) -> WriteLock:
+        self.thread.acquire()
+        try:
+            self._held.enter_context(self.other_processes())
+        except BaseException:
+            self.thread.release()
+            raise
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        try:
+            self._held.close()
+        finally:
+            self.thread.release()
+
+    @contextmanager
+    def other_processes(self) -> Iterator[None]:
+        """The file lock, waited for by a thread that holds ``thread`` (for as long as another process writes)."""
+        fd = self._descriptor()
+        if fd is not None:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX)
+            except OSError:  # ENOLCK, a file system without flock: SQLite's lock alone, as before
+                fd = None
+        try:
+            yield
+        finally:
+            if fd is not None:
+                fcntl.flock(fd, fcntl.LOCK_UN)
+
+    def _descriptor(self) -> int | None:
+        """The lock file's descriptor (opened once per process; tried again at the next write when it could not
+        be); None when there is none to take."""
+        if self.lock_file is None or fcntl is None:
+            return None
+        if self._fd is None or self._pid != os.getpid():  # a forked child would share its parent's flock
+            self._fd, self._pid = open_lock_file(self.lock_file), os.getpid()
+        return self._fd
+
+
+def open_lock_file(lock_file: str) -> int | None:
+    """The lock file beside a database, opened for flock (created, with the database's permissions and, for
+    root, its owner — as SQLite makes its -wal and -shm files); None when it cannot be opened."""
+    database = lock_file.removesuffix(LOCK_SUFFIX)
+    try:
+        fd = os.open(lock_file, os.O_RDONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o600)
+    except FileExistsError:
+        try:
+            return os.open(lock_file, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+        except OSError:
+            return None
+    except OSError:  # a read-only folder or file system, no permission: the thread lock alone
+        return None
+    try:
+        st = os.stat(database)
+        os.fchmod(fd, st.st_mode & 0o666)
+        if os.geteuid() == 0 and (st.st_uid, st.st_gid) != (0, 0):
+            os.fchown(fd, st.st_uid, st.st_gid)
+    except OSError:  # no database yet, or a file system without owners: the umask's permissions
+        pass
+    return fd
+
+
+_write_locks: dict[str, WriteLock] = {}
 _write_locks_guard = threading.Lock()
 
 
-def write_lock(path: str | Path) -> threading.Lock:
+def write_lock(path: str | Path) -> WriteLock:
+    """The write lock of a database file in this process (one per file, whatever the path to it)."""
     key = str(path) if str(path) == ":memory:" else os.path.realpath(path)
     with _write_locks_guard:
-        return _write_locks.setdefault(key, threading.Lock())
+        lock = _write_locks.get(key)
+        if lock is None:
+            lock = _write_locks[key] = WriteLock(None if key == ":memory:" else key + LOCK_SUFFIX)
+        return lock
 
 
 def connect(path: str | Path, migrate_schema: bool = True) -> Database:
@@ -334,7 +438,7 @@ def connect(path: str | Path, migrate_schema: bool = True) -> Database:
         path.parent.mkdir(parents=True, exist_ok=True)
     conn = sqlite3.connect(str(path), timeout=15, check_same_thread=False)
     db = Database(conn)
-    db.write_lock = write_lock(path) if str(path) != ":memory:" else threading.Lock()  # type: ignore[attr-defined]
+    db.write_lock = write_lock(path) if str(path) != ":memory:" else WriteLock(None)  # type: ignore[attr-defined]
     db.execute("PRAGMA foreign_keys = ON")
     db.execute("PRAGMA busy_timeout = 15000")
     if str(path) != ":memory:":
@@ -372,16 +476,10 @@ def _statements(script: str) -> list[str]:
 @contextmanager
 def immediate(db: Database) -> Iterator[Database]:
     """A write transaction taken up front (BEGIN IMMEDIATE): a read-then-write inside it is safe from other writers.
-    The process's write lock for the file is taken first (other processes still meet SQLite's own lock)."""
+    The file's write lock (``WriteLock``: this process's threads, then the other processes) is taken first."""
     lock = getattr(db, "write_lock", None)
-    if lock is not None:
-        lock.acquire()
-    try:
-        with _transaction(db):
-            yield db
-    finally:
-        if lock is not None:
-            lock.release()
+    with lock if lock is not None else nullcontext(), _transaction(db):
+        yield db
 
 
 @contextmanager
@@ -416,27 +514,28 @@ def write_grouped(db: Database, item: Any, write_all: Callable[[Database, list[A
 
     Returns the item's outcome; None when it was not written (``write_all`` said so, or the transaction failed
     and was rolled back): the caller then writes it alone, in a transaction of its own."""
-    lock: threading.Lock = db.write_lock  # type: ignore[attr-defined]
+    lock: WriteLock = db.write_lock  # type: ignore[attr-defined]
     queued = _Queued(item)
     with _queues_guard:
         queue = _queues.setdefault(id(lock), [])
         queue.append(queued)
-    with lock:
+    with lock.thread:
         if queued.done:
             return queued.outcome
-        with _queues_guard:
-            batch, queue[:] = queue[:], []
-        outcomes: list[Any] = [None] * len(batch)
-        try:
-            with _transaction(db):
-                outcomes = write_all(db, [q.item for q in batch])
-        except Exception:  # nothing of the batch is stored: each thread writes its own alone (and meets the error)
-            if db.conn.in_transaction:  # a COMMIT that failed
-                db.conn.rollback()
-            outcomes = [None] * len(batch)
-        finally:
-            for q, outcome in zip(batch, outcomes, strict=True):
-                q.outcome, q.done = outcome, True
+        with lock.other_processes():  # the batch is taken once the file is ours: it grows while other processes write
+            with _queues_guard:
+                batch, queue[:] = queue[:], []
+            outcomes: list[Any] = [None] * len(batch)
+            try:
+                with _transaction(db):
+                    outcomes = write_all(db, [q.item for q in batch])
+            except Exception:  # nothing of the batch is stored: each thread writes its own alone (and meets the error)
+                if db.conn.in_transaction:  # a COMMIT that failed
+                    db.conn.rollback()
+                outcomes = [None] * len(batch)
+            finally:
+                for q, outcome in zip(batch, outcomes, strict=True):
+                    q.outcome, q.done = outcome, True
     return queued.outcome
 
 

@@ -1,0 +1,160 @@
+"""Two processes on one file: writers of every process queue on a file lock beside the database (store.WriteLock)
+instead of sleeping in SQLite's busy handler; without one (Windows, a lock file that cannot be opened) the thread
+lock alone, as before."""
+
+from __future__ import annotations
+
+import errno
+import os
+import select
+import signal
+import sqlite3
+import stat
+import subprocess
+import sys
+import threading
+import time
+import types
+from pathlib import Path
+
+import pytest
+
+from referee import store
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# Another process: takes the write lock, writes a session row, says so, and holds the transaction open.
+HOLDER = """
+import sys, time
+from referee import store
+db = store.connect(sys.argv[1])
+with store.immediate(db):
+    db.execute("INSERT INTO sessions (id, created, seen) VALUES ('holder', 'x', 'x')")
+    print("holding", flush=True)
+    time.sleep(float(sys.argv[2]))
+"""
+
+
+def _holder(path: Path, seconds: float) -> subprocess.Popen:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen([sys.executable, "-c", HOLDER, str(path), str(seconds)], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    assert proc.stdout is not None
+    ready, _, _ = select.select([proc.stdout], [], [], 30)
+    line = proc.stdout.readline() if ready else b""
+    if line != b"holding\n":
+        proc.kill()
+        raise AssertionError(f"the holder did not take the lock: {line + proc.stdout.read()!r}")
+    return proc
+
+
+def _sessions(path: Path) -> set[str]:
+    conn = sqlite3.connect(path)
+    try:
+        return {r[0] for r in conn.execute("SELECT id FROM sessions")}
+    finally:
+        conn.close()
+
+
+@pytest.mark.parametrize("ending", ["commits", "is killed"])
+def test_a_write_waits_for_another_process_holding_the_lock_then_succeeds(tmp_path, ending):
+    """The waiting process's busy handler would give up after 0.2 s ("database is locked"): it never meets it, it
+    waits on the file lock for as long as the other process holds it — and a holder SIGKILLed mid-transaction
+    lets go at once (the kernel drops its flock; its uncommitted row is gone)."""
+    path = tmp_path / "two.sqlite"
+    store.connect(path).conn.close()
+    hold = 1.5 if ending == "commits" else 60.0
+    holder = _holder(path, hold)
+    db = store.connect(path, migrate_schema=False)
+    db.execute("PRAGMA busy_timeout = 200")
+    outcome: list[object] = []
+
+    def write() -> None:
+        t0 = time.monotonic()
+        try:
+            with store.immediate(db):
+                db.execute("INSERT INTO sessions (id, created, seen) VALUES ('waiter', 'x', 'x')")
+            outcome.append(time.monotonic() - t0)
+        except sqlite3.OperationalError as exc:
+            outcome.append(exc)
+
+    try:
+        writer = threading.Thread(target=write)
+        writer.start()
+        if ending == "is killed":
+            time.sleep(1.0)
+            assert writer.is_alive() and not outcome  # still waiting for the holder
+            os.kill(holder.pid, signal.SIGKILL)
+        writer.join(30)
+        assert not writer.is_alive()
+        assert len(outcome) == 1 and isinstance(outcome[0], float), outcome
+        assert outcome[0] >= 0.8  # it waited for the other process
+        holder.wait(30)
+    finally:
+        if holder.poll() is None:
+            holder.kill()
+            holder.wait(10)
+        db.conn.close()
+    assert _sessions(path) == ({"holder", "waiter"} if ending == "commits" else {"waiter"})
+
+
+def test_the_lock_file_is_made_beside_the_database_with_its_permissions(tmp_path, monkeypatch):
+    """``<database>.write-lock``, with the database's mode (not the umask's) and, when Referee runs as root, its
+    owner — as SQLite makes its -wal and -shm files; beside the file itself when the path is a symlink; none for
+    an in-memory database."""
+    real = tmp_path / "data" / "referee.sqlite"
+    real.parent.mkdir()
+    sqlite3.connect(real).close()
+    os.chmod(real, 0o660)
+    root = os.geteuid() == 0
+    if root:
+        os.chown(real, 4321, 4321)
+    link = tmp_path / "link.sqlite"
+    link.symlink_to(real)
+    monkeypatch.chdir(tmp_path)
+    old_umask = os.umask(0o077)
+    try:
+        db = store.connect(link)  # migrating is a write: it takes the lock
+        memory = store.connect(":memory:")
+        with store.immediate(memory):
+            memory.execute("INSERT INTO sessions (id, created, seen) VALUES ('m', 'x', 'x')")
+    finally:
+        os.umask(old_umask)
+    lock = real.parent / "referee.sqlite.write-lock"
+    assert lock.is_file()
+    assert not (tmp_path / "link.sqlite.write-lock").exists()
+    assert not list(tmp_path.glob(":memory:*"))
+    st = lock.stat()
+    assert stat.S_IMODE(st.st_mode) == 0o660
+    if root:
+        assert (st.st_uid, st.st_gid) == (4321, 4321)
+    db.conn.close()
+    memory.conn.close()
+
+
+def _refusing_flock(fd: int, operation: int) -> None:
+    raise OSError(errno.ENOLCK, "No locks available")
+
+
+@pytest.mark.parametrize("why", ["no fcntl (Windows)", "a lock file that cannot be opened", "flock refused"])
+def test_without_a_file_lock_writes_go_on_with_the_thread_lock_alone(tmp_path, monkeypatch, why):
+    path = tmp_path / "alone.sqlite"
+    if why == "no fcntl (Windows)":
+        monkeypatch.setattr(store, "fcntl", None)
+    elif why == "flock refused":  # e.g. a file system without flock
+        monkeypatch.setattr(store, "fcntl", types.SimpleNamespace(flock=_refusing_flock, LOCK_EX=2, LOCK_UN=8))
+    else:  # a dangling symlink: neither created nor opened, whoever runs the test (root passes permissions)
+        (tmp_path / "alone.sqlite.write-lock").symlink_to(tmp_path / "missing" / "lock")
+    db = store.connect(path)
+    try:
+        lock = db.write_lock
+        assert isinstance(lock, store.WriteLock)
+        with lock.other_processes():  # nothing to take: it does not wait
+            pass
+        with store.immediate(db):
+            db.execute("INSERT INTO sessions (id, created, seen) VALUES ('s', 'x', 'x')")
+        assert store.write_grouped(db, 1, lambda d, items: [n * 2 for n in items]) == 2
+    finally:
+        db.conn.close()
+    assert _sessions(path) == {"s"}
+    assert (tmp_path / "alone.sqlite.write-lock").is_file() == (why == "flock refused")
