@@ -108,11 +108,14 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         PUBLIC_URL=os.environ.get("REFEREE_PUBLIC_URL") or None,
         PROXIES=_number("REFEREE_PROXIES", 0),
         SESSION_IDLE_DAYS=_number("REFEREE_SESSION_IDLE_DAYS", 14),
-        MAX_DEALS=_number("REFEREE_MAX_DEALS", 2000),
+        MAX_DEALS=_number("REFEREE_MAX_DEALS", store.DEFAULT_MAX_DEALS),
+        MAX_EVENTS=_number("REFEREE_MAX_EVENTS", 0),  # 0: store.EVENTS_PER_DEAL for each of MAX_DEALS (below)
         SHEET_MAX_PAGES=_number("REFEREE_SHEET_MAX_PAGES", 50),
     )
     if test_config:
         app.config.update(test_config)
+    if not app.config.get("MAX_EVENTS"):  # the actions one match keeps: ten a deal, whatever MAX_DEALS is
+        app.config["MAX_EVENTS"] = store.EVENTS_PER_DEAL * int(app.config["MAX_DEALS"])
     if int(app.config["PROXIES"]) > 0:  # behind N reverse proxies: trust N X-Forwarded-* headers
         n = int(app.config["PROXIES"])
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n, x_proto=n, x_host=n, x_port=n, x_prefix=n)  # type: ignore[method-assign]
