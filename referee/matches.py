@@ -913,8 +913,8 @@ def correct_deal(
         store.revise_deal(db, deal, "corrected", deal_input=deal_input, void=False)
         fresh = sync(db, match_id, from_number=number)
         _add_event(db, match_id, "corrected", number,
-                        {"from_version": deal["version"], "changes": describe_changes(deal["input"], deal_input),
-                         **_score_change(before, fresh.replayed(number).result, match.players)})
+                   {"from_version": deal["version"], "changes": describe_changes(deal["input"], deal_input),
+                    **_score_change(before, fresh.replayed(number).result, match.players)})
         log_change("corrected", match_id, number)
         return fresh
 
