@@ -131,11 +131,14 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         PUBLIC_URL=os.environ.get("REFEREE_PUBLIC_URL") or None,
         PROXIES=_number("REFEREE_PROXIES", 0),
         SESSION_IDLE_DAYS=_number("REFEREE_SESSION_IDLE_DAYS", 14),
-        MAX_DEALS=_number("REFEREE_MAX_DEALS", 2000),
+        MAX_DEALS=_number("REFEREE_MAX_DEALS", store.DEFAULT_MAX_DEALS),
+        MAX_EVENTS=_number("REFEREE_MAX_EVENTS", 0),  # 0: store.EVENTS_PER_DEAL for each of MAX_DEALS (below)
         SHEET_MAX_PAGES=_number("REFEREE_SHEET_MAX_PAGES", 50),
     )
     if test_config:
         app.config.update(test_config)
+    if not app.config.get("MAX_EVENTS"):  # the actions one match keeps: ten a deal, whatever MAX_DEALS is
+        app.config["MAX_EVENTS"] = store.EVENTS_PER_DEAL * int(app.config["MAX_DEALS"])
     n = int(app.config["PROXIES"])
     if n > 0 and not app.config.get("SERVER_READS_PROXY_HEADERS"):
         # Behind N reverse proxies under another WSGI server (flask run, gunicorn): Werkzeug reads N X-Forwarded-*

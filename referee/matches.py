@@ -645,7 +645,8 @@ class Entered(NamedTuple):
 
 
 MAX_KEY = 255
-DEFAULT_MAX_DEALS = 2000
+DEFAULT_MAX_DEALS = store.DEFAULT_MAX_DEALS
+DEFAULT_MAX_EVENTS = store.DEFAULT_MAX_EVENTS
 
 
 def body_hash(deal_input: Any) -> str:
@@ -658,6 +659,28 @@ def body_hash(deal_input: Any) -> str:
 def too_many_deals(count: int, limit: int, where: str = "This match") -> Violation:
     return Violation("too_many_deals", f"{where} has {count:,} deals; Referee keeps at most {limit:,} deals in one "
                      "match. Start a new match (Rematch) to go on.", None)
+
+
+class TooManyEvents(InvalidDeal):
+    """The match's activity holds as many actions as one match may (REFEREE_MAX_EVENTS): the change that would add
+    one more is refused (422 ``too_many_events``), nothing stored. The match stays readable, printable and
+    exportable; a Rematch goes on with the same players and options."""
+
+    def __init__(self, count: int, limit: int):
+        super().__init__([Violation.of(
+            "too_many_events", None,
+            "This match already holds {count} actions (entries, corrections, voids, undos…), the most Referee keeps "
+            "for one match ({limit}): nothing was stored. Start a new match (Rematch) to go on.",
+            count=f"{count:,}", limit=f"{limit:,}")])
+
+
+def _add_event(db: Database, match_id: int, action: str, deal_number: int | None = None,
+               detail: dict[str, Any] | None = None) -> int:
+    """``store.add_event``, its refusal at the cap said as the rules say theirs (TooManyEvents, a 422)."""
+    try:
+        return store.add_event(db, match_id, action, deal_number, detail)
+    except store.TooManyEvents as exc:
+        raise TooManyEvents(exc.count, exc.limit) from None
 
 
 def enter_deal(
@@ -788,8 +811,7 @@ def refusal(db: Database, match: Match, expected: Expected) -> Conflict | None:
     if number is not None and number <= match.deal_count:
         taken = store.get_deal(db, match.id, number)
         if taken is not None:
-            entered = next((e for e in reversed(store.events_for(db, match.id))
-                            if e["action"] == "entered" and e["deal_number"] == number), None)
+            entered = _latest_where(db, match.id, "action = 'entered' AND deal_number = ?", (number,))
             device = store.acting_device.get()
             by_this_phone = bool(device and entered and entered["detail"].get("device") == device)
             return DealTaken(number, match, taken, by_this_phone)
@@ -850,7 +872,7 @@ def _write(db: Database, plan: _Plan, guarded: bool) -> dict[str, Any] | None:
                              plan.values["tally"])
     if plan.key:
         store.remember_key(db, match.id, plan.key, plan.number, plan.digest)
-    store.add_event(db, match.id, "entered", plan.number)
+    _add_event(db, match.id, "entered", plan.number)
     return deal
 
 
@@ -890,9 +912,9 @@ def correct_deal(
         before = match.replayed(number).result
         store.revise_deal(db, deal, "corrected", deal_input=deal_input, void=False)
         fresh = sync(db, match_id, from_number=number)
-        store.add_event(db, match_id, "corrected", number,
-                        {"from_version": deal["version"], "changes": describe_changes(deal["input"], deal_input),
-                         **_score_change(before, fresh.replayed(number).result, match.players)})
+        _add_event(db, match_id, "corrected", number,
+                   {"from_version": deal["version"], "changes": describe_changes(deal["input"], deal_input),
+                    **_score_change(before, fresh.replayed(number).result, match.players)})
         log_change("corrected", match_id, number)
         return fresh
 
@@ -913,7 +935,7 @@ def void_deal(db: Database, match_id: int, number: int) -> Match:
         if deal["void"]:
             raise Conflict(gettext("Deal %(number)s is already void.", number=number))
         store.revise_deal(db, deal, "voided", void=True)
-        store.add_event(db, match_id, "voided", number, {"from_version": deal["version"]})
+        _add_event(db, match_id, "voided", number, {"from_version": deal["version"]})
         log_change("voided", match_id, number)
         return sync(db, match_id, from_number=number)
 
@@ -934,7 +956,7 @@ def restore_deal(db: Database, match_id: int, number: int) -> Match:
                 [Violation(v.code, f"Deal {number} cannot be restored: {v.message}", v.field) for v in problems]
             )
         store.revise_deal(db, deal, "restored", void=False)
-        store.add_event(db, match_id, "restored", number, {"from_version": deal["version"]})
+        _add_event(db, match_id, "restored", number, {"from_version": deal["version"]})
         log_change("restored", match_id, number)
         return sync(db, match_id, from_number=number)
 
@@ -948,7 +970,7 @@ def end_match(db: Database, match_id: int) -> Match:
         if not match.game.can_end_by_hand(match.options):
             raise Conflict(gettext("Match %(match)s has a target: it ends when the target is reached.", match=match_id))
         store.update_match_fields(db, match_id, ended_by_hand=1)
-        store.add_event(db, match_id, "ended")
+        _add_event(db, match_id, "ended")
         log_change("ended", match_id)
         return sync(db, match_id, from_number=None)
 
@@ -998,7 +1020,7 @@ def abandon(db: Database, match_id: int, abandoned: bool = True) -> Match:
             raise Conflict(gettext("Match %(match)s is already abandoned.", match=match_id) if abandoned
                            else gettext("Match %(match)s is not abandoned.", match=match_id))
         store.update_match_fields(db, match_id, abandoned=int(abandoned))
-        store.add_event(db, match_id, "abandoned" if abandoned else "resumed")
+        _add_event(db, match_id, "abandoned" if abandoned else "resumed")
         log_change("abandoned" if abandoned else "resumed", match_id)
         return sync(db, match_id, from_number=None)
 
@@ -1029,7 +1051,7 @@ def restore_version(db: Database, match_id: int, number: int, version: int) -> M
         store.revise_deal(db, deal, "corrected", deal_input=earlier["input"], void=earlier["void"])
         fresh = sync(db, match_id, from_number=number)
         after = None if earlier["void"] else fresh.replayed(number).result
-        store.add_event(db, match_id, "corrected", number, {
+        _add_event(db, match_id, "corrected", number, {
             "from_version": deal["version"], "restored_version": version,
             "changes": describe_changes(deal["input"], earlier["input"]),
             **_score_change(before, after, match.players),
@@ -1039,6 +1061,9 @@ def restore_version(db: Database, match_id: int, number: int, version: int) -> M
 
 
 UNDOABLE = ("entered", "corrected", "voided", "restored", "ended", "abandoned", "resumed")
+DEAL_EVENTS = ("entered", "corrected", "voided", "restored")  # about one deal: the event names its number
+EVENT_ACTIONS = (*UNDOABLE, "undone", "redone")  # every action Referee logs (undone, redone: the deal of the one)
+_UNDOABLE_SQL = "action IN ({})".format(", ".join("?" * len(UNDOABLE)))
 
 
 class OutOfTurn(Conflict):
@@ -1055,40 +1080,170 @@ ACTION_WORDS = {"entered": N_("entered"), "corrected": N_("corrected"), "voided"
                 "abandoned": N_("abandoned"), "resumed": N_("resumed"), "started": N_("started")}
 
 
+# ---- what an action's event keeps ----------------------------------------------------------------
+
+MAX_NUMBER = 1_000_000  # deal numbers and versions: far beyond any real match, well inside SQLite's integers
+MAX_DEVICE = 64
+_DEVICE = re.compile(rf"[A-Za-z0-9_-]{{1,{MAX_DEVICE}}}")  # a hash of the phone's cookie (store.acting_device)
+
+
+def _is_version(value: Any, _players: Any = None) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= MAX_NUMBER
+
+
+def _is_event_id(value: Any, _players: Any = None) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 1 <= value < 2**63
+
+
+def _is_device(value: Any, _players: Any = None) -> bool:
+    return isinstance(value, str) and _DEVICE.fullmatch(value) is not None
+
+
+def _is_changes(value: Any, _players: Any = None) -> bool:
+    return isinstance(value, list) and all(isinstance(line, str) for line in value)
+
+
+def _is_score(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and abs(value) < 2**53
+
+
+def _is_scores(value: Any, players: Any = None) -> bool:
+    return isinstance(value, dict) and all(
+        isinstance(player, str) and (players is None or player in players)
+        and isinstance(pair, list) and len(pair) == 2 and all(_is_score(v) for v in pair)
+        for player, pair in value.items()
+    )
+
+
+# Each key an event's detail may hold, what it must be (said for people, in an import's refusal) and its check.
+DETAIL_KINDS: dict[str, tuple[str, Any]] = {
+    "device": (f"the mark of the phone that acted (1 to {MAX_DEVICE} letters, digits, - or _)", _is_device),
+    "from_version": (f"a version of the deal (a whole number from 1 to {MAX_NUMBER})", _is_version),
+    "restored_version": (f"a version of the deal (a whole number from 1 to {MAX_NUMBER})", _is_version),
+    "changes": ("a list of pieces of text", _is_changes),
+    "scores": ('an object giving each player of the match their score in the deal before and after, e.g. '
+               '{"Ann": [80, 82]}', _is_scores),
+    "undid": ("the id of the action it undid (a whole number, 1 or more)", _is_event_id),
+    "redid": ("the id of the action it redid (a whole number, 1 or more)", _is_event_id),
+}
+# The keys each action's detail may hold: what the functions above write (``_add_event``), and nothing else. Every
+# one is optional: "device" only where a phone's cookie was known, "scores" since corrections recorded them.
+EVENT_DETAIL: dict[str, tuple[str, ...]] = {
+    "entered": ("device",),
+    "corrected": ("from_version", "restored_version", "changes", "scores", "device"),  # restore_version too
+    "voided": ("from_version", "device"),
+    "restored": ("from_version", "device"),
+    "ended": ("device",),
+    "abandoned": ("device",),
+    "resumed": ("device",),
+    "undone": ("undid", "from_version", "device"),
+    "redone": ("redid", "device"),
+}
+
+
+def detail_problems(action: str, detail: Any, players: Any = None) -> list[tuple[str | None, str]]:
+    """What keeps ``detail`` from being the detail of an ``action`` event: (key, what is wrong) pairs, key None for
+    the detail itself — an object, holding only the keys ``EVENT_DETAIL`` names for the action, each of its kind
+    (``players``: the match's, whom ``scores`` may name). Empty when it is one Referee could have written."""
+    if not isinstance(detail, dict):
+        return [(None, "must be an object")]
+    allowed = EVENT_DETAIL.get(action, ())
+    problems: list[tuple[str | None, str]] = []
+    for key, value in detail.items():
+        if key not in allowed:
+            known = ", ".join(f'"{k}"' for k in allowed)
+            problems.append((key, f"is not something a {action} action keeps (it keeps {known})" if allowed
+                             else "is not something this action keeps"))
+        elif not DETAIL_KINDS[key][1](value, players):
+            problems.append((key, f"must be {DETAIL_KINDS[key][0]}"))
+    return problems
+
+
+def event_detail(event: Mapping[str, Any] | None) -> dict[str, Any]:
+    """An event's detail as far as Referee understands it: the keys its action keeps, each of the right kind. What
+    else a stored detail holds (an older or damaged database, a hand-edited file: text, a list, a number, null,
+    unknown keys) is left out, so every page and answer that reads the log can show it as a plain line."""
+    if event is None:
+        return {}
+    raw, action = event.get("detail"), event.get("action")
+    if not isinstance(raw, dict):
+        return {}
+    allowed = EVENT_DETAIL.get(action, ()) if isinstance(action, str) else ()
+    return {key: value for key, value in raw.items() if key in allowed and DETAIL_KINDS[key][1](value)}
+
+
+def shown_event(event: dict[str, Any]) -> dict[str, Any]:
+    """An event as the pages read it: its detail as far as understood (``event_detail``)."""
+    return {**event, "detail": event_detail(event)}
+
+
 def describe_event(event: dict[str, Any], noun: str = "deal", device: str | None = None) -> str:
     """An action in words, e.g. "deal 7 entered by this phone" (``device``: the phone that is asking), in the
-    reader's language."""
-    action = gettext(ACTION_WORDS[event["action"]]) if event["action"] in ACTION_WORDS else event["action"]
+    reader's language. Whatever the stored event holds, a plain line."""
+    raw_action = event.get("action")
+    action = gettext(ACTION_WORDS[raw_action]) if isinstance(raw_action, str) and raw_action in ACTION_WORDS else str(
+        raw_action)
     if event.get("deal_number"):
         what = gettext("%(noun)s %(number)s %(action)s", noun=gettext(noun), number=event["deal_number"],
                        action=action)
     else:
         what = gettext("match %(action)s", action=action)
-    by = event.get("detail", {}).get("device")
+    by = event_detail(event).get("device")
     if by and device:
         what = gettext("%(what)s by this phone", what=what) if by == device else gettext(
             "%(what)s by another phone", what=what)
     return what
 
 
-def last_undoable(db: Database, match_id: int, events: list[dict[str, Any]] | None = None) -> dict[str, Any] | None:
-    """The action Undo would undo: the latest one that is not undone."""
-    for event in reversed(store.events_for(db, match_id) if events is None else events):
-        if not event["undone"] and event["action"] in UNDOABLE:
-            return event
-    return None
+def latest_event(db: Database, match_id: int) -> dict[str, Any] | None:
+    """The newest action on the match (its detail as understood), or None."""
+    found = store.latest_events(db, match_id, 1)
+    return shown_event(found[0]) if found else None
 
 
-def last_redoable(db: Database, match_id: int, events: list[dict[str, Any]] | None = None) -> dict[str, Any] | None:
-    """The action Redo would bring back: the one the latest standing undo undid, when nothing was done
-    since (a new action ends the chance to redo, as in any editor)."""
-    events = store.events_for(db, match_id) if events is None else events
-    for event in reversed(events):
-        if event["action"] in UNDOABLE and not event["undone"]:
-            return None  # an action came after the last undo
-        if event["action"] == "undone" and not event["undone"]:
-            target = event["detail"].get("undid")
-            return next((e for e in events if e["id"] == target), None)
+def recent_events(db: Database, match_id: int, limit: int, before: int | None = None) -> list[dict[str, Any]]:
+    """The newest ``limit`` actions (older than action ``before``), newest first: what the activity shows."""
+    return [shown_event(e) for e in store.latest_events(db, match_id, limit, before)]
+
+
+def get_event(db: Database, match_id: int, event_id: Any) -> dict[str, Any] | None:
+    found = store.get_event(db, match_id, event_id)
+    return shown_event(found) if found else None
+
+
+def _latest_where(db: Database, match_id: int, where: str, params: tuple[Any, ...]) -> dict[str, Any] | None:
+    found = store.latest_events(db, match_id, 1, where=where, params=params)
+    return shown_event(found[0]) if found else None
+
+
+def last_undoable(db: Database, match_id: int) -> dict[str, Any] | None:
+    """The action Undo would undo: the latest one that is not undone (one query, however long the log)."""
+    return _latest_where(db, match_id, f"undone = 0 AND {_UNDOABLE_SQL}", UNDOABLE)
+
+
+def _standing_undo(db: Database, match_id: int) -> tuple[dict[str, Any], dict[str, Any] | None] | None:
+    """The latest undo still standing, with the action it undid, when nothing was done since (a new action ends
+    the chance to redo, as in any editor)."""
+    last = _latest_where(db, match_id, f"undone = 0 AND ({_UNDOABLE_SQL} OR action = 'undone')", UNDOABLE)
+    if last is None or last["action"] != "undone":
+        return None
+    return last, get_event(db, match_id, last["detail"].get("undid"))
+
+
+def last_redoable(db: Database, match_id: int) -> dict[str, Any] | None:
+    """The action Redo would bring back: the one the latest standing undo undid, when nothing was done since."""
+    standing = _standing_undo(db, match_id)
+    return standing[1] if standing else None
+
+
+def _undo_of(db: Database, match_id: int, event_id: int) -> dict[str, Any] | None:
+    """The latest undo of action ``event_id`` (the log is read newest first, a batch at a time, until it is found)."""
+    before = None
+    while batch := store.latest_events(db, match_id, 500, before, "action = 'undone'"):
+        for event in batch:
+            if event_detail(event).get("undid") == event_id:
+                return shown_event(event)
+        before = batch[-1]["id"]
     return None
 
 
@@ -1101,17 +1256,17 @@ def _deal_back_to(db: Database, match: Match, number: int, version: int | None, 
     store.revise_deal(db, deal, action, deal_input=earlier["input"], void=earlier["void"])
 
 
-def _out_of_turn(verb: str, wanted: dict[str, Any] | None, latest: dict[str, Any] | None, events, noun: str,
-                 device: str | None) -> OutOfTurn:
-    later = [e for e in events if wanted is None or e["id"] > wanted["id"]]
-    later = [e for e in later if e["action"] in UNDOABLE + ("undone", "redone")]
+def _out_of_turn(verb: str, wanted: dict[str, Any] | None, latest: dict[str, Any] | None, db: Database,
+                 match_id: int, noun: str, device: str | None) -> OutOfTurn:
     undo = verb == "undo"
     if wanted is None:
         return OutOfTurn(gettext("Nothing to undo: that action was not found in this match.") if undo
                          else gettext("Nothing to redo: that action was not found in this match."), None)
     what = describe_event(wanted, noun, device)
-    if later:
-        last = later[-1]
+    kinds = (*UNDOABLE, "undone", "redone")
+    last = _latest_where(db, match_id, "id > ? AND action IN ({})".format(", ".join("?" * len(kinds))),
+                         (wanted["id"], *kinds))
+    if last is not None:
         after = describe_event(last, noun, device)
         if undo:
             text = gettext("Not undone: %(last)s came after %(what)s. Nothing was changed; look at the table and try "
@@ -1130,19 +1285,18 @@ def undo(db: Database, match_id: int, event_id: int, device: str | None = None) 
     What the action changed is kept as a version, never deleted."""
     with store.immediate(db):
         match = load(db, match_id)
-        events = store.events_for(db, match_id)
-        event = last_undoable(db, match_id, events)
-        if event is None and not any(e["id"] == event_id for e in events):
-            raise Conflict(gettext("Match %(match)s has nothing to undo.", match=match_id))
+        event = last_undoable(db, match_id)
         if event is None or event["id"] != event_id:
-            wanted = next((e for e in events if e["id"] == event_id), None)
+            wanted = get_event(db, match_id, event_id)
+            if event is None and wanted is None:
+                raise Conflict(gettext("Match %(match)s has nothing to undo.", match=match_id))
             if wanted is not None and wanted["undone"]:
                 raise OutOfTurn(gettext("Not undone: %(what)s is already undone.",
                                         what=describe_event(wanted, match.game.deal_noun, device)), wanted)
-            raise _out_of_turn("undo", wanted, event, events, match.game.deal_noun, device)
+            raise _out_of_turn("undo", wanted, event, db, match_id, match.game.deal_noun, device)
         action, number = event["action"], event["deal_number"]
         detail: dict[str, Any] = {"undid": event["id"]}
-        if action in ("entered", "corrected", "voided", "restored"):
+        if action in DEAL_EVENTS:
             deal = match.deal(number)
             detail["from_version"] = deal["version"]
             if action == "entered":
@@ -1154,7 +1308,7 @@ def undo(db: Database, match_id: int, event_id: int, device: str | None = None) 
         elif action in ("abandoned", "resumed"):
             store.update_match_fields(db, match_id, abandoned=int(action == "resumed"))
         store.mark_event_undone(db, event["id"])
-        store.add_event(db, match_id, "undone", number, detail)
+        _add_event(db, match_id, "undone", number, detail)
         log_change(f"undid {action}", match_id, number)
         return event, sync(db, match_id, from_number=number)
 
@@ -1164,21 +1318,18 @@ def redo(db: Database, match_id: int, event_id: int, device: str | None = None) 
     when another action came after that undo."""
     with store.immediate(db):
         match = load(db, match_id)
-        events = store.events_for(db, match_id)
-        event = last_redoable(db, match_id, events)
-        if event is None or event["id"] != event_id:
-            wanted = next((e for e in events if e["id"] == event_id), None)
+        standing = _standing_undo(db, match_id)
+        event = standing[1] if standing else None
+        if standing is None or event is None or event["id"] != event_id:
+            wanted = get_event(db, match_id, event_id)
             if wanted is not None and not wanted["undone"]:
                 raise OutOfTurn(gettext("Not redone: %(what)s is not undone.",
                                         what=describe_event(wanted, match.game.deal_noun, device)), wanted)
-            undo_of = next((e for e in reversed(events) if e["action"] == "undone" and wanted is not None
-                            and e["detail"].get("undid") == wanted["id"]), wanted)
-            raise _out_of_turn("redo", undo_of, event, events, match.game.deal_noun, device)
-        undo_event = next(
-            e for e in reversed(events) if e["action"] == "undone" and e["detail"].get("undid") == event_id
-        )
+            undo_of = (_undo_of(db, match_id, wanted["id"]) if wanted is not None else None) or wanted
+            raise _out_of_turn("redo", undo_of, event, db, match_id, match.game.deal_noun, device)
+        undo_event = standing[0]
         action, number = event["action"], event["deal_number"]
-        if action in ("entered", "corrected", "voided", "restored"):
+        if action in DEAL_EVENTS:
             _deal_back_to(db, match, number, undo_event["detail"].get("from_version"), "redone")
         elif action == "ended":
             store.update_match_fields(db, match_id, ended_by_hand=1)
@@ -1186,7 +1337,7 @@ def redo(db: Database, match_id: int, event_id: int, device: str | None = None) 
             store.update_match_fields(db, match_id, abandoned=int(action == "abandoned"))
         store.mark_event_undone(db, event["id"], False)
         store.mark_event_undone(db, undo_event["id"])
-        store.add_event(db, match_id, "redone", number, {"redid": event["id"]})
+        _add_event(db, match_id, "redone", number, {"redid": event["id"]})
         log_change(f"redid {action}", match_id, number)
         return event, sync(db, match_id, from_number=number)
 
@@ -1256,9 +1407,8 @@ def match_to_json(db: Database, match: Match, deals_after: int = 0) -> dict[str,
     standing = match.standing
     table = match.next_table
     shown = [d for d in match.deals if d["number"] > deals_after]
-    events = store.events_for(db, match.id)
     device = store.acting_device.get()
-    can_undo, can_redo = last_undoable(db, match.id, events), last_redoable(db, match.id, events)
+    can_undo, can_redo = last_undoable(db, match.id), last_redoable(db, match.id)
     by_deal = store.revisions_for_match(db, match.id) if any(d["version"] > 1 for d in shown) else {}
     return {
         "id": match.id,

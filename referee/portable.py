@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import json
 import logging
 import math
 import os
 import sqlite3
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -29,7 +30,7 @@ import click
 from flask import Flask
 from sqlite_utils import Database
 
-from . import matches, store
+from . import jsontext, matches, store
 from .games import GAMES
 from .games.base import BaseGame, RuleError, Table, Violation
 from .games.match import DealRecord, replay
@@ -37,7 +38,7 @@ from .games.match import DealRecord, replay
 FORMAT = "referee-export"
 VERSION = 1
 DEAL_ACTIONS = ("entered", "corrected", "voided", "restored", "undone")  # a deal's last_action, a version's action
-MAX_NUMBER = 1_000_000  # deal numbers and versions: far beyond any real match, well inside SQLite's integers
+MAX_NUMBER = matches.MAX_NUMBER  # deal numbers and versions: far beyond any real match, well inside SQLite's integers
 MAX_DEPTH = 64  # nesting of JSON values: deal entries are a few levels deep
 MAX_UID = 100
 MAX_PROBLEMS = 100  # a file that is wrong everywhere: reading stops after this many problems
@@ -55,24 +56,93 @@ class ImportReport:
 
 
 # ---- export -------------------------------------------------------------------------------
+#
+# The document is written as text a piece at a time (``export_text``): the head, then each match — its fields and
+# deals at once (a match holds at most REFEREE_MAX_DEALS of them), its actions read from the database a batch at a
+# time — so an export holds one match's deals in memory, never the whole archive or a whole activity log. The text
+# is the compact JSON of the document (``jsontext``), the same bytes the document written at once would be.
+
+CHUNK = 64 * 1024  # characters of JSON text sent at a time
+
+
+def export_text(db: Database, match_ids: list[int] | None = None) -> Iterator[str]:
+    """The export document of some matches (``None``: every match, oldest first by local id, so an import keeps the
+    order) as JSON text, a piece at a time, ending with a newline. With ``match_ids`` a match that cannot be read
+    raises (``matches.NotFound`` for one that is not there) — when the first piece is made, which ``started`` does
+    at once; in the whole archive it is listed under ``unreadable`` with the reason, and the others are exported."""
+    return started(_export_pieces(db, match_ids))
+
+
+def started(pieces: Iterator[str]) -> Iterator[str]:
+    """``pieces`` with the first one made now: whatever stops them at their start (no such match) is raised here,
+    before an answer streaming them has begun."""
+    first = next(pieces, None)
+    return itertools.chain(() if first is None else (first,), pieces)
+
 
 def export_match(db: Database, match_id: int) -> dict[str, Any]:
     """One match as an export document; raises ``matches.NotFound``."""
-    return _document([_export(db, matches.load(db, match_id))])
+    return json.loads("".join(export_text(db, [match_id])))
 
 
 def export_archive(db: Database) -> dict[str, Any]:
-    """Every match, oldest first (by local id, so an import keeps the order). A match that cannot be read
-    (a damaged row, data the rules no longer take) is listed under ``unreadable`` with the reason; the
-    others are exported."""
-    ids = [row[0] for row in db.execute("SELECT id FROM matches ORDER BY id").fetchall()]
-    exported, unreadable = [], []
-    for match_id in ids:
+    """Every match as an export document (``export_text``, read back), damaged ones under ``unreadable``."""
+    return json.loads("".join(export_text(db)))
+
+
+def _export_pieces(db: Database, match_ids: list[int] | None) -> Iterator[str]:
+    whole = match_ids is None
+    ids = [row[0] for row in db.execute("SELECT id FROM matches ORDER BY id").fetchall()] if whole else match_ids
+    out = _Pieces()
+    head = jsontext.dumps({"format": FORMAT, "version": VERSION, "exported": store.now()})
+    out.put(head[:-1] + ',"matches":[')
+    unreadable: list[dict[str, Any]] = []
+    separator = ""
+    for match_id in ids or ():
         try:
-            exported.append(_export(db, matches.load(db, match_id)))
+            opening = _match_opening(db, matches.load(db, match_id))
         except Exception as exc:  # noqa: BLE001 - one damaged match must not cost the whole archive
+            if not whole:
+                raise
             unreadable.append(_unreadable_match(db, match_id, exc))
-    return _document(exported, unreadable)
+            continue
+        out.put(separator + opening)
+        separator = ","
+        comma = ""
+        for event in store.iter_events(db, match_id):
+            out.put(comma + jsontext.dumps({"deal_number": event["deal_number"], "action": event["action"],
+                                            "at": event["at"], "detail": event["detail"], "undone": event["undone"]}))
+            comma = ","
+            if out.full():
+                yield out.take()
+        out.put("]}")
+        if out.full():
+            yield out.take()
+    out.put("]")
+    if unreadable:
+        out.put(',"unreadable":' + jsontext.dumps(unreadable))
+    out.put("}\n")
+    yield out.take()
+
+
+class _Pieces:
+    """Text gathered until about CHUNK characters are there to send."""
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+        self.size = 0
+
+    def put(self, text: str) -> None:
+        self.parts.append(text)
+        self.size += len(text)
+
+    def full(self) -> bool:
+        return self.size >= CHUNK
+
+    def take(self) -> str:
+        text = "".join(self.parts)
+        self.parts, self.size = [], 0
+        return text
 
 
 def _unreadable_match(db: Database, match_id: int, exc: Exception) -> dict[str, Any]:
@@ -89,14 +159,8 @@ def _unreadable_match(db: Database, match_id: int, exc: Exception) -> dict[str, 
     }
 
 
-def _document(exported: list[dict[str, Any]], unreadable: list[dict[str, Any]] | None = None) -> dict[str, Any]:
-    document = {"format": FORMAT, "version": VERSION, "exported": store.now(), "matches": exported}
-    if unreadable:
-        document["unreadable"] = unreadable
-    return document
-
-
-def _export(db: Database, match: matches.Match) -> dict[str, Any]:
+def _match_opening(db: Database, match: matches.Match) -> str:
+    """A match of the document as JSON text up to its list of actions (left open: they follow)."""
     row = match.row
     revisions: dict[int, list[dict[str, Any]]] = {}
     for rev in db.query(
@@ -108,7 +172,7 @@ def _export(db: Database, match: matches.Match) -> dict[str, Any]:
             {"version": rev["version"], "input": json.loads(rev["input"]), "void": bool(rev["void"]),
              "action": rev["action"], "at": rev["at"], "replaced_at": rev["replaced_at"]}
         )
-    return {
+    fields = {
         "uid": row["uid"],
         "game": match.game.key,
         "players": list(match.players),
@@ -137,17 +201,8 @@ def _export(db: Database, match: matches.Match) -> dict[str, Any]:
             }
             for d in match.deals
         ],
-        "events": [
-            {
-                "deal_number": e["deal_number"],
-                "action": e["action"],
-                "at": e["at"],
-                "detail": e["detail"],
-                "undone": e["undone"],
-            }
-            for e in store.events_for(db, match.id)
-        ],
     }
+    return jsontext.dumps(fields)[:-1] + ',"events":['
 
 
 # ---- import -------------------------------------------------------------------------------
@@ -171,12 +226,13 @@ class _Incoming:
     events: list[dict[str, Any]]
 
 
-def import_data(db: Database, data: Any, max_deals: int = matches.DEFAULT_MAX_DEALS) -> ImportReport:
+def import_data(db: Database, data: Any, max_deals: int = matches.DEFAULT_MAX_DEALS,
+                max_events: int = matches.DEFAULT_MAX_EVENTS) -> ImportReport:
     """Import an export document (already parsed from JSON). Raises InvalidImport with the problems found
     (reading stops after MAX_PROBLEMS), and then stores nothing; otherwise stores every match whose uid
-    is new, in one transaction."""
+    is new, in one transaction. A match may hold at most ``max_deals`` deals and ``max_events`` actions."""
     try:
-        incoming = _read_document(data, max_deals)
+        incoming = _read_document(data, max_deals, max_events)
     except _TooMany as exc:
         raise InvalidImport(exc.problems) from None
     report = ImportReport()
@@ -241,13 +297,15 @@ def _is_count(v: Any) -> bool:
 
 
 def _is_stamp(v: Any) -> bool:
-    if not isinstance(v, str):
+    """A moment as Referee writes one: ISO 8601 with its offset from UTC, in a year every time zone can show (a
+    page writes it in the reader's zone: year 1 at +14:00 is no date Python can hold)."""
+    if not isinstance(v, str) or len(v) > 40:
         return False
     try:
-        datetime.fromisoformat(v)
+        moment = datetime.fromisoformat(v)
     except ValueError:
         return False
-    return True
+    return moment.tzinfo is not None and 1 < moment.year < 9999
 
 
 _KINDS: dict[str, Callable[[Any], bool]] = {
@@ -320,7 +378,8 @@ class _Problems(list):
         return value
 
 
-def _read_document(data: Any, max_deals: int = matches.DEFAULT_MAX_DEALS) -> list[_Incoming]:
+def _read_document(data: Any, max_deals: int = matches.DEFAULT_MAX_DEALS,
+                   max_events: int = matches.DEFAULT_MAX_EVENTS) -> list[_Incoming]:
     """Check a whole export document; raises InvalidImport with the problems found (_TooMany past MAX_PROBLEMS)."""
     if not isinstance(data, dict):
         raise InvalidImport(
@@ -349,7 +408,7 @@ def _read_document(data: Any, max_deals: int = matches.DEFAULT_MAX_DEALS) -> lis
         if unreadable:  # text the database cannot take, numbers the rules cannot: not read any further
             problems.extend(unreadable)
             continue
-        m = _read_match(raw, i, problems, max_deals)
+        m = _read_match(raw, i, problems, max_deals, max_events)
         if m is None:
             continue
         if m.uid in seen:
@@ -437,12 +496,13 @@ def _read_setup(raw: dict[str, Any], label: str, where: str, problems: _Problems
     return game, players, options, first_dealer
 
 
-def _read_events(values: dict[str, Any], label: str, where: str, problems: _Problems) -> list[dict[str, Any]]:
+def _read_events(values: dict[str, Any], label: str, where: str, problems: _Problems, players: list[str] | None
+                 ) -> list[dict[str, Any]]:
     """A match's events; each must be about one of the match's deals."""
     events: list[dict[str, Any]] = []
     if values["events"] is not None:
         for k, raw_event in enumerate(values["events"]):
-            event = _read_event(raw_event, f"{where}.events.{k}", f"{label}, event {k + 1}", problems)
+            event = _read_event(raw_event, f"{where}.events.{k}", f"{label}, event {k + 1}", problems, players)
             if event is None:
                 continue
             # Undo goes back to the deal an event names: it must be one of this match's deals.
@@ -461,7 +521,8 @@ def _read_events(values: dict[str, Any], label: str, where: str, problems: _Prob
     return events
 
 
-def _read_match(raw: Any, i: int, problems: _Problems, max_deals: int = matches.DEFAULT_MAX_DEALS) -> _Incoming | None:
+def _read_match(raw: Any, i: int, problems: _Problems, max_deals: int = matches.DEFAULT_MAX_DEALS,
+                max_events: int = matches.DEFAULT_MAX_EVENTS) -> _Incoming | None:
     where, label = f"matches.{i}", f"Match {i + 1}"
     if not isinstance(raw, dict):
         problems.append(Violation("bad_match", f"{label} must be an object, not {_show(raw)}.", where))
@@ -489,6 +550,11 @@ def _read_match(raw: Any, i: int, problems: _Problems, max_deals: int = matches.
         v = matches.too_many_deals(len(values["deals"]), max_deals, label)
         problems.append(Violation(v.code, v.message, f"{where}.deals"))
         values["deals"] = values["events"] = None
+    if values["events"] is not None and len(values["events"]) > max_events:
+        problems.append(Violation(
+            "too_many_events", f"{label} has {len(values['events']):,} actions in its activity; Referee keeps at most "
+            f"{max_events:,} for one match (REFEREE_MAX_EVENTS). Nothing was imported.", f"{where}.events"))
+        values["events"] = None
     if values["deals"] is not None:
         for j, raw_deal in enumerate(values["deals"]):
             deal = _read_deal(
@@ -496,7 +562,7 @@ def _read_match(raw: Any, i: int, problems: _Problems, max_deals: int = matches.
             )
             if deal is not None:
                 deals.append(deal)
-    events = _read_events(values, label, where, problems)
+    events = _read_events(values, label, where, problems, players)
 
     if len(problems) > before:
         return None
@@ -639,19 +705,51 @@ def _read_revision(raw: Any, k: int, where: str, label: str, problems: _Problems
     }
 
 
-def _read_event(raw: Any, where: str, label: str, problems: _Problems) -> dict[str, Any] | None:
+_EVENT_ACTIONS_SAID = ", ".join(matches.EVENT_ACTIONS)
+
+
+def _read_event(raw: Any, where: str, label: str, problems: _Problems, players: list[str] | None
+                ) -> dict[str, Any] | None:
+    """One action of a match's log, every field of the kind Referee writes: its ``action`` one Referee logs, its
+    ``deal_number`` there exactly when the action is about a deal, its ``detail`` an object of the keys that action
+    keeps (``matches.EVENT_DETAIL``), each of its kind — so every page and answer can read it back."""
     if not isinstance(raw, dict):
         problems.append(Violation("bad_event", f"{label} must be an object, not {_show(raw)}.", where))
         return None
     before = len(problems)
     deal_number = problems.need(raw, "deal_number", _COUNT, "bad_event", label, where, nullable=True)
     action = problems.need(raw, "action", _TEXT, "bad_event", label, where)
-    if action == "":
-        problems.append(Violation("bad_event", f'{label}: "action" must name what was done.', f"{where}.action"))
+    if action is not None and action not in matches.EVENT_ACTIONS:
+        problems.append(Violation(
+            "bad_event", f'{label}: "action" must be one of {_EVENT_ACTIONS_SAID}, not {_show(action)}.',
+            f"{where}.action"))
+        action = None
     at = problems.need(raw, "at", _STAMP, "bad_event", label, where)
-    if "detail" not in raw:
-        problems.append(Violation("bad_event", f'{label} has no "detail".', f"{where}.detail"))
     undone = problems.need(raw, "undone", _FLAG, "bad_event", label, where)
+    number_read = "deal_number" in raw and (raw["deal_number"] is None or deal_number is not None)
+    if action is not None and number_read:
+        if action in matches.DEAL_EVENTS and deal_number is None:
+            problems.append(Violation(
+                "bad_event", f'{label} is a deal {action}: its "deal_number" must name the deal, not null.',
+                f"{where}.deal_number"))
+        elif action in ("ended", "abandoned", "resumed") and deal_number is not None:
+            problems.append(Violation(
+                "bad_event", f'{label}: the match {action} is about no deal: its "deal_number" must be null.',
+                f"{where}.deal_number"))
+    if "detail" not in raw:
+        problems.append(Violation("bad_event", f'{label} has no "detail" (it must be {_OBJECT}).', f"{where}.detail"))
+    elif action is not None:
+        for key, wrong in matches.detail_problems(action, raw["detail"], players):
+            if key is None:
+                problems.append(Violation(
+                    "bad_event", f'{label}: "detail" must be {_OBJECT}, not {_show(raw["detail"])}.',
+                    f"{where}.detail"))
+            else:
+                value = raw["detail"][key]
+                shown = f", not {_show(value)}" if wrong.startswith("must") else ""
+                said = key if len(key) <= 40 else key[:37] + "…"
+                problems.append(
+                    Violation("bad_event", f'{label}: "detail.{said}" {wrong}{shown}.', f"{where}.detail.{key}"))
     if len(problems) > before:
         return None
     return {"deal_number": deal_number, "action": action, "at": at, "detail": raw["detail"], "undone": undone}
@@ -673,9 +771,19 @@ def _cell(value: Any) -> Any:
 
 
 def deals_csv(db: Database, match_ids: list[int] | None = None) -> str:
-    """One row per deal (``None``: every match). ``created`` is when the deal was first entered; ``score_n``
-    is what the deal counts for seat n (blank for a void deal or one after the end), ``total_n`` the running
-    total after it. Columns of seats a game does not have stay blank. Raises ``matches.NotFound``."""
+    """``deals_csv_text`` at once."""
+    return "".join(deals_csv_text(db, match_ids))
+
+
+def deals_csv_text(db: Database, match_ids: list[int] | None = None) -> Iterator[str]:
+    """One row per deal (``None``: every match), as text a piece at a time (``started``: a match that is not there
+    raises ``matches.NotFound`` at once). ``created`` is when the deal was first entered; ``score_n`` is what the
+    deal counts for seat n (blank for a void deal or one after the end), ``total_n`` the running total after it.
+    Columns of seats a game does not have stay blank."""
+    return started(_csv_pieces(db, match_ids))
+
+
+def _csv_pieces(db: Database, match_ids: list[int] | None) -> Iterator[str]:
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(CSV_HEADER)
@@ -705,7 +813,11 @@ def deals_csv(db: Database, match_ids: list[int] | None = None) -> str:
                 match.row["uid"], match.id, match.game.key, deal["created"], deal["number"], deal["dealer"],
                 deal["last_action"], replayed.result.summary if replayed.result else "", *seats,
             )])
-    return out.getvalue()
+        if out.tell() >= CHUNK:
+            yield out.getvalue()
+            out.seek(0)
+            out.truncate()
+    yield out.getvalue()
 
 
 # ---- backup -------------------------------------------------------------------------------

@@ -66,7 +66,7 @@ def _moment(stamp: str | None) -> datetime | None:
     """A stored ISO timestamp in this machine's time zone (None when unreadable)."""
     try:
         return datetime.fromisoformat(stamp).astimezone() if stamp else None
-    except ValueError:
+    except (ValueError, OverflowError):  # OverflowError: year 1 or 9999, past what a time zone can show
         return None
 
 

@@ -700,30 +700,108 @@ def replace_match_players(db: Database, match_id: int, rows: list[dict[str, Any]
 acting_device: ContextVar[str | None] = ContextVar("acting_device", default=None)
 
 
+# Actions one match keeps at most (REFEREE_MAX_EVENTS; a connection carries its own as ``max_events``, the web layer
+# sets the app's): ten for each of the deals a match may hold (REFEREE_MAX_DEALS), far more than real play makes
+# (an entry and now and then a correction or a void), so only a runaway loop or a doctored file comes near it.
+DEFAULT_MAX_DEALS = 2000
+EVENTS_PER_DEAL = 10
+DEFAULT_MAX_EVENTS = EVENTS_PER_DEAL * DEFAULT_MAX_DEALS
+
+
+class TooManyEvents(Exception):
+    """The match already holds ``limit`` actions: nothing was added (the caller's transaction is rolled back)."""
+
+    def __init__(self, count: int, limit: int):
+        self.count, self.limit = count, limit
+        super().__init__(f"the match holds {count} actions, the most it may hold is {limit}")
+
+
 def add_event(
     db: Database, match_id: int, action: str, deal_number: int | None = None, detail: Any = None, at: str | None = None
 ) -> int:
+    """Add one action to a match's log, unless the match holds ``db.max_events`` of them already (TooManyEvents):
+    the count is part of the INSERT, so it costs no statement of its own."""
     detail = dict(detail or {})
     device = acting_device.get()
     if device and at is None:  # an imported event keeps the detail it came with
         detail.setdefault("device", device)
+    limit = int(getattr(db, "max_events", DEFAULT_MAX_EVENTS))
     cursor = db.conn.execute(
-        "INSERT INTO match_events (match_id, deal_number, action, at, detail, undone) VALUES (?, ?, ?, ?, ?, 0)",
-        [match_id, deal_number, action, at or now(), jsontext.dumps(detail)],
+        "INSERT INTO match_events (match_id, deal_number, action, at, detail, undone) SELECT ?, ?, ?, ?, ?, 0 "
+        "WHERE (SELECT count(*) FROM match_events WHERE match_id = ?) < ?",
+        [match_id, deal_number, action, at or now(), jsontext.dumps(detail), match_id, limit],
     )
+    if cursor.rowcount != 1:
+        raise TooManyEvents(event_count(db, match_id), limit)
     return int(cursor.lastrowid or 0)
 
 
+_EVENT_COLUMNS = "id, match_id, deal_number, action, at, detail, undone"
+
+
+def _event(values: tuple[Any, ...]) -> dict[str, Any]:
+    """One row of match_events; ``detail`` parsed as stored (text that is not JSON, as a damaged or hand-edited
+    database may hold, is kept as that text: ``matches.event_detail`` reads only what it understands)."""
+    event_id, match_id, deal_number, action, at, detail, undone = values
+    try:
+        parsed = jsontext.parse(detail)
+    except (ValueError, TypeError):
+        parsed = detail
+    return {"id": event_id, "match_id": match_id, "deal_number": deal_number, "action": action, "at": at,
+            "detail": parsed, "undone": bool(undone)}
+
+
 def events_for(db: Database, match_id: int) -> list[dict[str, Any]]:
-    cursor = db.conn.execute("SELECT * FROM match_events WHERE match_id = ? ORDER BY id", [match_id])
-    names = [c[0] for c in cursor.description]
-    out = []
-    for values in cursor.fetchall():
-        r = dict(zip(names, values, strict=True))
-        r["detail"] = jsontext.parse(r["detail"])
-        r["undone"] = bool(r["undone"])
-        out.append(r)
-    return out
+    """Every action on a match, oldest first (``iter_events`` reads them a batch at a time)."""
+    return list(iter_events(db, match_id))
+
+
+def iter_events(db: Database, match_id: int, batch: int = 1000) -> Iterator[dict[str, Any]]:
+    """Every action on a match, oldest first, read ``batch`` rows at a time: an export of a long log never holds
+    all of it."""
+    cursor = db.conn.execute(f"SELECT {_EVENT_COLUMNS} FROM match_events WHERE match_id = ? ORDER BY id", [match_id])
+    while rows := cursor.fetchmany(batch):
+        yield from (_event(row) for row in rows)
+
+
+def events_after(db: Database, match_id: int, after: int, limit: int) -> list[dict[str, Any]]:
+    """At most ``limit`` actions on a match that came after action ``after`` (0: from the first), oldest first."""
+    cursor = db.conn.execute(
+        f"SELECT {_EVENT_COLUMNS} FROM match_events WHERE match_id = ? AND id > ? ORDER BY id LIMIT ?",
+        [match_id, after, limit],
+    )
+    return [_event(row) for row in cursor.fetchall()]
+
+
+def latest_events(db: Database, match_id: int, limit: int, before: int | None = None, where: str = "",
+                  params: tuple[Any, ...] = ()) -> list[dict[str, Any]]:
+    """The newest ``limit`` actions on a match (those older than action ``before``; those ``where`` also picks —
+    an SQL condition with ``params``, written by Referee's code, never by a request), newest first: one query on
+    the index, however long the log."""
+    condition = " AND id < ?" if before is not None else ""
+    condition += f" AND ({where})" if where else ""
+    cursor = db.conn.execute(
+        f"SELECT {_EVENT_COLUMNS} FROM match_events WHERE match_id = ?{condition} ORDER BY id DESC LIMIT ?",
+        [match_id, *([before] if before is not None else []), *params, limit],
+    )
+    return [_event(row) for row in cursor.fetchall()]
+
+
+def get_event(db: Database, match_id: int, event_id: Any) -> dict[str, Any] | None:
+    """One action of a match by its id (None: not one of this match's actions)."""
+    if isinstance(event_id, bool) or not isinstance(event_id, int) or not 0 < event_id < 2**63:
+        return None
+    row = db.conn.execute(f"SELECT {_EVENT_COLUMNS} FROM match_events WHERE match_id = ? AND id = ?",
+                          [match_id, event_id]).fetchone()
+    return _event(row) if row else None
+
+
+def event_count(db: Database, match_id: int, from_id: int | None = None) -> int:
+    """How many actions a match has (those from action ``from_id`` on)."""
+    if from_id is None:
+        return int(db.conn.execute("SELECT count(*) FROM match_events WHERE match_id = ?", [match_id]).fetchone()[0])
+    return int(db.conn.execute("SELECT count(*) FROM match_events WHERE match_id = ? AND id >= ?",
+                               [match_id, from_id]).fetchone()[0])
 
 
 def mark_event_undone(db: Database, event_id: int, undone: bool = True) -> None:

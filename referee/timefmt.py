@@ -10,6 +10,6 @@ def local_time(stamp: str | None) -> str:
     it was (nothing, as an empty string)."""
     try:
         moment = datetime.fromisoformat(stamp).astimezone()  # type: ignore[arg-type]
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):  # OverflowError: year 1 or 9999, past what a time zone can show
         return stamp or ""
     return f"{moment.day} {moment:%b %Y, %H:%M}"

@@ -95,6 +95,7 @@ def get_db() -> Database:
             kept = (identity, store.connect(path, migrate_schema=False))
             _threads.kept = kept
         g.db = kept[1]
+        g.db.max_events = int(current_app.config.get("MAX_EVENTS") or store.DEFAULT_MAX_EVENTS)  # store.add_event
     return g.db
 
 
@@ -126,7 +127,7 @@ def _when(stamp: str) -> str:
         return local_time(stamp)
     try:
         moment = datetime.fromisoformat(stamp).astimezone()
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return stamp or ""
     return localized_moment(moment)
 

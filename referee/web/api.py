@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, current_app, jsonify, request
+from flask import Blueprint, current_app, jsonify, request, url_for
 from flask_babel import gettext
 
 from .. import matches, store
@@ -190,15 +190,46 @@ def rematch(match_id: int):
     return jsonify(matches.match_to_json(db, matches.load(db, new_id))), 201, {"Location": f"/api/matches/{new_id}"}
 
 
+EVENTS_PAGE = 1000  # actions in one answer of GET /api/matches/<id>/events (``limit`` takes fewer)
+
+
 @bp.get("/matches/<int:match_id>/events")
 def events(match_id: int):
+    """The match's actions, oldest first, a page at a time: ``?after=<action id>`` for those after it, ``?limit=``
+    (1 to EVENTS_PAGE) for fewer; ``total`` counts them all, ``next`` is the address of the next page (null: none)."""
+    after, limit = _page_args()
     db = get_db()
     matches.load(db, match_id)
-    return jsonify({"events": [
-        {"id": e["id"], "action": e["action"], "deal": e["deal_number"], "at": e["at"], "detail": e["detail"],
-         "undone": e["undone"]}
-        for e in store.events_for(db, match_id)
-    ]})
+    page = store.events_after(db, match_id, after, limit + 1)  # one more says whether there is a next page
+    shown = page[:limit]
+    return jsonify({
+        "events": [
+            {"id": e["id"], "action": e["action"], "deal": e["deal_number"], "at": e["at"], "detail": e["detail"],
+             "undone": e["undone"]}
+            for e in shown
+        ],
+        "total": store.event_count(db, match_id),
+        "next": url_for("api.events", match_id=match_id, after=shown[-1]["id"],
+                        limit=limit if limit != EVENTS_PAGE else None) if len(page) > limit else None,
+    })
+
+
+def _page_args() -> tuple[int, int]:
+    """``after`` (an action id, 0 or more) and ``limit`` (1 to EVENTS_PAGE) of an events page; 422 otherwise."""
+    raw_after, raw_limit = request.args.get("after"), request.args.get("limit")
+    after = 0 if raw_after is None else whole_number(raw_after, 19)
+    limit = EVENTS_PAGE if raw_limit is None else whole_number(raw_limit, 6)
+    problems = []
+    if after is None or not 0 <= after < 2**63:
+        problems.append(Violation.of("bad_after", "after", "after must be the id of an action (a whole number, 0 or "
+                                     "more), not {raw!r}.", raw=str(raw_after)[:40]))
+    if limit is None or not 1 <= limit <= EVENTS_PAGE:
+        problems.append(Violation.of("bad_limit", "limit", "limit must be a whole number from 1 to {most}, not "
+                                     "{raw!r}.", most=EVENTS_PAGE, raw=str(raw_limit)[:40]))
+    if problems:
+        raise RuleError(problems)
+    assert after is not None and limit is not None
+    return after, limit
 
 
 @bp.post("/matches/<int:match_id>/deals/<int:number>/versions/<int:version>/restore")

@@ -22,7 +22,7 @@ from flask_babel import gettext as _
 from htmx_flask import request as hx_request
 from markupsafe import Markup, escape
 from werkzeug.exceptions import Conflict as HTTPConflict
-from werkzeug.exceptions import NotFound
+from werkzeug.exceptions import NotFound, UnprocessableEntity
 
 from .. import jsontext, matches, store
 from ..games import GAMES, find_game
@@ -56,6 +56,13 @@ def _not_found(exc: matches.NotFound):
 def _conflict(exc: matches.Conflict):
     """The match's state refuses the change (finished, abandoned, already void…): the 409 page saying why."""
     return http_error(HTTPConflict(description=str(exc)))
+
+
+@bp.errorhandler(RuleError)
+def _refused(exc: RuleError):
+    """A change refused where the page has no form to say it beside (Undo, Redo, End, Abandon once the match's
+    activity is full: ``too_many_events``): the 422 page saying why; nothing was stored."""
+    return http_error(UnprocessableEntity(description=" ".join(say(v) for v in capped(exc.violations))))
 
 
 # ---- which phone: a random long-lived cookie, so Undo can say "entered by this phone" -------
@@ -247,7 +254,10 @@ versions, Correct / Void); every older deal keeps its compact row, its working o
 
 
 RECENT_EVENTS = 20
-"""How many of the newest actions the match page's activity log lists; ``?activity=all`` lists every one."""
+"""How many of the newest actions the match page's activity log lists; ``?activity=all`` lists them all, a page of
+ACTIVITY_PAGE at a time (``&before=<action>``: the page of those older than it)."""
+
+ACTIVITY_PAGE = 100
 
 
 @dataclass(slots=True)
@@ -454,13 +464,12 @@ def _table_rows_of(match: matches.Match, deals: list[dict[str, Any]]) -> tuple[l
     return _table_rows(shown, highlight=None)
 
 
-def _shown_change(match: matches.Match, events: list[dict[str, Any]], seen: int | None = None
+def _shown_change(match: matches.Match, last: dict[str, Any] | None, seen: int | None = None
                   ) -> tuple[int | None, str | None, dict[str, Any] | None]:
     """What the page highlights after a change (?new=N, ?changed=N or ?done=1; for the live table, the newest action
-    after event ``seen``): the deal, one line saying what happened, from the match's latest action ("Deal 4
+    after event ``seen``): the deal, one line saying what happened, from the match's latest action ``last`` ("Deal 4
     corrected: Ann 80 → 82"), and the action a one-tap Undo beside that line takes back (None: none offered)."""
     args = request.args
-    last = events[-1] if events else None
     if seen is not None:  # the live table: what another phone (or this one) did since the page was drawn
         if last is None or last["id"] <= seen:
             return None, None, None
@@ -476,7 +485,8 @@ def _shown_change(match: matches.Match, events: list[dict[str, Any]], seen: int 
     noun = match.game.deal_noun
     device = store.acting_device.get()
     if last["action"] in ("undone", "redone"):
-        target = next((e for e in events if e["id"] == last["detail"].get("undid", last["detail"].get("redid"))), None)
+        target_id = last["detail"].get("undid", last["detail"].get("redid"))
+        target = matches.get_event(get_db(), match.id, target_id) if target_id is not None else None
         what = matches.describe_event(target, noun, device) if target else _("the last action")
         line = _("Undone: %(what)s.", what=what) if last["action"] == "undone" else _("Redone: %(what)s.", what=what)
         return number, line, None
@@ -572,6 +582,8 @@ def rematch(match_id: int):
 def restore_version(match_id: int, number: int, version: int):
     try:
         matches.restore_version(get_db(), match_id, number, version)
+    except matches.TooManyEvents:
+        raise  # the activity is full, not the version wrong: the 422 page says so (_refused)
     except InvalidDeal as exc:
         abort(422, description=gettext("That version no longer fits the rules: %(problems)s",
                                        problems=" ".join(say(v) for v in exc.violations)))
@@ -587,22 +599,36 @@ def _change_done(match_id: int, number: int):
     return _back_to_table(match_id, changed=number)
 
 
+def _activity_page() -> tuple[bool, int | None]:
+    """Which part of the activity the page lists: the newest RECENT_EVENTS, or (``?activity=all``) ACTIVITY_PAGE
+    at a time, the older ones from ``?before=<action>`` on."""
+    opened = request.args.get("activity") == "all"
+    before = whole_number(request.args.get("before", ""), 19) if opened else None
+    return opened, before if before is not None and 0 < before < 2**63 else None
+
+
 def _match_extras(match: matches.Match, seen: int | None = None) -> dict[str, Any]:
-    """What the match page shows beyond the table: the chart, the activity log, what undo would undo, and what the
-    live table needs (``seen``: the newest action the phone showing it has seen)."""
+    """What the match page shows beyond the table: the chart, the activity log (a page of it: the newest actions,
+    however long the log), what undo would undo, and what the live table needs (``seen``: the newest action the
+    phone showing it has seen)."""
     from .. import sheets, store
 
     db = get_db()
-    events = store.events_for(db, match.id)
-    highlight, done, done_undo = _shown_change(match, events, seen)
+    last = matches.latest_event(db, match.id)
+    highlight, done, done_undo = _shown_change(match, last, seen)
     table, series = _table_rows(match, highlight)
     device, noun = store.acting_device.get(), match.game.deal_noun
-    undoable, redoable = matches.last_undoable(db, match.id, events), matches.last_redoable(db, match.id, events)
+    undoable, redoable = matches.last_undoable(db, match.id), matches.last_redoable(db, match.id)
+    opened, before = _activity_page()
+    events = matches.recent_events(db, match.id, ACTIVITY_PAGE if opened else RECENT_EVENTS, before)
+    event_count = store.event_count(db, match.id) if last else 0
+    newer = store.event_count(db, match.id, before) if before is not None else 0  # listed on the pages before this
+    older = bool(events) and newer + len(events) < event_count
     return {
         "highlight": highlight,
         "done": done,
         "done_undo": done_undo if done_undo and undoable and done_undo["id"] == undoable["id"] else None,
-        "last_event_id": events[-1]["id"] if events else 0,
+        "last_event_id": last["id"] if last else 0,
         "live_etag": live_etag(match),
         "score_changes": score_changes,
         "undo_text": undoable and matches.describe_event(undoable, noun, device),
@@ -613,8 +639,10 @@ def _match_extras(match: matches.Match, seen: int | None = None) -> dict[str, An
         "chart": sheets.chart_svg(match.players, series, target=getattr(match.options, "target", None),
                                   noun=_(match.game.deal_noun), width=360, height=190, title=_("Running totals"),
                                   target_label=_("target %(target)s", target="{target}")) if match.deals else "",
-        "events": list(reversed(events))[: None if request.args.get("activity") == "all" else RECENT_EVENTS],
-        "event_count": len(events),
+        "events": events,
+        "event_count": event_count,
+        "activity": {"opened": opened, "before": before, "first": newer + 1, "last": newer + len(events),
+                     "older": events[-1]["id"] if opened and older else None, "more": not opened and older},
         "undoable": undoable,
         "status": matches.status_of(match),
         "state": _page_state(match),

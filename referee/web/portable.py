@@ -7,6 +7,7 @@ archive is. /api/import and /import alone accept up to IMPORT_MAX_CONTENT_LENGTH
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import date
 from typing import Any
 
@@ -55,8 +56,11 @@ def _attachment(response: Response, filename: str) -> Response:
     return response
 
 
-def _csv(body: str, filename: str) -> Response:
-    return _attachment(Response(body, content_type="text/csv; charset=utf-8"), filename)
+def _streamed(pieces: Iterator[str], mimetype: str, filename: str) -> Response:
+    """An attachment sent as it is written (a generator answer), never built whole in memory. The pieces need no
+    request context: they read the worker thread's connection (``get_db``), which stays open, and that thread
+    serves nothing else until the answer is sent."""
+    return _attachment(Response(pieces, mimetype=mimetype), filename)
 
 
 # ---- export -------------------------------------------------------------------------------
@@ -64,29 +68,31 @@ def _csv(body: str, filename: str) -> Response:
 @bp.get("/api/matches/<int:match_id>/export")
 def export_match(match_id: int):
     try:
-        document = portable.export_match(get_db(), match_id)
+        pieces = portable.export_text(get_db(), [match_id])
     except matches.NotFound as exc:
         abort(404, description=str(exc))
-    return _attachment(jsonify(document), f"referee-match-{match_id}.json")
+    return _streamed(pieces, "application/json", f"referee-match-{match_id}.json")
 
 
 @bp.get("/api/export")
 def export_archive():
-    return _attachment(jsonify(portable.export_archive(get_db())), f"referee-export-{date.today().isoformat()}.json")
+    return _streamed(portable.export_text(get_db()), "application/json",
+                     f"referee-export-{date.today().isoformat()}.json")
 
 
 @bp.get("/matches/<int:match_id>/deals.csv")
 def match_deals_csv(match_id: int):
     try:
-        body = portable.deals_csv(get_db(), [match_id])
+        pieces = portable.deals_csv_text(get_db(), [match_id])
     except matches.NotFound as exc:
         abort(404, description=str(exc))
-    return _csv(body, f"referee-match-{match_id}-deals.csv")
+    return _streamed(pieces, "text/csv", f"referee-match-{match_id}-deals.csv")
 
 
 @bp.get("/export/deals.csv")
 def archive_deals_csv():
-    return _csv(portable.deals_csv(get_db(), None), f"referee-deals-{date.today().isoformat()}.csv")
+    return _streamed(portable.deals_csv_text(get_db(), None), "text/csv",
+                     f"referee-deals-{date.today().isoformat()}.csv")
 
 
 # ---- import -------------------------------------------------------------------------------
@@ -123,7 +129,8 @@ def _parse(raw: bytes) -> Any:
 def api_import():
     try:
         data = _parse(request.get_data(cache=False))
-        report = portable.import_data(get_db(), data, max_deals=current_app.config["MAX_DEALS"])
+        report = portable.import_data(get_db(), data, max_deals=current_app.config["MAX_DEALS"],
+                                     max_events=current_app.config["MAX_EVENTS"])
     except _Unreadable as exc:
         return _errors([exc.violation], 422)
     except portable.InvalidImport as exc:
@@ -142,7 +149,8 @@ def import_page():
         if upload is None or not upload.filename:
             raise _Unreadable("missing_file", gettext("Choose an export file (.json) to import."))
         data = _parse(upload.read())
-        report = portable.import_data(get_db(), data, max_deals=current_app.config["MAX_DEALS"])
+        report = portable.import_data(get_db(), data, max_deals=current_app.config["MAX_DEALS"],
+                                     max_events=current_app.config["MAX_EVENTS"])
     except _Unreadable as exc:
         return render_template("import.html", errors={"file": [exc.violation.message]}, report=None), 422
     except portable.InvalidImport as exc:
