@@ -236,8 +236,12 @@ def _os_problem(path: Path, exc: OSError) -> str:
     return (f"Referee did not start: the database file {path} cannot be opened ({reason}). " + _KEEP)
 
 
+_NOT_THE_DISK = ""  # an error of SQL, not of the disk or the file (a migration that cannot run): raised as it is
+
+
 def _sqlite_problem(path: Path, exc: sqlite3.Error) -> str | None:
-    """What SQLite's error at start means; None for a damaged file (the caller says that)."""
+    """What SQLite's error at start means; None for a damaged file (the caller says that), ``_NOT_THE_DISK`` for
+    an error that is not about the disk or the file."""
     code = getattr(exc, "sqlite_errorcode", 0) & 0xFF
     if code == sqlite3.SQLITE_FULL:
         return _full_disk(path)
@@ -252,7 +256,7 @@ def _sqlite_problem(path: Path, exc: sqlite3.Error) -> str | None:
         return _os_problem(path, OSError(errno.EACCES, str(exc)))
     if code in (sqlite3.SQLITE_IOERR, sqlite3.SQLITE_CANTOPEN):
         return _os_problem(path, OSError(errno.EIO, str(exc)))
-    return (f"Referee did not start: SQLite could not open the database file {path} ({exc}). " + _KEEP)
+    return _NOT_THE_DISK
 
 
 def start_problem(path: str | Path, exc: BaseException) -> CannotStart | None:
@@ -263,6 +267,8 @@ def start_problem(path: str | Path, exc: BaseException) -> CannotStart | None:
         return CannotStart(_os_problem(path, exc))
     if isinstance(exc, sqlite3.Error):
         message = _sqlite_problem(path, exc)
+        if message == _NOT_THE_DISK:
+            return None
         return CannotStart(message or f"Referee did not start: the database file {path} is damaged (SQLite says: "
                            f"{exc}). {_restore_advice(path)}")
     return None
@@ -305,9 +311,9 @@ def check_health(path: str | Path) -> None:
             conn.close()
     except sqlite3.Error as exc:
         message = _sqlite_problem(path, exc)
-        if message is not None:
+        if message:
             raise CannotStart(message) from None
-        rows = [(str(exc),)]
+        rows = [(str(exc),)]  # damaged, or an error SQLite's check should not give: the check failed
     if rows != [("ok",)]:
         detail = "; ".join(str(r[0]) for r in rows[:3]) + (f" (and {len(rows) - 3} more)" if len(rows) > 3 else "")
         raise CannotStart(

@@ -333,3 +333,8 @@ def test_an_io_error_at_the_check_is_not_called_damaged(tmp_path, monkeypatch):
         store.check_health(path)
     message = caught.value.format_message()
     assert "input/output error" in message and "damaged" not in message and "copy the backup" not in message
+
+
+def test_an_error_of_sql_at_start_is_not_called_a_disk_problem(tmp_path):
+    exc = _sqlite_error(sqlite3.SQLITE_ERROR, "table match_events already exists")
+    assert store.start_problem(tmp_path / "r.sqlite", exc) is None
