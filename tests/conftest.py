@@ -27,7 +27,8 @@ def waitress_serving(app):
     """Serve ``app`` with waitress (the production server) on a free loopback port, in a thread; yields the base URL."""
     from waitress.server import create_server
 
-    server = create_server(app, host="127.0.0.1", port=0, threads=4)
+    # poll(), as `referee` runs it: select() fails once a long test run holds descriptors past 1024
+    server = create_server(app, host="127.0.0.1", port=0, threads=4, asyncore_use_poll=True)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     try:

@@ -40,8 +40,9 @@ def _holder(path: Path, seconds: float) -> subprocess.Popen:
     proc = subprocess.Popen([sys.executable, "-c", HOLDER, str(path), str(seconds)], cwd=ROOT, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
     assert proc.stdout is not None
-    ready, _, _ = select.select([proc.stdout], [], [], 30)
-    line = proc.stdout.readline() if ready else b""
+    waiting = select.poll()  # not select(): a long test run holds descriptors past 1024
+    waiting.register(proc.stdout, select.POLLIN)
+    line = proc.stdout.readline() if waiting.poll(30_000) else b""
     if line != b"holding\n":
         proc.kill()
         raise AssertionError(f"the holder did not take the lock: {line + proc.stdout.read()!r}")
