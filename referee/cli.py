@@ -119,6 +119,13 @@ def main(argv: list[str] | None = None) -> None:
     except store.CannotStart as exc:
         print(exc.format_message(), file=sys.stderr, flush=True)
         sys.exit(exc.exit_code)
+    app.config["THREADS"] = args.threads  # the sheet renders keep most of them free (referee.web.sheets)
+    from .sheets import start_render_server
+
+    try:
+        start_render_server()  # WeasyPrint loads in the renders' fork server while the server starts
+    except OSError:  # the first sheet starts it (and says what is wrong)
+        pass
     try:
         server = create_server(app, host=host, port=args.port, threads=args.threads)
     except OSError as exc:  # in use, not this machine's address, unknown name
