@@ -120,10 +120,10 @@ def main(argv: list[str] | None = None) -> None:
         print(exc.format_message(), file=sys.stderr, flush=True)
         sys.exit(exc.exit_code)
     app.config["THREADS"] = args.threads  # the sheet renders keep most of them free (referee.web.sheets)
-    from .sheets import start_render_server
+    from .web.sheets import start_render_server
 
     try:
-        start_render_server()  # WeasyPrint loads in the renders' fork server while the server starts
+        start_render_server(app)  # WeasyPrint loads in the renders' fork server while the server starts
     except OSError:  # the first sheet starts it (and says what is wrong)
         pass
     try:

@@ -1,4 +1,5 @@
-"""Printed score sheets: the sheet model, built from what the rules return, and HTML → PDF with WeasyPrint.
+"""Printed score sheets: the sheet model, built from what the rules return, and HTML → PDF with WeasyPrint (in
+a child process, a bounded number at once: ``render_pdf``, ``RenderGate``), and the cache of rendered sheets.
 
 Nothing here re-derives a rule: a row's notation comes from ``game.notation``, its working from the
 result's breakdown, the totals from the replayed match. The chart (SVG) and the QR code (PNG) are made here,

@@ -7,6 +7,7 @@ memory given back afterwards."""
 from __future__ import annotations
 
 import http.client
+import logging
 import os
 import subprocess
 import sys
@@ -167,6 +168,19 @@ def test_without_a_public_url_each_address_the_qr_code_carries_has_its_own_slot(
     assert calls == [url, f"http://127.0.0.1:5000/matches/{small_match}"]
     client.get(f"/matches/{small_match}/sheet", headers={"Host": "localhost:80"})
     assert calls[-1] == f"http://localhost/matches/{small_match}"  # the scheme's own port is left out
+
+
+STATIC = str(ROOT / "static")
+
+
+def test_a_render_in_its_child_process_tells_the_server_its_warnings_and_its_failure(caplog):
+    with caplog.at_level(logging.WARNING, logger="weasyprint"):
+        pdf = sheets.render_pdf('<p style="colour: red">x</p><img src="http://example.org/x.png">',
+                                "http://localhost/", STATIC)
+    assert pdf.startswith(b"%PDF")
+    assert "Ignored `colour: red`" in caplog.text and "Sheets only load files from /static/" in caplog.text
+    with pytest.raises(sheets.RenderFailed, match="TypeError"):
+        sheets.render_pdf(None, "http://localhost/", STATIC)  # type: ignore[arg-type]
 
 
 # ---- against the real server ----------------------------------------------------------------

@@ -4,7 +4,12 @@ Rendered sheets are kept in a per-process cache (``referee.sheets.SheetCache``),
 them: a match sheet by the match's id and its version stamp (``match_version``), the language, the address
 its QR code points to, the kind (HTML preview or PDF) and the variant (the score sheet, one line a deal, or
 with ``?working=1`` every deal's working under it); a blank sheet by its game and names; a rules card
-by its game and options. A second request is served from the cache without WeasyPrint.
+by its game and options. A second request is served from the cache without WeasyPrint, and one that comes
+while its sheet is being rendered waits for that render.
+
+PDFs are rendered through the app's render gate (``render_gate``): SHEET_RENDERS at once, SHEET_QUEUE more
+waiting at most SHEET_WAIT seconds, any other answered ``503`` with ``Retry-After`` at once — renders never hold
+every server thread. Each is rendered in a child process (``referee.sheets.render_pdf``).
 
 Each answer carries a strong ETag (a digest of its bytes) and a request with a matching ``If-None-Match``
 gets ``304``. Match sheets stay ``Cache-Control: no-store`` like every answer that shows match data — a
@@ -19,7 +24,7 @@ import os
 import re
 from typing import Any, NoReturn
 
-from flask import Blueprint, Response, abort, current_app, render_template, request
+from flask import Blueprint, Flask, Response, abort, current_app, render_template, request
 from flask_babel import gettext as _
 from markupsafe import Markup
 from werkzeug.exceptions import ServiceUnavailable
@@ -85,6 +90,18 @@ def render_gate() -> sheets.RenderGate:
     return gate
 
 
+def in_children() -> bool:
+    """Are PDFs rendered in child processes (SHEET_PROCESSES, on by default)?"""
+    return bool(_setting("SHEET_PROCESSES", 1))
+
+
+def start_render_server(app: Flask) -> None:
+    """Start the fork server the renders' child processes come from, when ``app`` renders in them."""
+    with app.app_context():
+        if in_children():
+            sheets.start_render_server()
+
+
 def match_version(match_id: int) -> tuple[Any, ...] | None:
     """What changes a match's sheet, read from its row (None: no such match): its ``version`` (one more on every
     deal entered, corrected, voided or restored, and every change of its standing), and what people set on the
@@ -144,7 +161,7 @@ def _pdf(html: str, sheet: bool = False) -> bytes:
     static = str(current_app.static_folder)
     extra = [os.path.join(static, "sheet.css")] if sheet else []
     return sheets.render_pdf(html, base_url=request.url_root, static_folder=static, stylesheet_paths=extra,
-                             in_child=bool(_setting("SHEET_PROCESSES", 1)))
+                             in_child=in_children())
 
 
 def _css_string(text: str) -> str:
