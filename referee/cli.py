@@ -240,6 +240,13 @@ def main(argv: list[str] | None = None) -> None:
     except SettingError as exc:
         print(f"referee: {exc}", file=sys.stderr, flush=True)
         sys.exit(2)
+    app.config["THREADS"] = args.threads  # the sheet renders keep most of them free (referee.web.sheets)
+    from .web.sheets import start_render_server
+
+    try:
+        start_render_server(app)  # WeasyPrint loads in the renders' fork server while the server starts
+    except OSError:  # the first sheet starts it (and says what is wrong)
+        pass
     try:
         server = create_server(app, host=host, port=args.port, **settings)
     except OSError as exc:  # in use, not this machine's address, unknown name

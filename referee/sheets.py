@@ -1,4 +1,5 @@
-"""Printed score sheets: the sheet model, built from what the rules return, and HTML → PDF with WeasyPrint.
+"""Printed score sheets: the sheet model, built from what the rules return, and HTML → PDF with WeasyPrint (in
+a child process, a bounded number at once: ``render_pdf``, ``RenderGate``), and the cache of rendered sheets.
 
 Nothing here re-derives a rule: a row's notation comes from ``game.notation``, its working from the
 result's breakdown, the totals from the replayed match. The chart (SVG) and the QR code (PNG) are made here,
@@ -13,7 +14,8 @@ import itertools
 import mimetypes
 import re
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -551,6 +553,153 @@ def html_to_pdf(html: str, base_url: str, static_folder: str | Path, css: str | 
         stylesheets=extra or None)
 
 
+def render_pdf(html: str, base_url: str, static_folder: str | Path, stylesheet_paths: Sequence[str | Path] = (),
+               in_child: bool = True) -> bytes:
+    """The PDF of a sheet's HTML (``html_to_pdf``, with the style sheets at ``stylesheet_paths``), rendered in a
+    child process of its own unless ``in_child`` is false.
+
+    Why a child: WeasyPrint is pure Python for the most part. In the server's process a 50-page sheet holds the
+    GIL that every other request needs for as long as it renders (a probe of /api/games waited up to 1.8 s
+    beside two such renders), and its ~150 MiB, once freed, stay with the process: glibc's ``malloc_trim``
+    gives back little of a heap two renders fragmented (432 MiB kept after eight sheets). A child process has
+    a GIL of its own, and all its memory goes back to the system when it ends. It is forked from a fork server
+    that has WeasyPrint loaded and warmed up (``referee.render_child``), so a child starts in milliseconds."""
+    args = (html, base_url, str(static_folder), tuple(str(p) for p in stylesheet_paths))
+    return _render_in_child(*args) if in_child else _render_here(*args)
+
+
+def _render_here(html: str, base_url: str, static_folder: str, stylesheet_paths: tuple[str, ...]) -> bytes:
+    return html_to_pdf(html, base_url=base_url, static_folder=static_folder,
+                       stylesheets=[stylesheet(path) for path in stylesheet_paths])
+
+
+class RenderFailed(RuntimeError):
+    """The child process rendering a sheet failed (its traceback is the message) or ended without an answer."""
+
+
+RENDER_LIMIT = 600.0  # seconds a child may render before it is stopped (the longest sheets take about 40 s)
+
+
+def _render_in_child(*args: Any) -> bytes:
+    context = _child_context()
+    receiving, sending = context.Pipe(duplex=False)
+    child = context.Process(target=_child_main, args=(sending, *args), name="referee-sheet", daemon=True)
+    child.start()
+    sending.close()
+    try:
+        if not receiving.poll(RENDER_LIMIT):
+            raise RenderFailed(f"the sheet's render took more than {RENDER_LIMIT:.0f} s and was stopped")
+        kind, value = receiving.recv()
+    except EOFError:
+        child.join(5)
+        raise RenderFailed(f"the sheet's render process ended without an answer (exit code {child.exitcode})") from None
+    finally:
+        receiving.close()
+        if child.is_alive():
+            child.join(5)  # it sent its answer and ends
+        if child.is_alive():
+            child.kill()
+            child.join(5)
+        child.close()
+    import logging
+
+    body, logged = value
+    for name, level, message in logged:  # WeasyPrint's warnings (a missing glyph, bad CSS) in the server's log
+        logging.getLogger(name).log(level, "%s", message)
+    if kind != "pdf":
+        raise RenderFailed(body)
+    return bytes(body)
+
+
+def _child_main(sending: Any, *args: Any) -> None:
+    """In the child: render, send the PDF (or the traceback) with what was logged meanwhile, and end."""
+    import logging
+    import traceback
+
+    logged: list[tuple[str, int, str]] = []
+
+    class Kept(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            logged.append((record.name, record.levelno, record.getMessage()))
+
+    root = logging.getLogger()
+    root.handlers[:] = [Kept(logging.WARNING)]
+    try:
+        answer: tuple[str, Any] = ("pdf", (_render_here(*args), logged))
+    except BaseException as exc:  # told to the parent, which raises it: a 500 with a request id
+        answer = ("error", ("".join(traceback.format_exception(exc)), logged))
+    sending.send(answer)
+    sending.close()
+
+
+@functools.lru_cache(maxsize=1)
+def _child_context() -> Any:
+    """A fork server (where the platform has one; else each child starts anew) that imports
+    ``referee.render_child`` once, and that every render's child is forked from. Never a plain fork of the
+    server itself: its other threads may hold locks the child would inherit held."""
+    import multiprocessing
+
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("spawn")
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["referee.render_child"])
+    return context
+
+
+def start_render_server() -> None:
+    """Start the fork server now (it loads WeasyPrint meanwhile) rather than at the first sheet."""
+    context = _child_context()
+    if context.get_start_method() == "forkserver":
+        from multiprocessing import forkserver
+
+        forkserver.ensure_running()
+
+
+# Every script the sheets' fonts cover: rendered once, the warm-up page loads each of those fonts.
+_SCRIPTS = "Zoë Дмитрий Γιώργος אברהם محمد प्रिया สมชาย 김철수 张伟 さくら サクラ 🎉 ♠"
+
+
+def _warm_up_page() -> str:
+    """A page built like a match sheet (``templates/sheets/match.html``): the header with its QR code, score
+    lines under a running heading, a table of deals with their working, the totals and the chart, page numbers.
+    Rendering it fills the caches a sheet's render uses (only speed depends on how closely it matches)."""
+    players = ["Ann", "山田 太郎"]
+    series = [{"Ann": 10 * n, "山田 太郎": 7 * n} for n in range(30)]
+    lines = "".join(f'<p class="r">{n:>3}{FIGURE_SPACE * 4}{10 * n:>4}  {7 * n:>4} Ann{DEALER_MARK}♠ take</p>'
+                    for n in range(1, 61))
+    deals = "".join(f"<tr><td>{n}</td><td>Ann</td><td>♥ take</td><td>{n}</td><td>{2 * n}</td><td>0</td><td>{n}</td>"
+                    f'</tr><tr class="w"><td></td><td colspan="6">Ann: 70 + 10 last trick = {n}</td></tr>'
+                    for n in range(1, 31))
+    return (
+        '<!doctype html><html lang="en"><head><meta charset="utf-8"><style>'
+        '@page { @bottom-right { content: "page " counter(page) " / " counter(pages); } }'
+        "@page { @top-left { content: element(colhead); vertical-align: bottom; width: 100%; } }"
+        "@page :first { @top-left { content: none; } } .colhead { position: running(colhead); }"
+        f"{columns_css(3, 13, 2)}</style></head><body>"
+        '<p class="printed-at">Referee</p><div class="head"><h1>Klaberjass Ann · 山田 太郎</h1>'
+        f"<p><b>Match</b> #1</p><p><b>Note</b> {_SCRIPTS}</p><p class=\"rules\"><b>Rules</b> Target: 1000</p>"
+        f'<div class="qr"><img src="{qr_png("http://localhost:5000/matches/1")}" alt=""><br>Open this match</div></div>'
+        '<div class="colhead score"><table class="cols"><tr><th>Ann</th><th>山田 太郎</th></tr></table></div>'
+        '<div class="rows score"><table class="cols"><tr><th>Ann</th><th>山田 太郎</th></tr></table>'
+        f'<p class="h"># + Σ + Σ Dealt{DEALER_MARK}Deal</p>{lines}</div>'
+        '<div class="rows"><table class="deals p2"><colgroup><col class="n"><col class="d"><col><col class="s">'
+        '<col class="t"><col class="s"><col class="t"></colgroup><thead><tr><th>#</th><th>Dealt</th><th>Deal</th>'
+        '<th colspan="2">Ann</th><th colspan="2">山田 太郎</th></tr><tr class="pm"><th></th><th></th><th></th>'
+        f"<th>+</th><th>Σ</th><th>+</th><th>Σ</th></tr></thead><tbody>{deals}</tbody></table></div>"
+        '<div class="foot"><p class="ft">Totals so far</p><p class="tot"><b>290 203</b></p>'
+        '<p class="result">In progress.</p>'
+        f'{chart_svg(players, series, target=1000, labels=False, sparse=True)}'
+        '<p class="legend">Running totals after each deal: ● Ann □ 山田 太郎</p></div></body></html>'
+    )
+
+
+def warm_up(static_folder: str | Path) -> None:
+    """Load what renders need — WeasyPrint's caches, the fonts of every script, the sheets' style sheet — by
+    rendering a page built like a sheet."""
+    paths = [p for p in (Path(static_folder) / "sheet.css",) if p.is_file()]
+    _render_here(_warm_up_page(), "http://localhost/", str(static_folder), tuple(str(p) for p in paths))
+
+
 _STYLESHEETS: dict[Path, tuple[float, Any]] = {}
 
 
@@ -568,6 +717,101 @@ def stylesheet(path: str | Path) -> Any:
     return known[1]
 
 
+# ---- bounded rendering --------------------------------------------------------------------
+
+class Busy(Exception):
+    """No render slot came free in time (or too many requests wait already): ``retry_after`` is a fair guess, in
+    whole seconds, of when one will."""
+
+    def __init__(self, retry_after: int, renders: int) -> None:
+        super().__init__(f"every render slot is taken; retry in {retry_after} s")
+        self.retry_after, self.renders = retry_after, renders
+
+
+class RenderGate:
+    """At most ``renders`` sheets rendered at once, and at most ``waiting`` more requests waiting — each at most
+    ``wait`` seconds — for a slot; any request beyond those is refused at once (``Busy``). So renders, and
+    requests waiting for one, never hold more than ``renders + waiting`` of the server's threads: the others stay
+    free for everything else. Thread-safe."""
+
+    def __init__(self, renders: int, waiting: int, wait: float) -> None:
+        import threading
+
+        self.renders, self.waiting, self.wait = max(1, renders), max(0, waiting), max(0.0, wait)
+        self._slots = threading.BoundedSemaphore(self.renders)
+        self._lock = threading.Lock()
+        self._admitted = 0  # requests rendering or waiting for a slot (or for another request's render)
+        self._took = 0.0  # how long a render takes, lately (seconds; 0: none yet)
+
+    @property
+    def admitted(self) -> int:
+        return self._admitted
+
+    def retry_after(self) -> int:
+        """Seconds until a slot is likely free: about one render's time (5 s before the first is timed)."""
+        import math
+
+        return min(300, max(1, math.ceil(self._took))) if self._took else 5
+
+    def busy(self) -> Busy:
+        return Busy(self.retry_after(), self.renders)
+
+    @contextmanager
+    def admission(self) -> Iterator[None]:
+        """Hold one of the ``renders + waiting`` places for the ``with`` block (``Busy`` at once when none is
+        left)."""
+        with self._lock:
+            if self._admitted >= self.renders + self.waiting:
+                raise self.busy()
+            self._admitted += 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._admitted -= 1
+
+    def run(self, make: Callable[[], bytes]) -> bytes:
+        """``make()`` in a render slot, waited for at most ``wait`` seconds; then the memory it used is given
+        back (``release_memory``)."""
+        import time
+
+        with self.admission():
+            if not self._slots.acquire(timeout=self.wait):
+                raise self.busy()
+            start = time.monotonic()
+            try:
+                return make()
+            finally:
+                took = time.monotonic() - start
+                self._slots.release()
+                self._took = took if not self._took else 0.7 * self._took + 0.3 * took
+                release_memory(collect=took >= 1.0)
+
+
+@functools.lru_cache(maxsize=1)
+def _malloc_trim() -> Callable[[int], int] | None:
+    import ctypes
+    import ctypes.util
+
+    try:
+        return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim
+    except (OSError, AttributeError):  # not glibc (musl, macOS): nothing to trim
+        return None
+
+
+def release_memory(collect: bool = False) -> None:
+    """Give the memory a render freed back to the system: glibc keeps freed memory in the process otherwise.
+    ``collect``: after a long render, its reference cycles collected first (the HTML of a 50-page sheet leaves
+    about 25 MiB, half of it in cycles). ``malloc_trim`` runs without holding the GIL."""
+    if collect:
+        import gc
+
+        gc.collect()
+    trim = _malloc_trim()
+    if trim is not None:
+        trim(0)
+
+
 # ---- the sheet cache ----------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -576,6 +820,16 @@ class Rendered:
 
     body: bytes
     etag: str
+
+
+class _Flight:
+    """One render under way: done when it ends, with what it made (None: it failed)."""
+
+    def __init__(self) -> None:
+        import threading
+
+        self.done = threading.Event()
+        self.rendered: Rendered | None = None
 
 
 class SheetCache:
@@ -593,6 +847,7 @@ class SheetCache:
         self._entries: OrderedDict[Any, tuple[Any, Rendered]] = OrderedDict()
         self._bytes = 0
         self._lock = threading.Lock()
+        self._flights: dict[tuple[Any, Any], _Flight] = {}  # renders under way, by (slot, version)
 
     def get(self, slot: Any, version: Any) -> Rendered | None:
         with self._lock:
@@ -618,6 +873,40 @@ class SheetCache:
                 _, (_, dropped) = self._entries.popitem(last=False)
                 self._bytes -= len(dropped.body)
         return rendered
+
+    def get_or_render(self, slot: Any, version: Any, make: Callable[[], bytes], gate: RenderGate | None = None,
+                      ) -> Rendered:
+        """The sheet from the cache, else rendered once (``make()``, through ``gate`` when given) and kept: a
+        request for a sheet another request is rendering waits for that render (as one waiting at the gate, at
+        most its ``wait``) instead of rendering it again."""
+        while True:
+            found = self.get(slot, version)
+            if found is not None:
+                return found
+            with self._lock:
+                flight = self._flights.get((slot, version))
+                leading = flight is None
+                if flight is None:
+                    flight = self._flights[(slot, version)] = _Flight()
+            if leading:
+                return self._lead(slot, version, make, gate, flight)
+            with gate.admission() if gate is not None else nullcontext():
+                done = flight.done.wait(gate.wait if gate is not None else None)
+            if not done and gate is not None:
+                raise gate.busy()
+            if flight.rendered is not None:
+                return flight.rendered
+            # the render failed (or was refused): this request tries for itself
+
+    def _lead(self, slot: Any, version: Any, make: Callable[[], bytes], gate: RenderGate | None,
+              flight: _Flight) -> Rendered:
+        try:
+            flight.rendered = self.put(slot, version, gate.run(make) if gate is not None else make())
+            return flight.rendered
+        finally:
+            with self._lock:
+                del self._flights[(slot, version)]
+            flight.done.set()
 
     def clear(self) -> None:
         with self._lock:

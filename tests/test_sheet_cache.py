@@ -11,15 +11,15 @@ from tests.test_sheets import enter_deals, line_after, pdf_of, text_of
 
 @pytest.fixture
 def renders(monkeypatch) -> list[str]:
-    """Every call to WeasyPrint, counted (the HTML it was given)."""
+    """Every PDF render (WeasyPrint, in its child process), counted (the HTML it was given)."""
     calls: list[str] = []
-    real = sheets.html_to_pdf
+    real = sheets.render_pdf
 
     def counted(html, *args, **kwargs):
         calls.append(html)
         return real(html, *args, **kwargs)
 
-    monkeypatch.setattr(sheets, "html_to_pdf", counted)
+    monkeypatch.setattr(sheets, "render_pdf", counted)
     return calls
 
 

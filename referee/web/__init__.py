@@ -132,7 +132,7 @@ def _when(stamp: str) -> str:
     return localized_moment(moment)
 
 
-def http_error(exc: HTTPException) -> tuple[Any, int]:
+def http_error(exc: HTTPException) -> tuple[Any, int, list[tuple[str, str]]]:
     """An HTTP error as the client reads it: the error page, or ``{"errors": [...]}`` under /api/; werkzeug's own
     descriptions are replaced by Referee's words in the reader's language."""
     from .i18n import current_language
@@ -141,11 +141,13 @@ def http_error(exc: HTTPException) -> tuple[Any, int]:
     message = exc.description or exc.name
     if message == type(exc).description and code in _HTTP_MESSAGES and current_language() != "en":
         message = gettext(_HTTP_MESSAGES[code])
+    # the error's own headers (Retry-After of a 503, Allow of a 405), not its Content-Type
+    headers = [(k, v) for k, v in exc.get_headers() if k.lower() != "content-type"]
     if wants_json():
         return jsonify(
             {"errors": [{"field": None, "code": exc.name.lower().replace(" ", "_"), "message": message}]}
-        ), code
-    return render_template("error.html", code=code, title=gettext(exc.name), message=message), code
+        ), code, headers
+    return render_template("error.html", code=code, title=gettext(exc.name), message=message), code, headers
 
 
 # The titles of the error pages (werkzeug's names), and what Referee says instead of werkzeug's descriptions.

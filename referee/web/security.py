@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
 import logging
 import math
 import re
@@ -113,7 +114,7 @@ def _passphrase_bytes() -> bytes:
 
 # ---- allowed hosts ------------------------------------------------------------------------
 
-_HOST = re.compile(r"(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(?::[0-9]{1,5})?")
+_HOST = re.compile(r"(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(?::([0-9]{1,5}))?")
 
 
 def allowed_hosts(app: Flask) -> list[str]:
@@ -143,13 +144,34 @@ def host_allowed(host: str, allowed: list[str]) -> bool:
     return False
 
 
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def request_origin() -> str:
+    """``scheme://host[:port]`` of this request, one spelling for one address: the name in lower case without a
+    final dot (``localhost.`` is ``localhost``), an IPv6 address in its short form, the port only when it is not
+    the scheme's own (werkzeug leaves out a ``Host`` with a port that cannot be one: the host guard refuses it)."""
+    scheme = request.scheme
+    m = _HOST.fullmatch(request.host or "")
+    if m is None:  # not past the host guard (it answers 400): as werkzeug has it
+        return f"{scheme}://{request.host}"
+    name = m.group(1).lower().rstrip(".")
+    if name.startswith("["):
+        try:
+            name = f"[{ipaddress.IPv6Address(name[1:-1]).compressed}]"
+        except ValueError:
+            pass
+    port = int(m.group(2)) if m.group(2) else None
+    return f"{scheme}://{name}" if port in (None, _DEFAULT_PORTS.get(scheme)) else f"{scheme}://{name}:{port}"
+
+
 def public_url(endpoint: str, **values) -> str:
     """An absolute URL to give away (share links, their QR codes): REFEREE_PUBLIC_URL when set, otherwise
-    the (allowed) host this request came to."""
+    the (allowed) host this request came to, spelled one way (``request_origin``)."""
     base = current_app.config.get("PUBLIC_URL")
     if base:
         return base.rstrip("/") + url_for(endpoint, **values)
-    return url_for(endpoint, _external=True, **values)
+    return request_origin() + url_for(endpoint, **values)
 
 
 # ---- throttling wrong passphrases ---------------------------------------------------------

@@ -4,7 +4,12 @@ Rendered sheets are kept in a per-process cache (``referee.sheets.SheetCache``),
 them: a match sheet by the match's id and its version stamp (``match_version``), the language, the address
 its QR code points to, the kind (HTML preview or PDF) and the variant (the score sheet, one line a deal, or
 with ``?working=1`` every deal's working under it); a blank sheet by its game and names; a rules card
-by its game and options. A second request is served from the cache without WeasyPrint.
+by its game and options. A second request is served from the cache without WeasyPrint, and one that comes
+while its sheet is being rendered waits for that render.
+
+PDFs are rendered through the app's render gate (``render_gate``): SHEET_RENDERS at once, SHEET_QUEUE more
+waiting at most SHEET_WAIT seconds, any other answered ``503`` with ``Retry-After`` at once — renders never hold
+every server thread. Each is rendered in a child process (``referee.sheets.render_pdf``).
 
 Each answer carries a strong ETag (a digest of its bytes) and a request with a matching ``If-None-Match``
 gets ``304``. Match sheets stay ``Cache-Control: no-store`` like every answer that shows match data — a
@@ -17,11 +22,12 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Any
+from typing import Any, NoReturn
 
-from flask import Blueprint, Response, abort, current_app, render_template, request
+from flask import Blueprint, Flask, Response, abort, current_app, render_template, request
 from flask_babel import gettext as _
 from markupsafe import Markup
+from werkzeug.exceptions import ServiceUnavailable
 
 from .. import matches, sheets
 from ..games import find_game
@@ -57,6 +63,45 @@ def sheet_cache() -> sheets.SheetCache:
     return cache
 
 
+def default_renders(threads: int) -> int:
+    """How many sheets are rendered at once unless SHEET_RENDERS says: one a CPU, and at most a quarter of the
+    server's threads — with as many waiting, half of them stay free for every other request."""
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not Linux
+        cpus = os.cpu_count() or 1
+    return max(1, min(cpus, threads // 4))
+
+
+def render_gate() -> sheets.RenderGate:
+    """This app's bound on PDF renders (made on first use): SHEET_RENDERS at once (``default_renders``),
+    SHEET_QUEUE more waiting (as many again by default), each at most SHEET_WAIT seconds (15)."""
+    gate = current_app.extensions.get("referee.render_gate")
+    if gate is None:
+        threads = int(current_app.config.get("THREADS") or 8)
+        renders = max(1, _setting("SHEET_RENDERS", default_renders(threads)))
+        waiting = max(0, _setting("SHEET_QUEUE", renders))
+        if renders + waiting >= threads:
+            current_app.logger.warning(
+                "REFEREE_SHEET_RENDERS (%s) and REFEREE_SHEET_QUEUE (%s) take every one of the %s threads: while "
+                "sheets are printed, other requests wait", renders, waiting, threads)
+        made = sheets.RenderGate(renders, waiting, _setting("SHEET_WAIT", 15))
+        gate = current_app.extensions.setdefault("referee.render_gate", made)
+    return gate
+
+
+def in_children() -> bool:
+    """Are PDFs rendered in child processes (SHEET_PROCESSES, on by default)?"""
+    return bool(_setting("SHEET_PROCESSES", 1))
+
+
+def start_render_server(app: Flask) -> None:
+    """Start the fork server the renders' child processes come from, when ``app`` renders in them."""
+    with app.app_context():
+        if in_children():
+            sheets.start_render_server()
+
+
 def match_version(match_id: int) -> tuple[Any, ...] | None:
     """What changes a match's sheet, read from its row (None: no such match): its ``version`` (one more on every
     deal entered, corrected, voided or restored, and every change of its standing), and what people set on the
@@ -85,22 +130,38 @@ def _answer(rendered: sheets.Rendered, mimetype: str, filename: str | None, show
 
 
 def _cached(slot: tuple[Any, ...], version: Any, render, mimetype: str, filename: str | None = None,
-            shows_match: bool = True) -> Response:
-    """The sheet from the cache, or rendered (``render()`` → bytes or str) and kept."""
-    cache = sheet_cache()
-    rendered = cache.get(slot, version)
-    if rendered is None:
+            shows_match: bool = True, pdf: bool = False) -> Response:
+    """The sheet from the cache, or rendered (``render()`` → bytes or str) once and kept; a ``pdf`` is rendered
+    through the render gate (503 with ``Retry-After`` when it is full)."""
+    def make() -> bytes:
         body = render()
-        rendered = cache.put(slot, version, body.encode() if isinstance(body, str) else body)
+        return body.encode() if isinstance(body, str) else body
+
+    try:
+        rendered = sheet_cache().get_or_render(slot, version, make, render_gate() if pdf else None)
+    except sheets.Busy as busy:
+        _busy(busy)
     return _answer(rendered, mimetype, filename, shows_match)
+
+
+def _busy(busy: sheets.Busy) -> NoReturn:
+    from .security import _in
+
+    current_app.logger.warning("sheet refused on %s: %s sheets printing, the most at once; retry in %s s",
+                               request.path, busy.renders, busy.retry_after)
+    raise ServiceUnavailable(_(
+        "Referee is printing other sheets right now (at most %(renders)s at once): try again in %(wait)s.",
+        renders=i18n.number(busy.renders), wait=_in(busy.retry_after)), retry_after=busy.retry_after)
 
 
 def _pdf(html: str, sheet: bool = False) -> bytes:
     """PDF of a page (``sheet``: one of the sheets of ``sheets/_document.html``, printed with ``sheet.css`` read
-    once per process rather than linked from the HTML)."""
+    once per process rather than linked from the HTML), rendered in a child process (``sheets.render_pdf``)
+    unless SHEET_PROCESSES is 0."""
     static = str(current_app.static_folder)
-    extra = [sheets.stylesheet(os.path.join(static, "sheet.css"))] if sheet else []
-    return sheets.html_to_pdf(html, base_url=request.url_root, static_folder=static, stylesheets=extra)
+    extra = [os.path.join(static, "sheet.css")] if sheet else []
+    return sheets.render_pdf(html, base_url=request.url_root, static_folder=static, stylesheet_paths=extra,
+                             in_child=in_children())
 
 
 def _css_string(text: str) -> str:
@@ -139,14 +200,13 @@ def _game(game_key: str) -> BaseGame:
 
 # ---- match sheets -------------------------------------------------------------------------
 
-def _match_sheet_html(match_id: int, pdf: bool, working: bool = False) -> tuple[str, matches.Match]:
+def _match_sheet_html(match_id: int, url: str, pdf: bool, working: bool = False) -> tuple[str, matches.Match]:
     """The match sheet's HTML: the compact score sheet (one line per deal), or with ``working`` every deal's
-    working under it."""
+    working under it; its QR code points to ``url``."""
     try:
         match = matches.load(get_db(), match_id)
     except matches.NotFound as exc:
         abort(404, description=str(exc))
-    url = public_url("pages.match_page", match_id=match_id)
     sheet = sheets.match_sheet(match, url, noun=_(match.game.deal_noun),
                                target_label=_("target %(target)s", target="{target}"), title=_("Running totals"))
     status_words = {status: _(word) for status, word in STATUS_WORDS.items()}
@@ -172,20 +232,24 @@ def _working() -> bool:
     return request.args.get("working", "").strip().lower() in ("1", "true", "yes", "on")
 
 
-def _match_slot(match_id: int, kind: str, working: bool) -> tuple[tuple[Any, ...], Any]:
+def _match_slot(match_id: int, kind: str, working: bool) -> tuple[tuple[Any, ...], Any, str]:
+    """The sheet's cache slot, its version and the address its QR code points to. Of all a sheet shows, only
+    that address depends on how the request reached Referee, and the slot holds exactly it: with
+    REFEREE_PUBLIC_URL every host and port shares one slot; without, each address the QR would carry has its own
+    (``public_url``: the host name in one spelling, the port only when not the scheme's own)."""
     version = match_version(match_id)
     if version is None:
         abort(404, description=_("There is no match %(match)s.", match=match_id))
-    slot = ("match", kind, "working" if working else "compact", match_id, _language(),
-            public_url("pages.match_page", match_id=match_id))
-    return slot, tuple(version)
+    url = public_url("pages.match_page", match_id=match_id)
+    return ("match", kind, "working" if working else "compact", match_id, _language(), url), tuple(version), url
 
 
 @bp.get("/matches/<int:match_id>/sheet")
 def match_sheet(match_id: int):
     working = _working()
-    slot, version = _match_slot(match_id, "html", working)
-    return _cached(slot, version, lambda: _match_sheet_html(match_id, pdf=False, working=working)[0], "text/html")
+    slot, version, url = _match_slot(match_id, "html", working)
+    return _cached(slot, version, lambda: _match_sheet_html(match_id, url, pdf=False, working=working)[0],
+                   "text/html")
 
 
 @bp.get("/sheet-columns.css")
@@ -226,11 +290,12 @@ def _refuse_long_sheet(match_id: int, working: bool) -> None:
 def match_sheet_pdf(match_id: int):
     working = _working()
     _refuse_long_sheet(match_id, working)
-    slot, version = _match_slot(match_id, "pdf", working)
+    slot, version, url = _match_slot(match_id, "pdf", working)
     game = get_db().execute("SELECT game FROM matches WHERE id = ?", [match_id]).fetchone()[0]
     name = f"referee-{game}-{match_id}-working.pdf" if working else f"referee-{game}-{match_id}.pdf"
-    return _cached(slot, version, lambda: _pdf(_match_sheet_html(match_id, pdf=True, working=working)[0], sheet=True),
-                   "application/pdf", name)
+    return _cached(slot, version,
+                   lambda: _pdf(_match_sheet_html(match_id, url, pdf=True, working=working)[0], sheet=True),
+                   "application/pdf", name, pdf=True)
 
 
 # ---- blank sheets -------------------------------------------------------------------------
@@ -281,7 +346,7 @@ def blank_sheet_pdf(game_key: str):
     players = _blank_players(game)
     return _cached(("blank", "pdf", game.key, tuple(players), _language()), 0,
                    lambda: _pdf(_blank_html(game, players, pdf=True), sheet=True), "application/pdf",
-                   f"referee-{game.key}-sheet.pdf", shows_match=False)
+                   f"referee-{game.key}-sheet.pdf", shows_match=False, pdf=True)
 
 
 # ---- rules cards --------------------------------------------------------------------------
@@ -326,4 +391,4 @@ def rules_card_pdf(game_key: str):
     template = rules_template(game.key)
     return _cached(("rules", "pdf", game.key, query, _language()), 0,
                    lambda: _pdf(render_template(template, game=game, options=options, pdf=True)),
-                   "application/pdf", f"referee-{game.key}-rules.pdf", shows_match=False)
+                   "application/pdf", f"referee-{game.key}-rules.pdf", shows_match=False, pdf=True)
