@@ -13,7 +13,6 @@ to the sum of its deals' scores. Exits 1 on any error or mismatch. The server is
 from __future__ import annotations
 
 import argparse
-import http.client
 import json
 import os
 import signal
@@ -105,23 +104,10 @@ def run(args, port: int, proc: subprocess.Popen, log_path: Path) -> int:
             for n in range(10_000_000):  # bounded; the clock stops it long before
                 if time.monotonic() >= end_at[0]:
                     return
-                deal = THROWN_IN if n % 2 == 0 else PLAYED
-                t0 = time.perf_counter()
-                try:
-                    status, data = conn.request("POST", path, deal)
-                except (OSError, http.client.HTTPException) as exc:
-                    mine.append(time.perf_counter() - t0)
-                    errors[i].append(f"{type(exc).__name__}: {exc}")
-                    if len(errors[i]) > 100:
-                        return
-                    continue
-                mine.append(time.perf_counter() - t0)
-                if status == 201:
+                if conn.post_deal(path, THROWN_IN if n % 2 == 0 else PLAYED, mine, errors[i]):
                     entered[i] += 1
-                else:
-                    errors[i].append(f"HTTP {status}: {data[:200]!r}")
-                    if len(errors[i]) > 100:
-                        return
+                elif len(errors[i]) > 100:
+                    return
         finally:
             conn.close()
 

@@ -23,7 +23,6 @@ main's store: ``git archive main | tar -x -C /tmp/referee-main``, then ``--code 
 from __future__ import annotations
 
 import argparse
-import http.client
 import json
 import os
 import signal
@@ -99,19 +98,9 @@ def run_case(ports: list[int], writers: int, deals: int, shared: int) -> dict:
         barrier.wait()
         try:
             for n in range(deals):
-                t0 = time.perf_counter()
-                try:
-                    status, data = conn.request("POST", path, THROWN_IN if n % 2 == 0 else PLAYED,
-                                                {"Idempotency-Key": f"writer{i}-deal{n}"})
-                except (OSError, http.client.HTTPException) as exc:
-                    mine.append(time.perf_counter() - t0)
-                    errors[i].append(f"{type(exc).__name__}: {exc}")
-                    continue
-                mine.append(time.perf_counter() - t0)
-                if status == 201:
+                if conn.post_deal(path, THROWN_IN if n % 2 == 0 else PLAYED, mine, errors[i],
+                                  {"Idempotency-Key": f"writer{i}-deal{n}"}):
                     entered[i] += 1
-                else:
-                    errors[i].append(f"HTTP {status}: {data[:200]!r}")
         finally:
             conn.close()
 

@@ -57,6 +57,22 @@ class Client:
             self.conn.close()
             self.conn = None
 
+    def post_deal(self, path: str, deal: dict, latencies: list[float], errors: list[str],
+                  headers: dict[str, str] | None = None) -> bool:
+        """POST one deal, its latency appended to ``latencies`` (errors too): True when it was stored (201), else
+        the failure — a lost connection or any other answer — appended to ``errors``."""
+        t0 = time.perf_counter()
+        try:
+            status, data = self.request("POST", path, deal, headers)
+        except (OSError, http.client.HTTPException) as exc:
+            latencies.append(time.perf_counter() - t0)
+            errors.append(f"{type(exc).__name__}: {exc}")
+            return False
+        latencies.append(time.perf_counter() - t0)
+        if status != 201:
+            errors.append(f"HTTP {status}: {data[:200]!r}")
+        return status == 201
+
 
 def start_server(port: int, database: Path, log, threads: int, command: list[str] | None = None) -> subprocess.Popen:
     """``python -m referee`` (or ``command``, given the port, database and threads in the environment too) on
