@@ -1,17 +1,22 @@
-"""Benchmark: the cost of entering and showing deals (issue "Writes in constant time"), on the real server.
+"""Benchmark: the cost of entering and showing deals, on the real server.
 
 Starts ``python -m referee`` and, side by side, a bare Flask + SQLite app (the same waitress, the same threads;
 its view reads the JSON body and inserts one row in a transaction), each on a temporary SQLite file, and prints:
 
-- deal POST throughput at 8 clients, Referee ÷ the bare app (target ≥ 0.6);
+- the write path (issue "Code the next person can carry", point 7): every deal a played one (take, card points,
+  last trick), each client on its own match, the requests pre-encoded and the answers read with a raw socket (so the
+  load client is not what is measured); at 8 and at 50 clients, each server's deal POSTs per second, its CPU time per
+  request (from /proc: user + system of the server's process) and the latency p50/p99. Targets: Referee's CPU per
+  deal POST ≤ 2 × the bare app's; throughput Referee ÷ bare app ≥ 0.6 at 8 clients and ≥ 0.5 at 50;
 - deal POST latency with 1,000 deals already in the match ÷ with 0 deals (target ≤ 1.5);
 - GET of the match page at 200 deals ÷ at 0 deals (target ≤ 3);
 - 50 clients offering 125 requests/s in total: deal POST p99 (target ≤ 50 ms);
 - SQL statements per deal POST, counted in-process with sqlite3's trace callback (target ≤ 10), and the list.
 
 Each figure with its target and "met" / "NOT met"; exits 1 when one is not met. The servers are killed at the end.
+The machine's load average is printed first: figures taken on a busy machine are not comparable.
 
-    .venv/bin/python scripts/bench_engine.py [--quick] [--threads 8]
+    .venv/bin/python scripts/bench_engine.py [--quick] [--threads 8] [--only throughput|post|page|load|sql]
 """
 
 from __future__ import annotations
@@ -29,9 +34,10 @@ import time
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
+from typing import NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from benchkit import ROOT, Client, percentile, serving  # noqa: E402
+from benchkit import ROOT, Client, RawPoster, cpu_seconds, percentile, serving_process  # noqa: E402
 
 PLAYERS = ("Ann", "Ben")
 THROWN_IN = {"upcard": "clubs", "calls": ["pass", "pass", "pass", "pass"]}
@@ -72,10 +78,11 @@ def serve_baseline() -> None:
 
 
 @contextmanager
-def server(tmp: Path, name: str, threads: int, baseline: bool = False) -> Iterator[int]:
+def server(tmp: Path, name: str, threads: int, baseline: bool = False) -> Iterator[tuple[int, int]]:
+    """A server on a free port: yields its port and its process id."""
     command = [sys.executable, str(Path(__file__).resolve()), "--serve-baseline"] if baseline else None
-    with serving(tmp, name, threads, command) as (port, _log):
-        yield port
+    with serving_process(tmp, name, threads, command) as (port, _log, proc):
+        yield port, proc.pid
 
 
 # ---- helpers ---------------------------------------------------------------------------------------------------
@@ -138,39 +145,65 @@ class Report:
 
 # ---- the measurements ------------------------------------------------------------------------------------------
 
-def throughput(port: int, clients: int, seconds: float, paths: list[str]) -> float:
-    """Deal POSTs per second with ``clients`` clients posting back to back, each to its own path."""
-    done = [0] * clients
+class Load(NamedTuple):
+    """What one run of back-to-back deal POSTs came to."""
+
+    requests: int
+    seconds: float
+    cpu: float  # the server's CPU seconds over the run
+    latencies: list[float]
+
+    @property
+    def rate(self) -> float:
+        return self.requests / self.seconds
+
+    @property
+    def cpu_per_request(self) -> float:
+        return self.cpu / self.requests
+
+
+def write_load(port: int, pid: int, paths: list[str], seconds: float) -> Load:
+    """Played deals POSTed back to back for ``seconds`` by one client per path (each its own keep-alive connection and
+    its own match), pre-encoded; the server's CPU time over the run read from /proc."""
+    clients = len(paths)
+    posters = [RawPoster(port, path, PLAYED) for path in paths]
+    latencies: list[list[float]] = [[] for _ in paths]
     errors: list[str] = []
     barrier = threading.Barrier(clients + 1)
     stop = [0.0]
 
     def run(i: int) -> None:
-        conn = Client(port)
+        poster, mine = posters[i], latencies[i]
         barrier.wait()
-        n = 0
-        try:
-            while time.monotonic() < stop[0]:
-                status, data = conn.request("POST", paths[i], deal_body(n))
-                n += 1
-                if status == 201:
-                    done[i] += 1
-                else:
-                    errors.append(f"{status} {data[:200]!r}")
-        finally:
-            conn.close()
+        clock = time.perf_counter
+        while time.monotonic() < stop[0]:
+            t0 = clock()
+            status, data = poster.send()
+            mine.append(clock() - t0)
+            if status != 201:
+                errors.append(f"{status} {data[:200]!r}")
+                return
 
     threads = [threading.Thread(target=run, args=(i,), daemon=True) for i in range(clients)]
     for t in threads:
         t.start()
     stop[0] = time.monotonic() + seconds
-    began = time.perf_counter()
+    cpu0, began = cpu_seconds(pid), time.perf_counter()
     barrier.wait()
     for t in threads:
         t.join()
+    elapsed, cpu = time.perf_counter() - began, cpu_seconds(pid) - cpu0
+    for poster in posters:
+        poster.close()
     if errors:
         raise SystemExit(f"{len(errors)} deal POSTs failed, e.g. {errors[0]}")
-    return sum(done) / (time.perf_counter() - began)
+    done = sorted(x for xs in latencies for x in xs)
+    return Load(len(done), elapsed, cpu, done)
+
+
+def combined(runs: list[Load]) -> Load:
+    return Load(sum(r.requests for r in runs), sum(r.seconds for r in runs), sum(r.cpu for r in runs),
+                sorted(x for r in runs for x in r.latencies))
 
 
 def offered_load(port: int, paths: list[str], rate: float, seconds: float) -> list[float]:
@@ -251,8 +284,8 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true", help="shorter runs (about a minute in all)")
     parser.add_argument("--threads", type=int, default=8, help="the servers' worker threads (default 8)")
     parser.add_argument("--only", choices=("throughput", "post", "page", "load", "sql"),
-                        help="measure one figure only (throughput at 8 clients, deal POST at 1,000 deals, the match "
-                             "page, the offered load, SQL statements per POST)")
+                        help="measure one figure only (the write path at 8 and 50 clients, deal POST at 1,000 deals, "
+                             "the match page, the offered load, SQL statements per POST)")
     parser.add_argument("--serve-baseline", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve_baseline:
@@ -268,24 +301,34 @@ def main() -> int:
 
     with tempfile.TemporaryDirectory(prefix="referee-bench-") as tmp_name, ExitStack() as stack:
         tmp = Path(tmp_name)
-        port = stack.enter_context(server(tmp, "referee", args.threads))
-        bare = stack.enter_context(server(tmp, "baseline", args.threads, baseline=True))
+        port, pid = stack.enter_context(server(tmp, "referee", args.threads))
+        bare, bare_pid = stack.enter_context(server(tmp, "baseline", args.threads, baseline=True))
         client = Client(port)
-        print(f"Referee engine: {args.threads} server threads{' (quick)' if args.quick else ''}", flush=True)
+        load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+        quick = " (quick)" if args.quick else ""
+        print(f"Referee engine: {args.threads} server threads{quick}; {os.cpu_count()} CPUs, load average {load}",
+              flush=True)
 
-        # 1. throughput at 8 clients, side by side (alternating, so both see the same machine)
+        # 1. the write path at 8 and 50 clients, side by side (alternating, so both see the same machine)
         if wanted("throughput"):
-            ids = [new_match(client) for _ in range(8)]
-            referee_paths = [f"/api/matches/{i}/deals" for i in ids]
-            bare_paths = [f"/api/matches/{i + 1}/deals" for i in range(8)]
-            ours, theirs = [], []
-            for _ in range(2):
-                theirs.append(throughput(bare, 8, seconds / 2, bare_paths))
-                ours.append(throughput(port, 8, seconds / 2, referee_paths))
-            ours_rate, theirs_rate = sum(ours) / len(ours), sum(theirs) / len(theirs)
-            print(f"  deal POSTs/s at 8 clients: Referee {ours_rate:.0f}, bare Flask + SQLite {theirs_rate:.0f}")
-            ratio = ours_rate / theirs_rate
-            report.figure("throughput at 8 clients, Referee ÷ bare app", f"{ratio:.2f}", "≥ 0.6", ratio >= 0.6)
+            for clients, floor in ((8, 0.6), (50, 0.5)):
+                referee_paths = [f"/api/matches/{new_match(client)}/deals" for _ in range(clients)]
+                bare_paths = [f"/api/matches/{i + 1}/deals" for i in range(clients)]
+                ours_runs, theirs_runs = [], []
+                for _ in range(2):
+                    theirs_runs.append(write_load(bare, bare_pid, bare_paths, seconds / 2))
+                    ours_runs.append(write_load(port, pid, referee_paths, seconds / 2))
+                ours, theirs = combined(ours_runs), combined(theirs_runs)
+                for name, run in (("Referee", ours), ("bare Flask + SQLite", theirs)):
+                    print(f"  {clients} clients, {name}: {run.rate:.0f} deal POSTs/s, server CPU "
+                          f"{run.cpu_per_request * 1000:.2f} ms a request, p50 {ms(percentile(run.latencies, 50))}, "
+                          f"p99 {ms(percentile(run.latencies, 99))}", flush=True)
+                ratio = ours.rate / theirs.rate
+                report.figure(f"throughput at {clients} clients, Referee ÷ bare app", f"{ratio:.2f}", f"≥ {floor}",
+                              ratio >= floor)
+                cost = ours.cpu_per_request / theirs.cpu_per_request
+                report.figure(f"server CPU per deal POST at {clients} clients, Referee ÷ bare app", f"{cost:.2f}",
+                              "≤ 2", cost <= 2)
 
         # 2. deal POST at 1,000 deals ÷ at 0 deals
         if wanted("post"):

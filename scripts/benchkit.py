@@ -6,6 +6,7 @@ from __future__ import annotations
 import http.client
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -98,17 +99,75 @@ def start_server(port: int, database: Path, log, threads: int, command: list[str
 def serving(tmp: Path, name: str, threads: int, command: list[str] | None = None) -> Iterator[tuple[int, Path]]:
     """The server (``start_server``) on a free port and ``tmp/<name>.sqlite``, up and answering; yields its port and
     its log's path; killed afterwards."""
+    with serving_process(tmp, name, threads, command) as (port, log_path, _proc):
+        yield port, log_path
+
+
+@contextmanager
+def serving_process(tmp: Path, name: str, threads: int, command: list[str] | None = None
+                    ) -> Iterator[tuple[int, Path, subprocess.Popen]]:
+    """``serving``, also yielding the server's process (to read its CPU time)."""
     port = free_port()
     log_path = tmp / f"{name}.log"
     with open(log_path, "wb") as log:
         proc = start_server(port, tmp / f"{name}.sqlite", log, threads, command)
         try:
             wait_until_up(proc, port)
-            yield port, log_path
+            yield port, log_path, proc
         finally:
             if proc.poll() is None:
                 os.kill(proc.pid, signal.SIGKILL)
             proc.wait(timeout=10)
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU time (user + system) a process has used so far, all its threads (Linux: /proc/<pid>/stat)."""
+    with open(f"/proc/{pid}/stat", "rb") as f:
+        fields = f.read().rsplit(b")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+_LENGTH = re.compile(rb"(?im)^content-length:[ \t]*(\d+)")
+
+
+class RawPoster:
+    """One keep-alive connection sending one pre-encoded HTTP request again and again and reading the answers with
+    as little work as a client can do (the status and Content-Length only): a load client that costs far less than
+    the server it measures."""
+
+    def __init__(self, port: int, path: str, body: dict, headers: dict[str, str] | None = None):
+        payload = json.dumps(body).encode()
+        lines = [f"POST {path} HTTP/1.1", f"Host: 127.0.0.1:{port}", "Content-Type: application/json",
+                 f"Content-Length: {len(payload)}", *(f"{k}: {v}" for k, v in (headers or {}).items())]
+        self.request = ("\r\n".join(lines) + "\r\n\r\n").encode() + payload
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=TIMEOUT)
+        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.buffer = b""
+
+    def send(self) -> tuple[int, bytes]:
+        """The request once more: the answer's status and body."""
+        self.sock.sendall(self.request)
+        while b"\r\n\r\n" not in self.buffer:
+            self._read()
+        head, _, rest = self.buffer.partition(b"\r\n\r\n")
+        found = _LENGTH.search(head)
+        length = int(found.group(1)) if found else 0
+        while len(rest) < length:
+            rest += self._recv()
+        self.buffer = rest[length:]
+        return int(head[9:12]), rest[:length]
+
+    def _read(self) -> None:
+        self.buffer += self._recv()
+
+    def _recv(self) -> bytes:
+        data = self.sock.recv(65536)
+        if not data:
+            raise ConnectionError("the server closed the connection")
+        return data
+
+    def close(self) -> None:
+        self.sock.close()
 
 
 def wait_until_up(proc: subprocess.Popen, port: int, limit: float = 30.0, path: str = "/api/games") -> None:
