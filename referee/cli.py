@@ -23,6 +23,14 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import segno
+from flask import Flask
+from waitress.server import create_server
+
+from . import store
+from .app import create_app
+from .web.sheets import start_render_server
+
 TRANSLATIONS = Path(__file__).resolve().parent / "translations"
 
 
@@ -206,7 +214,7 @@ def lan_names() -> list[str]:
     return [name, f"{name.split('.')[0]}.local"] if name else []
 
 
-def main(argv: list[str] | None = None) -> None:
+def _arguments(argv: list[str] | None) -> argparse.Namespace:
     parser = _Parser(prog="referee", description=_("Serve Referee with waitress."))
     parser.add_argument("--host", default=os.environ.get("REFEREE_HOST", "127.0.0.1"),
                         help=_("address to listen on (default 127.0.0.1: this machine only)"))
@@ -219,14 +227,11 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--threads", type=_threads, default=os.environ.get("REFEREE_THREADS", "8"),
                         help=_("worker threads (default 8)"))
-    args = parser.parse_args(argv)
+    return parser.parse_args(argv)
 
-    from waitress.server import create_server
 
-    from . import store
-    from .app import create_app
-
-    host = "0.0.0.0" if args.lan else args.host
+def _app_and_settings(args: argparse.Namespace, host: str) -> tuple[Flask, dict[str, Any]]:
+    """The app on its database and waitress's settings; a start that cannot be made ends here, in one line."""
     # waitress reads the proxies' headers (server_settings), not the app's ProxyFix as well
     config: dict[str, Any] = {"SERVER_READS_PROXY_HEADERS": True}
     if args.lan:  # the names phones use for this machine are allowed hosts too
@@ -241,27 +246,28 @@ def main(argv: list[str] | None = None) -> None:
         print(f"referee: {exc}", file=sys.stderr, flush=True)
         sys.exit(2)
     app.config["THREADS"] = args.threads  # the sheet renders keep most of them free (referee.web.sheets)
-    from .web.sheets import start_render_server
+    return app, settings
 
+
+def _listen(app: Flask, host: str, port: int, settings: dict[str, Any]) -> Any:
+    """Waitress's server bound to ``host:port``; a port in use or an address that cannot be used ends here."""
     try:
-        start_render_server(app)  # WeasyPrint loads in the renders' fork server while the server starts
-    except OSError:  # the first sheet starts it (and says what is wrong)
-        pass
-    try:
-        server = create_server(app, host=host, port=args.port, **settings)
+        return create_server(app, host=host, port=port, **settings)
     except OSError as exc:  # in use, not this machine's address, unknown name
-        reason = exc.strerror or str(exc)
+        reason: object = exc.strerror or str(exc)
         if exc.errno == errno.EADDRINUSE:
             reason = _("the port is already in use (is Referee already running? pick another with --port)")
-        address = f"{url_host(host)}:{args.port}"
-        print("referee: " + _("cannot listen on %(address)s: %(reason)s") % {"address": address, "reason": reason},
-              file=sys.stderr, flush=True)
-        sys.exit(1)
     except ValueError as exc:  # waitress refuses the address outright
-        address = f"{url_host(host)}:{args.port}"
-        print("referee: " + _("cannot listen on %(address)s: %(reason)s") % {"address": address, "reason": exc},
-              file=sys.stderr, flush=True)
-        sys.exit(1)
+        reason = exc
+    address = f"{url_host(host)}:{port}"
+    print("referee: " + _("cannot listen on %(address)s: %(reason)s") % {"address": address, "reason": reason},
+          file=sys.stderr, flush=True)
+    sys.exit(1)
+
+
+def _announce(app: Flask, server: Any, settings: dict[str, Any]) -> None:
+    """Where it listens and what to open: this machine's address, or the LAN's with a QR code (and a loud warning
+    when the network may reach it without a passphrase)."""
     print("Referee: " + _("database %(path)s") % {"path": app.config["DATABASE"]}, flush=True)
     if settings.get("trusted_proxy"):
         print("Referee: " + _("the client's address, scheme and host are read from the X-Forwarded-* headers of "
@@ -272,25 +278,33 @@ def main(argv: list[str] | None = None) -> None:
     if local and all(ipaddress.ip_address(h.split("%")[0]).is_loopback for h in local):
         for address in local:
             print(_("Open %(url)s on this machine.") % {"url": f"http://{url_host(address)}:{port}/"}, flush=True)
-    else:
-        addresses = local or lan_addresses() or [_("<this machine's address>")]
-        for address in addresses:
-            print(
-                _("Open %(url)s on a phone on this network.") % {"url": f"http://{url_host(address)}:{port}/"},
-                flush=True,
-            )
-        try:
-            import segno
+        return
+    addresses = local or lan_addresses() or [_("<this machine's address>")]
+    for address in addresses:
+        print(_("Open %(url)s on a phone on this network.") % {"url": f"http://{url_host(address)}:{port}/"},
+              flush=True)
+    try:
+        segno.make(f"http://{url_host(addresses[0])}:{port}/").terminal(compact=True)
+    except Exception:  # a terminal that cannot draw it: the address above is enough
+        pass
+    if not app.config.get("PASSPHRASE"):
+        bar = "!" * 78
+        warning = _("WARNING: Referee is open to the network WITHOUT a passphrase: anyone on it can change\n"
+                    "every match. Set REFEREE_PASSPHRASE=... and start it again.")
+        lines = "\n".join(f"!! {line}" for line in warning.splitlines())
+        print(f"\n{bar}\n{lines}\n{bar}\n", file=sys.stderr, flush=True)
 
-            segno.make(f"http://{url_host(addresses[0])}:{port}/").terminal(compact=True)
-        except Exception:  # a terminal that cannot draw it: the address above is enough
-            pass
-        if not app.config.get("PASSPHRASE"):
-            bar = "!" * 78
-            warning = _("WARNING: Referee is open to the network WITHOUT a passphrase: anyone on it can change\n"
-                        "every match. Set REFEREE_PASSPHRASE=... and start it again.")
-            lines = "\n".join(f"!! {line}" for line in warning.splitlines())
-            print(f"\n{bar}\n{lines}\n{bar}\n", file=sys.stderr, flush=True)
+
+def main(argv: list[str] | None = None) -> None:
+    args = _arguments(argv)
+    host = "0.0.0.0" if args.lan else args.host
+    app, settings = _app_and_settings(args, host)
+    try:
+        start_render_server(app)  # WeasyPrint loads in the renders' fork server while the server starts
+    except OSError:  # the first sheet starts it (and says what is wrong)
+        pass
+    server = _listen(app, host, args.port, settings)
+    _announce(app, server, settings)
     try:
         server.run()
     except KeyboardInterrupt:
