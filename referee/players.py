@@ -67,6 +67,50 @@ def _margin(row: dict[str, Any]) -> int:
     return row["total"] - (max(others) if others else 0)
 
 
+def _count_result(tally: GameFigures | Opponent, row: dict[str, Any]) -> None:
+    """A finished match's result (won, lost, draw) counted into a game's figures or a head-to-head line."""
+    result = row["result"]
+    tally.won += result == "won"
+    tally.lost += result == "lost"
+    tally.draws += result == "draw"
+
+
+def _add_facts(fig: GameFigures, facts: dict[str, int], partners: dict[str, dict[str, Any]]) -> None:
+    """One match's facts added to the game's figures; "partner:" and "partner_won:" facts go to the partners."""
+    facts = dict(facts)
+    fig.deals += facts.pop("deals", 0)
+    fig.score += facts.pop("score", 0)
+    for fact, value in facts.items():
+        if fact.startswith(("partner:", "partner_won:")):
+            kind, _, partner = fact.partition(":")
+            entry = partners.setdefault(name_key(partner), {"name": partner, "deals": 0, "won": 0})
+            entry["deals" if kind == "partner" else "won"] += value
+        else:
+            fig.facts[fact] = fig.facts.get(fact, 0) + value
+
+
+def _add_opponents(opponents: dict[tuple[str, str], Opponent], row: dict[str, Any], key: str) -> None:
+    """A two-player match counted against the other player (head to head)."""
+    for other in row["players"]:
+        if name_key(other) == key:
+            continue
+        opp = opponents.setdefault((name_key(other), row["game"]), Opponent(clean_name(other), row["game"]))
+        opp.played += 1
+        if row["status"] == "finished":
+            _count_result(opp, row)
+
+
+def _figures_for(figures: dict[str, GameFigures], game: str) -> GameFigures:
+    fig = figures.get(game)
+    if fig is None:
+        try:
+            game_name = find_game(game).name
+        except KeyError:  # a game this Referee no longer knows (an old match): its key
+            game_name = game
+        fig = figures[game] = GameFigures(game, game_name)
+    return fig
+
+
 def player_stats(db: Database, name: str) -> PlayerStats | None:
     key = name_key(name)
     rows = store.player_rows(db, key)
@@ -78,41 +122,14 @@ def player_stats(db: Database, name: str) -> PlayerStats | None:
     opponents: dict[tuple[str, str], Opponent] = {}
     partners: dict[str, dict[str, Any]] = {}
     for row in rows:
-        game = row["game"]
-        fig = figures.get(game)
-        if fig is None:
-            try:
-                game_name = find_game(game).name
-            except KeyError:
-                game_name = game
-            fig = figures[game] = GameFigures(game, game_name)
+        fig = _figures_for(figures, row["game"])
         fig.played += 1
-        facts = dict(row["facts"])
-        fig.deals += facts.pop("deals", 0)
-        fig.score += facts.pop("score", 0)
-        for fact, value in facts.items():
-            if fact.startswith("partner:") or fact.startswith("partner_won:"):
-                kind, _, partner = fact.partition(":")
-                entry = partners.setdefault(name_key(partner), {"name": partner, "deals": 0, "won": 0})
-                entry["deals" if kind == "partner" else "won"] += value
-                continue
-            fig.facts[fact] = fig.facts.get(fact, 0) + value
+        _add_facts(fig, row["facts"], partners)
         if row["status"] == "finished":
             fig.finished += 1
-            result = row["result"]
-            fig.won += result == "won"
-            fig.lost += result == "lost"
-            fig.draws += result == "draw"
-        if game in two_player_games:
-            for other in row["players"]:
-                if name_key(other) == key:
-                    continue
-                opp = opponents.setdefault((name_key(other), game), Opponent(clean_name(other), game))
-                opp.played += 1
-                if row["status"] == "finished":
-                    opp.won += row["result"] == "won"
-                    opp.lost += row["result"] == "lost"
-                    opp.draws += row["result"] == "draw"
+            _count_result(fig, row)
+        if row["game"] in two_player_games:
+            _add_opponents(opponents, row, key)
     finished = [r for r in rows if r["status"] == "finished"]
     best = max(finished, key=_margin, default=None)
     worst = min(finished, key=_margin, default=None)
