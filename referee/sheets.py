@@ -332,6 +332,24 @@ def qr_svg(url: str) -> str:
     return code.svg_inline(scale=2.2, border=2, dark="#000", light="#fff")
 
 
+@dataclass(frozen=True)
+class _Plot:
+    """Where a chart's plot sits in its picture and how values map into it."""
+
+    left: float
+    top: float
+    width: float
+    height: float
+    deals: int
+    peak: int
+
+    def x(self, i: int) -> float:
+        return self.left + self.width * i / self.deals
+
+    def y(self, v: float) -> float:
+        return self.top + self.height * (1 - v / self.peak)
+
+
 def chart_svg(
     players: Sequence[str], series: Sequence[dict[str, int]], target: int | None = None, noun: str = "deal",
     width: int = 520, height: int = 200, labels: bool = True, target_label: str = "target {target}",
@@ -352,71 +370,77 @@ def chart_svg(
     Everything is drawn inside the viewBox."""
     left, top, bottom = 42, 10, 28
     right = _LABEL_ROOM if labels else 14  # without names: room for the last x-axis number only
-    plot_w, plot_h = width - left - right, height - top - bottom
-    deals = max(len(series) - 1, 1)
     peak = max([1] + [t for point in series for t in point.values()] + ([target] if target else []))
     step = _nice_step(peak)
-    peak = ((peak + step - 1) // step) * step
-
-    def x(i: int) -> float:
-        return left + plot_w * i / deals
-
-    def y(v: float) -> float:
-        return top + plot_h * (1 - v / peak)
-
+    plot = _Plot(left, top, width - left - right, height - top - bottom, max(len(series) - 1, 1),
+                 ((peak + step - 1) // step) * step)
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" height="{height}" '
         f'class="chart" role="img" aria-label="{escape(title, {chr(34): "&quot;"})}">',
-        f'<rect x="{left}" y="{top}" width="{plot_w}" height="{plot_h}" fill="none" stroke="#999" '
+        f'<rect x="{left}" y="{top}" width="{plot.width}" height="{plot.height}" fill="none" stroke="#999" '
         'stroke-width="0.6"/>',
+        *_chart_axes(plot, step, sparse, noun, height),
     ]
-    every = 2 if sparse and peak // step > 3 else 1  # the sparse chart names every other grid line
-    for n, v in enumerate(range(0, peak + 1, step)):
-        out.append(f'<line x1="{left}" x2="{left + plot_w}" y1="{y(v):.1f}" y2="{y(v):.1f}" '
-                   'stroke="#ddd" stroke-width="0.5"/>')
-        if n % every == 0:
-            out.append(f'<text x="{left - 4}" y="{y(v) + 3:.1f}" text-anchor="end" font-size="9">{v}</text>')
-    ticks = _tick_step(deals, 3) if sparse else max(1, deals // 12)
-    for i in range(0, deals + 1, ticks):
-        out.append(f'<text x="{x(i):.1f}" y="{top + plot_h + 12}" text-anchor="middle" '
-                   f'font-size="9">{i}</text>')
-    if not sparse:
-        out.append(f'<text x="{left + plot_w / 2:.1f}" y="{height - 3}" text-anchor="middle" '
-                   f'font-size="9">{escape(noun)}</text>')
     if target:  # the target's line, named inside the plot at its left, where every line still starts low
         out.append(
-            f'<line x1="{left}" x2="{left + plot_w}" y1="{y(target):.1f}" y2="{y(target):.1f}" stroke="#000" '
-            f'stroke-width="0.8" stroke-dasharray="1 2"/>'
-            f'<text x="{left + 4}" y="{y(target) + 11:.1f}" font-size="9">'
+            f'<line x1="{left}" x2="{left + plot.width}" y1="{plot.y(target):.1f}" y2="{plot.y(target):.1f}" '
+            f'stroke="#000" stroke-width="0.8" stroke-dasharray="1 2"/>'
+            f'<text x="{left + 4}" y="{plot.y(target) + 11:.1f}" font-size="9">'
             f'{escape(target_label.format(target=target))}</text>'
         )
-    ends = [y(series[-1].get(player, 0)) for player in players]
-    marks = _spread(ends, _MARKER_GAP, top + 3, top + plot_h)  # equal ends: both markers show
-    named = _spread(ends, _LABEL_GAP, top + 4, top + plot_h - 1)  # and both names
-    end_x = left + plot_w
+    ends = [plot.y(series[-1].get(player, 0)) for player in players]
+    marks = _spread(ends, _MARKER_GAP, top + 3, top + plot.height)  # equal ends: both markers show
+    named = _spread(ends, _LABEL_GAP, top + 4, top + plot.height - 1)  # and both names
     for n, player in enumerate(players):
-        points = [(x(i), y(point.get(player, 0))) for i, point in enumerate(series)]
-        dash = _DASHES[n % len(_DASHES)]
-        kind = _MARKERS[n % len(_MARKERS)]
-        path = " ".join(f"{px:.1f},{py:.1f}" for px, py in points)
-        out.append(f"<g><title>{escape(player)}</title>")
-        out.append(
-            f'<polyline points="{path}" fill="none" stroke="#000" stroke-width="1.4"'
-            + (f' stroke-dasharray="{dash}"' if dash else "") + "/>"
-        )
-        if len(points) <= 40:
-            out.extend(_marker(kind, px, py) for px, py in points[:-1])
-        out.append(_marker(kind, end_x, marks[n]))
-        if labels:  # the name beside the line's end, after its marker again (joined to it when nudged)
-            if abs(named[n] - marks[n]) > 0.5:
-                out.append(f'<line x1="{end_x + 3:.1f}" y1="{marks[n]:.1f}" x2="{end_x + 6:.1f}" y2="{named[n]:.1f}" '
-                           'stroke="#000" stroke-width="0.5"/>')
-            out.append(_marker(kind, end_x + 10, named[n]))
-            out.append(f'<text x="{end_x + 16}" y="{named[n] + 3.2:.1f}" font-size="9">'
-                       f'{escape(_fitted(player, _LABEL_ROOM - 18, 9))}</text>')
-        out.append("</g>")
+        out.extend(_chart_line(plot, series, n, player, marks[n], named[n] if labels else None))
     out.append("</svg>")
     return "".join(out)
+
+
+def _chart_axes(plot: _Plot, step: int, sparse: bool, noun: str, height: int) -> list[str]:
+    """The grid lines with their values, the deals' numbers under the plot and (unless ``sparse``) its noun."""
+    out = []
+    left, top = plot.left, plot.top
+    every = 2 if sparse and plot.peak // step > 3 else 1  # the sparse chart names every other grid line
+    for n, v in enumerate(range(0, plot.peak + 1, step)):
+        out.append(f'<line x1="{left}" x2="{left + plot.width}" y1="{plot.y(v):.1f}" y2="{plot.y(v):.1f}" '
+                   'stroke="#ddd" stroke-width="0.5"/>')
+        if n % every == 0:
+            out.append(f'<text x="{left - 4}" y="{plot.y(v) + 3:.1f}" text-anchor="end" font-size="9">{v}</text>')
+    ticks = _tick_step(plot.deals, 3) if sparse else max(1, plot.deals // 12)
+    for i in range(0, plot.deals + 1, ticks):
+        out.append(f'<text x="{plot.x(i):.1f}" y="{top + plot.height + 12}" text-anchor="middle" '
+                   f'font-size="9">{i}</text>')
+    if not sparse:
+        out.append(f'<text x="{left + plot.width / 2:.1f}" y="{height - 3}" text-anchor="middle" '
+                   f'font-size="9">{escape(noun)}</text>')
+    return out
+
+
+def _chart_line(plot: _Plot, series: Sequence[dict[str, int]], n: int, player: str, mark: float,
+                named: float | None) -> list[str]:
+    """One player's line (the ``n``-th style), its marker at its end (at height ``mark``) and, with ``named``, the
+    name beside it at that height, after its marker again (joined to the line's end when nudged apart)."""
+    points = [(plot.x(i), plot.y(point.get(player, 0))) for i, point in enumerate(series)]
+    dash = _DASHES[n % len(_DASHES)]
+    kind = _MARKERS[n % len(_MARKERS)]
+    end_x = plot.left + plot.width
+    path = " ".join(f"{px:.1f},{py:.1f}" for px, py in points)
+    out = [f"<g><title>{escape(player)}</title>",
+           f'<polyline points="{path}" fill="none" stroke="#000" stroke-width="1.4"'
+           + (f' stroke-dasharray="{dash}"' if dash else "") + "/>"]
+    if len(points) <= 40:
+        out.extend(_marker(kind, px, py) for px, py in points[:-1])
+    out.append(_marker(kind, end_x, mark))
+    if named is not None:
+        if abs(named - mark) > 0.5:
+            out.append(f'<line x1="{end_x + 3:.1f}" y1="{mark:.1f}" x2="{end_x + 6:.1f}" y2="{named:.1f}" '
+                       'stroke="#000" stroke-width="0.5"/>')
+        out.append(_marker(kind, end_x + 10, named))
+        out.append(f'<text x="{end_x + 16}" y="{named + 3.2:.1f}" font-size="9">'
+                   f'{escape(_fitted(player, _LABEL_ROOM - 18, 9))}</text>')
+    out.append("</g>")
+    return out
 
 
 _LABEL_ROOM = 88  # the margin right of the plot, for the players' names (12 letters or more at 9 units)
