@@ -21,15 +21,10 @@ import subprocess
 import sys
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import segno
-from flask import Flask
-from waitress.server import create_server
-
-from . import store
-from .app import create_app
-from .web.sheets import start_render_server
+if TYPE_CHECKING:
+    from flask import Flask
 
 TRANSLATIONS = Path(__file__).resolve().parent / "translations"
 
@@ -232,6 +227,11 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
 
 def _app_and_settings(args: argparse.Namespace, host: str) -> tuple[Flask, dict[str, Any]]:
     """The app on its database and waitress's settings; a start that cannot be made ends here, in one line."""
+    # Flask and the app are loaded only now, after the arguments: `referee --help` and a mistyped argument answer at
+    # once (the same holds for waitress, segno and WeasyPrint below).
+    from . import store
+    from .app import create_app
+
     # waitress reads the proxies' headers (server_settings), not the app's ProxyFix as well
     config: dict[str, Any] = {"SERVER_READS_PROXY_HEADERS": True}
     if args.lan:  # the names phones use for this machine are allowed hosts too
@@ -251,6 +251,8 @@ def _app_and_settings(args: argparse.Namespace, host: str) -> tuple[Flask, dict[
 
 def _listen(app: Flask, host: str, port: int, settings: dict[str, Any]) -> Any:
     """Waitress's server bound to ``host:port``; a port in use or an address that cannot be used ends here."""
+    from waitress.server import create_server  # loaded when used (see _app_and_settings)
+
     try:
         return create_server(app, host=host, port=port, **settings)
     except OSError as exc:  # in use, not this machine's address, unknown name
@@ -284,6 +286,8 @@ def _announce(app: Flask, server: Any, settings: dict[str, Any]) -> None:
         print(_("Open %(url)s on a phone on this network.") % {"url": f"http://{url_host(address)}:{port}/"},
               flush=True)
     try:
+        import segno  # loaded when used (see _app_and_settings)
+
         segno.make(f"http://{url_host(addresses[0])}:{port}/").terminal(compact=True)
     except Exception:  # a terminal that cannot draw it: the address above is enough
         pass
@@ -299,6 +303,8 @@ def main(argv: list[str] | None = None) -> None:
     args = _arguments(argv)
     host = "0.0.0.0" if args.lan else args.host
     app, settings = _app_and_settings(args, host)
+    from .web.sheets import start_render_server  # loaded when used (see _app_and_settings)
+
     try:
         start_render_server(app)  # WeasyPrint loads in the renders' fork server while the server starts
     except OSError:  # the first sheet starts it (and says what is wrong)
