@@ -22,7 +22,7 @@ from sqlite_utils import Database
 
 from . import games as games_package
 from . import jsontext, store
-from .games import GAMES, find_game
+from .games import find_game
 from .games.base import (
     N_,
     BaseGame,
@@ -329,7 +329,7 @@ def parse_new_match(raw: Any) -> tuple[BaseGame, list[str], Any, str]:
             raise UnknownGame(key)
         game = find_game(key)
     except UnknownGame:
-        known = ", ".join(g.key for g in GAMES)
+        known = ", ".join(g.key for g in games_package.GAMES)
         problems.append(
             Violation.of(
                 "unknown_game",

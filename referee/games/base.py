@@ -339,7 +339,6 @@ class BaseGame:
     name: ClassVar[str]
     seats: ClassVar[int]
     deal_noun: ClassVar[str] = "deal"  # what the players call one deal ("hand" in Joker Judge)
-    order: ClassVar[int] = 1000  # place in the lists people see (then by name); the three games use 10, 20, 30
     option_specs: ClassVar[tuple[OptionSpec, ...]]
     Options: ClassVar[type]
 
@@ -457,6 +456,10 @@ class BaseGame:
         if not isinstance(target, int) or isinstance(target, bool):
             return None
         return {p: max(0, target - int(totals.get(p, 0))) for p in players}
+
+
+AnyGame = BaseGame
+"""Some game, whichever it is (the registry's element type)."""
 
 
 def option_field_names(options: Any) -> list[str]:

@@ -1167,7 +1167,6 @@ class JokerJudge(BaseGame):
     """Joker Judge for two players (RULES.md section 3)."""
 
     key = "joker-judge"
-    order = 30
     deal_noun = "hand"
     name = "Joker Judge"
     seats = 2

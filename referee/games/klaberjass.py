@@ -478,7 +478,6 @@ class Klaberjass(BaseGame):
     """Klaberjass for two players (RULES.md section 1)."""
 
     key = "klaberjass"
-    order = 10
     name = "Klaberjass"
     seats = 2
     Options = KlaberjassOptions

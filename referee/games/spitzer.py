@@ -627,7 +627,6 @@ class Spitzer(BaseGame):
     """Spitzer for four players (RULES.md section 2)."""
 
     key = "spitzer"
-    order = 20
     name = "Spitzer"
     seats = 4
     Options = SpitzerOptions
