@@ -10,7 +10,10 @@ import dataclasses
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
-from typing import Any, ClassVar
+from functools import cache
+from typing import Any, ClassVar, TypeVar
+
+T = TypeVar("T")
 
 
 def whole_number(raw: object, digits: int = 9) -> int | None:
@@ -156,7 +159,9 @@ class OptionSpec:
     """One rule option of a game: its name, one-line explanation, default and accepted values.
 
     ``choices`` are ``(value, label)`` pairs. A ``number`` option accepts a whole number in
-    ``[minimum, maximum]``; with ``none_label`` it also accepts ``"none"`` (stored as ``None``).
+    ``[minimum, maximum]``; with ``none_label`` it also accepts ``"none"`` (stored as ``None``). ``aliases`` are
+    earlier names of its values (written name → value), still accepted. A game does not write these: they are
+    read from its options dataclass (``option`` fields, ``option_specs_of``).
     """
 
     name: str
@@ -168,6 +173,7 @@ class OptionSpec:
     minimum: int = 1
     maximum: int = 1_000_000
     none_label: str | None = None
+    aliases: tuple[tuple[str, Any], ...] = ()
 
     @staticmethod
     def token(value: Any) -> str:
@@ -195,6 +201,10 @@ class OptionSpec:
     def parse(self, raw: Any) -> Any:
         """The option value for ``raw`` (a JSON value or a form string); raises OptionError (a ValueError) with a
         sentence and the template and parameters it is made of."""
+        if isinstance(raw, str):
+            for alias, value in self.aliases:
+                if raw.strip().lower() == alias:
+                    return value
         for choice, _label in self.choices:
             if raw == choice and type(raw) is type(choice):
                 return choice
@@ -219,6 +229,30 @@ class OptionSpec:
             accepted.append("none")
         raise OptionError(N_("{label} must be {accepted}, not {raw!r}."), label=Term(self.label),
                           accepted=_either(accepted), raw=raw)
+
+
+def option(
+    default: T, label: str, help: str, *, choices: tuple[tuple[T, str], ...] = (), number: bool = False,
+    minimum: int = 1, maximum: int = 1_000_000, none_label: str | None = None, aliases: tuple[tuple[str, T], ...] = (),
+) -> T:
+    """A field of a game's options dataclass that is a rule option: its default, written here once, and what
+    people read about it (``label``, ``help``, the ``choices``' labels) and accept (number bounds, ``"none"``,
+    ``aliases``), kept in the field's metadata for ``option_specs_of``. Typed as its default, as ``field`` is."""
+    spec = OptionSpec("", label, help, default, choices, number, minimum, maximum, none_label, aliases)
+    return field(default=default, metadata={"option": spec})
+
+
+@cache
+def option_specs_of(options: type) -> tuple[OptionSpec, ...]:
+    """The OptionSpec of each field of an options dataclass, in field order (what forms, the API and the
+    parser read); each field must be declared with ``option``."""
+    specs = []
+    for f in fields(options):
+        spec = f.metadata.get("option")
+        if not isinstance(spec, OptionSpec):
+            raise TypeError(f"{options.__name__}.{f.name} is not a rule option: declare it with option(...).")
+        specs.append(replace(spec, name=f.name))
+    return tuple(specs)
 
 
 def _either(items: Sequence[Any]) -> Any:
@@ -339,10 +373,14 @@ class BaseGame:
     name: ClassVar[str]
     seats: ClassVar[int]
     deal_noun: ClassVar[str] = "deal"  # what the players call one deal ("hand" in Joker Judge)
-    option_specs: ClassVar[tuple[OptionSpec, ...]]
     Options: ClassVar[type]
 
     # ---- options --------------------------------------------------------------------------
+    @property
+    def option_specs(self) -> tuple[OptionSpec, ...]:
+        """The rule options, read from the fields of ``Options`` (each default is written once, there)."""
+        return option_specs_of(self.Options)
+
     @property
     def defaults(self) -> Any:
         return self.Options()

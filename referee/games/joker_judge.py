@@ -22,13 +22,13 @@ from .base import (
     DealResult,
     InvalidDeal,
     Line,
-    OptionSpec,
     Standing,
     Table,
     Tally,
     Term,
     Violation,
     and_list,
+    option,
     unknown_fields,
 )
 
@@ -132,7 +132,12 @@ FINISHES: tuple[tuple[Finish, str], ...] = (
 class JokerJudgeOptions:
     """The rule options of a Joker Judge match (RULES.md 3.8)."""
 
-    finish: Finish = Finish.FIRST_TO_200
+    finish: Finish = option(
+        Finish.FIRST_TO_200, N_("Finish"),
+        N_("How the match ends: the first to 200, the higher total after six hands, or a comeback round after "
+           "hand 3."),
+        choices=FINISHES,
+    )
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "finish", Finish(self.finish))  # "six-hands" as written is the same option
@@ -1171,15 +1176,6 @@ class JokerJudge(BaseGame):
     name = "Joker Judge"
     seats = 2
     Options = JokerJudgeOptions
-    option_specs = (
-        OptionSpec(
-            "finish", N_("Finish"),
-            N_("How the match ends: the first to 200, the higher total after six hands, or a comeback round after "
-               "hand 3."),
-            Finish.FIRST_TO_200, choices=FINISHES,
-        ),
-    )
-
     # ---- seats -----------------------------------------------------------------------------
     def roles(self, table: Table) -> dict[str, str]:
         """RULES.md 3.1 Decision: the dealer alternates every hand (BaseGame.next_dealer)."""

@@ -19,12 +19,12 @@ from .base import (
     DealResult,
     InvalidDeal,
     Line,
-    OptionSpec,
     Standing,
     Table,
     Tally,
     Term,
     Violation,
+    option,
     unknown_fields,
 )
 from .cards import Suit
@@ -165,31 +165,37 @@ class KlaberjassOptions:
 
     Plain strings are accepted and turned into the enums ("seed000" reads as ``graded``)."""
 
-    schmeiss: bool = True
-    round_two_suit: RoundTwoSuit = RoundTwoSuit.OTHER
-    sequence_values: SequenceValues = SequenceValues.STANDARD
-    sequence_comparison: SequenceComparison = SequenceComparison.BEST
-    target: int | None = 500  # None = open-ended, ended by hand
+    schmeiss: bool = option(
+        True, N_("Schmeiss"), N_("A player may offer to throw the deal in; the other accepts or refuses."),
+        choices=((True, N_("on")), (False, N_("off"))),
+    )
+    round_two_suit: RoundTwoSuit = option(
+        RoundTwoSuit.OTHER, N_("Round-two trump"),
+        N_("In round 2 of the bidding, whether the upcard suit may be named again."),
+        choices=((RoundTwoSuit.OTHER, N_("Another suit")), (RoundTwoSuit.ANY, N_("Any suit"))),
+    )
+    sequence_values: SequenceValues = option(
+        SequenceValues.STANDARD, N_("Sequence values"),
+        N_("What a sequence is worth: 3 cards 20 and 4 or more 50, or 3 cards 20, 4 cards 40, 5 or more 50."),
+        choices=((SequenceValues.STANDARD, N_("20 / 50")), (SequenceValues.GRADED, N_("20 / 40 / 50"))),
+        aliases=tuple(SEQUENCE_VALUE_ALIASES.items()),
+    )
+    sequence_comparison: SequenceComparison = option(
+        SequenceComparison.BEST, N_("Who scores sequences"),
+        N_("Only one player scores sequences: the one with the best single sequence, or with the higher total."),
+        choices=((SequenceComparison.BEST, N_("Best sequence")), (SequenceComparison.TOTAL, N_("Higher total"))),
+    )
+    target: int | None = option(  # None: open-ended, ended by hand
+        500, N_("Target"),
+        N_("The match ends when a player reaches this total; with none the players end it by hand."),
+        number=True, minimum=50, maximum=10000, none_label=N_("none (end by hand)"),
+    )
 
     def __post_init__(self) -> None:
         values = SEQUENCE_VALUE_ALIASES.get(str(self.sequence_values), self.sequence_values)
         object.__setattr__(self, "round_two_suit", RoundTwoSuit(self.round_two_suit))
         object.__setattr__(self, "sequence_values", SequenceValues(values))
         object.__setattr__(self, "sequence_comparison", SequenceComparison(self.sequence_comparison))
-
-
-@dataclass(frozen=True)
-class AliasedOptionSpec(OptionSpec):
-    """An option that also accepts earlier names of its values (``aliases``: written name → value)."""
-
-    aliases: tuple[tuple[str, Any], ...] = ()
-
-    def parse(self, raw: Any) -> Any:
-        if isinstance(raw, str):
-            for alias, value in self.aliases:
-                if raw.strip().lower() == alias:
-                    return value
-        return super().parse(raw)
 
 
 @dataclass(frozen=True)
@@ -481,38 +487,6 @@ class Klaberjass(BaseGame):
     name = "Klaberjass"
     seats = 2
     Options = KlaberjassOptions
-    option_specs = (
-        OptionSpec(
-            "schmeiss", N_("Schmeiss"),
-            N_("A player may offer to throw the deal in; the other accepts or refuses."),
-            True, choices=((True, N_("on")), (False, N_("off"))),
-        ),
-        OptionSpec(
-            "round_two_suit", N_("Round-two trump"),
-            N_("In round 2 of the bidding, whether the upcard suit may be named again."),
-            RoundTwoSuit.OTHER,
-            choices=((RoundTwoSuit.OTHER, N_("Another suit")), (RoundTwoSuit.ANY, N_("Any suit"))),
-        ),
-        AliasedOptionSpec(
-            "sequence_values", N_("Sequence values"),
-            N_("What a sequence is worth: 3 cards 20 and 4 or more 50, or 3 cards 20, 4 cards 40, 5 or more 50."),
-            SequenceValues.STANDARD,
-            choices=((SequenceValues.STANDARD, N_("20 / 50")), (SequenceValues.GRADED, N_("20 / 40 / 50"))),
-            aliases=tuple(SEQUENCE_VALUE_ALIASES.items()),
-        ),
-        OptionSpec(
-            "sequence_comparison", N_("Who scores sequences"),
-            N_("Only one player scores sequences: the one with the best single sequence, or with the higher total."),
-            SequenceComparison.BEST,
-            choices=((SequenceComparison.BEST, N_("Best sequence")), (SequenceComparison.TOTAL, N_("Higher total"))),
-        ),
-        OptionSpec(
-            "target", N_("Target"),
-            N_("The match ends when a player reaches this total; with none the players end it by hand."),
-            500, number=True, minimum=50, maximum=10000, none_label=N_("none (end by hand)"),
-        ),
-    )
-
     # ---- seats -----------------------------------------------------------------------------
     def roles(self, table: Table) -> dict[str, str]:
         """RULES.md 1.1: the player who is not dealing is the elder."""

@@ -23,12 +23,12 @@ from .base import (
     DealResult,
     InvalidDeal,
     Line,
-    OptionSpec,
     Standing,
     Table,
     Tally,
     Term,
     Violation,
+    option,
     unknown_fields,
 )
 from .cards import SUIT_NAMES, Suit, each_card
@@ -171,9 +171,24 @@ def column_of(points: int, tricks: int) -> int:
 class SpitzerOptions:
     """The rule options of a Spitzer match (RULES.md 2.2, 2.5). Strings are taken for the enums' values."""
 
-    target: int = 42
-    tie: Tie = Tie.CONTINUE
-    three_aces_partner: ThreeAcesPartner = ThreeAcesPartner.FIRST_TRICK
+    target: int = option(
+        42, N_("Target"),
+        N_("The match ends after a deal in which a player reaches this total; the highest total wins."),
+        number=True, minimum=5, maximum=1000,
+    )
+    tie: Tie = option(
+        Tie.CONTINUE, N_("Equal top totals"),
+        N_("When the highest totals are equal at the end: keep dealing until one is ahead, or call it a draw."),
+        choices=((Tie.CONTINUE, N_("Keep dealing")), (Tie.DRAW, N_("Draw"))),
+    )
+    three_aces_partner: ThreeAcesPartner = option(
+        ThreeAcesPartner.FIRST_TRICK, N_("All three Aces"),
+        N_("When the holder of both black queens also holds all three plain Aces: the partner is the winner of "
+           "the first trick (the caller plays alone after winning it), or the first other player to win a trick "
+           "(the caller plays alone only by taking all 8)."),
+        choices=((ThreeAcesPartner.FIRST_TRICK, N_("First trick's winner")),
+                 (ThreeAcesPartner.FIRST_OTHER, N_("First other player to win a trick"))),
+    )
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "tie", Tie(self.tie))
@@ -630,28 +645,6 @@ class Spitzer(BaseGame):
     name = "Spitzer"
     seats = 4
     Options = SpitzerOptions
-    option_specs = (
-        OptionSpec(
-            "target", N_("Target"),
-            N_("The match ends after a deal in which a player reaches this total; the highest total wins."),
-            42, number=True, minimum=5, maximum=1000,
-        ),
-        OptionSpec(
-            "tie", N_("Equal top totals"),
-            N_("When the highest totals are equal at the end: keep dealing until one is ahead, or call it a draw."),
-            Tie.CONTINUE, choices=((Tie.CONTINUE, N_("Keep dealing")), (Tie.DRAW, N_("Draw"))),
-        ),
-        OptionSpec(
-            "three_aces_partner", N_("All three Aces"),
-            N_("When the holder of both black queens also holds all three plain Aces: the partner is the winner of "
-               "the first trick (the caller plays alone after winning it), or the first other player to win a trick "
-               "(the caller plays alone only by taking all 8)."),
-            ThreeAcesPartner.FIRST_TRICK,
-            choices=((ThreeAcesPartner.FIRST_TRICK, N_("First trick's winner")),
-                     (ThreeAcesPartner.FIRST_OTHER, N_("First other player to win a trick"))),
-        ),
-    )
-
     # ---- seats -----------------------------------------------------------------------------
     def roles(self, table: Table) -> dict[str, str]:
         """RULES.md 2.1: the player left of the dealer leads first."""

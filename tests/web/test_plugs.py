@@ -113,12 +113,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from referee.games.base import BaseGame, DealResult, InvalidDeal, OptionSpec, Standing, Violation
+from referee.games.base import BaseGame, DealResult, InvalidDeal, Standing, Violation, option
 
 
 @dataclass(frozen=True)
 class TallyOptions:
-    target: int = 50
+    target: int = option(50, "Target", "First to this total wins.", number=True, minimum=10, maximum=500)
 
 
 class Tally(BaseGame):
@@ -126,9 +126,6 @@ class Tally(BaseGame):
     name = "Tally"
     seats = 2
     Options = TallyOptions
-    option_specs = (
-        OptionSpec("target", "Target", "First to this total wins.", 50, number=True, minimum=10, maximum=500),
-    )
 
     def read(self, raw, table, options):
         points = raw.get("points") if isinstance(raw, dict) else None
