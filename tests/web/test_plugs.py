@@ -111,9 +111,8 @@ RULES_MODULE = '''
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
-from referee.games.base import BaseGame, DealResult, InvalidDeal, Standing, Violation, option
+from referee.games.base import BaseGame, DealResult, InvalidDeal, Standing, Table, Violation, option
 
 
 @dataclass(frozen=True)
@@ -121,13 +120,13 @@ class TallyOptions:
     target: int = option(50, "Target", "First to this total wins.", number=True, minimum=10, maximum=500)
 
 
-class Tally(BaseGame):
+class Tally(BaseGame[TallyOptions, dict[str, int]]):
     key = "tally"
     name = "Tally"
     seats = 2
     Options = TallyOptions
 
-    def read(self, raw, table, options):
+    def read(self, raw: object, table: Table, options: TallyOptions) -> dict[str, int]:
         points = raw.get("points") if isinstance(raw, dict) else None
         problems = [Violation("bad_points", f"Points for {p}: a whole number 0-30.", f"points.{p}")
                     for p in table.players
@@ -136,7 +135,7 @@ class Tally(BaseGame):
             raise InvalidDeal(problems)
         return dict(points)
 
-    def score(self, deal, table, options):
+    def score(self, deal: object, table: Table, options: TallyOptions) -> DealResult:
         points = self.read(deal, table, options)
         line = " · ".join(f"{p} {points[p]}" for p in table.players)
         return DealResult(scores=points, summary=f"Tallied: {line}", breakdown=[line], details={})
