@@ -8,6 +8,7 @@ registry, appears everywhere without any other file being edited.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import re
 import sys
@@ -19,7 +20,8 @@ import referee.games
 import referee.web.games
 from referee import create_app
 from referee.games import GAMES, find_game
-from referee.web.games import PLUGS, Plugs, plug_for
+from referee.games.base import UnknownGame
+from referee.web.games import PLUGS, Plugs, find_plug, plug_for
 from tests.conftest import worked_example
 from tests.web.test_joker_judge_web import WORKED as JOKER_JUDGE_WORKED
 from tests.web.test_spitzer_web import ZOLA_SCHWARZ
@@ -43,6 +45,14 @@ def test_the_registry_is_found_in_order_and_every_game_has_its_plug():
         assert plug is PLUGS[game.key] is plug_for(game.key) and plug.game is game
         assert plug.blank_columns and plug.entry.__name__ == f"referee.web.entry.{game.key.replace('-', '_')}"
     assert plug_for("poker") is None
+
+
+def test_the_plug_registry_takes_one_plug_a_game_and_knows_no_other_game():
+    with pytest.raises(RuntimeError, match="Two web plugs for the game 'spitzer'"):
+        Plugs((*PLUGS, dataclasses.replace(PLUGS["spitzer"])))
+    assert find_plug("spitzer") is PLUGS["spitzer"] is find_plug(find_game("spitzer"))
+    with pytest.raises(UnknownGame):
+        find_plug("poker")
 
 
 def _ok(client, url: str, kind: str = "text/html") -> bytes:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from ... import games
+from ... import games  # the rules' registry (referee.games.GAMES), read when needed
 from ...games.base import AnyGame, UnknownGame
 from . import joker_judge, klaberjass, spitzer
 from .plug import GamePlug, Heading, QuickChoice, QuickStart
