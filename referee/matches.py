@@ -14,7 +14,6 @@ import logging
 import re
 import unicodedata
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any, NamedTuple
 
 from flask_babel import gettext
@@ -22,7 +21,8 @@ from sqlite_utils import Database
 
 from . import games as games_package
 from . import jsontext, store
-from .games import GAMES, find_game
+from .fingerprint import rules_fingerprint
+from .games import find_game
 from .games.base import (
     N_,
     BaseGame,
@@ -61,17 +61,6 @@ class Conflict(RuntimeError):
 
 class InvalidMatch(RuleError):
     """A new match that cannot be started as asked."""
-
-
-def _rules_fingerprint() -> str:
-    """sha256 of the rules' sources (referee/games/*.py): stored results computed by other rules are recomputed."""
-    digest = hashlib.sha256()
-    for path in sorted(Path(games_package.__file__).parent.glob("*.py")):
-        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
-    return digest.hexdigest()
-
-
-FINGERPRINT = _rules_fingerprint()
 
 
 def _stored_problems(raw: Any) -> tuple[Violation, ...]:
@@ -329,7 +318,7 @@ def parse_new_match(raw: Any) -> tuple[BaseGame, list[str], Any, str]:
             raise UnknownGame(key)
         game = find_game(key)
     except UnknownGame:
-        known = ", ".join(g.key for g in GAMES)
+        known = ", ".join(g.key for g in games_package.GAMES)
         problems.append(
             Violation.of(
                 "unknown_game",
@@ -416,13 +405,13 @@ def load(db: Database, match_id: int) -> Match:
     row = store.get_match(db, match_id)
     if row is None:
         raise NotFound(gettext("There is no match %(match)s.", match=match_id))
-    if row.get("fingerprint") != FINGERPRINT:
+    if row.get("fingerprint") != rules_fingerprint(row["game"]):
         if db.conn.in_transaction:
             sync(db, match_id, touch=False)
         else:
             with store.immediate(db):
                 fresh = store.get_match(db, match_id)
-                if fresh is not None and fresh.get("fingerprint") != FINGERPRINT:
+                if fresh is not None and fresh.get("fingerprint") != rules_fingerprint(fresh["game"]):
                     sync(db, match_id, touch=False)
         row = store.get_match(db, match_id)
         assert row is not None
@@ -472,7 +461,7 @@ def sync(db: Database, match_id: int, touch: bool = True, from_number: int | Non
     options = _options(game, row["options"])
     players = tuple(row["players"])
     deals = store.deals_for(db, match_id)
-    if row.get("fingerprint") != FINGERPRINT or any(not d.get("tally") for d in deals):
+    if row.get("fingerprint") != rules_fingerprint(game.key) or any(not d.get("tally") for d in deals):
         from_number = 1  # results missing or computed by other rules: every deal again
     k = len(deals) + 1 if from_number is None else from_number
     earlier = [d for d in deals if d["number"] < k]
@@ -501,7 +490,7 @@ def sync(db: Database, match_id: int, touch: bool = True, from_number: int | Non
             "finished": int(state.finished),
             "standing_note": jsontext.dumps(line_to_json(state.standing.note)),
             "ended_at": state.ended_at,
-            "fingerprint": FINGERPRINT,
+            "fingerprint": rules_fingerprint(game.key),
             "player_facts": jsontext.dumps(facts),
         },
         touch=touch,
@@ -760,7 +749,7 @@ def _plan_from_snapshot(db: Database, match_id: int, deal_input: Any, key: str |
     plain case (no such match, rules changed, a known key, a finished or abandoned match, a mistake in the
     entry): then all of it is judged under the lock, against the match as it is then."""
     row = store.get_match(db, match_id)
-    if row is None or row.get("fingerprint") != FINGERPRINT or not row.get("player_facts"):
+    if row is None or row.get("fingerprint") != rules_fingerprint(row["game"]) or not row.get("player_facts"):
         return None
     if row["abandoned"] or row["finished"] or int(row["deal_count"]) >= max_deals or not expected.fits(row):
         return None
@@ -779,7 +768,7 @@ def _under_lock(db: Database, match_id: int, deal_input: Any, key: str | None, d
     row = store.get_match(db, match_id)
     if row is None:
         raise NotFound(gettext("There is no match %(match)s.", match=match_id))
-    if row.get("fingerprint") != FINGERPRINT or not row.get("player_facts"):
+    if row.get("fingerprint") != rules_fingerprint(row["game"]) or not row.get("player_facts"):
         sync(db, match_id, touch=False)  # stored by other rules: replayed once, then entered as usual
         row = store.get_match(db, match_id)
         assert row is not None

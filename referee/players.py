@@ -7,8 +7,8 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from . import store
-from .games import GAMES, find_game
+from . import games, store
+from .games import find_game
 from .matches import clean_name, name_key
 
 
@@ -118,7 +118,7 @@ def player_stats(db: Database, name: str) -> PlayerStats | None:
         return None
     display = rows[0]["name"]
     figures: dict[str, GameFigures] = {}
-    two_player_games = {g.key for g in GAMES if g.seats == 2}
+    two_player_games = {g.key for g in games.GAMES if g.seats == 2}
     opponents: dict[tuple[str, str], Opponent] = {}
     partners: dict[str, dict[str, Any]] = {}
     for row in rows:
@@ -136,7 +136,7 @@ def player_stats(db: Database, name: str) -> PlayerStats | None:
     for r in (best, worst):
         if r is not None:
             r["margin"] = _margin(r)
-    order = {g.key: i for i, g in enumerate(GAMES)}
+    order = {g.key: i for i, g in enumerate(games.GAMES)}
     return PlayerStats(
         name=display,
         games=sorted(figures.values(), key=lambda f: order.get(f.key, 99)),

@@ -30,8 +30,7 @@ import click
 from flask import Flask
 from sqlite_utils import Database
 
-from . import jsontext, matches, store
-from .games import GAMES
+from . import games, jsontext, matches, store
 from .games.base import BaseGame, RuleError, Table, Violation
 from .games.match import DealRecord, replay
 
@@ -42,7 +41,7 @@ MAX_NUMBER = matches.MAX_NUMBER  # deal numbers and versions: far beyond any rea
 MAX_DEPTH = 64  # nesting of JSON values: deal entries are a few levels deep
 MAX_UID = 100
 MAX_PROBLEMS = 100  # a file that is wrong everywhere: reading stops after this many problems
-CSV_SEATS = max(game.seats for game in GAMES)
+CSV_SEATS = max(game.seats for game in games.GAMES)  # the CSV's columns, fixed when Referee starts
 
 
 class InvalidImport(RuleError):

@@ -179,7 +179,7 @@ def test_deals_after(client):
 
 def test_a_rules_change_replays_each_match_once(db, monkeypatch):
     match_id = _long_match(db, 6)
-    monkeypatch.setattr(matches, "FINGERPRINT", "rules of another version")
+    monkeypatch.setattr(matches, "rules_fingerprint", lambda game_key: "rules of another version")
     counter = Counter(monkeypatch)
     before = db.execute("SELECT version FROM matches WHERE id = ?", [match_id]).fetchone()[0]
     match = matches.load(db, match_id)
@@ -188,6 +188,25 @@ def test_a_rules_change_replays_each_match_once(db, monkeypatch):
     matches.load(db, match_id)
     assert len(counter.inputs) == 6  # stored again: not replayed a second time
     assert db.execute("SELECT fingerprint FROM matches").fetchone()[0] == "rules of another version"
+
+
+def test_a_rules_change_replays_the_matches_of_that_game_only(db, monkeypatch):
+    """The fingerprint is the game's own (referee/fingerprint.py): other Klaberjass rules replay the Klaberjass
+    matches, while a Spitzer match keeps what it stored."""
+    klaberjass_match = _long_match(db, 4)
+    spitzer_match = matches.start_match(
+        db, {"game": "spitzer", "players": ["Ann", "Ben", "Cid", "Dee"], "first_dealer": "Dee"})
+    matches.enter_deal(db, spitzer_match, {"contract": "zola", "declarers": ["Ann"], "points": 95, "tricks": 6})
+    real = matches.rules_fingerprint
+    monkeypatch.setattr(matches, "rules_fingerprint", lambda key: "other" if key == "klaberjass" else real(key))
+    counter = Counter(monkeypatch)
+    spitzer, spitzer_inputs = type(find_game("spitzer")), []
+    real_score = spitzer.score
+    monkeypatch.setattr(spitzer, "score", lambda this, deal, *rest: spitzer_inputs.append(deal)
+                        or real_score(this, deal, *rest))
+    assert matches.load(db, spitzer_match).totals == {"Ann": 27, "Ben": 0, "Cid": 0, "Dee": 0}
+    assert matches.load(db, klaberjass_match).deal_count == 4
+    assert spitzer_inputs == [] and len(counter.inputs) == 4
 
 
 def test_migration_6_fills_the_results_of_matches_stored_at_schema_5(tmp_path):

@@ -1,73 +1,25 @@
-"""The games Referee knows: every module of this package that holds a game (RULES.md, one module per game).
+"""The games Referee knows, in the order people see them: an explicit registry, as python-chess lists its
+``VARIANTS`` (RULES.md, one section and one module per game).
 
-A game module exposes its game object (``GAME = ...``, or one module-level instance of a ``BaseGame`` subclass
-defined in it); adding a game is adding its module, nothing else is edited. Games are listed by their ``order``
-attribute, then by name.
+Adding a game is writing its module and adding its object to ``GAMES`` (its web plug goes into
+``referee.web.games.PLUGS``). Read the registry when it is needed — ``games.GAMES`` through this module, or
+``find_game`` — never a copy taken at import: replacing ``GAMES`` (a test's monkeypatch adds a fourth game so) is
+then seen everywhere.
 """
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
-from collections.abc import Iterator, Sequence
-from types import ModuleType
-from typing import overload
+from .base import AnyGame, UnknownGame
+from .joker_judge import JOKER_JUDGE
+from .klaberjass import KLABERJASS
+from .spitzer import SPITZER
 
-from .base import BaseGame, UnknownGame
+__all__ = ["GAMES", "find_game"]
 
-
-def games_in(module: ModuleType) -> list[BaseGame]:
-    """The game object a module exposes: its ``GAME``, else its module-level instances of its own game classes."""
-    explicit = getattr(module, "GAME", None)
-    if isinstance(explicit, BaseGame):
-        return [explicit]
-    return [value for value in vars(module).values()
-            if isinstance(value, BaseGame) and type(value).__module__ == module.__name__]
+GAMES: tuple[AnyGame, ...] = (KLABERJASS, SPITZER, JOKER_JUDGE)
 
 
-def _order(game: BaseGame) -> tuple[int, str]:
-    return (game.order, game.name)
-
-
-class Registry(Sequence[BaseGame]):
-    """The games found in this package, ordered; a tuple to read. ``discover()`` looks again (a test that adds
-    a package directory with a fourth game calls it, and again once it removed it)."""
-
-    def __init__(self) -> None:
-        self._games: tuple[BaseGame, ...] = ()
-
-    def discover(self) -> None:
-        found: dict[str, BaseGame] = {}
-        for info in pkgutil.iter_modules(__path__):
-            if info.name.startswith("_"):
-                continue
-            for game in games_in(importlib.import_module(f"{__name__}.{info.name}")):
-                if found.setdefault(game.key, game) is not game:
-                    raise RuntimeError(f"Two games have the key {game.key!r}.")
-        self._games = tuple(sorted(found.values(), key=_order))
-
-    @overload
-    def __getitem__(self, index: int) -> BaseGame: ...
-    @overload
-    def __getitem__(self, index: slice) -> tuple[BaseGame, ...]: ...
-    def __getitem__(self, index: int | slice) -> BaseGame | tuple[BaseGame, ...]:
-        return self._games[index]
-
-    def __len__(self) -> int:
-        return len(self._games)
-
-    def __iter__(self) -> Iterator[BaseGame]:
-        return iter(self._games)
-
-    def __repr__(self) -> str:
-        return f"Registry({', '.join(g.key for g in self._games)})"
-
-
-GAMES = Registry()
-GAMES.discover()
-
-
-def find_game(key: str) -> BaseGame:
+def find_game(key: str) -> AnyGame:
     """The game with this key; raises UnknownGame."""
     for game in GAMES:
         if game.key == key:

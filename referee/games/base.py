@@ -10,7 +10,20 @@ import dataclasses
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
-from typing import Any, ClassVar
+from functools import cache
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+T = TypeVar("T")
+OptionsT = TypeVar("OptionsT", bound="DataclassInstance")  # a game's options: its frozen dataclass
+DealT = TypeVar("DealT")  # a game's typed deal: what ``read`` makes of an entry
+
+JSON = Any
+"""A value as JSON holds it (null, true/false, a number, a string, a list, an object), nested to any depth: a
+game's own ``details`` and ``memo``, and what the store gives back. ``Any`` on purpose, and only here: it is
+arbitrary JSON, read by the game that wrote it (a recursive union would make every reader cast)."""
 
 
 def whole_number(raw: object, digits: int = 9) -> int | None:
@@ -23,7 +36,7 @@ def whole_number(raw: object, digits: int = 9) -> int | None:
     return None
 
 
-def unknown_fields(deal: Mapping[Any, Any], known: Sequence[str]) -> list[Violation]:
+def unknown_fields(deal: Mapping[object, object], known: Sequence[str]) -> list[Violation]:
     """A violation for every key of a deal entry that its game does not know."""
     return [
         Violation.of("unknown_field", str(key), "Unknown field {key} (fields: {fields}).", key=repr(key),
@@ -46,7 +59,7 @@ class Term(str):
     __slots__ = ()
 
 
-def and_list(items: Sequence[Any], word: str = "and") -> str:
+def and_list(items: Sequence[object], word: str = "and") -> str:
     """ "Ann", "Ann and Ben", "Ann, Ben and Cy" (``word="or"`` for alternatives)."""
     texts = [str(item) for item in items]
     if len(texts) <= 1:
@@ -54,7 +67,7 @@ def and_list(items: Sequence[Any], word: str = "and") -> str:
     return f"{', '.join(texts[:-1])} {word} {texts[-1]}"
 
 
-def fill(template: str, params: Mapping[str, Any]) -> str:
+def fill(template: str, params: Mapping[str, object]) -> str:
     """The English text of a message: ``template`` with ``{name}`` placeholders filled from ``params``
     (a list parameter is written "A, B and C")."""
     return template.format(**{k: and_list(v) if isinstance(v, (list, tuple)) else v for k, v in params.items()})
@@ -67,18 +80,18 @@ class Line(str):
 
     code: str
     template: str
-    params: Mapping[str, Any]
+    params: Mapping[str, object]
 
-    def __new__(cls, code: str, template: str, **params: Any) -> Line:
+    def __new__(cls, code: str, template: str, **params: object) -> Line:
         line = super().__new__(cls, fill(template, params))
         line.code, line.template, line.params = code, template, params
         return line
 
-    def __reduce__(self) -> Any:  # copy/pickle keep what the line carries
+    def __reduce__(self) -> tuple[object, ...]:  # copy/pickle keep what the line carries
         return (_line, (self.code, self.template, dict(self.params)))
 
 
-def _line(code: str, template: str, params: Mapping[str, Any]) -> Line:
+def _line(code: str, template: str, params: Mapping[str, object]) -> Line:
     return Line(code, template, **params)
 
 
@@ -93,15 +106,15 @@ class Violation:
     code: str
     message: str
     field: str | None = None
-    params: Mapping[str, Any] = dataclasses.field(default_factory=dict, compare=False)
+    params: Mapping[str, object] = dataclasses.field(default_factory=dict, compare=False)
     template: str = dataclasses.field(default="", compare=False)
 
     @classmethod
-    def of(cls, code: str, field_name: str | None, template: str, **params: Any) -> Violation:
+    def of(cls, code: str, field_name: str | None, template: str, **params: object) -> Violation:
         """A violation whose message is ``template`` filled with ``params``."""
         return cls(code, fill(template, params), field_name, params, template)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, str | None]:
         return {"field": self.field, "code": self.code, "message": self.message}
 
 
@@ -109,7 +122,7 @@ class OptionError(ValueError):
     """A value an option does not accept: reads as its English sentence and carries its ``template`` and
     ``params`` (like a Violation's) so that it can be rendered in another language."""
 
-    def __init__(self, template: str, **params: Any):
+    def __init__(self, template: str, **params: object):
         self.template, self.params = template, params
         self.message = fill(template, params)
         super().__init__(self.message)
@@ -156,21 +169,24 @@ class OptionSpec:
     """One rule option of a game: its name, one-line explanation, default and accepted values.
 
     ``choices`` are ``(value, label)`` pairs. A ``number`` option accepts a whole number in
-    ``[minimum, maximum]``; with ``none_label`` it also accepts ``"none"`` (stored as ``None``).
+    ``[minimum, maximum]``; with ``none_label`` it also accepts ``"none"`` (stored as ``None``). ``aliases`` are
+    earlier names of its values (written name → value), still accepted. A game does not write these: they are
+    read from its options dataclass (``option`` fields, ``option_specs_of``).
     """
 
     name: str
     label: str
     help: str
-    default: Any
-    choices: tuple[tuple[Any, str], ...] = ()
+    default: object
+    choices: tuple[tuple[object, str], ...] = ()
     number: bool = False
     minimum: int = 1
     maximum: int = 1_000_000
     none_label: str | None = None
+    aliases: tuple[tuple[str, object], ...] = ()
 
     @staticmethod
-    def token(value: Any) -> str:
+    def token(value: object) -> str:
         """How a value is written in a form field and in JSON-ish text."""
         if value is None:
             return "none"
@@ -180,10 +196,10 @@ class OptionSpec:
             return "off"
         return str(value)
 
-    def to_json(self, value: Any) -> Any:
+    def to_json(self, value: object) -> object:
         return "none" if value is None and self.none_label else value
 
-    def describe(self, value: Any) -> str:
+    def describe(self, value: object) -> str:
         """The value as a person reads it ("500", "on", "none (end by hand)")."""
         for choice, label in self.choices:
             if choice == value and type(choice) is type(value):
@@ -192,9 +208,13 @@ class OptionSpec:
             return self.none_label
         return self.token(value)
 
-    def parse(self, raw: Any) -> Any:
+    def parse(self, raw: object) -> object:
         """The option value for ``raw`` (a JSON value or a form string); raises OptionError (a ValueError) with a
         sentence and the template and parameters it is made of."""
+        if isinstance(raw, str):
+            for alias, value in self.aliases:
+                if raw.strip().lower() == alias:
+                    return value
         for choice, _label in self.choices:
             if raw == choice and type(raw) is type(choice):
                 return choice
@@ -221,7 +241,31 @@ class OptionSpec:
                           accepted=_either(accepted), raw=raw)
 
 
-def _either(items: Sequence[Any]) -> Any:
+def option(
+    default: T, label: str, help: str, *, choices: tuple[tuple[T, str], ...] = (), number: bool = False,
+    minimum: int = 1, maximum: int = 1_000_000, none_label: str | None = None, aliases: tuple[tuple[str, T], ...] = (),
+) -> T:
+    """A field of a game's options dataclass that is a rule option: its default, written here once, and what
+    people read about it (``label``, ``help``, the ``choices``' labels) and accept (number bounds, ``"none"``,
+    ``aliases``), kept in the field's metadata for ``option_specs_of``. Typed as its default, as ``field`` is."""
+    spec = OptionSpec("", label, help, default, choices, number, minimum, maximum, none_label, aliases)
+    return field(default=default, metadata={"option": spec})
+
+
+@cache
+def option_specs_of(options: type) -> tuple[OptionSpec, ...]:
+    """The OptionSpec of each field of an options dataclass, in field order (what forms, the API and the
+    parser read); each field must be declared with ``option``."""
+    specs = []
+    for f in fields(options):
+        spec = f.metadata.get("option")
+        if not isinstance(spec, OptionSpec):
+            raise TypeError(f"{options.__name__}.{f.name} is not a rule option: declare it with option(...).")
+        specs.append(replace(spec, name=f.name))
+    return tuple(specs)
+
+
+def _either(items: Sequence[object]) -> object:
     """ "a or b or c" (``" or ".join``) as nested lines, so that each item is rendered in the reader's language."""
     if len(items) <= 1:
         return items[0] if items else ""
@@ -239,9 +283,9 @@ class DealResult:
     scores: Mapping[str, int]
     summary: str
     breakdown: tuple[str, ...]
-    details: Mapping[str, Any] = field(default_factory=dict)
+    details: Mapping[str, JSON] = field(default_factory=dict)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, JSON]:
         return {
             "scores": dict(self.scores),
             "summary": self.summary,
@@ -249,7 +293,7 @@ class DealResult:
             **self.details,
         }
 
-    def to_stored(self) -> dict[str, Any]:
+    def to_stored(self) -> dict[str, JSON]:
         """JSON-ready, keeping each line's code, template and parameters (``from_stored`` gives it back equal)."""
         return {
             "scores": dict(self.scores),
@@ -259,7 +303,7 @@ class DealResult:
         }
 
     @classmethod
-    def from_stored(cls, raw: Mapping[str, Any]) -> DealResult:
+    def from_stored(cls, raw: Mapping[str, JSON]) -> DealResult:
         return cls(
             dict(raw["scores"]),
             line_from_json(raw["summary"]),
@@ -268,7 +312,7 @@ class DealResult:
         )
 
 
-def _param_to_json(value: Any) -> Any:
+def _param_to_json(value: object) -> JSON:
     if isinstance(value, Line):  # a phrase inside a line keeps what it is made of
         return {"line": line_to_json(value)}
     if isinstance(value, Term):
@@ -278,7 +322,7 @@ def _param_to_json(value: Any) -> Any:
     return value
 
 
-def _param_from_json(value: Any) -> Any:
+def _param_from_json(value: JSON) -> object:
     if isinstance(value, dict) and set(value) == {"term"}:
         return Term(value["term"])
     if isinstance(value, dict) and set(value) == {"line"}:
@@ -288,14 +332,14 @@ def _param_from_json(value: Any) -> Any:
     return value
 
 
-def line_to_json(line: str) -> Any:
+def line_to_json(line: str) -> JSON:
     """A Line as ``[code, template, params]`` (Terms kept as ``{"term": ...}``); a plain string as it is."""
     if isinstance(line, Line):
         return [line.code, line.template, {k: _param_to_json(v) for k, v in line.params.items()}]
     return str(line)
 
 
-def line_from_json(raw: Any) -> str:
+def line_from_json(raw: JSON) -> str:
     if isinstance(raw, list) and len(raw) == 3:
         code, template, params = raw
         return Line(code, template, **{k: _param_from_json(v) for k, v in params.items()})
@@ -309,17 +353,17 @@ class Tally:
 
     totals: Mapping[str, int]
     counted: int = 0
-    memo: Mapping[str, Any] = field(default_factory=dict)
+    memo: Mapping[str, JSON] = field(default_factory=dict)
 
     @classmethod
     def start(cls, players: Sequence[str]) -> Tally:
         return cls({p: 0 for p in players})
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, JSON]:
         return {"totals": dict(self.totals), "counted": self.counted, "memo": dict(self.memo)}
 
     @classmethod
-    def from_json(cls, raw: Mapping[str, Any]) -> Tally:
+    def from_json(cls, raw: Mapping[str, JSON]) -> Tally:
         return cls(dict(raw["totals"]), int(raw.get("counted", 0)), dict(raw.get("memo") or {}))
 
 
@@ -332,23 +376,28 @@ class Standing:
     note: str = ""
 
 
-class BaseGame:
-    """What every game shares. A game subclasses this, sets the class attributes and implements the hooks."""
+class BaseGame(Generic[OptionsT, DealT]):
+    """What every game shares. A game subclasses this with its own options dataclass and typed deal
+    (``class Spitzer(BaseGame[SpitzerOptions, SpitzerDeal])``), sets the class attributes and implements the hooks.
+    """
 
     key: ClassVar[str]
     name: ClassVar[str]
     seats: ClassVar[int]
     deal_noun: ClassVar[str] = "deal"  # what the players call one deal ("hand" in Joker Judge)
-    order: ClassVar[int] = 1000  # place in the lists people see (then by name); the three games use 10, 20, 30
-    option_specs: ClassVar[tuple[OptionSpec, ...]]
-    Options: ClassVar[type]
+    Options: type[OptionsT]  # the options dataclass (not a ClassVar: a ClassVar cannot name a type variable)
 
     # ---- options --------------------------------------------------------------------------
     @property
-    def defaults(self) -> Any:
+    def option_specs(self) -> tuple[OptionSpec, ...]:
+        """The rule options, read from the fields of ``Options`` (each default is written once, there)."""
+        return option_specs_of(self.Options)
+
+    @property
+    def defaults(self) -> OptionsT:
         return self.Options()
 
-    def parse_options(self, raw: Any) -> Any:
+    def parse_options(self, raw: object) -> OptionsT:
         """Options from a mapping of name → value; omitted ones take their defaults.
 
         Raises InvalidOptions listing every unknown option and every bad value.
@@ -358,7 +407,7 @@ class BaseGame:
         if not isinstance(raw, Mapping):
             raise InvalidOptions([Violation.of("bad_options", "options", "Options must be an object of name → value.")])
         specs = {spec.name: spec for spec in self.option_specs}
-        values: dict[str, Any] = {}
+        values: dict[str, object] = {}
         problems: list[Violation] = []
         for name, value in raw.items():
             spec = specs.get(name)
@@ -378,10 +427,10 @@ class BaseGame:
             raise InvalidOptions(problems)
         return replace(self.defaults, **values)
 
-    def options_to_json(self, options: Any) -> dict[str, Any]:
+    def options_to_json(self, options: OptionsT) -> dict[str, object]:
         return {spec.name: spec.to_json(getattr(options, spec.name)) for spec in self.option_specs}
 
-    def describe_options(self, options: Any) -> list[tuple[OptionSpec, str]]:
+    def describe_options(self, options: OptionsT) -> list[tuple[OptionSpec, str]]:
         return [(spec, spec.describe(getattr(options, spec.name))) for spec in self.option_specs]
 
     # ---- seats ----------------------------------------------------------------------------
@@ -394,12 +443,12 @@ class BaseGame:
         return {"dealer": table.dealer}
 
     # ---- deals ----------------------------------------------------------------------------
-    def read(self, raw: Any, table: Table, options: Any) -> Any:
+    def read(self, raw: object, table: Table, options: OptionsT) -> DealT:
         """The typed deal for ``raw`` (a JSON value, or a mapping built from form fields): parsed once, checked
         against every rule; raises InvalidDeal with every violation found."""
         raise NotImplementedError
 
-    def validate(self, deal: Any, table: Table, options: Any) -> list[Violation]:
+    def validate(self, deal: object, table: Table, options: OptionsT) -> list[Violation]:
         """Every rule ``deal`` (raw) breaks; empty when it can be scored."""
         try:
             self.read(deal, table, options)
@@ -407,28 +456,28 @@ class BaseGame:
             return list(exc.violations)
         return []
 
-    def score(self, deal: Any, table: Table, options: Any) -> DealResult:
+    def score(self, deal: object, table: Table, options: OptionsT) -> DealResult:
         raise NotImplementedError
 
-    def advance(self, players: Sequence[str], tally: Tally, result: DealResult, options: Any) -> Tally:
+    def advance(self, players: Sequence[str], tally: Tally, result: DealResult, options: OptionsT) -> Tally:
         """The tally after one more counted deal: in constant time, whatever the length of the match."""
         totals = {p: int(tally.totals.get(p, 0)) + int(result.scores.get(p, 0)) for p in players}
         counted = tally.counted + 1
         return Tally(totals, counted, self.remember(tuple(players), tally.memo, totals, counted, result, options))
 
     def remember(
-        self, players: tuple[str, ...], memo: Mapping[str, Any], totals: Mapping[str, int], counted: int,
-        result: DealResult, options: Any,
-    ) -> Mapping[str, Any]:
+        self, players: tuple[str, ...], memo: Mapping[str, JSON], totals: Mapping[str, int], counted: int,
+        result: DealResult, options: OptionsT,
+    ) -> Mapping[str, JSON]:
         """What a game keeps of one more deal beyond the totals (most games: nothing)."""
         return memo
 
-    def judge(self, players: Sequence[str], tally: Tally, options: Any, ended_by_hand: bool = False) -> Standing:
+    def judge(self, players: Sequence[str], tally: Tally, options: OptionsT, ended_by_hand: bool = False) -> Standing:
         """Where the match stands after the deals in ``tally``."""
         raise NotImplementedError
 
     def standing(
-        self, players: Sequence[str], totals: Mapping[str, int], results: Sequence[DealResult], options: Any,
+        self, players: Sequence[str], totals: Mapping[str, int], results: Sequence[DealResult], options: OptionsT,
         ended_by_hand: bool = False,
     ) -> Standing:
         """The standing from the totals and every counted result (folds the results into a tally)."""
@@ -437,7 +486,7 @@ class BaseGame:
             tally = self.advance(players, tally, result, options)
         return self.judge(players, Tally(dict(totals), tally.counted, tally.memo), options, ended_by_hand)
 
-    def can_end_by_hand(self, options: Any) -> bool:
+    def can_end_by_hand(self, options: OptionsT) -> bool:
         """Whether the players end this match themselves (no target)."""
         return False
 
@@ -449,7 +498,7 @@ class BaseGame:
         """The deal in the game's own compact notation, for a printed score sheet's row."""
         return result.summary
 
-    def needs(self, players: Sequence[str], totals: Mapping[str, int], options: Any) -> dict[str, int] | None:
+    def needs(self, players: Sequence[str], totals: Mapping[str, int], options: OptionsT) -> dict[str, int] | None:
         """How many points each player still needs to reach the target (0 once reached), for the table; None
         when the match has no target (``options.target`` absent or ``None``). A game whose end is not a points
         target of this kind overrides it."""
@@ -459,5 +508,10 @@ class BaseGame:
         return {p: max(0, target - int(totals.get(p, 0))) for p in players}
 
 
-def option_field_names(options: Any) -> list[str]:
+AnyGame = BaseGame[Any, Any]
+"""Some game, whichever it is (the registry's element type): each game's options and deal are its own types, and
+Python's typing has no "for some"; ``Any`` here stands for exactly that."""
+
+
+def option_field_names(options: DataclassInstance) -> list[str]:
     return [f.name for f in fields(options)]

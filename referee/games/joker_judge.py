@@ -13,22 +13,23 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from enum import IntEnum, StrEnum
-from typing import Any
+from enum import Enum, IntEnum, StrEnum
+from typing import Final, Generic, Literal, TypeGuard, TypeVar
 
 from .base import (
+    JSON,
     N_,
     BaseGame,
     DealResult,
     InvalidDeal,
     Line,
-    OptionSpec,
     Standing,
     Table,
     Tally,
     Term,
     Violation,
     and_list,
+    option,
     unknown_fields,
 )
 
@@ -132,7 +133,12 @@ FINISHES: tuple[tuple[Finish, str], ...] = (
 class JokerJudgeOptions:
     """The rule options of a Joker Judge match (RULES.md 3.8)."""
 
-    finish: Finish = Finish.FIRST_TO_200
+    finish: Finish = option(
+        Finish.FIRST_TO_200, N_("Finish"),
+        N_("How the match ends: the first to 200, the higher total after six hands, or a comeback round after "
+           "hand 3."),
+        choices=FINISHES,
+    )
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "finish", Finish(self.finish))  # "six-hands" as written is the same option
@@ -206,7 +212,7 @@ class TrickOutcome:
     discard: bool  # a child's Joker Judge: both discard a card, one trick fewer
     how: str
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {
             "number": self.number, "leader": self.leader, "cards": {p: c.value for p, c in self.cards.items()},
             "judge": dict(self.judge) if self.judge is not None else None, "winner": self.winner,
@@ -253,34 +259,44 @@ class JokerJudgeHand:
     no_declaration: bool = False  # the hand ended because no joker was declared
 
 
-_PARTIAL = object()  # a trick still being entered (hand() only)
-_BAD = object()  # a value that does not read
+class _Mark(Enum):
+    """What a read gives back besides a value: a trick still being entered (hand() only), or a value that does not
+    read."""
+
+    PARTIAL = "partial"
+    BAD = "bad"
+
+
+_PARTIAL: Final = _Mark.PARTIAL
+_BAD: Final = _Mark.BAD
+V = TypeVar("V")  # the value of a {player: value} field: a bid, a joker statement
+TrickEntry = Trick | Literal[_Mark.PARTIAL] | None  # a trick as read: None when malformed
 
 
 # ---- small words ---------------------------------------------------------------------------------
 
 
-def _is_whole(value: Any) -> bool:
+def _is_whole(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _as_bid(value: Any) -> Any:
+def _as_bid(value: object) -> Bid | Literal[_Mark.BAD]:
     return Bid(value) if _is_whole(value) and value in BIDS else _BAD
 
 
-def _as_card(value: Any) -> Card | None:
+def _as_card(value: object) -> Card | None:
     return Card(value) if isinstance(value, str) and value in CARDS else None
 
 
-def _as_joker(value: Any) -> Any:
+def _as_joker(value: object) -> bool | Literal[_Mark.BAD]:
     return value if isinstance(value, bool) else _BAD
 
 
-def _is_player(value: Any, players: tuple[str, ...]) -> bool:
+def _is_player(value: object, players: tuple[str, ...]) -> bool:
     return isinstance(value, str) and value in players
 
 
-def _present(value: Any) -> bool:
+def _present(value: object) -> bool:
     """Something was entered: not null and not an empty object or list."""
     return value is not None and not (isinstance(value, (Mapping, list, tuple)) and len(value) == 0)
 
@@ -333,19 +349,19 @@ class _Reading:
 
 
 @dataclass(frozen=True)
-class _PerPlayer:
+class _PerPlayer(Generic[V]):
     """A ``{player: value}`` field of the entry and the sentences for what can be wrong with it."""
 
     name: str
-    read: Callable[[Any], Any]  # the value, or _BAD
+    read: Callable[[object], V | Literal[_Mark.BAD]]
     missing_all: Callable[[], Violation]
     missing_one: Callable[[str], Violation]
     not_an_object: Callable[[], Violation]
-    unknown: Callable[[Any, tuple[str, ...]], Violation]
-    bad: Callable[[str, Any], Violation]
+    unknown: Callable[[object, tuple[str, ...]], Violation]
+    bad: Callable[[str, object], Violation]
 
 
-_BIDS = _PerPlayer(
+_BIDS: _PerPlayer[Bid] = _PerPlayer(
     "bids", _as_bid,
     lambda: Violation.of("missing_bids", "bids", "Enter both players' bids."),
     lambda p: Violation.of("missing_bids", f"bids.{p}", "Enter {player}'s bid.", player=p),
@@ -357,7 +373,7 @@ _BIDS = _PerPlayer(
         "bad_bid", f"bids.{p}", "{player}'s bid must be a whole number from 1 to 7 (6 Punishment, 7 Punisher), "
         "not {value}.", player=p, value=repr(v)),
 )
-_REBIDS = _PerPlayer(
+_REBIDS: _PerPlayer[Bid] = _PerPlayer(
     "rebids", _as_bid,
     lambda: Violation.of("missing_rebids", "rebids", "Enter both players' rebids."),
     lambda p: Violation.of("missing_rebids", f"rebids.{p}", "Enter {player}'s rebid.", player=p),
@@ -369,7 +385,7 @@ _REBIDS = _PerPlayer(
         "bad_rebid", f"rebids.{p}", "{player}'s rebid must be a whole number from 1 to 7 (6 Punishment, "
         "7 Punisher), not {value}.", player=p, value=repr(v)),
 )
-_JOKERS = _PerPlayer(
+_JOKERS: _PerPlayer[bool] = _PerPlayer(
     "jokers", _as_joker,
     lambda: Violation.of("missing_jokers", "jokers", "Enter both players' joker statements."),
     lambda p: Violation.of("missing_jokers", f"jokers.{p}", "Enter {player}'s joker statement.", player=p),
@@ -383,7 +399,7 @@ _JOKERS = _PerPlayer(
 )
 
 
-def _read_per_player(raw: Any, spec: _PerPlayer, r: _Reading, missing: bool) -> dict[str, Any] | None:
+def _read_per_player(raw: object, spec: _PerPlayer[V], r: _Reading, missing: bool) -> dict[str, V] | None:
     """A ``{player: value}`` field: the well-formed values, or None when the field is not an object.
 
     ``missing`` (False: nothing is missing yet) reports an absent field or player.
@@ -398,7 +414,7 @@ def _read_per_player(raw: Any, spec: _PerPlayer, r: _Reading, missing: bool) -> 
     for key in raw:
         if not _is_player(key, r.players):
             r.add(spec.unknown(key, r.players))
-    found: dict[str, Any] = {}
+    found: dict[str, V] = {}
     for player in r.players:
         value = raw.get(player)
         if value is None:
@@ -413,12 +429,12 @@ def _read_per_player(raw: Any, spec: _PerPlayer, r: _Reading, missing: bool) -> 
     return found
 
 
-def _shape_only(deal: Mapping[str, Any], spec: _PerPlayer, r: _Reading) -> dict[str, Any]:
+def _shape_only(deal: Mapping[str, object], spec: _PerPlayer[V], r: _Reading) -> dict[str, V]:
     raw = deal.get(spec.name)
     return (_read_per_player(raw, spec, r, False) or {}) if raw is not None else {}
 
 
-def _unneeded(deal: Mapping[str, Any], r: _Reading, *keys: str) -> None:
+def _unneeded(deal: Mapping[str, object], r: _Reading, *keys: str) -> None:
     """RULES.md 3.2: rebids, joker statements and rock-paper-scissors only as far as the tie needs them."""
     if not r.strict:
         return
@@ -432,7 +448,7 @@ def _unneeded(deal: Mapping[str, Any], r: _Reading, *keys: str) -> None:
             "Rock-paper-scissors only decides when both or neither hold a joker; remove it."))
 
 
-def _read_parent(deal: Mapping[str, Any], r: _Reading, required: bool) -> str | None:
+def _read_parent(deal: Mapping[str, object], r: _Reading, required: bool) -> str | None:
     raw = deal.get("parent")
     if raw is None:
         if required:
@@ -447,7 +463,7 @@ def _read_parent(deal: Mapping[str, Any], r: _Reading, required: bool) -> str | 
     return raw
 
 
-def _read_bidding(deal: Mapping[str, Any], r: _Reading) -> Bidding:
+def _read_bidding(deal: Mapping[str, object], r: _Reading) -> Bidding:
     """RULES.md 3.2: bids; equal → rebids; equal → joker statements (the one without is parent);
     both or neither → rock-paper-scissors (``parent``). Both final bids 1 → the parent's bid is 2."""
     players = r.players
@@ -469,7 +485,7 @@ def _read_bidding(deal: Mapping[str, Any], r: _Reading) -> Bidding:
     return Bidding(bids, rebids, jokers, chosen, parent, _other(players, parent), bids[parent], None, how)
 
 
-def _read_rebids(deal: Mapping[str, Any], bids: dict[str, Bid], r: _Reading) -> Bidding:
+def _read_rebids(deal: Mapping[str, object], bids: dict[str, Bid], r: _Reading) -> Bidding:
     """RULES.md 3.2: equal bids — both bid again."""
     players = r.players
     first, second = players
@@ -493,7 +509,7 @@ def _read_rebids(deal: Mapping[str, Any], bids: dict[str, Bid], r: _Reading) -> 
     return Bidding(bids, rebids, jokers, chosen, parent, _other(players, parent), rebids[parent], None, how)
 
 
-def _read_jokers(deal: Mapping[str, Any], bids: dict[str, Bid], rebids: dict[str, Bid], r: _Reading) -> Bidding:
+def _read_jokers(deal: Mapping[str, object], bids: dict[str, Bid], rebids: dict[str, Bid], r: _Reading) -> Bidding:
     """RULES.md 3.2: equal rebids — each says whether they hold a joker, the dealer first; the one without is
     parent. Both or neither: rock-paper-scissors."""
     players = r.players
@@ -518,7 +534,7 @@ def _read_jokers(deal: Mapping[str, Any], bids: dict[str, Bid], rebids: dict[str
                    Bid.TWO if rebid == 1 else rebid, None, how)
 
 
-def _joker_statement_line(dealer_holds: bool, both_one: bool, **params: Any) -> Line:
+def _joker_statement_line(dealer_holds: bool, both_one: bool, **params: object) -> Line:
     if dealer_holds and both_one:
         return Line("joker-judge.bidding.dealer-holds-joker", "Both bid {bid}, then both rebid {rebid}; {dealer} "
                     "(dealer) holds a joker, {elder} does not: {parent} is parent. Both bid 1: the parent's bid "
@@ -534,7 +550,7 @@ def _joker_statement_line(dealer_holds: bool, both_one: bool, **params: Any) -> 
                 "(dealer) does not hold a joker, {elder} does: {parent} is parent with {rebid}.", **params)
 
 
-def _read_rock_paper_scissors(deal: Mapping[str, Any], bids: dict[str, Bid], rebids: dict[str, Bid],
+def _read_rock_paper_scissors(deal: Mapping[str, object], bids: dict[str, Bid], rebids: dict[str, Bid],
                               jokers: dict[str, bool], r: _Reading) -> Bidding:
     """RULES.md 3.2: both or neither hold a joker — rock-paper-scissors decides (the entry's ``parent``)."""
     players = r.players
@@ -543,8 +559,8 @@ def _read_rock_paper_scissors(deal: Mapping[str, Any], bids: dict[str, Bid], reb
     bid, rebid = bids[players[0]], rebids[players[0]]
     both = jokers[dealer]
     chosen = _read_parent(deal, r, r.missing)
-    params: dict[str, Any] = {"bid": _bid_name(bid), "rebid": _bid_name(rebid), "dealer": dealer, "elder": elder,
-                              "parent": chosen}
+    params: dict[str, object] = {"bid": _bid_name(bid), "rebid": _bid_name(rebid), "dealer": dealer, "elder": elder,
+                                 "parent": chosen}
     if chosen is None:
         how = _rock_paper_scissors_line(both, None, rebid, params)
         return Bidding(bids, rebids, jokers, None, None, None, None, Step.PARENT, how)
@@ -553,7 +569,7 @@ def _read_rock_paper_scissors(deal: Mapping[str, Any], bids: dict[str, Bid], reb
                    None, how)
 
 
-def _rock_paper_scissors_line(both: bool, parent: str | None, rebid: Bid, params: dict[str, Any]) -> Line:
+def _rock_paper_scissors_line(both: bool, parent: str | None, rebid: Bid, params: Mapping[str, object]) -> Line:
     if both and parent is None:
         return Line("joker-judge.bidding.both-hold-joker", "Both bid {bid}, then both rebid {rebid}; {dealer} (dealer) "
                     "and {elder} both hold a joker — rock-paper-scissors decides.", **params)
@@ -575,7 +591,7 @@ def _rock_paper_scissors_line(both: bool, parent: str | None, rebid: Bid, params
                 "(dealer) nor {elder} holds a joker — rock-paper-scissors: {parent} is parent with {rebid}.", **params)
 
 
-def _read_trick(raw: Any, number: int, r: _Reading, may_be_partial: bool) -> Any:
+def _read_trick(raw: object, number: int, r: _Reading, may_be_partial: bool) -> TrickEntry:
     """One ``{"cards": {player: card}, "judge": null | {"by", "call"}}`` (RULES.md 3.4).
 
     Returns a Trick, None (malformed) or _PARTIAL (only when ``may_be_partial``: nothing wrong, but
@@ -603,7 +619,7 @@ def _read_trick(raw: Any, number: int, r: _Reading, may_be_partial: bool) -> Any
     return Trick(cards, judge if isinstance(judge, Judge) else None)
 
 
-def _read_cards(raw: Any, number: int, r: _Reading) -> dict[str, Card] | None:
+def _read_cards(raw: object, number: int, r: _Reading) -> dict[str, Card] | None:
     """A trick's ``{player: card}``: the cards that read (None when nothing was entered)."""
     name = f"tricks.{number}"
     if raw is None:
@@ -628,7 +644,7 @@ def _read_cards(raw: Any, number: int, r: _Reading) -> dict[str, Card] | None:
     return cards
 
 
-def _read_judge(raw: Mapping[str, Any], number: int, r: _Reading) -> Any:
+def _read_judge(raw: Mapping[str, object], number: int, r: _Reading) -> Judge | _Mark | None:
     """A trick's judge: a Judge, None (both passed), or _PARTIAL (not entered yet)."""
     if "judge" not in raw:
         return _PARTIAL
@@ -645,7 +661,7 @@ def _read_judge(raw: Mapping[str, Any], number: int, r: _Reading) -> Any:
     return _BAD
 
 
-def _read_tricks(raw: Any, r: _Reading) -> tuple[list[Any], bool]:
+def _read_tricks(raw: object, r: _Reading) -> tuple[list[TrickEntry], bool]:
     """RULES.md 3.4: the shape of each trick, in order; and whether the list itself reads."""
     if raw is None:
         return [], True
@@ -660,7 +676,7 @@ def _read_tricks(raw: Any, r: _Reading) -> tuple[list[Any], bool]:
     return entries, True
 
 
-def _count_cards(raw_tricks: Sequence[Any], r: _Reading) -> None:
+def _count_cards(raw_tricks: Sequence[object], r: _Reading) -> None:
     """RULES.md 3.1: the deck has 4 each of K, Q, J and 2 jokers."""
     seen = {card: 0 for card in CARDS}
     for raw in raw_tricks:
@@ -676,7 +692,7 @@ def _count_cards(raw_tricks: Sequence[Any], r: _Reading) -> None:
                                "{limit}.", count=seen[card], cards=Term(CARD_PLURALS[card]), limit=CARD_LIMITS[card]))
 
 
-def _read_questions(raw: Any, parent: str | None, r: _Reading) -> tuple[Question, ...]:
+def _read_questions(raw: object, parent: str | None, r: _Reading) -> tuple[Question, ...]:
     """RULES.md 3.3: the child may ask once; only then may the parent ask once (recorded only)."""
     if raw is None:
         return ()
@@ -698,7 +714,7 @@ def _read_questions(raw: Any, parent: str | None, r: _Reading) -> tuple[Question
     return tuple(questions)
 
 
-def _read_question(item: Any, players: tuple[str, ...]) -> Question | None:
+def _read_question(item: object, players: tuple[str, ...]) -> Question | None:
     if not isinstance(item, Mapping) or set(item) != set(QUESTION_KEYS) or not _is_player(item.get("by"), players):
         return None
     card, answer = _as_card(item.get("card")), item.get("answer")
@@ -718,7 +734,7 @@ def _check_question_order(askers: list[str], parent: str, r: _Reading) -> None:
                            player=twice))
 
 
-def _read_penalty(raw: Any, r: _Reading) -> Penalty | None:
+def _read_penalty(raw: object, r: _Reading) -> Penalty | None:
     """RULES.md 3.7: ``{"liar": player}``."""
     if raw is None:
         return None
@@ -729,7 +745,7 @@ def _read_penalty(raw: Any, r: _Reading) -> Penalty | None:
     return None
 
 
-def _read_declaration(raw: Any, r: _Reading) -> bool | None:
+def _read_declaration(raw: object, r: _Reading) -> bool | None:
     """RULES.md 3.5: the joker declaration; absent in a complete entry means none was made."""
     if isinstance(raw, bool):
         return raw
@@ -779,7 +795,7 @@ def _both_passed(cards: dict[str, Card], leader: str, parent: str, players: tupl
                         card=_card(cards[winner]), other=_card(cards[loser]), winner=winner)
 
 
-def _judged_by_leader(kind: str, params: dict[str, Any]) -> Line:
+def _judged_by_leader(kind: str, params: Mapping[str, object]) -> Line:
     if kind == "wrong":
         return Line("joker-judge.trick.wrong", "{by} judged {call}: wrong (it was {card}) — {winner} wins.", **params)
     if kind == "bonus":
@@ -794,7 +810,7 @@ def _judged_by_leader(kind: str, params: dict[str, Any]) -> Line:
     return Line("joker-judge.trick.right", "{by} judged {call}: right — {by} wins.", **params)
 
 
-def _judged_after_pass(kind: str, params: dict[str, Any]) -> Line:
+def _judged_after_pass(kind: str, params: Mapping[str, object]) -> Line:
     if kind == "wrong":
         return Line("joker-judge.trick.wrong", "{leader} passed, {by} judged {call}: wrong (it was {card}) — {winner} "
                     "wins.", **params)
@@ -871,7 +887,7 @@ class _Play:
         if self.declared_after is None:
             self.declared_after = at
 
-    def play(self, entries: list[Any], broken: bool, r: _Reading) -> bool:
+    def play(self, entries: list[TrickEntry], broken: bool, r: _Reading) -> bool:
         """Plays the tricks; returns whether a malformed trick stopped the play (nothing after it is judged)."""
         self.settle(0)
         for number, entry in enumerate(entries, start=1):
@@ -879,7 +895,7 @@ class _Play:
                 r.add(self._after_end(number))
                 continue
             broken = broken or entry is None
-            if broken or entry is _PARTIAL:
+            if broken or not isinstance(entry, Trick):
                 continue  # _PARTIAL: the trick being entered (hand() only; it is the last one)
             self.take(entry, number)
         return broken
@@ -926,7 +942,7 @@ class _Play:
             return Line("joker-judge.possible.joker-judges", "{parent} can reach {bid} only with Joker Judges.", **p)
         return self._needs(p)
 
-    def _needs(self, p: dict[str, Any]) -> Line:
+    def _needs(self, p: Mapping[str, object]) -> Line:
         need, left = self.bid - self.won[self.parent], self.remaining
         if need == 1 and left == 1:
             return Line("joker-judge.possible.needs", "{parent} needs 1 more trick; 1 trick left.", **p)
@@ -975,7 +991,7 @@ def _waiting(needs: Step | None, table: Table) -> Line:
     return Line("joker-judge.possible.bids", "Enter both bids.")
 
 
-def _parse(deal: Any, table: Table, complete: bool) -> JokerJudgeHand:
+def _parse(deal: object, table: Table, complete: bool) -> JokerJudgeHand:
     """Reads an entry once: every value typed, the bidding decided, the tricks played; problems in the state."""
     players = tuple(table.players)
     nobody = {p: 0 for p in players}
@@ -1117,7 +1133,7 @@ def _multiplier_part(s: _Score, bid: Bid) -> Line:
     return Line("joker-judge.working.value", "; value {base} → ×{multiplier}", **p)
 
 
-def _with_joker_judges(s: _Score, start: Line, p: dict[str, Any]) -> Line:
+def _with_joker_judges(s: _Score, start: Line, p: Mapping[str, object]) -> Line:
     if s.joker_judges == 1:
         return Line("joker-judge.working.value", "; value {start} + 1 Joker Judge = {value} → ×{multiplier}",
                     start=start, **p)
@@ -1163,31 +1179,21 @@ def _breakdown(hand: JokerJudgeHand, s: _Score) -> tuple[Line | str, ...]:
     return (*lines, state.possible, _working(s, state.bid or Bid.ONE))
 
 
-class JokerJudge(BaseGame):
+class JokerJudge(BaseGame[JokerJudgeOptions, JokerJudgeHand]):
     """Joker Judge for two players (RULES.md section 3)."""
 
     key = "joker-judge"
-    order = 30
     deal_noun = "hand"
     name = "Joker Judge"
     seats = 2
     Options = JokerJudgeOptions
-    option_specs = (
-        OptionSpec(
-            "finish", N_("Finish"),
-            N_("How the match ends: the first to 200, the higher total after six hands, or a comeback round after "
-               "hand 3."),
-            Finish.FIRST_TO_200, choices=FINISHES,
-        ),
-    )
-
     # ---- seats -----------------------------------------------------------------------------
     def roles(self, table: Table) -> dict[str, str]:
         """RULES.md 3.1 Decision: the dealer alternates every hand (BaseGame.next_dealer)."""
         return {"dealer": table.dealer}
 
     # ---- reading a hand --------------------------------------------------------------------
-    def hand(self, deal: Any, table: Table, options: Any) -> Hand:
+    def hand(self, deal: object, table: Table, options: JokerJudgeOptions | None) -> Hand:
         """Where a partial entry stands (RULES.md 3.2–3.5); never raises.
 
         Reports only what is wrong so far: nothing is "missing" yet. A last trick without both cards or
@@ -1197,7 +1203,7 @@ class JokerJudge(BaseGame):
         """
         return _parse(deal, table, complete=False).state
 
-    def read(self, raw: Any, table: Table, options: Any) -> JokerJudgeHand:
+    def read(self, raw: object, table: Table, options: JokerJudgeOptions | None) -> JokerJudgeHand:
         """A complete hand entry read once (RULES.md 3.2–3.7); raises InvalidDeal with every problem.
 
         Entry: ``{"bids": {player: 1–7}, "rebids" (only after equal bids), "jokers": {player: bool} (only
@@ -1212,7 +1218,7 @@ class JokerJudge(BaseGame):
         return hand
 
     # ---- scoring ---------------------------------------------------------------------------
-    def score(self, deal: Any, table: Table, options: Any) -> DealResult:
+    def score(self, deal: object, table: Table, options: JokerJudgeOptions | None) -> DealResult:
         """The score of one hand (RULES.md 3.6, 3.7): a ``JokerJudgeHand``, or an entry that is read first
         (raises InvalidDeal with every violation)."""
         hand = deal if isinstance(deal, JokerJudgeHand) else self.read(deal, table, options)
@@ -1267,9 +1273,9 @@ class JokerJudge(BaseGame):
                     child_tricks=d["tricks"][d["child"]], multiplier=d["multiplier"], winner=d["winner"])
 
     def remember(
-        self, players: tuple[str, ...], memo: Mapping[str, Any], totals: Mapping[str, int], counted: int,
-        result: DealResult, options: Any,
-    ) -> Mapping[str, Any]:
+        self, players: tuple[str, ...], memo: Mapping[str, JSON], totals: Mapping[str, int], counted: int,
+        result: DealResult, options: JokerJudgeOptions | None,
+    ) -> Mapping[str, JSON]:
         """The comeback finish (RULES.md 3.8) needs who led after hand 3 and who won the last hand; once a hand
         decides the match, that decision is kept."""
         options = options if options is not None else JokerJudgeOptions()
@@ -1291,7 +1297,9 @@ class JokerJudge(BaseGame):
             return {**memo, "decided": [behind, "overtakes", totals[behind], totals[leader]]}
         return memo
 
-    def judge(self, players: Sequence[str], tally: Tally, options: Any, ended_by_hand: bool = False) -> Standing:
+    def judge(
+        self, players: Sequence[str], tally: Tally, options: JokerJudgeOptions | None, ended_by_hand: bool = False,
+    ) -> Standing:
         """RULES.md 3.8. Every scored hand counts as a hand, a lie's included; ``ended_by_hand`` is ignored."""
         options = options if options is not None else JokerJudgeOptions()
         players = tuple(players)
@@ -1395,7 +1403,7 @@ def _comeback(players: tuple[str, ...], scores: Mapping[str, int], tally: Tally)
                                       behind_total=scores[behind], leader_total=scores[leader]))
 
 
-def _comeback_decided(players: tuple[str, ...], decided: Sequence[Any]) -> Standing:
+def _comeback_decided(players: tuple[str, ...], decided: Sequence[JSON]) -> Standing:
     winner, how, won, lost = decided
     p = {"winner": winner, "loser": _other(players, winner), "won": won, "lost": lost, "after": COMEBACK_AFTER}
     if how == "level":

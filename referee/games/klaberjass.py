@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
 
 from . import cards
 from .base import (
@@ -19,12 +18,12 @@ from .base import (
     DealResult,
     InvalidDeal,
     Line,
-    OptionSpec,
     Standing,
     Table,
     Tally,
     Term,
     Violation,
+    option,
     unknown_fields,
 )
 from .cards import Suit
@@ -122,14 +121,14 @@ _JOINS: dict[str, str] = {
 }
 
 
-def _joined(kind: str, items: Sequence[Any]) -> Any:
+def _joined(kind: str, items: Sequence[object]) -> object:
     """ "A, B, C" (``", ".join``; "plus" " + ", "dot" " · ", "versus" " vs ") as nested lines."""
     if len(items) <= 1:
         return items[0] if items else ""
     return Line(f"klaberjass.{kind}", _JOINS[kind], first=items[0], rest=_joined(kind, items[1:]))
 
 
-def _alternatives(items: Sequence[Any]) -> Any:
+def _alternatives(items: Sequence[object]) -> object:
     """ "A, B or C" (what ``and_list(items, "or")`` writes) as nested lines."""
     if len(items) <= 1:
         return items[0] if items else ""
@@ -165,31 +164,37 @@ class KlaberjassOptions:
 
     Plain strings are accepted and turned into the enums ("seed000" reads as ``graded``)."""
 
-    schmeiss: bool = True
-    round_two_suit: RoundTwoSuit = RoundTwoSuit.OTHER
-    sequence_values: SequenceValues = SequenceValues.STANDARD
-    sequence_comparison: SequenceComparison = SequenceComparison.BEST
-    target: int | None = 500  # None = open-ended, ended by hand
+    schmeiss: bool = option(
+        True, N_("Schmeiss"), N_("A player may offer to throw the deal in; the other accepts or refuses."),
+        choices=((True, N_("on")), (False, N_("off"))),
+    )
+    round_two_suit: RoundTwoSuit = option(
+        RoundTwoSuit.OTHER, N_("Round-two trump"),
+        N_("In round 2 of the bidding, whether the upcard suit may be named again."),
+        choices=((RoundTwoSuit.OTHER, N_("Another suit")), (RoundTwoSuit.ANY, N_("Any suit"))),
+    )
+    sequence_values: SequenceValues = option(
+        SequenceValues.STANDARD, N_("Sequence values"),
+        N_("What a sequence is worth: 3 cards 20 and 4 or more 50, or 3 cards 20, 4 cards 40, 5 or more 50."),
+        choices=((SequenceValues.STANDARD, N_("20 / 50")), (SequenceValues.GRADED, N_("20 / 40 / 50"))),
+        aliases=tuple(SEQUENCE_VALUE_ALIASES.items()),
+    )
+    sequence_comparison: SequenceComparison = option(
+        SequenceComparison.BEST, N_("Who scores sequences"),
+        N_("Only one player scores sequences: the one with the best single sequence, or with the higher total."),
+        choices=((SequenceComparison.BEST, N_("Best sequence")), (SequenceComparison.TOTAL, N_("Higher total"))),
+    )
+    target: int | None = option(  # None: open-ended, ended by hand
+        500, N_("Target"),
+        N_("The match ends when a player reaches this total; with none the players end it by hand."),
+        number=True, minimum=50, maximum=10000, none_label=N_("none (end by hand)"),
+    )
 
     def __post_init__(self) -> None:
         values = SEQUENCE_VALUE_ALIASES.get(str(self.sequence_values), self.sequence_values)
         object.__setattr__(self, "round_two_suit", RoundTwoSuit(self.round_two_suit))
         object.__setattr__(self, "sequence_values", SequenceValues(values))
         object.__setattr__(self, "sequence_comparison", SequenceComparison(self.sequence_comparison))
-
-
-@dataclass(frozen=True)
-class AliasedOptionSpec(OptionSpec):
-    """An option that also accepts earlier names of its values (``aliases``: written name → value)."""
-
-    aliases: tuple[tuple[str, Any], ...] = ()
-
-    def parse(self, raw: Any) -> Any:
-        if isinstance(raw, str):
-            for alias, value in self.aliases:
-                if raw.strip().lower() == alias:
-                    return value
-        return super().parse(raw)
 
 
 @dataclass(frozen=True)
@@ -366,7 +371,7 @@ class _Grammar:
             return self.illegal(state, call, where)
         return None
 
-    def illegal(self, state: str, call: Call | Suit, where: dict[str, Any]) -> Violation:
+    def illegal(self, state: str, call: Call | Suit, where: dict[str, object]) -> Violation:
         """A call the grammar does not allow here, with what may be called instead."""
         if state in ("r1_elder", "r1_dealer") and isinstance(call, Suit):
             return Violation.of(
@@ -474,57 +479,24 @@ class _Grammar:
 _BAD_CALLS = N_('The calls must be a list of calls in order (e.g. ["pass", "take"]).')
 
 
-class Klaberjass(BaseGame):
+class Klaberjass(BaseGame[KlaberjassOptions, KlaberjassDeal]):
     """Klaberjass for two players (RULES.md section 1)."""
 
     key = "klaberjass"
-    order = 10
     name = "Klaberjass"
     seats = 2
     Options = KlaberjassOptions
-    option_specs = (
-        OptionSpec(
-            "schmeiss", N_("Schmeiss"),
-            N_("A player may offer to throw the deal in; the other accepts or refuses."),
-            True, choices=((True, N_("on")), (False, N_("off"))),
-        ),
-        OptionSpec(
-            "round_two_suit", N_("Round-two trump"),
-            N_("In round 2 of the bidding, whether the upcard suit may be named again."),
-            RoundTwoSuit.OTHER,
-            choices=((RoundTwoSuit.OTHER, N_("Another suit")), (RoundTwoSuit.ANY, N_("Any suit"))),
-        ),
-        AliasedOptionSpec(
-            "sequence_values", N_("Sequence values"),
-            N_("What a sequence is worth: 3 cards 20 and 4 or more 50, or 3 cards 20, 4 cards 40, 5 or more 50."),
-            SequenceValues.STANDARD,
-            choices=((SequenceValues.STANDARD, N_("20 / 50")), (SequenceValues.GRADED, N_("20 / 40 / 50"))),
-            aliases=tuple(SEQUENCE_VALUE_ALIASES.items()),
-        ),
-        OptionSpec(
-            "sequence_comparison", N_("Who scores sequences"),
-            N_("Only one player scores sequences: the one with the best single sequence, or with the higher total."),
-            SequenceComparison.BEST,
-            choices=((SequenceComparison.BEST, N_("Best sequence")), (SequenceComparison.TOTAL, N_("Higher total"))),
-        ),
-        OptionSpec(
-            "target", N_("Target"),
-            N_("The match ends when a player reaches this total; with none the players end it by hand."),
-            500, number=True, minimum=50, maximum=10000, none_label=N_("none (end by hand)"),
-        ),
-    )
-
     # ---- seats -----------------------------------------------------------------------------
     def roles(self, table: Table) -> dict[str, str]:
         """RULES.md 1.1: the player who is not dealing is the elder."""
         return {"dealer": table.dealer, "elder": _other(table, table.dealer)}
 
-    def can_end_by_hand(self, options: Any) -> bool:
+    def can_end_by_hand(self, options: KlaberjassOptions) -> bool:
         """RULES.md 1.6: without a target the players end the match by hand."""
         return options.target is None
 
     # ---- bidding ---------------------------------------------------------------------------
-    def bidding(self, calls: Any, upcard: Any, table: Table, options: KlaberjassOptions | None) -> Bidding:
+    def bidding(self, calls: object, upcard: object, table: Table, options: KlaberjassOptions | None) -> Bidding:
         """Parse one deal's calls by the grammar of RULES.md 1.2, up to the first illegal call.
 
         An unfinished bidding is not a violation here (the entry form asks after every tap).
@@ -570,7 +542,7 @@ class Klaberjass(BaseGame):
                        _STATES[state][1], (), "")
 
     # ---- reading a deal entry --------------------------------------------------------------
-    def read(self, raw: Any, table: Table, options: KlaberjassOptions | None) -> KlaberjassDeal:
+    def read(self, raw: object, table: Table, options: KlaberjassOptions | None) -> KlaberjassDeal:
         """The typed deal for one entry (RULES.md 1.2–1.5), read once; raises InvalidDeal with every problem.
 
         Entry: ``{"upcard", "calls", "dix", "sequences": {player: [{"suit", "top", "length"}]},
@@ -610,7 +582,7 @@ class Klaberjass(BaseGame):
         return KlaberjassDeal(bidding, upcard, dix, sequences, bella, points, last_trick)
 
     def _read_calls(
-        self, raw: Any, upcard: Suit | None, table: Table, options: KlaberjassOptions, problems: list[Violation],
+        self, raw: object, upcard: Suit | None, table: Table, options: KlaberjassOptions, problems: list[Violation],
     ) -> Bidding | None:
         """The finished bidding (RULES.md 1.2), or None with its problem recorded."""
         calls = [] if raw is None else raw
@@ -627,7 +599,7 @@ class Klaberjass(BaseGame):
         return bidding if bidding.finished else None
 
     # ---- scoring ---------------------------------------------------------------------------
-    def score(self, deal: Any, table: Table, options: KlaberjassOptions | None) -> DealResult:
+    def score(self, deal: object, table: Table, options: KlaberjassOptions | None) -> DealResult:
         """The scores of one deal (RULES.md 1.5); ``deal`` is a ``KlaberjassDeal`` or an entry, which is read
         first (raising InvalidDeal with every violation)."""
         options = options if options is not None else KlaberjassOptions()
@@ -693,7 +665,9 @@ class Klaberjass(BaseGame):
         return Line("klaberjass.notation", "{parts}", parts=_joined("dot", parts))
 
     # ---- end of match ----------------------------------------------------------------------
-    def judge(self, players: Sequence[str], tally: Tally, options: Any, ended_by_hand: bool = False) -> Standing:
+    def judge(
+        self, players: Sequence[str], tally: Tally, options: KlaberjassOptions | None, ended_by_hand: bool = False,
+    ) -> Standing:
         """RULES.md 1.6: the higher total wins once a player reaches the target; equal totals play on.
 
         Without a target the match runs until the players end it by hand (highest total wins, equal is
@@ -734,7 +708,7 @@ class Klaberjass(BaseGame):
 # ---- reading, field by field ----------------------------------------------------------------------
 
 
-def _is_empty(value: Any) -> bool:
+def _is_empty(value: object) -> bool:
     """Nothing entered: null, false, "", {} or [] (or an object whose values are all empty)."""
     if value is None or value is False:
         return True
@@ -745,7 +719,7 @@ def _is_empty(value: Any) -> bool:
     return False
 
 
-def _read_upcard(raw: Any, problems: list[Violation]) -> Suit | None:
+def _read_upcard(raw: object, problems: list[Violation]) -> Suit | None:
     """RULES.md 1.1: the suit of the upcard (None when not entered)."""
     upcard = _suit_or_none(raw)
     if upcard is None and raw is not None:
@@ -756,7 +730,7 @@ def _read_upcard(raw: Any, problems: list[Violation]) -> Suit | None:
     return upcard
 
 
-def _read_dix(raw: Any, trump: Suit | None, upcard: Suit | None, problems: list[Violation]) -> bool:
+def _read_dix(raw: object, trump: Suit | None, upcard: Suit | None, problems: list[Violation]) -> bool:
     """RULES.md 1.2: Dix is recorded, and only allowed when the trump is the upcard suit."""
     if raw is None:
         return False
@@ -773,7 +747,7 @@ def _read_dix(raw: Any, trump: Suit | None, upcard: Suit | None, problems: list[
 
 
 def _read_bella(
-    raw: Any, table: Table, trump: Suit | None, sequences: Mapping[str, tuple[MeldSequence, ...]],
+    raw: object, table: Table, trump: Suit | None, sequences: Mapping[str, tuple[MeldSequence, ...]],
     problems: list[Violation],
 ) -> str | None:
     """RULES.md 1.4: Bella belongs to one player and conflicts with the other showing the trump K or Q."""
@@ -799,7 +773,7 @@ def _read_bella(
     return raw
 
 
-def _read_last_trick(raw: Any, players: tuple[str, ...], required: bool, problems: list[Violation]) -> str | None:
+def _read_last_trick(raw: object, players: tuple[str, ...], required: bool, problems: list[Violation]) -> str | None:
     """RULES.md 1.3: who won the last trick (10 points)."""
     if raw is None:
         if required:
@@ -815,7 +789,7 @@ def _read_last_trick(raw: Any, players: tuple[str, ...], required: bool, problem
 
 
 def _read_sequences(
-    raw: Any, players: tuple[str, ...], problems: list[Violation],
+    raw: object, players: tuple[str, ...], problems: list[Violation],
 ) -> dict[str, tuple[MeldSequence, ...]]:
     """Each player's shown sequences (RULES.md 1.4); the well-formed ones are returned."""
     found: dict[str, tuple[MeldSequence, ...]] = {p: () for p in players}
@@ -834,7 +808,7 @@ def _read_sequences(
     return found
 
 
-def _unknown_players(raw: Mapping[Any, Any], players: tuple[str, ...], field_name: str) -> list[Violation]:
+def _unknown_players(raw: Mapping[object, object], players: tuple[str, ...], field_name: str) -> list[Violation]:
     if field_name == "sequences":
         return [Violation.of("unknown_player", "sequences", "{name!r} in sequences is not a player of this match.",
                              name=name) for name in raw if not (isinstance(name, str) and name in players)]
@@ -842,7 +816,7 @@ def _unknown_players(raw: Mapping[Any, Any], players: tuple[str, ...], field_nam
                          name=name) for name in raw if not (isinstance(name, str) and name in players)]
 
 
-def _read_player_sequences(items: Any, player: str, problems: list[Violation]) -> tuple[MeldSequence, ...]:
+def _read_player_sequences(items: object, player: str, problems: list[Violation]) -> tuple[MeldSequence, ...]:
     """One player's sequences: each well formed, no card in two of them, no more cards than a hand holds."""
     field_name = f"sequences.{player}"
     if not isinstance(items, (list, tuple)):
@@ -891,7 +865,7 @@ def _shared_sequence_cards(found: Mapping[str, tuple[MeldSequence, ...]], player
 
 
 def _read_sequence(
-    item: Any, player: str, number: int, field_name: str, problems: list[Violation],
+    item: object, player: str, number: int, field_name: str, problems: list[Violation],
 ) -> MeldSequence | None:
     """One ``{"suit", "top", "length"}``; ``top`` "10" may also be given as the number 10."""
     if (
@@ -926,7 +900,7 @@ def _read_sequence(
     return _sized_sequence(suit, top, length, field_name, where, problems)
 
 
-def _read_top(raw: Any, field_name: str, where: dict[str, Any], problems: list[Violation]) -> Rank | None:
+def _read_top(raw: object, field_name: str, where: dict[str, object], problems: list[Violation]) -> Rank | None:
     """The top card of a sequence: A, K, Q, J, 10 or 9 (the number 10 or 9 too)."""
     top = str(raw) if isinstance(raw, int) and not isinstance(raw, bool) else raw
     if not isinstance(top, str):
@@ -954,7 +928,7 @@ def _read_top(raw: Any, field_name: str, where: dict[str, Any], problems: list[V
 
 
 def _sized_sequence(
-    suit: Suit, top: Rank, length: int, field_name: str, where: dict[str, Any], problems: list[Violation],
+    suit: Suit, top: Rank, length: int, field_name: str, where: dict[str, object], problems: list[Violation],
 ) -> MeldSequence | None:
     """RULES.md 1.4: at least 3 cards, and no more than lie below the top card."""
     if length < 3:
@@ -974,7 +948,7 @@ def _sized_sequence(
     return MeldSequence(suit, top, length)
 
 
-def _read_points(raw: Any, players: tuple[str, ...], required: bool, problems: list[Violation]) -> dict[str, int]:
+def _read_points(raw: object, players: tuple[str, ...], required: bool, problems: list[Violation]) -> dict[str, int]:
     """Card points captured in tricks, without the last-trick 10 (RULES.md 1.3): together at least 18 and at most
     146, and nobody has 1."""
     points: dict[str, int] = {}
@@ -1000,7 +974,7 @@ def _read_points(raw: Any, players: tuple[str, ...], required: bool, problems: l
     return points
 
 
-def _read_player_points(value: Any, player: str, problems: list[Violation]) -> int | None:
+def _read_player_points(value: object, player: str, problems: list[Violation]) -> int | None:
     field_name = f"points.{player}"
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         problems.append(Violation.of(
@@ -1149,7 +1123,7 @@ def _compare_sequences(
     return _compare_best(sequences, showing[0], showing[1], trump, values)
 
 
-def _pick(a: str, b: str, first: Any, second: Any) -> tuple[str, str]:
+def _pick(a: str, b: str, first: int, second: int) -> tuple[str, str]:
     """(winner, loser): ``a`` when its key ``first`` is the larger."""
     return (a, b) if first > second else (b, a)
 

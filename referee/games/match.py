@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
-from .base import BaseGame, DealResult, InvalidDeal, Standing, Table, Tally, Violation
+from .base import BaseGame, DealResult, DealT, InvalidDeal, OptionsT, Standing, Table, Tally, Violation
 
 
 @dataclass(frozen=True)
@@ -20,7 +19,7 @@ class DealRecord:
 
     number: int
     dealer: str
-    input: Any
+    input: object  # what was entered, as stored: the game reads and checks it
     void: bool = False
 
 
@@ -64,7 +63,7 @@ class Start:
     last_dealer: str | None = None
 
     @classmethod
-    def new(cls, game: BaseGame, players: Sequence[str], options: Any) -> Start:
+    def new(cls, game: BaseGame[OptionsT, DealT], players: Sequence[str], options: OptionsT) -> Start:
         tally = Tally.start(players)
         return cls(tally, game.judge(tuple(players), tally, options))
 
@@ -80,7 +79,7 @@ class _Progress:
     ended_at: int | None = None
     last_dealer: str | None = None
 
-    def add(self, game: BaseGame, options: Any, record: DealRecord) -> None:
+    def add(self, game: BaseGame[OptionsT, DealT], options: OptionsT, record: DealRecord) -> None:
         """One more deal: scored, counted unless void or after the end, and the standing checked."""
         table = Table(self.players, record.dealer)
         result, problems = _try_score(game, record, table, options)
@@ -101,7 +100,9 @@ class _Progress:
                 self.ended_at = record.number
         self.replayed.append(ReplayedDeal(record, result, dict(self.tally.totals), problems=problems, tally=self.tally))
 
-    def state(self, game: BaseGame, options: Any, first_dealer: str, ended_by_hand: bool) -> MatchState:
+    def state(
+        self, game: BaseGame[OptionsT, DealT], options: OptionsT, first_dealer: str, ended_by_hand: bool,
+    ) -> MatchState:
         standing = self.standing
         if self.ended_at is None and ended_by_hand:
             standing = game.judge(self.players, self.tally, options, ended_by_hand=True)
@@ -112,9 +113,9 @@ class _Progress:
 
 
 def replay(
-    game: BaseGame,
+    game: BaseGame[OptionsT, DealT],
     players: Sequence[str],
-    options: Any,
+    options: OptionsT,
     first_dealer: str,
     records: Sequence[DealRecord],
     ended_by_hand: bool = False,
@@ -137,7 +138,7 @@ def replay(
 
 
 def extend(
-    state: MatchState, game: BaseGame, players: Sequence[str], options: Any, first_dealer: str,
+    state: MatchState, game: BaseGame[OptionsT, DealT], players: Sequence[str], options: OptionsT, first_dealer: str,
     record: DealRecord, ended_by_hand: bool = False,
 ) -> MatchState:
     """The state after one more deal at the end: the same as replaying every deal again, without doing so."""
@@ -157,7 +158,7 @@ def extend(
 
 
 def _try_score(
-    game: BaseGame, record: DealRecord, table: Table, options: Any
+    game: BaseGame[OptionsT, DealT], record: DealRecord, table: Table, options: OptionsT,
 ) -> tuple[DealResult | None, tuple[Violation, ...]]:
     try:
         return game.score(record.input, table, options), ()

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import TypeGuard
 
 from .base import (
     N_,
@@ -23,12 +23,12 @@ from .base import (
     DealResult,
     InvalidDeal,
     Line,
-    OptionSpec,
     Standing,
     Table,
     Tally,
     Term,
     Violation,
+    option,
     unknown_fields,
 )
 from .cards import SUIT_NAMES, Suit, each_card
@@ -171,9 +171,24 @@ def column_of(points: int, tricks: int) -> int:
 class SpitzerOptions:
     """The rule options of a Spitzer match (RULES.md 2.2, 2.5). Strings are taken for the enums' values."""
 
-    target: int = 42
-    tie: Tie = Tie.CONTINUE
-    three_aces_partner: ThreeAcesPartner = ThreeAcesPartner.FIRST_TRICK
+    target: int = option(
+        42, N_("Target"),
+        N_("The match ends after a deal in which a player reaches this total; the highest total wins."),
+        number=True, minimum=5, maximum=1000,
+    )
+    tie: Tie = option(
+        Tie.CONTINUE, N_("Equal top totals"),
+        N_("When the highest totals are equal at the end: keep dealing until one is ahead, or call it a draw."),
+        choices=((Tie.CONTINUE, N_("Keep dealing")), (Tie.DRAW, N_("Draw"))),
+    )
+    three_aces_partner: ThreeAcesPartner = option(
+        ThreeAcesPartner.FIRST_TRICK, N_("All three Aces"),
+        N_("When the holder of both black queens also holds all three plain Aces: the partner is the winner of "
+           "the first trick (the caller plays alone after winning it), or the first other player to win a trick "
+           "(the caller plays alone only by taking all 8)."),
+        choices=((ThreeAcesPartner.FIRST_TRICK, N_("First trick's winner")),
+                 (ThreeAcesPartner.FIRST_OTHER, N_("First other player to win a trick"))),
+    )
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "tie", Tie(self.tie))
@@ -200,10 +215,10 @@ class SpitzerDeal:
     def alone(self) -> bool:
         return len(self.declarers) == 1
 
-    def to_input(self) -> dict[str, Any]:
+    def to_input(self) -> dict[str, object]:
         """The deal as a JSON entry (what ``read`` takes back to an equal deal)."""
-        entry: dict[str, Any] = {"contract": self.contract.value, "declarers": list(self.declarers),
-                                 "points": self.points, "tricks": self.tricks}
+        entry: dict[str, object] = {"contract": self.contract.value, "declarers": list(self.declarers),
+                                    "points": self.points, "tricks": self.tricks}
         if self.partnership is not None:
             entry["partnership"] = self.partnership.value
         if self.called_ace is not None:
@@ -211,11 +226,14 @@ class SpitzerDeal:
         return entry
 
 
-def _is_whole(value: Any) -> bool:
+Side = list[str] | Term  # the declaring side in a message: its players, or the words for it
+
+
+def _is_whole(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _options(options: Any) -> SpitzerOptions:
+def _options(options: SpitzerOptions | None) -> SpitzerOptions:
     return options if isinstance(options, SpitzerOptions) else SpitzerOptions()
 
 
@@ -232,7 +250,7 @@ def _tricks(n: int) -> Line:
     return Line("spitzer.tricks", "1 trick") if n == 1 else Line("spitzer.tricks", "{n} tricks", n=n)
 
 
-def _listed(items: Sequence[Any]) -> Any:
+def _listed(items: Sequence[object]) -> object:
     """"A, B, C" (what ``", ".join`` writes) as nested lines, so that each item — a Term, a Line — is rendered in
     the reader's language too."""
     if len(items) <= 1:
@@ -240,14 +258,14 @@ def _listed(items: Sequence[Any]) -> Any:
     return Line("spitzer.list", "{first}, {rest}", first=items[0], rest=_listed(items[1:]))
 
 
-def _alternatives(items: Sequence[Any]) -> Any:
+def _alternatives(items: Sequence[object]) -> object:
     """"A, B or C" (what ``and_list(items, "or")`` writes) as nested lines whose items a translation renders too."""
     if len(items) <= 1:
         return items[0] if items else ""
     return Line("spitzer.or", "{first} or {last}", first=_listed(items[:-1]), last=items[-1])
 
 
-def _shown(value: Any) -> str:
+def _shown(value: object) -> str:
     """A value as it was entered, quoted (the ``{raw}`` of messages about bad input)."""
     return repr(value)
 
@@ -270,7 +288,7 @@ def side_size(contract: str, partnership: str | None = None) -> tuple[int, ...]:
 
 # ---- reading a deal entry, field by field (RULES.md 2.2–2.4) ------------------------------------
 
-def _read_contract(raw: Any, problems: list[Violation]) -> Contract | None:
+def _read_contract(raw: object, problems: list[Violation]) -> Contract | None:
     """RULES.md 2.2: one of the six contracts."""
     if raw is None:
         problems.append(Violation.of("missing_contract", "contract", "Choose the contract that was played."))
@@ -285,7 +303,7 @@ def _read_contract(raw: Any, problems: list[Violation]) -> Contract | None:
 
 
 def _read_partnership(
-    raw: Any, contract: Contract | None, problems: list[Violation],
+    raw: object, contract: Contract | None, problems: list[Violation],
 ) -> tuple[Partnership | None, bool]:
     """RULES.md 2.2: one player with both black queens calls a partner — in a Normal game only.
 
@@ -312,7 +330,9 @@ def _read_partnership(
     return partnership or Partnership.QUEENS, True
 
 
-def _read_called_ace(raw: Any, raw_partnership: Any, partnership_ok: bool, problems: list[Violation]) -> Suit | None:
+def _read_called_ace(
+    raw: object, raw_partnership: object, partnership_ok: bool, problems: list[Violation],
+) -> Suit | None:
     """RULES.md 2.2: a plain-suit Ace (diamonds are trumps), named only with the called-Ace partnership."""
     calls_an_ace = raw_partnership == Partnership.CALLED_ACE and partnership_ok
     if raw is None:
@@ -346,7 +366,7 @@ def _read_called_ace(raw: Any, raw_partnership: Any, partnership_ok: bool, probl
 
 
 def _read_declarers(
-    raw: Any, players: tuple[str, ...], contract: Contract | None, partnership: Partnership | None,
+    raw: object, players: tuple[str, ...], contract: Contract | None, partnership: Partnership | None,
     options: SpitzerOptions, problems: list[Violation],
 ) -> tuple[str, ...] | None:
     """RULES.md 2.2, 2.4: players of this match, each once, as many as the contract's side has."""
@@ -377,7 +397,7 @@ def _read_declarers(
     return distinct if len(problems) == before else None
 
 
-def _read_points(raw: Any, side: Any, problems: list[Violation]) -> int | None:
+def _read_points(raw: object, side: Side, problems: list[Violation]) -> int | None:
     """RULES.md 2.4: card points 0–120; 1 and 119 are impossible (no card is worth 1)."""
     if raw is None:
         problems.append(Violation.of("missing_points", "points", "Enter the declaring side's card points."))
@@ -403,7 +423,7 @@ def _read_points(raw: Any, side: Any, problems: list[Violation]) -> int | None:
     return int(raw)
 
 
-def _read_tricks(raw: Any, problems: list[Violation]) -> int | None:
+def _read_tricks(raw: object, problems: list[Violation]) -> int | None:
     """RULES.md 2.4: tricks 0–8."""
     if raw is None:
         problems.append(Violation.of("missing_tricks", "tricks", "Enter how many tricks the declaring side took."))
@@ -416,7 +436,7 @@ def _read_tricks(raw: Any, problems: list[Violation]) -> int | None:
     return int(raw)
 
 
-def _check_points_fit_tricks(points: int, tricks: int, side: Any, problems: list[Violation]) -> None:
+def _check_points_fit_tricks(points: int, tricks: int, side: Side, problems: list[Violation]) -> None:
     """RULES.md 2.4: 0 tricks hold 0 points, 8 tricks all 120; t tricks between what 4t cards can and must hold."""
     if tricks == 0 and points > 0:
         problems.append(Violation.of(
@@ -623,36 +643,13 @@ def _payment_line(deal: SpitzerDeal, what: Line, value: int, paid_to: tuple[str,
                 contract=contract, what=what, needs=short, value=each, players=list(paid_to))
 
 
-class Spitzer(BaseGame):
+class Spitzer(BaseGame[SpitzerOptions, SpitzerDeal]):
     """Spitzer for four players (RULES.md section 2)."""
 
     key = "spitzer"
-    order = 20
     name = "Spitzer"
     seats = 4
     Options = SpitzerOptions
-    option_specs = (
-        OptionSpec(
-            "target", N_("Target"),
-            N_("The match ends after a deal in which a player reaches this total; the highest total wins."),
-            42, number=True, minimum=5, maximum=1000,
-        ),
-        OptionSpec(
-            "tie", N_("Equal top totals"),
-            N_("When the highest totals are equal at the end: keep dealing until one is ahead, or call it a draw."),
-            Tie.CONTINUE, choices=((Tie.CONTINUE, N_("Keep dealing")), (Tie.DRAW, N_("Draw"))),
-        ),
-        OptionSpec(
-            "three_aces_partner", N_("All three Aces"),
-            N_("When the holder of both black queens also holds all three plain Aces: the partner is the winner of "
-               "the first trick (the caller plays alone after winning it), or the first other player to win a trick "
-               "(the caller plays alone only by taking all 8)."),
-            ThreeAcesPartner.FIRST_TRICK,
-            choices=((ThreeAcesPartner.FIRST_TRICK, N_("First trick's winner")),
-                     (ThreeAcesPartner.FIRST_OTHER, N_("First other player to win a trick"))),
-        ),
-    )
-
     # ---- seats -----------------------------------------------------------------------------
     def roles(self, table: Table) -> dict[str, str]:
         """RULES.md 2.1: the player left of the dealer leads first."""
@@ -663,7 +660,7 @@ class Spitzer(BaseGame):
         return side_size(contract, partnership)
 
     # ---- reading a deal entry --------------------------------------------------------------
-    def read(self, raw: Any, table: Table, options: Any = None) -> SpitzerDeal:
+    def read(self, raw: object, table: Table, options: SpitzerOptions | None = None) -> SpitzerDeal:
         """The typed deal for an entry (RULES.md 2.2–2.4); raises InvalidDeal with every problem found.
 
         Entry: ``{"contract", "declarers": [player, …], "points", "tricks", "partnership", "called_ace"}``.
@@ -680,7 +677,7 @@ class Spitzer(BaseGame):
         partnership, partnership_ok = _read_partnership(raw.get("partnership"), contract, problems)
         called_ace = _read_called_ace(raw.get("called_ace"), raw.get("partnership"), partnership_ok, problems)
         declarers = _read_declarers(raw.get("declarers"), tuple(table.players), contract, partnership, opts, problems)
-        side: Any = list(declarers) if declarers else Term(N_("The declaring side"))
+        side: Side = list(declarers) if declarers else Term(N_("The declaring side"))
         points = _read_points(raw.get("points"), side, problems)
         tricks = _read_tricks(raw.get("tricks"), problems)
         if points is not None and tricks is not None:
@@ -697,7 +694,7 @@ class Spitzer(BaseGame):
         return SpitzerDeal(contract, declarers, points, tricks, partnership, called_ace)
 
     # ---- scoring ---------------------------------------------------------------------------
-    def score(self, deal: SpitzerDeal | Any, table: Table, options: Any = None) -> DealResult:
+    def score(self, deal: object, table: Table, options: SpitzerOptions | None = None) -> DealResult:
         """The scores of one deal (RULES.md 2.3). Takes a ``SpitzerDeal`` as it is; anything else is read
         first (raising InvalidDeal with every violation).
 
@@ -766,7 +763,9 @@ class Spitzer(BaseGame):
                     tricks=d["tricks"])
 
     # ---- end of match ----------------------------------------------------------------------
-    def judge(self, players: Sequence[str], tally: Tally, options: Any, ended_by_hand: bool = False) -> Standing:
+    def judge(
+        self, players: Sequence[str], tally: Tally, options: SpitzerOptions | None, ended_by_hand: bool = False,
+    ) -> Standing:
         """RULES.md 2.5: once anyone has reached the target, the single highest total wins.
 
         Equal top totals keep dealing (``tie="continue"``) or end in a draw (``tie="draw"``).

@@ -10,8 +10,7 @@ from typing import Any
 from flask import Blueprint, abort, jsonify, render_template, request
 from flask_babel import gettext
 
-from .. import store
-from ..games import GAMES
+from .. import games, store
 from ..games.base import N_, Violation, whole_number
 from ..players import player_stats
 from . import get_db
@@ -27,7 +26,7 @@ def parse_filters(args: Mapping[str, str]) -> tuple[dict[str, Any], list[Violati
     """The history filters from a query string; every problem is a Violation beside its field."""
     problems: list[Violation] = []
     game = args.get("game") or None
-    if game and game not in {g.key for g in GAMES}:
+    if game and game not in {g.key for g in games.GAMES}:
         problems.append(Violation.of("unknown_game", "game", "Referee does not know the game {game!r}.", game=game))
     status = args.get("status") or None
     if status and status not in STATUSES:
@@ -68,7 +67,7 @@ def history():
     args = {k: v for k, v in request.args.items() if k != "page" and v}
     return render_template(
         "history.html", rows=rows, total=total, page=page, pages=pages, args=args, values=request.args,
-        errors=errors, games={g.key: g for g in GAMES}, statuses=STATUSES,
+        errors=errors, games={g.key: g for g in games.GAMES}, statuses=STATUSES,
     ), (422 if problems else 200)
 
 
@@ -77,7 +76,7 @@ def player(name: str):
     stats = player_stats(get_db(), name)
     if stats is None:
         abort(404, description=gettext("No match has a player called %(name)s.", name=repr(name)))
-    return render_template("player.html", stats=stats, games={g.key: g for g in GAMES})
+    return render_template("player.html", stats=stats, games={g.key: g for g in games.GAMES})
 
 
 @bp.get("/api/players")

@@ -24,12 +24,12 @@ from markupsafe import Markup, escape
 from werkzeug.exceptions import Conflict as HTTPConflict
 from werkzeug.exceptions import NotFound, UnprocessableEntity
 
-from .. import jsontext, matches, store
-from ..games import GAMES, find_game
+from .. import games, jsontext, matches, store
+from ..games import find_game
 from ..games.base import InvalidDeal, RuleError, Table, UnknownGame, Violation, line_from_json, whole_number
 from ..games.match import MatchState
 from . import capped, get_db, http_error
-from .games import PLUGS
+from .games import find_plug
 from .i18n import current_language, number_writer, say
 
 bp = Blueprint("pages", __name__)
@@ -118,7 +118,7 @@ def home():
         "home.html",
         in_progress=matches.list_summaries(db, "in_progress", limit=20),
         finished=matches.list_summaries(db, "finished", limit=10),
-        games={g.key: g for g in GAMES},
+        games={g.key: g for g in games.GAMES},
     )
 
 
@@ -128,13 +128,13 @@ def _new_match_form(game_key: str) -> dict[str, Any]:
     try:
         game = find_game(game_key)
     except UnknownGame:
-        game = GAMES[0]
-    return {"game": game, "games": GAMES, "known_players": store.known_names(get_db())}
+        game = games.GAMES[0]
+    return {"game": game, "games": games.GAMES, "known_players": store.known_names(get_db())}
 
 
 @bp.get("/matches/new")
 def new_match():
-    ctx = _new_match_form(request.args.get("game", GAMES[0].key))
+    ctx = _new_match_form(request.args.get("game", games.GAMES[0].key))
     game = ctx["game"]
     values = {"players": [""] * game.seats, "first_dealer": "0"}
     values.update({f"option-{s.name}": s.token(s.default) for s in game.option_specs})
@@ -174,7 +174,7 @@ def create_match():
 
 @bp.get("/rules")
 def rules_index():
-    return render_template("rules/index.html", games=GAMES)
+    return render_template("rules/index.html", games=games.GAMES)
 
 
 @bp.get("/rules/<game_key>")
@@ -760,7 +760,7 @@ _REFUSED_NEW_DEAL = (matches.DealTaken, matches.NotNextDeal, matches.DealerChang
 def _entry(match: matches.Match, deal: dict[str, Any] | None, target: NewDealFor | None = None):
     """The deal-entry form for a new deal (``deal`` None, ``target`` the deal it is for) or a correction; handles
     every button."""
-    plug = PLUGS[match.game.key]
+    plug = find_plug(match.game)
     form_module = plug.entry
     posted = request.method == "POST"
     op = request.form.get("op", "") if posted else ""

@@ -15,8 +15,7 @@ from flask import Blueprint, Response, abort, current_app, jsonify, render_templ
 from flask_babel import gettext
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from .. import matches, portable, store
-from ..games import GAMES
+from .. import games, matches, portable, store
 from ..games.base import Violation
 from . import DuplicateKey, capped, duplicate_key_error, get_db, loads
 from .i18n import number
@@ -160,7 +159,8 @@ def import_page():
     imported = [store.get_match(db, match_id) for match_id in report.imported]
     skipped = [_by_uid(db, uid) for uid in report.skipped]
     return render_template(
-        "import.html", errors={}, report=report, imported=imported, skipped=skipped, games={g.key: g for g in GAMES},
+        "import.html", errors={}, report=report, imported=imported, skipped=skipped,
+        games={g.key: g for g in games.GAMES},
     )
 
 

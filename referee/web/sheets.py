@@ -33,7 +33,7 @@ from .. import matches, sheets
 from ..games import find_game
 from ..games.base import N_, BaseGame, RuleError, UnknownGame
 from . import get_db, i18n
-from .games import PLUGS
+from .games import find_plug
 from .i18n import say
 from .security import public_url
 from .wire import IMMUTABLE
@@ -324,7 +324,7 @@ def _blank_players(game: BaseGame) -> list[str]:
 
 
 def _blank_html(game: BaseGame, players: list[str], pdf: bool) -> str:
-    plug = PLUGS[game.key]
+    plug = find_plug(game)
     return render_template(
         "sheets/blank.html", game=game, players=players, columns=list(plug.blank_columns),
         player_columns=list(plug.blank_player_columns), rows=BLANK_ROWS, pdf=pdf,
@@ -357,7 +357,7 @@ RULES_LANGUAGES = ("ja", "de")  # the rules pages and cards written out in full 
 def rules_template(game_key: str, lang: str | None = None) -> str:
     """The rules page of a game in ``lang`` (default: the reader's language) when it is written in that
     language, else the game's own (English) one (``de-AT`` reads as ``de``)."""
-    return localized_template(PLUGS[game_key].rules_template, lang)
+    return localized_template(find_plug(game_key).rules_template, lang)
 
 
 def localized_template(english: str, lang: str | None = None) -> str:

@@ -3,11 +3,21 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 
 import pytest
 
 from referee.games import GAMES, find_game
-from referee.games.base import InvalidDeal, InvalidOptions, Standing, Table, UnknownGame
+from referee.games.base import (
+    InvalidDeal,
+    InvalidOptions,
+    OptionError,
+    Standing,
+    Table,
+    UnknownGame,
+    option,
+    option_specs_of,
+)
 
 NAMES = ("Ann", "Ben", "Cid", "Dee", "Eve", "Fay")
 
@@ -32,6 +42,11 @@ class TestEveryGame:
             assert spec.label and spec.help
             assert spec.parse(spec.to_json(spec.default)) == spec.default
             assert getattr(game.defaults, spec.name) == spec.default
+
+    def test_its_options_are_a_frozen_dataclass_whose_fields_are_the_options(self, game):
+        assert dataclasses.is_dataclass(game.Options) and game.Options.__dataclass_params__.frozen
+        assert [s.name for s in game.option_specs] == [f.name for f in dataclasses.fields(game.Options)]
+        assert [s.default for s in game.option_specs] == [f.default for f in dataclasses.fields(game.Options)]
 
     def test_unknown_option_is_refused(self, game):
         with pytest.raises(InvalidOptions) as caught:
@@ -84,3 +99,27 @@ def test_unknown_game():
 
 def test_keys_are_unique():
     assert len({g.key for g in GAMES}) == len(GAMES)
+
+
+def test_an_option_is_declared_once_on_its_field():
+    @dataclasses.dataclass(frozen=True)
+    class Options:
+        rounds: int = option(3, "Rounds", "How many rounds.", number=True, minimum=1, maximum=9)
+        pace: str = option("slow", "Pace", "How fast.", choices=(("slow", "Slow"), ("fast", "Fast")),
+                           aliases=(("lazy", "slow"),))
+
+    rounds, pace = option_specs_of(Options)
+    assert Options() == Options(3, "slow")
+    assert (rounds.name, rounds.label, rounds.default, rounds.minimum, rounds.maximum) == ("rounds", "Rounds", 3, 1, 9)
+    assert rounds.parse("7") == 7 and pace.parse("Lazy") == "slow" and pace.describe("fast") == "Fast"
+    with pytest.raises(OptionError):
+        rounds.parse(10)
+
+
+def test_a_field_not_declared_as_an_option_is_refused():
+    @dataclasses.dataclass(frozen=True)
+    class Options:
+        rounds: int = 3
+
+    with pytest.raises(TypeError, match=r"Options.rounds is not a rule option: declare it with option"):
+        option_specs_of(Options)

@@ -1,12 +1,15 @@
-"""One plug per game: the web finds every game's plug by walking a package, as the rules find their games.
+"""One plug per game: the web's registry of plugs (``PLUGS``) lists one for every game of the rules' registry
+(``GAMES``), in the same order.
 
 A walk over the registry renders every page, sheet, rules page and API answer of every game; a throwaway fourth
-game, made of one rules module, one web module and its templates in a temporary directory, appears everywhere
-without any other file being edited.
+game, made of one rules module, one web module and its templates in a temporary directory, plus its entry in each
+registry, appears everywhere without any other file being edited.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import importlib
 import re
 import sys
 import textwrap
@@ -17,7 +20,8 @@ import referee.games
 import referee.web.games
 from referee import create_app
 from referee.games import GAMES, find_game
-from referee.web.games import PLUGS, plug_for
+from referee.games.base import UnknownGame
+from referee.web.games import PLUGS, Plugs, find_plug, plug_for
 from tests.conftest import worked_example
 from tests.web.test_joker_judge_web import WORKED as JOKER_JUDGE_WORKED
 from tests.web.test_spitzer_web import ZOLA_SCHWARZ
@@ -41,6 +45,14 @@ def test_the_registry_is_found_in_order_and_every_game_has_its_plug():
         assert plug is PLUGS[game.key] is plug_for(game.key) and plug.game is game
         assert plug.blank_columns and plug.entry.__name__ == f"referee.web.entry.{game.key.replace('-', '_')}"
     assert plug_for("poker") is None
+
+
+def test_the_plug_registry_takes_one_plug_a_game_and_knows_no_other_game():
+    with pytest.raises(RuntimeError, match="Two web plugs for the game 'spitzer'"):
+        Plugs((*PLUGS, dataclasses.replace(PLUGS["spitzer"])))
+    assert find_plug("spitzer") is PLUGS["spitzer"] is find_plug(find_game("spitzer"))
+    with pytest.raises(UnknownGame):
+        find_plug("poker")
 
 
 def _ok(client, url: str, kind: str = "text/html") -> bytes:
@@ -102,34 +114,29 @@ def test_the_distance_to_the_target_comes_from_the_rules(client):
     assert re.findall(r'<span class="to-go">([^<]+)</span>', page) == ["needs 500", "needs 294"]
 
 
-# ---- a fourth game, added by adding files only ------------------------------------------------
+# ---- a fourth game, added by adding its files and one entry in each registry ------------------
 
 RULES_MODULE = '''
 """Tally: two players each write down their points; the first to the target wins (a test game)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
-from referee.games.base import BaseGame, DealResult, InvalidDeal, OptionSpec, Standing, Violation
+from referee.games.base import BaseGame, DealResult, InvalidDeal, Standing, Table, Violation, option
 
 
 @dataclass(frozen=True)
 class TallyOptions:
-    target: int = 50
+    target: int = option(50, "Target", "First to this total wins.", number=True, minimum=10, maximum=500)
 
 
-class Tally(BaseGame):
+class Tally(BaseGame[TallyOptions, dict[str, int]]):
     key = "tally"
     name = "Tally"
     seats = 2
-    order = 40
     Options = TallyOptions
-    option_specs = (
-        OptionSpec("target", "Target", "First to this total wins.", 50, number=True, minimum=10, maximum=500),
-    )
 
-    def read(self, raw, table, options):
+    def read(self, raw: object, table: Table, options: TallyOptions) -> dict[str, int]:
         points = raw.get("points") if isinstance(raw, dict) else None
         problems = [Violation("bad_points", f"Points for {p}: a whole number 0-30.", f"points.{p}")
                     for p in table.players
@@ -138,7 +145,7 @@ class Tally(BaseGame):
             raise InvalidDeal(problems)
         return dict(points)
 
-    def score(self, deal, table, options):
+    def score(self, deal: object, table: Table, options: TallyOptions) -> DealResult:
         points = self.read(deal, table, options)
         line = " · ".join(f"{p} {points[p]}" for p in table.players)
         return DealResult(scores=points, summary=f"Tallied: {line}", breakdown=[line], details={})
@@ -216,32 +223,43 @@ TEMPLATES = {
 }
 
 
+def _add_module(monkeypatch, package, directory, name: str, source: str):
+    """A module written to ``directory`` and imported as ``<package>.<name>``, as if it had been dropped into the
+    package: ``directory`` joins the package's search path while the test runs."""
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / f"{name}.py").write_text(textwrap.dedent(source))
+    monkeypatch.setattr(package, "__path__", [*package.__path__, str(directory)])
+    return importlib.import_module(f"{package.__name__}.{name}")
+
+
+def _forget(package, name: str) -> None:
+    sys.modules.pop(f"{package.__name__}.{name}", None)
+    vars(package).pop(name, None)
+
+
 @pytest.fixture
 def fourth_game(tmp_path, monkeypatch):
-    """Tally: a rules module and a web module (with its templates) in a directory of their own, added to the
-    two packages' search paths: no file of Referee is edited."""
-    rules_dir, web_dir = tmp_path / "rules", tmp_path / "web"
-    rules_dir.mkdir()
-    (rules_dir / "tally.py").write_text(textwrap.dedent(RULES_MODULE))
+    """Tally, added as any game is: a rules module and a web module (with its templates) in a directory of their
+    own, and one entry in each registry (``referee.games.GAMES``, ``referee.web.games.PLUGS``; replaced here for the
+    test, which the code sees because it reads them when it needs them). No file of Referee is edited."""
+    web_dir = tmp_path / "web"
     for name, text in TEMPLATES.items():
         (web_dir / "templates" / name).parent.mkdir(parents=True, exist_ok=True)
         (web_dir / "templates" / name).write_text(text)
-    (web_dir / "tally.py").write_text(textwrap.dedent(WEB_MODULE))
-    monkeypatch.setattr(referee.games, "__path__", [*referee.games.__path__, str(rules_dir)])
-    monkeypatch.setattr(referee.web.games, "__path__", [*referee.web.games.__path__, str(web_dir)])
-    GAMES.discover()
-    PLUGS.discover()
+    tally = _add_module(monkeypatch, referee.games, tmp_path / "rules", "tally", RULES_MODULE)
+    monkeypatch.setattr(referee.games, "GAMES", (*referee.games.GAMES, tally.TALLY))
+    web = _add_module(monkeypatch, referee.web.games, web_dir, "tally", WEB_MODULE)
+    monkeypatch.setattr(referee.web.games, "PLUGS", Plugs((*referee.web.games.PLUGS, web.PLUG)))
     yield create_app({"DATABASE": str(tmp_path / "t.sqlite"), "SECRET_KEY": "t", "TESTING": True, "PASSPHRASE": None})
     monkeypatch.undo()
-    for name in ("referee.games.tally", "referee.web.games.tally"):
-        sys.modules.pop(name, None)
-    GAMES.discover()
-    PLUGS.discover()
-    assert [g.key for g in GAMES] == ["klaberjass", "spitzer", "joker-judge"]
+    _forget(referee.games, "tally")
+    _forget(referee.web.games, "tally")
+    assert [g.key for g in referee.games.GAMES] == ["klaberjass", "spitzer", "joker-judge"]
+    assert [p.key for p in referee.web.games.PLUGS] == ["klaberjass", "spitzer", "joker-judge"]
 
 
 def test_a_fourth_game_is_added_by_adding_files_only(fourth_game):
-    assert [g.key for g in GAMES] == ["klaberjass", "spitzer", "joker-judge", "tally"]
+    assert [g.key for g in referee.games.GAMES] == ["klaberjass", "spitzer", "joker-judge", "tally"]
     client = fourth_game.test_client()
     game = find_game("tally")
     _walk(client, game, ["Ann", "Ben"], "Ben", {"points": {"Ann": 30, "Ben": 12}})
@@ -261,15 +279,11 @@ def test_a_fourth_game_is_added_by_adding_files_only(fourth_game):
 
 
 def test_a_game_without_its_web_plug_stops_the_start_with_a_clear_message(tmp_path, monkeypatch):
-    rules_dir = tmp_path / "rules"
-    rules_dir.mkdir()
-    (rules_dir / "tally.py").write_text(textwrap.dedent(RULES_MODULE))
-    monkeypatch.setattr(referee.games, "__path__", [*referee.games.__path__, str(rules_dir)])
-    GAMES.discover()
+    tally = _add_module(monkeypatch, referee.games, tmp_path / "rules", "tally", RULES_MODULE)
+    monkeypatch.setattr(referee.games, "GAMES", (*referee.games.GAMES, tally.TALLY))  # in the rules, no plug
     try:
         with pytest.raises(RuntimeError, match="No web plug for the game tally"):
             create_app({"DATABASE": str(tmp_path / "t.sqlite"), "SECRET_KEY": "t", "TESTING": True})
     finally:
         monkeypatch.undo()
-        sys.modules.pop("referee.games.tally", None)
-        GAMES.discover()
+        _forget(referee.games, "tally")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ...games import find_game
 from ...games.base import N_
 from ..entry import joker_judge as entry
-from . import GamePlug, Heading
+from .plug import GamePlug, Heading
 
 PLUG = GamePlug(
     game=find_game("joker-judge"),

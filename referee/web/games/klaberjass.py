@@ -7,7 +7,7 @@ from ...games.base import N_
 from ...games.cards import SUIT_NAMES, SUIT_SYMBOLS
 from ...games.klaberjass import SUITS
 from ..entry import klaberjass as entry
-from . import GamePlug, Heading, QuickChoice, QuickStart
+from .plug import GamePlug, Heading, QuickChoice, QuickStart
 
 PLUG = GamePlug(
     game=find_game("klaberjass"),

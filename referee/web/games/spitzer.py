@@ -10,7 +10,7 @@ from ...games.base import N_
 from ...games.spitzer import CONTRACT_NAMES, CONTRACTS
 from ..entry import spitzer as entry
 from ..i18n import gettext, number
-from . import GamePlug, Heading, QuickChoice, QuickStart
+from .plug import GamePlug, Heading, QuickChoice, QuickStart
 
 if TYPE_CHECKING:
     from ...matches import Match
