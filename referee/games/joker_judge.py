@@ -109,8 +109,13 @@ CARD_PLURALS: dict[Card, str] = {
 }
 
 HAND_SIZE = 5  # RULES.md 3.1: 5 cards each, so at most 5 tricks
+BOTH_BID, BOTH_BID_BECOMES = Bid.ONE, Bid.TWO  # RULES.md 3.2: both bids 1 (after the tie-break): the parent's is 2
+FACE_UP = 1  # RULES.md 3.1: the first card each is dealt face up, the rest face down
 JOKERS = 2
-CHILD_BONUS = 2
+CHILD_BONUS = 2  # RULES.md 3.6 Child: card points for the winner when the parent's bid is CHILD_BID or less
+CHILD_BID = 2
+JUDGE_POOL = 1  # RULES.md 3.6 Judge pool: card points for each successful judge
+PERFECT = 2  # RULES.md 3.6 Perfect: the final score times this
 PENALTY_POINTS = 100  # RULES.md 3.7
 STOPPED_PUNISHMENT_BID = 5  # RULES.md 3.6: a stopped Punishment or Punisher counts as bid 5
 TARGET = 200  # RULES.md 3.8 first-to-200
@@ -528,10 +533,10 @@ def _read_jokers(deal: Mapping[str, object], bids: dict[str, Bid], rebids: dict[
     parent = elder if jokers[dealer] else dealer
     chosen = _read_parent(deal, r, False)
     _unneeded(deal, r, "parent")
-    how = _joker_statement_line(jokers[dealer], rebid == 1, bid=_bid_name(bid), rebid=_bid_name(rebid),
+    how = _joker_statement_line(jokers[dealer], rebid == BOTH_BID, bid=_bid_name(bid), rebid=_bid_name(rebid),
                                 dealer=dealer, elder=elder, parent=parent)
     return Bidding(bids, rebids, jokers, chosen, parent, elder if parent == dealer else dealer,
-                   Bid.TWO if rebid == 1 else rebid, None, how)
+                   BOTH_BID_BECOMES if rebid == BOTH_BID else rebid, None, how)
 
 
 def _joker_statement_line(dealer_holds: bool, both_one: bool, **params: object) -> Line:
@@ -565,15 +570,15 @@ def _read_rock_paper_scissors(deal: Mapping[str, object], bids: dict[str, Bid], 
         how = _rock_paper_scissors_line(both, None, rebid, params)
         return Bidding(bids, rebids, jokers, None, None, None, None, Step.PARENT, how)
     how = _rock_paper_scissors_line(both, chosen, rebid, params)
-    return Bidding(bids, rebids, jokers, chosen, chosen, _other(players, chosen), Bid.TWO if rebid == 1 else rebid,
-                   None, how)
+    return Bidding(bids, rebids, jokers, chosen, chosen, _other(players, chosen),
+                   BOTH_BID_BECOMES if rebid == BOTH_BID else rebid, None, how)
 
 
 def _rock_paper_scissors_line(both: bool, parent: str | None, rebid: Bid, params: Mapping[str, object]) -> Line:
     if both and parent is None:
         return Line("joker-judge.bidding.both-hold-joker", "Both bid {bid}, then both rebid {rebid}; {dealer} (dealer) "
                     "and {elder} both hold a joker — rock-paper-scissors decides.", **params)
-    if both and rebid == 1:
+    if both and rebid == BOTH_BID:
         return Line("joker-judge.bidding.both-hold-joker", "Both bid {bid}, then both rebid {rebid}; {dealer} (dealer) "
                     "and {elder} both hold a joker — rock-paper-scissors: {parent} is parent. Both bid 1: the "
                     "parent's bid becomes 2.", **params)
@@ -583,7 +588,7 @@ def _rock_paper_scissors_line(both: bool, parent: str | None, rebid: Bid, params
     if parent is None:
         return Line("joker-judge.bidding.neither-holds-joker", "Both bid {bid}, then both rebid {rebid}; neither "
                     "{dealer} (dealer) nor {elder} holds a joker — rock-paper-scissors decides.", **params)
-    if rebid == 1:
+    if rebid == BOTH_BID:
         return Line("joker-judge.bidding.neither-holds-joker", "Both bid {bid}, then both rebid {rebid}; neither "
                     "{dealer} (dealer) nor {elder} holds a joker — rock-paper-scissors: {parent} is parent. Both bid "
                     "1: the parent's bid becomes 2.", **params)
@@ -1085,13 +1090,13 @@ def _score(state: Hand, players: tuple[str, ...]) -> _Score:
     perfect = winner == child and state.won[parent] == 0
     made_punishment = winner == parent and bid >= PUNISHMENT
     base = STOPPED_PUNISHMENT_BID if (bid >= PUNISHMENT and winner == child) else int(bid)
-    child_bonus = CHILD_BONUS if bid <= 2 and not critical else 0
-    pool = 0 if critical else sum(1 for t in state.tricks if t.judge_right)
+    child_bonus = CHILD_BONUS if bid <= CHILD_BID and not critical else 0
+    pool = 0 if critical else JUDGE_POOL * sum(1 for t in state.tricks if t.judge_right)
     multiplier = _multiplier(critical, made_punishment, bid, base + joker_judges)
     points = card_points + child_bonus + pool
     return _Score(pairs, card_points, joker_judges, sum(1 for t in state.tricks if t.judge_right), critical, perfect,
                   made_punishment, base, base + joker_judges, child_bonus, pool, multiplier, points,
-                  points * multiplier * (2 if perfect else 1))
+                  points * multiplier * (PERFECT if perfect else 1))
 
 
 def _card_points_part(s: _Score) -> Line:
@@ -1179,6 +1184,56 @@ def _breakdown(hand: JokerJudgeHand, s: _Score) -> tuple[Line | str, ...]:
     return (*lines, state.possible, _working(s, state.bid or Bid.ONE))
 
 
+@dataclass(frozen=True)
+class JokerJudgeReference:
+    """The rule numbers the rules page, the rules card and a blank sheet's reference show (RULES.md 3.1–3.8), read
+    from the tables the rules themselves use: a page writes none of them by hand."""
+
+    cards: int
+    each_rank: int  # the Kings, Queens and Jacks, each (one of every suit)
+    jokers: int
+    face_up: int  # each player's cards dealt face up, then face down
+    face_down: int
+    hand: int  # cards each, so the most tricks
+    left: int  # cards not dealt
+    bids: tuple[int, ...]  # the bids of a number of tricks, 1 … hand
+    punishment: int  # the bids named Punishment and Punisher
+    punisher: int
+    both_one: tuple[int, int]  # both bid this: the parent's bid becomes that
+    own_points: tuple[tuple[tuple[Card], int], ...]  # card points of the winner's own card in a trick, each card
+    taken_points: tuple[tuple[tuple[Card], int], ...]  # … and of the opponent's card in it
+    multipliers: tuple[tuple[int, int], ...]  # (value, multiplier)
+    punishment_multiplier: int
+    punisher_multiplier: int
+    critical_multiplier: int
+    stopped_bid: int  # the bid a stopped Punishment or Punisher counts as
+    child_bid: int  # Child: a parent's bid of this or less adds child_bonus card points
+    child_bonus: int
+    judge_pool: int  # card points for each successful judge
+    perfect: int  # the score times this
+    penalty: int  # what a lie gives the other player
+    target: int  # "first to 200"
+    six_hands: int  # the hands of "six hands"
+    comeback_after: int  # hands before the comeback round
+
+    @classmethod
+    def of_rules(cls) -> JokerJudgeReference:
+        cards = sum(CARD_LIMITS.values())
+        return cls(
+            cards=cards, each_rank=CARD_LIMITS[Card.KING], jokers=JOKERS, face_up=FACE_UP,
+            face_down=HAND_SIZE - FACE_UP, hand=HAND_SIZE,
+            left=cards - 2 * HAND_SIZE, bids=tuple(int(b) for b in BIDS if b < PUNISHMENT),
+            punishment=int(PUNISHMENT), punisher=int(PUNISHER), both_one=(int(BOTH_BID), int(BOTH_BID_BECOMES)),
+            own_points=tuple(((card,), n) for card, n in OWN_POINTS.items()),
+            taken_points=tuple(((card,), n) for card, n in TAKEN_POINTS.items()),
+            multipliers=tuple(MULTIPLIERS.items()), punishment_multiplier=PUNISHMENT_MULTIPLIER,
+            punisher_multiplier=PUNISHER_MULTIPLIER, critical_multiplier=CRITICAL_MULTIPLIER,
+            stopped_bid=STOPPED_PUNISHMENT_BID, child_bid=CHILD_BID, child_bonus=CHILD_BONUS, judge_pool=JUDGE_POOL,
+            perfect=PERFECT, penalty=PENALTY_POINTS, target=TARGET, six_hands=SIX,
+            comeback_after=COMEBACK_AFTER,
+        )
+
+
 class JokerJudge(BaseGame[JokerJudgeOptions, JokerJudgeHand]):
     """Joker Judge for two players (RULES.md section 3)."""
 
@@ -1187,6 +1242,9 @@ class JokerJudge(BaseGame[JokerJudgeOptions, JokerJudgeHand]):
     name = "Joker Judge"
     seats = 2
     Options = JokerJudgeOptions
+    reference = JokerJudgeReference.of_rules()
+    """The rule numbers the rules pages and sheets show."""
+
     # ---- seats -----------------------------------------------------------------------------
     def roles(self, table: Table) -> dict[str, str]:
         """RULES.md 3.1 Decision: the dealer alternates every hand (BaseGame.next_dealer)."""

@@ -91,7 +91,8 @@ SUIT_SYMBOLS: dict[str, str] = cards.SUIT_SYMBOLS
 
 DEAL_FIELDS: tuple[str, ...] = ("upcard", "calls", "dix", "sequences", "bella", "points", "last_trick")
 SEQUENCE_KEYS: tuple[str, ...] = ("suit", "top", "length")
-HAND_SIZE = 9  # RULES.md 1.1: 9 cards each
+PACKETS: tuple[int, ...] = (3, 3, 3)  # RULES.md 1.1: 3 + 3 cards each before the bidding, 3 more after it
+HAND_SIZE = sum(PACKETS)  # RULES.md 1.1: 9 cards each
 MIN_CARD_POINTS = 18  # RULES.md 1.3: the 18 cheapest cards (eleven 0, three plain Jacks, four Queens)
 MAX_CARD_POINTS = 146  # RULES.md 1.3: the best 18 cards
 LAST_TRICK = 10
@@ -100,6 +101,13 @@ BELLA = 20
 # RULES.md 1.3: card points, in the trump suit and in a plain suit.
 TRUMP_POINTS: dict[str, int] = {"J": 20, "9": 14, "A": 11, "10": 10, "K": 4, "Q": 3, "8": 0, "7": 0}
 PLAIN_POINTS: dict[str, int] = {"A": 11, "10": 10, "K": 4, "Q": 3, "J": 2, "9": 0, "8": 0, "7": 0}
+
+# RULES.md 1.4: what a sequence is worth by its length, by option ``sequence_values`` (the last length: that many
+# cards or more).
+SEQUENCE_POINTS: dict[SequenceValues, tuple[tuple[int, int], ...]] = {
+    SequenceValues.STANDARD: ((3, 20), (4, 50)),
+    SequenceValues.GRADED: ((3, 20), (4, 40), (5, 50)),
+}
 
 # RULES.md 1.4: how many cards lie below each top card (top 8 and 7 never make a sequence).
 MAX_LENGTH: dict[str, int] = {"A": 8, "K": 7, "Q": 6, "J": 5, "10": 4, "9": 3}
@@ -233,12 +241,10 @@ class MeldSequence:
         return len(RANKS) - RANKS.index(self.top)
 
     def value(self, sequence_values: str) -> int:
-        """RULES.md 1.4: standard 3 = 20, 4+ = 50; graded 3 = 20, 4 = 40, 5+ = 50."""
-        if self.length <= 3:
-            return 20
-        if SEQUENCE_VALUE_ALIASES.get(sequence_values, sequence_values) == SequenceValues.GRADED:
-            return 40 if self.length == 4 else 50
-        return 50
+        """RULES.md 1.4: standard 3 = 20, 4+ = 50; graded 3 = 20, 4 = 40, 5+ = 50 (``SEQUENCE_POINTS``)."""
+        named = SEQUENCE_VALUE_ALIASES.get(sequence_values, sequence_values)
+        points = SEQUENCE_POINTS[SequenceValues.GRADED if named == SequenceValues.GRADED else SequenceValues.STANDARD]
+        return next((value for length, value in reversed(points) if self.length >= length), points[0][1])
 
     def describe(self) -> Line:
         return Line("klaberjass.sequence", "{length} cards in {suit} to the {top}",
@@ -479,6 +485,53 @@ class _Grammar:
 _BAD_CALLS = N_('The calls must be a list of calls in order (e.g. ["pass", "take"]).')
 
 
+def _grouped(points: Mapping[str, int]) -> tuple[tuple[tuple[str, ...], int], ...]:
+    """Card values in their order, neighbours of equal value together: ((("J",), 20), …, (("8", "7"), 0))."""
+    groups: list[tuple[tuple[str, ...], int]] = []
+    for rank, value in points.items():
+        if groups and groups[-1][1] == value:
+            groups[-1] = ((*groups[-1][0], rank), value)
+        else:
+            groups.append(((rank,), value))
+    return tuple(groups)
+
+
+@dataclass(frozen=True)
+class KlaberjassReference:
+    """The rule numbers the rules page, the rules card and a blank sheet's reference show (RULES.md 1.1–1.5), read
+    from the tables the rules themselves use: a page writes none of them by hand. (The options' values, such as the
+    target, are the match's options.)"""
+
+    cards: int
+    packets_before: tuple[int, ...]  # the cards each player is dealt before the bidding, packet by packet
+    before: int  # … together
+    after: int  # the cards each is dealt after the bidding
+    hand: int  # cards each, and tricks a deal
+    unused: int
+    # Card values as RULES.md 1.3 writes them: the trumps one by one in their ranking (8 above 7), the plain
+    # suits' ranks of equal value together ("9, 8, 7 0").
+    trump_points: tuple[tuple[tuple[str, ...], int], ...]
+    plain_points: tuple[tuple[tuple[str, ...], int], ...]
+    trump_values: Mapping[str, int]  # each trump's value, by rank
+    last_trick: int
+    played: int  # cards played in a deal
+    least_card_points: int  # what the cards played hold together, at least and at most
+    most_card_points: int
+    sequence_points: Mapping[str, tuple[tuple[int, int], ...]]  # (length, points) by option sequence_values
+    bella: int
+
+    @classmethod
+    def of_rules(cls) -> KlaberjassReference:
+        return cls(
+            cards=len(RANKS) * len(SUITS), packets_before=PACKETS[:-1], before=sum(PACKETS[:-1]), after=PACKETS[-1],
+            hand=HAND_SIZE, unused=len(RANKS) * len(SUITS) - 2 * HAND_SIZE,
+            trump_points=tuple(((rank,), value) for rank, value in TRUMP_POINTS.items()),
+            plain_points=_grouped(PLAIN_POINTS), trump_values=TRUMP_POINTS, last_trick=LAST_TRICK, played=2 * HAND_SIZE,
+            least_card_points=MIN_CARD_POINTS, most_card_points=MAX_CARD_POINTS,
+            sequence_points={str(name): points for name, points in SEQUENCE_POINTS.items()}, bella=BELLA,
+        )
+
+
 class Klaberjass(BaseGame[KlaberjassOptions, KlaberjassDeal]):
     """Klaberjass for two players (RULES.md section 1)."""
 
@@ -486,6 +539,9 @@ class Klaberjass(BaseGame[KlaberjassOptions, KlaberjassDeal]):
     name = "Klaberjass"
     seats = 2
     Options = KlaberjassOptions
+    reference = KlaberjassReference.of_rules()
+    """The rule numbers the rules pages and sheets show."""
+
     # ---- seats -----------------------------------------------------------------------------
     def roles(self, table: Table) -> dict[str, str]:
         """RULES.md 1.1: the player who is not dealing is the elder."""

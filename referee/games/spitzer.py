@@ -31,7 +31,7 @@ from .base import (
     option,
     unknown_fields,
 )
-from .cards import SUIT_NAMES, Suit, each_card
+from .cards import SUIT_NAMES, SUIT_SYMBOLS, Suit, each_card
 
 
 class Contract(StrEnum):
@@ -98,11 +98,27 @@ CARD_POINTS: dict[str, int] = {
 }
 
 DEAL_FIELDS: tuple[str, ...] = ("contract", "declarers", "points", "tricks", "partnership", "called_ace")
-TRICKS = 8
+TRICKS = 8  # RULES.md 2.1: 8 cards each, so 8 tricks
+PACKETS: tuple[int, ...] = (3, 2, 3)  # RULES.md 2.1: how the 8 cards are dealt
 TOTAL_POINTS = 120  # RULES.md 2.1: every card is dealt
+# RULES.md 2.1: the 14 trumps, high to low.
+TRUMPS: tuple[tuple[Rank, Suit], ...] = (
+    (Rank.QUEEN, Suit.CLUBS), (Rank.SEVEN, Suit.DIAMONDS), (Rank.QUEEN, Suit.SPADES), (Rank.QUEEN, Suit.HEARTS),
+    (Rank.QUEEN, Suit.DIAMONDS), (Rank.JACK, Suit.CLUBS), (Rank.JACK, Suit.SPADES), (Rank.JACK, Suit.HEARTS),
+    (Rank.JACK, Suit.DIAMONDS), (Rank.ACE, Suit.DIAMONDS), (Rank.TEN, Suit.DIAMONDS), (Rank.KING, Suit.DIAMONDS),
+    (Rank.NINE, Suit.DIAMONDS), (Rank.EIGHT, Suit.DIAMONDS),
+)
 
+# RULES.md 2.3: the score table's columns between the first and the last (which go by tricks): the declaring
+# side's card points, fewest and most.
+POINT_BANDS: tuple[tuple[int, int], ...] = ((0, 30), (31, 60), (61, 89), (90, TOTAL_POINTS))
+COLUMNS: tuple[str, ...] = ("0 tricks", *(f"{least}–{most}" for least, most in POINT_BANDS), f"all {TRICKS} tricks")
+ALL_TRICKS_COLUMN = len(COLUMNS) - 1
+# RULES.md 2.4: the fewest tricks of a caller holding all three Aces who plays alone, by option
+# ``three_aces_partner``: trick 1 (the caller won it), or every trick (nobody else won one).
+ALONE_TRICKS: dict[str, int] = {ThreeAcesPartner.FIRST_TRICK: 1, ThreeAcesPartner.FIRST_OTHER: TRICKS}
+SCHNEIDER_POINTS = POINT_BANDS[-1][0]  # RULES.md 2.2: what a Schneider (announced, or Zola's) takes: 90 or more
 # RULES.md 2.3: the score table, game points for the declaring side; None is "impossible".
-COLUMNS: tuple[str, ...] = ("0 tricks", "0–30", "31–60", "61–89", "90–120", "all 8 tricks")
 TABLE: dict[str, tuple[int | None, ...]] = {
     Contract.NORMAL: (None, -9, -6, 3, 6, 9),
     Contract.SCHNEIDER: (-18, -15, -12, -9, 9, 12),
@@ -117,7 +133,8 @@ _BEST_FIRST = sorted((CARD_POINTS[rank] for rank in RANKS for _ in SUITS), rever
 MAX_POINTS: dict[int, int] = {t: sum(_BEST_FIRST[: 4 * t]) for t in range(TRICKS + 1)}  # 0, 44, 84, 100, 112, 120…
 
 # What the declaring side needs for a plus: the first plus column of its row ("61", "90", "all 8 tricks").
-_COLUMN_NEEDS = {3: "61", 4: "90", 5: "all 8 tricks"}
+_COLUMN_NEEDS = {**{column: str(least) for column, (least, _most) in enumerate(POINT_BANDS, start=1)},
+                 ALL_TRICKS_COLUMN: COLUMNS[ALL_TRICKS_COLUMN]}
 NEEDS: dict[str, str] = {
     contract: _COLUMN_NEEDS[next(i for i, v in enumerate(row) if v is not None and v > 0)]
     for contract, row in TABLE.items()
@@ -157,14 +174,8 @@ def column_of(points: int, tricks: int) -> int:
     if tricks == 0:
         return 0
     if tricks == TRICKS:
-        return 5
-    if points <= 30:
-        return 1
-    if points <= 60:
-        return 2
-    if points <= 89:
-        return 3
-    return 4
+        return ALL_TRICKS_COLUMN
+    return next(column for column, (_least, most) in enumerate(POINT_BANDS, start=1) if points <= most)
 
 
 @dataclass(frozen=True)
@@ -477,16 +488,16 @@ def _check_caller_alone(deal_parts: tuple[Contract | None, Partnership | None, t
     """
     contract, partnership, declarers, tricks = deal_parts
     if not (contract == Contract.NORMAL and partnership == Partnership.FIRST_TRICK and declarers is not None
-            and len(declarers) == 1 and tricks is not None):
+            and len(declarers) == 1 and tricks is not None) or tricks >= ALONE_TRICKS[options.three_aces_partner]:
         return
-    if options.three_aces_partner == ThreeAcesPartner.FIRST_TRICK and tricks == 0:
+    if options.three_aces_partner == ThreeAcesPartner.FIRST_TRICK:
         problems.append(Violation.of(
             "alone_needs_first_trick", "tricks",
             "{caller} is entered alone, so won the first trick: the winner of the first trick is the partner, and "
             "the caller plays alone only after winning it, so with at least 1 trick, not 0.",
             caller=declarers[0],
         ))
-    elif options.three_aces_partner == ThreeAcesPartner.FIRST_OTHER and tricks != TRICKS:
+    else:
         problems.append(Violation.of(
             "alone_needs_all_tricks", "tricks",
             "{caller} is entered alone, but took {tricks}: the partner is the first other player to win a trick. "
@@ -539,7 +550,7 @@ def _what(deal: SpitzerDeal, column: int) -> Line:
     """What decided the column, as people say it: "0 tricks", "all 8 tricks", "75 points"."""
     if column == 0:
         return Line("spitzer.what.no_tricks", "0 tricks")
-    if column == 5:
+    if column == ALL_TRICKS_COLUMN:
         return Line("spitzer.what.all_tricks", "all 8 tricks")
     if deal.contract == Contract.ZOLA_SCHWARZ:
         return Line("spitzer.what.tricks_and_points", "{tricks} and {points} points",
@@ -615,7 +626,7 @@ def _three_aces_line(deal: SpitzerDeal, options: SpitzerOptions) -> Line:
 def _column_line(deal: SpitzerDeal, column: int) -> Line:
     if column == 0:
         return Line("spitzer.column.no_tricks", "0 tricks: column '0 tricks'.")
-    if column == 5:
+    if column == ALL_TRICKS_COLUMN:
         return Line("spitzer.column.all_tricks", "8 tricks: column 'all 8 tricks'.")
     return Line("spitzer.column.points", "{points} points, {tricks}: column {column}.",
                 points=deal.points, tricks=_tricks(deal.tricks), column=COLUMNS[column])
@@ -633,7 +644,7 @@ def _payment_line(deal: SpitzerDeal, what: Line, value: int, paid_to: tuple[str,
         return Line("spitzer.payment.won", "{contract}, {what} → +{value} to each of {players}.",
                     contract=contract, what=what, value=each, players=list(paid_to))
     needs = NEEDS[deal.contract]
-    short = (Line("spitzer.needs.all_tricks", "all 8 tricks") if needs == "all 8 tricks"
+    short = (Line("spitzer.needs.all_tricks", "all 8 tricks") if needs == COLUMNS[ALL_TRICKS_COLUMN]
              else Line("spitzer.needs.points", "{points}", points=int(needs)))
     if len(paid_to) == 1:  # never with four players (a losing side has two or three opponents); kept for safety
         return Line("spitzer.payment.lost", "{contract}, {what}: short of {needs} → −{value}: {player} scores {value}.",
@@ -643,6 +654,57 @@ def _payment_line(deal: SpitzerDeal, what: Line, value: int, paid_to: tuple[str,
                 contract=contract, what=what, needs=short, value=each, players=list(paid_to))
 
 
+def _reachable(values: Iterable[int]) -> set[int]:
+    """Every total some of these card values add up to."""
+    sums = {0}
+    for value in values:
+        sums |= {total + value for total in sums}
+    return sums
+
+
+@dataclass(frozen=True)
+class SpitzerReference:
+    """The rule numbers the rules page, the rules card and a blank sheet's reference show (RULES.md 2.1–2.4), read
+    from the tables the rules themselves use: a page writes none of them by hand. (The options' values, such as the
+    target, are the match's options.)"""
+
+    cards: int
+    tricks: int  # also the cards each player holds
+    packets: tuple[int, ...]
+    trumps: tuple[tuple[Rank, str], ...]  # high to low, each rank and its suit's symbol
+    card_points: tuple[tuple[tuple[Rank], int], ...]  # the ranks that count, highest first, each with its points
+    total_points: int
+    point_bands: tuple[tuple[int, int], ...]  # the score table's point columns, fewest and most
+    table: tuple[tuple[Contract, tuple[int | None, ...]], ...]  # the score table, row by row; None: impossible
+    schneider: int  # the points a Schneider takes
+    schneider_opponents: int  # the most its opponents keep
+    side_sizes: Mapping[str, tuple[int, ...]]  # players of the declaring side, by contract
+    opponents: Mapping[str, int]  # the declaring side's opponents, by contract
+    plain_aces: int  # the Aces a caller may call (the plain suits')
+    alone_tricks: Mapping[str, int]  # the fewest tricks of a caller alone, by option three_aces_partner
+    most_points: tuple[int, ...]  # the most card points 1, 2, 3 … tricks hold, up to all of them
+    impossible_points: tuple[int, ...]  # card points no side can have
+
+    @classmethod
+    def of_rules(cls, seats: int) -> SpitzerReference:
+        deck = [CARD_POINTS[rank] for rank in RANKS for _suit in SUITS]
+        reachable = _reachable(deck)
+        return cls(
+            cards=len(deck), tricks=TRICKS, packets=PACKETS,
+            trumps=tuple((rank, SUIT_SYMBOLS[suit]) for rank, suit in TRUMPS),
+            card_points=tuple(((rank,), CARD_POINTS[rank]) for rank in RANKS if CARD_POINTS[rank]),
+            total_points=TOTAL_POINTS, point_bands=POINT_BANDS,
+            table=tuple((Contract(contract), row) for contract, row in TABLE.items()),
+            schneider=SCHNEIDER_POINTS, schneider_opponents=TOTAL_POINTS - SCHNEIDER_POINTS,
+            side_sizes={contract: side_size(contract) for contract in CONTRACTS},
+            opponents={contract: seats - side_size(contract)[0] for contract in CONTRACTS},
+            plain_aces=len(PLAIN_SUITS), alone_tricks=ALONE_TRICKS,
+            most_points=tuple(MAX_POINTS[t] for t in range(1, next(t for t in range(TRICKS + 1)
+                                                                     if MAX_POINTS[t] == TOTAL_POINTS) + 1)),
+            impossible_points=tuple(p for p in range(TOTAL_POINTS + 1) if p not in reachable),
+        )
+
+
 class Spitzer(BaseGame[SpitzerOptions, SpitzerDeal]):
     """Spitzer for four players (RULES.md section 2)."""
 
@@ -650,6 +712,9 @@ class Spitzer(BaseGame[SpitzerOptions, SpitzerDeal]):
     name = "Spitzer"
     seats = 4
     Options = SpitzerOptions
+    reference = SpitzerReference.of_rules(seats)
+    """The rule numbers the rules pages and sheets show."""
+
     # ---- seats -----------------------------------------------------------------------------
     def roles(self, table: Table) -> dict[str, str]:
         """RULES.md 2.1: the player left of the dealer leads first."""

@@ -262,27 +262,22 @@ ACTIVITY_PAGE = 100
 
 @dataclass(slots=True)
 class TableRow:
-    """One deal of the match page's running table, worked out here so the template's loop stays lean: its
-    classes, its score cells (each player's score and running total as the reader writes numbers, or dashes when
-    it does not count), the tags it carries and its summary in the reader's language; ``head``, the row's markup up
-    to its working's cell; then either ``html``, the whole row of an older deal (its working one tap away), or — for
-    the newest deals (and the highlighted one) — the deal, its result and its earlier versions for the whole
-    working, which the template draws."""
+    """One deal of the match page's running table, as data for ``_deal_row.html`` (which draws the whole row):
+    its number, its classes, its score cells (each player's score and running total as the reader writes
+    numbers; None when it does not count: the row shows dashes), the tags it carries (``void``, ``corrected``,
+    ``restored``, ``after_end``), its summary in the reader's language and whether it is void (Restore rather than
+    Void on the row); for the newest deals (and the highlighted one) also the deal, its result and its earlier
+    versions, whose whole working the row draws — an older deal's working is one tap away."""
 
     number: int
     css: str
-    cells: Markup
-    tags: Markup
+    cells: Markup | None
+    tags: tuple[str, ...]
     summary: Markup
-    head: Markup = Markup()
-    html: Markup | None = None
+    void: bool = False
     deal: dict[str, Any] | None = None
     replayed: Any = None
     revisions: list[dict[str, Any]] | None = None
-
-
-def _tag(css: str, word: str) -> Markup:
-    return Markup('<i class="tag {}">{}</i> ').format(css, word)
 
 
 def _words() -> dict[str, dict[str, str]]:
@@ -313,24 +308,6 @@ def _words() -> dict[str, dict[str, str]]:
             "void_confirm": _("Void %(noun)s %(number)s? It stays in the history, out of the totals."),
         },
     }
-
-
-_DASH = Markup('<td><span class="score">—</span></td>')
-# The compact row of a deal, the same for every deal (match.html draws the working of the newest ones after it);
-# an older deal's working is one tap away: htmx fetches it into its <details>, and without JavaScript the link in it
-# opens the deal's own page. Only our own markup, digits and escaped text are put in.
-_ROW_HEAD = ('<tbody id="deal-{n}" class="{css}">\n<tr class="deal-scores"><th scope="row">{n}</th>{cells}</tr>\n'
-             '<tr class="deal-working"><td colspan="{cols}">{acts}')
-# Correct and Void (Restore for a void deal) one tap from the table, on every row, beside its summary line. Void asks
-# nothing: the line it leaves at the top offers Undo, and the deal stays in the history either way.
-_ROW_ACTS = ('<div class="row-acts"><a class="button small" href="{url}/edit" aria-label="{correct_name}">{correct}</a>'
-             '<form method="post" action="{url}/{act}" hx-post="{url}/{act}"><input type="hidden" name="csrf_token" '
-             'value="{csrf}"><button class="button small{danger}" type="submit" aria-label="{act_name}">{act_word}'
-             '</button></form></div>')
-_OLDER_WORKING = ('<details class="on-demand" hx-get="{url}" hx-trigger="toggle once" hx-target="find .working" '
-                  'hx-swap="outerHTML"><summary>{tags}{summary}</summary>\n'
-                  '<div class="working"><a class="button" href="{url}">{show}</a></div></details>'
-                  '</td></tr>\n</tbody>\n')
 
 
 def _compact(result: str | None, tally: str | None, players: tuple[str, ...], language: str
@@ -367,15 +344,10 @@ def _table_rows(match: matches.Match, highlight: int | None) -> tuple[list[Table
     deals = match.deals
     players = match.players
     language = current_language()
-    tag_words = _words()["tags"]
-    tags = {key: _tag("void" if key in ("void", "after_end") else "corrected", word) for key, word in tag_words.items()}
-    dashes, compact = _DASH * len(players), _compact_of()
+    compact = _compact_of()
     recent = {d["number"] for d in deals[-RECENT_WORKING:]} if RECENT_WORKING else set()
     if highlight:
         recent.add(highlight)
-    cols, show = len(players) + 1, escape(_("Show the working"))
-    base = url_for("pages.match_page", match_id=match.id) + "/deals/"
-    acts = _row_acts(match)
     rows: list[TableRow] = []
     series: list[dict[str, int]] = [{p: 0 for p in players}]
     for d in deals:
@@ -385,52 +357,37 @@ def _table_rows(match: matches.Match, highlight: int | None) -> tuple[list[Table
         void, after_end = d["void"], bool(d.get("after_end"))
         css = "deal" + (" is-void" if void else "") + (" is-after-end" if after_end else "") + (
             " is-highlighted" if number_ == highlight else "")
-        tag = tags["void"] if void else tags.get(d["last_action"], Markup())
-        cells = dashes if void or after_end or cells is None else cells
-        tag = tag + tags["after_end"] if after_end else tag
-        head = _ROW_HEAD.format(n=number_, css=css, cells=cells, cols=cols, acts=acts(number_, void))
-        row = TableRow(number_, css, cells, tag, summary, Markup(head))
-        if number_ not in recent:
-            working = _OLDER_WORKING.format(url=f"{base}{number_}", tags=tag, summary=summary, show=show)
-            row.html = Markup(head + working)
-        else:
+        tags = _TAGS_VOID if void else _TAGS.get(d["last_action"], ())
+        row = TableRow(number_, css, None if void or after_end else cells,
+                       tags + ("after_end",) if after_end else tags, summary, void)
+        if number_ in recent:
             row.deal, row.replayed = d, matches._replayed_from_row(d)  # the stored result, no scoring
             row.revisions = store.revisions_for(db, d["id"]) if d["version"] > 1 else []
         rows.append(row)
     return rows, series
 
 
-def _row_acts(match: matches.Match) -> Callable[[int, bool], str]:
-    """The Correct and Void / Restore buttons of one row, in the reader's language (the words looked up once)."""
-    from .security import csrf_token
-
-    words, noun = _words()["working"], _(match.game.deal_noun)
-    csrf, base = escape(csrf_token()), url_for("pages.match_page", match_id=match.id) + "/deals/"
-    correct, void, restore = escape(words["correct"]), escape(words["void"]), escape(words["restore"])
-    # Each sentence looked up (and escaped) once, its number filled in per row: a lookup costs more than the row.
-    keep = {"noun": noun, "number": "\0"}
-    names = {"correct": str(escape(_("Correct %(noun)s %(number)s", **keep))),
-             "restore": str(escape(_("Restore %(noun)s %(number)s", **keep))),
-             "void": str(escape(_("Void %(noun)s %(number)s", **keep)))}
-    figure = number_writer()
-
-    def acts(number: int, is_void: bool) -> str:
-        shown = str(figure(number))  # digits and separators: nothing to escape
-        return _ROW_ACTS.format(
-            url=f"{base}{number}", csrf=csrf, correct=correct, act="restore" if is_void else "void",
-            correct_name=names["correct"].replace("\0", shown),
-            act_name=names["restore" if is_void else "void"].replace("\0", shown),
-            act_word=restore if is_void else void, danger="" if is_void else " danger")
-
-    return acts
+# The tag a row carries for its deal's last action (a void deal: "void", whatever the action was).
+_TAGS: dict[str, tuple[str, ...]] = {"corrected": ("corrected",), "restored": ("restored",)}
+_TAGS_VOID: tuple[str, ...] = ("void",)
 
 
 def _row_context(match: matches.Match) -> dict[str, Any]:
     """What the rows' template needs once per page: the words, the deal noun in the reader's language, how numbers
-    are written, and where a deal's pages are (``deal_base`` + number + "/edit", "/void" …)."""
-    return {"words": _words(), "noun": match.game.deal_noun, "noun_word": _(match.game.deal_noun),
-            "figure": number_writer(),
-            "deal_base": url_for("pages.match_page", match_id=match.id) + "/deals/"}
+    are written, where a deal's pages are (``deal_base`` + number + "/edit", "/void" …), the row's buttons' names
+    (each sentence looked up once, its number filled in per row: ``acts.correct % {"number": …}``), the working's
+    column span and the session's CSRF token."""
+    from .security import csrf_token
+
+    noun = _(match.game.deal_noun)
+    keep = {"noun": noun, "number": "%(number)s"}
+    return {"words": _words(), "noun": match.game.deal_noun, "noun_word": noun, "figure": number_writer(),
+            "deal_base": url_for("pages.match_page", match_id=match.id) + "/deals/",
+            "acts": {"correct": _("Correct %(noun)s %(number)s", **keep),
+                     "restore": _("Restore %(noun)s %(number)s", **keep),
+                     "void": _("Void %(noun)s %(number)s", **keep),
+                     "show": _("Show the working")},
+            "cols": len(match.players) + 1, "csrf": csrf_token()}
 
 
 def _page_state(match: matches.Match) -> MatchState:
