@@ -1,8 +1,9 @@
 """The JSON API: the same rules and the same messages as the pages.
 
 Errors are always ``{"errors": [{"field", "code", "message"}]}``: 422 for input that breaks a rule
-(nothing is stored), 404 for an unknown match or deal, 409 for a change the match's state refuses. The service says
-them in English data; here they are said in the language of the request's ``Accept-Language``.
+(nothing is stored), 404 for an unknown match or deal, 409 for a change the match's state refuses (each refusal
+with its own code: docs/api.md, "Refusals"). The service says them in English data; here they are said in the
+language of the request's ``Accept-Language``.
 """
 
 from __future__ import annotations
@@ -92,7 +93,7 @@ def _conflict(exc: matches.Conflict):
             "later": later and {"action": later["id"], "description": say(matches.describe_event(later, device=device)),
                                 "at": later["at"]},
         }), 409
-    return _one_error("conflict", say(exc.line), 409)
+    return _one_error(exc.code, say(exc.line), 409)  # finished, abandoned, already void…: docs/api.md "Refusals"
 
 
 def _match_json(db, match: matches.Match, deals_after: int = 0) -> dict[str, Any]:
