@@ -2,7 +2,7 @@
 
 A match row keeps the fingerprint of its game's rules with the results it stores; a match whose fingerprint is not
 the running code's is replayed from what the players entered, once, and stored again (``matches.load``,
-``matches.sync``, and ``matches._plan_from_snapshot``, which then leaves the deal to the write lock). So a fixed
+``matches.sync``, and ``matches.plan_from_snapshot``, which then leaves the deal to the write lock). So a fixed
 rule recomputes every stored total it changes, and only those: a game's fingerprint is the sha256 of the sources of
 its module, of every module of ``referee.games`` that module imports (directly or through another: base.py,
 cards.py) and of match.py, which replays every game. A fix to Spitzer's rules replays the Spitzer matches, not the

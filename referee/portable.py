@@ -566,7 +566,7 @@ def _read_match(raw: Any, i: int, problems: _Problems, max_deals: int = matches.
     if len(problems) > before:
         return None
     assert game is not None and players is not None and first_dealer is not None and uid is not None
-    for text_problem in matches._text_problems(values["place"], values["note"]):
+    for text_problem in matches.text_problems(values["place"], values["note"]):
         problems.append(
             Violation(text_problem.code, f"{label}: {text_problem.message}", f"{where}.{text_problem.field}")
         )

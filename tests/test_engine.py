@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from referee import matches, store
 from referee.games import find_game
 from referee.games.match import DealRecord, replay
+from referee.matches import entering
 from referee.web import _threads
 
 THROWN_IN = {"upcard": "clubs", "calls": ["pass", "pass", "pass", "pass"]}
@@ -84,13 +85,13 @@ def test_a_deal_scored_from_a_match_that_changed_meanwhile_is_not_stored_as_such
     match before the lock is taken, the guarded write stores nothing and the deal is entered again, under the
     lock, against the match as it is then — dealer, number and totals all follow the other phone's deal."""
     match_id = _long_match(db, 2)  # Ben dealt deal 1 (Ann took), Ann dealt deal 2 (thrown in): Ben deals deal 3
-    stale = matches._plan_from_snapshot(db, match_id, played(100), None, None, 2000)
+    stale = entering.plan_from_snapshot(db, match_id, played(100), None, None, 2000)
     assert stale is not None and stale.number == 3 and stale.dealer == "Ben"
     matches.enter_deal(db, match_id, played(60))  # the other phone: deal 3, dealt by Ben
     with store.immediate(db):
-        assert matches._write(db, stale, guarded=True) is None  # the match moved on: nothing written
+        assert entering.write_plan(db, stale, guarded=True) is None  # the match moved on: nothing written
     assert matches.load(db, match_id).deal_count == 3
-    monkeypatch.setattr(matches, "_plan_from_snapshot", lambda *args: stale)
+    monkeypatch.setattr(entering, "plan_from_snapshot", lambda *args: stale)
     number, match, replayed = matches.enter_deal(db, match_id, played(100))
     assert (number, replayed) == (4, False)
     deals = store.deals_for(db, match_id)
@@ -102,9 +103,9 @@ def test_a_deal_scored_from_a_match_that_changed_meanwhile_is_not_stored_as_such
 
 def test_a_match_abandoned_meanwhile_refuses_the_deal(db, monkeypatch):
     match_id = _long_match(db, 1)
-    stale = matches._plan_from_snapshot(db, match_id, played(100), None, None, 2000)
+    stale = entering.plan_from_snapshot(db, match_id, played(100), None, None, 2000)
     matches.abandon(db, match_id)
-    monkeypatch.setattr(matches, "_plan_from_snapshot", lambda *args: stale)
+    monkeypatch.setattr(entering, "plan_from_snapshot", lambda *args: stale)
     with pytest.raises(matches.Conflict, match="abandoned"):
         matches.enter_deal(db, match_id, played(100))
     assert matches.load(db, match_id).deal_count == 1
@@ -179,7 +180,7 @@ def test_deals_after(client):
 
 def test_a_rules_change_replays_each_match_once(db, monkeypatch):
     match_id = _long_match(db, 6)
-    monkeypatch.setattr(matches, "rules_fingerprint", lambda game_key: "rules of another version")
+    monkeypatch.setattr(matches.stored, "rules_fingerprint", lambda game_key: "rules of another version")
     counter = Counter(monkeypatch)
     before = db.execute("SELECT version FROM matches WHERE id = ?", [match_id]).fetchone()[0]
     match = matches.load(db, match_id)
@@ -197,8 +198,8 @@ def test_a_rules_change_replays_the_matches_of_that_game_only(db, monkeypatch):
     spitzer_match = matches.start_match(
         db, {"game": "spitzer", "players": ["Ann", "Ben", "Cid", "Dee"], "first_dealer": "Dee"})
     matches.enter_deal(db, spitzer_match, {"contract": "zola", "declarers": ["Ann"], "points": 95, "tricks": 6})
-    real = matches.rules_fingerprint
-    monkeypatch.setattr(matches, "rules_fingerprint", lambda key: "other" if key == "klaberjass" else real(key))
+    real = matches.stored.rules_fingerprint
+    monkeypatch.setattr(matches.stored, "rules_fingerprint", lambda key: "other" if key == "klaberjass" else real(key))
     counter = Counter(monkeypatch)
     spitzer, spitzer_inputs = type(find_game("spitzer")), []
     real_score = spitzer.score

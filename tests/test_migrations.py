@@ -326,7 +326,7 @@ def test_a_match_from_schema_1_has_no_history_to_undo(old_database, reference):
     client = open_app(old_database(1)).test_client()
     assert client.get(f"/api/matches/{reference['plain']}").json["undo"] is None
     r = client.post(f"/api/matches/{reference['plain']}/undo", json={"action": 1})
-    assert r.status_code == 409 and r.json["errors"][0]["code"] == "conflict"
+    assert r.status_code == 409 and r.json["errors"][0]["code"] == "nothing_to_undo"
 
 
 # ---- twice, newer, broken ----------------------------------------------------------------------

@@ -1,7 +1,9 @@
 """The JSON API: the same rules and the same messages as the pages.
 
 Errors are always ``{"errors": [{"field", "code", "message"}]}``: 422 for input that breaks a rule
-(nothing is stored), 404 for an unknown match or deal, 409 for a change the match's state refuses.
+(nothing is stored), 404 for an unknown match or deal, 409 for a change the match's state refuses (each refusal
+with its own code: docs/api.md, "Refusals"). The service says them in English data; here they are said in the
+language of the request's ``Accept-Language``.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from .. import matches, store
 from ..games.base import RuleError, Violation, whole_number
 from . import DuplicateKey, capped, duplicate_key_error, get_db, loads
 from .conflicts import refusal_message, taken_message
+from .i18n import say
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -61,7 +64,7 @@ def _rule_error(exc: RuleError):
 
 @bp.errorhandler(matches.NotFound)
 def _not_found(exc: matches.NotFound):
-    return _one_error("not_found", str(exc), 404)
+    return _one_error("not_found", say(exc.line), 404)
 
 
 @bp.errorhandler(matches.Conflict)
@@ -80,19 +83,22 @@ def _conflict(exc: matches.Conflict):
             "match": matches.standing_to_json(match),
         }), 409
     if isinstance(exc, (matches.NotNextDeal, matches.DealerChanged, matches.StaleMatch)):
-        code = {matches.NotNextDeal: "not_next_deal", matches.DealerChanged: "dealer_changed",
-                matches.StaleMatch: "stale_version"}[type(exc)]
         field = "number" if isinstance(exc, matches.NotNextDeal) else None
-        return jsonify({"errors": [{"field": field, "code": code, "message": refusal_message(exc)}],
+        return jsonify({"errors": [{"field": field, "code": exc.code, "message": refusal_message(exc)}],
                         "match": matches.standing_to_json(exc.match)}), 409
     if isinstance(exc, matches.OutOfTurn):  # undo/redo of an action that is no longer the last one
         later, device = exc.later, store.acting_device.get()
         return jsonify({
-            "errors": [{"field": "action", "code": "not_last_action", "message": str(exc)}],
-            "later": later and {"action": later["id"], "description": matches.describe_event(later, device=device),
+            "errors": [{"field": "action", "code": exc.code, "message": say(exc.line)}],
+            "later": later and {"action": later["id"], "description": say(matches.describe_event(later, device=device)),
                                 "at": later["at"]},
         }), 409
-    return _one_error("conflict", str(exc), 409)
+    return _one_error(exc.code, say(exc.line), 409)  # finished, abandoned, already void…: docs/api.md "Refusals"
+
+
+def _match_json(db, match: matches.Match, deals_after: int = 0) -> dict[str, Any]:
+    """The whole match (``matches.match_to_json``), what its undo and redo would do said in the reader's language."""
+    return matches.match_to_json(db, match, deals_after, say=say)
 
 
 @bp.get("/games")
@@ -140,19 +146,19 @@ def update_match(match_id: int):
     db = get_db()
     current = matches.load(db, match_id).row
     match = matches.set_details(db, match_id, body.get("place", current["place"]), body.get("note", current["note"]))
-    return jsonify(matches.match_to_json(db, match))
+    return jsonify(_match_json(db, match))
 
 
 @bp.post("/matches/<int:match_id>/abandon")
 def abandon_match(match_id: int):
     db = get_db()
-    return jsonify(matches.match_to_json(db, matches.abandon(db, match_id, True)))
+    return jsonify(_match_json(db, matches.abandon(db, match_id, True)))
 
 
 @bp.post("/matches/<int:match_id>/resume")
 def resume_match(match_id: int):
     db = get_db()
-    return jsonify(matches.match_to_json(db, matches.abandon(db, match_id, False)))
+    return jsonify(_match_json(db, matches.abandon(db, match_id, False)))
 
 
 def _action_id(body: Any) -> int:
@@ -171,7 +177,7 @@ def undo(match_id: int):
     db = get_db()
     event, match = matches.undo(db, match_id, _action_id(_body()), store.acting_device.get())
     done = {"id": event["id"], "action": event["action"], "deal": event["deal_number"], "at": event["at"]}
-    return jsonify({"undone": done, "match": matches.match_to_json(db, match)})
+    return jsonify({"undone": done, "match": _match_json(db, match)})
 
 
 @bp.post("/matches/<int:match_id>/redo")
@@ -180,14 +186,14 @@ def redo(match_id: int):
     db = get_db()
     event, match = matches.redo(db, match_id, _action_id(_body()), store.acting_device.get())
     done = {"id": event["id"], "action": event["action"], "deal": event["deal_number"], "at": event["at"]}
-    return jsonify({"redone": done, "match": matches.match_to_json(db, match)})
+    return jsonify({"redone": done, "match": _match_json(db, match)})
 
 
 @bp.post("/matches/<int:match_id>/rematch")
 def rematch(match_id: int):
     db = get_db()
     new_id = matches.rematch(db, match_id)
-    return jsonify(matches.match_to_json(db, matches.load(db, new_id))), 201, {"Location": f"/api/matches/{new_id}"}
+    return jsonify(_match_json(db, matches.load(db, new_id))), 201, {"Location": f"/api/matches/{new_id}"}
 
 
 EVENTS_PAGE = 1000  # actions in one answer of GET /api/matches/<id>/events (``limit`` takes fewer)
@@ -243,7 +249,7 @@ def create_match():
     db = get_db()
     match_id = matches.start_match(db, _body())
     match = matches.load(db, match_id)
-    return jsonify(matches.match_to_json(db, match)), 201, {"Location": f"/api/matches/{match_id}"}
+    return jsonify(_match_json(db, match)), 201, {"Location": f"/api/matches/{match_id}"}
 
 
 @bp.get("/matches/<int:match_id>")
@@ -259,12 +265,12 @@ def get_match(match_id: int):
                                          raw=raw[:40])], 422)
         after = parsed
     db = get_db()
-    return jsonify(matches.match_to_json(db, matches.load(db, match_id), deals_after=after))
+    return jsonify(_match_json(db, matches.load(db, match_id), deals_after=after))
 
 
 def _deal_and_match(match: matches.Match, number: int):
     db = get_db()
-    return {"deal": matches.deal_to_json(db, match, match.deal(number)), "match": matches.match_to_json(db, match)}
+    return {"deal": matches.deal_to_json(db, match, match.deal(number)), "match": _match_json(db, match)}
 
 
 def _if_match(what: str) -> int | None:
@@ -342,4 +348,4 @@ def restore_deal(match_id: int, number: int):
 @bp.post("/matches/<int:match_id>/end")
 def end_match(match_id: int):
     db = get_db()
-    return jsonify(matches.match_to_json(db, matches.end_match(db, match_id)))
+    return jsonify(_match_json(db, matches.end_match(db, match_id)))

@@ -54,4 +54,4 @@ def refusal_message(exc: matches.Conflict) -> str:
         return gettext("Match %(match)s changed since version %(expected)s (now %(now)s): nothing was stored. Read "
                        "the match again and send the deal again.", match=exc.match.id, expected=exc.expected,
                        now=exc.match.version)
-    return str(exc)
+    return say(exc.line)

@@ -26,7 +26,7 @@ from werkzeug.exceptions import NotFound, UnprocessableEntity
 
 from .. import games, jsontext, matches, store
 from ..games import find_game
-from ..games.base import InvalidDeal, RuleError, Table, UnknownGame, Violation, line_from_json, whole_number
+from ..games.base import N_, InvalidDeal, RuleError, Table, Term, UnknownGame, Violation, line_from_json, whole_number
 from ..games.match import MatchState
 from . import capped, get_db, http_error
 from .games import find_plug
@@ -49,13 +49,13 @@ def _load(match_id: int) -> matches.Match:
 @bp.errorhandler(matches.NotFound)
 def _not_found(exc: matches.NotFound):
     """No such match or deal, whichever page asked: the 404 page saying which."""
-    return http_error(NotFound(description=str(exc)))
+    return http_error(NotFound(description=say(exc.line)))
 
 
 @bp.errorhandler(matches.Conflict)
 def _conflict(exc: matches.Conflict):
     """The match's state refuses the change (finished, abandoned, already void…): the 409 page saying why."""
-    return http_error(HTTPConflict(description=str(exc)))
+    return http_error(HTTPConflict(description=say(exc.line)))
 
 
 @bp.errorhandler(RuleError)
@@ -215,7 +215,7 @@ def live(match_id: int):
     db = get_db()
     version = store.match_version(db, match_id)
     if version is None:
-        raise matches.NotFound(gettext("There is no match %(match)s.", match=match_id))
+        raise matches.no_match(match_id)
     sent = _LIVE_ETAG.search(request.headers.get("If-None-Match", ""))
     headers = {"Cache-Control": "no-store", "Vary": "Accept-Language, Cookie"}
     if sent and int(sent.group(1)) == version and sent.group(2) == current_language():
@@ -361,7 +361,7 @@ def _table_rows(match: matches.Match, highlight: int | None) -> tuple[list[Table
         row = TableRow(number_, css, None if void or after_end else cells,
                        tags + ("after_end",) if after_end else tags, summary, void)
         if number_ in recent:
-            row.deal, row.replayed = d, matches._replayed_from_row(d)  # the stored result, no scoring
+            row.deal, row.replayed = d, matches.replayed_from_row(d)  # the stored result, no scoring
             row.revisions = store.revisions_for(db, d["id"]) if d["version"] > 1 else []
         rows.append(row)
     return rows, series
@@ -406,8 +406,8 @@ def deal_working(match_id: int, number: int):
     db = get_db()
     deal = store.get_deal(db, match_id, number)
     if deal is None:
-        raise matches.NotFound(_("Match %(match)s has no %(noun)s %(number)s.", match=match_id,
-                                 noun=_(match.game.deal_noun), number=number))
+        raise matches.NotFound("not_found", N_("Match {match} has no {noun} {number}."), match=str(match_id),
+                               noun=Term(match.game.deal_noun), number=str(number))
     rows, _series = _table_rows_of(match, [deal])
     context = {"match": match, "row": rows[0], **_row_context(match)}
     if hx_request.htmx:
@@ -444,10 +444,10 @@ def _shown_change(match: matches.Match, last: dict[str, Any] | None, seen: int |
     if last["action"] in ("undone", "redone"):
         target_id = last["detail"].get("undid", last["detail"].get("redid"))
         target = matches.get_event(get_db(), match.id, target_id) if target_id is not None else None
-        what = matches.describe_event(target, noun, device) if target else _("the last action")
+        what = say(matches.describe_event(target, noun, device)) if target else _("the last action")
         line = _("Undone: %(what)s.", what=what) if last["action"] == "undone" else _("Redone: %(what)s.", what=what)
         return number, line, None
-    what = matches.describe_event(last, noun, device)
+    what = say(matches.describe_event(last, noun, device))
     what = what[:1].upper() + what[1:]  # "Deal 3 entered"; German nouns keep their case
     changed = score_changes(last)
     line = _("%(what)s: %(changes)s.", what=what, changes=changed) if changed else _("%(what)s.", what=what)
@@ -517,13 +517,13 @@ def _undo_or_redo(action, match_id: int):
     db = get_db()
     try:
         if event_id is None:
-            raise matches.OutOfTurn(gettext("Nothing was changed: the button did not say which action it meant. "
-                                            "Look at the table and try again."), None)
+            raise matches.OutOfTurn(N_("Nothing was changed: the button did not say which action it meant. Look at "
+                                       "the table and try again."), None)
         event, _ = action(db, match_id, event_id, store.acting_device.get())
     except matches.Conflict as exc:
         match = _load(match_id)
         return render_template("match.html", match=match, **_match_extras(match),
-                               detail_errors={}, detail_values=None, refused=str(exc)), 409
+                               detail_errors={}, detail_values=None, refused=say(exc.line)), 409
     if event["deal_number"]:
         return _back_to_table(match_id, changed=event["deal_number"])
     return _back_to_table(match_id, done=1)
@@ -588,9 +588,9 @@ def _match_extras(match: matches.Match, seen: int | None = None) -> dict[str, An
         "last_event_id": last["id"] if last else 0,
         "live_etag": live_etag(match),
         "score_changes": score_changes,
-        "undo_text": undoable and matches.describe_event(undoable, noun, device),
+        "undo_text": undoable and say(matches.describe_event(undoable, noun, device)),
         "redoable": redoable,
-        "redo_text": redoable and matches.describe_event(redoable, noun, device),
+        "redo_text": redoable and say(matches.describe_event(redoable, noun, device)),
         "needs": match.game.needs(match.players, match.totals, match.options),
         "target": getattr(match.options, "target", None),
         "chart": sheets.chart_svg(match.players, series, target=getattr(match.options, "target", None),

@@ -18,7 +18,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from .. import games, matches, portable, store
 from ..games.base import Violation
 from . import DuplicateKey, capped, duplicate_key_error, get_db, loads
-from .i18n import number
+from .i18n import number, say
 
 bp = Blueprint("portable", __name__)
 
@@ -69,7 +69,7 @@ def export_match(match_id: int):
     try:
         pieces = portable.export_text(get_db(), [match_id])
     except matches.NotFound as exc:
-        abort(404, description=str(exc))
+        abort(404, description=say(exc.line))
     return _streamed(pieces, "application/json", f"referee-match-{match_id}.json")
 
 
@@ -84,7 +84,7 @@ def match_deals_csv(match_id: int):
     try:
         pieces = portable.deals_csv_text(get_db(), [match_id])
     except matches.NotFound as exc:
-        abort(404, description=str(exc))
+        abort(404, description=say(exc.line))
     return _streamed(pieces, "text/csv", f"referee-match-{match_id}-deals.csv")
 
 

@@ -9,6 +9,7 @@ from flask_babel import gettext
 
 from .. import matches, sheets, store
 from . import get_db
+from .i18n import say
 from .security import public_url
 
 bp = Blueprint("share", __name__)
@@ -53,7 +54,7 @@ def create(match_id: int):
     try:
         matches.load(db, match_id)
     except matches.NotFound as exc:
-        abort(404, description=str(exc))
+        abort(404, description=say(exc.line))
     with store.immediate(db):
         store.create_share_link(db, match_id)
     # Back on the match page with the share section open: the new link and its QR code in view, no third tap.

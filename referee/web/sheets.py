@@ -206,7 +206,7 @@ def _match_sheet_html(match_id: int, url: str, pdf: bool, working: bool = False)
     try:
         match = matches.load(get_db(), match_id)
     except matches.NotFound as exc:
-        abort(404, description=str(exc))
+        abort(404, description=say(exc.line))
     sheet = sheets.match_sheet(match, url, noun=_(match.game.deal_noun),
                                target_label=_("target %(target)s", target="{target}"), title=_("Running totals"))
     status_words = {status: _(word) for status, word in STATUS_WORDS.items()}
@@ -318,7 +318,7 @@ def _blank_players(game: BaseGame) -> list[str]:
                                   seats=game.seats, names=len(names)))
     if any(len(n) > matches.MAX_NAME for n in names):
         abort(422, description=_("A name is longer than %(most)s characters.", most=matches.MAX_NAME))
-    if any(not matches._printable(n) for n in names):
+    if any(not matches.printable(n) for n in names):
         abort(422, description=_("A name has characters that cannot be printed."))
     return names
 

@@ -1,0 +1,319 @@
+"""A new deal: the write path of every entry, from the pages, the API and imports alike.
+
+The deal is scored before the write lock is taken, against the match as last committed (a ``Plan``); under the
+lock the plan is stored only if the match is still as it was (one guarded UPDATE), else everything is done again
+under the lock (``BEGIN IMMEDIATE``). Deals entered at the same moment are written together, in one transaction
+(``store.write_grouped``); an idempotency key, kept with a hash of the entry, makes a retried entry harmless.
+A deal meant for another moment of the match (its number taken, its dealer changed, the match's version moved
+on) is refused, never stored under another number or read with other roles.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any, NamedTuple
+
+from sqlite_utils import Database
+
+from .. import jsontext, store
+from ..games.base import N_, DealResult, InvalidDeal, Table, Tally, Violation, line_to_json
+from ..games.match import DealRecord, ReplayedDeal
+from .base import Conflict, log_change, no_match
+from .events import add_event, latest_entry_of
+from .match import Match, match_from_row
+from .stored import add_facts, by_other_rules, player_row, sync
+
+MAX_KEY = 255
+DEFAULT_MAX_DEALS = store.DEFAULT_MAX_DEALS
+
+
+# The refusals of a new deal meant for another moment of the match. Their sentences here are English only (logs,
+# scripts): the pages and the API say them in the reader's language, with what the other phone entered
+# (referee/web/conflicts.py).
+
+class DealTaken(Conflict):
+    """A new deal for a number that is already entered (another phone saved it first): nothing is stored. It
+    carries that deal as stored and the match as it stands, so the phone can show what the other one entered and
+    offer to enter its own as the next deal."""
+
+    def __init__(self, number: int, match: Match, deal: dict[str, Any], by_this_phone: bool):
+        self.number, self.match, self.deal, self.by_this_phone = number, match, deal, by_this_phone
+        where = " on this phone" if by_this_phone else ""
+        super().__init__("deal_taken", "Deal {number} was already entered{where}: nothing was stored; the next deal is "
+                         "{next}.", number=str(number), where=where, next=str(match.next_number))
+
+    @property
+    def replayed(self) -> ReplayedDeal:
+        return self.match.replayed(self.number)
+
+
+class NotNextDeal(Conflict):
+    """A new deal for a number beyond the next one (the deals before it are not entered yet)."""
+
+    def __init__(self, number: int, match: Match):
+        self.number, self.match = number, match
+        super().__init__("not_next_deal", "Deal {number} cannot be entered yet: the next deal is {next}.",
+                         number=str(number), next=str(match.next_number))
+
+
+class DealerChanged(Conflict):
+    """A new deal whose form was opened for another dealer: an earlier deal was voided or restored meanwhile, so
+    the same calls would be read with other roles. Nothing is stored; the entry is to be checked again."""
+
+    def __init__(self, number: int, dealer: str, match: Match):
+        self.number, self.dealer, self.match = number, dealer, match
+        super().__init__("dealer_changed", "Deal {number} is now dealt by {dealer}, not {was}: nothing was stored; "
+                         "check the entry with the new dealer.", number=str(number), dealer=match.next_table.dealer,
+                         was=dealer)
+
+
+class StaleMatch(Conflict):
+    """A new deal sent with ``If-Match`` (the match's version) while the match has changed since."""
+
+    def __init__(self, expected: int, match: Match):
+        self.expected, self.match = expected, match
+        super().__init__("stale_version", "Match {match} changed since version {expected} (now {now}): nothing was "
+                         "stored; read the match again and send the deal again.", match=str(match.id),
+                         expected=str(expected), now=str(match.version))
+
+
+class Expected(NamedTuple):
+    """What a new deal was entered against (each None: not checked): its number, the dealer its form showed, the
+    match's version (``If-Match``)."""
+
+    number: int | None = None
+    dealer: str | None = None
+    version: int | None = None
+
+    def fits(self, row: dict[str, Any]) -> bool:
+        """The match row is the one this deal was meant for (checked again under the lock if not)."""
+        return ((self.number is None or self.number == int(row["deal_count"]) + 1)
+                and (self.dealer is None or self.dealer == row["next_dealer"])
+                and (self.version is None or self.version == int(row.get("version") or 0)))
+
+
+ANY_DEAL = Expected()  # the next deal, whichever it is
+
+
+class Entered(NamedTuple):
+    number: int
+    match: Match
+    replayed: bool  # True when an idempotency key had already entered this deal
+
+
+def body_hash(deal_input: Any) -> str:
+    """Stands for a deal's entry, whatever the order of its keys: kept with an idempotency key."""
+    return hashlib.sha256(
+        json.dumps(deal_input, sort_keys=True, ensure_ascii=False).encode("utf-8", "surrogatepass")
+    ).hexdigest()
+
+
+def too_many_deals(count: int, limit: int, where: str = "This match") -> Violation:
+    return Violation("too_many_deals", f"{where} has {count:,} deals; Referee keeps at most {limit:,} deals in one "
+                     "match. Start a new match (Rematch) to go on.", None)
+
+
+def enter_deal(
+    db: Database, match_id: int, deal_input: Any, key: str | None = None, max_deals: int = DEFAULT_MAX_DEALS,
+    expected: Expected = ANY_DEAL,
+) -> Entered:
+    """Store a new deal dealt by whoever deals next. Raises NotFound, Conflict or InvalidDeal.
+
+    ``expected`` names the deal it is for: with a ``number``, a number already entered raises DealTaken and one
+    beyond the next NotNextDeal; with a ``dealer``, another next dealer raises DealerChanged; with a ``version``,
+    any change to the match since raises StaleMatch. Nothing is stored then: a deal is never entered under
+    another number, or read with other roles, than the ones it was entered for. Without them, the deal is the
+    next one, whichever it is (scripts and imports).
+
+    ``key`` (an idempotency key from the form or the API) makes a retried or double-tapped entry
+    harmless: the second time, the deal stored the first time is returned and nothing is added. The
+    same key with another entry is refused (``idempotency_key_reused``): it is a different deal.
+
+    The deal is scored before the write lock is taken, against the match as last committed (a plan); under the
+    lock the plan is stored only if the match is still as it was (its version, state and abandoned flag — one
+    guarded UPDATE), else everything is done again under the lock. Other writers wait for the writes alone,
+    not for the rules, and deals entered at the same moment are written together, in one transaction
+    (``store.write_grouped``).
+    """
+    if key is not None and len(key) > MAX_KEY:
+        raise InvalidDeal([Violation.of("bad_idempotency_key", None,
+                                        "An idempotency key is at most {limit} characters, not {length}.",
+                                        limit=MAX_KEY, length=f"{len(key):,}")])
+    digest = body_hash(deal_input) if key else None
+    plan = plan_from_snapshot(db, match_id, deal_input, key, digest, max_deals, expected)
+    deal = store.write_grouped(db, (plan, store.acting_device.get()), _write_all) if plan is not None else None
+    if plan is None or deal is None:
+        # the match changed meanwhile, or the entry is not the plain case: all of it again, under the lock
+        with store.immediate(db):
+            found = _under_lock(db, match_id, deal_input, key, digest, max_deals, expected)
+            if isinstance(found, Entered):
+                return found
+            plan, deal = found, write_plan(db, found, guarded=False)
+            assert deal is not None
+    log_change("entered", match_id, plan.number)
+    return _entered(db, plan, deal)
+
+
+def _write_all(db: Database, items: list[tuple[Plan, str | None]]) -> list[dict[str, Any] | None]:
+    """The deals of several phones, in one transaction (``store.write_grouped``): each stored only if its match
+    is still as its plan found it (a second deal for the same match in the same group is not: it is entered
+    again, alone). Each event says which phone entered the deal."""
+    stored = []
+    for plan, device in items:
+        token = store.acting_device.set(device)
+        try:
+            stored.append(write_plan(db, plan, guarded=True))
+        finally:
+            store.acting_device.reset(token)
+    return stored
+
+
+class Plan(NamedTuple):
+    """A new deal scored against a match's stored standing, and what storing it writes."""
+
+    match: Match
+    number: int
+    dealer: str
+    deal_input: Any
+    key: str | None
+    digest: str | None
+    result: DealResult
+    result_json: str
+    tally: Tally
+    values: dict[str, Any]  # the match row's new standing
+    rows: list[dict[str, Any]]  # its players' rows
+
+
+def plan_from_snapshot(db: Database, match_id: int, deal_input: Any, key: str | None, digest: str | None,
+                       max_deals: int, expected: Expected = ANY_DEAL) -> Plan | None:
+    """The plan made from the match as last committed, outside the write lock; None when the entry is not the
+    plain case (no such match, rules changed, a known key, a finished or abandoned match, a mistake in the
+    entry): then all of it is judged under the lock, against the match as it is then."""
+    row = store.get_match(db, match_id)
+    if row is None or by_other_rules(row) or not row.get("player_facts"):
+        return None
+    if row["abandoned"] or row["finished"] or int(row["deal_count"]) >= max_deals or not expected.fits(row):
+        return None
+    if key and store.deal_for_key(db, match_id, key) is not None:
+        return None
+    try:
+        return _plan(match_from_row(db, row), deal_input, key, digest)
+    except InvalidDeal:
+        return None
+
+
+def _under_lock(db: Database, match_id: int, deal_input: Any, key: str | None, digest: str | None,
+                max_deals: int, expected: Expected = ANY_DEAL) -> Entered | Plan:
+    """Inside the write transaction: the deal an idempotency key already entered, or the plan for a new deal;
+    raises NotFound, Conflict (DealTaken, NotNextDeal, DealerChanged, StaleMatch among them) or InvalidDeal."""
+    row = store.get_match(db, match_id)
+    if row is None:
+        raise no_match(match_id)
+    if by_other_rules(row) or not row.get("player_facts"):
+        sync(db, match_id, touch=False)  # stored by other rules: replayed once, then entered as usual
+        row = store.get_match(db, match_id)
+        assert row is not None
+    match = match_from_row(db, row)
+    if key:
+        earlier = store.deal_for_key(db, match_id, key)
+        if earlier is not None:
+            number, stored_hash = earlier
+            if stored_hash is not None and stored_hash != digest:
+                raise InvalidDeal([Violation.of(
+                    "idempotency_key_reused", None,
+                    "This idempotency key already entered deal {number} with another entry: send a new key "
+                    "for a new deal.", number=number)])
+            return Entered(number, match, True)
+    _check_expected(db, match, expected)
+    if match.deal_count >= max_deals:
+        raise InvalidDeal([too_many_deals(match.deal_count, max_deals)])
+    if match.finished:
+        raise Conflict("match_finished", N_("Match {match} is finished: no more deals can be entered."),
+                       match=str(match_id))
+    if row["abandoned"]:
+        raise Conflict("match_abandoned", N_("Match {match} is abandoned: take it up again to enter deals."),
+                       match=str(match_id))
+    return _plan(match, deal_input, key, digest)
+
+
+def refusal(db: Database, match: Match, expected: Expected) -> Conflict | None:
+    """Why a new deal meant for ``expected`` cannot be entered into the match as it is now (DealTaken,
+    NotNextDeal, DealerChanged, StaleMatch), or None: the entry form says so before Save, the write refuses it."""
+    number = expected.number
+    if number is not None and number <= match.deal_count:
+        taken = store.get_deal(db, match.id, number)
+        if taken is not None:
+            entered = latest_entry_of(db, match.id, number)
+            device = store.acting_device.get()
+            by_this_phone = bool(device and entered and entered["detail"].get("device") == device)
+            return DealTaken(number, match, taken, by_this_phone)
+    if number is not None and number > match.next_number:
+        return NotNextDeal(number, match)
+    if expected.dealer is not None and expected.dealer != match.next_table.dealer and not match.finished:
+        return DealerChanged(match.next_number, expected.dealer, match)
+    if expected.version is not None and expected.version != match.version:
+        return StaleMatch(expected.version, match)
+    return None
+
+
+def _check_expected(db: Database, match: Match, expected: Expected) -> None:
+    """Refuse a deal meant for another number, dealer or version of the match than the one it has now."""
+    refused = refusal(db, match, expected)
+    if refused is not None:
+        raise refused
+
+
+def _plan(match: Match, deal_input: Any, key: str | None, digest: str | None) -> Plan:
+    """A new deal at the end of an unfinished match, against its stored standing: scored once (the rules read
+    the entry once and raise InvalidDeal with every problem), the tally advanced and the match judged —
+    whatever the length of the match, without looking at its other deals. Nothing is written here."""
+    game, options, players = match.game, match.options, match.players
+    table = match.next_table
+    result = game.score(deal_input, table, options)
+    number = match.deal_count + 1
+    tally = game.advance(players, match.row["tally"], result, options)
+    standing = game.judge(players, tally, options)
+    next_table = Table(players, game.next_dealer(table))
+    facts = jsontext.parse(match.row["player_facts"])
+    status = "finished" if standing.finished else "in_progress"
+    winner = standing.winner
+    rows = []
+    for seat, player in enumerate(players):
+        mine = facts.setdefault(player, {"deals": 0, "score": 0})
+        mine["deals"] = mine.get("deals", 0) + 1
+        add_facts(mine, game, result, player)
+        rows.append(player_row(match.id, seat, player, game, match.row["created"], status, winner, tally.totals, mine))
+    values = {
+        "status": status, "winner": winner, "totals": jsontext.dumps(dict(tally.totals)),
+        "deal_count": number, "tally": jsontext.dumps(tally.to_json()), "next_dealer": next_table.dealer,
+        "finished": int(standing.finished), "standing_note": jsontext.dumps(line_to_json(standing.note)),
+        "ended_at": number if standing.finished else None, "player_facts": jsontext.dumps(facts),
+    }
+    return Plan(match, number, table.dealer, deal_input, key, digest, result, jsontext.dumps(result.to_stored()),
+                tally, values, rows)
+
+
+def write_plan(db: Database, plan: Plan, guarded: bool) -> dict[str, Any] | None:
+    """Store a plan (inside the write transaction); the stored deal. ``guarded``: only if the match is still as
+    the plan found it — None, and nothing written, when it is not."""
+    match = plan.match
+    guard = (match.version, match.row["status"], int(match.row["abandoned"] or 0)) if guarded else None
+    if not store.advance_match(db, match.id, plan.values, plan.rows, guard=guard):
+        return None
+    deal = store.append_deal(db, match.id, plan.number, plan.dealer, plan.deal_input, plan.result_json, True,
+                             plan.values["tally"])
+    if plan.key:
+        store.remember_key(db, match.id, plan.key, plan.number, plan.digest)
+    add_event(db, match.id, "entered", plan.number)
+    return deal
+
+
+def _entered(db: Database, plan: Plan, deal: dict[str, Any]) -> Entered:
+    match, tally = plan.match, plan.tally
+    row = {**match.row, **plan.values, "tally": tally, "totals": dict(tally.totals), "version": match.version + 1,
+           "updated": deal["updated"]}
+    replayed = ReplayedDeal(DealRecord(plan.number, plan.dealer, plan.deal_input), plan.result, dict(tally.totals),
+                            tally=tally)
+    return Entered(plan.number, Match(row, match.game, match.options, db, known={plan.number: (deal, replayed)}),
+                   False)

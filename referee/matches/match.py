@@ -1,0 +1,162 @@
+"""A stored match as the app reads it: its standing from the match row, its deals with the results stored beside
+them. Nothing is re-scored to show a match (``preview`` scores an entry that is not stored)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from sqlite_utils import Database
+
+from .. import jsontext, store
+from ..games import find_game
+from ..games.base import BaseGame, DealResult, Standing, Table, Tally, Violation, line_from_json
+from ..games.match import DealRecord, MatchState, ReplayedDeal
+from .base import no_deal
+
+
+def _stored_problems(raw: Any) -> tuple[Violation, ...]:
+    return tuple(Violation(p["code"], p["message"], p.get("field")) for p in jsontext.parse(raw or "[]"))
+
+
+def replayed_from_row(deal: dict[str, Any]) -> ReplayedDeal:
+    """A deal as the rules left it when it was stored: its result, running totals and flags (no scoring)."""
+    record = DealRecord(deal["number"], deal["dealer"], deal["input"], deal["void"])
+    result = DealResult.from_stored(jsontext.parse(deal["result"])) if deal.get("result") else None
+    tally = Tally.from_json(jsontext.parse(deal["tally"])) if deal.get("tally") else None
+    totals = dict(tally.totals) if tally else {}
+    return ReplayedDeal(
+        record, result, totals, bool(deal.get("after_end")), _stored_problems(deal.get("problems")), tally
+    )
+
+
+class Match:
+    """A stored match: its standing from the match row, its deals (with their stored results) read when first
+    asked for. Nothing is re-scored to show a match."""
+
+    def __init__(self, row: dict[str, Any], game: BaseGame, options: Any, db: Database | None = None,
+                 deals: list[dict[str, Any]] | None = None, state: MatchState | None = None,
+                 known: dict[int, tuple[dict[str, Any], ReplayedDeal]] | None = None):
+        self.row, self.game, self.options = row, game, options
+        self._db, self._deals, self._state = db, deals, state
+        self._known = known or {}  # deals already at hand (a new deal) without reading every deal
+
+    @property
+    def id(self) -> int:
+        return int(self.row["id"])
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return tuple(self.row["players"])
+
+    @property
+    def version(self) -> int:
+        return int(self.row.get("version") or 0)
+
+    @property
+    def finished(self) -> bool:
+        return bool(self.row["finished"])
+
+    @property
+    def winner(self) -> str | None:
+        return self.row["winner"]
+
+    @property
+    def totals(self) -> dict[str, int]:
+        return dict(self.row["tally"].totals)
+
+    @property
+    def standing(self) -> Standing:
+        note = self.row.get("standing_note")
+        return Standing(self.finished, self.winner, line_from_json(jsontext.parse(note)) if note else "")
+
+    @property
+    def next_table(self) -> Table:
+        return Table(self.players, self.row["next_dealer"])
+
+    @property
+    def deal_count(self) -> int:
+        return int(self.row["deal_count"])
+
+    @property
+    def deals(self) -> list[dict[str, Any]]:
+        if self._deals is None:
+            assert self._db is not None
+            self._deals = store.deals_for(self._db, self.id)
+        return self._deals
+
+    @property
+    def state(self) -> MatchState:
+        if self._state is None:
+            table = self.next_table
+            self._state = MatchState(
+                tuple(replayed_from_row(d) for d in self.deals), self.totals, self.standing, table,
+                self.game.roles(table), self.row["ended_at"], self.row["tally"],
+            )
+        return self._state
+
+    @property
+    def rows(self) -> list[tuple[dict[str, Any], Any]]:
+        """Each stored deal with its result, in order."""
+        return list(zip(self.deals, self.state.deals, strict=True))
+
+    @property
+    def next_number(self) -> int:
+        return self.deal_count + 1
+
+    def _index(self) -> dict[int, tuple[dict[str, Any], ReplayedDeal]]:
+        if "_by_number" not in self.__dict__:
+            self.__dict__["_by_number"] = {d["number"]: (d, r) for d, r in self.rows}
+        return self.__dict__["_by_number"]
+
+    def deal(self, number: int) -> dict[str, Any]:
+        if number in self._known:
+            return self._known[number][0]
+        try:
+            return self._index()[number][0]
+        except KeyError:
+            raise no_deal(self.id, number) from None
+
+    def replayed(self, number: int) -> ReplayedDeal:
+        if number in self._known:
+            return self._known[number][1]
+        try:
+            return self._index()[number][1]
+        except KeyError:
+            raise no_deal(self.id, number) from None
+
+
+def match_from_row(db: Database, row: dict[str, Any]) -> Match:
+    """The match a row of ``matches`` holds (its options parsed, its tally read); its deals are read when asked for."""
+    game = find_game(row["game"])
+    options = options_of(game, row["options"])
+    row["tally"] = Tally.from_json(jsontext.parse(row["tally"])) if row.get("tally") else Tally.start(row["players"])
+    return Match(row, game, options, db)
+
+
+_OPTIONS_CACHE: dict[tuple[str, str], Any] = {}
+
+
+def options_of(game: BaseGame, raw: dict[str, Any]) -> Any:
+    """The options of a stored match (parsed once per distinct set: options are frozen values)."""
+    key = (game.key, json.dumps(raw, sort_keys=True))
+    options = _OPTIONS_CACHE.get(key)
+    if options is None:
+        options = _OPTIONS_CACHE[key] = game.parse_options(raw)
+    return options
+
+
+def preview(match: Match, deal_input: Any, dealer: str | None = None) -> tuple[DealResult | None, list[Violation]]:
+    """Score a deal without storing it: the live preview of the entry form."""
+    table = Table(match.players, dealer or match.next_table.dealer)
+    problems = match.game.validate(deal_input, table, match.options)
+    if problems:
+        return None, problems
+    return match.game.score(deal_input, table, match.options), []
+
+
+def status_of(match: Match) -> str:
+    """Where the match is, as the API and the pages say it: "in_progress", "finished" or "abandoned"."""
+    if match.finished:
+        return "finished"
+    return "abandoned" if match.row.get("abandoned") else "in_progress"

@@ -1,0 +1,172 @@
+"""What is stored about a match, kept in step with the rules: each deal's result and running tally, the match's
+standing, and the figures per player that the history and the player pages read. A match stored by other rules
+(another fingerprint of its game's rules, ``referee.fingerprint``) is replayed once, when it is next read or changed, and stored again."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from sqlite_utils import Database
+
+from .. import jsontext, store
+from ..fingerprint import rules_fingerprint
+from ..games import find_game
+from ..games.base import BaseGame, DealResult, Tally, line_to_json
+from ..games.match import DealRecord, ReplayedDeal, Start, replay
+from .base import no_match
+from .match import Match, match_from_row, options_of, replayed_from_row
+from .names import name_key
+
+
+def by_other_rules(row: Mapping[str, Any]) -> bool:
+    """A match row whose results were computed by rules other than its game's as they are now (or before results
+    were stored)."""
+    return row.get("fingerprint") != rules_fingerprint(row["game"])
+
+
+def load(db: Database, match_id: int) -> Match:
+    """A match as stored. One stored by other rules (another fingerprint, or before results were stored) is
+    replayed once and stored again first."""
+    row = store.get_match(db, match_id)
+    if row is None:
+        raise no_match(match_id)
+    if by_other_rules(row):
+        if db.conn.in_transaction:
+            sync(db, match_id, touch=False)
+        else:
+            with store.immediate(db):
+                fresh = store.get_match(db, match_id)
+                if fresh is not None and by_other_rules(fresh):
+                    sync(db, match_id, touch=False)
+        row = store.get_match(db, match_id)
+        assert row is not None
+    return match_from_row(db, row)
+
+
+def _start_before(game: BaseGame, players: tuple[str, ...], options: Any, row: dict[str, Any],
+                  earlier: list[dict[str, Any]]) -> Start:
+    """Where the deals before a replay left the match, from what is stored with the last of them."""
+    if not earlier or not earlier[-1].get("tally"):
+        return Start.new(game, players, options)
+    tally = Tally.from_json(jsontext.parse(earlier[-1]["tally"]))
+    ended_at = next((d["number"] for d in earlier if d.get("counted") and d["number"] == row.get("ended_at")), None)
+    last_dealer = next((d["dealer"] for d in reversed(earlier) if not d["void"]), None)
+    return Start(tally, game.judge(players, tally, options), ended_at, last_dealer)
+
+
+def sync(db: Database, match_id: int, touch: bool = True, from_number: int | None = 1) -> Match:
+    """Recompute a match from deal ``from_number`` on (``None``: no deal changed, only the standing) and keep
+    what is stored about it in step, inside the caller's transaction: each replayed deal's result, running
+    tally and flags; the match's standing, version and rules fingerprint; and, per player, the figures the
+    history and the player pages read. Called outside a transaction, it takes one."""
+    if not db.conn.in_transaction:
+        with store.immediate(db):
+            return sync(db, match_id, touch, from_number)
+    row = store.get_match(db, match_id)
+    if row is None:
+        raise no_match(match_id)
+    game = find_game(row["game"])
+    options = options_of(game, row["options"])
+    players = tuple(row["players"])
+    deals = store.deals_for(db, match_id)
+    if by_other_rules(row) or any(not d.get("tally") for d in deals):
+        from_number = 1  # results missing or computed by other rules: every deal again
+    k = len(deals) + 1 if from_number is None else from_number
+    earlier = [d for d in deals if d["number"] < k]
+    later = [d for d in deals if d["number"] >= k]
+    start = _start_before(game, players, options, row, earlier)
+    state = replay(game, players, options, row["first_dealer"],
+                   [DealRecord(d["number"], d["dealer"], d["input"], d["void"]) for d in later],
+                   ended_by_hand=row["ended_by_hand"], start=start)
+    by_number = {d["number"]: d for d in later}
+    store.store_results(db, [(by_number[r.record.number]["id"], *_stored(r)) for r in state.deals])
+    # every deal's result, as now stored: the player figures are built from them (no scoring)
+    stored = [replayed_from_row(d) for d in earlier] + list(state.deals)
+    counted = [d for d in stored if d.counted]
+    facts = {p: _facts(game, p, counted) for p in players}
+    status = "finished" if state.finished else ("abandoned" if row.get("abandoned") else "in_progress")
+    store.store_standing(
+        db,
+        match_id,
+        {
+            "status": status,
+            "winner": state.standing.winner,
+            "totals": jsontext.dumps(state.totals),
+            "deal_count": len(deals),
+            "tally": jsontext.dumps(state.tally.to_json() if state.tally else Tally.start(players).to_json()),
+            "next_dealer": state.next_table.dealer,
+            "finished": int(state.finished),
+            "standing_note": jsontext.dumps(line_to_json(state.standing.note)),
+            "ended_at": state.ended_at,
+            "fingerprint": rules_fingerprint(game.key),
+            "player_facts": jsontext.dumps(facts),
+        },
+        touch=touch,
+    )
+    store.replace_match_players(
+        db,
+        match_id,
+        [
+            player_row(
+                match_id, seat, player, game, row["created"], status, state.standing.winner, state.totals, facts[player]
+            )
+            for seat, player in enumerate(players)
+        ],
+    )
+    fresh = store.get_match(db, match_id)
+    assert fresh is not None
+    return match_from_row(db, fresh)
+
+
+def _stored(r: ReplayedDeal) -> tuple[str | None, str | None, int, int, str]:
+    """What is stored of a replayed deal: result, problems, counted, after_end, tally."""
+    tally = r.tally.to_json() if r.tally else {"totals": r.totals, "counted": 0, "memo": {}}
+    return (
+        jsontext.dumps(r.result.to_stored()) if r.result else None,
+        jsontext.dumps([v.to_dict() for v in r.problems]) if r.problems else None,
+        int(r.counted), int(r.after_end), jsontext.dumps(tally),
+    )
+
+
+def _facts(game: BaseGame, player: str, counted: list[ReplayedDeal]) -> dict[str, int]:
+    facts: dict[str, int] = {"deals": len(counted), "score": 0}
+    for d in counted:
+        assert d.result is not None
+        add_facts(facts, game, d.result, player)
+    return facts
+
+
+def add_facts(facts: dict[str, int], game: BaseGame, result: DealResult, player: str) -> None:
+    """Add one counted deal's result to a player's figures (their score, and what the game counts per player)."""
+    facts["score"] = facts.get("score", 0) + int(result.scores.get(player, 0))
+    for key, value in game.player_facts(result, player).items():
+        facts[key] = facts.get(key, 0) + int(value)
+
+
+def player_row(match_id: int, seat: int, player: str, game: BaseGame, created: str, status: str, winner: str | None,
+               totals: Mapping[str, int], facts: dict[str, int]) -> dict[str, Any]:
+    """A player's row of ``match_players``: what the history and the player pages read of this match."""
+    if status != "finished":
+        result = None
+    elif winner is None:
+        result = "draw"
+    else:
+        result = "won" if winner == player else "lost"
+    return {"match_id": match_id, "seat": seat, "name": player, "name_key": name_key(player), "game": game.key,
+            "created": created, "status": status, "total": int(totals.get(player, 0)), "result": result, "facts": facts}
+
+
+def backfill_summaries(db: Database) -> int:
+    """Build the per-player summaries of matches that have none (stored before schema 2)."""
+    missing = store.matches_without_summary(db)
+    if missing:
+        with store.immediate(db):
+            for match_id in missing:
+                sync(db, match_id, touch=False)
+    return len(missing)
+
+
+def list_summaries(db: Database, status: str | None = None, limit: int = 20) -> list[dict[str, Any]]:
+    """The newest matches (``status``: only those), as the home page lists them."""
+    return store.list_matches(db, status, limit)
