@@ -134,7 +134,7 @@ def end_match(db: Database, match_id: int) -> Match:
     with store.immediate(db):
         match = load(db, match_id)
         if match.finished:
-            raise Conflict("match_finished", N_("Match {match} is already finished."), match=str(match_id))
+            raise Conflict("match_ended", N_("Match {match} is already finished."), match=str(match_id))
         if not match.game.can_end_by_hand(match.options):
             raise Conflict("match_has_target", N_("Match {match} has a target: it ends when the target is reached."),
                            match=str(match_id))
@@ -162,7 +162,7 @@ def abandon(db: Database, match_id: int, abandoned: bool = True) -> Match:
     with store.immediate(db):
         match = load(db, match_id)
         if match.finished:
-            raise Conflict("match_finished", N_("Match {match} is finished."), match=str(match_id))
+            raise Conflict("match_ended", N_("Match {match} is finished."), match=str(match_id))
         if bool(match.row["abandoned"]) == abandoned:
             raise (Conflict("match_abandoned", N_("Match {match} is already abandoned."), match=str(match_id))
                    if abandoned else

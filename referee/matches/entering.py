@@ -229,7 +229,7 @@ def _under_lock(db: Database, match_id: int, deal_input: Any, key: str | None, d
     if match.deal_count >= max_deals:
         raise InvalidDeal([too_many_deals(match.deal_count, max_deals)])
     if match.finished:
-        raise Conflict("match_finished", N_("Match {match} is finished: no more deals can be entered."),
+        raise Conflict("match_ended", N_("Match {match} is finished: no more deals can be entered."),
                        match=str(match_id))
     if row["abandoned"]:
         raise Conflict("match_abandoned", N_("Match {match} is abandoned: take it up again to enter deals."),

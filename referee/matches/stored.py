@@ -1,6 +1,7 @@
 """What is stored about a match, kept in step with the rules: each deal's result and running tally, the match's
 standing, and the figures per player that the history and the player pages read. A match stored by other rules
-(another fingerprint of its game's rules, ``referee.fingerprint``) is replayed once, when it is next read or changed, and stored again."""
+(another fingerprint of its game's rules, ``referee.fingerprint``) is replayed once, when it is next read or
+changed, and stored again."""
 
 from __future__ import annotations
 

@@ -276,7 +276,7 @@ def test_match_ends_at_the_target_and_refuses_more_deals(client, make_match):
     assert match["finished"] is True and match["winner"] == "Ann" and match["dealer"] is None
     r = client.post(f"/api/matches/{mid}/deals", json=made())
     assert r.status_code == 409
-    assert r.json["errors"][0]["code"] == "match_finished"
+    assert r.json["errors"][0]["code"] == "match_ended"
 
 
 def test_equal_totals_over_the_target_play_on(client, make_match):

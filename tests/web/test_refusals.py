@@ -78,12 +78,12 @@ def no_actions(client) -> int:
 
 # (setup, API request, code, English sentence, the page's form that refuses the same, German sentence)
 REFUSALS = [
-    pytest.param(finished, ("POST", "deals", made()), "match_finished",
+    pytest.param(finished, ("POST", "deals", made()), "match_ended",
                  "Match {m} is finished: no more deals can be entered.", None,
                  "Partie {m} ist beendet: es können keine Spiele mehr eingetragen werden.", id="deal: finished"),
-    pytest.param(finished, ("POST", "end", None), "match_finished", "Match {m} is already finished.", "end",
+    pytest.param(finished, ("POST", "end", None), "match_ended", "Match {m} is already finished.", "end",
                  "Partie {m} ist bereits beendet.", id="end: finished"),
-    pytest.param(finished, ("POST", "abandon", None), "match_finished", "Match {m} is finished.", "abandon",
+    pytest.param(finished, ("POST", "abandon", None), "match_ended", "Match {m} is finished.", "abandon",
                  "Partie {m} ist beendet.", id="abandon: finished"),
     pytest.param(with_target, ("POST", "end", None), "match_has_target",
                  "Match {m} has a target: it ends when the target is reached.", "end",
@@ -183,5 +183,5 @@ def test_every_refusal_code_is_in_the_table_of_docs_api_md():
     table = docs.split("## Refusals", 1)[1].split("\n## ", 1)[0]
     documented = set(re.findall(r"^\| `(\w+)` \|", table, re.M))
     raised = raised_codes()
-    assert {"match_finished", "not_last_action", "deal_taken", "stale_version", "not_found"} <= raised
+    assert {"match_ended", "not_last_action", "deal_taken", "stale_version", "not_found"} <= raised
     assert documented == raised
