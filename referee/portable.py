@@ -543,8 +543,27 @@ def _read_match(raw: Any, i: int, problems: _Problems, max_deals: int = matches.
         problems.append(Violation(
             "bad_match", f"{label} has a target, so it cannot have been ended by hand.", f"{where}.ended_by_hand",
         ))
+    _cap_lists(values, label, where, problems, max_deals, max_events)
+    deals = [deal for j, raw_deal in enumerate(values["deals"] or [])
+             if (deal := _read_deal(raw_deal, j, f"{where}.deals.{j}", f"{label}, deal {j + 1}", problems,
+                                    game, players, options)) is not None]
+    events = _read_events(values, label, where, problems, players)
 
-    deals: list[dict[str, Any]] = []
+    if len(problems) > before:
+        return None
+    assert game is not None and players is not None and first_dealer is not None and uid is not None
+    if not _texts_and_replay_fit(values, deals, label, where, problems, (game, players, options, first_dealer)):
+        return None
+    return _Incoming(
+        uid=uid, game=game, players=players, options=game.options_to_json(options), first_dealer=first_dealer,
+        created=values["created"], updated=values["updated"], place=values["place"], note=values["note"],
+        abandoned=values["abandoned"], ended_by_hand=values["ended_by_hand"], deals=deals, events=events,
+    )
+
+
+def _cap_lists(values: dict[str, Any], label: str, where: str, problems: _Problems, max_deals: int,
+               max_events: int) -> None:
+    """A match with more deals or actions than one match may hold is refused, its lists not read any further."""
     if values["deals"] is not None and len(values["deals"]) > max_deals:
         v = matches.too_many_deals(len(values["deals"]), max_deals, label)
         problems.append(Violation(v.code, v.message, f"{where}.deals"))
@@ -554,24 +573,18 @@ def _read_match(raw: Any, i: int, problems: _Problems, max_deals: int = matches.
             "too_many_events", f"{label} has {len(values['events']):,} actions in its activity; Referee keeps at most "
             f"{max_events:,} for one match (REFEREE_MAX_EVENTS). Nothing was imported.", f"{where}.events"))
         values["events"] = None
-    if values["deals"] is not None:
-        for j, raw_deal in enumerate(values["deals"]):
-            deal = _read_deal(
-                raw_deal, j, f"{where}.deals.{j}", f"{label}, deal {j + 1}", problems, game, players, options
-            )
-            if deal is not None:
-                deals.append(deal)
-    events = _read_events(values, label, where, problems, players)
 
-    if len(problems) > before:
-        return None
-    assert game is not None and players is not None and first_dealer is not None and uid is not None
+
+def _texts_and_replay_fit(values: dict[str, Any], deals: list[dict[str, Any]], label: str, where: str,
+                          problems: _Problems, setup: tuple[BaseGame, list[str], Any, str]) -> bool:
+    """The place and note are texts a match may keep, and the deals, each checked, replay together — as every page
+    will replay them."""
+    game, players, options, first_dealer = setup
     for text_problem in matches.text_problems(values["place"], values["note"]):
         problems.append(
             Violation(text_problem.code, f"{label}: {text_problem.message}", f"{where}.{text_problem.field}")
         )
-        return None
-    # The deals were each checked; replaying them together must work too, as every page will do it.
+        return False
     try:
         replay(game, players, options, first_dealer,
                [DealRecord(d["number"], d["dealer"], d["input"], d["void"]) for d in deals],
@@ -580,12 +593,8 @@ def _read_match(raw: Any, i: int, problems: _Problems, max_deals: int = matches.
         problems.append(
             Violation("bad_match", f"{label}: its deals cannot be replayed by the rules of {game.name}.", where)
         )
-        return None
-    return _Incoming(
-        uid=uid, game=game, players=players, options=game.options_to_json(options), first_dealer=first_dealer,
-        created=values["created"], updated=values["updated"], place=values["place"], note=values["note"],
-        abandoned=values["abandoned"], ended_by_hand=values["ended_by_hand"], deals=deals, events=events,
-    )
+        return False
+    return True
 
 
 def _read_deal(
@@ -596,6 +605,26 @@ def _read_deal(
         problems.append(Violation("bad_deal", f"{label} must be an object, not {_show(raw)}.", where))
         return None
     before = len(problems)
+    deal = _read_deal_fields(raw, j, where, label, problems, players)
+    revisions = _read_revisions(raw, deal["version"], where, label, problems)
+    if len(problems) > before:
+        return None
+    # Every version goes through the rules like a new entry — a void one and earlier ones too: any of them
+    # can be brought back into the totals (restore, undo), and every page shows them.
+    if game is not None and players is not None:
+        table = Table(tuple(players), deal["dealer"])
+        _check_entry(game, table, options, deal["input"], label, f"{where}.input", problems)
+        for k, rev in enumerate(revisions):
+            _check_entry(game, table, options, rev["input"], f"{label}, earlier version {k + 1}",
+                         f"{where}.revisions.{k}.input", problems)
+    if len(problems) > before:
+        return None
+    return {**deal, "revisions": revisions}
+
+
+def _read_deal_fields(raw: dict[str, Any], j: int, where: str, label: str, problems: _Problems,
+                      players: list[str] | None) -> dict[str, Any]:
+    """A deal's own fields, each of its kind (None where it is not: a problem says so)."""
     need = problems.need
     number = need(raw, "number", _COUNT, "bad_deal", label, where)
     if number is not None and number != j + 1:
@@ -626,35 +655,29 @@ def _read_deal(
         )
     created = need(raw, "created", _STAMP, "bad_deal", label, where)
     updated = need(raw, "updated", _STAMP, "bad_deal", label, where)
-    raw_revisions = need(raw, "revisions", _LIST, "bad_deal", label, where)
+    return {"number": number, "dealer": dealer, "input": raw.get("input"), "void": void, "version": version,
+            "last_action": last_action, "created": created, "updated": updated}
+
+
+def _read_revisions(raw: dict[str, Any], version: int | None, where: str, label: str, problems: _Problems
+                    ) -> list[dict[str, Any]]:
+    """A deal's earlier versions: as many as its version says, each read."""
+    raw_revisions = problems.need(raw, "revisions", _LIST, "bad_deal", label, where)
     revisions: list[dict[str, Any]] = []
-    if raw_revisions is not None:
-        if version is not None and len(raw_revisions) != version - 1:
-            problems.append(Violation(
-                "bad_deal",
-                f"{label} is at version {version}, so it must keep {version - 1} earlier "
-                f"version{'' if version == 2 else 's'}, not {len(raw_revisions)}.",
-                f"{where}.revisions",
-            ))
-        for k, raw_rev in enumerate(raw_revisions):
-            rev = _read_revision(raw_rev, k, f"{where}.revisions.{k}", f"{label}, earlier version {k + 1}", problems)
-            if rev is not None:
-                revisions.append(rev)
-    if len(problems) > before:
-        return None
-    deal_input = raw["input"]
-    # Every version goes through the rules like a new entry — a void one and earlier ones too: any of them
-    # can be brought back into the totals (restore, undo), and every page shows them.
-    if game is not None and players is not None:
-        table = Table(tuple(players), dealer)
-        _check_entry(game, table, options, deal_input, label, f"{where}.input", problems)
-        for k, rev in enumerate(revisions):
-            _check_entry(game, table, options, rev["input"], f"{label}, earlier version {k + 1}",
-                         f"{where}.revisions.{k}.input", problems)
-    if len(problems) > before:
-        return None
-    return {"number": number, "dealer": dealer, "input": deal_input, "void": void, "version": version,
-            "last_action": last_action, "created": created, "updated": updated, "revisions": revisions}
+    if raw_revisions is None:
+        return revisions
+    if version is not None and len(raw_revisions) != version - 1:
+        problems.append(Violation(
+            "bad_deal",
+            f"{label} is at version {version}, so it must keep {version - 1} earlier "
+            f"version{'' if version == 2 else 's'}, not {len(raw_revisions)}.",
+            f"{where}.revisions",
+        ))
+    for k, raw_rev in enumerate(raw_revisions):
+        rev = _read_revision(raw_rev, k, f"{where}.revisions.{k}", f"{label}, earlier version {k + 1}", problems)
+        if rev is not None:
+            revisions.append(rev)
+    return revisions
 
 
 def _check_entry(
