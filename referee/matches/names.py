@@ -153,59 +153,58 @@ def parse_new_match(raw: Any) -> tuple[BaseGame, list[str], Any, str]:
     unknown = sorted(set(raw) - {"game", "players", "options", "first_dealer", "place", "note"})
     for key in unknown:
         problems.append(Violation.of("unknown_field", key, "Unknown field {field!r}.", field=key))
-    game: BaseGame | None = None
-    key = raw.get("game", "klaberjass")
-    try:
-        if not isinstance(key, str):
-            raise UnknownGame(key)
-        game = find_game(key)
-    except UnknownGame:
-        known = ", ".join(g.key for g in games_package.GAMES)
-        problems.append(
-            Violation.of(
-                "unknown_game",
-                "game",
-                "Referee does not know the game {game!r} (games: {known}).",
-                game=key,
-                known=known,
-            )
-        )
-    players: list[str] = []
-    raw_players = raw.get("players")
-    if not isinstance(raw_players, list) or not all(isinstance(p, str) for p in raw_players):
-        problems.append(Violation.of("bad_players", "players", "Players must be a list of names."))
-    else:
-        players = [clean_name(p) for p in raw_players]
-        problems.extend(_name_problems(players))
-        problems.extend(_duplicate_names(players))
-        if game is not None and len(players) != game.seats:
-            problems.append(Violation.of("player_count", "players", "{game} is played by {seats} players, not {count}.",
-                                         game=Term(game.name), seats=game.seats, count=len(players)))
+    game = _new_game(raw.get("game", "klaberjass"), problems)
+    players = _new_players(raw.get("players"), game, problems)
     options = None
     if game is not None:
         try:
             options = game.parse_options(raw.get("options"))
         except RuleError as exc:
             problems.extend(exc.violations)
-    first = raw.get("first_dealer")
-    if first is None or first == "":
-        first = players[0] if players else ""
-    elif not isinstance(first, str) or clean_name(first) not in players:
-        problems.append(
-            Violation.of(
-                "unknown_dealer",
-                "first_dealer",
-                "The first dealer must be one of the players, not {first!r}.",
-                first=first,
-            )
-        )
-    else:
-        first = clean_name(first)
+    first = _first_dealer(raw.get("first_dealer"), players, problems)
     problems.extend(text_problems(raw.get("place", ""), raw.get("note", "")))
     if problems:
         raise InvalidMatch(problems)
     assert game is not None
     return game, players, options, first
+
+
+def _new_game(key: object, problems: list[Violation]) -> BaseGame | None:
+    """The game a new match asks for; None (and a problem) for one Referee does not know."""
+    try:
+        if not isinstance(key, str):
+            raise UnknownGame(key)
+        return find_game(key)
+    except UnknownGame:
+        known = ", ".join(g.key for g in games_package.GAMES)
+        problems.append(Violation.of(
+            "unknown_game", "game", "Referee does not know the game {game!r} (games: {known}).", game=key, known=known))
+        return None
+
+
+def _new_players(raw_players: object, game: BaseGame | None, problems: list[Violation]) -> list[str]:
+    """A new match's players, their names cleaned; every problem with them (names, likeness, how many)."""
+    if not isinstance(raw_players, list) or not all(isinstance(p, str) for p in raw_players):
+        problems.append(Violation.of("bad_players", "players", "Players must be a list of names."))
+        return []
+    players = [clean_name(p) for p in raw_players]
+    problems.extend(_name_problems(players))
+    problems.extend(_duplicate_names(players))
+    if game is not None and len(players) != game.seats:
+        problems.append(Violation.of("player_count", "players", "{game} is played by {seats} players, not {count}.",
+                                     game=Term(game.name), seats=game.seats, count=len(players)))
+    return players
+
+
+def _first_dealer(first: object, players: list[str], problems: list[Violation]) -> str:
+    """Who deals first: the named player (as cleaned), or the first player when none is named."""
+    if first is None or first == "":
+        return players[0] if players else ""
+    if not isinstance(first, str) or clean_name(first) not in players:
+        problems.append(Violation.of("unknown_dealer", "first_dealer",
+                                     "The first dealer must be one of the players, not {first!r}.", first=first))
+        return first if isinstance(first, str) else ""
+    return clean_name(first)
 
 
 def text_problems(place: Any, note: Any) -> list[Violation]:

@@ -14,7 +14,7 @@ from .. import jsontext, store
 from ..fingerprint import rules_fingerprint
 from ..games import find_game
 from ..games.base import BaseGame, DealResult, Tally, line_to_json
-from ..games.match import DealRecord, ReplayedDeal, Start, replay
+from ..games.match import DealRecord, MatchState, ReplayedDeal, Start, replay
 from .base import no_match
 from .match import Match, match_from_row, options_of, replayed_from_row
 from .names import name_key
@@ -76,16 +76,24 @@ def sync(db: Database, match_id: int, touch: bool = True, from_number: int | Non
     k = len(deals) + 1 if from_number is None else from_number
     earlier = [d for d in deals if d["number"] < k]
     later = [d for d in deals if d["number"] >= k]
-    start = _start_before(game, players, options, row, earlier)
     state = replay(game, players, options, row["first_dealer"],
                    [DealRecord(d["number"], d["dealer"], d["input"], d["void"]) for d in later],
-                   ended_by_hand=row["ended_by_hand"], start=start)
+                   ended_by_hand=row["ended_by_hand"], start=_start_before(game, players, options, row, earlier))
     by_number = {d["number"]: d for d in later}
     store.store_results(db, [(by_number[r.record.number]["id"], *_stored(r)) for r in state.deals])
     # every deal's result, as now stored: the player figures are built from them (no scoring)
-    stored = [replayed_from_row(d) for d in earlier] + list(state.deals)
-    counted = [d for d in stored if d.counted]
+    counted = [d for d in [*(replayed_from_row(d) for d in earlier), *state.deals] if d.counted]
     facts = {p: _facts(game, p, counted) for p in players}
+    _store_standing(db, row, game, state, facts, len(deals), touch)
+    fresh = store.get_match(db, match_id)
+    assert fresh is not None
+    return match_from_row(db, fresh)
+
+
+def _store_standing(db: Database, row: Mapping[str, Any], game: BaseGame, state: MatchState,
+                    facts: dict[str, dict[str, int]], deal_count: int, touch: bool) -> None:
+    """The match's standing after a replay, and its players' rows, stored."""
+    match_id, players = row["id"], tuple(row["players"])
     status = "finished" if state.finished else ("abandoned" if row.get("abandoned") else "in_progress")
     store.store_standing(
         db,
@@ -94,7 +102,7 @@ def sync(db: Database, match_id: int, touch: bool = True, from_number: int | Non
             "status": status,
             "winner": state.standing.winner,
             "totals": jsontext.dumps(state.totals),
-            "deal_count": len(deals),
+            "deal_count": deal_count,
             "tally": jsontext.dumps(state.tally.to_json() if state.tally else Tally.start(players).to_json()),
             "next_dealer": state.next_table.dealer,
             "finished": int(state.finished),
@@ -115,9 +123,6 @@ def sync(db: Database, match_id: int, touch: bool = True, from_number: int | Non
             for seat, player in enumerate(players)
         ],
     )
-    fresh = store.get_match(db, match_id)
-    assert fresh is not None
-    return match_from_row(db, fresh)
 
 
 def _stored(r: ReplayedDeal) -> tuple[str | None, str | None, int, int, str]:
