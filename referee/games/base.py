@@ -211,21 +211,11 @@ class OptionSpec:
     def parse(self, raw: object) -> object:
         """The option value for ``raw`` (a JSON value or a form string); raises OptionError (a ValueError) with a
         sentence and the template and parameters it is made of."""
-        if isinstance(raw, str):
-            for alias, value in self.aliases:
-                if raw.strip().lower() == alias:
-                    return value
-        for choice, _label in self.choices:
-            if raw == choice and type(raw) is type(choice):
-                return choice
-            if isinstance(raw, str) and raw.strip().lower() == self.token(choice).lower():
-                return choice
-        if self.none_label and (raw is None or (isinstance(raw, str) and raw.strip().lower() == "none")):
-            return None
+        found = self._named(raw)
+        if found is not _NOT_NAMED:
+            return found
         if self.number:
-            value = raw
-            if isinstance(raw, str) and whole_number(raw) is not None:
-                value = whole_number(raw)
+            value = whole_number(raw) if isinstance(raw, str) and whole_number(raw) is not None else raw
             if isinstance(value, int) and not isinstance(value, bool):
                 if self.minimum <= value <= self.maximum:
                     return value
@@ -239,6 +229,22 @@ class OptionSpec:
             accepted.append("none")
         raise OptionError(N_("{label} must be {accepted}, not {raw!r}."), label=Term(self.label),
                           accepted=_either(accepted), raw=raw)
+
+    def _named(self, raw: object) -> object:
+        """The value ``raw`` names by an alias, a choice (as itself or as its token) or "none"; else _NOT_NAMED."""
+        said = raw.strip().lower() if isinstance(raw, str) else None
+        for alias, value in self.aliases:
+            if said == alias:
+                return value
+        for choice, _label in self.choices:
+            if (raw == choice and type(raw) is type(choice)) or said == self.token(choice).lower():
+                return choice
+        if self.none_label and (raw is None or said == "none"):
+            return None
+        return _NOT_NAMED
+
+
+_NOT_NAMED = object()  # OptionSpec._named: raw names no value (None is a value: "none")
 
 
 def option(
