@@ -613,14 +613,7 @@ class Klaberjass(BaseGame[KlaberjassOptions, KlaberjassDeal]):
         bidding = self._read_calls(raw.get("calls"), upcard, table, options, problems, bidding)
 
         if bidding is not None and bidding.thrown_in:
-            # RULES.md 1.5: no points may be entered for a thrown-in deal.
-            problems.extend(
-                Violation.of("points_on_thrown_in", key, "No points may be entered for a thrown-in deal.")
-                for key in DEAL_FIELDS[2:] if key in raw and not _is_empty(raw[key])
-            )
-            if problems:
-                raise InvalidDeal(problems)
-            return KlaberjassDeal(bidding, upcard, False, {p: () for p in players}, None, {p: 0 for p in players}, None)
+            return _thrown_in_deal(raw, bidding, upcard, players, problems)
 
         # A played deal; while the bidding is unsettled only check what is there.
         required = bidding is not None
@@ -769,6 +762,18 @@ class Klaberjass(BaseGame[KlaberjassOptions, KlaberjassDeal]):
 
 
 # ---- reading, field by field ----------------------------------------------------------------------
+
+
+def _thrown_in_deal(raw: Mapping[str, object], bidding: Bidding, upcard: Suit | None, players: tuple[str, ...],
+                    problems: list[Violation]) -> KlaberjassDeal:
+    """RULES.md 1.5: no points may be entered for a thrown-in deal; raises InvalidDeal with every problem."""
+    problems.extend(
+        Violation.of("points_on_thrown_in", key, "No points may be entered for a thrown-in deal.")
+        for key in DEAL_FIELDS[2:] if key in raw and not _is_empty(raw[key])
+    )
+    if problems:
+        raise InvalidDeal(problems)
+    return KlaberjassDeal(bidding, upcard, False, {p: () for p in players}, None, {p: 0 for p in players}, None)
 
 
 def _is_empty(value: object) -> bool:
