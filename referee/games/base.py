@@ -463,6 +463,12 @@ class BaseGame(Generic[OptionsT, DealT]):
         return []
 
     def score(self, deal: object, table: Table, options: OptionsT) -> DealResult:
+        """The result of one deal entry: ``outcome(read(deal))``; raises InvalidDeal with every violation."""
+        return self.outcome(self.read(deal, table, options), table, options)
+
+    def outcome(self, deal: DealT, table: Table, options: OptionsT) -> DealResult:
+        """The result of a deal already read (``read``): what each player scores and the working. A caller that has
+        the typed deal (the entry form reads it once a request) scores it without reading it again."""
         raise NotImplementedError
 
     def advance(self, players: Sequence[str], tally: Tally, result: DealResult, options: OptionsT) -> Tally:

@@ -596,6 +596,36 @@ def _rock_paper_scissors_line(both: bool, parent: str | None, rebid: Bid, params
                 "(dealer) nor {elder} holds a joker — rock-paper-scissors: {parent} is parent with {rebid}.", **params)
 
 
+@dataclass(frozen=True)
+class TieBreak:
+    """How far a hand's bidding goes (RULES.md 3.2): the steps its bids ask for, in order, and the bidding part of
+    the entry holding what was entered for those steps only."""
+
+    asked: tuple[Step, ...]
+    entry: Mapping[str, object]
+
+
+def tie_break(bids: Mapping[str, int], rebids: Mapping[str, int], jokers: Mapping[str, bool], parent: str | None,
+              table: Table) -> TieBreak:
+    """RULES.md 3.2, step by step: the bids are always asked; equal bids ask for rebids; equal rebids for each
+    player's joker statement; both or neither holding a joker for who won rock-paper-scissors (``parent``). What was
+    entered for a step is kept only while the step before asks for it (rebids left from bids since changed go), so
+    the entry never holds what the rules would refuse as not needed."""
+    entry: dict[str, object] = {}
+    asked: list[Step] = []
+    steps = ((Step.BIDS, bids), (Step.REBIDS, rebids), (Step.JOKERS, jokers), (Step.PARENT, parent))
+    needs: Step | None = Step.BIDS
+    for step, entered in steps:
+        if needs != step:
+            break
+        asked.append(step)
+        if not entered:
+            break
+        entry[step.value] = dict(entered) if isinstance(entered, Mapping) else entered
+        needs = _read_bidding(entry, _Reading(table, complete=False)).needs
+    return TieBreak(tuple(asked), entry)
+
+
 def _read_trick(raw: object, number: int, r: _Reading, may_be_partial: bool) -> TrickEntry:
     """One ``{"cards": {player: card}, "judge": null | {"by", "call"}}`` (RULES.md 3.4).
 
@@ -1280,6 +1310,10 @@ class JokerJudge(BaseGame[JokerJudgeOptions, JokerJudgeHand]):
         """The score of one hand (RULES.md 3.6, 3.7): a ``JokerJudgeHand``, or an entry that is read first
         (raises InvalidDeal with every violation)."""
         hand = deal if isinstance(deal, JokerJudgeHand) else self.read(deal, table, options)
+        return self.outcome(hand, table, options)
+
+    def outcome(self, hand: JokerJudgeHand, table: Table, options: JokerJudgeOptions | None) -> DealResult:
+        """The score of a hand already read (RULES.md 3.6; a lie, 3.7): only the winner scores."""
         players = tuple(table.players)
         state = hand.state
         if state.penalty is not None:

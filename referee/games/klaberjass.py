@@ -8,7 +8,7 @@ once into a typed ``KlaberjassDeal`` (``Klaberjass.read``); scoring takes that v
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from . import cards
@@ -87,18 +87,21 @@ SEQUENCE_VALUE_ALIASES: dict[str, SequenceValues] = {"seed000": SequenceValues.G
 SUITS: tuple[Suit, ...] = tuple(Suit)
 RANKS: tuple[Rank, ...] = tuple(Rank)  # sequence order, RULES.md 1.4
 CALLS: tuple[Call, ...] = tuple(Call)  # the calls that are not a suit
+ALL_PASSED: tuple[Call, ...] = (Call.PASS,) * 4  # RULES.md 1.2: both pass in round 1, then in round 2: thrown in
 SUIT_SYMBOLS: dict[str, str] = cards.SUIT_SYMBOLS
 
 DEAL_FIELDS: tuple[str, ...] = ("upcard", "calls", "dix", "sequences", "bella", "points", "last_trick")
 SEQUENCE_KEYS: tuple[str, ...] = ("suit", "top", "length")
 PACKETS: tuple[int, ...] = (3, 3, 3)  # RULES.md 1.1: 3 + 3 cards each before the bidding, 3 more after it
 HAND_SIZE = sum(PACKETS)  # RULES.md 1.1: 9 cards each
+MIN_SEQUENCE, MAX_SEQUENCE = 3, 8  # RULES.md 1.4: 3 cards or more, A down to 7 at most
+MAX_SEQUENCES = HAND_SIZE // MIN_SEQUENCE  # RULES.md 1.4: a card is in one sequence only, so 9 cards hold 3 at most
 MIN_CARD_POINTS = 18  # RULES.md 1.3: the 18 cheapest cards (eleven 0, three plain Jacks, four Queens)
 MAX_CARD_POINTS = 146  # RULES.md 1.3: the best 18 cards
 LAST_TRICK = 10
 BELLA = 20
 
-# RULES.md 1.3: card points, in the trump suit and in a plain suit.
+# RULES.md 1.3: card points, in the trump suit and in a plain suit, each in the suit's rank order (highest first).
 TRUMP_POINTS: dict[str, int] = {"J": 20, "9": 14, "A": 11, "10": 10, "K": 4, "Q": 3, "8": 0, "7": 0}
 PLAIN_POINTS: dict[str, int] = {"A": 11, "10": 10, "K": 4, "Q": 3, "J": 2, "9": 0, "8": 0, "7": 0}
 
@@ -166,6 +169,43 @@ def card_points(pile: Iterable[object], trump: str) -> int:
     )
 
 
+def point_ranks(trump: bool) -> tuple[str, ...]:
+    """RULES.md 1.3: the ranks that carry card points, highest first, in the trump suit (J 9 A 10 K Q) or in a plain
+    suit (A 10 K Q J): the cards worth counting."""
+    return tuple(rank for rank, points in (TRUMP_POINTS if trump else PLAIN_POINTS).items() if points)
+
+
+def counted_twice(piles: Sequence[Iterable[tuple[str, str]]]) -> list[tuple[str, str]]:
+    """RULES.md 1.3: every card is captured by one player only. The cards, each ``(rank, suit)``, that lie in more
+    than one player's pile of captured cards, in the order they are first met."""
+    seen: dict[tuple[str, str], int] = {}
+    for pile in piles:
+        for card in dict.fromkeys(pile):  # a card twice in one pile is that pile's own matter (card_points)
+            seen[card] = seen.get(card, 0) + 1
+    return [card for card, piles_holding in seen.items() if piles_holding > 1]
+
+
+def dix_allowed(trump: str | None, upcard: str | None) -> bool:
+    """RULES.md 1.2 Dix: the trump 7 may be swapped for the upcard only when the trump is the upcard suit."""
+    return trump is not None and upcard is not None and trump == upcard
+
+
+def sequence_value(length: int, sequence_values: str) -> int:
+    """RULES.md 1.4, option ``sequence_values``: standard 3 cards = 20, 4 or more = 50; graded 3 = 20, 4 = 40,
+    5 or more = 50 (read from ``SEQUENCE_POINTS``; an alias such as "seed000" names its value)."""
+    named = SEQUENCE_VALUE_ALIASES.get(sequence_values, sequence_values)
+    points = SEQUENCE_POINTS[SequenceValues.GRADED if named == SequenceValues.GRADED else SequenceValues.STANDARD]
+    return next((value for fewest, value in reversed(points) if length >= fewest), points[0][1])
+
+
+def sequence_runs(length: int) -> tuple[tuple[Rank, tuple[Rank, ...]], ...]:
+    """RULES.md 1.4: every sequence of ``length`` cards one suit holds, by its top card, in the order A K Q J 10 9 8 7:
+    ``((top, its ranks top first), …)`` — none shorter than 3 or longer than 8."""
+    if not MIN_SEQUENCE <= length <= MAX_SEQUENCE:
+        return ()
+    return tuple((RANKS[i], RANKS[i : i + length]) for i in range(len(RANKS) - length + 1))
+
+
 @dataclass(frozen=True)
 class KlaberjassOptions:
     """The rule options of a Klaberjass match (RULES.md 1.2, 1.4, 1.6); defaults follow seed 002.
@@ -219,6 +259,9 @@ class Bidding:
     round: int
     violations: tuple[Violation, ...]
     how: str
+    source: tuple[object, ...] = field(default=(), compare=False, repr=False)
+    """What it was worked out from (the calls, the upcard, the table and the options): ``read`` takes a bidding
+    already worked out only for the very same (the entry form works it out once and passes it on)."""
 
 
 @dataclass(frozen=True)
@@ -241,10 +284,8 @@ class MeldSequence:
         return len(RANKS) - RANKS.index(self.top)
 
     def value(self, sequence_values: str) -> int:
-        """RULES.md 1.4: standard 3 = 20, 4+ = 50; graded 3 = 20, 4 = 40, 5+ = 50 (``SEQUENCE_POINTS``)."""
-        named = SEQUENCE_VALUE_ALIASES.get(sequence_values, sequence_values)
-        points = SEQUENCE_POINTS[SequenceValues.GRADED if named == SequenceValues.GRADED else SequenceValues.STANDARD]
-        return next((value for length, value in reversed(points) if self.length >= length), points[0][1])
+        """RULES.md 1.4: standard 3 = 20, 4+ = 50; graded 3 = 20, 4 = 40, 5+ = 50 (``sequence_value``)."""
+        return sequence_value(self.length, sequence_values)
 
     def describe(self) -> Line:
         return Line("klaberjass.sequence", "{length} cards in {suit} to the {top}",
@@ -298,12 +339,19 @@ def _display_order(calls: Sequence[Call | Suit]) -> tuple[Call | Suit, ...]:
     return tuple(c for c in _DISPLAY_ORDER if c in calls)
 
 
-def _as_call(raw: object) -> Call | Suit | None:
+def call_of(raw: object) -> Call | Suit | None:
+    """A call as it is written ("take", "hearts"; RULES.md 1.2), or None for anything else."""
     if not isinstance(raw, str):
         return None
     if raw in CALLS:
         return Call(raw)
     return _suit_or_none(raw)
+
+
+def _source(calls: object, upcard: object, table: Table, options: KlaberjassOptions) -> tuple[object, ...]:
+    """What a bidding is worked out from, comparable (``Bidding.source``): a list of calls and a tuple of the same
+    calls are the same, as are a suit and its name."""
+    return (tuple(calls) if isinstance(calls, (list, tuple)) else calls, _suit_or_none(upcard), table, options)
 
 
 def _other(table: Table, player: str) -> str:
@@ -353,7 +401,7 @@ class _Grammar:
 
     def check(self, state: str, position: int, raw: object) -> Violation | None:
         """The violation of one call in ``state``, or None when it fits the grammar."""
-        call = _as_call(raw)
+        call = call_of(raw)
         where = {"position": position, "call": raw if call is None else Term(call), "player": self.seat(state)}
         if call is None:
             return Violation.of(
@@ -559,6 +607,9 @@ class Klaberjass(BaseGame[KlaberjassOptions, KlaberjassDeal]):
         ``upcard`` may be None; then round 2 offers all four suits.
         """
         options = options if options is not None else KlaberjassOptions()
+        return replace(self._bidding(calls, upcard, table, options), source=_source(calls, upcard, table, options))
+
+    def _bidding(self, calls: object, upcard: object, table: Table, options: KlaberjassOptions) -> Bidding:
         grammar = _Grammar(
             _other(table, table.dealer), table.dealer, _suit_or_none(upcard),
             bool(options.schmeiss), options.round_two_suit == RoundTwoSuit.OTHER,
@@ -577,13 +628,13 @@ class Klaberjass(BaseGame[KlaberjassOptions, KlaberjassDeal]):
                 violation = Violation.of(
                     "call_after_end", "calls",
                     "Call {position}, {call!r}: the bidding was already over after call {previous}: {how}",
-                    position=position, call=raw if _as_call(raw) is None else Term(raw), previous=position - 1,
+                    position=position, call=raw if call_of(raw) is None else Term(raw), previous=position - 1,
                     how=step.how,
                 )
                 return Bidding(tuple(accepted), False, False, None, None, None, (), last_round, (violation,), "")
             last_round = _STATES[state][1]
             problem = grammar.check(state, position, raw)
-            call = _as_call(raw)
+            call = call_of(raw)
             if problem is not None or call is None:
                 violations = (problem,) if problem is not None else ()
                 return Bidding(tuple(accepted), False, False, None, None, None, (), last_round, violations, "")
@@ -598,12 +649,16 @@ class Klaberjass(BaseGame[KlaberjassOptions, KlaberjassDeal]):
                        _STATES[state][1], (), "")
 
     # ---- reading a deal entry --------------------------------------------------------------
-    def read(self, raw: object, table: Table, options: KlaberjassOptions | None) -> KlaberjassDeal:
+    def read(
+        self, raw: object, table: Table, options: KlaberjassOptions | None, *, bidding: Bidding | None = None,
+    ) -> KlaberjassDeal:
         """The typed deal for one entry (RULES.md 1.2–1.5), read once; raises InvalidDeal with every problem.
 
         Entry: ``{"upcard", "calls", "dix", "sequences": {player: [{"suit", "top", "length"}]},
         "bella", "points": {player: card points without the last trick}, "last_trick"}``;
-        a thrown-in deal is just ``{"upcard", "calls"}``.
+        a thrown-in deal is just ``{"upcard", "calls"}``. ``bidding``: the entry's bidding when the caller has
+        already worked it out (``bidding(calls, upcard, table, options)``, as the entry form does to know the trump);
+        it is used only when it was worked out from this entry's calls and upcard, at this table, with these options.
         """
         options = options if options is not None else KlaberjassOptions()
         if not isinstance(raw, Mapping):
@@ -611,17 +666,10 @@ class Klaberjass(BaseGame[KlaberjassOptions, KlaberjassDeal]):
         problems: list[Violation] = unknown_fields(raw, DEAL_FIELDS)
         players = tuple(table.players)
         upcard = _read_upcard(raw.get("upcard"), problems)
-        bidding = self._read_calls(raw.get("calls"), upcard, table, options, problems)
+        bidding = self._read_calls(raw.get("calls"), upcard, table, options, problems, bidding)
 
         if bidding is not None and bidding.thrown_in:
-            # RULES.md 1.5: no points may be entered for a thrown-in deal.
-            problems.extend(
-                Violation.of("points_on_thrown_in", key, "No points may be entered for a thrown-in deal.")
-                for key in DEAL_FIELDS[2:] if key in raw and not _is_empty(raw[key])
-            )
-            if problems:
-                raise InvalidDeal(problems)
-            return KlaberjassDeal(bidding, upcard, False, {p: () for p in players}, None, {p: 0 for p in players}, None)
+            return _thrown_in_deal(raw, bidding, upcard, players, problems)
 
         # A played deal; while the bidding is unsettled only check what is there.
         required = bidding is not None
@@ -639,13 +687,18 @@ class Klaberjass(BaseGame[KlaberjassOptions, KlaberjassDeal]):
 
     def _read_calls(
         self, raw: object, upcard: Suit | None, table: Table, options: KlaberjassOptions, problems: list[Violation],
+        known: Bidding | None = None,
     ) -> Bidding | None:
-        """The finished bidding (RULES.md 1.2), or None with its problem recorded."""
+        """The finished bidding (RULES.md 1.2), or None with its problem recorded; ``known`` when it is the bidding
+        of these calls (worked out already)."""
         calls = [] if raw is None else raw
         if not isinstance(calls, (list, tuple)) or not all(isinstance(c, str) for c in calls):
             problems.append(Violation.of("bad_calls", "calls", _BAD_CALLS))
             return None
-        bidding = self.bidding(list(calls), upcard, table, options)
+        if known is not None and known.source == _source(calls, upcard, table, options):
+            bidding = known
+        else:
+            bidding = self.bidding(list(calls), upcard, table, options)
         problems.extend(bidding.violations)
         if not bidding.finished and not bidding.violations:
             problems.append(Violation.of(
@@ -658,9 +711,12 @@ class Klaberjass(BaseGame[KlaberjassOptions, KlaberjassDeal]):
     def score(self, deal: object, table: Table, options: KlaberjassOptions | None) -> DealResult:
         """The scores of one deal (RULES.md 1.5); ``deal`` is a ``KlaberjassDeal`` or an entry, which is read
         first (raising InvalidDeal with every violation)."""
+        typed = deal if isinstance(deal, KlaberjassDeal) else self.read(deal, table, options)
+        return self.outcome(typed, table, options)
+
+    def outcome(self, deal: KlaberjassDeal, table: Table, options: KlaberjassOptions | None) -> DealResult:
+        """The scores of a deal already read (RULES.md 1.5): each player's deal total, and who scores what."""
         options = options if options is not None else KlaberjassOptions()
-        if not isinstance(deal, KlaberjassDeal):
-            deal = self.read(deal, table, options)
         players = tuple(table.players)
         bidding = deal.bidding
         calls = [{"player": p, "call": str(c)} for p, c in bidding.calls]
@@ -764,6 +820,18 @@ class Klaberjass(BaseGame[KlaberjassOptions, KlaberjassDeal]):
 # ---- reading, field by field ----------------------------------------------------------------------
 
 
+def _thrown_in_deal(raw: Mapping[str, object], bidding: Bidding, upcard: Suit | None, players: tuple[str, ...],
+                    problems: list[Violation]) -> KlaberjassDeal:
+    """RULES.md 1.5: no points may be entered for a thrown-in deal; raises InvalidDeal with every problem."""
+    problems.extend(
+        Violation.of("points_on_thrown_in", key, "No points may be entered for a thrown-in deal.")
+        for key in DEAL_FIELDS[2:] if key in raw and not _is_empty(raw[key])
+    )
+    if problems:
+        raise InvalidDeal(problems)
+    return KlaberjassDeal(bidding, upcard, False, {p: () for p in players}, None, {p: 0 for p in players}, None)
+
+
 def _is_empty(value: object) -> bool:
     """Nothing entered: null, false, "", {} or [] (or an object whose values are all empty)."""
     if value is None or value is False:
@@ -793,7 +861,7 @@ def _read_dix(raw: object, trump: Suit | None, upcard: Suit | None, problems: li
     if not isinstance(raw, bool):
         problems.append(Violation.of("bad_dix", "dix", "Dix must be true or false, not {value!r}.", value=raw))
         return False
-    if raw and trump is not None and upcard is not None and trump != upcard:
+    if raw and trump is not None and upcard is not None and not dix_allowed(trump, upcard):
         problems.append(Violation.of(
             "dix_not_upcard_trump", "dix",
             "Dix only when the trump is the upcard suit (trump is {trump}, the upcard {upcard}).",

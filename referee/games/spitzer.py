@@ -97,6 +97,8 @@ CARD_POINTS: dict[str, int] = {
     Rank.ACE: 11, Rank.TEN: 10, Rank.KING: 4, Rank.QUEEN: 3, Rank.JACK: 2, Rank.NINE: 0, Rank.EIGHT: 0, Rank.SEVEN: 0,
 }
 
+POINT_RANKS: tuple[Rank, ...] = tuple(rank for rank in RANKS if CARD_POINTS[rank])  # RULES.md 2.1: A 10 K Q J
+
 DEAL_FIELDS: tuple[str, ...] = ("contract", "declarers", "points", "tricks", "partnership", "called_ace")
 TRICKS = 8  # RULES.md 2.1: 8 cards each, so 8 tricks
 PACKETS: tuple[int, ...] = (3, 2, 3)  # RULES.md 2.1: how the 8 cards are dealt
@@ -167,6 +169,32 @@ def points_bounds(tricks: int) -> tuple[int, int]:
     At most what the best 4t cards hold; at least 120 minus what the other side's 8 − t tricks can hold.
     """
     return TOTAL_POINTS - MAX_POINTS[TRICKS - tricks], MAX_POINTS[tricks]
+
+
+def settled_points(tricks: int) -> int | None:
+    """RULES.md 2.4: 0 tricks hold 0 card points and all 8 tricks all 120, so those tricks settle the declaring side's
+    points; None for any other number (the points are counted)."""
+    if tricks == 0:
+        return 0
+    return TOTAL_POINTS if tricks == TRICKS else None
+
+
+def other_side(points: int) -> int | None:
+    """RULES.md 2.1: every card is dealt, 120 card points in all, so one side's points are 120 minus the other side's;
+    None for points beyond 120."""
+    return TOTAL_POINTS - points if 0 <= points <= TOTAL_POINTS else None
+
+
+def caller_first(contract: str, partnership: str | None) -> bool:
+    """RULES.md 2.2: a Normal game where one player held both black queens and called a partner (an Ace, or the
+    first trick's winner): the caller comes first in the declaring side."""
+    return contract == Contract.NORMAL and partnership in (Partnership.CALLED_ACE, Partnership.FIRST_TRICK)
+
+
+def tricks_alone(options: SpitzerOptions | None) -> int | None:
+    """RULES.md 2.2, option ``three_aces_partner``: the tricks a caller holding all three Aces has taken when playing
+    alone — all 8 with ``first-other`` (nobody else won a trick); None with ``first-trick`` (any number, from 1)."""
+    return TRICKS if _options(options).three_aces_partner == ThreeAcesPartner.FIRST_OTHER else None
 
 
 def column_of(points: int, tricks: int) -> int:
@@ -761,14 +789,17 @@ class Spitzer(BaseGame[SpitzerOptions, SpitzerDeal]):
     # ---- scoring ---------------------------------------------------------------------------
     def score(self, deal: object, table: Table, options: SpitzerOptions | None = None) -> DealResult:
         """The scores of one deal (RULES.md 2.3). Takes a ``SpitzerDeal`` as it is; anything else is read
-        first (raising InvalidDeal with every violation).
+        first (raising InvalidDeal with every violation)."""
+        typed = deal if isinstance(deal, SpitzerDeal) else self.read(deal, table, options)
+        return self.outcome(typed, table, options)
+
+    def outcome(self, deal: SpitzerDeal, table: Table, options: SpitzerOptions | None = None) -> DealResult:
+        """The scores of a deal already read (RULES.md 2.3).
 
         A plus goes to each member of the declaring side (a soloist once), a minus, as its absolute
         value, to each opponent. Nobody's score ever goes down.
         """
         opts = _options(options)
-        if not isinstance(deal, SpitzerDeal):
-            deal = self.read(deal, table, opts)
         players = tuple(table.players)
         declarers = deal.declarers
         opponents = tuple(p for p in players if p not in declarers)

@@ -29,7 +29,8 @@ from ..games import find_game
 from ..games.base import N_, InvalidDeal, RuleError, Table, Term, UnknownGame, Violation, line_from_json, whole_number
 from ..games.match import MatchState
 from . import capped, get_db, http_error
-from .games import find_plug
+from .games import AnyPlug, EntryForm, PageOp, Reading, find_plug
+from .games.form import Button, pressed
 from .i18n import current_language, number_writer, say
 
 bp = Blueprint("pages", __name__)
@@ -639,19 +640,31 @@ def new_deal(match_id: int):
         except matches.Conflict:
             pass  # another phone took it up again first: just save
         match = _load(match_id)
-    target = NewDealFor.of(match)
-    if target.named and target.number <= match.deal_count and request.form.get("op") != "renumber":
-        return _entry(match, None, target)  # another phone entered this deal first: say so, whatever the match's state
+    op = _pressed(match)
+    target = NewDealFor.of(match, op)
+    if target.named and target.number <= match.deal_count and op is not PageOp.RENUMBER:
+        return _entry(match, None, op, target)  # another phone entered this deal first: say so, whatever the state
     if match.finished or match.row["abandoned"]:
         return _entry_closed(match)
-    return _entry(match, None, target)
+    return _entry(match, None, op, target)
+
+
+Pressed = PageOp | Button[Any] | None
+"""The button a post pressed: a page's (save, discard, renumber, refresh), the game's own, or none."""
+
+
+def _pressed(match: matches.Match) -> Pressed:
+    """The button pressed, parsed once from the posted ``op`` (a GET, or an ``op`` no form offers: none)."""
+    if request.method != "POST":
+        return None
+    return pressed(request.form.get("op", ""), find_plug(match.game).entry)
 
 
 @dataclass(frozen=True, slots=True)
 class NewDealFor:
     """The deal a new deal's form is for, as its hidden fields say: its number, the dealer it was opened with and
     the match's version then. A form opened before they existed (``named`` False) is for the next deal, whichever
-    it is. "renumber" (enter it as the next deal) and a fresh form take the match as it is now."""
+    it is. "Enter it as the next deal" (``PageOp.RENUMBER``) and a fresh form take the match as it is now."""
 
     number: int
     dealer: str
@@ -660,30 +673,32 @@ class NewDealFor:
     moved_from: int | None = None  # "enter it as the next deal": the number it was first entered for
 
     @classmethod
-    def of(cls, match: matches.Match) -> NewDealFor:
+    def of(cls, match: matches.Match, op: Pressed = None) -> NewDealFor:
         now = cls(match.next_number, match.next_table.dealer, match.version, True)
         if request.method != "POST":
             return now
         number = whole_number(request.form.get("number", ""), 6)
         moved = whole_number(request.form.get("moved_from", ""), 6)
-        if request.form.get("op") == "renumber":
+        if op is PageOp.RENUMBER:
             was = moved or number
             return cls(now.number, now.dealer, now.version, True, was if was != now.number else None)
         if number is None or number < 1:
             return cls(now.number, now.dealer, now.version, False)
-        seat = whole_number(request.form.get("dealer", ""), 2)
-        players = match.players
-        if seat is not None and 0 <= seat < len(players):
-            dealer = players[seat]
-        else:  # a form without its dealer: the one the deal had or will have
-            stored = store.get_deal(get_db(), match.id, number) if number <= match.deal_count else None
-            dealer = stored["dealer"] if stored else now.dealer
         version = whole_number(request.form.get("match_version", ""), 12)
-        return cls(number, dealer, now.version if version is None else version, True,
-                   moved if moved and moved != number else None)
+        return cls(number, _posted_dealer(match, number, now.dealer), now.version if version is None else version,
+                   True, moved if moved and moved != number else None)
 
     def expected(self) -> matches.Expected:
         return matches.Expected(number=self.number, dealer=self.dealer) if self.named else matches.Expected()
+
+
+def _posted_dealer(match: matches.Match, number: int, next_dealer: str) -> str:
+    """The dealer a new deal's form was opened with (its seat); a form without it: the one the deal had or will have."""
+    seat = whole_number(request.form.get("dealer", ""), 2)
+    if seat is not None and 0 <= seat < len(match.players):
+        return match.players[seat]
+    stored = store.get_deal(get_db(), match.id, number) if number <= match.deal_count else None
+    return stored["dealer"] if stored else next_dealer
 
 
 def _entry_closed(match: matches.Match):
@@ -693,7 +708,7 @@ def _entry_closed(match: matches.Match):
     posted = [(k, v) for k, values in request.form.lists() for v in values if k not in ("csrf_token", "op", "resume")] \
         if request.method == "POST" else []
     context = {"match": match, "status": matches.status_of(match), "posted": posted,
-               "winner": match.state.standing.winner if match.finished else None}
+               "winner": match.state.standing.winner if match.finished else None, "page_op": PageOp}
     return render_template("deal_closed.html", **context), 409
 
 
@@ -701,7 +716,7 @@ def _entry_closed(match: matches.Match):
 def edit_deal(match_id: int, number: int):
     match = _load(match_id)
     deal = match.deal(number)
-    return _entry(match, deal)
+    return _entry(match, deal, _pressed(match))
 
 
 def _not_yet_entered(problem: Violation) -> bool:
@@ -714,76 +729,108 @@ def _not_yet_entered(problem: Violation) -> bool:
 _REFUSED_NEW_DEAL = (matches.DealTaken, matches.NotNextDeal, matches.DealerChanged)
 
 
-def _entry(match: matches.Match, deal: dict[str, Any] | None, target: NewDealFor | None = None):
-    """The deal-entry form for a new deal (``deal`` None, ``target`` the deal it is for) or a correction; handles
-    every button."""
+@dataclass(slots=True)
+class _Shown:
+    """What the entry form comes back with: the match (as a refused save found it), every problem, a refusal or a
+    stale correction, the version a correction is made against, and the status — after "Save" (``show_all``)
+    everything goes beside its field."""
+
+    match: matches.Match
+    problems: list[Violation]
+    version: int | None
+    refused: matches.Conflict | None = None
+    stale: matches.StaleVersion | None = None
+    status: int = 200
+    show_all: bool = False
+
+
+def _entry(match: matches.Match, deal: dict[str, Any] | None, op: Pressed, target: NewDealFor | None = None):
+    """The deal-entry form for a new deal (``deal`` None, ``target`` the deal it is for) or a correction: the button
+    pressed (``op``) applied, the entry read once (its deal input, the form's and the rules' problems, the preview),
+    then saved, thrown away or shown again."""
     plug = find_plug(match.game)
-    form_module = plug.entry
-    posted = request.method == "POST"
-    op = request.form.get("op", "") if posted else ""
     if deal is None and target is None:
-        target = NewDealFor.of(match)
-    dealer = deal["dealer"] if deal else target.dealer  # type: ignore[union-attr]
-    table = Table(match.players, dealer)
-    entry = _entry_from_request(form_module, match, deal)
-    deal_input = form_module.to_input(entry, table, match.options)
-    result, problems = matches.preview(match, deal_input, dealer)
-    problems = list(entry.problems) + problems
-    if entry.problems:
-        result = None
-    status = 200
-    show_all = False
-    # A new deal's form carries an idempotency key (a double tap or a retry saves it once); a
-    # correction carries the version it was made against (another phone's change is not overwritten).
-    key = request.form.get("idempotency_key", "")[:64] if posted and op != "renumber" else ""
-    key = key if re.fullmatch(r"[A-Za-z0-9_-]{8,64}", key or "") else uuid.uuid4().hex
-    version = deal["version"] if deal else None
-    if posted and deal and whole_number(request.form.get("version", "")) is not None:
-        version = whole_number(request.form["version"])
-    if op == "save" and deal is None and store.deal_for_key(get_db(), match.id, key) is not None:
-        replayed = _replay(match, target, deal_input, key)  # sent again: its answer was lost, or the outbox sent twice
+        target = NewDealFor.of(match, op)
+    table = Table(match.players, deal["dealer"] if deal else target.dealer)  # type: ignore[union-attr]
+    entry = _entry_from_request(plug.entry, match, deal, op)
+    reading = plug.entry.read(entry, table, match.options)
+    key = _idempotency_key(op)
+    if op is PageOp.SAVE and deal is None and store.deal_for_key(get_db(), match.id, key) is not None:
+        replayed = _replay(match, target, reading.input, key)  # sent again: its answer was lost, or sent twice
         if replayed is not None:
             return replayed
-    stale = None
-    refused = matches.refusal(get_db(), match, target.expected()) if target is not None else None
-    if op == "discard" and deal is None:
+    if op is PageOp.DISCARD and deal is None:
         return _back_to_table(match.id)  # the entry is thrown away (the phone forgets its draft)
-    if op == "save":
-        if refused is None and not problems:
-            saved = _save(match, deal, target, deal_input, key, version)
-            if saved.number is not None:
-                # Back to the table, at the top (totals, who deals next, "Enter deal"), the row highlighted.
-                return _back_to_table(match.id, **({"changed": saved.number} if deal else {"new": saved.number}))
-            problems, stale, refused, match = saved.problems, saved.stale, saved.refused, saved.match
-            version = stale.deal["version"] if stale else version
-        status = 409 if stale or refused else 422
-        show_all = True
+    refused = matches.refusal(get_db(), match, target.expected()) if target is not None else None
+    shown = _Shown(match, list(reading.problems), _version(deal), refused)
+    if op is PageOp.SAVE:
+        saved = _save_pressed(shown, deal, target, reading.input, key)
+        if saved is not None:
+            return saved
+    return _render_entry(plug, shown, deal, target, table, key, entry, reading)
 
-    # While entering, only real mistakes go beside the fields; what is simply not entered yet is
-    # listed in the preview. After "Save", everything goes beside its field.
-    waiting = [p for p in problems if not show_all and _not_yet_entered(p)]
-    shown = [p for p in problems if p not in waiting]
+
+def _idempotency_key(op: Pressed) -> str:
+    """A new deal's form carries an idempotency key (a double tap or a retry saves it once); "Enter it as the next
+    deal" (``PageOp.RENUMBER``) makes it another deal, with a new key."""
+    key = request.form.get("idempotency_key", "")[:64] if request.method == "POST" and op is not PageOp.RENUMBER \
+        else ""
+    return key if re.fullmatch(r"[A-Za-z0-9_-]{8,64}", key) else uuid.uuid4().hex
+
+
+def _version(deal: dict[str, Any] | None) -> int | None:
+    """The version a correction is made against (as its form says; another phone's change is not overwritten)."""
+    if deal is None:
+        return None
+    posted = whole_number(request.form.get("version", "")) if request.method == "POST" else None
+    return deal["version"] if posted is None else posted
+
+
+def _save_pressed(shown: _Shown, deal: dict[str, Any] | None, target: NewDealFor | None, deal_input: Any,
+                  key: str):
+    """Save: stored, then back to the table (at the top: totals, who deals next, "Enter deal"; the row highlighted).
+    Otherwise None, and ``shown`` says why: the rules' problems (422), or a stale correction or another phone first
+    (409), everything beside its field."""
+    if shown.refused is None and not shown.problems:
+        saved = _save(shown.match, deal, target, deal_input, key, shown.version)
+        if saved.number is not None:
+            return _back_to_table(shown.match.id, **({"changed": saved.number} if deal else {"new": saved.number}))
+        shown.match, shown.problems = saved.match, saved.problems
+        shown.stale, shown.refused = saved.stale, saved.refused
+        shown.version = saved.stale.deal["version"] if saved.stale else shown.version
+    shown.status = 409 if shown.stale or shown.refused else 422
+    shown.show_all = True
+    return None
+
+
+def _render_entry(plug: AnyPlug, shown: _Shown, deal: dict[str, Any] | None, target: NewDealFor | None, table: Table,
+                  key: str, entry: Any, reading: Reading[Any]):
+    """The form, as htmx swaps it or as a whole page: the entry, its reading's preview and what the game's form adds
+    (``view``). While entering, only real mistakes go beside the fields; what is simply not entered yet is listed in
+    the preview. After "Save", everything goes beside its field."""
+    match = shown.match
+    waiting = [p for p in shown.problems if not shown.show_all and _not_yet_entered(p)]
+    errors = [p for p in shown.problems if p not in waiting]
     context = {
         "match": match,
         "deal": deal,
-        "entry": entry,
         "table": table,
         "roles": match.game.roles(table),
-        "result": result,
-        "errors": _group(shown),
-        "error_list": shown,
+        "errors": _group(errors),
+        "error_list": errors,
         "waiting": waiting,
         "form_action": request.path,
         "idempotency_key": key,
-        "version": version,
-        "stale": stale,
-        **_entry_head(match, deal, target, refused),
-        **form_module.view(entry, table, match.options),
+        "version": shown.version,
+        "stale": shown.stale,
+        "entry": entry,
+        "result": reading.result,
+        **_entry_head(match, deal, target, shown.refused),
+        **plug.entry.view(entry, reading, table, match.options),
     }
-    template = plug.entry_template
     if hx_request.htmx:
-        return render_template(template, **context), status
-    return render_template("deal_entry.html", entry_template=template, **context), status
+        return render_template(plug.entry_template, **context), shown.status
+    return render_template("deal_entry.html", entry_template=plug.entry_template, **context), shown.status
 
 
 def _replay(match: matches.Match, target: NewDealFor | None, deal_input: Any, key: str):
@@ -798,19 +845,23 @@ def _replay(match: matches.Match, target: NewDealFor | None, deal_input: Any, ke
     return response
 
 
-def _entry_from_request(form_module: Any, match: matches.Match, deal: dict[str, Any] | None) -> Any:
-    """What the form holds: as posted (after its button), the stored deal (a correction), the table's first answer
-    (``GET …/deals/new?upcard=hearts``: a GET stores nothing), or nothing yet."""
+def _entry_from_request(form: EntryForm[Any, Any], match: matches.Match, deal: dict[str, Any] | None,
+                        op: Pressed) -> Any:
+    """What the form holds: as posted, the button pressed applied to it; the stored deal (a correction); the table's
+    first answer (``GET …/deals/new?upcard=hearts``: a GET stores nothing and presses nothing); or nothing yet."""
     if request.method == "POST":
-        return form_module.from_form(match.players, request.form)
+        entry = form.from_form(match.players, request.form)
+        if op is not None and not isinstance(op, PageOp):
+            op.press(entry, len(match.players))
+        return entry
     if deal:
         try:
-            return form_module.from_input(match.players, deal["input"])
+            return form.from_input(match.players, deal["input"])
         except Exception:  # noqa: BLE001 - stored data the form cannot show (an old or damaged entry): start afresh
-            return form_module.empty(match.players)
+            return form.empty(match.players)
     if request.args:
-        return form_module.from_form(match.players, {k: v for k, v in request.args.items() if k != "op"})
-    return form_module.empty(match.players)
+        return form.from_form(match.players, request.args)
+    return form.empty(match.players)
 
 
 @dataclass(slots=True)
@@ -827,6 +878,7 @@ class _Saved:
 
 def _save(match: matches.Match, deal: dict[str, Any] | None, target: NewDealFor | None, deal_input: Any, key: str,
           version: int | None) -> _Saved:
+    """Store the entry (``matches`` reads and scores it again, against the match as it is under its write lock)."""
     db = get_db()
     try:
         if deal:
@@ -848,7 +900,7 @@ def _entry_head(match: matches.Match, deal: dict[str, Any] | None, target: NewDe
                 refused: matches.Conflict | None, opened_version: int | None = None) -> dict[str, Any]:
     """What the entry form's head shows and follows live (``/matches/<id>/live?entry=…``): which deal it is for,
     who deals, the match's totals, and — before Save — that another phone entered this deal first (or changed its
-    dealer, or changed the deal being corrected)."""
+    dealer, or changed the deal being corrected). ``page_op``: the values of the page's own buttons."""
     from .conflicts import refusal_message, taken_what
 
     taken = refused if isinstance(refused, matches.DealTaken) else None
@@ -868,4 +920,5 @@ def _entry_head(match: matches.Match, deal: dict[str, Any] | None, target: NewDe
                        {"entry": "new", "number": target.number,  # type: ignore[union-attr]
                         "dealer": match.players.index(target.dealer)}),  # type: ignore[union-attr]
         "open": not match.finished and not match.row["abandoned"],
+        "page_op": PageOp,
     }

@@ -53,6 +53,7 @@ from referee.games.joker_judge import (
     Step,
     Trick,
     TrickOutcome,
+    tie_break,
 )
 from referee.games.match import DealRecord, replay
 
@@ -1225,3 +1226,48 @@ def test_the_standing_one_hand_at_a_time_equals_the_standing_from_every_hand(res
         standing = JOKER_JUDGE.judge(PLAYERS, tally, options)
         assert standing == JOKER_JUDGE.standing(PLAYERS, totals_of(results[:n]), results[:n], options)
         assert_line(standing.note)
+
+
+# ---- what the entry form asks of the rules: the tie-break, step by step (RULES.md 3.2) -------------------------
+
+B, R, J, P = Step.BIDS, Step.REBIDS, Step.JOKERS, Step.PARENT
+TIE_BREAKS = [
+    pytest.param({}, {}, {}, None, (B,), {}, id="nothing entered"),
+    pytest.param({ANN: 3}, {}, {}, None, (B,), {"bids": {ANN: 3}}, id="one bid"),
+    pytest.param({ANN: 3, BEN: 2}, {ANN: 4, BEN: 4}, {ANN: True}, BEN, (B,), {"bids": {ANN: 3, BEN: 2}},
+                 id="different bids: whatever else was entered goes"),
+    pytest.param({ANN: 3, BEN: 3}, {}, {}, None, (B, R), {"bids": {ANN: 3, BEN: 3}}, id="equal bids ask for rebids"),
+    pytest.param({ANN: 3, BEN: 3}, {ANN: 4}, {}, ANN, (B, R), {"bids": {ANN: 3, BEN: 3}, "rebids": {ANN: 4}},
+                 id="one rebid"),
+    pytest.param({ANN: 3, BEN: 3}, {ANN: 5, BEN: 4}, {ANN: False, BEN: True}, ANN, (B, R),
+                 {"bids": {ANN: 3, BEN: 3}, "rebids": {ANN: 5, BEN: 4}}, id="different rebids"),
+    pytest.param({ANN: 3, BEN: 3}, {ANN: 4, BEN: 4}, {}, None, (B, R, J),
+                 {"bids": {ANN: 3, BEN: 3}, "rebids": {ANN: 4, BEN: 4}}, id="equal rebids ask who holds a joker"),
+    pytest.param({ANN: 3, BEN: 3}, {ANN: 4, BEN: 4}, {ANN: True, BEN: False}, BEN, (B, R, J),
+                 {"bids": {ANN: 3, BEN: 3}, "rebids": {ANN: 4, BEN: 4}, "jokers": {ANN: True, BEN: False}},
+                 id="one holds a joker: no rock-paper-scissors"),
+    pytest.param({ANN: 1, BEN: 1}, {ANN: 1, BEN: 1}, {ANN: True, BEN: True}, None, (B, R, J, P),
+                 {"bids": {ANN: 1, BEN: 1}, "rebids": {ANN: 1, BEN: 1}, "jokers": {ANN: True, BEN: True}},
+                 id="both hold one: rock-paper-scissors asked"),
+    pytest.param({ANN: 1, BEN: 1}, {ANN: 1, BEN: 1}, {ANN: False, BEN: False}, ANN, (B, R, J, P),
+                 {"bids": {ANN: 1, BEN: 1}, "rebids": {ANN: 1, BEN: 1}, "jokers": {ANN: False, BEN: False},
+                  "parent": ANN}, id="neither holds one: who won"),
+]
+
+
+@pytest.mark.parametrize("bids, rebids, jokers, parent, asked, entry", TIE_BREAKS)
+def test_the_tie_break_asks_step_by_step(bids, rebids, jokers, parent, asked, entry):
+    """The steps the bids ask for and the entry holding only those: the rules never find one of them not needed."""
+    tie = tie_break(bids, rebids, jokers, parent, BEN_DEALS)
+    assert tie.asked == asked and dict(tie.entry) == entry
+    codes = {v.code for v in JOKER_JUDGE.hand({**tie.entry, "tricks": []}, BEN_DEALS, DEFAULTS).violations}
+    assert not codes & {"rebids_not_needed", "jokers_not_needed", "parent_not_needed"}
+    state = JOKER_JUDGE.hand(dict(tie.entry), BEN_DEALS, DEFAULTS)
+    assert state.needs in (asked[-1], None) and (state.parent is None) is (state.needs is not None)
+
+
+def test_outcome_scores_a_hand_read_once():
+    """score(raw) is outcome(read(raw))."""
+    entry = hand_entry(5, 3, [tr("K", "J", "Ben:K")], joker_declaration=False)
+    assert JOKER_JUDGE.outcome(JOKER_JUDGE.read(entry, BEN_DEALS, None), BEN_DEALS, None) \
+        == JOKER_JUDGE.score(entry, BEN_DEALS, None)

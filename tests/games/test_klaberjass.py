@@ -15,15 +15,26 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.games.base import DealResult, InvalidDeal, InvalidOptions, Standing, Table, Violation
+from referee.games.cards import Suit
 from referee.games.klaberjass import (
+    ALL_PASSED,
     CALLS,
     KLABERJASS,
+    MAX_SEQUENCES,
     RANKS,
     SUITS,
     Bidding,
     Klaberjass,
     KlaberjassOptions,
+    MeldSequence,
+    Rank,
+    call_of,
     card_points,
+    counted_twice,
+    dix_allowed,
+    point_ranks,
+    sequence_runs,
+    sequence_value,
 )
 from referee.games.match import DealRecord, replay
 
@@ -1007,12 +1018,9 @@ def test_minimum_card_points_score():
 # ---- RULES.md 1.4 (amended): sequence values "graded", "seed000" its earlier name --------------------------
 
 from referee.games.base import Line, Term, fill  # noqa: E402
-from referee.games.cards import Suit  # noqa: E402
 from referee.games.klaberjass import (  # noqa: E402
     Call,
     KlaberjassDeal,
-    MeldSequence,
-    Rank,
     RoundTwoSuit,
     SequenceComparison,
     SequenceValues,
@@ -1213,3 +1221,134 @@ def test_standing_notes_and_notation_are_lines():
     assert notation == "Ann ♥ bate · seq Ben 50 · Bella Ann · dix"  # Ann 70 + 10 + 20 = 100 < Ben 56 + 50 = 106
     assert isinstance(notation, Line) and notation.code == "klaberjass.notation"
     assert KLABERJASS.notation(KLABERJASS.score(dict(THROWN), BEN_DEALS, DEFAULTS)) == "thrown in"
+
+
+# ---- what the entry form asks of the rules (RULES.md 1.2–1.4) -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "piles, twice",
+    [
+        pytest.param([[("A", "spades")], [("10", "spades")]], [], id="no card in both piles"),
+        pytest.param([[("A", "spades"), ("J", "hearts")], [("J", "hearts")]], [("J", "hearts")], id="one in both"),
+        pytest.param([[("K", "clubs"), ("A", "spades")], [("A", "spades"), ("K", "clubs")]],
+                     [("K", "clubs"), ("A", "spades")], id="in the order they are first met"),
+        pytest.param([[("A", "spades"), ("A", "spades")], []], [], id="twice in one pile: not in two piles"),
+        pytest.param([[("Q", "hearts")], [], [("Q", "hearts")]], [("Q", "hearts")], id="three piles"),
+        pytest.param([[], []], [], id="nothing tapped"),
+    ],
+)
+def test_counted_twice(piles, twice):
+    """RULES.md 1.3: every card is captured by one player only."""
+    assert counted_twice(piles) == twice
+
+
+@pytest.mark.parametrize(
+    "trump, upcard, allowed",
+    [
+        pytest.param("hearts", "hearts", True, id="trump is the upcard suit"),
+        pytest.param("spades", "hearts", False, id="another trump"),
+        pytest.param(None, "hearts", False, id="no trump yet"),
+        pytest.param("hearts", None, False, id="no upcard entered"),
+    ],
+)
+def test_dix_allowed(trump, upcard, allowed):
+    assert dix_allowed(trump, upcard) is allowed
+
+
+@pytest.mark.parametrize(
+    "calls, upcard",
+    [(["take"], "hearts"), (["pass", "pass", "spades"], "hearts"), (["schmeiss", "refuse"], "clubs"),
+     (["pass", "pass", "hearts"], "hearts")],
+)
+def test_read_refuses_dix_exactly_where_it_is_not_allowed(calls, upcard):
+    """RULES.md 1.2: the entry form offers Dix where ``dix_allowed`` says; read refuses it everywhere else."""
+    bidding = KLABERJASS.bidding(calls, upcard, BEN_DEALS, ANY_SUIT)
+    codes = [v.code for v in KLABERJASS.validate(played(calls=calls, upcard=upcard, dix=True), BEN_DEALS, ANY_SUIT)]
+    assert ("dix_not_upcard_trump" not in codes) is dix_allowed(bidding.trump, upcard)
+
+
+@pytest.mark.parametrize(
+    "trump, ranks",
+    [pytest.param(True, ("J", "9", "A", "10", "K", "Q"), id="trump: J 9 A 10 K Q"),
+     pytest.param(False, ("A", "10", "K", "Q", "J"), id="plain: A 10 K Q J")],
+)
+def test_point_ranks_are_the_cards_that_count_highest_first(trump, ranks):
+    """RULES.md 1.3: the counting aid offers these; every other card is worth 0."""
+    assert point_ranks(trump) == ranks
+    for rank in RANKS:
+        worth = card_points([(rank, "hearts")], "hearts" if trump else "spades")
+        assert (worth > 0) is (rank in ranks), rank
+    worths = [card_points([(rank, "hearts")], "hearts" if trump else "spades") for rank in ranks]
+    assert worths == sorted(worths, reverse=True)
+
+
+@pytest.mark.parametrize(
+    "length, options, value",
+    [(3, DEFAULTS, 20), (4, DEFAULTS, 50), (8, DEFAULTS, 50), (3, SEED000, 20), (4, SEED000, 40), (5, SEED000, 50),
+     (8, SEED000, 50)],
+)
+def test_sequence_value_is_a_sequences_value(length, options, value):
+    """RULES.md 1.4, option sequence_values; the same as a shown sequence's own value."""
+    assert sequence_value(length, options.sequence_values) == value
+    assert MeldSequence(Suit.HEARTS, Rank.ACE, length).value(options.sequence_values) == value
+
+
+@pytest.mark.parametrize(
+    "length, tops",
+    [
+        pytest.param(3, ["A", "K", "Q", "J", "10", "9"], id="3 cards: top A down to 9"),
+        pytest.param(4, ["A", "K", "Q", "J", "10"], id="4 cards"),
+        pytest.param(8, ["A"], id="8 cards: only A to 7"),
+        pytest.param(2, [], id="2 cards: no sequence"),
+        pytest.param(9, [], id="9 cards: a suit has 8"),
+    ],
+)
+def test_sequence_runs(length, tops):
+    """RULES.md 1.4: every sequence a suit holds, by its top card; each one read() accepts."""
+    runs = sequence_runs(length)
+    assert [str(top) for top, _ in runs] == tops
+    for top, ranks in runs:
+        assert len(ranks) == length and ranks[0] == top
+        assert list(ranks) == list(RANKS[RANKS.index(top):RANKS.index(top) + length])
+        KLABERJASS.read(played(sequences={ANN: [seq("clubs", str(top), length)]}), BEN_DEALS, DEFAULTS)
+
+
+def test_three_sequences_at_most_and_everybody_passed():
+    """RULES.md 1.4: 9 cards, 3 a sequence at least, a card in one only; 1.2: four passes throw the deal in."""
+    assert MAX_SEQUENCES == 3
+    bidding = KLABERJASS.bidding(list(ALL_PASSED), "hearts", BEN_DEALS, DEFAULTS)
+    assert bidding.finished and bidding.thrown_in and bidding.how == "Everybody passed: thrown in."
+
+
+@pytest.mark.parametrize("raw, call", [("take", "take"), ("hearts", "hearts"), ("pass", "pass"), ("bogus", None),
+                                       ("", None), (3, None), (None, None)])
+def test_call_of(raw, call):
+    assert call_of(raw) == call
+
+
+def test_read_takes_a_bidding_already_worked_out_for_the_same_entry(monkeypatch):
+    """The entry form works the bidding out once (it needs the trump first) and read takes it instead of working it
+    out again — only when it was worked out from the same calls, upcard, table and options."""
+    deal = played(calls=["pass", "pass", "spades"], upcard="hearts", points={ANN: 60, BEN: 76})
+    same = KLABERJASS.bidding(list(deal["calls"]), "hearts", BEN_DEALS, DEFAULTS)
+    worked = []
+    real = Klaberjass.bidding
+    monkeypatch.setattr(KLABERJASS, "bidding", lambda *args: worked.append(args) or real(KLABERJASS, *args))
+    typed = KLABERJASS.read(deal, BEN_DEALS, DEFAULTS, bidding=same)
+    assert worked == [] and typed.bidding is same and typed == KLABERJASS.read(deal, BEN_DEALS, DEFAULTS)
+    assert len(worked) == 1
+    for other in (KLABERJASS.bidding(["take"], "hearts", BEN_DEALS, DEFAULTS),  # other calls
+                  KLABERJASS.bidding(deal["calls"], "clubs", BEN_DEALS, DEFAULTS),  # another upcard
+                  KLABERJASS.bidding(deal["calls"], "hearts", ANN_DEALS, DEFAULTS),  # another dealer
+                  KLABERJASS.bidding(deal["calls"], "hearts", BEN_DEALS, ANY_SUIT)):  # other options
+        worked.clear()
+        assert KLABERJASS.read(deal, BEN_DEALS, DEFAULTS, bidding=other) == typed and len(worked) == 1
+        assert KLABERJASS.read(deal, BEN_DEALS, DEFAULTS, bidding=other).bidding == same
+
+
+def test_outcome_scores_a_deal_read_once():
+    """score(raw) is outcome(read(raw))."""
+    deal = played(points={ANN: 60, BEN: 76})
+    assert KLABERJASS.outcome(KLABERJASS.read(deal, BEN_DEALS, DEFAULTS), BEN_DEALS, DEFAULTS) \
+        == KLABERJASS.score(deal, BEN_DEALS, DEFAULTS)

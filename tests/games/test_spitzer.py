@@ -35,10 +35,12 @@ from referee.games.spitzer import (
     CONTRACTS,
     PARTNERSHIPS,
     PLAIN_SUITS,
+    POINT_RANKS,
     RANKS,
     SPITZER,
     SUITS,
     TABLE,
+    TOTAL_POINTS,
     Contract,
     Partnership,
     Spitzer,
@@ -46,7 +48,11 @@ from referee.games.spitzer import (
     SpitzerOptions,
     ThreeAcesPartner,
     Tie,
+    caller_first,
     count_points,
+    other_side,
+    settled_points,
+    tricks_alone,
 )
 
 ANN, BEN, CID, DEE = "Ann", "Ben", "Cid", "Dee"
@@ -1141,3 +1147,68 @@ def test_every_kind_of_line_has_a_stable_code():
             "spitzer.side.schneider", "spitzer.side.called_ace", "spitzer.column.no_tricks",
             "spitzer.column.all_tricks"} <= set(seen)
     assert all(code.startswith("spitzer.") for code in seen)
+
+
+# ---- what the entry form asks of the rules (RULES.md 2.1–2.4) -------------------------------------------------
+
+
+@pytest.mark.parametrize("tricks, points", [(0, 0), (8, 120), *[(t, None) for t in range(1, 8)]])
+def test_0_or_8_tricks_settle_the_points(tricks, points):
+    """RULES.md 2.4: 0 tricks ⇒ 0 points, 8 tricks ⇒ 120; any other number of tricks leaves them to be counted."""
+    assert settled_points(tricks) == points
+    if points is not None:  # what they settle is what read accepts, and nothing else
+        assert problems(deal("zola", points=points, tricks=tricks)) == []
+        assert ("points_without_tricks" if tricks == 0 else "all_tricks_points", "points") in \
+            problems(deal("zola", points=60, tricks=tricks))
+
+
+@pytest.mark.parametrize(
+    "points, other",
+    [(0, 120), (45, 75), (60, 60), (120, 0), pytest.param(121, None, id="beyond 120"),
+     pytest.param(-1, None, id="below 0")],
+)
+def test_one_sides_points_are_120_minus_the_others(points, other):
+    """RULES.md 2.1: every card is dealt, 120 card points in all."""
+    assert other_side(points) == other
+    if other is not None:
+        assert other_side(other) == points and points + other == sum(CARD_POINTS[r] for r in RANKS) * len(SUITS)
+
+
+@pytest.mark.parametrize(
+    "contract, partnership, first",
+    [("normal", "called_ace", True), ("normal", "first_trick", True), ("normal", "queens", False),
+     ("normal", None, False), ("zola", "called_ace", False), ("stiller", None, False), ("", "called_ace", False)],
+)
+def test_the_caller_comes_first_with_a_called_partner(contract, partnership, first):
+    """RULES.md 2.2: a Normal game where one player held both black queens and called a partner."""
+    assert caller_first(contract, partnership) is first
+
+
+@pytest.mark.parametrize(
+    "options, tricks",
+    [pytest.param(FIRST_OTHER, 8, id="first-other: all 8"), pytest.param(DEFAULTS, None, id="first-trick: any"),
+     pytest.param(None, None, id="defaults")],
+)
+def test_the_tricks_a_caller_alone_has_taken(options, tricks):
+    """RULES.md 2.2, option three_aces_partner; read agrees."""
+    assert tricks_alone(options) == tricks
+    alone = deal("normal", [BEN], points=120, tricks=8, partnership="first_trick")
+    assert SPITZER.validate(alone, DEE_DEALS, options or DEFAULTS) == []
+    if tricks is not None:
+        assert [v.code for v in SPITZER.validate(dict(alone, points=90, tricks=6), DEE_DEALS, options)] \
+            == ["alone_needs_all_tricks"]
+
+
+def test_the_point_ranks_are_the_cards_that_count():
+    """RULES.md 2.1: A 10 K Q J carry points (the counting aid offers these 20 cards), the others none."""
+    assert POINT_RANKS == ("A", "10", "K", "Q", "J")
+    assert all(CARD_POINTS[r] > 0 for r in POINT_RANKS) and all(CARD_POINTS[r] == 0 for r in RANKS
+                                                                 if r not in POINT_RANKS)
+    assert count_points((r, s) for r in POINT_RANKS for s in SUITS) == TOTAL_POINTS
+
+
+def test_outcome_scores_a_deal_read_once():
+    """score(raw) is outcome(read(raw))."""
+    entry = deal("zola_schwarz", [BEN], points=120, tricks=7)
+    assert SPITZER.outcome(SPITZER.read(entry, DEE_DEALS, DEFAULTS), DEE_DEALS, DEFAULTS) \
+        == SPITZER.score(entry, DEE_DEALS, DEFAULTS)

@@ -13,8 +13,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 ROOT = Path(__file__).resolve().parents[2]
-OURS = ("templates/games/", "templates/deal_entry.html", "templates/deal_closed.html", "referee/web/entry/",
-        "referee/web/games/")
+OURS = ("templates/games/", "templates/deal_entry.html", "templates/deal_closed.html", "referee/web/games/")
 PLACEHOLDER = re.compile(r"%\(\w+\)[sd]|\{\w+\}")
 HX = {"HX-Request": "true"}
 

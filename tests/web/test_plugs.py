@@ -8,6 +8,7 @@ registry, appears everywhere without any other file being edited.
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import importlib
 import re
@@ -20,8 +21,9 @@ import referee.games
 import referee.web.games
 from referee import create_app
 from referee.games import GAMES, find_game
-from referee.games.base import UnknownGame
-from referee.web.games import PLUGS, Plugs, find_plug, plug_for
+from referee.games.base import Table, UnknownGame
+from referee.web.games import PLUGS, PageOp, Plugs, find_plug, plug_for
+from referee.web.games.form import pressed
 from tests.conftest import worked_example
 from tests.web.test_joker_judge_web import WORKED as JOKER_JUDGE_WORKED
 from tests.web.test_spitzer_web import ZOLA_SCHWARZ
@@ -43,7 +45,7 @@ def test_the_registry_is_found_in_order_and_every_game_has_its_plug():
     for game in GAMES:
         plug = plug_for(game)
         assert plug is PLUGS[game.key] is plug_for(game.key) and plug.game is game
-        assert plug.blank_columns and plug.entry.__name__ == f"referee.web.entry.{game.key.replace('-', '_')}"
+        assert plug.blank_columns and type(plug.entry).__module__ == f"referee.web.games.{game.key.replace('-', '_')}"
     assert plug_for("poker") is None
 
 
@@ -145,8 +147,7 @@ class Tally(BaseGame[TallyOptions, dict[str, int]]):
             raise InvalidDeal(problems)
         return dict(points)
 
-    def score(self, deal: object, table: Table, options: TallyOptions) -> DealResult:
-        points = self.read(deal, table, options)
+    def outcome(self, points: dict[str, int], table: Table, options: TallyOptions) -> DealResult:
         line = " · ".join(f"{p} {points[p]}" for p in table.players)
         return DealResult(scores=points, summary=f"Tallied: {line}", breakdown=[line], details={})
 
@@ -161,46 +162,46 @@ TALLY = Tally()
 '''
 
 WEB_MODULE = '''
-"""Tally on the web (a test game): its plug, its entry form (this module) and its templates beside it."""
+"""Tally on the web (a test game): its plug, its entry form and its templates beside it. The form reads its fields;
+the rules read the deal and score it (Reading.of). It has no button of its own: the page's Save is all it needs."""
 from __future__ import annotations
 
-import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from referee.games import find_game
-from referee.web.games import GamePlug
+from referee.web.games import GamePlug, Reading
 
 
 @dataclass
 class Entry:
     points: list
-    problems: list = field(default_factory=list)
 
 
-def empty(players):
-    return Entry(["", ""])
+class TallyForm:
+    def empty(self, players):
+        return Entry(["", ""])
 
+    def from_input(self, players, deal):
+        return Entry([str(deal["points"][p]) for p in players])
 
-def from_input(players, deal):
-    return Entry([str(deal["points"][p]) for p in players])
+    def from_form(self, players, fields):
+        return Entry([fields.get(f"points-{i}", "") for i in range(len(players))])
 
+    def button(self, value):
+        return None
 
-def from_form(players, form):
-    return Entry([form.get(f"points-{i}", "") for i in range(len(players))])
+    def read(self, entry, table, options):
+        deal = {"points": {p: int(v) if v.isdigit() else v for p, v in zip(table.players, entry.points)}}
+        return Reading.of(find_game("tally"), deal, table, options)
 
-
-def to_input(entry, table, options):
-    return {"points": {p: int(v) if v.isdigit() else v for p, v in zip(table.players, entry.points)}}
-
-
-def view(entry, table, options):
-    return {}
+    def view(self, entry, reading, table, options):
+        return {}
 
 
 PLUG = GamePlug(
     game=find_game("tally"),
-    entry=sys.modules[__name__],
+    entry=TallyForm(),
     entry_template="games/tally/_entry.html",
     turn_template="games/tally/_turn.html",
     rules_template="rules/tally.html",
@@ -276,6 +277,28 @@ def test_a_fourth_game_is_added_by_adding_files_only(fourth_game):
         == ["needs 20", "needs 45"]
     assert "<dt>Tallied</dt><dd>1</dd>" in client.get("/players/Cy").get_data(as_text=True)  # its player figures
     assert "Points" in client.get("/sheets/tally").get_data(as_text=True)  # its blank-sheet column
+
+
+def test_a_fourth_game_names_no_operation_and_decides_no_rule_on_the_web(fourth_game):
+    """Tally's form has no button of its own — it never reads ``op``, and every value another game's button posts is
+    no button of its form (only the page's own: Save, Update…) — and no rule: its web module takes nothing from the
+    rules but the game, and every problem and result its form shows is the rules' own (read once, scored once)."""
+    web = sys.modules["referee.web.games.tally"]
+    form = web.PLUG.entry
+    tree = ast.parse(textwrap.dedent(WEB_MODULE))
+    assert "op" not in {node.value for node in ast.walk(tree) if isinstance(node, ast.Constant)}
+    assert [(n.module, [a.name for a in n.names]) for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)
+            and n.module.startswith("referee.games")] == [("referee.games", ["find_game"])]
+    for value in ("call:take", "undo", "allpass", "delseq:0:0", "tricks:8", "cards:clear", "trick:pass", "lie:1", "x"):
+        assert form.button(value) is None and pressed(value, form) is None
+    assert [pressed(str(op), form) for op in PageOp] == list(PageOp)
+    game, table = find_game("tally"), Table(("Cy", "Di"), "Di")
+    wrong = form.read(form.from_form(table.players, {"points-0": "40", "points-1": "x"}), table, game.defaults)
+    assert wrong.problems == tuple(game.validate(wrong.input, table, game.defaults)) != ()
+    assert wrong.deal is None and wrong.result is None
+    right = form.read(form.from_form(table.players, {"points-0": "30", "points-1": "5"}), table, game.defaults)
+    assert right.problems == () and right.deal == {"Cy": 30, "Di": 5}
+    assert right.result == game.score(right.input, table, game.defaults)
 
 
 def test_a_game_without_its_web_plug_stops_the_start_with_a_clear_message(tmp_path, monkeypatch):

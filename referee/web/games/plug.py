@@ -7,13 +7,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from types import ModuleType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from markupsafe import Markup, escape
 
 from ...games.base import AnyGame
 from ..i18n import gettext
+from .form import EntryForm, Reading
+
+EntryT = TypeVar("EntryT")
+ReadingT = TypeVar("ReadingT", bound=Reading[Any])
 
 if TYPE_CHECKING:
     from ...matches import Match
@@ -61,15 +64,15 @@ class QuickStart:
 
 
 @dataclass(frozen=True)
-class GamePlug:
+class GamePlug(Generic[EntryT, ReadingT]):
     """A game as the web shows it. Template names are looked up in the app's templates/ (and in
-    ``template_folder``, for a game that ships its templates beside its module)."""
+    ``template_folder``, for a game that ships its templates beside its module). Generic over its entry form's state
+    and reading, so that mypy checks the form against ``EntryForm``."""
 
     game: AnyGame
     """The rules (``referee.games``)."""
-    entry: ModuleType
-    """The deal-entry form: ``empty``, ``from_input``, ``from_form``, ``to_input`` and ``view``
-    (see ``referee.web.entry``)."""
+    entry: EntryForm[EntryT, ReadingT]
+    """The deal-entry form (the contract: ``referee.web.games.form``)."""
     entry_template: str
     """The entry form, as a page's block and as the fragment htmx swaps."""
     turn_template: str
