@@ -10,7 +10,7 @@ Its rooms, each importing only those above it in this list:
 
 - ``base``: refusals (``NotFound``, ``Conflict``, ``InvalidMatch``) and the change log;
 - ``names``: players' names, a place and a note, a new match's request;
-- ``match``: a stored match as read (``Match``), the preview of an entry;
+- ``match``: a stored match as read (``Match``);
 - ``events``: the activity — what each action's event keeps, reading the log, an action in words;
 - ``stored``: what is stored kept in step with the rules (``sync``), ``load``;
 - ``entering``: a new deal, the write path (``enter_deal``);
@@ -45,6 +45,7 @@ from .entering import (
     Entered,
     Expected,
     NotNextDeal,
+    Scored,
     StaleMatch,
     body_hash,
     enter_deal,
@@ -72,7 +73,7 @@ from .events import (
     recent_events,
     shown_event,
 )
-from .match import Match, preview, replayed_from_row, status_of
+from .match import Match, replayed_from_row, status_of
 from .names import (
     MAX_NAME,
     MAX_NOTE,
@@ -93,11 +94,11 @@ __all__ = [
     "ACTION_WORDS", "ANY_DEAL", "DEAL_EVENTS", "DEFAULT_MAX_DEALS", "DEFAULT_MAX_EVENTS", "DETAIL_KINDS",
     "EVENT_ACTIONS", "EVENT_DETAIL", "MAX_DEVICE", "MAX_KEY", "MAX_NAME", "MAX_NOTE", "MAX_NUMBER", "MAX_PLACE",
     "UNDOABLE", "Conflict", "DealTaken", "DealerChanged", "Entered", "Expected", "InvalidDeal", "InvalidMatch",
-    "Match", "NotFound", "NotNextDeal", "OutOfTurn", "Refusal", "StaleMatch", "StaleVersion", "TooManyEvents",
+    "Match", "NotFound", "NotNextDeal", "OutOfTurn", "Refusal", "Scored", "StaleMatch", "StaleVersion", "TooManyEvents",
     "abandon", "backfill_summaries", "body_hash", "changes_log", "clean_name", "correct_deal", "deal_to_json",
     "describe_changes", "describe_event", "detail_problems", "end_match", "enter_deal", "event_detail", "get_event",
     "last_redoable", "last_undoable", "latest_event", "likeness", "list_summaries", "load", "log_change",
-    "match_to_json", "name_key", "no_match", "parse_new_match", "preview", "printable", "recent_events", "redo",
+    "match_to_json", "name_key", "no_match", "parse_new_match", "printable", "recent_events", "redo",
     "refusal", "rematch", "replayed_from_row", "restore_deal", "restore_version", "set_details", "shown_event",
     "standing_to_json", "start_match", "status_of", "summary_to_json", "sync", "text_problems", "too_many_deals",
     "undo", "visible", "void_deal",

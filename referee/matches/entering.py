@@ -114,9 +114,17 @@ def too_many_deals(count: int, limit: int, where: str = "This match") -> Violati
                      "match. Start a new match (Rematch) to go on.", None)
 
 
+class Scored(NamedTuple):
+    """An entry already read and scored by the caller (``enter_deal``'s ``scored``): the table it was read at and its
+    result."""
+
+    table: Table
+    result: DealResult
+
+
 def enter_deal(
     db: Database, match_id: int, deal_input: Any, key: str | None = None, max_deals: int = DEFAULT_MAX_DEALS,
-    expected: Expected = ANY_DEAL,
+    expected: Expected = ANY_DEAL, scored: Scored | None = None,
 ) -> Entered:
     """Store a new deal dealt by whoever deals next. Raises NotFound, Conflict or InvalidDeal.
 
@@ -135,18 +143,22 @@ def enter_deal(
     guarded UPDATE), else everything is done again under the lock. Other writers wait for the writes alone,
     not for the rules, and deals entered at the same moment are written together, in one transaction
     (``store.write_grouped``).
+
+    ``scored``: what the caller's own reading of this entry came to (the entry form reads it once for its preview):
+    taken as the deal's result when the deal is entered at the table it was read at, so the entry is not read again
+    (a result depends on the entry, the table and the match's options alone). At another table it is scored afresh.
     """
     if key is not None and len(key) > MAX_KEY:
         raise InvalidDeal([Violation.of("bad_idempotency_key", None,
                                         "An idempotency key is at most {limit} characters, not {length}.",
                                         limit=MAX_KEY, length=f"{len(key):,}")])
     digest = body_hash(deal_input) if key else None
-    plan = plan_from_snapshot(db, match_id, deal_input, key, digest, max_deals, expected)
+    plan = plan_from_snapshot(db, match_id, deal_input, key, digest, max_deals, expected, scored)
     deal = store.write_grouped(db, (plan, store.acting_device.get()), _write_all) if plan is not None else None
     if plan is None or deal is None:
         # the match changed meanwhile, or the entry is not the plain case: all of it again, under the lock
         with store.immediate(db):
-            found = _under_lock(db, match_id, deal_input, key, digest, max_deals, expected)
+            found = _under_lock(db, match_id, deal_input, key, digest, max_deals, expected, scored)
             if isinstance(found, Entered):
                 return found
             plan, deal = found, write_plan(db, found, guarded=False)
@@ -186,7 +198,7 @@ class Plan(NamedTuple):
 
 
 def plan_from_snapshot(db: Database, match_id: int, deal_input: Any, key: str | None, digest: str | None,
-                       max_deals: int, expected: Expected = ANY_DEAL) -> Plan | None:
+                       max_deals: int, expected: Expected = ANY_DEAL, scored: Scored | None = None) -> Plan | None:
     """The plan made from the match as last committed, outside the write lock; None when the entry is not the
     plain case (no such match, rules changed, a known key, a finished or abandoned match, a mistake in the
     entry): then all of it is judged under the lock, against the match as it is then."""
@@ -198,13 +210,13 @@ def plan_from_snapshot(db: Database, match_id: int, deal_input: Any, key: str | 
     if key and store.deal_for_key(db, match_id, key) is not None:
         return None
     try:
-        return _plan(match_from_row(db, row), deal_input, key, digest)
+        return _plan(match_from_row(db, row), deal_input, key, digest, scored)
     except InvalidDeal:
         return None
 
 
 def _under_lock(db: Database, match_id: int, deal_input: Any, key: str | None, digest: str | None,
-                max_deals: int, expected: Expected = ANY_DEAL) -> Entered | Plan:
+                max_deals: int, expected: Expected = ANY_DEAL, scored: Scored | None = None) -> Entered | Plan:
     """Inside the write transaction: the deal an idempotency key already entered, or the plan for a new deal;
     raises NotFound, Conflict (DealTaken, NotNextDeal, DealerChanged, StaleMatch among them) or InvalidDeal."""
     row = store.get_match(db, match_id)
@@ -234,7 +246,7 @@ def _under_lock(db: Database, match_id: int, deal_input: Any, key: str | None, d
     if row["abandoned"]:
         raise Conflict("match_abandoned", N_("Match {match} is abandoned: take it up again to enter deals."),
                        match=str(match_id))
-    return _plan(match, deal_input, key, digest)
+    return _plan(match, deal_input, key, digest, scored)
 
 
 def refusal(db: Database, match: Match, expected: Expected) -> Conflict | None:
@@ -264,13 +276,13 @@ def _check_expected(db: Database, match: Match, expected: Expected) -> None:
         raise refused
 
 
-def _plan(match: Match, deal_input: Any, key: str | None, digest: str | None) -> Plan:
+def _plan(match: Match, deal_input: Any, key: str | None, digest: str | None, scored: Scored | None = None) -> Plan:
     """A new deal at the end of an unfinished match, against its stored standing: scored once (the rules read
     the entry once and raise InvalidDeal with every problem), the tally advanced and the match judged —
     whatever the length of the match, without looking at its other deals. Nothing is written here."""
     game, options, players = match.game, match.options, match.players
     table = match.next_table
-    result = game.score(deal_input, table, options)
+    result = scored.result if scored is not None and scored.table == table else game.score(deal_input, table, options)
     number = match.deal_count + 1
     tally = game.advance(players, match.row["tally"], result, options)
     standing = game.judge(players, tally, options)

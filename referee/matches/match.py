@@ -1,5 +1,5 @@
 """A stored match as the app reads it: its standing from the match row, its deals with the results stored beside
-them. Nothing is re-scored to show a match (``preview`` scores an entry that is not stored)."""
+them. Nothing is re-scored to show a match."""
 
 from __future__ import annotations
 
@@ -144,15 +144,6 @@ def options_of(game: BaseGame, raw: dict[str, Any]) -> Any:
     if options is None:
         options = _OPTIONS_CACHE[key] = game.parse_options(raw)
     return options
-
-
-def preview(match: Match, deal_input: Any, dealer: str | None = None) -> tuple[DealResult | None, list[Violation]]:
-    """Score a deal without storing it: the live preview of the entry form."""
-    table = Table(match.players, dealer or match.next_table.dealer)
-    problems = match.game.validate(deal_input, table, match.options)
-    if problems:
-        return None, problems
-    return match.game.score(deal_input, table, match.options), []
 
 
 def status_of(match: Match) -> str:

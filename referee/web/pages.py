@@ -764,7 +764,8 @@ def _entry(match: matches.Match, deal: dict[str, Any] | None, op: Pressed, targe
     refused = matches.refusal(get_db(), match, target.expected()) if target is not None else None
     shown = _Shown(match, list(reading.problems), _version(deal), refused)
     if op is PageOp.SAVE:
-        saved = _save_pressed(shown, deal, target, reading.input, key)
+        scored = matches.Scored(table, reading.result) if reading.result is not None else None
+        saved = _save_pressed(shown, deal, target, reading.input, key, scored)
         if saved is not None:
             return saved
     return _render_entry(plug, shown, deal, target, table, key, entry, reading)
@@ -787,12 +788,12 @@ def _version(deal: dict[str, Any] | None) -> int | None:
 
 
 def _save_pressed(shown: _Shown, deal: dict[str, Any] | None, target: NewDealFor | None, deal_input: Any,
-                  key: str):
+                  key: str, scored: matches.Scored | None = None):
     """Save: stored, then back to the table (at the top: totals, who deals next, "Enter deal"; the row highlighted).
     Otherwise None, and ``shown`` says why: the rules' problems (422), or a stale correction or another phone first
     (409), everything beside its field."""
     if shown.refused is None and not shown.problems:
-        saved = _save(shown.match, deal, target, deal_input, key, shown.version)
+        saved = _save(shown.match, deal, target, deal_input, key, shown.version, scored)
         if saved.number is not None:
             return _back_to_table(shown.match.id, **({"changed": saved.number} if deal else {"new": saved.number}))
         shown.match, shown.problems = saved.match, saved.problems
@@ -877,8 +878,9 @@ class _Saved:
 
 
 def _save(match: matches.Match, deal: dict[str, Any] | None, target: NewDealFor | None, deal_input: Any, key: str,
-          version: int | None) -> _Saved:
-    """Store the entry (``matches`` reads and scores it again, against the match as it is under its write lock)."""
+          version: int | None, scored: matches.Scored | None = None) -> _Saved:
+    """Store the entry. A new deal's ``scored`` (what this request's reading came to, at its table) is its result when
+    it is entered at that table; at another (the match changed meanwhile) ``matches`` scores it afresh."""
     db = get_db()
     try:
         if deal:
@@ -886,7 +888,7 @@ def _save(match: matches.Match, deal: dict[str, Any] | None, target: NewDealFor 
             return _Saved(match, deal["number"])
         assert target is not None
         entered = matches.enter_deal(db, match.id, deal_input, key=key, max_deals=current_app.config["MAX_DEALS"],
-                                     expected=target.expected())
+                                     expected=target.expected(), scored=scored)
         return _Saved(match, entered.number)
     except InvalidDeal as exc:  # the match changed under us (another phone)
         return _Saved(match, problems=list(exc.violations))

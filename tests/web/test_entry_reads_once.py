@@ -1,8 +1,8 @@
 """One request reads its deal once: the entry form reads the posted entry, the rules read the deal input once
 (``game.read``) and score it once (``game.outcome``) — Klaberjass's bidding worked out once, Joker Judge's hand
-state once — and the preview, the form's view and Save all use that reading. Save then hands the deal input to
-``matches.enter_deal``, which scores it once more against the match as it is under its write lock (the match may
-have changed since the form was read)."""
+state once — and the preview, the form's view and Save all use that reading. Save hands the deal input and that
+result to ``matches.enter_deal``, which takes the result as it is when the deal is entered at the table it was read
+at, and scores the entry afresh only at another table (the match changed since the form was read)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,9 @@ from collections import Counter
 
 import pytest
 
-from referee import matches
+from referee import matches, store
 from referee.games import find_game
+from referee.games.base import Table
 
 HX = {"HX-Request": "true"}
 # (players, a complete entry as the form posts it, the game's methods counted)
@@ -93,7 +94,7 @@ def test_a_form_still_being_entered_reads_once_and_scores_nothing(client, counte
 
 
 @pytest.mark.parametrize("game", list(ENTRIES))
-def test_a_save_reads_the_deal_once_then_the_match_scores_it_once_more(client, counted, game):
+def test_a_save_reads_and_scores_the_deal_once_in_all(client, counted, game):
     players, fields, _ = ENTRIES[game]
     mid = _match(client, game, players)
     calls = counted(game)
@@ -102,8 +103,24 @@ def test_a_save_reads_the_deal_once_then_the_match_scores_it_once_more(client, c
     form = {name: n for (phase, name), n in calls.items() if phase == "form"}
     assert form == {"read": 1, "outcome": 1, **({"bidding": 1} if game == "klaberjass" else {}),
                     **({"hand": 1} if game == "joker-judge" else {})}
-    # Under the write lock the match scores the deal against itself as it is then: one read, one outcome (one
-    # bidding), whichever way it goes (a plan from the last commit; again under the lock only when it changed).
-    inside = {name: n for (phase, name), n in calls.items() if phase == "enter_deal"}
-    assert inside.get("read", 0) <= 1 and inside.get("outcome", 0) <= 1 and inside.get("bidding", 0) <= 1
+    # The match takes the form's result: the deal is entered at the table the form read it at.
+    assert {name: n for (phase, name), n in calls.items() if phase == "enter_deal"} == {}
     assert client.get(f"/api/matches/{mid}").json["deals"][0]["number"] == 1
+
+
+def test_a_result_read_at_another_table_is_scored_again(client):
+    """``scored`` read with the other dealer (the match moved on since): not taken; the deal is scored at its own
+    table, as if nothing had been given."""
+    mid = _match(client, "klaberjass", ["Ann", "Ben"])  # Ben deals: Ann is elder and takes
+    game = find_game("klaberjass")
+    deal = {"upcard": "hearts", "calls": ["take"], "points": {"Ann": 70, "Ben": 56}, "last_trick": "Ann"}
+    options = game.parse_options({})
+    wrong = Table(("Ann", "Ben"), "Ann")  # Ann dealing: Ben would be elder and maker
+    scored = matches.Scored(wrong, game.score({**deal, "points": {"Ann": 56, "Ben": 70}, "last_trick": "Ben"}, wrong,
+                                              options))
+    db = store.connect(str(client.application.config["DATABASE"]), migrate_schema=False)
+    try:
+        entered = matches.enter_deal(db, mid, deal, scored=scored)
+    finally:
+        db.conn.close()
+    assert entered.match.totals == {"Ann": 80, "Ben": 56}  # Ann made it at her own table: 70 + 10 against 56
