@@ -14,7 +14,7 @@ __all__ = ["create_app"]
 
 def __getattr__(name: str) -> Any:
     if name == "create_app":
-        from .app import create_app
+        from .app import create_app  # Flask loaded when asked for: the rules import without it
 
         return create_app
     raise AttributeError(f"module 'referee' has no attribute {name!r}")

@@ -18,14 +18,10 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import IntegerConverter
 
 from . import jsontext, store
-
-_HERE = Path(__file__).resolve().parent
-
-
-def _asset_folder(name: str) -> str:
-    """templates/ and static/ sit beside the package in a checkout, inside it once installed as a wheel."""
-    inside = _HERE / name
-    return str(inside if inside.is_dir() else _HERE.parent / name)
+from .assets import asset_folder
+from .matches import backfill_summaries
+from .portable import register_cli
+from .web import i18n, register
 
 
 class _JSONProvider(DefaultJSONProvider):
@@ -89,8 +85,6 @@ def _open_database(app: Flask, instance: Path) -> None:
             app.config["SECRET_KEY"] = _secret_key(instance)
         db = store.connect(path)
         try:
-            from .matches import backfill_summaries
-
             backfill_summaries(db)
         finally:
             db.conn.close()
@@ -115,8 +109,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """The application factory. ``test_config`` overrides configuration (DATABASE, SECRET_KEY, ...)."""
     app = Flask(
         __name__,
-        template_folder=_asset_folder("templates"),
-        static_folder=_asset_folder("static"),
+        template_folder=asset_folder("templates"),
+        static_folder=asset_folder("static"),
         instance_relative_config=True,
     )
     app.url_map.converters["int"] = _SqliteInt
@@ -150,12 +144,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     _open_database(app, instance)
 
     Htmx(app)
-    from .web import i18n
-
     i18n.init_app(app)  # languages: before the web layer, so its answers are marked last (Vary, Content-Language)
-    from .portable import register_cli
-    from .web import register
-
     register(app)
     register_cli(app)
     return app

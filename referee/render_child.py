@@ -12,13 +12,13 @@ import gc
 from multiprocessing import spawn
 
 from . import sheets
-from .app import _asset_folder
+from .assets import asset_folder
 
 spawn._fixup_main_from_path = lambda path: None  # type: ignore[attr-defined]  # noqa: SLF001
 spawn._fixup_main_from_name = lambda name: None  # type: ignore[attr-defined]  # noqa: SLF001
 
 try:
-    sheets.warm_up(_asset_folder("static"))
+    sheets.warm_up(asset_folder("static"))
 except Exception:  # noqa: BLE001 — each child then loads what it needs itself (the render says what is wrong)
     pass
 # What is loaded now lives as long as the fork server: left out of every child's garbage collections, which would

@@ -9,11 +9,22 @@ without any network: WeasyPrint may only read files from ``static/`` (and the ``
 from __future__ import annotations
 
 import bisect
+import ctypes
+import ctypes.util
 import functools
+import gc
+import hashlib
 import itertools
+import logging
+import math
 import mimetypes
+import multiprocessing
 import re
+import threading
+import time
+import traceback
 import unicodedata
+from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
@@ -543,6 +554,7 @@ def _nice_step(peak: int) -> int:
 
 def static_fetcher(static_folder: str | Path, static_url_path: str = "/static"):
     """A WeasyPrint URL fetcher that serves files from static/ and refuses everything else (no network)."""
+    # WeasyPrint (0.6 s and 40 MiB to load) only where a sheet is rendered: in the render's child, not the server
     from weasyprint.urls import URLFetcher, URLFetcherResponse
 
     root = Path(static_folder).resolve()
@@ -569,7 +581,7 @@ def html_to_pdf(html: str, base_url: str, static_folder: str | Path, css: str | 
                 stylesheets: Sequence[Any] = ()) -> bytes:
     """Render the sheet's HTML (print CSS, @page) to PDF bytes; ``css``: a style sheet of its own on top;
     ``stylesheets``: style sheets already read (``stylesheet``)."""
-    from weasyprint import CSS, HTML
+    from weasyprint import CSS, HTML  # only where a sheet is rendered (see static_fetcher)
 
     fetcher = static_fetcher(static_folder)
     extra = [*stylesheets, *([CSS(string=css, url_fetcher=fetcher)] if css else [])]
@@ -625,8 +637,6 @@ def _render_in_child(*args: Any) -> bytes:
             child.kill()
             child.join(5)
         child.close()
-    import logging
-
     body, logged = value
     for name, level, message in logged:  # WeasyPrint's warnings (a missing glyph, bad CSS) in the server's log
         logging.getLogger(name).log(level, "%s", message)
@@ -637,9 +647,6 @@ def _render_in_child(*args: Any) -> bytes:
 
 def _child_main(sending: Any, *args: Any) -> None:
     """In the child: render, send the PDF (or the traceback) with what was logged meanwhile, and end."""
-    import logging
-    import traceback
-
     logged: list[tuple[str, int, str]] = []
 
     class Kept(logging.Handler):
@@ -661,8 +668,6 @@ def _child_context() -> Any:
     """A fork server (where the platform has one; else each child starts anew) that imports
     ``referee.render_child`` once, and that every render's child is forked from. Never a plain fork of the
     server itself: its other threads may hold locks the child would inherit held."""
-    import multiprocessing
-
     if "forkserver" not in multiprocessing.get_all_start_methods():
         return multiprocessing.get_context("spawn")
     context = multiprocessing.get_context("forkserver")
@@ -674,7 +679,7 @@ def start_render_server() -> None:
     """Start the fork server now (it loads WeasyPrint meanwhile) rather than at the first sheet."""
     context = _child_context()
     if context.get_start_method() == "forkserver":
-        from multiprocessing import forkserver
+        from multiprocessing import forkserver  # only where there is a fork server (not Windows)
 
         forkserver.ensure_running()
 
@@ -731,7 +736,7 @@ def stylesheet(path: str | Path) -> Any:
     """The style sheet at ``path`` read by WeasyPrint once per process (again when the file changes): reading
     it (cssselect2 compiles every selector) costs about as much as a whole one-page render. A read style
     sheet is only matched against afterwards, so threads share it."""
-    from weasyprint import CSS
+    from weasyprint import CSS  # only where a sheet is rendered (see static_fetcher)
 
     file = Path(path).resolve()
     stamp = file.stat().st_mtime
@@ -759,8 +764,6 @@ class RenderGate:
     free for everything else. Thread-safe."""
 
     def __init__(self, renders: int, waiting: int, wait: float) -> None:
-        import threading
-
         self.renders, self.waiting, self.wait = max(1, renders), max(0, waiting), max(0.0, wait)
         self._slots = threading.BoundedSemaphore(self.renders)
         self._lock = threading.Lock()
@@ -773,8 +776,6 @@ class RenderGate:
 
     def retry_after(self) -> int:
         """Seconds until a slot is likely free: about one render's time (5 s before the first is timed)."""
-        import math
-
         return min(300, max(1, math.ceil(self._took))) if self._took else 5
 
     def busy(self) -> Busy:
@@ -797,8 +798,6 @@ class RenderGate:
     def run(self, make: Callable[[], bytes]) -> bytes:
         """``make()`` in a render slot, waited for at most ``wait`` seconds; then the memory it used is given
         back (``release_memory``)."""
-        import time
-
         with self.admission():
             if not self._slots.acquire(timeout=self.wait):
                 raise self.busy()
@@ -814,9 +813,6 @@ class RenderGate:
 
 @functools.lru_cache(maxsize=1)
 def _malloc_trim() -> Callable[[int], int] | None:
-    import ctypes
-    import ctypes.util
-
     try:
         return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim
     except (OSError, AttributeError):  # not glibc (musl, macOS): nothing to trim
@@ -828,8 +824,6 @@ def release_memory(collect: bool = False) -> None:
     ``collect``: after a long render, its reference cycles collected first (the HTML of a 50-page sheet leaves
     about 25 MiB, half of it in cycles). ``malloc_trim`` runs without holding the GIL."""
     if collect:
-        import gc
-
         gc.collect()
     trim = _malloc_trim()
     if trim is not None:
@@ -850,8 +844,6 @@ class _Flight:
     """One render under way: done when it ends, with what it made (None: it failed)."""
 
     def __init__(self) -> None:
-        import threading
-
         self.done = threading.Event()
         self.rendered: Rendered | None = None
 
@@ -864,9 +856,6 @@ class SheetCache:
     match that changes never keeps stale sheets around. Thread-safe (waitress serves from several threads)."""
 
     def __init__(self, max_entries: int = 64, max_bytes: int = 32 * 1024 * 1024) -> None:
-        import threading
-        from collections import OrderedDict
-
         self.max_entries, self.max_bytes = max_entries, max_bytes
         self._entries: OrderedDict[Any, tuple[Any, Rendered]] = OrderedDict()
         self._bytes = 0
@@ -882,8 +871,6 @@ class SheetCache:
             return found[1]
 
     def put(self, slot: Any, version: Any, body: bytes) -> Rendered:
-        import hashlib
-
         rendered = Rendered(body, hashlib.sha256(body).hexdigest()[:32])
         if len(body) > self.max_bytes:
             return rendered  # too big to keep: served, not cached

@@ -15,6 +15,7 @@ import secrets
 import sqlite3
 import threading
 import uuid
+import weakref
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager, nullcontext
 from contextvars import ContextVar
@@ -397,6 +398,8 @@ class WriteLock:
             return None
         if self._fd is None or self._pid != os.getpid():  # a forked child would share its parent's flock
             self._fd, self._pid = open_lock_file(self.lock_file), os.getpid()
+            if self._fd is not None:  # closed with the lock, once no connection to its file is left (write_lock)
+                weakref.finalize(self, os.close, self._fd)
         return self._fd
 
 
@@ -423,12 +426,14 @@ def open_lock_file(lock_file: str) -> int | None:
     return fd
 
 
-_write_locks: dict[str, WriteLock] = {}
+_write_locks: weakref.WeakValueDictionary[str, WriteLock] = weakref.WeakValueDictionary()
 _write_locks_guard = threading.Lock()
 
 
 def write_lock(path: str | Path) -> WriteLock:
-    """The write lock of a database file in this process (one per file, whatever the path to it)."""
+    """The write lock of a database file in this process (one per file, whatever the path to it). Each connection
+    holds its file's (``connect``); the lock, and its lock file's descriptor, go with the last of them, so a process
+    that opens many files one after another (the tests) does not keep a descriptor for each."""
     key = str(path) if str(path) == ":memory:" else os.path.realpath(path)
     with _write_locks_guard:
         lock = _write_locks.get(key)

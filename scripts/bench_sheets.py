@@ -148,7 +148,7 @@ def build_archive(database: Path, sheets: int, deals: int) -> list[int]:
         response = client.post("/api/import", json=copy)
         assert response.status_code in (200, 201), response.json
     with app.app_context():
-        from referee.web import get_db
+        from referee.web.db import get_db
 
         return [row[0] for row in get_db().execute("SELECT id FROM matches ORDER BY id")]
 

@@ -15,7 +15,7 @@ from referee import matches, store
 from referee.games import find_game
 from referee.games.match import DealRecord, replay
 from referee.matches import entering
-from referee.web import _threads
+from referee.web.db import get_db
 
 THROWN_IN = {"upcard": "clubs", "calls": ["pass", "pass", "pass", "pass"]}
 
@@ -60,7 +60,8 @@ def test_a_deal_post_runs_at_most_ten_sql_statements(client):
             ).status_code
             == 201
         )
-    conn = _threads.kept[1].conn  # the test client's thread keeps its connection between requests
+    with client.application.app_context():
+        conn = get_db().conn  # the connection given back last: the next request is lent it (referee.web.db)
     statements: list[str] = []
     conn.set_trace_callback(statements.append)
     try:

@@ -152,7 +152,7 @@ def test_the_cache_bound_comes_from_the_environment_too(app, client, renders, mo
 
 
 def test_the_version_is_the_match_rows_version_column(client, match):
-    from referee.web import get_db
+    from referee.web.db import get_db
     from referee.web.sheets import match_version
 
     with client.application.test_request_context():

@@ -113,7 +113,7 @@ def test_renders_beyond_the_bound_wait_then_get_503_and_beyond_the_queue_503_at_
 
 
 def test_the_api_error_carries_retry_after_too(app):
-    from referee.web import http_error
+    from referee.web.common import http_error
 
     with app.test_request_context("/api/matches"):
         body, status, headers = http_error(ServiceUnavailable("Busy.", retry_after=7))

@@ -159,3 +159,34 @@ def test_without_a_file_lock_writes_go_on_with_the_thread_lock_alone(tmp_path, m
         db.conn.close()
     assert _sessions(path) == {"s"}
     assert (tmp_path / "alone.sqlite.write-lock").is_file() == (why == "flock refused")
+
+
+def test_one_lock_a_file_while_a_connection_holds_it_and_its_descriptor_goes_with_the_last(tmp_path):
+    """Every connection to a file (by any path to it) shares its write lock; once none is left, the lock and its
+    lock file's descriptor go too: a process that opens many files one after another keeps no descriptor of each."""
+    path = tmp_path / "referee.sqlite"
+    link = tmp_path / "link.sqlite"
+    first = store.connect(path)
+    link.symlink_to(path)
+    second = store.connect(link)
+    assert first.write_lock is second.write_lock  # type: ignore[attr-defined]
+    with store.immediate(first):  # the lock file opened
+        pass
+    lock_file = str(path) + store.LOCK_SUFFIX
+
+    def lock_file_open() -> bool:
+        return any(os.path.realpath(f"/proc/self/fd/{fd}") == os.path.realpath(lock_file)
+                   for fd in os.listdir("/proc/self/fd") if os.path.exists(f"/proc/self/fd/{fd}"))
+
+    assert lock_file_open()
+    first.conn.close()
+    del first
+    assert lock_file_open()  # the second connection still holds it
+    second.conn.close()
+    del second
+    assert not lock_file_open()
+    again = store.connect(path)  # a new lock for the file, its lock file opened again when a write takes it
+    with store.immediate(again):
+        again.execute("INSERT INTO sessions (id, created, seen) VALUES ('again', 'x', 'x')")
+    assert lock_file_open()
+    again.conn.close()

@@ -16,8 +16,10 @@ from flask_babel import gettext
 from .. import games as rules  # read when asked (``games`` here is the view of /api/games)
 from .. import matches, store
 from ..games.base import RuleError, Violation, whole_number
-from . import DuplicateKey, capped, duplicate_key_error, get_db, loads
+from .common import DuplicateKey, capped, duplicate_key_error, loads
 from .conflicts import refusal_message, taken_message
+from .db import get_db
+from .history import parse_filters
 from .i18n import say
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -126,8 +128,6 @@ def games():
 @bp.get("/matches")
 def list_matches():
     """The archive, newest first: ?game=&player=&status=&since=&until=&page= (100 a page)."""
-    from .history import parse_filters
-
     filters, problems = parse_filters(request.args)
     if problems:
         return _errors(problems, 422)

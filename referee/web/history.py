@@ -13,7 +13,7 @@ from flask_babel import gettext
 from .. import games, store
 from ..games.base import N_, Violation, whole_number
 from ..players import player_stats
-from . import get_db
+from .db import get_db
 from .i18n import say
 
 bp = Blueprint("history", __name__)

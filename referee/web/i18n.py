@@ -29,11 +29,11 @@ from urllib.parse import urlencode
 
 import pyphen
 from babel import Locale
-from babel.dates import format_date, format_time
+from babel.dates import format_date, format_datetime, format_time
 from babel.lists import format_list
 from babel.numbers import format_decimal, get_group_symbol, get_minus_sign_symbol
 from flask import Flask, Response, current_app, has_request_context, request
-from flask_babel import Babel, get_locale, get_translations, gettext, pgettext
+from flask_babel import Babel, get_locale, get_translations, gettext, ngettext, pgettext
 from markupsafe import Markup, escape
 
 from ..games.base import N_, Line, Term, Violation, and_list
@@ -285,8 +285,6 @@ def moment(value: datetime) -> str:
 
 
 def datetime_filter(value: Any, format: str = "medium") -> str:
-    from babel.dates import format_datetime
-
     if not isinstance(value, datetime):
         return "" if value is None else str(value)
     return format_datetime(value, format, locale=_locale())
@@ -353,8 +351,6 @@ def script_words() -> dict[str, Any]:
     """The sentences the page's scripts show (offline outbox, a restored draft, a failed request), in the reader's
     language; base.html hands them over in a JSON block (no inline script). ``{name}`` marks what the script fills
     in; ``*_one`` / ``*_many`` are the singular and plural of a count."""
-    from flask_babel import ngettext
-
     def waiting(noun: str, one: bool) -> str:
         if noun == "hand":
             return ngettext("%(count)s hand waiting to send", "%(count)s hands waiting to send", 1 if one else 2,

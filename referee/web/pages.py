@@ -14,9 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
-from urllib.parse import urlparse
 
-from flask import Blueprint, abort, current_app, g, make_response, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, g, make_response, render_template, request, url_for
 from flask_babel import gettext
 from flask_babel import gettext as _
 from htmx_flask import request as hx_request
@@ -24,14 +23,18 @@ from markupsafe import Markup, escape
 from werkzeug.exceptions import Conflict as HTTPConflict
 from werkzeug.exceptions import NotFound, UnprocessableEntity
 
-from .. import games, jsontext, matches, store
+from .. import games, jsontext, matches, sheets, store
 from ..games import find_game
 from ..games.base import N_, InvalidDeal, RuleError, Table, Term, UnknownGame, Violation, line_from_json, whole_number
 from ..games.match import MatchState
-from . import capped, get_db, http_error
+from .common import capped, go, http_error
+from .conflicts import refusal_message, taken_what
+from .db import get_db
 from .games import AnyPlug, EntryForm, PageOp, Reading, find_plug
 from .games.form import Button, pressed
 from .i18n import current_language, number_writer, say
+from .security import csrf_token
+from .sheets import configured_options, rules_template
 
 bp = Blueprint("pages", __name__)
 
@@ -94,20 +97,7 @@ def _back_to_table(match_id: int, **shown: Any):
     """After a change: the match page, table first, with what changed highlighted (``new`` or
     ``changed`` deal number, ``done`` for a match-wide action). The query differs from the page's own
     URL, so htmx's client-side redirect reloads the page instead of only moving to an anchor."""
-    return _go(url_for("pages.match_page", match_id=match_id, **shown))
-
-
-def _go(url: str):
-    """After a successful post: a redirect, or for htmx a client-side redirect."""
-    if hx_request.htmx:
-        response = make_response("", 204)
-        response.headers["HX-Redirect"] = url
-        # The same page with only another #anchor is just a scroll for the browser: have htmx reload it.
-        current, target = urlparse(request.headers.get("HX-Current-URL", "")), urlparse(url)
-        if current.path and (current.path, current.query) == (target.path, target.query):
-            response.headers["HX-Refresh"] = "true"
-        return response
-    return redirect(url, code=303)
+    return go(url_for("pages.match_page", match_id=match_id, **shown))
 
 
 # ---- home and new match -------------------------------------------------------------------
@@ -124,8 +114,6 @@ def home():
 
 
 def _new_match_form(game_key: str) -> dict[str, Any]:
-    from .. import store
-
     try:
         game = find_game(game_key)
     except UnknownGame:
@@ -168,7 +156,7 @@ def create_match():
         if "first_dealer" in errors and errors.get(f"players.{dealer_index}"):
             errors.pop("first_dealer")
         return render_template("new_match.html", values=values, errors=errors, **ctx), 422
-    return _go(url_for("pages.match_page", match_id=match_id))
+    return go(url_for("pages.match_page", match_id=match_id))
 
 
 # ---- rules --------------------------------------------------------------------------------
@@ -184,8 +172,6 @@ def rules_page(game_key: str):
         game = find_game(game_key)
     except UnknownGame:
         abort(404, description=gettext("Referee does not know the game %(game)s.", game=repr(game_key)))
-    from .sheets import configured_options, rules_template
-
     return render_template(rules_template(game.key), game=game, options=configured_options(game, request.args))
 
 
@@ -378,8 +364,6 @@ def _row_context(match: matches.Match) -> dict[str, Any]:
     are written, where a deal's pages are (``deal_base`` + number + "/edit", "/void" …), the row's buttons' names
     (each sentence looked up once, its number filled in per row: ``acts.correct % {"number": …}``), the working's
     column span and the session's CSRF token."""
-    from .security import csrf_token
-
     noun = _(match.game.deal_noun)
     keep = {"noun": noun, "number": "%(number)s"}
     return {"words": _words(), "noun": match.game.deal_noun, "noun_word": noun, "figure": number_writer(),
@@ -533,7 +517,7 @@ def _undo_or_redo(action, match_id: int):
 @bp.post("/matches/<int:match_id>/rematch")
 def rematch(match_id: int):
     new_id = matches.rematch(get_db(), match_id)
-    return _go(url_for("pages.match_page", match_id=new_id))
+    return go(url_for("pages.match_page", match_id=new_id))
 
 
 @bp.post("/matches/<int:match_id>/deals/<int:number>/versions/<int:version>/restore")
@@ -569,8 +553,6 @@ def _match_extras(match: matches.Match, seen: int | None = None) -> dict[str, An
     """What the match page shows beyond the table: the chart, the activity log (a page of it: the newest actions,
     however long the log), what undo would undo, and what the live table needs (``seen``: the newest action the
     phone showing it has seen)."""
-    from .. import sheets, store
-
     db = get_db()
     last = matches.latest_event(db, match.id)
     highlight, done, done_undo = _shown_change(match, last, seen)
@@ -903,8 +885,6 @@ def _entry_head(match: matches.Match, deal: dict[str, Any] | None, target: NewDe
     """What the entry form's head shows and follows live (``/matches/<id>/live?entry=…``): which deal it is for,
     who deals, the match's totals, and — before Save — that another phone entered this deal first (or changed its
     dealer, or changed the deal being corrected). ``page_op``: the values of the page's own buttons."""
-    from .conflicts import refusal_message, taken_what
-
     taken = refused if isinstance(refused, matches.DealTaken) else None
     changed = None
     if deal is not None and opened_version is not None and opened_version != deal["version"]:

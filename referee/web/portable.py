@@ -17,7 +17,8 @@ from werkzeug.exceptions import RequestEntityTooLarge
 
 from .. import games, matches, portable, store
 from ..games.base import Violation
-from . import DuplicateKey, capped, duplicate_key_error, get_db, loads
+from .common import DuplicateKey, capped, duplicate_key_error, loads
+from .db import get_db, holding_connection
 from .i18n import number, say
 
 bp = Blueprint("portable", __name__)
@@ -57,9 +58,9 @@ def _attachment(response: Response, filename: str) -> Response:
 
 def _streamed(pieces: Iterator[str], mimetype: str, filename: str) -> Response:
     """An attachment sent as it is written (a generator answer), never built whole in memory. The pieces need no
-    request context: they read the worker thread's connection (``get_db``), which stays open, and that thread
-    serves nothing else until the answer is sent."""
-    return _attachment(Response(pieces, mimetype=mimetype), filename)
+    request context: they read the request's connection (``get_db``), which they hold until the answer is sent
+    (``holding_connection``)."""
+    return _attachment(Response(holding_connection(pieces), mimetype=mimetype), filename)
 
 
 # ---- export -------------------------------------------------------------------------------

@@ -49,13 +49,15 @@ from flask import (
     url_for,
 )
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
-from flask_babel import gettext, ngettext
+from flask_babel import gettext
 from limits import parse_many
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 from werkzeug.exceptions import BadRequest, Forbidden, UnsupportedMediaType
 
 from .. import store
+from .common import duration
+from .db import get_db
 
 bp = Blueprint("auth", __name__)
 log = logging.getLogger("referee.security")
@@ -236,18 +238,10 @@ def _refused(wait: int, how: str) -> None:
 
 def _throttled_api(wait: int):
     _refused(wait, "Bearer")
-    message = gettext("Too many wrong passphrases from this address: try again in %(wait)s.", wait=_in(wait))
+    message = gettext("Too many wrong passphrases from this address: try again in %(wait)s.", wait=duration(wait))
     response = jsonify({"errors": [{"field": None, "code": "too_many_attempts", "message": message}]})
     response.headers["Retry-After"] = str(wait)
     return response, 429
-
-
-def _in(seconds: int) -> str:
-    if seconds < 90:
-        return ngettext("%(num)s second", "%(num)s seconds", seconds)
-    if seconds < 90 * 60:
-        return ngettext("%(num)s minute", "%(num)s minutes", math.ceil(seconds / 60))
-    return ngettext("%(num)s hour", "%(num)s hours", math.ceil(seconds / 3600))
 
 
 # ---- sessions -----------------------------------------------------------------------------
@@ -269,8 +263,6 @@ def session_signed_in() -> bool:
     ok = False
     sid = session.get("sid")
     if passphrase() and session.get("signed_in") and isinstance(sid, str) and session.get("pp") == _passphrase_tag():
-        from . import get_db
-
         try:
             db = get_db()
             seen = store.session_seen(db, sid)
@@ -447,11 +439,9 @@ def login():
         if wait:
             _refused(wait, "login form")
             error, status, headers = (gettext("Too many wrong passphrases from this device: try again in %(wait)s.",
-                                              wait=_in(wait)), 429,
+                                              wait=duration(wait)), 429,
                                       {"Retry-After": str(wait)})
         elif hmac.compare_digest(given.encode(), _passphrase_bytes()):
-            from . import get_db
-
             db = get_db()
             store.end_idle_sessions(db, (datetime.now(UTC) - _idle()).isoformat(timespec="seconds"))
             session.clear()
@@ -471,8 +461,6 @@ def login():
 def logout():
     sid = session.get("sid")
     if isinstance(sid, str):
-        from . import get_db
-
         store.end_session(get_db(), sid)
     session.clear()
     return redirect(url_for("auth.login") if passphrase() else url_for("pages.home"), code=303)

@@ -8,7 +8,8 @@ from flask import Blueprint, abort, render_template, request, url_for
 from flask_babel import gettext
 
 from .. import matches, sheets, store
-from . import get_db
+from .common import go
+from .db import get_db
 from .i18n import say
 from .security import public_url
 
@@ -48,8 +49,6 @@ def live(token: str):
 
 @bp.post("/matches/<int:match_id>/share")
 def create(match_id: int):
-    from .pages import _go
-
     db = get_db()
     try:
         matches.load(db, match_id)
@@ -58,18 +57,16 @@ def create(match_id: int):
     with store.immediate(db):
         store.create_share_link(db, match_id)
     # Back on the match page with the share section open: the new link and its QR code in view, no third tap.
-    return _go(url_for("pages.match_page", match_id=match_id, shared=1, _anchor="share"))
+    return go(url_for("pages.match_page", match_id=match_id, shared=1, _anchor="share"))
 
 
 @bp.post("/matches/<int:match_id>/share/<token>/revoke")
 def revoke(match_id: int, token: str):
-    from .pages import _go
-
     db = get_db()
     with store.immediate(db):
         if not store.revoke_share_link(db, match_id, token):
             abort(404, description=gettext("No such share link for this match."))
-    return _go(url_for("pages.match_page", match_id=match_id, shared=1, _anchor="share"))
+    return go(url_for("pages.match_page", match_id=match_id, shared=1, _anchor="share"))
 
 
 def share_links(match_id: int) -> list[dict]:

@@ -32,9 +32,11 @@ from werkzeug.exceptions import ServiceUnavailable
 from .. import matches, sheets
 from ..games import find_game
 from ..games.base import N_, BaseGame, RuleError, UnknownGame
-from . import get_db, i18n
+from . import i18n
+from .common import duration
+from .db import get_db
 from .games import find_plug
-from .i18n import say
+from .i18n import current_language, say
 from .security import public_url
 from .wire import IMMUTABLE
 
@@ -114,8 +116,6 @@ def match_version(match_id: int) -> tuple[Any, ...] | None:
 
 def _language() -> str:
     """The language the sheet is printed in (part of every cache key)."""
-    from .i18n import current_language
-
     return current_language()
 
 
@@ -145,13 +145,11 @@ def _cached(slot: tuple[Any, ...], version: Any, render, mimetype: str, filename
 
 
 def _busy(busy: sheets.Busy) -> NoReturn:
-    from .security import _in
-
     current_app.logger.warning("sheet refused on %s: %s sheets printing, the most at once; retry in %s s",
                                request.path, busy.renders, busy.retry_after)
     raise ServiceUnavailable(_(
         "Referee is printing other sheets right now (at most %(renders)s at once): try again in %(wait)s.",
-        renders=i18n.number(busy.renders), wait=_in(busy.retry_after)), retry_after=busy.retry_after)
+        renders=i18n.number(busy.renders), wait=duration(busy.retry_after)), retry_after=busy.retry_after)
 
 
 def _pdf(html: str, sheet: bool = False) -> bytes:
@@ -362,8 +360,6 @@ def rules_template(game_key: str, lang: str | None = None) -> str:
 
 def localized_template(english: str, lang: str | None = None) -> str:
     """``rules/<name>`` written in ``lang`` (default: the reader's language) when it is, else the English one."""
-    from .i18n import current_language
-
     code = (lang or current_language() or "").replace("_", "-").split("-")[0].strip().lower()
     return f"rules/{code}/{english.rsplit('/', 1)[-1]}" if code in RULES_LANGUAGES else english
 

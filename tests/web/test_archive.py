@@ -56,7 +56,7 @@ def archive(client, app):
     deal(client, s, {"contract": "stiller", "declarers": ["Ben"], "points": 50, "tricks": 3})
     client.post(f"/api/matches/{c}/abandon")
     with app.app_context():
-        from referee.web import get_db
+        from referee.web.db import get_db
         # Fixed dates, whatever today is: a in January, the others in March, newest last.
         db = get_db()
         for mid, stamp in ((a, "2026-01-15T10:00:00+00:00"), (b, "2026-03-02T10:00:00+00:00"),

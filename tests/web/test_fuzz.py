@@ -101,7 +101,7 @@ class World:
     def match_ids(self) -> list[int]:
         """Every match now in the database: the fuzzing itself starts some (rematch, new match, import)."""
         with self.app.app_context():
-            from referee.web import get_db
+            from referee.web.db import get_db
 
             return [r[0] for r in get_db().execute("SELECT id FROM matches ORDER BY id").fetchall()]
 
@@ -147,7 +147,7 @@ def world(tmp_path_factory) -> World:
     # A share link (made through its form, as people do).
     _ok(client.post(f"/matches/{w.matches['klaberjass']}/share"), 303)
     with app.app_context():
-        from referee.web import get_db
+        from referee.web.db import get_db
 
         w.tokens = [r[0] for r in get_db().execute("SELECT token FROM share_links").fetchall()]
     assert w.tokens

@@ -159,7 +159,7 @@ def world(tmp_path_factory) -> World:
     assert client.post(f"/api/matches/{ended}/end").status_code == 200
     ids["klaberjass-ended"] = ended
     with app.app_context():
-        from referee.web import get_db
+        from referee.web.db import get_db
 
         token = store.create_share_link(get_db(), ids["klaberjass-played"])
     locked_app = create_app({"DATABASE": str(tmp / "locked.sqlite"), "SECRET_KEY": "t", "TESTING": True,
