@@ -123,6 +123,22 @@ def test_the_hash_changes_with_the_file(tmp_path):
     assert wire.unhashed(first["app.css"].hashed) == "app.css" and wire.unhashed("app.css") == "app.css"
 
 
+def test_a_file_is_compressed_once_a_process_and_again_when_it_changes(tmp_path):
+    """Every app a process makes reuses the bodies compressed for the same content (start-up is then ~30 ms,
+    not ~190); a file rewritten at the same size, as fast as the file system's clock ticks, is still new."""
+    css = "body { color: red; }\n" * 40  # over 500 bytes: compressed
+    (tmp_path / "app.css").write_text(css)
+    first, again = wire.scan(tmp_path)["app.css"], wire.scan(tmp_path)["app.css"]
+    assert again.bodies is first.bodies and set(first.bodies) == {"identity", "br", "gzip"}
+    changed = css.replace("red;", "tan;")
+    assert len(changed) == len(css)
+    (tmp_path / "app.css").write_text(changed)
+    second = wire.scan(tmp_path)["app.css"]
+    assert second.digest != first.digest and second.hashed != first.hashed
+    assert brotli.decompress(second.bodies["br"]).decode() == changed
+    assert gzip.decompress(second.bodies["gzip"]).decode() == changed
+
+
 # ---- cache policy ------------------------------------------------------------------------------
 
 def match_data_paths(mid: int, token: str) -> list[str]:
