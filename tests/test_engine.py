@@ -15,8 +15,7 @@ from referee import matches, store
 from referee.games import find_game
 from referee.games.match import DealRecord, replay
 from referee.web import _threads
-
-THROWN_IN = {"upcard": "clubs", "calls": ["pass", "pass", "pass", "pass"]}
+from tests.conftest import THROWN_IN
 
 
 def played(ann: int) -> dict:

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from referee import create_app
-from tests.conftest import waitress_serving
+from tests.conftest import let_go, waitress_serving
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -53,8 +53,10 @@ def live_config() -> dict:
 @pytest.fixture
 def live_server(tmp_path, live_config):
     """The app as it runs for real: waitress, in a thread, on a free loopback port."""
-    with waitress_serving(make_live_app(tmp_path, **live_config)) as base:
+    app = make_live_app(tmp_path, **live_config)
+    with waitress_serving(app) as base:
         yield base
+    let_go(app)
 
 
 # Reported by the page itself (so also under script-src 'self': Playwright's init scripts bypass the CSP).
@@ -122,8 +124,12 @@ def phone_without_js(browser, live_server, page_problems):
 
 
 def screenshot(page, name: str) -> None:
-    """Keep a picture of what the user saw (test-artifacts/, not committed) for a person to look at."""
+    """Keep a picture of what the user saw (test-artifacts/, not committed) for a person to look at: the whole
+    page, one image pixel per CSS pixel (390 wide, as the phone lays it out). At the phone's own 2× density a
+    long page took ~370 ms to encode, at CSS scale ~140 (about 100 pictures a run);
+    REFEREE_SCREENSHOT_SCALE=device takes them at the phone's density."""
     ARTIFACTS.mkdir(exist_ok=True)
+    scale = "device" if os.environ.get("REFEREE_SCREENSHOT_SCALE") == "device" else "css"
     # caret="initial": Playwright would hide the caret with an inline style, which htmx then copies while it settles
     # a swap (blocked by the Content-Security-Policy: a console error the page did not make).
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True, caret="initial")
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True, caret="initial", scale=scale)

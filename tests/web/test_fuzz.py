@@ -32,10 +32,9 @@ from hypothesis import strategies as st
 from werkzeug.routing.converters import NumberConverter, PathConverter
 
 from referee import create_app
-from tests.conftest import worked_example
+from tests.conftest import HX, MADE, THROWN_IN, worked_example
 
 TOKEN = "fuzz-csrf-token"
-HX = {"HX-Request": "true"}
 EXAMPLES = int(os.environ.get("REFEREE_FUZZ_EXAMPLES", "0") or 0)
 FUZZ = settings(
     max_examples=EXAMPLES or 80,
@@ -75,8 +74,6 @@ ROUTES = _routes()
 
 # ---- the database: real matches of every game --------------------------------------------------
 
-THROWN_IN = {"upcard": "clubs", "calls": ["pass", "pass", "pass", "pass"]}
-MADE = {"upcard": "hearts", "calls": ["take"], "points": {"Ann": 100, "Ben": 40}, "last_trick": "Ann"}
 SPITZER_DEALS = [
     {"contract": "zola_schwarz", "declarers": ["Ben"], "points": 120, "tricks": 7},
     {"contract": "zola", "declarers": ["Cid"], "points": 95, "tricks": 6},

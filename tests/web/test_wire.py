@@ -12,18 +12,16 @@ from pathlib import Path
 import brotli
 import pytest
 
-from referee import create_app
 from referee.web import wire
-from tests.conftest import worked_example
+from tests.conftest import THROWN_IN, worked_example
 
 STATIC = Path(__file__).resolve().parents[2] / "static"
-THROWN_IN = {"upcard": "clubs", "calls": ["pass", "pass", "pass", "pass"]}
 
 
 @pytest.fixture
-def app(tmp_path):
-    return create_app({"DATABASE": str(tmp_path / "t.sqlite"), "SECRET_KEY": "test", "TESTING": True,
-                       "PASSPHRASE": None, "CSRF": False})
+def app(make_app):
+    """Forms posted without the CSRF token: what is looked at here is the wire."""
+    return make_app(CSRF=False)
 
 
 @pytest.fixture
@@ -236,11 +234,11 @@ def test_service_worker_precaches_static_files_and_never_match_data(client):
     assert client.get("/sw.js", headers={"If-None-Match": r.headers["ETag"]}).status_code == 304
 
 
-def test_the_service_worker_changes_when_a_static_file_does(tmp_path):
+def test_the_service_worker_changes_when_a_static_file_does(tmp_path, make_app):
     static = tmp_path / "static"
     static.mkdir()
     (static / "app.css").write_text("a{}")
-    app = create_app({"DATABASE": str(tmp_path / "t.sqlite"), "SECRET_KEY": "t", "TESTING": True})
+    app = make_app()
     app.static_folder = str(static)
     wire.init_assets(app)
     first = app.test_client().get("/sw.js").get_data(as_text=True)
@@ -258,11 +256,8 @@ def test_offline_page(client):
     assert "data-awake" not in body
 
 
-def test_installing_needs_no_passphrase_but_pages_still_do(tmp_path):
-    app = create_app(
-        {"DATABASE": str(tmp_path / "t.sqlite"), "SECRET_KEY": "t", "TESTING": True, "PASSPHRASE": "open sesame"}
-    )
-    client = app.test_client()
+def test_installing_needs_no_passphrase_but_pages_still_do(locked):
+    client = locked.test_client()
     for path in ("/manifest.webmanifest", "/sw.js", "/offline"):
         assert client.get(path).status_code == 200, path
     assert client.get("/").status_code == 302
