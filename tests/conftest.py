@@ -29,6 +29,16 @@ settings.register_profile("dev", deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") == "true" else "dev"))
 
 
+# ---- pytest-xdist -----------------------------------------------------------------------------
+
+def pytest_collection_modifyitems(items) -> None:
+    """scripts/test runs the tests on every core (--dist loadgroup): the ones marked ``timing`` go to one worker,
+    one after another, so that two of them never make each other late."""
+    for item in items:
+        if item.get_closest_marker("timing"):
+            item.add_marker(pytest.mark.xdist_group("timing"))
+
+
 # ---- worked examples and common deals ---------------------------------------------------------
 
 def worked_example() -> dict:

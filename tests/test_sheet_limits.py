@@ -22,6 +22,8 @@ from werkzeug.exceptions import ServiceUnavailable
 from referee import sheets
 from tests.test_sheets import enter_deals
 
+pytestmark = pytest.mark.timing  # sleeps to let requests arrive, times refusals: on one worker, one after another
+
 ROOT = Path(__file__).resolve().parents[1]
 
 

@@ -116,6 +116,7 @@ def test_fifty_wrong_bearers_are_throttled_while_the_right_one_works_elsewhere(l
     assert len(refusals) == 47 and "198.51.100.7" in refusals[0].getMessage()
 
 
+@pytest.mark.timing
 def test_the_login_form_is_throttled_too_without_sleeping(locked):
     import time
 
@@ -381,6 +382,7 @@ def test_deals_per_match_are_capped_on_import(make_app, client):
     assert other.get("/api/matches").json["total"] == 0
 
 
+@pytest.mark.timing
 def test_a_sheet_over_the_page_limit_is_refused_at_once(make_app):
     import time
 
