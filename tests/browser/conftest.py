@@ -83,7 +83,9 @@ class PageProblems(list):
 
 def _context(browser, problems: PageProblems | None = None, **kwargs):
     context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True, **kwargs)
-    context.set_default_timeout(10_000)
+    # How long a step may wait for the page (an element, a navigation), not a speed target: with the tests on
+    # both cores of a busy 2-core machine, a sheet's download once took over 10 s.
+    context.set_default_timeout(20_000)
     if problems is not None:
         context.add_init_script(CSP_LISTENER)
         context.on("page", problems.watch)
