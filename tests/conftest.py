@@ -87,17 +87,26 @@ TEST_CONFIG = {"SECRET_KEY": "test", "TESTING": True, "PASSPHRASE": None}
 
 
 def let_go(app: Flask) -> None:
-    """What an app of a test keeps open in this process after the test: the lock file beside its database (one
+    """What an app keeps open in this process after its last request: the lock file beside its database (one
     descriptor a database, held for the life of the process otherwise)."""
     store.close_write_lock(app.config["DATABASE"])
+
+
+@pytest.fixture(autouse=True)
+def _lock_files_let_go(request) -> Iterator[None]:
+    """At the end of a test, the lock files of the databases in its folder are closed, whoever opened them (an
+    app, store.connect): a run makes thousands of databases."""
+    folder = request.getfixturevalue("tmp_path") if "tmp_path" in request.fixturenames else None
+    yield
+    if folder is not None:
+        for lock_file in folder.rglob("*" + store.LOCK_SUFFIX):
+            store.close_write_lock(str(lock_file).removesuffix(store.LOCK_SUFFIX))
 
 
 @pytest.fixture
 def app(tmp_path):
     """An app of its own for each test, on its own database."""
-    app = create_app({"DATABASE": str(tmp_path / "test.sqlite"), **TEST_CONFIG})
-    yield app
-    let_go(app)
+    return create_app({"DATABASE": str(tmp_path / "test.sqlite"), **TEST_CONFIG})
 
 
 @pytest.fixture
@@ -126,7 +135,7 @@ def make_app(tmp_path) -> Iterator[Callable[..., Flask]]:
 
     yield make
     for app in made:
-        let_go(app)
+        let_go(app)  # one with DATABASE elsewhere too
 
 
 PASSPHRASE = "open sesame"

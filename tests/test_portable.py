@@ -721,6 +721,8 @@ def test_generated_matches_round_trip_exactly(plan):
         finally:
             source.conn.close()
             target.conn.close()
+            store.close_write_lock(Path(tmp) / "a.sqlite")  # the files go with the folder: their lock files too
+            store.close_write_lock(Path(tmp) / "b.sqlite")
 
 
 # ---- the import page ------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from referee import create_app
-from tests.conftest import let_go, waitress_serving
+from tests.conftest import waitress_serving
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -53,10 +53,8 @@ def live_config() -> dict:
 @pytest.fixture
 def live_server(tmp_path, live_config):
     """The app as it runs for real: waitress, in a thread, on a free loopback port."""
-    app = make_live_app(tmp_path, **live_config)
-    with waitress_serving(app) as base:
+    with waitress_serving(make_live_app(tmp_path, **live_config)) as base:
         yield base
-    let_go(app)
 
 
 # Reported by the page itself (so also under script-src 'self': Playwright's init scripts bypass the CSP).
