@@ -391,6 +391,15 @@ class WriteLock:
             if fd is not None:
                 fcntl.flock(fd, fcntl.LOCK_UN)
 
+    def close(self) -> None:
+        """Let go of the lock file's descriptor (after a write of this process in progress); the next write opens
+        it again. For a process done with a database: a server keeps its one file's open while it runs, but a test
+        run makes hundreds of databases, one descriptor each."""
+        with self.thread:
+            if self._fd is not None:
+                os.close(self._fd)
+            self._fd = None
+
     def _descriptor(self) -> int | None:
         """The lock file's descriptor (opened once per process; tried again at the next write when it could not
         be); None when there is none to take."""
@@ -440,6 +449,15 @@ def write_lock(path: str | Path) -> WriteLock:
         if lock is None:
             lock = _write_locks[key] = WriteLock(None if key == ":memory:" else key + LOCK_SUFFIX)
         return lock
+
+
+def close_write_lock(path: str | Path) -> None:
+    """Close the lock file of ``path``'s write lock in this process, if it has one (``WriteLock.close``)."""
+    key = str(path) if str(path) == ":memory:" else os.path.realpath(path)
+    with _write_locks_guard:
+        lock = _write_locks.get(key)
+    if lock is not None:
+        lock.close()
 
 
 def connect(path: str | Path, migrate_schema: bool = True) -> Database:

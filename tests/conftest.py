@@ -1,49 +1,45 @@
+"""What the tests share: the hypothesis profiles, the worked examples, reading a page as a person does, the apps
+(one per test, one per module for tests that only read, or one with a config of its own) and real servers."""
+
 from __future__ import annotations
 
+import html
+import os
+import re
 import threading
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from hypothesis import settings
+from werkzeug.test import TestResponse
 
-from referee import create_app
+from referee import create_app, store
 
-
-@pytest.fixture
-def app(tmp_path):
-    return create_app(
-        {"DATABASE": str(tmp_path / "test.sqlite"), "SECRET_KEY": "test", "TESTING": True, "PASSPHRASE": None}
-    )
-
-
-@pytest.fixture
-def client(app):
-    return app.test_client()
-
-
-@contextmanager
-def waitress_serving(app):
-    """Serve ``app`` with waitress (the production server) on a free loopback port, in a thread; yields the base URL."""
-    from waitress.server import create_server
-
-    # poll(), as `referee` runs it: select() fails once a long test run holds descriptors past 1024
-    server = create_server(app, host="127.0.0.1", port=0, threads=4, asyncore_use_poll=True)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.effective_port}"
-    finally:
-        server.close()
-        thread.join(timeout=5)
+# ---- hypothesis -------------------------------------------------------------------------------
+# A property test's own @settings(max_examples=...) is its budget, chosen for what it explores (see README, Tests);
+# the profile decides the rest. "ci" (CI=true): a fixed, reproducible run — derandomized (the same examples each
+# run, so a red CI is a real regression and not a draw), no example database, no deadline (a shared 2-core machine
+# would make timing noise fail a test). "dev" (elsewhere): a fresh random draw each run, failures kept in
+# .hypothesis/ and replayed first. HYPOTHESIS_PROFILE=ci|dev picks one by hand.
+settings.register_profile("ci", deadline=None, derandomize=True, database=None, print_blob=True)
+settings.register_profile("dev", deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") == "true" else "dev"))
 
 
-@pytest.fixture
-def real_server(app):
-    """The test app behind a real waitress server: for requests the test client would dress up."""
-    with waitress_serving(app) as base:
-        yield base
+# ---- pytest-xdist -----------------------------------------------------------------------------
 
+def pytest_collection_modifyitems(items) -> None:
+    """scripts/test runs the tests on every core (--dist loadgroup): the ones marked ``timing`` go to one worker,
+    one after another, so that two of them never make each other late."""
+    for item in items:
+        if item.get_closest_marker("timing"):
+            item.add_marker(pytest.mark.xdist_group("timing"))
+
+
+# ---- worked examples and common deals ---------------------------------------------------------
 
 def worked_example() -> dict:
     """RULES.md §4, first example: Ben deals, Ann takes hearts; Ann is bate → Ann 0, Ben 206."""
@@ -58,6 +54,126 @@ def worked_example() -> dict:
         "points": {"Ann": 70, "Ben": 56},
         "last_trick": "Ann",
     }
+
+
+# Klaberjass, Ann and Ben: both pass in both rounds, the deal is thrown in (RULES.md 1.2): nobody scores.
+THROWN_IN = {"upcard": "clubs", "calls": ["pass", "pass", "pass", "pass"]}
+# Klaberjass, Ann and Ben: the elder takes hearts; Ann 100 + 10 last trick against Ben's 40.
+MADE = {"upcard": "hearts", "calls": ["take"], "points": {"Ann": 100, "Ben": 40}, "last_trick": "Ann"}
+# Spitzer, RULES.md §4: Ben plays Zola Schwarz alone and takes every trick (120): worth −27, +27 to each other player.
+ZOLA_SCHWARZ = {"contract": "zola_schwarz", "declarers": ["Ben"], "points": 120, "tricks": 7}
+# Joker Judge, RULES.md §4: Ben deals, Ann bids 5, Ben 3; Ben's right judge of Ann's K; no joker declared.
+JOKER_JUDGE_WORKED = {
+    "bids": {"Ann": 5, "Ben": 3},
+    "tricks": [{"cards": {"Ann": "K", "Ben": "J"}, "judge": {"by": "Ben", "call": "K"}}],
+    "joker_declaration": False,
+}
+
+
+# ---- pages ------------------------------------------------------------------------------------
+
+HX = {"HX-Request": "true"}  # a request as htmx sends it
+
+
+def text(page: str | TestResponse) -> str:
+    """What a person reads on a page (an answer or its HTML): tags out, entities read, white space as one."""
+    body = page if isinstance(page, str) else page.get_data(as_text=True)
+    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", body)))
+
+
+# ---- apps -------------------------------------------------------------------------------------
+
+TEST_CONFIG = {"SECRET_KEY": "test", "TESTING": True, "PASSPHRASE": None}
+
+
+def let_go(app: Flask) -> None:
+    """What an app keeps open in this process after its last request: the lock file beside its database (one
+    descriptor a database, held for the life of the process otherwise)."""
+    store.close_write_lock(app.config["DATABASE"])
+
+
+@pytest.fixture(autouse=True)
+def _lock_files_let_go(request) -> Iterator[None]:
+    """At the end of a test, the lock files of the databases in its folder are closed, whoever opened them (an
+    app, store.connect): a run makes thousands of databases."""
+    folder = request.getfixturevalue("tmp_path") if "tmp_path" in request.fixturenames else None
+    yield
+    if folder is not None:
+        for lock_file in folder.rglob("*" + store.LOCK_SUFFIX):
+            store.close_write_lock(str(lock_file).removesuffix(store.LOCK_SUFFIX))
+
+
+@pytest.fixture
+def app(tmp_path):
+    """An app of its own for each test, on its own database."""
+    return create_app({"DATABASE": str(tmp_path / "test.sqlite"), **TEST_CONFIG})
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture(scope="module")
+def module_app(tmp_path_factory):
+    """One app for a whole module whose tests only read (its own pages, rules, translations, static files): a
+    module opts in by overriding ``app`` with it. A test that writes keeps an app of its own."""
+    app = create_app({"DATABASE": str(tmp_path_factory.mktemp("module") / "test.sqlite"), **TEST_CONFIG})
+    yield app
+    let_go(app)
+
+
+@pytest.fixture
+def make_app(tmp_path) -> Iterator[Callable[..., Flask]]:
+    """For a test that needs a config of its own (a passphrase, a limit, a setting under test): the test app's
+    config with ``config`` over it, each on its own database in the test's folder (``DATABASE`` picks another)."""
+    made: list[Flask] = []
+
+    def make(**config) -> Flask:
+        made.append(create_app({"DATABASE": str(tmp_path / f"app{len(made) + 1}.sqlite"), **TEST_CONFIG, **config}))
+        return made[-1]
+
+    yield make
+    for app in made:
+        let_go(app)  # one with DATABASE elsewhere too
+
+
+PASSPHRASE = "open sesame"
+AUTH = {"Authorization": f"Bearer {PASSPHRASE}"}  # the API's way in when a passphrase is set
+
+
+@pytest.fixture
+def locked(make_app) -> Flask:
+    """An app with a passphrase: pages need a session (/login), the API ``AUTH``."""
+    return make_app(PASSPHRASE=PASSPHRASE)
+
+
+@contextmanager
+def waitress_serving(app):
+    """Serve ``app`` with waitress (the production server) on a free loopback port, in a thread; yields the base URL."""
+    from waitress import wasyncore
+    from waitress.server import create_server
+
+    # poll(), as `referee` runs it: select() fails once a long test run holds descriptors past 1024
+    server = create_server(app, host="127.0.0.1", port=0, threads=4, asyncore_use_poll=True)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.effective_port}"
+    finally:
+        # Closed in the server's own thread (no race with its poll loop): every connection, the listening socket and
+        # the trigger, so the loop ends. Then the worker threads, which the server's close() leaves running, each
+        # with its connection to the database (ten descriptors a server, hundreds a run).
+        server.trigger.pull_trigger(lambda: wasyncore.close_all(server._map))
+        thread.join(timeout=5)
+        server.task_dispatcher.shutdown()
+
+
+@pytest.fixture
+def real_server(app):
+    """The test app behind a real waitress server: for requests the test client would dress up."""
+    with waitress_serving(app) as base:
+        yield base
 
 
 @pytest.fixture

@@ -27,6 +27,10 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.timing  # kills servers mid-stream within time bounds: on one worker, one after another
+
 ROOT = Path(__file__).resolve().parents[1]
 PLAYERS = ("Ann", "Ben")
 THREADS = 6

@@ -16,8 +16,7 @@ from referee.games import find_game
 from referee.games.match import DealRecord, replay
 from referee.matches import entering
 from referee.web.db import get_db
-
-THROWN_IN = {"upcard": "clubs", "calls": ["pass", "pass", "pass", "pass"]}
+from tests.conftest import THROWN_IN
 
 
 def played(ann: int) -> dict:

@@ -9,7 +9,7 @@ from datetime import date, datetime
 
 import pytest
 
-from referee import create_app, jsontext
+from referee import jsontext
 from referee.games.base import Line, Term
 
 
@@ -61,8 +61,7 @@ def test_sort_keys_and_default():
         jsontext.dumps(Point(1))
 
 
-def test_the_api_answers_as_flask_would(tmp_path):
-    app = create_app({"DATABASE": str(tmp_path / "t.sqlite"), "SECRET_KEY": "t"})
+def test_the_api_answers_as_flask_would(app):
     with app.app_context():
         when = datetime(2026, 12, 1, 6, 30)
         # dates as Flask writes them (an HTTP date), keys in the order the code wrote them

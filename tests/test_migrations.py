@@ -18,13 +18,12 @@ import pytest
 
 from referee import create_app, store
 from referee.store import MIGRATIONS
-from tests.conftest import worked_example
+from tests.conftest import THROWN_IN, worked_example
 
 LATEST = len(MIGRATIONS)
 TABLES = {"matches", "deals", "deal_revisions", "match_players", "match_events", "share_links", "idempotency_keys"}
 
 MADE_BY_ANN = {"upcard": "hearts", "calls": ["take"], "points": {"Ann": 100, "Ben": 40}, "last_trick": "Ann"}
-THROWN_IN = {"upcard": "clubs", "calls": ["pass", "pass", "pass", "pass"]}
 MADE_BY_ANN_2 = {"upcard": "spades", "calls": ["take"], "points": {"Ann": 90, "Ben": 50}, "last_trick": "Ben"}
 NEW_DEAL = {"upcard": "diamonds", "calls": ["pass", "pass", "pass", "pass"]}
 

@@ -17,20 +17,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from referee import create_app, jsontext, matches, portable, store
+from referee import jsontext, matches, portable, store
 from referee.games.spitzer import points_bounds
-from tests.conftest import worked_example
+from tests.conftest import JOKER_JUDGE_WORKED, MADE, THROWN_IN, ZOLA_SCHWARZ, worked_example
 
-THROWN_IN = {"upcard": "clubs", "calls": ["pass", "pass", "pass", "pass"]}
-MADE = {"upcard": "hearts", "calls": ["take"], "points": {"Ann": 100, "Ben": 40}, "last_trick": "Ann"}
 SPITZER_PLAYERS = ["Ann", "Ben", "Cid", "Dée"]
 NORMAL = {"contract": "normal", "declarers": ["Ann", "Cid"], "points": 61, "tricks": 4}
-ZOLA_SCHWARZ = {"contract": "zola_schwarz", "declarers": ["Ben"], "points": 120, "tricks": 7}
-JJ_WORKED = {
-    "bids": {"Ann": 5, "Ben": 3},
-    "tricks": [{"cards": {"Ann": "K", "Ben": "J"}, "judge": {"by": "Ben", "call": "K"}}],
-    "joker_declaration": False,
-}
 
 
 def without_time(document: dict) -> dict:
@@ -73,7 +65,7 @@ def fill_archive(db) -> list[int]:
     matches.void_deal(db, sp, 3)
 
     jj = new_match(db, "joker-judge", ("Ann", "Ben"), first_dealer="Ben")
-    matches.enter_deal(db, jj, JJ_WORKED)
+    matches.enter_deal(db, jj, JOKER_JUDGE_WORKED)
     matches.enter_deal(db, jj, {"penalty": {"liar": "Ben"}})
     matches.correct_deal(db, jj, 2, {"penalty": {"liar": "Ann"}})  # Ben reaches 220: finished
 
@@ -96,9 +88,9 @@ def db(app):
 
 
 @pytest.fixture
-def other(tmp_path):
+def other(make_app):
     """A second, empty Referee."""
-    app = create_app({"DATABASE": str(tmp_path / "other.sqlite"), "SECRET_KEY": "x", "TESTING": True})
+    app = make_app()
     conn = store.connect(app.config["DATABASE"], migrate_schema=False)
     yield app, app.test_client(), conn
     conn.conn.close()
@@ -293,8 +285,8 @@ def test_an_upload_larger_than_the_usual_request_limit_imports_through_the_page(
     assert r.status_code == 200 and "Skipped 5 matches" in r.get_data(as_text=True)
 
 
-def test_the_import_limit_is_a_clear_413(tmp_path):
-    small = create_app({"DATABASE": str(tmp_path / "s.sqlite"), "SECRET_KEY": "x", "IMPORT_MAX_CONTENT_LENGTH": 1024})
+def test_the_import_limit_is_a_clear_413(make_app):
+    small = make_app(IMPORT_MAX_CONTENT_LENGTH=1024)
     c = small.test_client()
     big = json.dumps({"format": "referee-export", "version": 1, "matches": [], "padding": "x" * 2048})
     r = c.post("/api/import", data=big, content_type="application/json")
@@ -729,6 +721,8 @@ def test_generated_matches_round_trip_exactly(plan):
         finally:
             source.conn.close()
             target.conn.close()
+            store.close_write_lock(Path(tmp) / "a.sqlite")  # the files go with the folder: their lock files too
+            store.close_write_lock(Path(tmp) / "b.sqlite")
 
 
 # ---- the import page ------------------------------------------------------------------------

@@ -22,6 +22,8 @@ import pytest
 from tests.test_crash import Server
 from tests.web.test_raw_http import exchange
 
+pytestmark = pytest.mark.timing  # times answers and the channel timeout: on one worker, one after another
+
 PASSPHRASE = "open sesame"
 SITE = "referee.example.org"
 A, B = "203.0.113.7", "198.51.100.9"  # two clients behind the proxy

@@ -19,8 +19,10 @@ from urllib.parse import urlparse
 import pytest
 from werkzeug.exceptions import ServiceUnavailable
 
-from referee import create_app, sheets
+from referee import sheets
 from tests.test_sheets import enter_deals
+
+pytestmark = pytest.mark.timing  # sleeps to let requests arrive, times refusals: on one worker, one after another
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -203,13 +205,13 @@ def memory_mib(pid: int) -> float:
 
 
 @pytest.fixture
-def big_sheet_server(tmp_path):
+def big_sheet_server(tmp_path, make_app):
     """``python -m referee`` with 4 threads, one sheet rendered at a time and one more waiting 1 s, on a
     database holding a 160-deal match (its sheet with the working: 11 pages)."""
     if not Path("/proc/self/smaps_rollup").exists():
         pytest.skip("reads the server's memory from /proc")
     database = tmp_path / "big.sqlite"
-    app = create_app({"DATABASE": str(database), "SECRET_KEY": "x", "TESTING": True, "PASSPHRASE": None})
+    app = make_app(DATABASE=str(database))
     client = app.test_client()
     mid = client.post("/api/matches", json={"game": "klaberjass", "players": ["Ann", "Ben"], "first_dealer": "Ben",
                                             "options": {"target": "none"}}).json["id"]

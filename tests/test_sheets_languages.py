@@ -4,11 +4,11 @@ Accept-Language, and is part of every cache key."""
 
 from __future__ import annotations
 
+from tests.conftest import ZOLA_SCHWARZ
 from tests.test_sheets import font_names, line_after, lines_of, pdf_of, text_of
 
 JOKER_HAND = {"bids": {"Ann": 5, "Ben": 3}, "joker_declaration": False,
               "tricks": [{"cards": {"Ann": "K", "Ben": "J"}, "judge": {"by": "Ben", "call": "K"}}]}
-ZOLA_SCHWARZ = {"contract": "zola_schwarz", "declarers": ["Ben"], "points": 120, "tricks": 7}
 
 
 def joker_match(client) -> int:

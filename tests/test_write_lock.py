@@ -21,6 +21,8 @@ import pytest
 
 from referee import store
 
+pytestmark = pytest.mark.timing  # times how long a write waits: on one worker, one after another
+
 ROOT = Path(__file__).resolve().parents[1]
 
 # Another process: takes the write lock, writes a session row, says so, and holds the transaction open.

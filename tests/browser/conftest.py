@@ -81,7 +81,9 @@ class PageProblems(list):
 
 def _context(browser, problems: PageProblems | None = None, **kwargs):
     context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True, **kwargs)
-    context.set_default_timeout(10_000)
+    # How long a step may wait for the page (an element, a navigation), not a speed target: with the tests on
+    # both cores of a busy 2-core machine, a sheet's download once took over 10 s.
+    context.set_default_timeout(20_000)
     if problems is not None:
         context.add_init_script(CSP_LISTENER)
         context.on("page", problems.watch)
@@ -122,8 +124,12 @@ def phone_without_js(browser, live_server, page_problems):
 
 
 def screenshot(page, name: str) -> None:
-    """Keep a picture of what the user saw (test-artifacts/, not committed) for a person to look at."""
+    """Keep a picture of what the user saw (test-artifacts/, not committed) for a person to look at: the whole
+    page, one image pixel per CSS pixel (390 wide, as the phone lays it out). At the phone's own 2× density a
+    long page took ~370 ms to encode, at CSS scale ~140 (about 100 pictures a run);
+    REFEREE_SCREENSHOT_SCALE=device takes them at the phone's density."""
     ARTIFACTS.mkdir(exist_ok=True)
+    scale = "device" if os.environ.get("REFEREE_SCREENSHOT_SCALE") == "device" else "css"
     # caret="initial": Playwright would hide the caret with an inline style, which htmx then copies while it settles
     # a swap (blocked by the Content-Security-Policy: a console error the page did not make).
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True, caret="initial")
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True, caret="initial", scale=scale)

@@ -145,6 +145,7 @@ def test_the_race_stores_one_deal_4_and_enter_as_deal_5_is_scored_with_its_deale
     assert api(live_server, f"/api/matches/{mid}")["totals"] == {"Ann": 90, "Ben": 190}
 
 
+@pytest.mark.timing
 def test_a_form_left_open_says_deal_taken_before_save_and_refuses_it_later(phones, live_server, mid):
     a, b, _ = phones
     b.goto(f"{live_server}/matches/{mid}/deals/new")
@@ -211,6 +212,7 @@ def test_an_outbox_entry_refused_elsewhere_is_offered_on_the_table(phones, live_
     b_was_shown_the_other_deal(b)
 
 
+@pytest.mark.timing
 def test_a_third_phone_follows_every_change_within_2_s_without_a_reload(phones, live_server, mid):
     a, _, c = phones
     c.goto(f"{live_server}/matches/{mid}")

@@ -9,6 +9,7 @@ import urllib.request
 import pytest
 
 from tests.browser.conftest import screenshot
+from tests.browser.entry_helpers import idle
 from tests.browser.test_klaberjass_flow import no_horizontal_scroll, tap_radio, totals
 
 pytestmark = pytest.mark.browser
@@ -31,6 +32,7 @@ def test_spitzer_deals_entered_by_taps(phone):
     page.locator("input[name='declarer-0']").wait_for()
     page.locator("input[name='declarer-0']").check()
     page.locator("input[name='declarer-2']").check()
+    idle(page)  # the form re-rendered after the taps: a counting aid opened before that answer came would close
     page.locator("details.counting summary").click()
     cards = ["A-clubs", "10-clubs", "A-spades", "10-spades", "A-hearts", "K-hearts", "Q-diamonds", "J-diamonds",
              "A-diamonds", "10-diamonds"]

@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 
 from tests.browser.conftest import ARTIFACTS, _context, screenshot
+from tests.conftest import THROWN_IN
 
 pytestmark = pytest.mark.browser
 
 AXE = Path(__file__).parent / "assets" / "axe.min.js"
 WCAG21AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 KLABERJASS = {"upcard": "hearts", "calls": ["take"], "points": {"Ann": 90, "Ben": 56}, "last_trick": "Ann"}
-THROWN_IN = {"upcard": "clubs", "calls": ["pass", "pass", "pass", "pass"]}
 SPITZER = {"contract": "normal", "declarers": ["Ann", "Cid"], "points": 61, "tricks": 4}
 JOKER = {"bids": {"Ann": 5, "Ben": 3}, "joker_declaration": False,
          "tricks": [{"cards": {"Ann": "K", "Ben": "J"}, "judge": {"by": "Ben", "call": "K"}}]}

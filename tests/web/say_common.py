@@ -10,7 +10,6 @@ from typing import Any
 import pytest
 from babel.messages.extract import extract_from_file
 
-from referee import create_app
 from referee.games.base import Line
 
 LANGUAGES = ("en", "ja", "de")
@@ -34,11 +33,9 @@ def extracted_from(source: Path, keyword: str, index: int | None) -> set[str]:
 
 
 @pytest.fixture(scope="module")
-def app(tmp_path_factory):
+def app(module_app):
     """One app for the module (the renders read nothing from the store)."""
-    folder = tmp_path_factory.mktemp("say")
-    return create_app({"DATABASE": str(folder / "test.sqlite"), "SECRET_KEY": "test", "TESTING": True,
-                       "PASSPHRASE": None})
+    return module_app
 
 
 @pytest.fixture(params=LANGUAGES)

@@ -8,9 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import worked_example
-
-THROWN_IN = {"upcard": "clubs", "calls": ["pass", "pass", "pass", "pass"]}
+from tests.conftest import THROWN_IN, worked_example
 
 
 def made(maker_points=100, other_points=40, calls=("take",), upcard="hearts", last="Ann"):

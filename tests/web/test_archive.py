@@ -2,18 +2,11 @@
 
 from __future__ import annotations
 
-import html
 import re
 
 import pytest
 
-from tests.conftest import worked_example
-
-HX = {"HX-Request": "true"}
-
-
-def text(response) -> str:
-    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.get_data(as_text=True))))
+from tests.conftest import text, worked_example
 
 
 def new(client, game="klaberjass", players=("Ann", "Ben"), first=None, **extra):

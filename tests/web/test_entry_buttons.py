@@ -14,9 +14,9 @@ from referee.web.games.form import pressed
 from referee.web.games.joker_judge import Declare, JudgeTrick, Lie, TrickButton
 from referee.web.games.klaberjass import AddSequence, BiddingButton, ClearCards, MakeCall, SequenceRowButton
 from referee.web.games.spitzer import CardsButton, TricksStep, TricksTaken
+from tests.conftest import HX
 
 ROOT = Path(__file__).resolve().parents[2]
-HX = {"HX-Request": "true"}
 OP_VALUE = re.compile(r'name="op" value="([^"]*)"')
 
 

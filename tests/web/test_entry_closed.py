@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import re
 
-from tests.web.test_pages import HX, new_match_form, text
+from tests.conftest import HX, text
+from tests.web.test_pages import new_match_form
 
 DEAL = {"calls": "take", "upcard": "hearts", "points-0": "40", "points-1": "100", "last_trick": "1"}
 

@@ -12,10 +12,11 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
+from tests.conftest import HX
+
 ROOT = Path(__file__).resolve().parents[2]
 OURS = ("templates/games/", "templates/deal_entry.html", "templates/deal_closed.html", "referee/web/games/")
 PLACEHOLDER = re.compile(r"%\(\w+\)[sd]|\{\w+\}")
-HX = {"HX-Request": "true"}
 
 
 def _catalogue(lang: str):

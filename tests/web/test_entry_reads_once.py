@@ -13,8 +13,8 @@ import pytest
 from referee import matches, store
 from referee.games import find_game
 from referee.games.base import Table
+from tests.conftest import HX
 
-HX = {"HX-Request": "true"}
 # (players, a complete entry as the form posts it, the game's methods counted)
 ENTRIES = {
     "klaberjass": (["Ann", "Ben"], {"upcard": "hearts", "calls": "take", "points-0": "70", "points-1": "56",

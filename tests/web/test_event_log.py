@@ -13,13 +13,7 @@ import sqlite3
 import pytest
 
 from referee import create_app, store
-
-MADE = {"upcard": "hearts", "calls": ["take"], "points": {"Ann": 100, "Ben": 40}, "last_trick": "Ann"}
-THROWN_IN = {"upcard": "clubs", "calls": ["pass", "pass", "pass", "pass"]}
-
-
-def text_of(body: str) -> str:
-    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", body)))
+from tests.conftest import MADE, THROWN_IN, text
 
 
 def new_match(client, target="none") -> int:
@@ -76,7 +70,7 @@ def test_a_stored_detail_of_any_kind_shows_as_a_plain_line_never_a_500(app, clie
         conn.execute("UPDATE match_events SET detail = ? WHERE match_id = ?", [detail, mid])
     page = client.get(f"/matches/{mid}")
     assert page.status_code == 200
-    assert "Deal 3 entered" in text_of(page.get_data(as_text=True))
+    assert "Deal 3 entered" in text(page.get_data(as_text=True))
     assert client.get(f"/matches/{mid}?activity=all").status_code == 200
     assert client.get(f"/matches/{mid}?new=2").status_code == 200  # the line saying what was just done
     assert client.get(f"/matches/{mid}/live?seen=1").status_code == 200
@@ -106,9 +100,9 @@ def test_an_undo_whose_detail_names_no_action_shows_and_offers_no_redo(app, clie
 # ---- events per match capped ---------------------------------------------------------------------------------
 
 @pytest.fixture
-def capped_app(tmp_path):
-    return create_app({"DATABASE": str(tmp_path / "capped.sqlite"), "SECRET_KEY": "test", "TESTING": True,
-                       "PASSPHRASE": None, "MAX_EVENTS": 5})
+def capped_app(make_app):
+    """An app whose matches keep at most 5 actions."""
+    return make_app(MAX_EVENTS=5)
 
 
 def test_max_events_is_ten_a_deal_by_default_and_set_by_the_environment(tmp_path, monkeypatch):
@@ -150,10 +144,10 @@ def test_at_the_cap_every_action_is_refused_with_422_and_nothing_is_stored(cappe
     # The pages say the same, and the entry form keeps what was typed.
     typed = {"calls": "take", "upcard": "hearts", "points-0": "40", "points-1": "100", "last_trick": "1"}
     form = client.post(f"/matches/{mid}/deals/new", data={**typed, "op": "save", "number": "3"})
-    assert form.status_code == 422 and "already holds 5 actions" in text_of(form.get_data(as_text=True))
+    assert form.status_code == 422 and "already holds 5 actions" in text(form.get_data(as_text=True))
     assert 'name="points-1" id="points-1" value="100"' in form.get_data(as_text=True)  # the entry kept
     page = client.post(f"/matches/{mid}/undo", data={"action": str(before["undo"]["action"])})
-    assert page.status_code == 422 and "already holds 5 actions" in text_of(page.get_data(as_text=True))
+    assert page.status_code == 422 and "already holds 5 actions" in text(page.get_data(as_text=True))
     assert client.post(f"/matches/{mid}/deals/2/void").status_code == 422
     # Nothing was stored; everything still reads.
     assert event_rows(capped_app, mid) == rows
@@ -182,7 +176,7 @@ def test_an_import_over_the_cap_is_refused_and_at_the_cap_accepted(app, client, 
     assert small.get("/api/matches").json["total"] == 0
     page = small.post("/import", data={"file": (io.BytesIO(json.dumps(doc).encode()), "m.json")},
                       content_type="multipart/form-data")
-    assert page.status_code == 422 and "6 actions in its activity" in text_of(page.get_data(as_text=True))
+    assert page.status_code == 422 and "6 actions in its activity" in text(page.get_data(as_text=True))
     # Five actions (the five deals' entries) are within the cap.
     doc["matches"][0]["deals"] = doc["matches"][0]["deals"][:5]
     doc["matches"][0]["events"] = doc["matches"][0]["events"][:5]
@@ -226,18 +220,18 @@ def test_the_activity_pages_through_a_long_log(app, client):
 
     every = client.get(f"/matches/{mid}?activity=all").get_data(as_text=True)
     activity = activity_of(every)
-    assert activity.count("<li") == 100 and "Actions 1–100 of 250, newest first" in text_of(activity)
+    assert activity.count("<li") == 100 and "Actions 1–100 of 250, newest first" in text(activity)
     older = re.search(r'href="([^"]*before=(\d+)[^"]*)">Older actions</a>', html.unescape(activity))
     assert older and int(older.group(2)) == ids[-100] and "Newest actions" not in activity
     assert "Show all" not in activity
 
     second = activity_of(client.get(html.unescape(older.group(1))).get_data(as_text=True))
-    assert second.count("<li") == 100 and "Actions 101–200 of 250" in text_of(second)
+    assert second.count("<li") == 100 and "Actions 101–200 of 250" in text(second)
     assert 'reversed start="150"' in second and "Newest actions" in second
     third_url = html.unescape(re.search(r'href="([^"]*)">Older actions</a>', second).group(1))
     third = activity_of(client.get(third_url).get_data(as_text=True))
-    assert third.count("<li") == 50 and "Actions 201–250 of 250" in text_of(third)
-    assert "Older actions" not in third and "Deal 1 entered" in text_of(third)
+    assert third.count("<li") == 50 and "Actions 201–250 of 250" in text(third)
+    assert "Older actions" not in third and "Deal 1 entered" in text(third)
     # The live table of a page keeps its place in the log.
     live = re.search(r'data-live="([^"]*)"', client.get(third_url).get_data(as_text=True)).group(1)
     assert "activity=all" in html.unescape(live) and f"before={ids[50]}" in html.unescape(live)

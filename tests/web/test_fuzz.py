@@ -32,10 +32,9 @@ from hypothesis import strategies as st
 from werkzeug.routing.converters import NumberConverter, PathConverter
 
 from referee import create_app
-from tests.conftest import worked_example
+from tests.conftest import HX, MADE, THROWN_IN, worked_example
 
 TOKEN = "fuzz-csrf-token"
-HX = {"HX-Request": "true"}
 EXAMPLES = int(os.environ.get("REFEREE_FUZZ_EXAMPLES", "0") or 0)
 FUZZ = settings(
     max_examples=EXAMPLES or 80,
@@ -75,8 +74,6 @@ ROUTES = _routes()
 
 # ---- the database: real matches of every game --------------------------------------------------
 
-THROWN_IN = {"upcard": "clubs", "calls": ["pass", "pass", "pass", "pass"]}
-MADE = {"upcard": "hearts", "calls": ["take"], "points": {"Ann": 100, "Ben": 40}, "last_trick": "Ann"}
 SPITZER_DEALS = [
     {"contract": "zola_schwarz", "declarers": ["Ben"], "points": 120, "tricks": 7},
     {"contract": "zola", "declarers": ["Cid"], "points": 95, "tricks": 6},
@@ -96,6 +93,7 @@ class World:
     tokens: list[str] = field(default_factory=list)
     names: list[str] = field(default_factory=list)
     export: dict[str, Any] = field(default_factory=dict)
+    strategies: dict[str, st.SearchStrategy] = field(default_factory=dict)  # built once each (see BODY_KINDS)
 
     @property
     def match_ids(self) -> list[int]:
@@ -196,8 +194,9 @@ HUGE_INTS = [0, 1, 2**31 - 1, 2**31, 2**53 + 1, 2**63 - 1, 2**63, 2**64, 10**30,
 
 
 def weighted(*choices: tuple[int, st.SearchStrategy]) -> st.SearchStrategy:
-    """One of the strategies, picked in proportion to its weight."""
-    return st.sampled_from([s for w, s in choices for _ in range(w)]).flatmap(lambda s: s)
+    """One of the strategies, picked in proportion to its weight (one_of picks a branch evenly; a strategy
+    weighted n is n branches). Cheaper to draw from than a flatmap, which builds a strategy every example."""
+    return st.one_of(*[s for w, s in choices for _ in range(w)])
 
 
 def id_values(existing: Callable[[], list[int]]) -> st.SearchStrategy[int]:
@@ -411,15 +410,32 @@ class Body:
         return f"Body({self.kind}, {self.content_type!r}, {shown!r})"
 
 
-@st.composite
-def bodies(draw, world: World, csrf: bool, api: bool) -> Body:
+def _body_kinds(api: bool) -> st.SearchStrategy[str]:
     # The API is sent mostly JSON, the pages mostly forms: so most requests get past the content-type and
     # CSRF checks and reach the views; the rest try those checks.
     json_weight, form_weight = (8, 2) if api else (2, 8)
-    kind = draw(weighted(
+    return weighted(
         (2, st.just("none")), (json_weight, st.sampled_from(["json", "mutated", "mutated", "real"])),
         (1, st.just("raw_json")), (form_weight, st.just("form")), (1, st.just("multipart")), (1, st.just("raw")),
-    ))
+    )
+
+
+# Built once, not in every example: hypothesis works out each new strategy's properties before drawing from it.
+BODY_KINDS = {api: _body_kinds(api) for api in (True, False)}
+JSON_CONTENT_TYPES = weighted((6, st.just("application/json")), (1, st.sampled_from(JSON_TYPES)))
+FORM_CONTENT_TYPES = weighted((6, st.just("application/x-www-form-urlencoded")), (1, st.sampled_from(FORM_TYPES)))
+CSRF_WAYS = weighted((5, st.just("field")), (2, st.just("header")), (2, st.just("none")), (1, st.just("wrong")))
+EXTRA_HEADERS = st.dictionaries(
+    st.sampled_from(["Idempotency-Key", "If-Match", "Accept", "HX-Target", "HX-Current-URL", "Authorization"]),
+    st.one_of(st.sampled_from(["1", "2", '"1"', 'W/"2"', "²", "9" * 5000, "abc", "", "Bearer x", "*/*"]),
+              st.text(alphabet=st.characters(min_codepoint=32, max_codepoint=255), max_size=30)),
+    max_size=3,
+)
+
+
+@st.composite
+def bodies(draw, world: World, csrf: bool, api: bool) -> Body:
+    kind = draw(BODY_KINDS[api])
     token_pair = [("csrf_token", TOKEN)] if csrf else []
     if kind == "none":
         return Body(kind)
@@ -427,11 +443,13 @@ def bodies(draw, world: World, csrf: bool, api: bool) -> Body:
         if kind == "json":
             value = draw(json_values)
         else:
-            value = draw(st.sampled_from(real_bodies(world)))
+            if "real bodies" not in world.strategies:
+                world.strategies["real bodies"] = st.sampled_from(real_bodies(world))
+            value = draw(world.strategies["real bodies"])
             if kind == "mutated":
                 value = _replace_somewhere(value, draw)
         text = json.dumps(value, allow_nan=True, ensure_ascii=draw(st.booleans()))
-        content_type = draw(weighted((6, st.just("application/json")), (1, st.sampled_from(JSON_TYPES))))
+        content_type = draw(JSON_CONTENT_TYPES)
         return Body(kind, text.encode("utf-8", "surrogatepass"), content_type)
     if kind == "raw_json":
         return Body(kind, draw(st.sampled_from(RAW_JSON)), draw(st.sampled_from(JSON_TYPES)))
@@ -439,9 +457,7 @@ def bodies(draw, world: World, csrf: bool, api: bool) -> Body:
         pairs = draw(form_pairs)
         pairs = draw(st.permutations(pairs + token_pair))
         encoded = "&".join(f"{_wire(k)}={_wire(v)}" for k, v in pairs).encode()
-        content_type = draw(
-            weighted((6, st.just("application/x-www-form-urlencoded")), (1, st.sampled_from(FORM_TYPES)))
-        )
+        content_type = draw(FORM_CONTENT_TYPES)
         return Body(kind, encoded, content_type)
     if kind == "multipart":
         fields: dict[str, Any] = {}
@@ -487,15 +503,14 @@ def check(method: str, url: str, response, note: str) -> None:
 
 def _send(world: World, data, rule_key: str, methods: tuple[str, ...]) -> None:
     rule = next(r for r in world.app.url_map.iter_rules() if _route_key(r) == rule_key)
-    values = data.draw(url_variables(world, rule), label="url variables")
+    if rule_key not in world.strategies:
+        world.strategies[rule_key] = url_variables(world, rule)
+    values = data.draw(world.strategies[rule_key], label="url variables")
     url = url_for_rule(rule, values)
     query = data.draw(st.one_of(st.just(""), query_strings), label="query")
     main = [m for m in methods if m not in ("HEAD", "OPTIONS")] or list(methods)
     method = data.draw(weighted((8, st.sampled_from(main)), (2, st.sampled_from(methods))), label="method")
-    csrf = data.draw(
-        weighted((5, st.just("field")), (2, st.just("header")), (2, st.just("none")), (1, st.just("wrong"))),
-        label="csrf",
-    )
+    csrf = data.draw(CSRF_WAYS, label="csrf")
     body = data.draw(bodies(world, csrf == "field", url.startswith("/api/")), label="body")
     if csrf == "field" and body.kind not in ("form", "multipart"):
         csrf = "header"  # a body that cannot carry the field: the token goes in the header instead
@@ -506,12 +521,7 @@ def _send(world: World, data, rule_key: str, methods: tuple[str, ...]) -> None:
         headers["X-CSRF-Token"] = TOKEN
     elif csrf == "wrong":
         headers["X-CSRF-Token"] = "not-the-token"
-    extra = data.draw(st.dictionaries(
-        st.sampled_from(["Idempotency-Key", "If-Match", "Accept", "HX-Target", "HX-Current-URL", "Authorization"]),
-        st.one_of(st.sampled_from(["1", "2", '"1"', 'W/"2"', "²", "9" * 5000, "abc", "", "Bearer x", "*/*"]),
-                  st.text(alphabet=st.characters(min_codepoint=32, max_codepoint=255), max_size=30)),
-        max_size=3,
-    ), label="headers")
+    extra = data.draw(EXTRA_HEADERS, label="headers")
     headers.update(extra)
 
     client = plain_client(world.app)

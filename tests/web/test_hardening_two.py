@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from referee import create_app
+from tests.conftest import AUTH
 
-AUTH = {"Authorization": "Bearer open sesame"}
 DEAL = {"upcard": "clubs", "calls": ["pass", "pass", "pass", "pass"]}
 
 
@@ -67,27 +66,20 @@ def test_this_sites_own_requests_go_through(client, headers):
     assert client.get(f"/api/matches/{mid}").json["deals"][0]["void"] is True
 
 
-def test_the_public_url_is_this_sites_origin_too(tmp_path):
-    app = create_app({"DATABASE": str(tmp_path / "p.sqlite"), "SECRET_KEY": "s", "PASSPHRASE": None,
-                      "PUBLIC_URL": "https://referee.example.org", "ALLOWED_HOSTS": "referee.example.org"})
+def test_the_public_url_is_this_sites_origin_too(make_app):
+    app = make_app(PUBLIC_URL="https://referee.example.org", ALLOWED_HOSTS="referee.example.org")
     client = app.test_client()
     mid = _match_with_a_deal(client)
     r = client.delete(f"/api/matches/{mid}/deals/1", headers={"Origin": "https://referee.example.org"})
     assert r.status_code == 200
 
 
-def test_a_cross_site_login_is_refused(tmp_path):
-    app = create_app({"DATABASE": str(tmp_path / "l.sqlite"), "SECRET_KEY": "s", "PASSPHRASE": "open sesame"})
-    r = app.test_client().post("/login", data={"passphrase": "open sesame"}, headers={"Origin": "http://evil.example"})
+def test_a_cross_site_login_is_refused(locked):
+    r = locked.test_client().post("/login", data={"passphrase": "open sesame"}, headers={"Origin": "http://evil.example"})
     assert r.status_code == 403 and "Set-Cookie" not in r.headers
 
 
 # ---- guessing from many addresses -----------------------------------------------------------------
-
-@pytest.fixture
-def locked(tmp_path):
-    return create_app({"DATABASE": str(tmp_path / "locked.sqlite"), "SECRET_KEY": "s", "PASSPHRASE": "open sesame"})
-
 
 def _from(app, address: str):
     client = app.test_client()
@@ -119,9 +111,8 @@ def test_guessing_from_twenty_addresses_is_stopped_by_the_total(locked, caplog):
     assert logged and "127.0.0." in logged[0]
 
 
-def test_the_total_and_the_per_address_limit_are_settings(tmp_path):
-    app = create_app({"DATABASE": str(tmp_path / "t.sqlite"), "SECRET_KEY": "s", "PASSPHRASE": "open sesame",
-                      "PASSPHRASE_GLOBAL_THROTTLE": "3/minute"})
+def test_the_total_and_the_per_address_limit_are_settings(make_app):
+    app = make_app(PASSPHRASE="open sesame", PASSPHRASE_GLOBAL_THROTTLE="3/minute")
     codes = [_from(app, f"10.0.0.{i}").get("/api/export", headers={"Authorization": "Bearer x"}).status_code
              for i in range(6)]
     assert codes == [401, 401, 401, 401, 401, 401]  # newcomers each get their one guess

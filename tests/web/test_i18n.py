@@ -25,6 +25,13 @@ ROOT = Path(__file__).resolve().parents[2]
 PLAYERS = ["Ann", "Ben"]
 
 
+@pytest.fixture(scope="module")
+def app(module_app):
+    """Every test here that uses it only reads (pages and answers in each language): one app for the module."""
+    return module_app
+
+
+
 def _lang_cookie(response) -> str | None:
     return next((c for c in response.headers.getlist("Set-Cookie") if c.startswith("lang=")), None)
 
@@ -171,9 +178,9 @@ def catalogue_dir(tmp_path):
 
 
 @pytest.fixture
-def babel_app(tmp_path, catalogue_dir):
-    return create_app({"DATABASE": str(tmp_path / "t.sqlite"), "SECRET_KEY": "t", "TESTING": True,
-                       "BABEL_TRANSLATION_DIRECTORIES": f"translations;{catalogue_dir}"})
+def babel_app(make_app, catalogue_dir):
+    """An app that also reads the test's own catalogue."""
+    return make_app(BABEL_TRANSLATION_DIRECTORIES=f"translations;{catalogue_dir}")
 
 
 def _say(app, obj, language: str) -> str:

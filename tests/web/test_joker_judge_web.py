@@ -2,21 +2,12 @@
 
 from __future__ import annotations
 
-import html
 import re
 
 import pytest
 
-HX = {"HX-Request": "true"}
-WORKED = {  # RULES.md §4: Ben deals, Ann bids 5, Ben 3; Ben's right judge of Ann's K; no joker declared.
-    "bids": {"Ann": 5, "Ben": 3},
-    "tricks": [{"cards": {"Ann": "K", "Ben": "J"}, "judge": {"by": "Ben", "call": "K"}}],
-    "joker_declaration": False,
-}
-
-
-def text(body: str) -> str:
-    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", body)))
+from tests.conftest import HX, text
+from tests.conftest import JOKER_JUDGE_WORKED as WORKED
 
 
 @pytest.fixture

@@ -16,15 +16,12 @@ import re
 
 import pytest
 
-HX = {"HX-Request": "true"}
+from tests.conftest import HX, text
+
 THROWN_IN = {"upcard": "hearts", "calls": ["pass", "pass", "pass", "pass"]}
 A_DEAL_4 = {"upcard": "clubs", "calls": "take", "points-0": "80", "points-1": "50", "last_trick": "0"}
 B_DEAL_4 = {"upcard": "hearts", "calls": "pass,take", "points-0": "60", "points-1": "70", "last_trick": "1"}
 A_DEAL_4_API = {"upcard": "clubs", "calls": ["take"], "points": {"Ann": 80, "Ben": 50}, "last_trick": "Ann"}
-
-
-def text_of(body: str) -> str:
-    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", body)))
 
 
 def hidden(body: str) -> dict[str, str]:
@@ -84,7 +81,7 @@ def test_two_phones_racing_for_deal_4_store_it_once_and_the_second_sees_the_firs
         r = b.post(f"/matches/{mid}/deals/new", data={**form_b, **B_DEAL_4, "op": "save"}, headers=headers)
         assert r.status_code == 409
         body = r.get_data(as_text=True)
-        shown = text_of(body)
+        shown = text(body)
         assert ("Deal 4 was entered on another phone: Ann ♣ made. Ann 90 vs Ben 50: Ann made it — Ann scores 90, "
                 "Ben 50") in shown
         assert "Your entry below was not stored" in shown
@@ -104,7 +101,7 @@ def test_a_stale_form_saved_later_is_refused_the_same_way(phones, mid):
     assert a.post(f"/api/matches/{mid}/deals", json={**A_DEAL_4_API, "number": 4}).status_code == 201
     assert a.post(f"/api/matches/{mid}/deals", json={**THROWN_IN, "number": 5}).status_code == 201
     r = b.post(f"/matches/{mid}/deals/new", data={**form_b, **B_DEAL_4, "op": "save"})
-    assert r.status_code == 409 and "Deal 4 was entered on another phone" in text_of(r.get_data(as_text=True))
+    assert r.status_code == 409 and "Deal 4 was entered on another phone" in text(r.get_data(as_text=True))
     assert len(deals(a, mid)) == 5
 
 
@@ -118,7 +115,7 @@ def test_enter_it_as_the_next_deal_is_checked_again_with_that_deals_dealer_befor
     moved = hidden(body)
     assert moved["number"] == "5" and moved["dealer"] == "0" and moved["moved_from"] == "4"  # Ann deals deal 5
     assert moved["idempotency_key"] != form_b["idempotency_key"]
-    shown = text_of(body)
+    shown = text(body)
     assert "Deal 5 Ann vs Ben" in shown
     assert "Entering this as deal 5 (not 4): Ann deals." in shown
     # the same calls, read with Ann dealing: Ben passes, Ann takes ♥ and is bate
@@ -148,7 +145,7 @@ def test_the_form_says_the_deal_is_taken_before_save(phones, mid):
     assert a.post(f"/api/matches/{mid}/deals", json={**A_DEAL_4_API, "number": 4}).status_code == 201
     r = b.post(f"/matches/{mid}/deals/new", data={**form_b, "upcard": "hearts", "op": "refresh"}, headers=HX)
     assert r.status_code == 200
-    assert 'id="taken"' in r.get_data(as_text=True) and "Deal 4 was entered on another phone" in text_of(
+    assert 'id="taken"' in r.get_data(as_text=True) and "Deal 4 was entered on another phone" in text(
         r.get_data(as_text=True))
 
 
@@ -161,13 +158,13 @@ def test_a_voided_deal_changes_the_next_dealer_and_a_form_opened_before_says_so(
     assert a.get(f"/api/matches/{mid}").json["dealer"] == "Ann"
     r = b.post(f"/matches/{mid}/deals/new", data={**form_b, **B_DEAL_4, "op": "save"})
     assert r.status_code == 409
-    shown = text_of(r.get_data(as_text=True))
+    shown = text(r.get_data(as_text=True))
     assert "Deal 4 is now dealt by Ann, not Ben" in shown and "Check it with Ann dealing" in shown
     assert len(deals(a, mid)) == 3
     r = b.post(f"/matches/{mid}/deals/new", data={**form_b, **B_DEAL_4, "op": "renumber"})
     moved = hidden(r.get_data(as_text=True))
     assert moved["number"] == "4" and moved["dealer"] == "0" and "moved_from" not in moved
-    assert "Ann 60 vs Ben 80: Ann is bate — Ben scores 140" in text_of(r.get_data(as_text=True))
+    assert "Ann 60 vs Ben 80: Ann is bate — Ben scores 140" in text(r.get_data(as_text=True))
 
 
 def test_a_taken_deal_is_said_even_when_it_ended_the_match(phones):
@@ -180,7 +177,7 @@ def test_a_taken_deal_is_said_even_when_it_ended_the_match(phones):
     r = b.post(f"/matches/{mid}/deals/new", data={**form_b, **B_DEAL_4, "op": "save"})
     assert r.status_code == 409
     body = r.get_data(as_text=True)
-    assert "Deal 1 was entered on another phone" in text_of(body)
+    assert "Deal 1 was entered on another phone" in text(body)
     assert 'value="discard"' in body and 'value="renumber"' not in body  # no next deal in a finished match
 
 
@@ -284,7 +281,7 @@ def test_the_match_page_is_304_while_nothing_changed_and_the_new_table_when_it_d
     r = a.get(url, headers={"If-None-Match": etag})
     assert r.status_code == 200 and r.headers["ETag"] != etag and r.headers["Cache-Control"] == "no-store"
     body = r.get_data(as_text=True)
-    shown = text_of(body)
+    shown = text(body)
     assert body.lstrip().startswith('<div id="live-table"')
     assert "Deal 4 entered by another phone." in shown  # what happened, said on the table that follows
     assert 'id="deal-4" class="deal is-highlighted"' in body
@@ -299,7 +296,7 @@ def test_the_live_table_speaks_the_readers_language_and_a_304_never_crosses_lang
     url, etag = live_attrs(a.get(f"/matches/{mid}").get_data(as_text=True), "live-table")
     for ask in ({"Accept-Language": "de"}, {}):  # the phone's language, or ?lang=de
         r = a.get(url + ("" if ask else "&lang=de"), headers={"If-None-Match": etag, **ask})
-        assert r.status_code == 200 and "Spiel 4 eintragen" in text_of(r.get_data(as_text=True))
+        assert r.status_code == 200 and "Spiel 4 eintragen" in text(r.get_data(as_text=True))
         assert r.headers["ETag"].endswith('-de"') and "Accept-Language" in r.headers["Vary"]
         assert a.get(url, headers={"If-None-Match": r.headers["ETag"], **ask}).status_code == 304
 
@@ -317,7 +314,7 @@ def test_the_entry_head_follows_the_match_and_says_the_deal_was_taken(phones, mi
     r = b.get(url, headers={"If-None-Match": etag})
     assert r.status_code == 200
     body = r.get_data(as_text=True)
-    shown = text_of(body)
+    shown = text(body)
     assert body.lstrip().startswith('<header class="entry-head" id="entry-head"')
     assert "Deal 4 was entered on another phone: Ann ♣ made." in shown
     assert "Ann 90 · Ben 50" in shown  # the totals as they are now
@@ -333,7 +330,7 @@ def test_the_correction_head_says_another_phone_changed_the_deal(phones, mid):
     assert a.put(f"/api/matches/{mid}/deals/4", json=changed).status_code == 200
     r = b.get(url, headers={"If-None-Match": etag})
     assert r.status_code == 200
-    assert "Deal 4 was changed on another phone since you opened it (version 2)." in text_of(r.get_data(as_text=True))
+    assert "Deal 4 was changed on another phone since you opened it (version 2)." in text(r.get_data(as_text=True))
 
 
 # ---- the table: one-tap Correct and Void, what a change did ---------------------------------------------------
@@ -349,7 +346,7 @@ def test_void_is_one_tap_and_the_line_it_leaves_offers_undo(phones, mid):
     assert r.status_code == 204 and r.headers["HX-Redirect"].endswith("?changed=4")
     page = a.get(f"/matches/{mid}?changed=4").get_data(as_text=True)
     done = re.search(r'<div class="notice done".*?</div>', page, re.S).group(0)
-    assert "Deal 4 voided by this phone." in text_of(done) and 'id="done-undo"' in done
+    assert "Deal 4 voided by this phone." in text(done) and 'id="done-undo"' in done
     action = re.search(r'name="action" value="(\d+)"', done).group(1)
     r = a.post(f"/matches/{mid}/undo", data={"action": action})
     assert r.status_code == 303
@@ -363,7 +360,7 @@ def test_a_corrections_line_says_what_changed(phones, mid):
             "points-1": "48", "version": "1", "op": "save"}
     r = a.post(f"/matches/{mid}/deals/4/edit", data=form)
     assert r.status_code == 303 and r.headers["Location"].endswith("?changed=4")
-    shown = text_of(a.get(f"/matches/{mid}?changed=4").get_data(as_text=True))
+    shown = text(a.get(f"/matches/{mid}?changed=4").get_data(as_text=True))
     assert "Deal 4 corrected by this phone: Ann 90 → 92, Ben 50 → 48." in shown  # 82 + 10 last trick
     assert "Correct deal 4" in shown  # beside Enter deal 5
 
@@ -383,23 +380,23 @@ def test_klaberjass_starts_from_the_table_with_its_upcard(phones, mid):
     assert f'href="/matches/{mid}/deals/new?upcard=hearts" aria-label="hearts"' in page
     form = a.get(f"/matches/{mid}/deals/new?upcard=hearts").get_data(as_text=True)
     assert re.search(r'name="upcard" value="hearts" checked', form)
-    assert "Ben takes" in text_of(form) or "Ann takes" in text_of(form)
+    assert "Ben takes" in text(form) or "Ann takes" in text(form)
 
 
 def test_the_call_buttons_name_the_caller(phones, mid):
     a, _ = phones
     r = a.post(f"/matches/{mid}/deals/new", data={"upcard": "hearts", "op": "refresh"}, headers=HX)
-    buttons = [text_of(b).strip() for b in re.findall(r'<button type="submit" name="op" value="call:[^"]+"[^>]*>(.*?)'
+    buttons = [text(b).strip() for b in re.findall(r'<button type="submit" name="op" value="call:[^"]+"[^>]*>(.*?)'
                                                         r'</button>', r.get_data(as_text=True), re.S)]
     assert buttons == ["Ann takes ♥", "Ann: Schmeiss", "Ann passes"]  # Ann is elder in deal 4
     r = a.post(f"/matches/{mid}/deals/new", data={"upcard": "hearts", "calls": "pass,pass", "op": "refresh"},
                headers=HX)
-    buttons = [text_of(b).strip() for b in re.findall(r'<button type="submit" name="op" value="call:[^"]+"[^>]*>(.*?)'
+    buttons = [text(b).strip() for b in re.findall(r'<button type="submit" name="op" value="call:[^"]+"[^>]*>(.*?)'
                                                         r'</button>', r.get_data(as_text=True), re.S)]
     assert "Ann takes ♠ spades" in buttons and "Ann passes" in buttons
     r = a.post(f"/matches/{mid}/deals/new", data={"upcard": "hearts", "calls": "schmeiss", "op": "refresh"},
                headers=HX)
-    shown = text_of(r.get_data(as_text=True))
+    shown = text(r.get_data(as_text=True))
     assert "Ben accepts: thrown in" in shown and "Ben refuses" in shown
 
 
@@ -411,14 +408,14 @@ def test_a_sequence_is_its_suit_then_one_tap_on_its_cards(phones, mid):
     assert 'name="seqn-1" value="1"' in body and 'name="seq-1-0-suit" value="spades"' in body
     runs = re.findall(r'name="seq-1-0-run" value="([^"]+)"', body)
     assert runs == ["A:3", "K:3", "Q:3", "J:3", "10:3", "9:3", "A:4", "K:4", "Q:4", "J:4", "10:4"]
-    assert "3 cards · 20" in text_of(body) and "4 cards · 50" in text_of(body)
-    assert "Tap the cards of Ben's sequence 1, or remove it." in text_of(body)  # still to enter, not an error
+    assert "3 cards · 20" in text(body) and "4 cards · 50" in text(body)
+    assert "Tap the cards of Ben's sequence 1, or remove it." in text(body)  # still to enter, not an error
     assert "field-error" not in body.split('id="h-seq"')[1].split("</section>")[0]
     r = a.post(f"/matches/{mid}/deals/new", data={**base, "seqn-1": "1", "seq-1-0-suit": "spades",
                                                    "seq-1-0-run": "10:4", "op": "refresh"}, headers=HX)
     body = r.get_data(as_text=True)
     assert ('name="seq-1-0-top" value="10"><input type="hidden" name="seq-1-0-length" value="4">' in body)
-    assert "Ben ♠ 10 9 8 7" in text_of(body).replace("\u2009", " ")
+    assert "Ben ♠ 10 9 8 7" in text(body).replace("\u2009", " ")
     r = a.post(f"/matches/{mid}/deals/new", data={**base, "seqn-1": "1", "seq-1-0-suit": "spades",
                                                    "op": "seqlonger:1:0"}, headers=HX)
     runs = re.findall(r'name="seq-1-0-run" value="([^"]+)"', r.get_data(as_text=True))
@@ -431,7 +428,7 @@ def test_graded_values_head_the_runs(phones):
                                        "options": {"sequence_values": "graded"}}).json["id"]
     r = a.post(f"/matches/{mid}/deals/new", data={"upcard": "hearts", "calls": "take", "seqn-0": "0",
                                                    "op": "addseq:0:clubs"}, headers=HX)
-    assert "4 cards · 40" in text_of(r.get_data(as_text=True))
+    assert "4 cards · 40" in text(r.get_data(as_text=True))
 
 
 def test_spitzer_starts_from_the_table_with_its_contract_and_the_tricks_are_one_tap(phones):
@@ -445,7 +442,7 @@ def test_spitzer_starts_from_the_table_with_its_contract_and_the_tricks_are_one_
                                                    "points": "83", "op": "tricks:5"}, headers=HX)
     body = r.get_data(as_text=True)
     assert 'name="tricks" id="tricks" value="5"' in body
-    assert "Normal: Ann and Cid, 83 points: +3 each to Ann and Cid" in text_of(body)
+    assert "Normal: Ann and Cid, 83 points: +3 each to Ann and Cid" in text(body)
 
 
 def test_a_new_share_link_is_shown_at_once(phones, mid):

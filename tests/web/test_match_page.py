@@ -9,18 +9,13 @@ import re
 
 import pytest
 
-from referee import create_app
 from referee.web.pages import RECENT_EVENTS, RECENT_WORKING
+from tests.conftest import HX, text
 
-HX = {"HX-Request": "true"}
 # The elder takes; Ann holds 100 + 10: Ann is elder in odd deals (made: Ann +110, Ben +40), Ben in even ones (bate:
 # Ann +150, Ben 0).
 PLAYED = {"upcard": "hearts", "calls": ["take"], "points": {"Ann": 100, "Ben": 40}, "last_trick": "Ann"}
 BATE = {"upcard": "hearts", "calls": ["pass", "take"], "points": {"Ann": 100, "Ben": 40}, "last_trick": "Ann"}
-
-
-def text(body: str) -> str:
-    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", body)))
 
 
 def tbody(page: str, number: int) -> str:
@@ -180,10 +175,9 @@ ENGLISH = ["Ben dealt", "Correct", "Void", "Show the working", "Rules in force",
 
 
 @pytest.fixture
-def babel_client(tmp_path):
+def babel_client(client):
     """The app with its real catalogues: the working reads as the translators wrote it."""
-    app = create_app({"DATABASE": str(tmp_path / "t.sqlite"), "SECRET_KEY": "t", "TESTING": True})
-    return app.test_client()
+    return client
 
 
 @pytest.mark.parametrize("language", ["ja", "de"])

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import html
 import re
 
 import pytest
 
-from tests.conftest import worked_example
-
-HX = {"HX-Request": "true"}
+from tests.conftest import HX, text, worked_example
 
 
 def new_match_form(**overrides):
@@ -30,10 +27,6 @@ def worked_example_form(op="save"):
         "seqn-1": "1", "seq-1-0-suit": "spades", "seq-1-0-top": "10", "seq-1-0-length": "4",
         "bella": "0", "points-0": "70", "points-1": "56", "last_trick": "0",
     }
-
-
-def text(response) -> str:
-    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.get_data(as_text=True))))
 
 
 @pytest.fixture

@@ -24,9 +24,7 @@ from referee.games import GAMES, find_game
 from referee.games.base import Table, UnknownGame
 from referee.web.games import PLUGS, PageOp, Plugs, find_plug, plug_for
 from referee.web.games.form import pressed
-from tests.conftest import worked_example
-from tests.web.test_joker_judge_web import WORKED as JOKER_JUDGE_WORKED
-from tests.web.test_spitzer_web import ZOLA_SCHWARZ
+from tests.conftest import JOKER_JUDGE_WORKED, ZOLA_SCHWARZ, worked_example
 
 # A deal each game accepts, for a match page with a row (walked below: a game missing here fails the test).
 SAMPLES = {

@@ -4,25 +4,20 @@ and a ``Line``); the web layer translates."""
 
 from __future__ import annotations
 
-import html
 import re
 from pathlib import Path
 
 import pytest
 
 from referee import matches, store
+from tests.conftest import THROWN_IN, text
 
 ROOT = Path(__file__).resolve().parents[2]
-THROWN_IN = {"upcard": "clubs", "calls": ["pass", "pass", "pass", "pass"]}
 
 
 def made(ann: int = 100, ben: int = 40) -> dict:
     """Deal 1 (Ben deals): Ann, the elder, takes hearts and makes it with ``ann`` card points + 10 last trick."""
     return {"upcard": "hearts", "calls": ["take"], "points": {"Ann": ann, "Ben": ben}, "last_trick": "Ann"}
-
-
-def text(response) -> str:
-    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.get_data(as_text=True))))
 
 
 def new(client, target) -> int:

@@ -6,7 +6,6 @@ shows on every page, and none is typed by hand."""
 from __future__ import annotations
 
 import dataclasses
-import html
 import io
 import re
 
@@ -17,13 +16,10 @@ from referee.games import find_game
 from referee.games.joker_judge import MULTIPLIERS
 from referee.games.klaberjass import BELLA, LAST_TRICK, PLAIN_POINTS, SEQUENCE_POINTS, TRUMP_POINTS
 from referee.games.spitzer import COLUMNS, CONTRACTS, TABLE
+from tests.conftest import text
 
 LANGUAGES = ("en", "de", "ja")
 SPITZER, KLABERJASS, JOKER_JUDGE = find_game("spitzer"), find_game("klaberjass"), find_game("joker-judge")
-
-
-def text(body: str) -> str:
-    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", body)))
 
 
 def table_rows(body: str, css: str) -> list[list[str]]:

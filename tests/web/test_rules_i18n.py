@@ -18,6 +18,13 @@ from referee.web.sheets import rules_template
 
 GAMES = ("klaberjass", "spitzer", "joker-judge")
 
+
+@pytest.fixture(scope="module")
+def app(module_app):
+    """Every test here only reads (the rules pages and cards): one app for the module."""
+    return module_app
+
+
 # Terms each page must use (docs/glossary.md); the amendments of RULES.md included.
 TERMS = {
     ("joker-judge", "ja"): [

@@ -10,10 +10,7 @@ import threading
 import pytest
 from flask.testing import FlaskClient
 
-from referee import create_app
-from tests.conftest import worked_example
-
-THROWN_IN = {"upcard": "clubs", "calls": ["pass", "pass", "pass", "pass"]}
+from tests.conftest import AUTH, THROWN_IN, worked_example
 
 
 def new_match(client, **options) -> int:
@@ -27,13 +24,6 @@ def new_match(client, **options) -> int:
 
 # ---- passphrase ---------------------------------------------------------------------------
 
-@pytest.fixture
-def locked(tmp_path):
-    app = create_app({"DATABASE": str(tmp_path / "locked.sqlite"), "SECRET_KEY": "s", "PASSPHRASE": "open sesame"})
-    return app
-
-
-AUTH = {"Authorization": "Bearer open sesame"}
 
 
 def test_without_a_passphrase_everything_is_open(client):

@@ -8,19 +8,12 @@ import sqlite3
 
 import pytest
 
-from referee import create_app
+from tests.conftest import AUTH, PASSPHRASE
 
-PHRASE = "open sesame"
-AUTH = {"Authorization": f"Bearer {PHRASE}"}
 HTMX = {"HX-Request": "true", "Sec-Fetch-Mode": "cors", "Sec-Fetch-Site": "same-origin"}
 # Ben deals, Ann takes hearts: Ann 36 card points, Ben 90 and the last trick — Ann is bate.
 DEAL = {"upcard": "hearts", "calls": "take", "points-0": "36", "points-1": "90", "last_trick": "1", "bella": "",
         "seqn-0": "0", "seqn-1": "0", "number": "1", "op": "save"}
-
-
-@pytest.fixture
-def locked(tmp_path):
-    return create_app({"DATABASE": str(tmp_path / "locked.sqlite"), "SECRET_KEY": "s", "PASSPHRASE": PHRASE})
 
 
 def new_match(client) -> int:
@@ -37,7 +30,7 @@ def deals_stored(app, mid: int) -> int:
 
 def sign_in(client) -> None:
     """Signs in (the test client sends the session's CSRF token with every form, as the pages do)."""
-    assert client.post("/login", data={"passphrase": PHRASE}).status_code == 303
+    assert client.post("/login", data={"passphrase": PASSPHRASE}).status_code == 303
 
 
 def end_sessions(app) -> None:

@@ -2,18 +2,13 @@
 
 from __future__ import annotations
 
-import html
 import re
 
 import pytest
 
+from tests.conftest import HX, ZOLA_SCHWARZ, text
+
 PLAYERS = ["Ann", "Ben", "Cid", "Dee"]
-HX = {"HX-Request": "true"}
-ZOLA_SCHWARZ = {"contract": "zola_schwarz", "declarers": ["Ben"], "points": 120, "tricks": 7}  # RULES.md §4
-
-
-def text(response) -> str:
-    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.get_data(as_text=True))))
 
 
 @pytest.fixture
@@ -167,7 +162,7 @@ def test_counting_aid_sums_the_tapped_cards(client, page_match):
     body = client.post(url, data=form, headers=HX).get_data(as_text=True)
     assert 'name="points" id="points" value="27"' in body  # 11 + 10 + 4 + 2
     assert 'name="cards_sum" value="27"' in body
-    assert "Tapped cards: 27 points" in text_of(body)
+    assert "Tapped cards: 27 points" in text(body)
     # Typing over the sum is respected while the tapped cards stay the same...
     body = client.post(url, data=dict(form, points="30", cards_sum="27"), headers=HX).get_data(as_text=True)
     assert 'value="30"' in body
@@ -176,10 +171,6 @@ def test_counting_aid_sums_the_tapped_cards(client, page_match):
         url, data=dict(form, points="30", cards_sum="27", **{"card-A-spades": "1"}), headers=HX
     ).get_data(as_text=True)
     assert 'name="points" id="points" value="38"' in body
-
-
-def text_of(body: str) -> str:
-    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", body)))
 
 
 def test_points_of_the_other_side_are_turned_round(client, page_match):

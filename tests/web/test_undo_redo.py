@@ -5,22 +5,11 @@ Two phones are two test clients with their own cookies; each gets its own device
 
 from __future__ import annotations
 
-import html
 import re
 
 import pytest
 
-from tests.conftest import worked_example
-
-HX = {"HX-Request": "true"}
-
-
-def text_of(body: str) -> str:
-    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", body)))
-
-
-def text(response) -> str:
-    return text_of(response.get_data(as_text=True))
+from tests.conftest import HX, text, worked_example
 
 
 def made(ann: int, ben: int) -> dict:
@@ -92,7 +81,7 @@ def test_undo_sits_below_the_table_away_from_enter_deal_and_asks_first(phones, m
     # The first tap opens the question (a <details>, so without JavaScript too); the form is inside it.
     asked = re.search(r'<details class="confirm" id="undo-confirm">(.*?)</details>', body, re.S).group(1)
     assert re.search(r'<form[^>]*action="[^"]*/undo"', asked)
-    assert "Undo deal 1 entered by this phone? What it changed is kept" in text_of(asked)
+    assert "Undo deal 1 entered by this phone? What it changed is kept" in text(asked)
     assert 'id="undo-yes"' in asked
 
 
