@@ -357,7 +357,7 @@ class WriteLock:
     def __init__(self, lock_file: str | None) -> None:
         self.thread = threading.Lock()
         self.lock_file = lock_file
-        self._fd: int | None = None  # the lock file, opened once per process
+        self._file: _LockFile | None = None  # the lock file, opened once per process
         self._pid = 0
         self._held = ExitStack()  # what ``with lock:`` took of other_processes()
 
@@ -396,20 +396,36 @@ class WriteLock:
         it again. For a process done with a database: a server keeps its one file's open while it runs, but a test
         run makes hundreds of databases, one descriptor each."""
         with self.thread:
-            if self._fd is not None:
-                os.close(self._fd)
-            self._fd = None
+            if self._file is not None:
+                self._file.close()
+            self._file = None
 
     def _descriptor(self) -> int | None:
         """The lock file's descriptor (opened once per process; tried again at the next write when it could not
         be); None when there is none to take."""
         if self.lock_file is None or fcntl is None:
             return None
-        if self._fd is None or self._pid != os.getpid():  # a forked child would share its parent's flock
-            self._fd, self._pid = open_lock_file(self.lock_file), os.getpid()
-            if self._fd is not None:  # closed with the lock, once no connection to its file is left (write_lock)
-                weakref.finalize(self, os.close, self._fd)
-        return self._fd
+        if self._file is None or self._pid != os.getpid():  # a forked child would share its parent's flock
+            fd, self._pid = open_lock_file(self.lock_file), os.getpid()
+            self._file = _LockFile(fd) if fd is not None else None
+            if self._file is not None:  # closed with the lock, once no connection to its file is left (write_lock)
+                weakref.finalize(self, self._file.close)
+        return self._file.fd if self._file is not None else None
+
+
+class _LockFile:
+    """A lock file's descriptor, closed once: by ``WriteLock.close`` or when its lock goes, whichever comes first —
+    never a second time (the number may by then be another file's)."""
+
+    __slots__ = ("fd",)
+
+    def __init__(self, fd: int) -> None:
+        self.fd: int | None = fd
+
+    def close(self) -> None:
+        fd, self.fd = self.fd, None
+        if fd is not None:
+            os.close(fd)
 
 
 def open_lock_file(lock_file: str) -> int | None:

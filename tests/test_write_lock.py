@@ -5,6 +5,7 @@ lock alone, as before."""
 from __future__ import annotations
 
 import errno
+import gc
 import os
 import select
 import signal
@@ -192,3 +193,21 @@ def test_one_lock_a_file_while_a_connection_holds_it_and_its_descriptor_goes_wit
         again.execute("INSERT INTO sessions (id, created, seen) VALUES ('again', 'x', 'x')")
     assert lock_file_open()
     again.conn.close()
+
+
+def test_a_lock_file_closed_by_hand_is_not_closed_again_when_its_lock_goes(tmp_path):
+    """``close_write_lock`` (a test's end) and the lock's going (its last connection closed) both let go of the lock
+    file: whichever comes second closes nothing — by then its descriptor's number may be another file's."""
+    path = tmp_path / "referee.sqlite"
+    db = store.connect(path)
+    with store.immediate(db):  # the lock file opened
+        pass
+    store.close_write_lock(path)
+    reused = os.open(os.devnull, os.O_RDONLY)  # most likely the number the lock file had
+    try:
+        db.conn.close()
+        del db
+        gc.collect()  # the lock goes with its last connection
+        os.fstat(reused)  # still open: not closed in the lock file's name
+    finally:
+        os.close(reused)
