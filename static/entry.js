@@ -432,9 +432,18 @@
       pristineFor(form);
       outboxStatus(form);
       showNext(form);
+      typedMeanwhile(form);
     }
     saveDraft();
   });
+
+  // A number typed while the form's last request was on its way stays in its field, but the answer was worked out
+  // without it (its preview still says it is to be entered): have it looked at again, as if it were typed now.
+  function typedMeanwhile(form) {
+    Array.prototype.forEach.call(form.querySelectorAll("input[type='text']"), function (input) {
+      if (input.value !== input.defaultValue) input.dispatchEvent(new Event("input", { bubbles: true }));
+    });
+  }
 
   // After a tap, bring what is to be entered next into view (above the save bar), so the common deal
   // needs no swipe: only when the next step changed, or the tap was inside it (a Joker Judge trick).

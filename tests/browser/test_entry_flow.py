@@ -379,6 +379,24 @@ def test_with_slow_network_two_quick_passes_are_two_passes_and_a_double_save_is_
     assert len(deals) == 1 and deals[0]["input"]["calls"] == ["pass", "pass", "spades"]
 
 
+def test_points_typed_while_a_tap_is_on_its_way_are_previewed(thumb):
+    """The points typed before the declarer's tap came back stay in the field, and the preview works them out (it
+    said "enter the points" before: the answer to the tap had been worked out without them)."""
+    page = thumb
+    mid = start(page, "spitzer", ["Ann", "Ben", "Cid", "Dee"])
+    page.goto(f"{page.base}/matches/{mid}/deals/new?contract=zola")
+    idle(page)
+    slow_network(page, 800)
+    chip(page, "declarer", "3").click()
+    assert page.locator("#entry").get_attribute("aria-busy") == "true"  # the tap is on its way
+    page.locator("#points").fill("95")
+    page.locator("#bar-summary").get_by_text("Still to enter: Enter how many tricks the declaring side took.").wait_for(
+        timeout=15_000)
+    assert page.locator("#points").input_value() == "95"
+    page.get_by_role("button", name="6 tricks").click()
+    page.locator("#bar-summary").get_by_text("+27 to Dee").wait_for(timeout=15_000)
+
+
 def test_klaberjass_counting_aid_by_taps(thumb):
     page = thumb
     mid = start(page, "klaberjass", ["Ann", "Ben"])

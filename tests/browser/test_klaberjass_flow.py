@@ -26,11 +26,21 @@ def totals(page) -> dict[str, int]:
 
 
 def tap_radio(page, name: str, value: str) -> None:
+    """Tap a choice once the page is still (a tap on a form that a request is about to replace is replayed by
+    entry.js on the new one, which Playwright's check() can read as a tap that did nothing)."""
+    wait_idle(page)
     page.locator(f"input[name='{name}'][value='{value}']").check()
 
 
 def wait_idle(page) -> None:
+    """No request of the page on its way and nothing swapping (``wait_for_load_state("networkidle")`` alone returns at
+    once on a page that was idle once). Polled every 50 ms, not at each animation frame: a page that is not in front
+    draws no frames."""
     page.wait_for_load_state("networkidle")
+    page.wait_for_function(STILL, polling=50)
+
+
+STILL = "() => !document.querySelector('#entry[aria-busy=true], .htmx-request, .htmx-swapping, .htmx-settling')"
 
 
 def start_match(page, target: str) -> None:
