@@ -26,10 +26,11 @@ def totals(page) -> dict[str, int]:
 
 
 def tap_radio(page, name: str, value: str) -> None:
-    """Tap a choice once the page is still (a tap on a form that a request is about to replace is replayed by
-    entry.js on the new one, which Playwright's check() can read as a tap that did nothing)."""
+    """Tap a choice, as a thumb does, once the page is still. A click, not Playwright's check(): check() reads the
+    input's state after the tap, and a tap whose answer takes the input away (a sequence's cards, once chosen, become
+    the finished row) leaves it waiting for an input that is gone — whenever the answer is quicker than that read."""
     wait_idle(page)
-    page.locator(f"input[name='{name}'][value='{value}']").check()
+    page.locator(f"input[name='{name}'][value='{value}']").click()
 
 
 def wait_idle(page) -> None:
