@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.conftest import screenshot
 from tests.browser.test_klaberjass_flow import no_horizontal_scroll, tap_radio, totals
@@ -197,10 +198,10 @@ def test_the_klaberjass_form_fits_at_320_in_both_languages(phone, lang, take, to
     page.set_viewport_size({"width": 320, "height": 844})
     start(page, "klaberjass", ["Ann", "Ben"], lang)
     open_entry(page)
+    page.locator("#to-call").wait_for()  # who calls is asked before the upcard: "Ben takes", no suit yet
     tap_radio(page, "upcard", "hearts")
-    page.locator("#to-call").wait_for()
+    expect(page.locator("button[value='call:take']")).to_have_text(take, timeout=20_000)  # who takes, and what, once ♥ is in
     assert page.locator("#to-call").inner_text() == to_call
-    assert page.locator("button[value='call:take']").text_content().strip() == take  # who takes, and what
     fits(page, None)  # (a full-page picture here, then a tap, makes htmx set an inline style: CSP error)
     page.wait_for_load_state("networkidle")
     page.locator("button[value='call:take']").click()
