@@ -200,7 +200,7 @@ def test_the_klaberjass_form_fits_at_320_in_both_languages(phone, lang, take, to
     open_entry(page)
     page.locator("#to-call").wait_for()  # who calls is asked before the upcard: "Ben takes", no suit yet
     tap_radio(page, "upcard", "hearts")
-    expect(page.locator("button[value='call:take']")).to_have_text(take, timeout=20_000)  # who takes, and what, once ♥ is in
+    expect(page.locator("button[value='call:take']")).to_have_text(take, timeout=20_000)  # who takes, and what
     assert page.locator("#to-call").inner_text() == to_call
     fits(page, None)  # (a full-page picture here, then a tap, makes htmx set an inline style: CSP error)
     page.wait_for_load_state("networkidle")
