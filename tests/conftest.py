@@ -164,7 +164,12 @@ def waitress_serving(app):
         # Closed in the server's own thread (no race with its poll loop): every connection, the listening socket and
         # the trigger, so the loop ends. Then the worker threads, which the server's close() leaves running, each
         # with its connection to the database (ten descriptors a server, hundreds a run).
-        server.trigger.pull_trigger(lambda: wasyncore.close_all(server._map))
+        try:
+            server.trigger.pull_trigger(lambda: wasyncore.close_all(server._map))
+        except OSError:  # EBADF: the trigger's pipe is closed already (its loop ended): close the rest from here.
+            # Seen twice in ~10 full runs under xdist, at teardown only, after the test's assertions passed; what
+            # closed the pipe was not found yet.
+            wasyncore.close_all(server._map, ignore_all=True)
         thread.join(timeout=5)
         server.task_dispatcher.shutdown()
 
