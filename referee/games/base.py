@@ -169,9 +169,9 @@ class OptionSpec:
     """One rule option of a game: its name, one-line explanation, default and accepted values.
 
     ``choices`` are ``(value, label)`` pairs. A ``number`` option accepts a whole number in
-    ``[minimum, maximum]``; with ``none_label`` it also accepts ``"none"`` (stored as ``None``). ``aliases`` are
-    earlier names of its values (written name → value), still accepted. A game does not write these: they are
-    read from its options dataclass (``option`` fields, ``option_specs_of``).
+    ``[minimum, maximum]`` (a multiple of ``step``); with ``none_label`` it also accepts ``"none"`` (stored as
+    ``None``). ``aliases`` are earlier names of its values (written name → value), still accepted. A game does not
+    write these: they are read from its options dataclass (``option`` fields, ``option_specs_of``).
     """
 
     name: str
@@ -184,6 +184,7 @@ class OptionSpec:
     maximum: int = 1_000_000
     none_label: str | None = None
     aliases: tuple[tuple[str, object], ...] = ()
+    step: int = 1  # a number option's values are multiples of it
 
     @staticmethod
     def token(value: object) -> str:
@@ -217,10 +218,13 @@ class OptionSpec:
         if self.number:
             value = whole_number(raw) if isinstance(raw, str) and whole_number(raw) is not None else raw
             if isinstance(value, int) and not isinstance(value, bool):
-                if self.minimum <= value <= self.maximum:
-                    return value
-                raise OptionError(N_("{label} must be between {minimum} and {maximum}."), label=Term(self.label),
-                                  minimum=self.minimum, maximum=self.maximum)
+                if not self.minimum <= value <= self.maximum:
+                    raise OptionError(N_("{label} must be between {minimum} and {maximum}."), label=Term(self.label),
+                                      minimum=self.minimum, maximum=self.maximum)
+                if value % self.step:
+                    raise OptionError(N_("{label} must be a multiple of {step} (so that everyone deals equally often), "
+                                         "not {value}."), label=Term(self.label), step=self.step, value=value)
+                return value
         accepted: list[str] = [self.token(c) for c, _ in self.choices]
         if self.number:
             accepted.append(Line("options.whole_number", "a whole number {minimum}–{maximum}",
@@ -250,12 +254,31 @@ _NOT_NAMED = object()  # OptionSpec._named: raw names no value (None is a value:
 def option(
     default: T, label: str, help: str, *, choices: tuple[tuple[T, str], ...] = (), number: bool = False,
     minimum: int = 1, maximum: int = 1_000_000, none_label: str | None = None, aliases: tuple[tuple[str, T], ...] = (),
+    step: int = 1,
 ) -> T:
     """A field of a game's options dataclass that is a rule option: its default, written here once, and what
     people read about it (``label``, ``help``, the ``choices``' labels) and accept (number bounds, ``"none"``,
     ``aliases``), kept in the field's metadata for ``option_specs_of``. Typed as its default, as ``field`` is."""
-    spec = OptionSpec("", label, help, default, choices, number, minimum, maximum, none_label, aliases)
+    spec = OptionSpec("", label, help, default, choices, number, minimum, maximum, none_label, aliases, step)
     return field(default=default, metadata={"option": spec})
+
+
+MAX_DEALS_OPTION = 400  # a club round is 4–32 deals; a match is stored up to the server's deal limit
+
+
+def deals_option(seats: int) -> Any:
+    """The option ``deals`` every game has (RULES.md 5.4, ``round`` = ``deals:N``; a match of its own may use it too):
+    the match ends after this many deals, void ones not counted, a thrown-in one counted (it was dealt); the highest
+    total wins, equal highest totals are a draw, and the game's own end (a target, six hands) does not apply. A
+    multiple of the table's size, so that everyone deals equally often. ``None``: the game's own end."""
+    return option(
+        None, N_("Deals"),
+        N_("End the match after this many deals (void deals do not count): the highest total wins, equal highest "
+           "totals are a draw, and the game's own end does not apply. A multiple of the number of players, so that "
+           "everyone deals equally often."),
+        number=True, minimum=seats, maximum=MAX_DEALS_OPTION - MAX_DEALS_OPTION % seats, step=seats,
+        none_label=N_("none (the game's own end)"),
+    )
 
 
 @cache
@@ -502,6 +525,29 @@ class BaseGame(Generic[OptionsT, DealT]):
         """Whether the players end this match themselves (no target)."""
         return False
 
+    def after_deals(self, players: Sequence[str], tally: Tally, deals: int) -> Standing:
+        """RULES.md 5.4, a match of ``deals`` deals (the option ``deals``): under way until that many deals counted,
+        then the highest total wins and equal highest totals are a draw. What a game's ``judge`` returns first when
+        the option is set."""
+        players = tuple(players)
+        scores = {p: int(tally.totals.get(p, 0)) for p in players}
+        hands = self.deal_noun == "hand"
+        if not players or tally.counted < deals:
+            return Standing(False, None, Line("standing.hand_of", "Hand {number} of {deals}", number=tally.counted + 1,
+                                              deals=deals) if hands else
+                            Line("standing.deal_of", "Deal {number} of {deals}", number=tally.counted + 1, deals=deals))
+        top = max(scores.values())
+        leaders = [p for p in players if scores[p] == top]
+        if len(leaders) > 1:
+            tied = {"deals": deals, "players": " = ".join(leaders), "points": top}
+            return Standing(True, None, Line("standing.hands_draw",
+                                             "After {deals} hands: a draw, {players} on {points}", **tied) if hands else
+                            Line("standing.deals_draw", "After {deals} deals: a draw, {players} on {points}", **tied))
+        won = {"deals": deals, "winner": leaders[0], "points": top}
+        return Standing(True, leaders[0], Line("standing.hands_won", "After {deals} hands {winner} wins with {points}",
+                                               **won) if hands else
+                        Line("standing.deals_won", "After {deals} deals {winner} wins with {points}", **won))
+
     def player_facts(self, result: DealResult, player: str) -> dict[str, int]:
         """What one deal adds to a player's figures (player pages): counts and points, game by game."""
         return {}
@@ -512,10 +558,10 @@ class BaseGame(Generic[OptionsT, DealT]):
 
     def needs(self, players: Sequence[str], totals: Mapping[str, int], options: OptionsT) -> dict[str, int] | None:
         """How many points each player still needs to reach the target (0 once reached), for the table; None
-        when the match has no target (``options.target`` absent or ``None``). A game whose end is not a points
-        target of this kind overrides it."""
+        when the match has no target (``options.target`` absent or ``None``, or a count of ``deals`` ends it). A game
+        whose end is not a points target of this kind overrides it."""
         target = getattr(options, "target", None)
-        if not isinstance(target, int) or isinstance(target, bool):
+        if getattr(options, "deals", None) is not None or not isinstance(target, int) or isinstance(target, bool):
             return None
         return {p: max(0, target - int(totals.get(p, 0))) for p in players}
 

@@ -29,6 +29,7 @@ from .base import (
     Term,
     Violation,
     and_list,
+    deals_option,
     option,
     unknown_fields,
 )
@@ -144,6 +145,7 @@ class JokerJudgeOptions:
            "hand 3."),
         choices=FINISHES,
     )
+    deals: int | None = deals_option(2)  # RULES.md 5.4: a match of N hands
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "finish", Finish(self.finish))  # "six-hands" as written is the same option
@@ -1394,6 +1396,8 @@ class JokerJudge(BaseGame[JokerJudgeOptions, JokerJudgeHand]):
     ) -> Standing:
         """RULES.md 3.8. Every scored hand counts as a hand, a lie's included; ``ended_by_hand`` is ignored."""
         options = options if options is not None else JokerJudgeOptions()
+        if options.deals is not None:
+            return self.after_deals(players, tally, options.deals)
         players = tuple(players)
         if len(players) < 2:
             return Standing(False)

@@ -23,6 +23,7 @@ from .base import (
     Tally,
     Term,
     Violation,
+    deals_option,
     option,
     unknown_fields,
 )
@@ -237,6 +238,7 @@ class KlaberjassOptions:
         N_("The match ends when a player reaches this total; with none the players end it by hand."),
         number=True, minimum=50, maximum=10000, none_label=N_("none (end by hand)"),
     )
+    deals: int | None = deals_option(2)  # RULES.md 5.4: a match of N deals
 
     def __post_init__(self) -> None:
         values = SEQUENCE_VALUE_ALIASES.get(str(self.sequence_values), self.sequence_values)
@@ -596,8 +598,8 @@ class Klaberjass(BaseGame[KlaberjassOptions, KlaberjassDeal]):
         return {"dealer": table.dealer, "elder": _other(table, table.dealer)}
 
     def can_end_by_hand(self, options: KlaberjassOptions) -> bool:
-        """RULES.md 1.6: without a target the players end the match by hand."""
-        return options.target is None
+        """RULES.md 1.6: without a target the players end the match by hand (not a match of N deals, 5.4)."""
+        return options.target is None and options.deals is None
 
     # ---- bidding ---------------------------------------------------------------------------
     def bidding(self, calls: object, upcard: object, table: Table, options: KlaberjassOptions | None) -> Bidding:
@@ -786,6 +788,8 @@ class Klaberjass(BaseGame[KlaberjassOptions, KlaberjassDeal]):
         a draw). With a target, ``ended_by_hand`` is ignored: the target ends the match.
         """
         options = options if options is not None else KlaberjassOptions()
+        if options.deals is not None:
+            return self.after_deals(players, tally, options.deals)
         players = tuple(players)
         scores = {p: int(tally.totals.get(p, 0)) for p in players}
         if not players:

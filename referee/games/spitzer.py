@@ -28,6 +28,7 @@ from .base import (
     Tally,
     Term,
     Violation,
+    deals_option,
     option,
     unknown_fields,
 )
@@ -228,6 +229,7 @@ class SpitzerOptions:
         choices=((ThreeAcesPartner.FIRST_TRICK, N_("First trick's winner")),
                  (ThreeAcesPartner.FIRST_OTHER, N_("First other player to win a trick"))),
     )
+    deals: int | None = deals_option(4)  # RULES.md 5.4: a match of N deals
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "tie", Tie(self.tie))
@@ -868,6 +870,8 @@ class Spitzer(BaseGame[SpitzerOptions, SpitzerDeal]):
         ``ended_by_hand`` is ignored: the target ends a Spitzer match.
         """
         opts = _options(options)
+        if opts.deals is not None:
+            return self.after_deals(players, tally, opts.deals)
         seated = tuple(players)
         if not seated:
             return Standing(False)

@@ -36,6 +36,7 @@ def test_create_match_resolves_every_option(client):
         "sequence_values": "standard",
         "sequence_comparison": "best",
         "target": 500,
+        "deals": "none",
     }
     assert m["players"] == ["Ann", "Ben"]
     assert m["dealer"] == "Ben" and m["roles"] == {"dealer": "Ben", "elder": "Ann"}
@@ -56,7 +57,7 @@ def test_options_given_are_kept(client):
     r = client.post("/api/matches", json=body)
     assert r.status_code == 201
     assert r.json["options"] == {"schmeiss": False, "round_two_suit": "any", "sequence_values": "graded",
-                                 "sequence_comparison": "total", "target": "none"}
+                                 "sequence_comparison": "total", "target": "none", "deals": "none"}
 
 
 @pytest.mark.parametrize(
@@ -146,6 +147,7 @@ def test_games_lists_klaberjass_options(client):
         "sequence_values",
         "sequence_comparison",
         "target",
+        "deals",
     ]
 
 
