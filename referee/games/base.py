@@ -507,8 +507,19 @@ class BaseGame(Generic[OptionsT, DealT]):
         """What a game keeps of one more deal beyond the totals (most games: nothing)."""
         return memo
 
-    def judge(self, players: Sequence[str], tally: Tally, options: OptionsT, ended_by_hand: bool = False) -> Standing:
-        """Where the match stands after the deals in ``tally``."""
+    def judge(
+        self, players: Sequence[str], tally: Tally, options: OptionsT | None, ended_by_hand: bool = False,
+    ) -> Standing:
+        """Where the match stands after the deals in ``tally``: after a count of deals when the option ``deals`` is
+        set (RULES.md 5.4, ``after_deals``, the same for every game), else by the game's own end (``own_end``)."""
+        options = options if options is not None else self.defaults
+        deals = getattr(options, "deals", None)
+        if deals is not None:
+            return self.after_deals(players, tally, deals)
+        return self.own_end(players, tally, options, ended_by_hand)
+
+    def own_end(self, players: Sequence[str], tally: Tally, options: OptionsT, ended_by_hand: bool = False) -> Standing:
+        """Where the match stands by the game's own end (a target, a number of hands, ended by hand)."""
         raise NotImplementedError
 
     def standing(
@@ -527,26 +538,29 @@ class BaseGame(Generic[OptionsT, DealT]):
 
     def after_deals(self, players: Sequence[str], tally: Tally, deals: int) -> Standing:
         """RULES.md 5.4, a match of ``deals`` deals (the option ``deals``): under way until that many deals counted,
-        then the highest total wins and equal highest totals are a draw. What a game's ``judge`` returns first when
-        the option is set."""
-        players = tuple(players)
+        then the highest total wins and equal highest totals are a draw (``judge`` when the option is set)."""
         scores = {p: int(tally.totals.get(p, 0)) for p in players}
-        hands = self.deal_noun == "hand"
-        if not players or tally.counted < deals:
-            return Standing(False, None, Line("standing.hand_of", "Hand {number} of {deals}", number=tally.counted + 1,
-                                              deals=deals) if hands else
-                            Line("standing.deal_of", "Deal {number} of {deals}", number=tally.counted + 1, deals=deals))
+        hands = self.deal_noun == "hand"  # Joker Judge's players count hands
+        if not scores or tally.counted < deals:
+            at = {"number": tally.counted + 1, "deals": deals}
+            if hands:
+                return Standing(False, None, Line("standing.hand_of", "Hand {number} of {deals}", **at))
+            return Standing(False, None, Line("standing.deal_of", "Deal {number} of {deals}", **at))
         top = max(scores.values())
-        leaders = [p for p in players if scores[p] == top]
+        leaders = [p for p, points in scores.items() if points == top]
         if len(leaders) > 1:
             tied = {"deals": deals, "players": " = ".join(leaders), "points": top}
-            return Standing(True, None, Line("standing.hands_draw",
-                                             "After {deals} hands: a draw, {players} on {points}", **tied) if hands else
-                            Line("standing.deals_draw", "After {deals} deals: a draw, {players} on {points}", **tied))
+            if hands:
+                return Standing(True, None, Line("standing.hands_draw", "After {deals} hands: a draw, {players} on "
+                                                 "{points}", **tied))
+            return Standing(True, None, Line("standing.deals_draw", "After {deals} deals: a draw, {players} on "
+                                             "{points}", **tied))
         won = {"deals": deals, "winner": leaders[0], "points": top}
-        return Standing(True, leaders[0], Line("standing.hands_won", "After {deals} hands {winner} wins with {points}",
-                                               **won) if hands else
-                        Line("standing.deals_won", "After {deals} deals {winner} wins with {points}", **won))
+        if hands:
+            return Standing(True, leaders[0], Line("standing.hands_won", "After {deals} hands {winner} wins with "
+                                                   "{points}", **won))
+        return Standing(True, leaders[0], Line("standing.deals_won", "After {deals} deals {winner} wins with {points}",
+                                               **won))
 
     def player_facts(self, result: DealResult, player: str) -> dict[str, int]:
         """What one deal adds to a player's figures (player pages): counts and points, game by game."""

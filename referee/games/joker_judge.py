@@ -1391,13 +1391,11 @@ class JokerJudge(BaseGame[JokerJudgeOptions, JokerJudgeHand]):
             return {**memo, "decided": [behind, "overtakes", totals[behind], totals[leader]]}
         return memo
 
-    def judge(
+    def own_end(
         self, players: Sequence[str], tally: Tally, options: JokerJudgeOptions | None, ended_by_hand: bool = False,
     ) -> Standing:
         """RULES.md 3.8. Every scored hand counts as a hand, a lie's included; ``ended_by_hand`` is ignored."""
         options = options if options is not None else JokerJudgeOptions()
-        if options.deals is not None:
-            return self.after_deals(players, tally, options.deals)
         players = tuple(players)
         if len(players) < 2:
             return Standing(False)

@@ -779,7 +779,7 @@ class Klaberjass(BaseGame[KlaberjassOptions, KlaberjassDeal]):
         return Line("klaberjass.notation", "{parts}", parts=_joined("dot", parts))
 
     # ---- end of match ----------------------------------------------------------------------
-    def judge(
+    def own_end(
         self, players: Sequence[str], tally: Tally, options: KlaberjassOptions | None, ended_by_hand: bool = False,
     ) -> Standing:
         """RULES.md 1.6: the higher total wins once a player reaches the target; equal totals play on.
@@ -788,8 +788,6 @@ class Klaberjass(BaseGame[KlaberjassOptions, KlaberjassDeal]):
         a draw). With a target, ``ended_by_hand`` is ignored: the target ends the match.
         """
         options = options if options is not None else KlaberjassOptions()
-        if options.deals is not None:
-            return self.after_deals(players, tally, options.deals)
         players = tuple(players)
         scores = {p: int(tally.totals.get(p, 0)) for p in players}
         if not players:

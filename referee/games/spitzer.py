@@ -861,7 +861,7 @@ class Spitzer(BaseGame[SpitzerOptions, SpitzerDeal]):
                     tricks=d["tricks"])
 
     # ---- end of match ----------------------------------------------------------------------
-    def judge(
+    def own_end(
         self, players: Sequence[str], tally: Tally, options: SpitzerOptions | None, ended_by_hand: bool = False,
     ) -> Standing:
         """RULES.md 2.5: once anyone has reached the target, the single highest total wins.
@@ -870,8 +870,6 @@ class Spitzer(BaseGame[SpitzerOptions, SpitzerDeal]):
         ``ended_by_hand`` is ignored: the target ends a Spitzer match.
         """
         opts = _options(options)
-        if opts.deals is not None:
-            return self.after_deals(players, tally, opts.deals)
         seated = tuple(players)
         if not seated:
             return Standing(False)

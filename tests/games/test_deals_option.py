@@ -41,13 +41,23 @@ def enter(client, mid: int, deal: dict, status: int = 201) -> dict:
     return r.json
 
 
+def shown(client, mid: int) -> dict:
+    """The match as the API shows it."""
+    return client.get(f"/api/matches/{mid}").json
+
+
+def table_played(client, players: list[str], deals: list[dict]) -> tuple[int, dict]:
+    """A match of 4 deals with ``deals`` entered: its id and how the API shows it."""
+    mid = start(client, players)
+    for deal in deals:
+        enter(client, mid, deal)
+    return mid, shown(client, mid)
+
+
 # ---- the worked example, through the API ---------------------------------------------------------------------------
 
 def test_table_1_of_the_worked_example_ends_after_4_deals_ann_winning(client):
-    mid = start(client, ["Ann", "Ben"])
-    for deal in TABLE_1:
-        enter(client, mid, deal)
-    match = client.get(f"/api/matches/{mid}").json
+    mid, match = table_played(client, ["Ann", "Ben"], TABLE_1)
     assert match["totals"] == {"Ann": 320, "Ben": 276}
     assert match["finished"] is True and match["winner"] == "Ann"
     assert match["standing"] == "After 4 deals Ann wins with 320"
@@ -57,10 +67,7 @@ def test_table_1_of_the_worked_example_ends_after_4_deals_ann_winning(client):
 
 
 def test_table_2_of_the_worked_example_is_a_draw(client):
-    mid = start(client, ["Cid", "Dee"])
-    for deal in TABLE_2:
-        enter(client, mid, deal)
-    match = client.get(f"/api/matches/{mid}").json
+    _mid, match = table_played(client, ["Cid", "Dee"], TABLE_2)
     assert match["totals"] == {"Cid": 250, "Dee": 250}
     assert match["finished"] is True and match["winner"] is None
     assert match["standing"] == "After 4 deals: a draw, Cid = Dee on 250"
@@ -68,27 +75,23 @@ def test_table_2_of_the_worked_example_is_a_draw(client):
 
 def test_the_standing_counts_the_deals_and_the_target_does_not_end_it(client):
     mid = start(client, ["Ann", "Ben"], target=50)  # Ben has 86 after deal 1: past the target, which does not apply
-    assert client.get(f"/api/matches/{mid}").json["standing"] == "Deal 1 of 4"
+    assert shown(client, mid)["standing"] == "Deal 1 of 4"
     enter(client, mid, TABLE_1[0])
-    match = client.get(f"/api/matches/{mid}").json
+    match = shown(client, mid)
     assert match["totals"] == {"Ann": 60, "Ben": 86} and match["finished"] is False
     assert match["standing"] == "Deal 2 of 4"
 
 
 def test_a_void_deal_does_not_count_a_thrown_in_one_does(client):
-    mid = start(client, ["Ann", "Ben"])
-    for deal in TABLE_1[:3]:
-        enter(client, mid, deal)
-    enter(client, mid, THROWN_IN)  # deal 4, Ben deals: thrown in, dealt all the same
-    match = client.get(f"/api/matches/{mid}").json
+    mid, match = table_played(client, ["Ann", "Ben"], [*TABLE_1[:3], THROWN_IN])  # deal 4 (Ben's) thrown in: dealt
     assert match["finished"] is True and match["totals"] == {"Ann": 210, "Ben": 230} and match["winner"] == "Ben"
     r = client.delete(f"/api/matches/{mid}/deals/2")
     assert r.status_code == 200, r.json
-    match = client.get(f"/api/matches/{mid}").json
+    match = shown(client, mid)
     assert match["finished"] is False and match["totals"] == {"Ann": 120, "Ben": 170}
     assert match["standing"] == "Deal 4 of 4"  # three deals count: 1, 3 and the thrown-in 4
     enter(client, mid, played("Ben", "Ann", 100, 46))  # deal 5: Ann deals (after Ben's deal 4), Ben is elder
-    match = client.get(f"/api/matches/{mid}").json
+    match = shown(client, mid)
     assert match["totals"] == {"Ann": 166, "Ben": 280}
     assert (match["finished"], match["winner"], match["standing"]) == (True, "Ben", "After 4 deals Ben wins with 280")
 
@@ -161,6 +164,6 @@ def test_the_new_match_form_takes_a_count_of_deals_and_the_match_page_counts_the
     r = client.post("/matches/new", data=new_match_form(**{"option-deals": "4"}))
     assert r.status_code == 303
     mid = int(r.headers["Location"].rsplit("/", 1)[1])
-    assert client.get(f"/api/matches/{mid}").json["options"]["deals"] == 4
+    assert shown(client, mid)["options"]["deals"] == 4
     enter(client, mid, played("Ann", "Ben", 76, 60))  # Ben deals first (new_match_form): Ann is elder
     assert "Deal 2 of 4" in text(client.get(f"/matches/{mid}"))

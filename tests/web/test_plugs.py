@@ -149,7 +149,7 @@ class Tally(BaseGame[TallyOptions, dict[str, int]]):
         line = " · ".join(f"{p} {points[p]}" for p in table.players)
         return DealResult(scores=points, summary=f"Tallied: {line}", breakdown=[line], details={})
 
-    def judge(self, players, tally, options, ended_by_hand=False):
+    def own_end(self, players, tally, options, ended_by_hand=False):
         best = max(players, key=lambda p: tally.totals.get(p, 0))
         if tally.totals.get(best, 0) >= options.target:
             return Standing(True, best, f"{best} reached {options.target}")
