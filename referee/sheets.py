@@ -116,7 +116,7 @@ def match_sheet(match: Match, url: str, noun: str | None = None, target_label: s
         )
     standing = match.state.standing
     series = [{p: 0 for p in match.players}] + [r.totals for r in rows]  # x = the deal's number
-    target = getattr(match.options, "target", None)
+    target = game.target(match.options)
     return MatchSheet(
         match=match,
         title=f"{game.name}: {' vs '.join(match.players)}",

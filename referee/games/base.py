@@ -570,12 +570,20 @@ class BaseGame(Generic[OptionsT, DealT]):
         """The deal in the game's own compact notation, for a printed score sheet's row."""
         return result.summary
 
-    def needs(self, players: Sequence[str], totals: Mapping[str, int], options: OptionsT) -> dict[str, int] | None:
-        """How many points each player still needs to reach the target (0 once reached), for the table; None
-        when the match has no target (``options.target`` absent or ``None``, or a count of ``deals`` ends it). A game
-        whose end is not a points target of this kind overrides it."""
+    def target(self, options: OptionsT) -> int | None:
+        """The points total that ends the match (the option ``target``; what the table and the charts show); None
+        when there is none, or when a count of ``deals`` ends the match instead (RULES.md 5.4)."""
         target = getattr(options, "target", None)
         if getattr(options, "deals", None) is not None or not isinstance(target, int) or isinstance(target, bool):
+            return None
+        return target
+
+    def needs(self, players: Sequence[str], totals: Mapping[str, int], options: OptionsT) -> dict[str, int] | None:
+        """How many points each player still needs to reach the target (0 once reached), for the table; None
+        when the match has no target (``target``). A game whose end is not a points target of this kind overrides
+        it."""
+        target = self.target(options)
+        if target is None:
             return None
         return {p: max(0, target - int(totals.get(p, 0))) for p in players}
 

@@ -166,4 +166,9 @@ def test_the_new_match_form_takes_a_count_of_deals_and_the_match_page_counts_the
     mid = int(r.headers["Location"].rsplit("/", 1)[1])
     assert shown(client, mid)["options"]["deals"] == 4
     enter(client, mid, played("Ann", "Ben", 76, 60))  # Ben deals first (new_match_form): Ann is elder
-    assert "Deal 2 of 4" in text(client.get(f"/matches/{mid}"))
+    page = text(client.get(f"/matches/{mid}"))
+    assert "Deal 2 of 4" in page
+    assert "target 500" not in page and "needs" not in page  # the target does not apply: no line, nobody "needs"
+    with_target = client.post("/matches/new", data=new_match_form()).headers["Location"]
+    enter(client, int(with_target.rsplit("/", 1)[1]), played("Ann", "Ben", 76, 60))
+    assert "target 500" in text(client.get(with_target))  # what a match to 500 shows
