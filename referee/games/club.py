@@ -1,0 +1,353 @@
+"""Club play (RULES.md §5): the standings of an event and the seat draw of its rounds. Pure: it takes what the rounds
+came to (each table's totals, as its match stands) and returns places and seats; storing events is the service's.
+
+The games themselves need only Python's standard library; the seat draw also uses networkx (a maximum-weight matching
+pairs the players of a two-player game: RULES.md 5.3).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Literal
+
+import networkx as nx
+
+Seating = Literal["standings", "random"]
+Result = Literal["win", "draw", "loss", "bye", "absent"]
+
+MATCH_POINTS: Mapping[str, int] = {"win": 2, "draw": 1, "loss": 0, "bye": 2, "absent": 0}  # RULES.md 5.5, two players
+
+
+# ---- what the rounds came to -----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Table:
+    """One table of one round: its players in seat order (seat 1 deals first) and its match as it stands."""
+
+    number: int
+    players: tuple[str, ...]
+    totals: Mapping[str, int] = field(default_factory=dict)
+    finished: bool = False
+    winner: str | None = None  # a finished match's winner; None on a finished match is a draw
+    confirmed: bool = False  # every player of the table confirmed its result (RULES.md 5.6)
+
+
+@dataclass(frozen=True)
+class Round:
+    """One round as drawn: its seed (shown, so that the draw can be checked), its tables and who sat out."""
+
+    number: int
+    seed: int
+    tables: tuple[Table, ...]
+    byes: tuple[str, ...] = ()
+
+    @property
+    def seated(self) -> tuple[str, ...]:
+        """Everyone of the round in the draw's order: table 1's seats, table 2's, …, then the byes."""
+        return tuple(p for t in self.tables for p in t.players) + self.byes
+
+
+# ---- standings (RULES.md 5.5) ----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class RoundLine:
+    """A player's round in the standings: where they sat, their total there, and what it came to (None while the
+    table plays)."""
+
+    round: int
+    table: int | None
+    total: int | None
+    result: Result | None
+
+
+@dataclass(frozen=True)
+class Row:
+    place: int
+    shared: bool
+    player: str
+    score: int  # match points (two-player games) or the sum of game points (Spitzer)
+    tiebreaks: tuple[int, ...]  # in the rule's order
+    rounds: tuple[RoundLine, ...]
+    confirmed: bool  # every finished table of the player's is confirmed
+
+    @property
+    def place_text(self) -> str:
+        """ "3=" for a shared third place, "3" otherwise."""
+        return f"{self.place}=" if self.shared else str(self.place)
+
+
+@dataclass(frozen=True)
+class Standings:
+    rows: tuple[Row, ...]
+    provisional: bool  # a table still plays: its current totals count
+
+    def order(self) -> list[str]:
+        return [row.player for row in self.rows]
+
+
+def standings(seats: int, players: Sequence[str], rounds: Sequence[Round]) -> Standings:
+    """RULES.md 5.5: every player of the event (``players``, in the event's order) ranked over ``rounds``.
+
+    Two-player games: match points (win 2, draw 1, loss 0, bye 2), then the sum of differences, then the sum of own
+    totals. Spitzer (``seats`` 4): the sum of game points (a bye 0), then rounds won (the highest total at one's table,
+    a shared highest counting for each), then the best single round played. Equal on all of them: the place is
+    shared. A table still playing counts with its current totals (``provisional``); who leads it counts as winning it.
+    Players on one place are listed in the order of the round-1 draw, then the event's."""
+    draw_order = _draw_order(players, rounds)
+    keyed: list[tuple[tuple[int, ...], Row]] = []
+    for player in players:
+        lines = tuple(_line(player, r) for r in rounds)
+        figures = _two_player(player, rounds, lines) if seats == 2 else _spitzer(player, rounds, lines)
+        confirmed = all(t.confirmed for r in rounds for t in r.tables if player in t.players and t.finished)
+        keyed.append((figures, Row(0, False, player, figures[0], figures[1:], lines, confirmed)))
+    keyed.sort(key=lambda kr: (tuple(-x for x in kr[0]), draw_order[kr[1].player]))
+    counts = Counter(key for key, _ in keyed)
+    rows, ahead = [], 0
+    for i, (key, row) in enumerate(keyed):
+        if i and key != keyed[i - 1][0]:
+            ahead = i
+        rows.append(Row(ahead + 1, counts[key] > 1, row.player, row.score, row.tiebreaks, row.rounds, row.confirmed))
+    provisional = any(not t.finished for r in rounds for t in r.tables)
+    return Standings(tuple(rows), provisional)
+
+
+def _draw_order(players: Sequence[str], rounds: Sequence[Round]) -> dict[str, int]:
+    first = rounds[0].seated if rounds else ()
+    order = list(first) + [p for p in players if p not in first]
+    return {p: i for i, p in enumerate(order)}
+
+
+def _table_of(player: str, round_: Round) -> Table | None:
+    return next((t for t in round_.tables if player in t.players), None)
+
+
+def _line(player: str, round_: Round) -> RoundLine:
+    table = _table_of(player, round_)
+    if table is None:
+        return RoundLine(round_.number, None, None, "bye" if player in round_.byes else "absent")
+    total = int(table.totals.get(player, 0))
+    if not table.finished:
+        return RoundLine(round_.number, table.number, total, None)
+    top = max(int(table.totals.get(p, 0)) for p in table.players)
+    if len(table.players) == 2:  # a two-player match's own winner (its end rule decides)
+        result: Result = "draw" if table.winner is None else ("win" if table.winner == player else "loss")
+    else:
+        leaders = [p for p in table.players if int(table.totals.get(p, 0)) == top]
+        result = "loss" if total < top else ("win" if len(leaders) == 1 else "draw")
+    return RoundLine(round_.number, table.number, total, result)
+
+
+def _two_player(player: str, rounds: Sequence[Round], lines: Sequence[RoundLine]) -> tuple[int, ...]:
+    """(match points, sum of differences, sum of own totals)."""
+    points = difference = own = 0
+    for round_, line in zip(rounds, lines, strict=True):
+        table = _table_of(player, round_)
+        if table is None:
+            points += MATCH_POINTS[line.result or "absent"]
+            continue
+        mine = int(table.totals.get(player, 0))
+        theirs = max((int(table.totals.get(p, 0)) for p in table.players if p != player), default=0)
+        # a table in play counts as it stands
+        result = line.result or ("win" if mine > theirs else "draw" if mine == theirs else "loss")
+        points += MATCH_POINTS[result]
+        difference += mine - theirs
+        own += mine
+    return points, difference, own
+
+
+def _spitzer(player: str, rounds: Sequence[Round], lines: Sequence[RoundLine]) -> tuple[int, ...]:
+    """(sum of game points, rounds won, best single round played)."""
+    totals, won, best = 0, 0, None
+    for round_ in rounds:
+        table = _table_of(player, round_)
+        if table is None:
+            continue
+        mine = int(table.totals.get(player, 0))
+        totals += mine
+        won += mine == max(int(table.totals.get(p, 0)) for p in table.players)
+        best = mine if best is None else max(best, mine)
+    return totals, won, best or 0
+
+
+# ---- the seat draw (RULES.md 5.2–5.3) --------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Draw:
+    """A round's seats: each table's players in seat order (seat 1 deals first), and who sits out."""
+
+    tables: tuple[tuple[str, ...], ...]
+    byes: tuple[str, ...]
+
+
+def met(rounds: Iterable[Round]) -> Counter[frozenset[str]]:
+    """How often each pair of players sat at one table."""
+    pairs: Counter[frozenset[str]] = Counter()
+    for round_ in rounds:
+        for table in round_.tables:
+            pairs.update(frozenset(pair) for pair in combinations(table.players, 2))
+    return pairs
+
+
+def repeats(tables: Iterable[Sequence[str]], before: Mapping[frozenset[str], int]) -> int:
+    """Repeated table-mates of ``tables``: each pair that already sat together counts once per earlier meeting."""
+    return sum(before.get(frozenset(pair), 0) for table in tables for pair in combinations(table, 2))
+
+
+def draw(
+    seats: int, present: Sequence[str], rounds: Sequence[Round], seating: Seating, seed: int,
+    order: Sequence[str] = (),
+) -> Draw:
+    """The next round's seats for the players ``present`` (in the event's order), after ``rounds``.
+
+    Round 1 (no rounds yet) is a random draw from ``seed``; later rounds follow ``seating``: ``standings`` (``order``:
+    the standings' order, shared places already in the round-1 draw's order) or ``random`` (a draw from ``seed`` with
+    the fewest repeated table-mates). Byes (RULES.md 5.2): the players who do not fill a table sit out: the fewest
+    byes so far first, then the lowest in the standings, then by the draw."""
+    rng = random.Random(seed)
+    if not rounds:
+        shuffled = list(present)
+        rng.shuffle(shuffled)
+        cut = len(shuffled) - len(shuffled) % seats
+        return Draw(_chunks(shuffled[:cut], seats), tuple(shuffled[cut:]))
+    ranked = [p for p in order if p in present] + [p for p in present if p not in order]
+    byes = _byes(ranked, rounds, len(ranked) % seats, rng)
+    playing = [p for p in ranked if p not in byes]
+    before = met(rounds)
+    if seating == "standings":
+        tables = _pair_by_standings(playing, before) if seats == 2 else _chunks(playing, seats)
+    else:
+        tables = _fewest_repeats(playing, seats, rounds, before, rng)
+    return Draw(tables, byes)
+
+
+def _chunks(players: Sequence[str], size: int) -> tuple[tuple[str, ...], ...]:
+    return tuple(tuple(players[i:i + size]) for i in range(0, len(players), size))
+
+
+def _byes(ranked: Sequence[str], rounds: Sequence[Round], count: int, rng: random.Random) -> tuple[str, ...]:
+    """The ``count`` players who sit out: fewest byes so far, then the lowest in the standings (``ranked`` is best
+    first), then by the draw (a tie the standings cannot break: the draw's random order)."""
+    if not count:
+        return ()
+    had = Counter(p for r in rounds for p in r.byes)
+    lots = {p: rng.random() for p in ranked}
+    position = {p: i for i, p in enumerate(ranked)}
+    return tuple(sorted(ranked, key=lambda p: (had[p], -position[p], lots[p]))[:count])
+
+
+def _pair_by_standings(ranked: Sequence[str], before: Mapping[frozenset[str], int]) -> tuple[tuple[str, ...], ...]:
+    """RULES.md 5.3, ``standings``, two players: 1st with 2nd, 3rd with 4th, … — but no pair that met before while a
+    pairing without any repeat exists, and among those the one closest to the standings' order: a maximum-weight
+    matching where a repeat costs more than any distance, and a distance in the standings costs its square (so
+    neighbours pair before the ends are brought together)."""
+    n = len(ranked)
+    repeat_cost = n ** 3  # more than the sum of every squared distance
+    graph: nx.Graph[int] = nx.Graph()
+    for i, j in combinations(range(n), 2):
+        cost = before.get(frozenset((ranked[i], ranked[j])), 0) * repeat_cost + (j - i) ** 2
+        graph.add_edge(i, j, weight=repeat_cost * n - cost)
+    pairs = nx.max_weight_matching(graph, maxcardinality=True)
+    return tuple(sorted((tuple(ranked[k] for k in sorted(pair)) for pair in pairs), key=lambda t: ranked.index(t[0])))
+
+
+def _fewest_repeats(
+    players: Sequence[str], seats: int, rounds: Sequence[Round], before: Mapping[frozenset[str], int],
+    rng: random.Random,
+) -> tuple[tuple[str, ...], ...]:
+    """RULES.md 5.3, ``random``: a new draw with the fewest repeated table-mates. Two players: the round-robin's next
+    round where the rounds so far followed one (so 8 players meet each other once over 7 rounds), else a
+    minimum-cost matching with random tie-breaks; larger tables: a local search from random draws."""
+    if seats == 2:
+        robin = _round_robin_next(players, rounds)
+        if robin is not None and repeats(robin, before) == 0:
+            return _shuffled_tables(robin, rng)
+        return _shuffled_tables(_pair_fewest_repeats(players, before, rng), rng)
+    best: list[list[str]] | None = None
+    best_cost = -1
+    for _attempt in range(20):
+        tables = _search(players, seats, before, rng)
+        cost = repeats(tables, before)
+        if best is None or cost < best_cost:
+            best, best_cost = tables, cost
+        if cost == 0:
+            break
+    assert best is not None
+    return tuple(tuple(t) for t in best)
+
+
+def _shuffled_tables(tables: Sequence[Sequence[str]], rng: random.Random) -> tuple[tuple[str, ...], ...]:
+    drawn = [list(t) for t in tables]
+    rng.shuffle(drawn)
+    for t in drawn:
+        rng.shuffle(t)
+    return tuple(tuple(t) for t in drawn)
+
+
+def _pair_fewest_repeats(
+    players: Sequence[str], before: Mapping[frozenset[str], int], rng: random.Random,
+) -> list[tuple[str, str]]:
+    n = len(players)
+    big = (n + 1) * 1000
+    graph: nx.Graph[str] = nx.Graph()
+    for a, b in combinations(players, 2):
+        graph.add_edge(a, b, weight=big - before.get(frozenset((a, b)), 0) * 1000 - rng.random())
+    return [tuple(sorted(pair, key=players.index)) for pair in nx.max_weight_matching(graph, maxcardinality=True)]
+
+
+def _round_robin_next(players: Sequence[str], rounds: Sequence[Round]) -> list[tuple[str, ...]] | None:
+    """The next round of the round-robin (the circle method) whose first round is round 1's draw, when every round so
+    far was one of its rounds with these same players and nobody sat out; else None."""
+    first = rounds[0]
+    if first.byes or len(players) % 2 or set(players) != set(first.seated):
+        return None
+    # the circle's positions 0 … n−1, so that its first round is round 1's tables
+    seat = [t.players[0] for t in first.tables] + [t.players[1] for t in reversed(first.tables)]
+    n = len(seat)
+    if len(rounds) >= n - 1:
+        return None
+
+    def robin(r: int) -> set[frozenset[str]]:
+        rest = seat[1:]
+        turned = rest[-r:] + rest[:-r] if r else rest
+        ring = [seat[0], *turned]
+        return {frozenset((ring[i], ring[n - 1 - i])) for i in range(n // 2)}
+
+    for r, round_ in enumerate(rounds):
+        if round_.byes or {frozenset(t.players) for t in round_.tables} != robin(r):
+            return None
+    return [tuple(sorted(pair, key=players.index)) for pair in robin(len(rounds))]
+
+
+def _search(
+    players: Sequence[str], seats: int, before: Mapping[frozenset[str], int], rng: random.Random,
+) -> list[list[str]]:
+    """From a random draw, swap two players of different tables while that lowers the repeats (or, now and then,
+    leaves them equal, to move on), until none is left or the steps run out."""
+    shuffled = list(players)
+    rng.shuffle(shuffled)
+    tables = [shuffled[i:i + seats] for i in range(0, len(shuffled), seats)]
+    if len(tables) < 2:
+        return tables
+
+    def cost_of(table: Sequence[str]) -> int:
+        return sum(before.get(frozenset(pair), 0) for pair in combinations(table, 2))
+
+    costs = [cost_of(t) for t in tables]
+    for _step in range(4000):
+        if not any(costs):
+            break
+        a = rng.choice([i for i, c in enumerate(costs) if c]) if rng.random() < 0.8 else rng.randrange(len(tables))
+        b = rng.randrange(len(tables) - 1)
+        b += b >= a
+        i, j = rng.randrange(seats), rng.randrange(seats)
+        tables[a][i], tables[b][j] = tables[b][j], tables[a][i]
+        new_a, new_b = cost_of(tables[a]), cost_of(tables[b])
+        if new_a + new_b < costs[a] + costs[b] or (new_a + new_b == costs[a] + costs[b] and rng.random() < 0.3):
+            costs[a], costs[b] = new_a, new_b
+        else:
+            tables[a][i], tables[b][j] = tables[b][j], tables[a][i]
+    return tables

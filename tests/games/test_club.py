@@ -1,0 +1,216 @@
+"""Club play's rules (RULES.md §5.2–5.5): standings with every result and tie-break, shared places, and the seat draw —
+hand-checked cases (§5.9's worked example) and properties over many draws (hypothesis)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from referee.games.club import Round, Table, draw, met, repeats, standings
+
+# ---- RULES.md 5.9 ---------------------------------------------------------------------------------------------------
+
+ROUND_1 = Round(1, 48213, (
+    Table(1, ("Ann", "Ben"), {"Ann": 320, "Ben": 276}, finished=True, winner="Ann", confirmed=True),
+    Table(2, ("Cid", "Dee"), {"Cid": 250, "Dee": 250}, finished=True, winner=None),
+))
+EVENING = ("Ann", "Ben", "Cid", "Dee")
+
+
+def figures(table) -> list[tuple]:
+    return [(r.place_text, r.player, r.score, r.tiebreaks) for r in table.rows]
+
+
+def test_the_worked_example_standings_after_round_1():
+    after = standings(2, EVENING, [ROUND_1])
+    assert figures(after) == [
+        ("1", "Ann", 2, (44, 320)),
+        ("2=", "Cid", 1, (0, 250)),  # Cid before Dee: the round-1 draw's order
+        ("2=", "Dee", 1, (0, 250)),
+        ("4", "Ben", 0, (-44, 276)),
+    ]
+    assert after.provisional is False
+    ann = after.rows[0]
+    assert [(line.round, line.table, line.total, line.result) for line in ann.rounds] == [(1, 1, 320, "win")]
+    assert ann.confirmed is True and after.rows[1].confirmed is False  # table 2 not confirmed yet
+
+
+def test_the_worked_example_round_2_by_standings_pairs_ann_cid_and_dee_ben():
+    order = standings(2, EVENING, [ROUND_1]).order()
+    second = draw(2, EVENING, [ROUND_1], "standings", seed=7, order=order)
+    assert second.tables == (("Ann", "Cid"), ("Dee", "Ben")) and second.byes == ()
+    assert repeats(second.tables, met([ROUND_1])) == 0
+
+
+# ---- standings, table-driven ------------------------------------------------------------------------------------
+
+def test_two_player_results_byes_absence_and_every_tie_break():
+    r1 = Round(1, 1, (Table(1, ("A", "B"), {"A": 100, "B": 80}, True, "A"),
+                      Table(2, ("C", "D"), {"C": 90, "D": 90}, True, None)), byes=("E",))
+    r2 = Round(2, 2, (Table(1, ("A", "C"), {"A": 50, "C": 70}, True, "C"),
+                      Table(2, ("E", "B"), {"E": 60, "B": 60}, True, None)), byes=("D",))
+    # F joined for round 3; in round 3 A–E is still playing (E leads), B–F finished.
+    r3 = Round(3, 3, (Table(1, ("A", "E"), {"A": 10, "E": 30}),
+                      Table(2, ("B", "F"), {"B": 120, "F": 40}, True, "B")), byes=("C", "D"))
+    after = standings(2, ("A", "B", "C", "D", "E", "F"), [r1, r2, r3])
+    assert after.provisional is True
+    assert figures(after) == [
+        # match points (win 2, draw 1, loss 0, bye 2; E leads A in play: counted as a win), Σ differences, Σ totals
+        ("1", "C", 5, (20, 160)),  # draw 1 + win 2 + bye 2; 0 + 20 + 0; 90 + 70
+        ("2", "E", 5, (20, 90)),  # bye 2 + draw 1 + (leading) 2; 0 + 0 + 20; 0 + 60 + 30: fewer own points than C
+        ("3", "D", 5, (0, 90)),  # draw + bye + bye
+        ("4", "B", 3, (60, 260)),  # loss + draw + win; −20 + 0 + 80
+        ("5", "A", 2, (-20, 160)),  # win + loss + (behind) loss; 20 − 20 − 20
+        ("6", "F", 0, (-80, 40)),  # absent, absent, loss
+    ]
+    f_rounds = [(line.round, line.result) for line in after.rows[5].rounds]
+    assert f_rounds == [(1, "absent"), (2, "absent"), (3, "loss")]
+    e_rounds = [(line.round, line.table, line.total, line.result) for line in after.rows[1].rounds]
+    assert e_rounds == [(1, None, None, "bye"), (2, 2, 60, "draw"), (3, 1, 30, None)]  # None: still playing
+
+
+def test_two_player_places_are_shared_only_when_every_figure_is_equal():
+    r1 = Round(1, 1, (Table(1, ("A", "B"), {"A": 90, "B": 60}, True, "A"), Table(2, ("C", "D"), {"C": 90, "D": 60},
+                                                                                  True, "C")))
+    after = standings(2, ("A", "B", "C", "D"), [r1])
+    assert figures(after) == [("1=", "A", 2, (30, 90)), ("1=", "C", 2, (30, 90)), ("3=", "B", 0, (-30, 60)),
+                              ("3=", "D", 0, (-30, 60))]
+    assert [r.place_text for r in after.rows] == ["1=", "1=", "3=", "3="]  # after two shared firsts comes 3rd
+
+
+def test_spitzer_sums_game_points_then_rounds_won_then_the_best_round():
+    players = tuple("ABCDEFGH")
+    r1 = Round(1, 1, (Table(1, ("A", "B", "C", "D"), {"A": 6, "B": 6, "C": -6, "D": -6}, True),
+                      Table(2, ("E", "F", "G", "H"), {"E": 12, "F": -4, "G": -4, "H": -4}, True)))
+    r2 = Round(2, 2, (Table(1, ("A", "E", "B", "F"), {"A": -2, "E": -6, "B": 2, "F": 6}, True),
+                      Table(2, ("C", "G", "D", "H"), {"C": 9, "G": -3, "D": -3, "H": -3}, True)))
+    after = standings(4, players, [r1, r2])
+    assert figures(after) == [
+        ("1", "B", 8, (1, 6)),  # 6 + 2; won round 1 (a shared top counts for each); best round 6
+        ("2", "E", 6, (1, 12)),  # 12 − 6
+        ("3", "A", 4, (1, 6)),  # 6 − 2
+        ("4", "C", 3, (1, 9)),  # −6 + 9
+        ("5", "F", 2, (1, 6)),  # −4 + 6
+        ("6=", "G", -7, (0, -3)),  # G before H: the round-1 draw's order
+        ("6=", "H", -7, (0, -3)),
+        ("8", "D", -9, (0, -3)),
+    ]
+    rows = {r.player: r for r in after.rows}
+    assert [(line.result) for line in rows["A"].rounds] == ["draw", "loss"]  # a shared top is a draw
+    assert [(line.result) for line in rows["E"].rounds] == ["win", "loss"]
+
+
+def test_spitzer_rounds_won_then_best_round_break_equal_sums():
+    r1 = Round(1, 1, (Table(1, ("A", "B", "C", "D"), {"A": 9, "B": 3, "C": -6, "D": -6}, True),))
+    r2 = Round(2, 2, (Table(1, ("A", "B", "C", "D"), {"A": -3, "B": 3, "C": 0, "D": 0}, True),))
+    rows = standings(4, ("A", "B", "C", "D"), [r1, r2]).rows
+    # A and B both 6: A won round 1, B won round 2 → 1 each; best single round: A 9, B 3.
+    assert [(r.place_text, r.player, r.score, r.tiebreaks) for r in rows] == [
+        ("1", "A", 6, (1, 9)), ("2", "B", 6, (1, 3)), ("3=", "C", -6, (0, 0)), ("3=", "D", -6, (0, 0))]
+
+
+# ---- the seat draw ------------------------------------------------------------------------------------------------
+
+def play(seats: int, players: list[str], rounds_wanted: int, seating: str, seed: int) -> list[Round]:
+    """Draw ``rounds_wanted`` rounds, every table ending with its first seat ahead (what it scored does not matter to
+    the draw beyond the standings)."""
+    rounds: list[Round] = []
+    for number in range(1, rounds_wanted + 1):
+        order = standings(seats, players, rounds).order()
+        drawn = draw(seats, players, rounds, seating, seed + number, order)  # type: ignore[arg-type]
+        tables = tuple(Table(i + 1, t, {p: (len(t) - k) * 10 for k, p in enumerate(t)}, True, t[0] if seats == 2
+                             else None) for i, t in enumerate(drawn.tables))
+        rounds.append(Round(number, seed + number, tables, drawn.byes))
+    return rounds
+
+
+def check_round(seats: int, present: list[str], round_: Round) -> None:
+    seated = [p for t in round_.tables for p in t.players]
+    assert sorted(seated + list(round_.byes)) == sorted(present)  # everyone once: at a table or sitting out
+    assert all(len(t.players) == seats for t in round_.tables)
+    assert len(round_.byes) == len(present) % seats
+
+
+def test_the_draw_is_the_seed_s():
+    players = [f"P{i}" for i in range(10)]
+    assert draw(2, players, [], "random", 48213) == draw(2, players, [], "random", 48213)
+    assert draw(2, players, [], "random", 48213) != draw(2, players, [], "random", 48214)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_16_spitzer_players_over_3_random_rounds_never_meet_twice(seed):
+    players = [f"P{i:02}" for i in range(16)]
+    rounds = play(4, players, 3, "random", seed * 1000)
+    for r in rounds:
+        check_round(4, players, r)
+    assert max(met(rounds).values()) == 1
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_8_klaberjass_players_over_7_random_rounds_meet_everyone_once(seed):
+    players = [f"P{i}" for i in range(8)]
+    rounds = play(2, players, 7, "random", seed * 1000)
+    pairs = met(rounds)
+    assert len(pairs) == 28 and set(pairs.values()) == {1}
+
+
+def test_pairing_by_standings_avoids_a_rematch_while_one_can_be_avoided():
+    r1 = Round(1, 1, (Table(1, ("A", "B"), {"A": 100, "B": 90}, True, "A"),
+                      Table(2, ("C", "D"), {"C": 100, "D": 10}, True, "C")))
+    order = standings(2, "ABCD", [r1]).order()
+    assert order == ["C", "A", "B", "D"]  # C +90, A +10, B −10, D −90
+    second = draw(2, list("ABCD"), [r1], "standings", 1, order)
+    assert second.tables == (("C", "A"), ("B", "D"))  # 1st–2nd and 3rd–4th have not met
+    r2 = Round(2, 2, tuple(Table(i + 1, t, {t[0]: 50, t[1]: 40}, True, t[0]) for i, t in enumerate(second.tables)))
+    third = draw(2, list("ABCD"), [r1, r2], "standings", 2, standings(2, "ABCD", [r1, r2]).order())
+    assert repeats(third.tables, met([r1, r2])) == 0  # C–A and A–B met: the only pairing left without a repeat
+    assert {frozenset(t) for t in third.tables} == {frozenset("AD"), frozenset("BC")}
+
+
+def test_spitzer_by_standings_seats_1st_to_4th_at_table_1():
+    players = list("ABCDEFGH")
+    rounds = play(4, players, 1, "random", 3)
+    order = standings(4, players, rounds).order()
+    second = draw(4, players, rounds, "standings", 9, order)
+    assert second.tables == (tuple(order[:4]), tuple(order[4:]))
+
+
+def test_byes_rotate_so_nobody_sits_out_twice_before_everyone_has_once():
+    players = list("ABCDE")
+    rounds = play(2, players, 5, "standings", 11)
+    assert sorted(p for r in rounds for p in r.byes) == players
+
+
+def test_a_late_player_is_drawn_from_the_next_round_and_one_who_left_is_not():
+    rounds = play(2, list("ABCD"), 1, "random", 5)
+    present = ["A", "B", "C", "E"]  # D left, E joined
+    drawn = draw(2, present, rounds, "standings", 6, standings(2, list("ABCDE"), rounds).order())
+    assert sorted(p for t in drawn.tables for p in t) == present and drawn.byes == ()
+    r2 = Round(2, 6, tuple(Table(i + 1, t, {t[0]: 1, t[1]: 0}, True, t[0]) for i, t in enumerate(drawn.tables)))
+    after = standings(2, list("ABCDE"), [*rounds, r2])
+    rows = {r.player: r for r in after.rows}
+    assert rows["E"].rounds[0].result == "absent" and rows["D"].rounds[1].result == "absent"
+
+
+@given(n=st.integers(2, 41), seats=st.sampled_from([2, 4]), rounds_wanted=st.integers(1, 6),
+       seating=st.sampled_from(["standings", "random"]), seed=st.integers(0, 2**31))
+def test_every_draw_seats_everyone_once_at_full_tables_and_spreads_the_byes(n, seats, rounds_wanted, seating, seed):
+    if n < seats:
+        return
+    players = [f"P{i}" for i in range(n)]
+    rounds = play(seats, players, rounds_wanted, seating, seed)
+    for r in rounds:
+        check_round(seats, players, r)
+    byes = Counter({p: 0 for p in players}) + Counter(p for r in rounds for p in r.byes)
+    counts = [byes[p] for p in players]
+    assert max(counts) - min(counts) <= 1  # nobody sits out twice while another has not
+
+
+@given(n=st.sampled_from([4, 6, 8, 10, 12]), seed=st.integers(0, 2**31))
+def test_random_two_player_rounds_repeat_nobody_while_a_round_robin_goes_on(n, seed):
+    players = [f"P{i}" for i in range(n)]
+    rounds = play(2, players, n - 1, "random", seed)
+    assert max(met(rounds).values()) == 1
