@@ -167,6 +167,49 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE matches ADD COLUMN fingerprint TEXT;
     ALTER TABLE matches ADD COLUMN player_facts TEXT
     """,
+    # 7: club play (RULES.md 5): an event, its players (in the order they joined; a leaver keeps their results),
+    # its rounds with their seeds and byes, and each round's tables, every one an ordinary match.
+    """
+    CREATE TABLE events (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL,
+        date TEXT NOT NULL,
+        game TEXT NOT NULL,
+        options TEXT NOT NULL,            -- JSON object, every option resolved (deals from the round's length)
+        rounds INTEGER NOT NULL,
+        round_length TEXT NOT NULL,       -- 'match' | 'deals:N'
+        seating TEXT NOT NULL,            -- 'standings' | 'random'
+        season TEXT,
+        tariff TEXT,
+        seed INTEGER NOT NULL,            -- round 1's draw
+        created TEXT NOT NULL
+    );
+    CREATE TABLE event_players (
+        event_id INTEGER NOT NULL REFERENCES events(id),
+        position INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        joined_round INTEGER NOT NULL,    -- the first round they are drawn for
+        left_round INTEGER,               -- the first round they are no longer drawn for
+        PRIMARY KEY (event_id, position)
+    );
+    CREATE TABLE event_rounds (
+        event_id INTEGER NOT NULL REFERENCES events(id),
+        number INTEGER NOT NULL,
+        seed INTEGER NOT NULL,
+        byes TEXT NOT NULL,               -- JSON list
+        drawn TEXT NOT NULL,
+        PRIMARY KEY (event_id, number)
+    );
+    CREATE TABLE event_tables (
+        event_id INTEGER NOT NULL REFERENCES events(id),
+        round INTEGER NOT NULL,
+        number INTEGER NOT NULL,
+        match_id INTEGER NOT NULL REFERENCES matches(id),
+        ended_by_director TEXT,           -- when the director ended it early
+        PRIMARY KEY (event_id, round, number)
+    );
+    CREATE INDEX event_tables_match ON event_tables(match_id)
+    """,
 )
 
 

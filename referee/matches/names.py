@@ -87,7 +87,7 @@ def printable(text: str) -> bool:
     return True
 
 
-def _name_problems(players: list[str]) -> list[Violation]:
+def name_problems(players: list[str]) -> list[Violation]:
     """What is wrong with each player's name on its own (empty, invisible, unprintable, too long)."""
     problems: list[Violation] = []
     for i, name in enumerate(players):
@@ -117,7 +117,7 @@ def _name_problems(players: list[str]) -> list[Violation]:
     return problems
 
 
-def _duplicate_names(players: list[str]) -> list[Violation]:
+def duplicate_names(players: list[str]) -> list[Violation]:
     """Names the table could not tell apart: the same name twice, or two that look the same."""
     problems: list[Violation] = []
     seen: dict[str, int] = {}
@@ -153,7 +153,7 @@ def parse_new_match(raw: Any) -> tuple[BaseGame, list[str], Any, str]:
     unknown = sorted(set(raw) - {"game", "players", "options", "first_dealer", "place", "note"})
     for key in unknown:
         problems.append(Violation.of("unknown_field", key, "Unknown field {field!r}.", field=key))
-    game = _new_game(raw.get("game", "klaberjass"), problems)
+    game = new_game(raw.get("game", "klaberjass"), problems)
     players = _new_players(raw.get("players"), game, problems)
     options = None
     if game is not None:
@@ -169,7 +169,7 @@ def parse_new_match(raw: Any) -> tuple[BaseGame, list[str], Any, str]:
     return game, players, options, first
 
 
-def _new_game(key: object, problems: list[Violation]) -> BaseGame | None:
+def new_game(key: object, problems: list[Violation]) -> BaseGame | None:
     """The game a new match asks for; None (and a problem) for one Referee does not know."""
     try:
         if not isinstance(key, str):
@@ -188,8 +188,8 @@ def _new_players(raw_players: object, game: BaseGame | None, problems: list[Viol
         problems.append(Violation.of("bad_players", "players", "Players must be a list of names."))
         return []
     players = [clean_name(p) for p in raw_players]
-    problems.extend(_name_problems(players))
-    problems.extend(_duplicate_names(players))
+    problems.extend(name_problems(players))
+    problems.extend(duplicate_names(players))
     if game is not None and len(players) != game.seats:
         problems.append(Violation.of("player_count", "players", "{game} is played by {seats} players, not {count}.",
                                      game=Term(game.name), seats=game.seats, count=len(players)))

@@ -16,6 +16,7 @@ from flask_babel import gettext
 from .. import games as rules  # read when asked (``games`` here is the view of /api/games)
 from .. import matches, store
 from ..games.base import RuleError, Violation, whole_number
+from ..matches import club
 from .common import DuplicateKey, capped, duplicate_key_error, loads
 from .conflicts import refusal_message, taken_message
 from .db import get_db
@@ -349,3 +350,51 @@ def restore_deal(match_id: int, number: int):
 def end_match(match_id: int):
     db = get_db()
     return jsonify(_match_json(db, matches.end_match(db, match_id)))
+
+
+# ---- events: club play (RULES.md 5) --------------------------------------------------------------------------------
+
+def _event_json(event_id: int) -> dict[str, Any]:
+    return club.event_to_json(club.load_event(get_db(), event_id))
+
+
+@bp.post("/events")
+def create_event():
+    event_id = club.create_event(get_db(), _body())
+    return jsonify(_event_json(event_id)), 201, {"Location": f"/api/events/{event_id}"}
+
+
+@bp.get("/events/<int:event_id>")
+def get_event(event_id: int):
+    return jsonify(_event_json(event_id))
+
+
+@bp.post("/events/<int:event_id>/rounds")
+def draw_round(event_id: int):
+    db = get_db()
+    number = club.draw_round(db, event_id)
+    event = club.load_event(db, event_id)
+    return jsonify(club.round_to_json(event.rounds[number - 1])), 201
+
+
+@bp.post("/events/<int:event_id>/players")
+def join_event(event_id: int):
+    club.join(get_db(), event_id, _body().get("name"))
+    return jsonify(_event_json(event_id))
+
+
+@bp.post("/events/<int:event_id>/players/leave")
+def leave_event(event_id: int):
+    club.leave(get_db(), event_id, _body().get("name"))
+    return jsonify(_event_json(event_id))
+
+
+@bp.post("/events/<int:event_id>/tables/<int:number>/end")
+def end_table(event_id: int, number: int):
+    club.end_table(get_db(), event_id, number)
+    return jsonify(_event_json(event_id))
+
+
+@bp.get("/events/<int:event_id>/standings")
+def standings(event_id: int):
+    return jsonify(club.standings_to_json(club.load_event(get_db(), event_id).standings()))

@@ -1,0 +1,176 @@
+"""Club play through the JSON API (RULES.md 5, issue 24's contract): events, rounds drawn, tables played as ordinary
+matches, a late join and a leave, a table ended by the director, and the standings — RULES.md 5.9 end to end."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.games.test_deals_option import TABLE_1, TABLE_2
+
+FOUR = ["Ann", "Ben", "Cid", "Dee"]
+
+
+def new_event(client, **fields) -> dict:
+    body = {"name": "Club evening", "game": "klaberjass", "players": FOUR, "rounds": 2, "round": "deals:4",
+            "seating": "standings", **fields}
+    r = client.post("/api/events", json=body)
+    assert r.status_code == 201, r.json
+    assert r.headers["Location"] == f"/api/events/{r.json['id']}"
+    return r.json
+
+
+def draw(client, event_id: int, status: int = 201) -> dict:
+    r = client.post(f"/api/events/{event_id}/rounds")
+    assert r.status_code == status, r.json
+    return r.json
+
+
+def play(client, match_id: int, deals: list[dict]) -> None:
+    for deal in deals:
+        r = client.post(f"/api/matches/{match_id}/deals", json=deal)
+        assert r.status_code == 201, r.json
+
+
+def test_the_worked_example_end_to_end(client):
+    """RULES.md 5.9: round 1 drawn as Ann–Ben and Cid–Dee (the seed that draws them), played as written; the
+    standings after it; round 2 by standings: Ann–Cid and Dee–Ben."""
+    seed = next(s for s in range(5000) if _draws_the_example(s))
+    event = new_event(client, seed=seed)
+    assert (event["round"], event["seating"], event["seed"], event["drawn"]) == ("deals:4", "standings", seed, [])
+    assert event["options"]["deals"] == 4  # every table a match of 4 deals
+    first = draw(client, event["id"])
+    assert [(t["table"], t["players"]) for t in first["tables"]] == [(1, ["Ann", "Ben"]), (2, ["Cid", "Dee"])]
+    assert first["round"] == 1 and first["seed"] == seed and first["byes"] == []
+    ann_ben, cid_dee = (t["match"] for t in first["tables"])
+    match = client.get(f"/api/matches/{ann_ben}").json
+    assert match["dealer"] == "Ann" and match["options"]["deals"] == 4  # seat 1 deals first
+
+    draw(client, event["id"], 409)  # round 1 is in play
+    play(client, ann_ben, TABLE_1)
+    provisional = client.get(f"/api/events/{event['id']}/standings").json
+    assert provisional["provisional"] is True
+    assert [(r["player"], r["score"]) for r in provisional["rows"]][:1] == [("Ann", 2)]
+    play(client, cid_dee, TABLE_2)
+
+    standings = client.get(f"/api/events/{event['id']}/standings").json
+    assert standings["provisional"] is False
+    assert [(r["place"], r["shared"], r["player"], r["score"], r["tiebreaks"]) for r in standings["rows"]] == [
+        (1, False, "Ann", 2, [44, 320]),
+        (2, True, "Cid", 1, [0, 250]),
+        (2, True, "Dee", 1, [0, 250]),
+        (4, False, "Ben", 0, [-44, 276]),
+    ]
+    assert standings["rows"][0]["rounds"] == [{"round": 1, "table": 1, "total": 320, "result": "win"}]
+    assert standings["rows"][1]["rounds"] == [{"round": 1, "table": 2, "total": 250, "result": "draw"}]
+
+    second = draw(client, event["id"])
+    assert [t["players"] for t in second["tables"]] == [["Ann", "Cid"], ["Dee", "Ben"]]
+    assert second["round"] == 2
+    for t in second["tables"]:
+        play(client, t["match"], [{"upcard": "clubs", "calls": ["pass"] * 4}] * 4)  # four thrown-in deals: draws
+    draw(client, event["id"], 409)  # after the last round
+    shown = client.get(f"/api/events/{event['id']}").json
+    assert shown["over"] is True and [r["round"] for r in shown["drawn"]] == [1, 2]
+
+
+def _draws_the_example(seed: int) -> bool:
+    from referee.games.club import draw as rules_draw
+
+    return rules_draw(2, FOUR, [], "standings", seed).tables == (("Ann", "Ben"), ("Cid", "Dee"))
+
+
+def test_byes_a_late_join_a_leave_and_a_table_ended_by_the_director(client):
+    event = new_event(client, players=["Ann", "Ben", "Cid", "Dee", "Eve"], rounds=3, round="match", seed=1)
+    first = draw(client, event["id"])
+    assert len(first["tables"]) == 2 and len(first["byes"]) == 1
+    sat_out = first["byes"][0]
+    r = client.post(f"/api/events/{event['id']}/players", json={"name": "Fay"})
+    assert r.status_code == 200 and r.json["players"][-1] == {"name": "Fay", "joined_round": 2, "left_round": None}
+    r = client.post(f"/api/events/{event['id']}/players", json={"name": " fay "})
+    assert r.status_code == 422 and r.json["errors"][0]["field"] == "name"
+    # Table 1 plays one deal (the elder, seat 2, takes and makes it), then the director ends both tables: they count
+    # as they stand.
+    dealer, elder = first["tables"][0]["players"]
+    played = {"upcard": "hearts", "calls": ["take"], "points": {elder: 80, dealer: 60}, "last_trick": elder}
+    play(client, first["tables"][0]["match"], [played])
+    for t in first["tables"]:
+        r = client.post(f"/api/events/{event['id']}/tables/{t['table']}/end")
+        assert r.status_code == 200, r.json
+    assert client.post(f"/api/events/{event['id']}/tables/1/end").json["errors"][0]["code"] == "table_ended"
+    refused = client.post(f"/api/matches/{first['tables'][0]['match']}/deals", json=played)
+    assert refused.status_code == 409  # an ended table takes no more deals
+    table_1 = client.get(f"/api/events/{event['id']}").json["drawn"][0]["tables"][0]
+    assert table_1["ended_by_director"] is True and table_1["finished"] is True
+    assert table_1["totals"] == {elder: 90, dealer: 60} and table_1["winner"] == elder  # as it stood
+    leaver = first["tables"][1]["players"][0]
+    r = client.post(f"/api/events/{event['id']}/players/leave", json={"name": leaver.upper()})
+    assert r.status_code == 200
+    second = draw(client, event["id"])
+    drawn = [p for t in second["tables"] for p in t["players"]] + second["byes"]
+    assert sorted(drawn) == sorted({"Ann", "Ben", "Cid", "Dee", "Eve", "Fay"} - {leaver})
+    assert sat_out not in second["byes"]  # nobody sits out twice while another has not
+    rows = {r["player"]: r for r in client.get(f"/api/events/{event['id']}/standings").json["rows"]}
+    assert rows["Fay"]["rounds"][0]["result"] == "absent"
+    assert rows[sat_out]["rounds"][0]["result"] == "bye" and rows[leaver]["rounds"][1]["result"] == "absent"
+
+
+@pytest.mark.parametrize("fields, problems", [
+    ({"game": "whist"}, [("unknown_game", "game")]),
+    ({"players": ["Ann"]}, [("too_few_players", "players")]),
+    ({"game": "spitzer", "round": "deals:6"}, [("bad_round", "round")]),
+    ({"rounds": 0}, [("bad_number", "rounds")]),
+    ({"players": ["Ann", "Ben", "ann"]}, [("duplicate_name", "players.2")]),
+    ({"tariff": "5 euros"}, [("bad_tariff", "tariff")]),
+    ({"seating": "by age"}, [("bad_seating", "seating")]),
+    ({"name": ""}, [("missing", "name")]),
+    ({"options": {"target": 5}}, [("bad_option", "options.target")]),
+    ({"colour": "red", "rounds": "two"}, [("unknown_field", "colour"), ("bad_number", "rounds")]),
+])
+def test_every_bad_field_is_refused_at_once_and_nothing_is_stored(client, fields, problems):
+    body = {"name": "Club evening", "game": "klaberjass", "players": FOUR, "rounds": 2, "round": "match", **fields}
+    r = client.post("/api/events", json=body)
+    assert r.status_code == 422
+    assert [(e["code"], e["field"]) for e in r.json["errors"]] == problems
+    assert all(e["message"] for e in r.json["errors"])
+    assert client.get("/api/events/1").status_code == 404
+
+
+def test_an_event_with_a_tariff_and_a_season_keeps_them(client):
+    event = new_event(client, tariff="0.05 EUR", season="Winter 2026", date="2026-12-04")
+    shown = client.get(f"/api/events/{event['id']}").json
+    assert (shown["tariff"], shown["season"], shown["date"]) == ("0.05 EUR", "Winter 2026", "2026-12-04")
+
+
+def test_sixteen_spitzer_players_over_three_random_rounds_never_share_a_table_twice(client):
+    players = [f"P{i:02}" for i in range(16)]
+    event = new_event(client, game="spitzer", players=players, rounds=3, round="deals:4", seating="random")
+    met: set[frozenset[str]] = set()
+    for _ in range(3):
+        drawn = draw(client, event["id"])
+        for t in drawn["tables"]:
+            pairs = {frozenset((a, b)) for a in t["players"] for b in t["players"] if a < b}
+            assert not pairs & met
+            met |= pairs
+            client.post(f"/api/events/{event['id']}/tables/{t['table']}/end")
+    assert len(met) == 3 * 4 * 6
+
+
+def test_with_a_passphrase_only_the_director_creates_and_draws(locked):
+    from tests.conftest import AUTH
+
+    client = locked.test_client()
+    body = {"name": "Club evening", "game": "klaberjass", "players": FOUR, "rounds": 1}
+    assert client.post("/api/events", json=body).status_code == 401
+    created = client.post("/api/events", json=body, headers=AUTH)
+    assert created.status_code == 201
+    assert client.post(f"/api/events/{created.json['id']}/rounds").status_code == 401
+    assert client.post(f"/api/events/{created.json['id']}/rounds", headers=AUTH).status_code == 201
+
+
+def test_refusals_are_said_in_the_request_s_language(client):
+    event = new_event(client)
+    draw(client, event["id"])
+    r = client.post(f"/api/events/{event['id']}/rounds", headers={"Accept-Language": "de"})
+    assert r.status_code == 409 and r.json["errors"][0]["code"] == "round_in_play"
+    assert r.json["errors"][0]["message"] == ("Runde 1 wird noch gespielt: die nächste Runde wird ausgelost, wenn "
+                                              "jeder Tisch fertig ist.")
