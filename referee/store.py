@@ -206,9 +206,18 @@ MIGRATIONS: tuple[str, ...] = (
         number INTEGER NOT NULL,
         match_id INTEGER NOT NULL REFERENCES matches(id),
         ended_by_director TEXT,           -- when the director ended it early
+        token TEXT NOT NULL UNIQUE,       -- the table link's secret: this match's deals and confirmations only
+        revoked TEXT,                     -- when the director revoked it
         PRIMARY KEY (event_id, round, number)
     );
-    CREATE INDEX event_tables_match ON event_tables(match_id)
+    CREATE INDEX event_tables_match ON event_tables(match_id);
+    CREATE TABLE confirmations (          -- RULES.md 5.6: a player signs the result as the match stood (its version)
+        match_id INTEGER NOT NULL REFERENCES matches(id),
+        player TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        at TEXT NOT NULL,
+        PRIMARY KEY (match_id, player, version)
+    )
     """,
 )
 

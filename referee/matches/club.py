@@ -52,6 +52,9 @@ class EventTable:
     winner: str | None
     ended_by_director: bool
     deals: int  # deals counted so far
+    confirmed: tuple[str, ...]  # who confirmed the result as it stands (RULES.md 5.6)
+    token: str  # the table link's secret
+    revoked: bool
 
 
 @dataclass(frozen=True)
@@ -97,8 +100,9 @@ class Event:
 
     def as_played(self) -> list[club.Round]:
         """The rounds for the rules (``referee.games.club``)."""
-        return [club.Round(r.number, r.seed, tuple(club.Table(t.number, t.players, t.totals, t.finished, t.winner)
-                                                   for t in r.tables), r.byes) for r in self.rounds]
+        return [club.Round(r.number, r.seed, tuple(
+            club.Table(t.number, t.players, t.totals, t.finished, t.winner, set(t.confirmed) == set(t.players))
+            for t in r.tables), r.byes) for r in self.rounds]
 
     def standings(self) -> club.Standings:
         return club.standings(self.game.seats, self.everyone, self.as_played())
@@ -119,15 +123,16 @@ def load_event(db: Database, event_id: int) -> Event:
     for number, seed, byes, drawn in db.execute(
             "SELECT number, seed, byes, drawn FROM event_rounds WHERE event_id = ? ORDER BY number", [event_id]):
         tables = []
-        for table_number, match_id, ended in db.execute(
-                "SELECT number, match_id, ended_by_director FROM event_tables WHERE event_id = ? AND round = ? "
-                "ORDER BY number", [event_id, number]):
-            tables.append(_table(db, number, table_number, match_id, ended is not None))
+        for table_number, match_id, ended, token, revoked in db.execute(
+                "SELECT number, match_id, ended_by_director, token, revoked FROM event_tables "
+                "WHERE event_id = ? AND round = ? ORDER BY number", [event_id, number]):
+            tables.append(_table(db, number, table_number, match_id, ended is not None, token, revoked is not None))
         rounds.append(EventRound(number, seed, drawn, tuple(tables), tuple(jsontext.parse(byes))))
     return Event(event_row, game, players, tuple(rounds))
 
 
-def _table(db: Database, round_number: int, number: int, match_id: int, ended: bool) -> EventTable:
+def _table(db: Database, round_number: int, number: int, match_id: int, ended: bool, token: str, revoked: bool,
+           ) -> EventTable:
     match = load(db, match_id)
     totals = {p: int(match.totals.get(p, 0)) for p in match.players}
     winner = match.winner if match.finished else None
@@ -137,7 +142,7 @@ def _table(db: Database, round_number: int, number: int, match_id: int, ended: b
         winner = leaders[0] if len(leaders) == 1 else None
     counted = sum(1 for d in match.state.deals if d.counted)
     return EventTable(round_number, number, match_id, match.players, totals, match.finished or ended, winner, ended,
-                      counted)
+                      counted, confirmed(db, match_id, match.version), token, revoked)
 
 
 def event_of_match(db: Database, match_id: int) -> tuple[int, int, int] | None:
@@ -325,8 +330,8 @@ def draw_round(db: Database, event_id: int) -> int:
                                           place=f"{event.row['name']} · round {number}, table {table_number}")
             sync(db, match_id, touch=False)
             log_change("started", match_id)
-            db.execute("INSERT INTO event_tables (event_id, round, number, match_id) VALUES (?, ?, ?, ?)",
-                       [event_id, number, table_number, match_id])
+            db.execute("INSERT INTO event_tables (event_id, round, number, match_id, token) VALUES (?, ?, ?, ?, ?)",
+                       [event_id, number, table_number, match_id, secrets.token_urlsafe(18)])
         return number
 
 
@@ -350,6 +355,55 @@ def end_table(db: Database, event_id: int, table_number: int) -> None:
         sync(db, table.match_id, from_number=None)
 
 
+def revoke_table_link(db: Database, event_id: int, table_number: int) -> None:
+    """The director revokes the link of a table of the round in play: its token stops working at once."""
+    with store.immediate(db):
+        event = load_event(db, event_id)
+        current = event.current
+        table = next((t for t in current.tables if t.number == table_number), None) if current else None
+        if current is None or table is None:
+            raise NotFound("not_found", N_("Event {event} has no table {table} in play."), event=str(event_id),
+                           table=str(table_number))
+        db.execute("UPDATE event_tables SET revoked = ? WHERE event_id = ? AND round = ? AND number = ? "
+                   "AND revoked IS NULL", [store.now(), event_id, current.number, table_number])
+
+
+def table_of_token(db: Database, token: str) -> int | None:
+    """The match a table link's token opens, while it works: not revoked, and its round the event's latest (a round
+    is closed once the next is drawn). None for any other token."""
+    row = db.execute(
+        "SELECT t.match_id FROM event_tables t WHERE t.token = ? AND t.revoked IS NULL AND t.round = "
+        "(SELECT MAX(number) FROM event_rounds r WHERE r.event_id = t.event_id)", [token]).fetchone()
+    return int(row[0]) if row else None
+
+
+# ---- confirming a table (RULES.md 5.6) ----------------------------------------------------------------------------
+
+def confirmed(db: Database, match_id: int, version: int) -> tuple[str, ...]:
+    """Who confirmed the match as it stands: a confirmation holds for the version it was given at (a later
+    correction asks for it again)."""
+    return tuple(row[0] for row in db.execute(
+        "SELECT player FROM confirmations WHERE match_id = ? AND version = ? ORDER BY at, player",
+        [match_id, version]))
+
+
+def confirm(db: Database, match_id: int, raw_player: Any) -> tuple[str, ...]:
+    """A player of an ended match confirms its result, as they would sign a paper list; who has confirmed it."""
+    with store.immediate(db):
+        match = load(db, match_id)
+        key = name_key(raw_player) if isinstance(raw_player, str) else None
+        player = next((p for p in match.players if name_key(p) == key), None)
+        if player is None:
+            raise InvalidEvent([Violation.of("unknown_player", "player", "{name!r} is not a player of this match.",
+                                             name=raw_player)])
+        if not (match.finished or match.row["abandoned"]):
+            raise Conflict("match_not_over", N_("Match {match} is still being played: its result is confirmed once "
+                                                "it has ended."), match=str(match_id))
+        db.execute("INSERT OR IGNORE INTO confirmations (match_id, player, version, at) VALUES (?, ?, ?, ?)",
+                   [match_id, player, match.version, store.now()])
+        return confirmed(db, match_id, match.version)
+
+
 # ---- JSON ---------------------------------------------------------------------------------------------------------
 
 def round_to_json(event_round: EventRound) -> dict[str, Any]:
@@ -358,7 +412,8 @@ def round_to_json(event_round: EventRound) -> dict[str, Any]:
         "over": event_round.over,
         "tables": [{"table": t.number, "players": list(t.players), "match": t.match_id, "totals": dict(t.totals),
                     "deals": t.deals, "finished": t.finished, "winner": t.winner,
-                    "ended_by_director": t.ended_by_director} for t in event_round.tables],
+                    "ended_by_director": t.ended_by_director, "confirmed": list(t.confirmed), "token": t.token,
+                    "link_revoked": t.revoked} for t in event_round.tables],
         "byes": list(event_round.byes),
     }
 

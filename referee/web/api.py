@@ -100,8 +100,10 @@ def _conflict(exc: matches.Conflict):
 
 
 def _match_json(db, match: matches.Match, deals_after: int = 0) -> dict[str, Any]:
-    """The whole match (``matches.match_to_json``), what its undo and redo would do said in the reader's language."""
-    return matches.match_to_json(db, match, deals_after, say=say)
+    """The whole match (``matches.match_to_json``), what its undo and redo would do said in the reader's language, and
+    who confirmed its result as it stands (RULES.md 5.6)."""
+    return {**matches.match_to_json(db, match, deals_after, say=say),
+            "confirmed": list(club.confirmed(db, match.id, match.version))}
 
 
 @bp.get("/games")
@@ -398,3 +400,17 @@ def end_table(event_id: int, number: int):
 @bp.get("/events/<int:event_id>/standings")
 def standings(event_id: int):
     return jsonify(club.standings_to_json(club.load_event(get_db(), event_id).standings()))
+
+
+@bp.post("/events/<int:event_id>/tables/<int:number>/revoke")
+def revoke_table_link(event_id: int, number: int):
+    club.revoke_table_link(get_db(), event_id, number)
+    return jsonify(_event_json(event_id))
+
+
+@bp.post("/matches/<int:match_id>/confirm")
+def confirm_match(match_id: int):
+    """RULES.md 5.6: a player confirms an ended match's result (``{"player"}``); the match with ``confirmed``."""
+    db = get_db()
+    club.confirm(db, match_id, _body().get("player"))
+    return jsonify(_match_json(db, matches.load(db, match_id)))

@@ -56,6 +56,7 @@ from limits.strategies import MovingWindowRateLimiter
 from werkzeug.exceptions import BadRequest, Forbidden, UnsupportedMediaType
 
 from .. import store
+from ..matches import club
 from .common import duration
 from .db import get_db
 
@@ -292,6 +293,26 @@ def _bearer() -> str | None:
     return header[7:] if header.startswith("Bearer ") else None
 
 
+# What a table link's token may do, for its own match only (issue 24): enter, correct and void its deals, confirm it.
+TABLE_ENDPOINTS = frozenset({"api.add_deal", "api.correct_deal", "api.void_deal", "api.confirm_match"})
+
+
+def _table_link(is_api: bool):
+    """A request with a table link's token as its Bearer: True for what that token may do (it goes on as any API
+    call, without the passphrase); the ``403`` answer for anything else; None when the Bearer is not a working table
+    token (the passphrase's checks follow)."""
+    given = _bearer()
+    if not (is_api and given) or (passphrase() and hmac.compare_digest(given.encode(), _passphrase_bytes())):
+        return None
+    match_id = club.table_of_token(get_db(), given)
+    if match_id is None:
+        return None
+    if request.endpoint in TABLE_ENDPOINTS and (request.view_args or {}).get("match_id") == match_id:
+        return True
+    message = gettext("A table link enters, corrects, voids and confirms its own table's deals only.")
+    return jsonify({"errors": [{"field": None, "code": "forbidden", "message": message}]}), 403
+
+
 def _bare_post() -> bool:
     """A POST with no body and no Content-Type to an action that takes none (``cross_site`` has already refused
     one a browser sent from another site's page)."""
@@ -312,6 +333,11 @@ def _guard():
         ))
     path = request.path
     is_api = path.startswith("/api/")
+    table = _table_link(is_api)
+    if table is True:  # the table's own match: as any API call
+        return _after_sign_in(is_api)
+    if table is not None:
+        return table
     if passphrase() and not path.startswith(OPEN_PATHS) and not signed_in():
         given = _bearer()
         if given:

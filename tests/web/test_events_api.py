@@ -174,3 +174,102 @@ def test_refusals_are_said_in_the_request_s_language(client):
     assert r.status_code == 409 and r.json["errors"][0]["code"] == "round_in_play"
     assert r.json["errors"][0]["message"] == ("Runde 1 wird noch gespielt: die nächste Runde wird ausgelost, wenn "
                                               "jeder Tisch fertig ist.")
+
+
+# ---- table links and confirmations ------------------------------------------------------------------------------
+
+def _one_table(client) -> tuple[dict, dict]:
+    event = new_event(client, rounds=2, round="deals:2", seed=3)
+    return event, draw(client, event["id"])["tables"][0]
+
+
+@pytest.mark.parametrize("passphrase", [False, True])
+def test_a_table_token_enters_corrects_voids_and_confirms_its_own_match_and_nothing_else(make_app, passphrase):
+    from tests.conftest import AUTH, PASSPHRASE
+
+    app = make_app(PASSPHRASE=PASSPHRASE) if passphrase else make_app()
+    director = app.test_client()
+    headers = AUTH if passphrase else {}
+    event = director.post("/api/events", headers=headers, json={
+        "name": "Club evening", "game": "klaberjass", "players": FOUR, "rounds": 2, "round": "deals:2"}).json
+    tables = director.post(f"/api/events/{event['id']}/rounds", headers=headers).json["tables"]
+    mine, other = tables
+    phone = app.test_client()
+    token = {"Authorization": f"Bearer {mine['token']}"}
+    dealer, elder = mine["players"]
+    deal = {"upcard": "hearts", "calls": ["take"], "points": {elder: 80, dealer: 60}, "last_trick": elder}
+    assert phone.post(f"/api/matches/{mine['match']}/deals", json=deal, headers=token).status_code == 201
+    corrected = {**deal, "points": {elder: 81, dealer: 59}}
+    assert phone.put(f"/api/matches/{mine['match']}/deals/1", json=corrected, headers=token).status_code == 200
+    assert phone.delete(f"/api/matches/{mine['match']}/deals/1", headers=token).status_code == 200
+    for method, path, body in [
+        ("post", f"/api/matches/{other['match']}/deals", deal),  # another table
+        ("get", f"/api/matches/{mine['match']}", None),
+        ("get", f"/api/events/{event['id']}", None),
+        ("post", f"/api/events/{event['id']}/rounds", None),
+        ("post", f"/api/events/{event['id']}/tables/1/end", None),
+        ("post", f"/api/matches/{mine['match']}/end", None),
+        ("post", "/api/matches", {"game": "klaberjass", "players": ["X", "Y"]}),
+        ("get", "/api/export", None),
+    ]:
+        r = getattr(phone, method)(path, json=body, headers=token) if body else getattr(phone, method)(path,
+                                                                                                     headers=token)
+        assert r.status_code == 403, (method, path, r.status_code)
+        assert r.json["errors"][0]["code"] == "forbidden"
+
+
+def test_a_revoked_link_and_the_link_of_a_closed_round_stop_working(client):
+    event, table = _one_table(client)
+    token = {"Authorization": f"Bearer {table['token']}"}
+    dealer, elder = table["players"]
+    deal = {"upcard": "hearts", "calls": ["take"], "points": {elder: 80, dealer: 60}, "last_trick": elder}
+    assert client.post(f"/api/matches/{table['match']}/deals", json=deal, headers=token).status_code == 201
+    assert client.post(f"/api/events/{event['id']}/tables/1/revoke").status_code == 200
+    shown = client.get(f"/api/events/{event['id']}").json["drawn"][0]["tables"][0]
+    assert shown["link_revoked"] is True
+    # revoked: the token is no table's any more, so it is no way in (without a passphrase the server is open, and a
+    # Bearer that is not a table's changes nothing) — the round's other table still works with its own
+    other = client.get(f"/api/events/{event['id']}").json["drawn"][0]["tables"][1]
+    other_token = {"Authorization": f"Bearer {other['token']}"}
+    assert client.get(f"/api/events/{event['id']}", headers=other_token).status_code == 403
+    for t in (1, 2):
+        client.post(f"/api/events/{event['id']}/tables/{t}/end")
+    draw(client, event["id"])  # round 2: round 1 is closed
+    assert client.get(f"/api/events/{event['id']}", headers=other_token).status_code == 200  # no longer a table's
+
+
+def test_a_revoked_token_is_refused_on_a_server_with_a_passphrase(locked):
+    from tests.conftest import AUTH
+
+    director = locked.test_client()
+    event = director.post("/api/events", headers=AUTH, json={"name": "E", "game": "klaberjass", "players": FOUR}).json
+    table = director.post(f"/api/events/{event['id']}/rounds", headers=AUTH).json["tables"][0]
+    token = {"Authorization": f"Bearer {table['token']}"}
+    dealer, elder = table["players"]
+    deal = {"upcard": "hearts", "calls": ["take"], "points": {elder: 80, dealer: 60}, "last_trick": elder}
+    phone = locked.test_client()
+    assert phone.post(f"/api/matches/{table['match']}/deals", json=deal, headers=token).status_code == 201
+    assert director.post(f"/api/events/{event['id']}/tables/1/revoke", headers=AUTH).status_code == 200
+    assert phone.post(f"/api/matches/{table['match']}/deals", json=deal, headers=token).status_code == 401
+
+
+def test_confirmations_count_for_the_result_they_saw_and_are_asked_again_after_a_correction(client):
+    event, table = _one_table(client)
+    mid = table["match"]
+    dealer, elder = table["players"]
+    deal = {"upcard": "hearts", "calls": ["take"], "points": {elder: 80, dealer: 60}, "last_trick": elder}
+    r = client.post(f"/api/matches/{mid}/confirm", json={"player": dealer})
+    assert r.status_code == 409 and r.json["errors"][0]["code"] == "match_not_over"
+    play(client, mid, [deal, deal])  # 2 deals: ended
+    r = client.post(f"/api/matches/{mid}/confirm", json={"player": "Nobody"})
+    assert r.status_code == 422 and r.json["errors"][0]["code"] == "unknown_player"
+    assert client.post(f"/api/matches/{mid}/confirm", json={"player": dealer.lower()}).json["confirmed"] == [dealer]
+    both = client.post(f"/api/matches/{mid}/confirm", json={"player": elder}).json["confirmed"]
+    assert sorted(both) == sorted([dealer, elder])
+    rows = {r["player"]: r for r in client.get(f"/api/events/{event['id']}/standings").json["rows"]}
+    assert rows[dealer]["confirmed"] is True
+    corrected = {**deal, "points": {elder: 70, dealer: 70}}
+    assert client.put(f"/api/matches/{mid}/deals/2", json=corrected).status_code == 200
+    assert client.get(f"/api/matches/{mid}").json["confirmed"] == []  # asked again
+    rows = {r["player"]: r for r in client.get(f"/api/events/{event['id']}/standings").json["rows"]}
+    assert rows[dealer]["confirmed"] is False
