@@ -56,6 +56,12 @@ class EventTable:
     token: str  # the table link's secret
     revoked: bool
 
+    @property
+    def leaders(self) -> tuple[str, ...]:
+        """Who has the highest total at the table (everyone, before a deal counts)."""
+        top = max(self.totals.values(), default=0)
+        return tuple(p for p in self.players if self.totals.get(p, 0) == top)
+
 
 @dataclass(frozen=True)
 class EventRound:
@@ -143,6 +149,14 @@ def _table(db: Database, round_number: int, number: int, match_id: int, ended: b
     counted = sum(1 for d in match.state.deals if d.counted)
     return EventTable(round_number, number, match_id, match.players, totals, match.finished or ended, winner, ended,
                       counted, confirmed(db, match_id, match.version), token, revoked)
+
+
+def list_events(db: Database, limit: int = 100) -> list[dict[str, Any]]:
+    """The latest events first: id, name, date, game, rounds and how many are drawn."""
+    rows = db.execute(
+        "SELECT e.id, e.name, e.date, e.game, e.rounds, (SELECT COUNT(*) FROM event_rounds r WHERE r.event_id = e.id) "
+        "FROM events e ORDER BY e.date DESC, e.id DESC LIMIT ?", [limit]).fetchall()
+    return [{"id": r[0], "name": r[1], "date": r[2], "game": r[3], "rounds": r[4], "drawn": r[5]} for r in rows]
 
 
 def event_of_match(db: Database, match_id: int) -> tuple[int, int, int] | None:

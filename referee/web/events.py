@@ -1,0 +1,121 @@
+"""Club play's pages (RULES.md 5): a new event, the director's page of an event (its rounds, each table's state, the
+standings, Draw next round, End table, revoke a table's link) and the board for the club room's screen.
+
+Plain forms and links: every page works without JavaScript. The board asks for itself again every few seconds
+(htmx; a meta refresh without JavaScript): a page held open does not hold a server thread, as a stream would.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, render_template, request, url_for
+from werkzeug.exceptions import Conflict as HTTPConflict
+from werkzeug.exceptions import NotFound
+
+from .. import games, matches, store
+from ..games.base import RuleError, Violation, whole_number
+from ..matches import club
+from .common import capped, go, http_error
+from .db import get_db
+from .i18n import say
+
+bp = Blueprint("events", __name__)
+
+BOARD_REFRESH = 3  # seconds: the board shows a deal within this of its entry at any table
+
+
+@bp.errorhandler(matches.NotFound)
+def _not_found(exc: matches.NotFound):
+    return http_error(NotFound(description=say(exc.line)))
+
+
+@bp.errorhandler(matches.Conflict)
+def _conflict(exc: matches.Conflict):
+    """The event's state refuses it (a round in play, the last round drawn, a table ended): the 409 page."""
+    return http_error(HTTPConflict(description=say(exc.line)))
+
+
+def _grouped(violations: list[Violation]) -> dict[str | None, list[str]]:
+    """Each problem beside its field; a player's (``players.3``) beside the list of players."""
+    grouped: dict[str | None, list[str]] = {}
+    for v in capped(violations):
+        field = "players" if v.field and v.field.startswith("players.") else v.field
+        grouped.setdefault(field, []).append(say(v))
+    return grouped
+
+
+@bp.get("/events")
+def events_list():
+    return render_template("events.html", events=club.list_events(get_db()), games={g.key: g for g in games.GAMES})
+
+
+# ---- a new event ----------------------------------------------------------------------------------------------
+
+def _form_context(values: dict[str, Any], errors: dict[str | None, list[str]]) -> dict[str, Any]:
+    return {"values": values, "errors": errors, "games": games.GAMES, "known_players": store.known_names(get_db())}
+
+
+@bp.get("/events/new")
+def new_event():
+    values = {"name": "", "date": store.now()[:10], "game": games.GAMES[0].key, "players": "", "rounds": "3",
+              "length": "match", "deals": "", "seating": "standings", "seed": "", "season": "", "tariff": ""}
+    return render_template("event_new.html", **_form_context(values, {}))
+
+
+@bp.post("/events/new")
+def create_event():
+    form = request.form
+    players = [line.strip() for line in form.get("players", "").splitlines() if line.strip()]
+    rounds = whole_number(form.get("rounds", ""), 3)
+    length = "match" if form.get("length", "match") == "match" else f"deals:{form.get('deals', '').strip()}"
+    seed = whole_number(form.get("seed", ""), 7)
+    body: dict[str, Any] = {
+        "name": form.get("name", ""), "date": form.get("date", ""), "game": form.get("game", ""), "players": players,
+        "rounds": rounds if rounds is not None else form.get("rounds", ""), "round": length,
+        "seating": form.get("seating", "standings"), "season": form.get("season", ""), "tariff": form.get("tariff", ""),
+    }
+    if form.get("seed", "").strip():
+        body["seed"] = seed if seed is not None else form.get("seed")
+    try:
+        event_id = club.create_event(get_db(), body)
+    except RuleError as exc:
+        return render_template("event_new.html", **_form_context(dict(form), _grouped(list(exc.violations)))), 422
+    return go(url_for("events.event_page", event_id=event_id))
+
+
+# ---- the director's page and the board --------------------------------------------------------------------------
+
+def _view(event_id: int) -> dict[str, Any]:
+    event = club.load_event(get_db(), event_id)
+    deals = event.row["options"].get("deals")
+    return {"event": event, "standings": event.standings(), "deals": deals if isinstance(deals, int) else None,
+            "rounds_total": int(event.row["rounds"])}
+
+
+@bp.get("/events/<int:event_id>")
+def event_page(event_id: int):
+    return render_template("event.html", **_view(event_id))
+
+
+@bp.get("/events/<int:event_id>/board")
+def board(event_id: int):
+    return render_template("event_board.html", refresh=BOARD_REFRESH, **_view(event_id))
+
+
+@bp.post("/events/<int:event_id>/rounds")
+def draw_round(event_id: int):
+    club.draw_round(get_db(), event_id)
+    return go(url_for("events.event_page", event_id=event_id))
+
+
+@bp.post("/events/<int:event_id>/tables/<int:number>/end")
+def end_table(event_id: int, number: int):
+    club.end_table(get_db(), event_id, number)
+    return go(url_for("events.event_page", event_id=event_id))
+
+
+@bp.post("/events/<int:event_id>/tables/<int:number>/revoke")
+def revoke_table_link(event_id: int, number: int):
+    club.revoke_table_link(get_db(), event_id, number)
+    return go(url_for("events.event_page", event_id=event_id))

@@ -1,0 +1,99 @@
+"""Club play's pages without JavaScript (plain forms): a new event with every problem beside its field, the director's
+page with Draw, End table and Revoke, the board and the list of events."""
+
+from __future__ import annotations
+
+import html
+import re
+
+from tests.conftest import text
+
+EIGHT = "Ann\nBen\nCid\nDee\nEve\nFay\nGus\nHal"
+
+
+def event_form(**overrides) -> dict:
+    form = {"name": "Thursday club night", "date": "2026-12-03", "game": "klaberjass", "players": EIGHT,
+            "rounds": "3", "length": "deals", "deals": "4", "seating": "standings", "seed": "42", "season": "",
+            "tariff": ""}
+    form.update(overrides)
+    return form
+
+
+def created(client, **overrides) -> int:
+    r = client.post("/events/new", data=event_form(**overrides))
+    assert r.status_code == 303, r.get_data(as_text=True)[:2000]
+    found = re.fullmatch(r"/events/(\d+)", r.headers["Location"])
+    assert found
+    return int(found[1])
+
+
+def errors_of(page: str) -> dict[str, str]:
+    return {m[1]: html.unescape(m[2]) for m in re.finditer(r'<p class="field-error" data-field="([^"]*)">([^<]*)</p>', page)}
+
+
+def test_the_list_and_the_form_are_a_tap_from_home(client):
+    assert "/events" in client.get("/").get_data(as_text=True)
+    page = client.get("/events").get_data(as_text=True)
+    assert "No event yet." in text(page) and 'href="/events/new"' in page
+    form = client.get("/events/new").get_data(as_text=True)
+    assert 'name="players"' in form and 'name="seating"' in form
+
+
+def test_a_bad_event_is_refused_beside_each_field_and_the_input_is_kept(client):
+    r = client.post("/events/new", data=event_form(name="", players="Ann\nann", rounds="0", deals="3",
+                                                   tariff="lots"))
+    assert r.status_code == 422
+    page = r.get_data(as_text=True)
+    errors = errors_of(page)
+    assert errors["name"] == "Give the event's name."
+    assert errors["players"] == "Two players are called 'ann': give each a different name."
+    assert errors["rounds"].startswith("rounds must be a whole number from 1 to 30")
+    assert errors["round"].startswith("round must be match or deals:N")
+    assert errors["tariff"].startswith("The tariff is money per point")
+    assert "Ann\nann</textarea>" in page and 'value="lots"' in page  # kept as typed
+    assert client.get("/events").get_data(as_text=True).count("/events/1") == 0  # nothing stored
+
+
+def test_the_director_draws_plays_ends_and_reads_the_standings(client):
+    event_id = created(client)
+    page = text(client.get(f"/events/{event_id}"))
+    assert "No round drawn yet" in page and "Draw round 1" in page and "8 players present" in page
+    assert client.post(f"/events/{event_id}/rounds").status_code == 303
+    page = client.get(f"/events/{event_id}").get_data(as_text=True)
+    assert "Round 1 of 3" in text(page) and "seed 42" in text(page)
+    assert text(page).count("deal 1 of 4") == 4 and "Draw round 2" not in text(page)
+    assert client.post(f"/events/{event_id}/rounds").status_code == 409  # a round is in play
+    tables = client.get(f"/api/events/{event_id}").json["drawn"][0]["tables"]
+    dealer, elder = tables[0]["players"]
+    deal = {"upcard": "hearts", "calls": ["take"], "points": {elder: 80, dealer: 60}, "last_trick": elder}
+    assert client.post(f"/api/matches/{tables[0]['match']}/deals", json=deal).status_code == 201
+    page = text(client.get(f"/events/{event_id}"))
+    assert "deal 2 of 4" in page and f"{elder} 90" in page and "provisional: tables still playing" in page
+    for t in tables:
+        assert client.post(f"/events/{event_id}/tables/{t['table']}/end").status_code == 303
+    page = text(client.get(f"/events/{event_id}"))
+    assert page.count("ended by the director") == 4 and "Draw round 2" in page
+    assert "provisional" not in page
+    # the standings: the elder of table 1 won (2 match points, +30); the other tables, 0 : 0, are draws
+    assert re.search(rf"1 {elder} not confirmed 2 \+30 90", page)
+    assert client.post(f"/events/{event_id}/tables/1/revoke").status_code == 303
+    assert "table link revoked" in text(client.get(f"/events/{event_id}"))
+
+
+def test_the_board_refreshes_itself_and_shows_standings_and_tables(client):
+    event_id = created(client)
+    client.post(f"/events/{event_id}/rounds")
+    page = client.get(f"/events/{event_id}/board").get_data(as_text=True)
+    assert 'class="board"' in page and 'hx-trigger="every 3s"' in page
+    assert '<noscript><meta http-equiv="refresh" content="3"></noscript>' in page
+    assert "Table 4" in text(page) and "Standings" in text(page)
+    assert "End table early" not in page and "/history" not in page.split("<main>")[1]  # a screen, not a page to use
+
+
+def test_the_pages_speak_german(client):
+    event_id = created(client)
+    client.post(f"/events/{event_id}/rounds")
+    page = text(client.get(f"/events/{event_id}?lang=de"))
+    assert "Runde 1 von 3" in page and "Tabelle" in page
+    r = client.post("/events/new?lang=de", data=event_form(name=""))
+    assert errors_of(r.get_data(as_text=True))["name"] == "Gib das Feld name des Turniers an."
