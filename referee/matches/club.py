@@ -22,7 +22,7 @@ from ..games.base import N_, BaseGame, InvalidOptions, RuleError, Violation
 from .base import Conflict, NotFound, log_change
 from .events import add_event
 from .names import clean_name, duplicate_names, name_key, name_problems, new_game, printable
-from .stored import load, sync
+from .stored import by_other_rules, load, sync
 
 ROUND_LENGTH = re.compile(r"^deals:(\d{1,4})$")
 TARIFF = re.compile(r"^(\d{1,6}(?:\.\d{1,4})?) ([A-Z]{3})$")
@@ -139,16 +139,38 @@ def load_event(db: Database, event_id: int) -> Event:
 
 def _table(db: Database, round_number: int, number: int, match_id: int, ended: bool, token: str, revoked: bool,
            ) -> EventTable:
-    match = load(db, match_id)
-    totals = {p: int(match.totals.get(p, 0)) for p in match.players}
-    winner = match.winner if match.finished else None
-    if ended and not match.finished:  # counts as it stands (RULES.md 5.4)
+    """A table as its match's stored summary says (kept in step with its deals on every change: no deal is read);
+    a match stored by other rules than today's is brought up to date first (``load``)."""
+    row = store.get_match(db, match_id)
+    if row is None or by_other_rules(row):
+        load(db, match_id)
+        row = store.get_match(db, match_id)
+        assert row is not None
+    players = tuple(row["players"])
+    totals = {p: int(row["totals"].get(p, 0)) for p in players}
+    finished = bool(row["finished"])
+    winner = row["winner"] if finished else None
+    if ended and not finished:  # counts as it stands (RULES.md 5.4)
         top = max(totals.values())
-        leaders = [p for p in match.players if totals[p] == top]
+        leaders = [p for p in players if totals[p] == top]
         winner = leaders[0] if len(leaders) == 1 else None
-    counted = sum(1 for d in match.state.deals if d.counted)
-    return EventTable(round_number, number, match_id, match.players, totals, match.finished or ended, winner, ended,
-                      counted, confirmed(db, match_id, match.version), token, revoked)
+    counted = int(jsontext.parse(row["tally"]).get("counted", 0)) if row.get("tally") else 0
+    return EventTable(round_number, number, match_id, players, totals, finished or ended, winner, ended, counted,
+                      confirmed(db, match_id, int(row["version"])), token, revoked)
+
+
+def event_state(db: Database, event_id: int) -> str | None:
+    """What changes whenever anything the board shows changes (its rounds, players, tables, and every table's match
+    version and confirmations), read in one query: the board's validator. None: no such event."""
+    row = db.execute(
+        "SELECT (SELECT COUNT(*) FROM event_players p WHERE p.event_id = e.id), "
+        "(SELECT COUNT(*) FROM event_players p WHERE p.event_id = e.id AND p.left_round IS NOT NULL), "
+        "(SELECT COUNT(*) FROM event_rounds r WHERE r.event_id = e.id), "
+        "(SELECT COALESCE(SUM(m.version), 0) + COUNT(t.ended_by_director) + COUNT(t.revoked) "
+        " FROM event_tables t JOIN matches m ON m.id = t.match_id WHERE t.event_id = e.id), "
+        "(SELECT COUNT(*) FROM confirmations c JOIN event_tables t ON t.match_id = c.match_id WHERE t.event_id = e.id) "
+        "FROM events e WHERE e.id = ?", [event_id]).fetchone()
+    return None if row is None else "-".join(str(x) for x in row)
 
 
 def list_events(db: Database, limit: int = 100) -> list[dict[str, Any]]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, render_template, request, url_for
+from flask import Blueprint, Response, make_response, render_template, request, url_for
 from werkzeug.exceptions import Conflict as HTTPConflict
 from werkzeug.exceptions import NotFound
 
@@ -18,7 +18,7 @@ from ..games.base import RuleError, Violation, whole_number
 from ..matches import club
 from .common import capped, go, http_error
 from .db import get_db
-from .i18n import say
+from .i18n import current_language, say
 
 bp = Blueprint("events", __name__)
 
@@ -100,7 +100,27 @@ def event_page(event_id: int):
 
 @bp.get("/events/<int:event_id>/board")
 def board(event_id: int):
-    return render_template("event_board.html", refresh=BOARD_REFRESH, **_view(event_id))
+    """The board, asked for again every few seconds by every screen showing it: ``304`` (one query, nothing rendered)
+    while nothing it shows has changed, and each change rendered once for all the screens (in each language)."""
+    state = club.event_state(get_db(), event_id)
+    if state is None:
+        raise club.no_event(event_id)
+    etag = f"{state}-{current_language()}"
+    if request.if_none_match.contains_weak(etag):
+        return Response(status=304, headers={"ETag": f'W/"{etag}"', "Cache-Control": "no-cache"})
+    html = _boards.get((event_id, etag))
+    if html is None:
+        html = render_template("event_board.html", refresh=BOARD_REFRESH, **_view(event_id))
+        if len(_boards) >= 64:
+            _boards.pop(next(iter(_boards)))
+        _boards[(event_id, etag)] = html
+    response = make_response(html)
+    response.set_etag(etag, weak=True)
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+_boards: dict[tuple[int, str], str] = {}  # the latest boards rendered, by event and state: shared by every screen
 
 
 @bp.post("/events/<int:event_id>/rounds")

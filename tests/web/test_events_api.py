@@ -273,3 +273,13 @@ def test_confirmations_count_for_the_result_they_saw_and_are_asked_again_after_a
     assert client.get(f"/api/matches/{mid}").json["confirmed"] == []  # asked again
     rows = {r["player"]: r for r in client.get(f"/api/events/{event['id']}/standings").json["rows"]}
     assert rows[dealer]["confirmed"] is False
+
+
+def test_the_director_s_actions_take_a_bare_post_as_curl_sends_it(app):
+    from werkzeug.test import Client
+
+    plain = Client(app)  # no body, no Content-Type (the suite's client adds a JSON body to every API call)
+    event = new_event(app.test_client(), players=FOUR, round="match", rounds=1)
+    assert plain.post(f"/api/events/{event['id']}/rounds").status_code == 201
+    assert plain.post(f"/api/events/{event['id']}/tables/1/revoke").status_code == 200
+    assert plain.post(f"/api/events/{event['id']}/tables/1/end").status_code == 200

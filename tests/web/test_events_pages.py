@@ -97,3 +97,32 @@ def test_the_pages_speak_german(client):
     assert "Runde 1 von 3" in page and "Tabelle" in page
     r = client.post("/events/new?lang=de", data=event_form(name=""))
     assert errors_of(r.get_data(as_text=True))["name"] == "Gib das Feld name des Turniers an."
+
+
+def test_the_board_answers_304_until_something_it_shows_changes(client):
+    event_id = created(client)
+    client.post(f"/events/{event_id}/rounds")
+    first = client.get(f"/events/{event_id}/board")
+    etag = first.headers["ETag"]
+    assert first.headers["Cache-Control"] == "no-cache"
+    again = client.get(f"/events/{event_id}/board", headers={"If-None-Match": etag})
+    assert again.status_code == 304 and again.get_data() == b""
+    table = client.get(f"/api/events/{event_id}").json["drawn"][0]["tables"][0]
+    dealer, elder = table["players"]
+    deal = {"upcard": "hearts", "calls": ["take"], "points": {elder: 80, dealer: 60}, "last_trick": elder}
+    client.post(f"/api/matches/{table['match']}/deals", json=deal)
+    changed = client.get(f"/events/{event_id}/board", headers={"If-None-Match": etag})
+    assert changed.status_code == 200 and f"{elder} 90" in text(changed)
+    german = client.get(f"/events/{event_id}/board?lang=de", headers={"If-None-Match": changed.headers["ETag"]})
+    assert german.status_code == 200 and "Tische" in text(german)  # each language its own board
+
+
+def test_the_board_holds_nothing_of_the_viewer_s_session(locked):
+    from tests.conftest import AUTH, PASSPHRASE
+
+    client = locked.test_client()
+    event = client.post("/api/events", headers=AUTH, json={"name": "E", "game": "klaberjass",
+                                                            "players": ["Ann", "Ben"]}).json
+    client.post("/login", data={"passphrase": PASSPHRASE})
+    page = client.get(f"/events/{event['id']}/board").get_data(as_text=True)
+    assert "Standings" in text(page) and "csrf_token" not in page and "Log out" not in page

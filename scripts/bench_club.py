@@ -1,0 +1,142 @@
+"""Benchmark: club play on the real server (issue 24). Prints its figures; not a timed test.
+
+Against ``python -m referee`` (waitress, 8 threads) on a temporary SQLite file:
+
+1. drawing a round for 200 players: a Klaberjass event (round 1, a random draw; round 2 by standings, a maximum-weight
+   matching over 200 players) and a Spitzer event (round 2, a random draw with the fewest repeats) — each draw
+   starts its tables' matches (100 or 50) in one transaction;
+2. deal POSTs at the tables (``--rate`` a second, 2 by default: 100 tables each entering a deal every 50 s, a busy
+   evening) while ``--boards`` screens show the 200-player event's board, each asking for it every 3 s as the page does (``If-None-Match``: 304 while nothing changed):
+   the POSTs' p50 / p99 (target p99 ≤ 50 ms), the boards' p50 / p99 and how many were answered 304.
+
+Usage: .venv/bin/python scripts/bench_club.py [--boards 200] [--seconds 20] [--rate 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from benchkit import Client, percentile, serving_process  # noqa: E402
+
+PLAYERS = [f"Player {i:03}" for i in range(200)]
+
+
+def call(client: Client, method: str, path: str, body: dict | None = None, expect: int = 200) -> dict:
+    status, data = client.request(method, path, body if body is not None else ({} if method == "POST" else None))
+    if status != expect:
+        raise SystemExit(f"{method} {path} answered {status}: {data[:300]!r}")
+    return json.loads(data)
+
+
+def end_round(client: Client, event_id: int, tables: list[dict]) -> None:
+    for table in tables:
+        call(client, "POST", f"/api/events/{event_id}/tables/{table['table']}/end")
+
+
+def timed_draw(client: Client, event_id: int) -> tuple[float, dict]:
+    t0 = time.perf_counter()
+    drawn = call(client, "POST", f"/api/events/{event_id}/rounds", expect=201)
+    return time.perf_counter() - t0, drawn
+
+
+def played(table: dict) -> dict:
+    dealer, elder = table["players"]
+    return {"upcard": "hearts", "calls": ["take"], "points": {elder: 80, dealer: 60}, "last_trick": elder}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--boards", type=int, default=200)
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--rate", type=float, default=2.0, help="deal POSTs a second (all tables together)")
+    args = parser.parse_args()
+    ok = True
+    with tempfile.TemporaryDirectory(prefix="referee-bench-") as tmp_name, \
+            serving_process(Path(tmp_name), "referee", 8) as (port, _log, _proc):
+        client = Client(port)
+        load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+        print(f"Club play: 200 players; {os.cpu_count()} CPUs, load average {load}", flush=True)
+
+        # 1. drawing rounds for 200 players
+        klaberjass = call(client, "POST", "/api/events", {"name": "Big evening", "game": "klaberjass",
+                                                          "players": PLAYERS, "rounds": 3, "round": "deals:4"}, 201)
+        first, drawn = timed_draw(client, klaberjass["id"])
+        for table in drawn["tables"][::2]:
+            call(client, "POST", f"/api/matches/{table['match']}/deals", played(table), 201)
+        end_round(client, klaberjass["id"], drawn["tables"])
+        second, drawn = timed_draw(client, klaberjass["id"])
+        spitzer = call(client, "POST", "/api/events", {"name": "Spitzer", "game": "spitzer", "players": PLAYERS,
+                                                       "rounds": 3, "round": "deals:4", "seating": "random"}, 201)
+        _first, spitzer_drawn = timed_draw(client, spitzer["id"])
+        end_round(client, spitzer["id"], spitzer_drawn["tables"])
+        spitzer_second, _drawn = timed_draw(client, spitzer["id"])
+        print(f"  draw, Klaberjass 200 players: round 1 {first * 1000:.0f} ms, round 2 by standings "
+              f"{second * 1000:.0f} ms (100 tables each)")
+        print(f"  draw, Spitzer 200 players: round 2, random with the fewest repeats, {spitzer_second * 1000:.0f} ms "
+              f"(50 tables)")
+
+        # 2. deal POSTs with the boards open
+        board = f"/events/{klaberjass['id']}/board"
+        table = drawn["tables"][0]
+        stop = time.monotonic() + args.seconds
+        board_times: list[float] = []
+        not_modified = [0]
+        lock = threading.Lock()
+
+        def screen(offset: float) -> None:
+            mine = Client(port)
+            time.sleep(offset)
+            etag = ""
+            while time.monotonic() < stop:
+                t0 = time.perf_counter()
+                status, _data = mine.request("GET", board, headers={"If-None-Match": etag} if etag else {})
+                took = time.perf_counter() - t0
+                etag = mine.last_etag or etag
+                with lock:
+                    board_times.append(took)
+                    not_modified[0] += status == 304
+                time.sleep(max(0.0, 3.0 - took))
+            mine.close()
+
+        screens = [threading.Thread(target=screen, args=(3.0 * i / args.boards,), daemon=True)
+                   for i in range(args.boards)]
+        for s in screens:
+            s.start()
+        posts: list[float] = []
+        poster = Client(port)
+        deal = played(table)
+        mid = table["match"]
+        n = 0
+        while time.monotonic() < stop:
+            t0 = time.perf_counter()
+            status, data = poster.request("POST", f"/api/matches/{mid}/deals", deal)
+            posts.append(time.perf_counter() - t0)
+            if status != 201:  # the table's 4 deals are in: the next table
+                n += 1
+                table = drawn["tables"][n % len(drawn["tables"])]
+                deal, mid = played(table), table["match"]
+            time.sleep(max(0.0, 1.0 / args.rate - posts[-1]))
+        for s in screens:
+            s.join()
+        posts.sort()
+        board_times.sort()
+        p99 = percentile(posts, 99)
+        print(f"  {args.boards} boards asking every 3 s for {args.seconds:g} s: {len(board_times)} board requests, "
+              f"{not_modified[0]} answered 304, p50 {percentile(board_times, 50) * 1000:.1f} ms, "
+              f"p99 {percentile(board_times, 99) * 1000:.1f} ms")
+        print(f"  deal POSTs meanwhile ({args.rate:g} a second): {len(posts)}, p50 {percentile(posts, 50) * 1000:.1f} ms, "
+              f"p99 {p99 * 1000:.1f} ms   target p99 ≤ 50 ms   {'met' if p99 <= 0.050 else 'NOT met'}")
+        ok &= p99 <= 0.050
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
