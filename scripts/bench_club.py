@@ -6,8 +6,9 @@ Against ``python -m referee`` (waitress, 8 threads) on a temporary SQLite file:
    matching over 200 players) and a Spitzer event (round 2, a random draw with the fewest repeats) — each draw
    starts its tables' matches (100 or 50) in one transaction;
 2. deal POSTs at the tables (``--rate`` a second, 2 by default: 100 tables each entering a deal every 50 s, a busy
-   evening) while ``--boards`` screens show the 200-player event's board, each asking for it every 3 s as the page does (``If-None-Match``: 304 while nothing changed):
-   the POSTs' p50 / p99 (target p99 ≤ 50 ms), the boards' p50 / p99 and how many were answered 304.
+   evening) while ``--boards`` screens show the 200-player event's board, each asking for it every 3 s as the page
+   does (``If-None-Match``: 304 while nothing changed): the POSTs' p50 / p99 (target p99 ≤ 50 ms), the boards'
+   p50 / p99 and how many were answered 304.
 
 Usage: .venv/bin/python scripts/bench_club.py [--boards 200] [--seconds 20] [--rate 2]
 """
@@ -132,7 +133,8 @@ def main() -> int:
         print(f"  {args.boards} boards asking every 3 s for {args.seconds:g} s: {len(board_times)} board requests, "
               f"{not_modified[0]} answered 304, p50 {percentile(board_times, 50) * 1000:.1f} ms, "
               f"p99 {percentile(board_times, 99) * 1000:.1f} ms")
-        print(f"  deal POSTs meanwhile ({args.rate:g} a second): {len(posts)}, p50 {percentile(posts, 50) * 1000:.1f} ms, "
+        print(f"  deal POSTs meanwhile ({args.rate:g} a second): {len(posts)}, "
+              f"p50 {percentile(posts, 50) * 1000:.1f} ms, "
               f"p99 {p99 * 1000:.1f} ms   target p99 ≤ 50 ms   {'met' if p99 <= 0.050 else 'NOT met'}")
         ok &= p99 <= 0.050
     return 0 if ok else 1

@@ -22,6 +22,7 @@ from .conflicts import refusal_message, taken_message
 from .db import get_db
 from .history import parse_filters
 from .i18n import say
+from .security import public_url
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -356,8 +357,17 @@ def end_match(match_id: int):
 
 # ---- events: club play (RULES.md 5) --------------------------------------------------------------------------------
 
+def _linked(drawn: dict[str, Any]) -> dict[str, Any]:
+    """A round's JSON with each table's link (``/t/<token>``, absolute: what its table card's QR code holds)."""
+    for table in drawn["tables"]:
+        table["url"] = public_url("events.table_link", token=table["token"])
+    return drawn
+
+
 def _event_json(event_id: int) -> dict[str, Any]:
-    return club.event_to_json(club.load_event(get_db(), event_id))
+    event = club.event_to_json(club.load_event(get_db(), event_id))
+    event["drawn"] = [_linked(r) for r in event["drawn"]]
+    return event
 
 
 @bp.post("/events")
@@ -376,7 +386,7 @@ def draw_round(event_id: int):
     db = get_db()
     number = club.draw_round(db, event_id)
     event = club.load_event(db, event_id)
-    return jsonify(club.round_to_json(event.rounds[number - 1])), 201
+    return jsonify(_linked(club.round_to_json(event.rounds[number - 1]))), 201
 
 
 @bp.post("/events/<int:event_id>/players")

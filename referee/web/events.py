@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, make_response, render_template, request, url_for
+from flask import Blueprint, Response, make_response, render_template, request, session, url_for
+from flask_babel import gettext
 from werkzeug.exceptions import Conflict as HTTPConflict
-from werkzeug.exceptions import NotFound
+from werkzeug.exceptions import NotFound, UnprocessableEntity
 
 from .. import games, matches, store
 from ..games.base import RuleError, Violation, whole_number
@@ -30,6 +31,12 @@ def _not_found(exc: matches.NotFound):
     return http_error(NotFound(description=say(exc.line)))
 
 
+@bp.errorhandler(RuleError)
+def _refused(exc: RuleError):
+    """A confirmation by a name not at the table: the 422 page saying why; nothing was stored."""
+    return http_error(UnprocessableEntity(description=" ".join(say(v) for v in capped(exc.violations))))
+
+
 @bp.errorhandler(matches.Conflict)
 def _conflict(exc: matches.Conflict):
     """The event's state refuses it (a round in play, the last round drawn, a table ended): the 409 page."""
@@ -43,6 +50,24 @@ def _grouped(violations: list[Violation]) -> dict[str | None, list[str]]:
         field = "players" if v.field and v.field.startswith("players.") else v.field
         grouped.setdefault(field, []).append(say(v))
     return grouped
+
+
+@bp.get("/t/<token>")
+def table_link(token: str):
+    """A table link (on its table card): opens that table's match on this phone, which may then enter, correct and
+    void its deals and confirm it — without the passphrase, and nothing else (``security``)."""
+    match_id = club.table_of_token(get_db(), token)
+    if match_id is None:
+        raise NotFound(description=gettext("This table link does not exist, was revoked, or its round is over."))
+    session["table"] = token
+    return go(url_for("pages.match_page", match_id=match_id))
+
+
+@bp.post("/matches/<int:match_id>/confirm")
+def confirm_match(match_id: int):
+    """RULES.md 5.6: a player of an ended table confirms its result (the match page's buttons)."""
+    club.confirm(get_db(), match_id, request.form.get("player"))
+    return go(url_for("pages.match_page", match_id=match_id) + "#confirm")
 
 
 @bp.get("/events")

@@ -27,6 +27,7 @@ from .. import games, jsontext, matches, sheets, store
 from ..games import find_game
 from ..games.base import N_, InvalidDeal, RuleError, Table, Term, UnknownGame, Violation, line_from_json, whole_number
 from ..games.match import MatchState
+from ..matches import club
 from .common import capped, go, http_error
 from .conflicts import refusal_message, taken_what
 from .db import get_db
@@ -564,7 +565,11 @@ def _match_extras(match: matches.Match, seen: int | None = None) -> dict[str, An
     event_count = store.event_count(db, match.id) if last else 0
     newer = store.event_count(db, match.id, before) if before is not None else 0  # listed on the pages before this
     older = bool(events) and newer + len(events) < event_count
+    seat = club.event_of_match(db, match.id)
     return {
+        "club_table": seat and {"event": seat[0], "round": seat[1], "table": seat[2],
+                                 "confirmed": club.confirmed(db, match.id, match.version),
+                                 "over": match.finished or bool(match.row["abandoned"])},
         "highlight": highlight,
         "done": done,
         "done_undo": done_undo if done_undo and undoable and done_undo["id"] == undoable["id"] else None,

@@ -71,7 +71,7 @@ THROTTLE = "5/minute;30/hour;100/day"
 GLOBAL_THROTTLE = "30/minute;300/hour"
 
 CHANGING = {"POST", "PUT", "PATCH", "DELETE"}
-OPEN_PATHS = ("/static/", "/share/", "/login", "/favicon", "/manifest.webmanifest", "/sw.js", "/offline")
+OPEN_PATHS = ("/static/", "/share/", "/t/", "/login", "/favicon", "/manifest.webmanifest", "/sw.js", "/offline")
 # API actions that take no body: a POST without one (and without Content-Type) is accepted.
 BODYLESS = {"api.end_match", "api.abandon_match", "api.resume_match", "api.rematch", "api.restore_deal",
             "api.restore_version", "api.draw_round", "api.end_table", "api.revoke_table_link"}
@@ -295,6 +295,9 @@ def _bearer() -> str | None:
 
 # What a table link's token may do, for its own match only (issue 24): enter, correct and void its deals, confirm it.
 TABLE_ENDPOINTS = frozenset({"api.add_deal", "api.correct_deal", "api.void_deal", "api.confirm_match"})
+# ... and the pages a phone opened by a table link (``/t/<token>``) may use, for its match only.
+TABLE_PAGES = frozenset({"pages.match_page", "pages.live", "pages.new_deal", "pages.edit_deal", "pages.void_deal",
+                         "pages.deal_working", "events.confirm_match"})
 
 
 def _table_link(is_api: bool):
@@ -311,6 +314,17 @@ def _table_link(is_api: bool):
         return True
     message = gettext("A table link enters, corrects, voids and confirms its own table's deals only.")
     return jsonify({"errors": [{"field": None, "code": "forbidden", "message": message}]}), 403
+
+
+def _table_page(is_api: bool):
+    """A phone opened by a table link, without the passphrase: its table's pages go on, for as long as the link works;
+    anything else is ``403``."""
+    match_id = club.table_of_token(get_db(), str(session.get("table")))
+    if (not is_api and match_id is not None and request.endpoint in TABLE_PAGES
+            and (request.view_args or {}).get("match_id") == match_id):
+        return _after_sign_in(is_api)
+    raise Forbidden(gettext("This phone was opened by a table link: it enters, corrects, voids and confirms its own "
+                            "table's deals only (or the link was revoked, or its round is over)."))
 
 
 def _bare_post() -> bool:
@@ -338,6 +352,8 @@ def _guard():
         return _after_sign_in(is_api)
     if table is not None:
         return table
+    if passphrase() and not signed_in() and session.get("table") and not path.startswith(OPEN_PATHS):
+        return _table_page(is_api)
     if passphrase() and not path.startswith(OPEN_PATHS) and not signed_in():
         given = _bearer()
         if given:

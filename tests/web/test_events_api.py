@@ -41,6 +41,7 @@ def test_the_worked_example_end_to_end(client):
     first = draw(client, event["id"])
     assert [(t["table"], t["players"]) for t in first["tables"]] == [(1, ["Ann", "Ben"]), (2, ["Cid", "Dee"])]
     assert first["round"] == 1 and first["seed"] == seed and first["byes"] == []
+    assert all(t["url"] == f"http://localhost/t/{t['token']}" for t in first["tables"])  # what its table card holds
     ann_ben, cid_dee = (t["match"] for t in first["tables"])
     match = client.get(f"/api/matches/{ann_ben}").json
     assert match["dealer"] == "Ann" and match["options"]["deals"] == 4  # seat 1 deals first

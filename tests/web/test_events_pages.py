@@ -28,7 +28,8 @@ def created(client, **overrides) -> int:
 
 
 def errors_of(page: str) -> dict[str, str]:
-    return {m[1]: html.unescape(m[2]) for m in re.finditer(r'<p class="field-error" data-field="([^"]*)">([^<]*)</p>', page)}
+    found = re.finditer(r'<p class="field-error" data-field="([^"]*)">([^<]*)</p>', page)
+    return {m[1]: html.unescape(m[2]) for m in found}
 
 
 def test_the_list_and_the_form_are_a_tap_from_home(client):
@@ -126,3 +127,33 @@ def test_the_board_holds_nothing_of_the_viewer_s_session(locked):
     client.post("/login", data={"passphrase": PASSPHRASE})
     page = client.get(f"/events/{event['id']}/board").get_data(as_text=True)
     assert "Standings" in text(page) and "csrf_token" not in page and "Log out" not in page
+
+
+def test_a_table_link_opens_its_table_on_a_phone_without_the_passphrase_and_nothing_else(locked):
+    from tests.conftest import AUTH
+
+    director = locked.test_client()
+    event = director.post("/api/events", headers=AUTH, json={"name": "E", "game": "klaberjass", "round": "deals:2",
+                                                             "players": ["Ann", "Ben", "Cid", "Dee"]}).json
+    mine, other = director.post(f"/api/events/{event['id']}/rounds", headers=AUTH).json["tables"]
+    phone = locked.test_client()
+    assert phone.get(f"/matches/{mine['match']}").status_code == 302  # to the sign-in page: no link yet
+    opened = phone.get(f"/t/{mine['token']}")
+    assert opened.status_code == 303 and opened.headers["Location"] == f"/matches/{mine['match']}"
+    page = phone.get(f"/matches/{mine['match']}")
+    assert page.status_code == 200 and "Table 1, round 1" in text(page)
+    assert phone.get(f"/matches/{mine['match']}/deals/new").status_code == 200
+    for path in (f"/matches/{other['match']}", "/", f"/events/{event['id']}", "/history", "/events/new"):
+        assert phone.get(path).status_code == 403, path
+    dealer, elder = mine["players"]
+    deal = {"upcard": "hearts", "calls": ["take"], "points": {elder: 80, dealer: 60}, "last_trick": elder}
+    for _ in range(2):  # the table's phone enters both deals through the API, with the session the link gave it
+        assert director.post(f"/api/matches/{mine['match']}/deals", headers=AUTH, json=deal).status_code == 201
+    page = text(phone.get(f"/matches/{mine['match']}"))
+    assert f"{dealer} confirms" in page and f"{elder} confirms" in page
+    assert phone.post(f"/matches/{mine['match']}/confirm", data={"player": elder}).status_code == 303
+    assert f"{elder} confirmed" in text(phone.get(f"/matches/{mine['match']}"))
+    assert phone.post(f"/matches/{mine['match']}/confirm", data={"player": "Zed"}).status_code == 422
+    director.post(f"/api/events/{event['id']}/tables/1/revoke", headers=AUTH)
+    assert phone.get(f"/matches/{mine['match']}").status_code == 403  # revoked: the phone can do nothing more
+    assert phone.get(f"/t/{mine['token']}").status_code == 404
