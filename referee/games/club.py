@@ -72,7 +72,7 @@ class Row:
     score: int  # match points (two-player games) or the sum of game points (Spitzer)
     tiebreaks: tuple[int, ...]  # in the rule's order
     rounds: tuple[RoundLine, ...]
-    confirmed: bool  # every finished table of the player's is confirmed
+    confirmed: bool  # every table the player sat at has ended and is confirmed (RULES.md 5.6)
 
     @property
     def place_text(self) -> str:
@@ -102,7 +102,7 @@ def standings(seats: int, players: Sequence[str], rounds: Sequence[Round]) -> St
     for player in players:
         lines = tuple(_line(player, r) for r in rounds)
         figures = _two_player(player, rounds, lines) if seats == 2 else _spitzer(player, rounds, lines)
-        confirmed = all(t.confirmed for r in rounds for t in r.tables if player in t.players and t.finished)
+        confirmed = all(t.finished and t.confirmed for r in rounds for t in r.tables if player in t.players)
         keyed.append((figures, Row(0, False, player, figures[0], figures[1:], lines, confirmed)))
     keyed.sort(key=lambda kr: (tuple(-x for x in kr[0]), draw_order[kr[1].player]))
     counts = Counter(key for key, _ in keyed)

@@ -32,6 +32,7 @@ from werkzeug.exceptions import ServiceUnavailable
 from .. import matches, sheets
 from ..games import find_game
 from ..games.base import N_, BaseGame, RuleError, UnknownGame
+from ..matches import club
 from . import i18n
 from .common import duration
 from .db import get_db
@@ -388,3 +389,51 @@ def rules_card_pdf(game_key: str):
     return _cached(("rules", "pdf", game.key, query, _language()), 0,
                    lambda: _pdf(render_template(template, game=game, options=options, pdf=True)),
                    "application/pdf", f"referee-{game.key}-rules.pdf", shows_match=False, pdf=True)
+
+
+# ---- club play's printed lists (RULES.md 5) ------------------------------------------------------------------------
+
+EVENT_SHEETS = {"seating": N_("Seating plan"), "cards": N_("Table cards"), "standings": N_("Standings")}
+
+
+def _event_sheet(event_id: int, kind: str, round_number: int | None) -> Response:
+    """A printed list of an event, A4, in the reader's language: a round's seating plan (by table, and who sits
+    where), its table cards (one a page, with the QR code of the table's link), or the standings."""
+    db = get_db()
+    try:
+        event = club.load_event(db, event_id)
+    except matches.NotFound as exc:
+        abort(404, description=say(exc.line))
+    event_round = None
+    if round_number is not None:
+        if not 1 <= round_number <= len(event.rounds):
+            abort(404, description=_("Round %(round)s has not been drawn.", round=round_number))
+        event_round = event.rounds[round_number - 1]
+
+    def render() -> bytes:
+        links = {t.number: public_url("events.table_link", token=t.token) for t in event_round.tables} \
+            if event_round is not None else {}
+        html = render_template(
+            "sheets/event.html", event=event, kind=kind, title=_(EVENT_SHEETS[kind]), round=event_round,
+            standings=event.standings(), qr={n: sheets.qr_png(url) for n, url in links.items()}, links=links,
+            deals=event.row["options"].get("deals"), pdf=True, **_words())
+        return _pdf(html, sheet=True)
+
+    name = f"referee-event-{event_id}-{kind}" + (f"-round-{round_number}" if round_number else "") + ".pdf"
+    return _cached(("event", kind, event_id, round_number, _language()), club.event_state(db, event_id), render,
+                   "application/pdf", name, shows_match=False, pdf=True)
+
+
+@bp.get("/events/<int:event_id>/rounds/<int:number>/seating.pdf")
+def seating_pdf(event_id: int, number: int):
+    return _event_sheet(event_id, "seating", number)
+
+
+@bp.get("/events/<int:event_id>/rounds/<int:number>/cards.pdf")
+def table_cards_pdf(event_id: int, number: int):
+    return _event_sheet(event_id, "cards", number)
+
+
+@bp.get("/events/<int:event_id>/standings.pdf")
+def standings_pdf(event_id: int):
+    return _event_sheet(event_id, "standings", None)
