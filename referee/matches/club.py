@@ -181,6 +181,20 @@ def list_events(db: Database, limit: int = 100) -> list[dict[str, Any]]:
     return [{"id": r[0], "name": r[1], "date": r[2], "game": r[3], "rounds": r[4], "drawn": r[5]} for r in rows]
 
 
+def player_events(db: Database, name: str) -> list[tuple[Event, club.Row]]:
+    """The events a player took part in (the same person whatever the case and spacing of the name), latest first,
+    each with the player's line of its standings."""
+    key = name_key(name)
+    rows = db.execute("SELECT p.event_id, p.name FROM event_players p JOIN events e ON e.id = p.event_id "
+                      "ORDER BY e.date DESC, e.id DESC").fetchall()
+    found = []
+    for event_id, mine in rows:
+        if name_key(mine) == key:  # only the player's events are read
+            event = load_event(db, event_id)
+            found.append((event, next(r for r in event.standings().rows if r.player == mine)))
+    return found
+
+
 def event_of_match(db: Database, match_id: int) -> tuple[int, int, int] | None:
     """(event, round, table) of a table's match; None for a match of its own."""
     row = db.execute("SELECT event_id, round, number FROM event_tables WHERE match_id = ?", [match_id]).fetchone()

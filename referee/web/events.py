@@ -33,7 +33,8 @@ def _not_found(exc: matches.NotFound):
 
 @bp.errorhandler(RuleError)
 def _refused(exc: RuleError):
-    """A confirmation by a name not at the table: the 422 page saying why; nothing was stored."""
+    """A confirmation by a name not at the table, a late player's bad name: the 422 page saying why; nothing was
+    stored."""
     return http_error(UnprocessableEntity(description=" ".join(say(v) for v in capped(exc.violations))))
 
 
@@ -152,6 +153,24 @@ _boards: dict[tuple[int, str], str] = {}  # the latest boards rendered, by event
 def draw_round(event_id: int):
     club.draw_round(get_db(), event_id)
     return go(url_for("events.event_page", event_id=event_id))
+
+
+@bp.post("/events/<int:event_id>/players")
+def join_event(event_id: int):
+    """A late player; a bad or taken name is said beside the field, the name kept (422)."""
+    name = request.form.get("name", "")
+    try:
+        club.join(get_db(), event_id, name)
+    except RuleError as exc:
+        return render_template("event.html", join_errors=_grouped(list(exc.violations)), join_name=name,
+                               **_view(event_id)), 422
+    return go(url_for("events.event_page", event_id=event_id) + "#players")
+
+
+@bp.post("/events/<int:event_id>/players/leave")
+def leave_event(event_id: int):
+    club.leave(get_db(), event_id, request.form.get("name", ""))
+    return go(url_for("events.event_page", event_id=event_id) + "#players")
 
 
 @bp.post("/events/<int:event_id>/tables/<int:number>/end")

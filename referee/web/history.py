@@ -12,6 +12,7 @@ from flask_babel import gettext
 
 from .. import games, store
 from ..games.base import N_, Violation, whole_number
+from ..matches import club
 from ..players import player_stats
 from .db import get_db
 from .i18n import say
@@ -73,10 +74,12 @@ def history():
 
 @bp.get("/players/<path:name>")
 def player(name: str):
-    stats = player_stats(get_db(), name)
+    db = get_db()
+    stats = player_stats(db, name)
     if stats is None:
         abort(404, description=gettext("No match has a player called %(name)s.", name=repr(name)))
-    return render_template("player.html", stats=stats, games={g.key: g for g in games.GAMES})
+    return render_template("player.html", stats=stats, games={g.key: g for g in games.GAMES},
+                           events=club.player_events(db, name))
 
 
 @bp.get("/api/players")

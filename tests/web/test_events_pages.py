@@ -157,3 +157,22 @@ def test_a_table_link_opens_its_table_on_a_phone_without_the_passphrase_and_noth
     director.post(f"/api/events/{event['id']}/tables/1/revoke", headers=AUTH)
     assert phone.get(f"/matches/{mine['match']}").status_code == 403  # revoked: the phone can do nothing more
     assert phone.get(f"/t/{mine['token']}").status_code == 404
+
+
+def test_the_director_adds_a_late_player_and_lets_one_leave_and_the_player_page_lists_the_event(client):
+    event_id = created(client)
+    r = client.post(f"/events/{event_id}/players", data={"name": " ann "})
+    assert r.status_code == 422
+    page = r.get_data(as_text=True)
+    assert errors_of(page)["name"] == "Two players are called 'ann': give each a different name."
+    assert 'value=" ann "' in page  # kept as typed
+    assert client.post(f"/events/{event_id}/players", data={"name": "Ivy"}).status_code == 303
+    assert client.post(f"/events/{event_id}/players/leave", data={"name": "Hal"}).status_code == 303
+    client.post(f"/events/{event_id}/rounds")
+    drawn = client.get(f"/api/events/{event_id}").json["drawn"][0]
+    seated = sorted(p for t in drawn["tables"] for p in t["players"])
+    assert "Ivy" in seated and "Hal" not in seated
+    page = text(client.get(f"/events/{event_id}"))
+    assert "left before round 1" in page
+    ann = text(client.get("/players/Ann"))
+    assert "Thursday club night" in ann and "place 1= of 9" in ann  # nothing played yet: all level
