@@ -389,16 +389,11 @@ def end_table(db: Database, event_id: int, table_number: int) -> None:
     """The director ends a table of the round in play early: it counts as it stands (RULES.md 5.4), and its match
     takes no more deals."""
     with store.immediate(db):
-        event = load_event(db, event_id)
-        current = event.current
-        table = next((t for t in current.tables if t.number == table_number), None) if current else None
-        if current is None or table is None:
-            raise NotFound("not_found", N_("Event {event} has no table {table} in play."), event=str(event_id),
-                           table=str(table_number))
+        table = _table_in_play(db, event_id, table_number)
         if table.finished:
             raise Conflict("table_ended", N_("Table {table} has ended already."), table=str(table_number))
         db.execute("UPDATE event_tables SET ended_by_director = ? WHERE event_id = ? AND round = ? AND number = ?",
-                   [store.now(), event_id, current.number, table_number])
+                   [store.now(), event_id, table.round, table_number])
         store.update_match_fields(db, table.match_id, abandoned=1)  # as ``abandon`` does, inside this transaction
         add_event(db, table.match_id, "abandoned")
         log_change("ended by the director", table.match_id)
@@ -408,14 +403,19 @@ def end_table(db: Database, event_id: int, table_number: int) -> None:
 def revoke_table_link(db: Database, event_id: int, table_number: int) -> None:
     """The director revokes the link of a table of the round in play: its token stops working at once."""
     with store.immediate(db):
-        event = load_event(db, event_id)
-        current = event.current
-        table = next((t for t in current.tables if t.number == table_number), None) if current else None
-        if current is None or table is None:
-            raise NotFound("not_found", N_("Event {event} has no table {table} in play."), event=str(event_id),
-                           table=str(table_number))
+        table = _table_in_play(db, event_id, table_number)
         db.execute("UPDATE event_tables SET revoked = ? WHERE event_id = ? AND round = ? AND number = ? "
-                   "AND revoked IS NULL", [store.now(), event_id, current.number, table_number])
+                   "AND revoked IS NULL", [store.now(), event_id, table.round, table_number])
+
+
+def _table_in_play(db: Database, event_id: int, table_number: int) -> EventTable:
+    """Table ``table_number`` of the event's latest round; NotFound when there is none."""
+    current = load_event(db, event_id).current
+    table = next((t for t in current.tables if t.number == table_number), None) if current else None
+    if table is None:
+        raise NotFound("not_found", N_("Event {event} has no table {table} in play."), event=str(event_id),
+                       table=str(table_number))
+    return table
 
 
 def table_of_token(db: Database, token: str) -> int | None:

@@ -7,6 +7,7 @@ Plain forms and links: every page works without JavaScript. The board asks for i
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from flask import Blueprint, Response, make_response, render_template, request, session, url_for
@@ -137,9 +138,10 @@ def board(event_id: int):
     html = _boards.get((event_id, etag))
     if html is None:
         html = render_template("event_board.html", refresh=BOARD_REFRESH, **_view(event_id))
-        if len(_boards) >= 64:
-            _boards.pop(next(iter(_boards)))
-        _boards[(event_id, etag)] = html
+        with _boards_lock:  # the server's threads share it
+            while len(_boards) >= 64:
+                _boards.pop(next(iter(_boards)))
+            _boards[(event_id, etag)] = html
     response = make_response(html)
     response.set_etag(etag, weak=True)
     response.headers["Cache-Control"] = "no-cache"
@@ -147,6 +149,7 @@ def board(event_id: int):
 
 
 _boards: dict[tuple[int, str], str] = {}  # the latest boards rendered, by event and state: shared by every screen
+_boards_lock = threading.Lock()
 
 
 @bp.post("/events/<int:event_id>/rounds")
