@@ -113,11 +113,23 @@ def create_event():
 
 # ---- the director's page and the board --------------------------------------------------------------------------
 
+BOARD_ROWS = 40  # standings rows a board shows at once; a longer list turns a page at each refresh
+
+
 def _view(event_id: int) -> dict[str, Any]:
     event = club.load_event(get_db(), event_id)
     deals = event.row["options"].get("deals")
     return {"event": event, "standings": event.standings(), "deals": deals if isinstance(deals, int) else None,
             "rounds_total": int(event.row["rounds"])}
+
+
+def _board_page(view: dict[str, Any], page: int) -> dict[str, Any]:
+    """The board's page ``page`` of the standings (of ``BOARD_ROWS`` rows), and which comes next."""
+    rows = view["standings"].rows
+    pages = max(1, -(-len(rows) // BOARD_ROWS))
+    page = page % pages
+    return {"rows": rows[page * BOARD_ROWS:(page + 1) * BOARD_ROWS], "page": page, "pages": pages,
+            "next_page": (page + 1) % pages}
 
 
 @bp.get("/events/<int:event_id>")
@@ -132,12 +144,14 @@ def board(event_id: int):
     state = club.event_state(get_db(), event_id)
     if state is None:
         raise club.no_event(event_id)
-    etag = f"{state}-{current_language()}"
+    page = whole_number(request.args.get("page", "0"), 4) or 0
+    etag = f"{state}-{current_language()}-{page}"
     if request.if_none_match.contains_weak(etag):
         return Response(status=304, headers={"ETag": f'W/"{etag}"', "Cache-Control": "no-cache"})
     html = _boards.get((event_id, etag))
     if html is None:
-        html = render_template("event_board.html", refresh=BOARD_REFRESH, **_view(event_id))
+        view = _view(event_id)
+        html = render_template("event_board.html", refresh=BOARD_REFRESH, board_page=_board_page(view, page), **view)
         with _boards_lock:  # the server's threads share it
             while len(_boards) >= 64:
                 _boards.pop(next(iter(_boards)))

@@ -176,3 +176,15 @@ def test_the_director_adds_a_late_player_and_lets_one_leave_and_the_player_page_
     assert "left before round 1" in page
     ann = text(client.get("/players/Ann"))
     assert "Thursday club night" in ann and "place 1= of 9" in ann  # nothing played yet: all level
+
+
+def test_a_long_list_turns_a_page_on_the_board_at_each_refresh(client):
+    players = "\n".join(f"Player {i:02}" for i in range(46))
+    event_id = created(client, players=players, length="match")
+    client.post(f"/events/{event_id}/rounds")
+    first = client.get(f"/events/{event_id}/board").get_data(as_text=True)
+    assert "page 1 of 2" in text(first) and f'hx-get="/events/{event_id}/board?page=1"' in first
+    assert f'url=/events/{event_id}/board?page=1' in first  # without JavaScript too
+    assert text(first).count("Player ") >= 40
+    second = client.get(f"/events/{event_id}/board?page=1").get_data(as_text=True)
+    assert "page 2 of 2" in text(second) and f'hx-get="/events/{event_id}/board?page=0"' in second
