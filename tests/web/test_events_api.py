@@ -284,3 +284,20 @@ def test_the_director_s_actions_take_a_bare_post_as_curl_sends_it(app):
     assert plain.post(f"/api/events/{event['id']}/rounds").status_code == 201
     assert plain.post(f"/api/events/{event['id']}/tables/1/revoke").status_code == 200
     assert plain.post(f"/api/events/{event['id']}/tables/1/end").status_code == 200
+
+
+def test_a_joker_judge_table_ranks_by_match_points_then_differences(client):
+    """RULES.md §4's Joker Judge hand at an event's table (Ben deals: Ben 120), the table ended by the director after
+    it: Ben wins it, 2 match points, +120 and 120; Ann 0, −120, 0."""
+    from referee.games.club import draw as rules_draw
+    from tests.conftest import JOKER_JUDGE_WORKED
+
+    seed = next(s for s in range(1000) if rules_draw(2, ["Ann", "Ben"], [], "standings", s).tables == (("Ben", "Ann"),))
+    event = new_event(client, game="joker-judge", players=["Ann", "Ben"], rounds=1, round="match", seed=seed)
+    table = draw(client, event["id"])["tables"][0]
+    assert table["players"] == ["Ben", "Ann"]
+    play(client, table["match"], [JOKER_JUDGE_WORKED])
+    client.post(f"/api/events/{event['id']}/tables/1/end")
+    rows = client.get(f"/api/events/{event['id']}/standings").json["rows"]
+    assert [(r["place"], r["player"], r["score"], r["tiebreaks"], r["rounds"][0]["result"]) for r in rows] == [
+        (1, "Ben", 2, [120, 120], "win"), (2, "Ann", 0, [-120, 0], "loss")]
