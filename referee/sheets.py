@@ -64,6 +64,7 @@ class MatchSheet:
     totals: dict[str, int]
     finished: bool
     winner: str | None
+    abandoned: bool  # given up, or a club table ended by the director (it counts as it stands)
     note: str  # the rules' standing note (a ``Line``: rendered through ``say``), or ""
     options: list[tuple[str, str]]  # (label, value) as the rules name them (``N_`` words: through the catalogue)
     chart: str
@@ -75,7 +76,7 @@ class MatchSheet:
     extra: dict[str, str] = field(default_factory=dict)
 
 
-def _moment(stamp: str | None) -> datetime | None:
+def moment_of(stamp: str | None) -> datetime | None:
     """A stored ISO timestamp in this machine's time zone (None when unreadable)."""
     try:
         return datetime.fromisoformat(stamp).astimezone() if stamp else None
@@ -124,6 +125,7 @@ def match_sheet(match: Match, url: str, noun: str | None = None, target_label: s
         totals=dict(match.state.totals),
         finished=standing.finished,
         winner=standing.winner,
+        abandoned=bool(match.row.get("abandoned")),
         note=standing.note or "",
         options=[(spec.label, shown) for spec, shown in game.describe_options(match.options)],
         chart=chart_svg(match.players, series, target=target, noun=noun, labels=False, target_label=target_label,
@@ -131,8 +133,8 @@ def match_sheet(match: Match, url: str, noun: str | None = None, target_label: s
         legend=[(MARKER_CHARACTERS[n % len(MARKER_CHARACTERS)], player) for n, player in enumerate(match.players)],
         qr=qr_png(url),
         url=url,
-        as_of=_moment(match.row["updated"]),
-        started=_moment(match.row["created"]),
+        as_of=moment_of(match.row["updated"]),
+        started=moment_of(match.row["created"]),
     )
 
 

@@ -219,6 +219,11 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (match_id, player, version)
     )
     """,
+    # 8: a table's link issued again after a revoke (a new token: the old one stays dead); how many times, so the
+    # board's validator sees it.
+    """
+    ALTER TABLE event_tables ADD COLUMN renewed INTEGER NOT NULL DEFAULT 0
+    """,
 )
 
 

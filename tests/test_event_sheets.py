@@ -73,3 +73,29 @@ def test_a_round_not_drawn_has_no_sheet(client, drawn):
     event_id, _tables, _byes = drawn
     assert client.get(f"/events/{event_id}/rounds/2/cards.pdf").status_code == 404
     assert client.get("/events/99/standings.pdf").status_code == 404
+
+
+def test_a_table_s_score_sheet_has_its_players_signature_lines_and_asks_again_after_a_correction(client, drawn):
+    """RULES.md 5.6: the sheet of a table's match shows where each player signs, and who confirmed it and when."""
+    event_id, tables, _byes = drawn
+    t = tables[0]
+    dealer, elder = t["players"]
+    deal = {"upcard": "hearts", "calls": ["take"], "points": {elder: 80, dealer: 60}, "last_trick": elder}
+    for _ in range(4):
+        assert client.post(f"/api/matches/{t['match']}/deals", json=deal).status_code == 201
+    sheet = f"/matches/{t['match']}/sheet.pdf"
+    text = text_of(pdf_of(client.get(sheet)))
+    assert "Confirmed by the players" in text and "confirmed" not in text.split("Confirmed by the players")[1]
+    client.post(f"/api/matches/{t['match']}/confirm", json={"player": dealer})
+    text = text_of(pdf_of(client.get(sheet)))  # a new confirmation is a new sheet, not the cached one
+    assert re.search(rf"{dealer} ✓ confirmed \w+", text) and not re.search(rf"{elder} ✓", text)
+    # a correction asks again: the signature lines are empty once more
+    first = client.get(f"/api/matches/{t['match']}").json["deals"][0]
+    fixed = dict(deal, points={elder: 90, dealer: 50})
+    assert client.put(f"/api/matches/{t['match']}/deals/{first['number']}", json=fixed).status_code == 200
+    assert "✓" not in text_of(pdf_of(client.get(sheet)))
+
+
+def test_a_match_of_its_own_has_no_signature_lines(client):
+    match = client.post("/api/matches", json={"game": "klaberjass", "players": ["Ann", "Ben"]}).json
+    assert "Confirmed by the players" not in text_of(pdf_of(client.get(f"/matches/{match['id']}/sheet.pdf")))

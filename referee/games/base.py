@@ -185,6 +185,7 @@ class OptionSpec:
     none_label: str | None = None
     aliases: tuple[tuple[str, object], ...] = ()
     step: int = 1  # a number option's values are multiples of it
+    ends: bool = False  # how the game's own end works (a target, six hands): not in force with ``deals``
 
     @staticmethod
     def token(value: object) -> str:
@@ -254,12 +255,12 @@ _NOT_NAMED = object()  # OptionSpec._named: raw names no value (None is a value:
 def option(
     default: T, label: str, help: str, *, choices: tuple[tuple[T, str], ...] = (), number: bool = False,
     minimum: int = 1, maximum: int = 1_000_000, none_label: str | None = None, aliases: tuple[tuple[str, T], ...] = (),
-    step: int = 1,
+    step: int = 1, ends: bool = False,
 ) -> T:
     """A field of a game's options dataclass that is a rule option: its default, written here once, and what
     people read about it (``label``, ``help``, the ``choices``' labels) and accept (number bounds, ``"none"``,
     ``aliases``), kept in the field's metadata for ``option_specs_of``. Typed as its default, as ``field`` is."""
-    spec = OptionSpec("", label, help, default, choices, number, minimum, maximum, none_label, aliases, step)
+    spec = OptionSpec("", label, help, default, choices, number, minimum, maximum, none_label, aliases, step, ends)
     return field(default=default, metadata={"option": spec})
 
 
@@ -460,7 +461,11 @@ class BaseGame(Generic[OptionsT, DealT]):
         return {spec.name: spec.to_json(getattr(options, spec.name)) for spec in self.option_specs}
 
     def describe_options(self, options: OptionsT) -> list[tuple[OptionSpec, str]]:
-        return [(spec, spec.describe(getattr(options, spec.name))) for spec in self.option_specs]
+        """Each option in force and its value, as people read them; a match of ``deals`` leaves out the options of
+        the game's own end, which do not apply (RULES.md 5.4)."""
+        counted = getattr(options, "deals", None) is not None
+        return [(spec, spec.describe(getattr(options, spec.name))) for spec in self.option_specs
+                if not (counted and spec.ends)]
 
     # ---- seats ----------------------------------------------------------------------------
     def next_dealer(self, table: Table) -> str:

@@ -143,7 +143,7 @@ class JokerJudgeOptions:
         Finish.FIRST_TO_200, N_("Finish"),
         N_("How the match ends: the first to 200, the higher total after six hands, or a comeback round after "
            "hand 3."),
-        choices=FINISHES,
+        choices=FINISHES, ends=True,
     )
     deals: int | None = deals_option(2)  # RULES.md 5.4: a match of N hands
 

@@ -236,7 +236,7 @@ class KlaberjassOptions:
     target: int | None = option(  # None: open-ended, ended by hand
         500, N_("Target"),
         N_("The match ends when a player reaches this total; with none the players end it by hand."),
-        number=True, minimum=50, maximum=10000, none_label=N_("none (end by hand)"),
+        number=True, minimum=50, maximum=10000, none_label=N_("none (end by hand)"), ends=True,
     )
     deals: int | None = deals_option(2)  # RULES.md 5.4: a match of N deals
 

@@ -214,12 +214,12 @@ class SpitzerOptions:
     target: int = option(
         42, N_("Target"),
         N_("The match ends after a deal in which a player reaches this total; the highest total wins."),
-        number=True, minimum=5, maximum=1000,
+        number=True, minimum=5, maximum=1000, ends=True,
     )
     tie: Tie = option(
         Tie.CONTINUE, N_("Equal top totals"),
         N_("When the highest totals are equal at the end: keep dealing until one is ahead, or call it a draw."),
-        choices=((Tie.CONTINUE, N_("Keep dealing")), (Tie.DRAW, N_("Draw"))),
+        choices=((Tie.CONTINUE, N_("Keep dealing")), (Tie.DRAW, N_("Draw"))), ends=True,
     )
     three_aces_partner: ThreeAcesPartner = option(
         ThreeAcesPartner.FIRST_TRICK, N_("All three Aces"),

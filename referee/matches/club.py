@@ -166,8 +166,9 @@ def event_state(db: Database, event_id: int) -> str | None:
         "SELECT (SELECT COUNT(*) FROM event_players p WHERE p.event_id = e.id), "
         "(SELECT COUNT(*) FROM event_players p WHERE p.event_id = e.id AND p.left_round IS NOT NULL), "
         "(SELECT COUNT(*) FROM event_rounds r WHERE r.event_id = e.id), "
-        "(SELECT COALESCE(SUM(m.version), 0) + COUNT(t.ended_by_director) + COUNT(t.revoked) "
-        " FROM event_tables t JOIN matches m ON m.id = t.match_id WHERE t.event_id = e.id), "
+        "(SELECT (COALESCE(SUM(m.version), 0) + COUNT(t.ended_by_director)) || '.' || COUNT(t.revoked) || '.' "
+        " || COALESCE(SUM(t.renewed), 0) FROM event_tables t JOIN matches m ON m.id = t.match_id "
+        " WHERE t.event_id = e.id), "
         "(SELECT COUNT(*) FROM confirmations c JOIN event_tables t ON t.match_id = c.match_id WHERE t.event_id = e.id) "
         "FROM events e WHERE e.id = ?", [event_id]).fetchone()
     return None if row is None else "-".join(str(x) for x in row)
@@ -408,6 +409,17 @@ def revoke_table_link(db: Database, event_id: int, table_number: int) -> None:
                    "AND revoked IS NULL", [store.now(), event_id, table.round, table_number])
 
 
+def renew_table_link(db: Database, event_id: int, table_number: int) -> str:
+    """A new link for a table of the round in play (its card lost, or its link revoked): a new token, and the old
+    one no longer opens anything. The new token."""
+    token = secrets.token_urlsafe(18)
+    with store.immediate(db):
+        table = _table_in_play(db, event_id, table_number)
+        db.execute("UPDATE event_tables SET token = ?, revoked = NULL, renewed = renewed + 1 "
+                   "WHERE event_id = ? AND round = ? AND number = ?", [token, event_id, table.round, table_number])
+    return token
+
+
 def _table_in_play(db: Database, event_id: int, table_number: int) -> EventTable:
     """Table ``table_number`` of the event's latest round; NotFound when there is none."""
     current = load_event(db, event_id).current
@@ -435,6 +447,14 @@ def confirmed(db: Database, match_id: int, version: int) -> tuple[str, ...]:
     return tuple(row[0] for row in db.execute(
         "SELECT player FROM confirmations WHERE match_id = ? AND version = ? ORDER BY at, player",
         [match_id, version]))
+
+
+def confirmations(db: Database, match_id: int, version: int) -> dict[str, str]:
+    """Each confirmation of the match as it stands: player → when (an ISO time), for the signature lines of its
+    score sheet."""
+    return {row[0]: row[1] for row in db.execute(
+        "SELECT player, at FROM confirmations WHERE match_id = ? AND version = ? ORDER BY at, player",
+        [match_id, version])}
 
 
 def confirm(db: Database, match_id: int, raw_player: Any) -> tuple[str, ...]:

@@ -418,6 +418,14 @@ def revoke_table_link(event_id: int, number: int):
     return jsonify(_event_json(event_id))
 
 
+@bp.post("/events/<int:event_id>/tables/<int:number>/link")
+def renew_table_link(event_id: int, number: int):
+    """A new link for table ``number`` (round in play); the old token stops working → 201 with the table's new
+    ``token`` and ``url``."""
+    token = club.renew_table_link(get_db(), event_id, number)
+    return jsonify({"table": number, "token": token, "url": public_url("events.table_link", token=token)}), 201
+
+
 @bp.post("/matches/<int:match_id>/confirm")
 def confirm_match(match_id: int):
     """RULES.md 5.6: a player confirms an ended match's result (``{"player"}``); the match with ``confirmed``."""

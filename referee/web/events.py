@@ -123,18 +123,59 @@ def _view(event_id: int) -> dict[str, Any]:
             "rounds_total": int(event.row["rounds"])}
 
 
+BOARD_TABLES = 30  # tables of the round in play a board shows at once, turned with the rows
+
+
 def _board_page(view: dict[str, Any], page: int) -> dict[str, Any]:
-    """The board's page ``page`` of the standings (of ``BOARD_ROWS`` rows), and which comes next."""
+    """The board's page ``page``: its part of the standings (``BOARD_ROWS`` rows a page) and of the round's tables
+    (``BOARD_TABLES`` a page; the shorter list starts again), and which page comes next."""
     rows = view["standings"].rows
-    pages = max(1, -(-len(rows) // BOARD_ROWS))
+    current = view["event"].current
+    tables = list(current.tables) if current else []
+    row_pages = max(1, -(-len(rows) // BOARD_ROWS))
+    table_pages = max(1, -(-len(tables) // BOARD_TABLES))
+    pages = max(row_pages, table_pages)
     page = page % pages
-    return {"rows": rows[page * BOARD_ROWS:(page + 1) * BOARD_ROWS], "page": page, "pages": pages,
+    rows_at, tables_at = page % row_pages, page % table_pages
+    return {"rows": rows[rows_at * BOARD_ROWS:(rows_at + 1) * BOARD_ROWS], "row_page": rows_at,
+            "row_pages": row_pages, "tables": tables[tables_at * BOARD_TABLES:(tables_at + 1) * BOARD_TABLES],
+            "table_page": tables_at, "table_pages": table_pages, "page": page, "pages": pages,
             "next_page": (page + 1) % pages}
+
+
+TABLE_FILTERS = ("all", "playing", "unconfirmed", "ended")
+FILTER_FROM = 8  # tables in a round from which the director's page offers to find and filter them
+
+
+def _table_state(t: club.EventTable) -> str:
+    if not t.finished:
+        return "playing"
+    return "ended" if set(t.confirmed) == set(t.players) else "unconfirmed"
+
+
+def _tables_shown(view: dict[str, Any]) -> dict[str, Any]:
+    """The round in play's tables the director asked to see: ``?show=`` playing, unconfirmed (ended, not every
+    player has confirmed) or ended (and confirmed), ``?find=`` a table's number, or part of a player's name; with
+    how many tables are in each state."""
+    current = view["event"].current
+    tables = list(current.tables) if current else []
+    show = request.args.get("show", "all")
+    show = show if show in TABLE_FILTERS else "all"
+    find = request.args.get("find", "").strip()[:40]
+    counts = {state: sum(1 for t in tables if _table_state(t) == state) for state in TABLE_FILTERS[1:]}
+    shown = [t for t in tables if show in ("all", _table_state(t))]
+    if find:
+        key = find.casefold()
+        shown = [t for t in shown if find == str(t.number)] if find.isdigit() else \
+            [t for t in shown if any(key in p.casefold() for p in t.players)]
+    return {"shown_tables": shown, "show": show, "find": find, "table_counts": counts,
+            "filterable": len(tables) >= FILTER_FROM}
 
 
 @bp.get("/events/<int:event_id>")
 def event_page(event_id: int):
-    return render_template("event.html", **_view(event_id))
+    view = _view(event_id)
+    return render_template("event.html", **view, **_tables_shown(view))
 
 
 @bp.get("/events/<int:event_id>/board")
@@ -179,8 +220,9 @@ def join_event(event_id: int):
     try:
         club.join(get_db(), event_id, name)
     except RuleError as exc:
+        view = _view(event_id)
         return render_template("event.html", join_errors=_grouped(list(exc.violations)), join_name=name,
-                               **_view(event_id)), 422
+                               **view, **_tables_shown(view)), 422
     return go(url_for("events.event_page", event_id=event_id) + "#players")
 
 
@@ -200,3 +242,10 @@ def end_table(event_id: int, number: int):
 def revoke_table_link(event_id: int, number: int):
     club.revoke_table_link(get_db(), event_id, number)
     return go(url_for("events.event_page", event_id=event_id))
+
+
+@bp.post("/events/<int:event_id>/tables/<int:number>/link")
+def renew_table_link(event_id: int, number: int):
+    """A new link for a table (after a revoke, or a lost card); its card alone is printed from the page."""
+    club.renew_table_link(get_db(), event_id, number)
+    return go(url_for("events.event_page", event_id=event_id) + f"#table-{number}")

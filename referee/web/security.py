@@ -74,7 +74,8 @@ CHANGING = {"POST", "PUT", "PATCH", "DELETE"}
 OPEN_PATHS = ("/static/", "/share/", "/t/", "/login", "/favicon", "/manifest.webmanifest", "/sw.js", "/offline")
 # API actions that take no body: a POST without one (and without Content-Type) is accepted.
 BODYLESS = {"api.end_match", "api.abandon_match", "api.resume_match", "api.rematch", "api.restore_deal",
-            "api.restore_version", "api.draw_round", "api.end_table", "api.revoke_table_link"}
+            "api.restore_version", "api.draw_round", "api.end_table", "api.revoke_table_link",
+            "api.renew_table_link"}
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; "
     "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"

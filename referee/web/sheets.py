@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 import re
+from datetime import datetime
 from typing import Any, NoReturn
 
 from flask import Blueprint, Flask, Response, abort, current_app, render_template, request
@@ -31,7 +32,7 @@ from werkzeug.exceptions import ServiceUnavailable
 
 from .. import matches, sheets
 from ..games import find_game
-from ..games.base import N_, BaseGame, RuleError, UnknownGame
+from ..games.base import N_, BaseGame, RuleError, UnknownGame, whole_number
 from ..matches import club
 from . import i18n
 from .common import duration
@@ -108,10 +109,12 @@ def start_render_server(app: Flask) -> None:
 def match_version(match_id: int) -> tuple[Any, ...] | None:
     """What changes a match's sheet, read from its row (None: no such match): its ``version`` (one more on every
     deal entered, corrected, voided or restored, and every change of its standing), and what people set on the
-    match itself without a new version (place, note, abandoned, ended by hand). ``uid`` and ``created`` tell a
-    new match apart from a deleted one that had the same id."""
+    match itself without a new version (place, note, abandoned, ended by hand, a club table's confirmations of
+    the version). ``uid`` and ``created`` tell a new match apart from a deleted one that had the same id."""
     return get_db().execute(
-        "SELECT version, place, note, abandoned, ended_by_hand, uid, created FROM matches WHERE id = ?", [match_id],
+        "SELECT version, place, note, abandoned, ended_by_hand, uid, created, "
+        "(SELECT COUNT(*) FROM confirmations c WHERE c.match_id = m.id AND c.version = m.version) "
+        "FROM matches m WHERE id = ?", [match_id],
     ).fetchone()
 
 
@@ -213,7 +216,17 @@ def _match_sheet_html(match_id: int, url: str, pdf: bool, working: bool = False)
     if not working:
         lines = sheets.score_lines(sheet, i18n.number_writer(), lambda row: _notation(row, status_words))
     return render_template("sheets/match.html", sheet=sheet, pdf=pdf, working=working, lines=lines,
-                           status_words=status_words, **_words()), match
+                           status_words=status_words, signatures=_signatures(match), **_words()), match
+
+
+def _signatures(match: matches.Match) -> list[tuple[str, datetime | None]] | None:
+    """A club table's signature lines (RULES.md 5.6): each player with when they confirmed the result as it
+    stands (None: not yet, a line to sign on); None for a match outside an event."""
+    db = get_db()
+    if club.event_of_match(db, match.id) is None:
+        return None
+    given = club.confirmations(db, match.id, match.version)
+    return [(player, sheets.moment_of(given.get(player))) for player in match.players]
 
 
 def _notation(row: sheets.SheetRow, status_words: dict[str, str]) -> str:
@@ -396,7 +409,7 @@ def rules_card_pdf(game_key: str):
 EVENT_SHEETS = {"seating": N_("Seating plan"), "cards": N_("Table cards"), "standings": N_("Standings")}
 
 
-def _event_sheet(event_id: int, kind: str, round_number: int | None) -> Response:
+def _event_sheet(event_id: int, kind: str, round_number: int | None, only: int | None = None) -> Response:
     """A printed list of an event, A4, in the reader's language: a round's seating plan (by table, and who sits
     where), its table cards (one a page, with the QR code of the table's link), or the standings."""
     db = get_db()
@@ -409,18 +422,21 @@ def _event_sheet(event_id: int, kind: str, round_number: int | None) -> Response
         if not 1 <= round_number <= len(event.rounds):
             abort(404, description=_("Round %(round)s has not been drawn.", round=round_number))
         event_round = event.rounds[round_number - 1]
+    tables = [t for t in event_round.tables if only in (None, t.number)] if event_round is not None else []
+    if only is not None and not tables:
+        abort(404, description=_("Round %(round)s has no table %(table)s.", round=round_number, table=only))
 
     def render() -> bytes:
-        links = {t.number: public_url("events.table_link", token=t.token) for t in event_round.tables} \
-            if event_round is not None else {}
+        links = {t.number: public_url("events.table_link", token=t.token) for t in tables}
         html = render_template(
-            "sheets/event.html", event=event, kind=kind, title=_(EVENT_SHEETS[kind]), round=event_round,
+            "sheets/event.html", event=event, kind=kind, title=_(EVENT_SHEETS[kind]), round=event_round, tables=tables,
             standings=event.standings(), qr={n: sheets.qr_png(url) for n, url in links.items()}, links=links,
             deals=event.row["options"].get("deals"), pdf=True, **_words())
         return _pdf(html, sheet=True)
 
-    name = f"referee-event-{event_id}-{kind}" + (f"-round-{round_number}" if round_number else "") + ".pdf"
-    return _cached(("event", kind, event_id, round_number, _language()), club.event_state(db, event_id), render,
+    name = (f"referee-event-{event_id}-{kind}" + (f"-round-{round_number}" if round_number else "")
+            + (f"-table-{only}" if only is not None else "") + ".pdf")
+    return _cached(("event", kind, event_id, round_number, only, _language()), club.event_state(db, event_id), render,
                    "application/pdf", name, shows_match=False, pdf=True)
 
 
@@ -431,7 +447,11 @@ def seating_pdf(event_id: int, number: int):
 
 @bp.get("/events/<int:event_id>/rounds/<int:number>/cards.pdf")
 def table_cards_pdf(event_id: int, number: int):
-    return _event_sheet(event_id, "cards", number)
+    """The round's table cards, one a page; ``?table=n`` table n's card alone (printed again with a new link)."""
+    only = whole_number(request.args.get("table", ""), 4)
+    if request.args.get("table") is not None and only is None:
+        abort(404, description=_("Round %(round)s has no table %(table)s.", round=number, table=request.args["table"]))
+    return _event_sheet(event_id, "cards", number, only)
 
 
 @bp.get("/events/<int:event_id>/standings.pdf")

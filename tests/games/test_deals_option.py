@@ -172,3 +172,14 @@ def test_the_new_match_form_takes_a_count_of_deals_and_the_match_page_counts_the
     with_target = client.post("/matches/new", data=new_match_form()).headers["Location"]
     enter(client, int(with_target.rsplit("/", 1)[1]), played("Ann", "Ben", 76, 60))
     assert "target 500" in text(client.get(with_target))  # what a match to 500 shows
+
+
+@pytest.mark.parametrize(("game", "own_end"), [(KLABERJASS, {"target"}), (SPITZER, {"target", "tie"}),
+                                               (JOKER_JUDGE, {"finish"})])
+def test_a_match_of_n_deals_describes_its_rules_without_the_game_s_own_end(game, own_end):
+    """The match page and the sheet list the rules in force: with ``deals`` the target (or six hands) is not one."""
+    plain = {spec.name for spec, _shown in game.describe_options(game.parse_options({}))}
+    counted = {spec.name: shown for spec, shown in game.describe_options(game.parse_options({"deals": 4}))}
+    assert own_end <= plain and "deals" in plain
+    assert not own_end & set(counted) and counted["deals"] == "4"
+    assert set(counted) == plain - own_end

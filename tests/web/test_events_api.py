@@ -252,6 +252,16 @@ def test_a_revoked_token_is_refused_on_a_server_with_a_passphrase(locked):
     assert phone.post(f"/api/matches/{table['match']}/deals", json=deal, headers=token).status_code == 201
     assert director.post(f"/api/events/{event['id']}/tables/1/revoke", headers=AUTH).status_code == 200
     assert phone.post(f"/api/matches/{table['match']}/deals", json=deal, headers=token).status_code == 401
+    # a new link for the table: its token works again, the old one stays dead; the phone cannot issue one itself
+    assert phone.post(f"/api/events/{event['id']}/tables/1/link", headers=token).status_code == 401
+    renewed = director.post(f"/api/events/{event['id']}/tables/1/link", headers=AUTH)
+    assert renewed.status_code == 201 and renewed.json["table"] == 1
+    assert renewed.json["url"] == f"http://localhost/t/{renewed.json['token']}"
+    fresh = {"Authorization": f"Bearer {renewed.json['token']}"}
+    assert phone.post(f"/api/matches/{table['match']}/deals", json=deal, headers=fresh).status_code == 201
+    assert phone.post(f"/api/matches/{table['match']}/deals", json=deal, headers=token).status_code == 401
+    assert phone.post(f"/api/events/{event['id']}/tables/1/link", headers=fresh).status_code == 403
+    assert director.post(f"/api/events/{event['id']}/tables/7/link", headers=AUTH).status_code == 404
 
 
 def test_confirmations_count_for_the_result_they_saw_and_are_asked_again_after_a_correction(client):

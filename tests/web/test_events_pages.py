@@ -76,7 +76,7 @@ def test_the_director_draws_plays_ends_and_reads_the_standings(client):
     assert page.count("ended by the director") == 4 and "Draw round 2" in page
     assert "provisional" not in page
     # the standings: the elder of table 1 won (2 match points, +30); the other tables, 0 : 0, are draws
-    assert re.search(rf"1 {elder} not confirmed 2 \+30 90", page)
+    assert re.search(rf"1 {elder} \* not confirmed 2 \+30 90", page)  # * and the words for screen readers
     assert client.post(f"/events/{event_id}/tables/1/revoke").status_code == 303
     assert "table link revoked" in text(client.get(f"/events/{event_id}"))
 
@@ -188,3 +188,57 @@ def test_a_long_list_turns_a_page_on_the_board_at_each_refresh(client):
     assert text(first).count("Player ") >= 40
     second = client.get(f"/events/{event_id}/board?page=1").get_data(as_text=True)
     assert "page 2 of 2" in text(second) and f'hx-get="/events/{event_id}/board?page=0"' in second
+
+
+def test_the_board_turns_the_tables_too_when_a_round_has_more_than_a_screen_holds(client):
+    players = "\n".join(f"Player {i:03}" for i in range(80))  # 40 tables: 30 on a page, then the other 10
+    event_id = created(client, players=players, length="match")
+    client.post(f"/events/{event_id}/rounds")
+    first = text(client.get(f"/events/{event_id}/board"))
+    assert "Tables page 1 of 2" in first and "Table 30 " in first and "Table 31 " not in first
+    second = text(client.get(f"/events/{event_id}/board?page=1"))
+    assert "Tables page 2 of 2" in second and "Table 31 " in second and "Table 40 " in second
+    assert "Table 1 " not in second and "Table 30 " not in second
+
+
+def test_the_director_finds_a_table_by_a_player_or_its_number_and_filters_by_state(client):
+    players = "\n".join(f"Player {i:02}" for i in range(20))  # 10 tables
+    event_id = created(client, players=players)
+    assert "Find a player or a table" not in text(client.get(f"/events/{event_id}"))  # no round yet
+    client.post(f"/events/{event_id}/rounds")
+    tables = client.get(f"/api/events/{event_id}").json["drawn"][0]["tables"]
+    for t in tables[:3]:
+        client.post(f"/events/{event_id}/tables/{t['table']}/end")
+    first = tables[0]
+    for p in first["players"]:
+        client.post(f"/api/matches/{first['match']}/confirm", json={"player": p})
+    page = text(client.get(f"/events/{event_id}"))
+    assert "All 10" in page and "Playing 7" in page and "To confirm 2" in page and "Done 1" in page
+    someone = tables[5]["players"][1]
+    found = text(client.get(f"/events/{event_id}?find={someone.lower()}"))
+    assert found.count("Open the table") == 1 and "Table 6 " in found
+    assert text(client.get(f"/events/{event_id}?find=4")).count("Open the table") == 1
+    to_confirm = text(client.get(f"/events/{event_id}?show=unconfirmed"))
+    assert to_confirm.count("Open the table") == 2 and "Table 2 " in to_confirm and "Table 3 " in to_confirm
+    assert text(client.get(f"/events/{event_id}?show=ended")).count("Open the table") == 1
+    assert text(client.get(f"/events/{event_id}?show=playing&find=nobody")).count("No table of this round matches") == 1
+    assert text(client.get(f"/events/{event_id}?show=bogus")).count("Open the table") == 10  # all, as without it
+
+
+def test_a_revoked_table_gets_a_new_link_and_its_card_alone(client):
+    event_id = created(client)
+    client.post(f"/events/{event_id}/rounds")
+    old = client.get(f"/api/events/{event_id}").json["drawn"][0]["tables"][1]
+    client.post(f"/events/{event_id}/tables/2/revoke")
+    page = text(client.get(f"/events/{event_id}"))
+    assert "table link revoked" in page and "New table link" in page
+    r = client.post(f"/events/{event_id}/tables/2/link")
+    assert r.status_code == 303 and r.headers["Location"].endswith("#table-2")
+    new = client.get(f"/api/events/{event_id}").json["drawn"][0]["tables"][1]
+    assert new["token"] != old["token"] and new["link_revoked"] is False
+    assert client.get(f"/t/{old['token']}").status_code == 404
+    assert client.get(f"/t/{new['token']}").headers["Location"] == f"/matches/{new['match']}"
+    card = client.get(f"/events/{event_id}/rounds/1/cards.pdf?table=2")
+    assert card.status_code == 200 and card.mimetype == "application/pdf"
+    assert client.get(f"/events/{event_id}/rounds/1/cards.pdf?table=9").status_code == 404
+    assert client.get(f"/events/{event_id}/rounds/1/cards.pdf?table=x").status_code == 404
