@@ -224,6 +224,21 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE event_tables ADD COLUMN renewed INTEGER NOT NULL DEFAULT 0
     """,
+    # 9: a season's settings (RULES.md 5.8), per game; a season without a row counts every event by score. Its
+    # events are those naming it (case aside). An event's uid: what an export knows it by (as a match's).
+    """
+    CREATE TABLE seasons (
+        name TEXT NOT NULL COLLATE NOCASE,
+        game TEXT NOT NULL,
+        best_of INTEGER,                  -- the best this many events count (NULL: all)
+        league_points TEXT NOT NULL DEFAULT 'score',  -- 'score' | 'placing'
+        PRIMARY KEY (name, game)
+    );
+    CREATE INDEX events_season ON events(season COLLATE NOCASE);
+    ALTER TABLE events ADD COLUMN uid TEXT;
+    UPDATE events SET uid = lower(hex(randomblob(16))) WHERE uid IS NULL;
+    CREATE UNIQUE INDEX events_uid ON events(uid)
+    """,
 )
 
 
@@ -1009,11 +1024,12 @@ def revisions_for(db: Database, deal_id: int) -> list[dict[str, Any]]:
 
 def search_matches(
     db: Database, game: str | None = None, player: str | None = None, status: str | None = None,
-    since: str | None = None, until: str | None = None, limit: int = 25, offset: int = 0,
+    since: str | None = None, until: str | None = None, limit: int = 25, offset: int = 0, season: str | None = None,
 ) -> tuple[list[dict[str, Any]], int]:
     """Matches newest first with the filters of the history page, and how many match in all.
 
-    ``player`` is a case-insensitive part of a name; ``since``/``until`` are dates (YYYY-MM-DD, inclusive).
+    ``player`` is a case-insensitive part of a name; ``since``/``until`` are dates (YYYY-MM-DD, inclusive);
+    ``season`` a season's name (the tables of its events, RULES.md 5.8).
     """
     where, args = [], []
     if game:
@@ -1022,6 +1038,10 @@ def search_matches(
     if status:
         where.append("status = ?")
         args.append(status)
+    if season:
+        where.append("id IN (SELECT t.match_id FROM event_tables t JOIN events e ON e.id = t.event_id "
+                     "WHERE e.season = ? COLLATE NOCASE)")
+        args.append(season)
     if since:
         where.append("created >= ?")
         args.append(since)

@@ -52,7 +52,8 @@ def test_a_spitzer_match_stored_at_schema_4_keeps_first_other(tmp_path):
 
     client = open_app(old).test_client()  # migrates on start
     match = client.get("/api/matches/1").json
-    assert match["options"] == {"target": 42, "tie": "continue", "three_aces_partner": "first-other", "deals": "none"}
+    assert match["options"] == {"target": 42, "tie": "continue", "three_aces_partner": "first-other", "deals": "none",
+                                "tariff": "none"}
     assert FIRST_OTHER_WORDS in match["deals"][0]["result"]["breakdown"]
     assert match["totals"] == {"Ann": 0, "Ben": 9, "Cid": 0, "Dee": 0}
     # Under first-other a caller alone has taken all 8 tricks: 7 is refused, as it always was for this match.

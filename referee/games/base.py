@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+
+from .money import parse_tariff
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
@@ -186,6 +188,8 @@ class OptionSpec:
     aliases: tuple[tuple[str, object], ...] = ()
     step: int = 1  # a number option's values are multiples of it
     ends: bool = False  # how the game's own end works (a target, six hands): not in force with ``deals``
+    reads: Callable[[object], object] | None = None  # a text option: its reader (raises ValueError), e.g. a tariff
+    example: str = ""  # a text option's example value, shown where people type one
 
     @staticmethod
     def token(value: object) -> str:
@@ -199,7 +203,9 @@ class OptionSpec:
         return str(value)
 
     def to_json(self, value: object) -> object:
-        return "none" if value is None and self.none_label else value
+        if value is None and self.none_label:
+            return "none"
+        return str(value) if self.reads is not None else value
 
     def describe(self, value: object) -> str:
         """The value as a person reads it ("500", "on", "none (end by hand)")."""
@@ -216,6 +222,15 @@ class OptionSpec:
         found = self._named(raw)
         if found is not _NOT_NAMED:
             return found
+        if self.reads is not None:
+            if raw == "":  # a text field left empty: none
+                return self.default
+            try:
+                return self.reads(raw)
+            except ValueError:
+                raise OptionError(N_("{label} must be {accepted}, not {raw!r}."), label=Term(self.label),
+                                  accepted=Line("options.text", "like {example}, or none", example=self.example),
+                                  raw=raw) from None
         if self.number:
             value = whole_number(raw) if isinstance(raw, str) and whole_number(raw) is not None else raw
             if isinstance(value, int) and not isinstance(value, bool):
@@ -255,16 +270,28 @@ _NOT_NAMED = object()  # OptionSpec._named: raw names no value (None is a value:
 def option(
     default: T, label: str, help: str, *, choices: tuple[tuple[T, str], ...] = (), number: bool = False,
     minimum: int = 1, maximum: int = 1_000_000, none_label: str | None = None, aliases: tuple[tuple[str, T], ...] = (),
-    step: int = 1, ends: bool = False,
+    step: int = 1, ends: bool = False, reads: Callable[[object], object] | None = None, example: str = "",
 ) -> T:
     """A field of a game's options dataclass that is a rule option: its default, written here once, and what
     people read about it (``label``, ``help``, the ``choices``' labels) and accept (number bounds, ``"none"``,
     ``aliases``), kept in the field's metadata for ``option_specs_of``. Typed as its default, as ``field`` is."""
-    spec = OptionSpec("", label, help, default, choices, number, minimum, maximum, none_label, aliases, step, ends)
+    spec = OptionSpec("", label, help, default, choices, number, minimum, maximum, none_label, aliases, step, ends,
+                      reads, example)
     return field(default=default, metadata={"option": spec})
 
 
 MAX_DEALS_OPTION = 400  # a club round is 4–32 deals; a match is stored up to the server's deal limit
+
+
+def tariff_option() -> Any:
+    """The option ``tariff`` every game has (RULES.md 5.7): money per point with an ISO currency ("0.05 EUR"); the
+    match then shows each player's balance and who pays whom. ``None``: no money."""
+    return option(
+        None, N_("Tariff"),
+        N_("Money per point and a currency, e.g. 0.05 EUR: the match shows each player's balance and who pays whom. "
+           "Empty: no money."),
+        none_label=N_("none (no money)"), reads=parse_tariff, example="0.05 EUR",
+    )
 
 
 def deals_option(seats: int) -> Any:
@@ -415,6 +442,7 @@ class BaseGame(Generic[OptionsT, DealT]):
     name: ClassVar[str]
     seats: ClassVar[int]
     deal_noun: ClassVar[str] = "deal"  # what the players call one deal ("hand" in Joker Judge)
+    stakes: ClassVar[str] = "difference"  # RULES.md 5.7: who pays what (``money.exact_balances``)
     Options: type[OptionsT]  # the options dataclass (not a ClassVar: a ClassVar cannot name a type variable)
 
     # ---- options --------------------------------------------------------------------------

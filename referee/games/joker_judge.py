@@ -31,8 +31,10 @@ from .base import (
     and_list,
     deals_option,
     option,
+    tariff_option,
     unknown_fields,
 )
+from .money import Tariff
 
 
 class Card(StrEnum):
@@ -146,6 +148,7 @@ class JokerJudgeOptions:
         choices=FINISHES, ends=True,
     )
     deals: int | None = deals_option(2)  # RULES.md 5.4: a match of N hands
+    tariff: Tariff | None = tariff_option()  # RULES.md 5.7: money per point
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "finish", Finish(self.finish))  # "six-hands" as written is the same option

@@ -25,9 +25,11 @@ from .base import (
     Violation,
     deals_option,
     option,
+    tariff_option,
     unknown_fields,
 )
 from .cards import Suit
+from .money import Tariff
 
 
 class Rank(StrEnum):
@@ -239,6 +241,7 @@ class KlaberjassOptions:
         number=True, minimum=50, maximum=10000, none_label=N_("none (end by hand)"), ends=True,
     )
     deals: int | None = deals_option(2)  # RULES.md 5.4: a match of N deals
+    tariff: Tariff | None = tariff_option()  # RULES.md 5.7: money per point
 
     def __post_init__(self) -> None:
         values = SEQUENCE_VALUE_ALIASES.get(str(self.sequence_values), self.sequence_values)

@@ -30,9 +30,11 @@ from .base import (
     Violation,
     deals_option,
     option,
+    tariff_option,
     unknown_fields,
 )
 from .cards import SUIT_NAMES, SUIT_SYMBOLS, Suit, each_card
+from .money import Tariff
 
 
 class Contract(StrEnum):
@@ -230,6 +232,7 @@ class SpitzerOptions:
                  (ThreeAcesPartner.FIRST_OTHER, N_("First other player to win a trick"))),
     )
     deals: int | None = deals_option(4)  # RULES.md 5.4: a match of N deals
+    tariff: Tariff | None = tariff_option()  # RULES.md 5.7: money per point
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "tie", Tie(self.tie))
@@ -741,6 +744,7 @@ class Spitzer(BaseGame[SpitzerOptions, SpitzerDeal]):
     key = "spitzer"
     name = "Spitzer"
     seats = 4
+    stakes = "totals"  # RULES.md 5.7: each total × the tariff (the totals are zero-sum)
     Options = SpitzerOptions
     reference = SpitzerReference.of_rules(seats)
     """The rule numbers the rules pages and sheets show."""

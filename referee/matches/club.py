@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import re
 import secrets
+import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from sqlite_utils import Database
@@ -19,13 +19,13 @@ from sqlite_utils import Database
 from .. import jsontext, store
 from ..games import club
 from ..games.base import N_, BaseGame, InvalidOptions, RuleError, Violation
+from ..games.money import BadTariff, parse_tariff
 from .base import Conflict, NotFound, log_change
 from .events import add_event
 from .names import clean_name, duplicate_names, name_key, name_problems, new_game, printable
 from .stored import by_other_rules, load, sync
 
 ROUND_LENGTH = re.compile(r"^deals:(\d{1,4})$")
-TARIFF = re.compile(r"^(\d{1,6}(?:\.\d{1,4})?) ([A-Z]{3})$")
 MAX_EVENT_PLAYERS = 400
 MAX_ROUNDS = 30
 SEED_LIMIT = 1_000_000  # seeds are shown to people: six digits at most
@@ -223,20 +223,21 @@ def create_event(db: Database, raw: Any) -> int:
     if seating not in ("standings", "random"):
         problems.append(Violation.of("bad_seating", "seating", "Seating must be standings or random, not {raw!r}.",
                                      raw=seating))
-    options = _options(game, raw.get("options"), deals, problems)
+    tariff = _tariff(raw.get("tariff"), problems)
+    options = _options(game, raw.get("options"), deals, tariff, problems)
     seed = _whole(raw["seed"], "seed", 0, SEED_LIMIT - 1, problems) if raw.get("seed") is not None \
         else secrets.randbelow(SEED_LIMIT)
     season = _text(raw.get("season"), "season", 80, problems)
-    tariff = _tariff(raw.get("tariff"), problems)
     if problems:
         raise InvalidEvent(problems)
     assert game is not None and options is not None
+    tariff = str(options.tariff) if options.tariff is not None else None  # the field, or else the options' own
     with store.immediate(db):
         db.execute(
             "INSERT INTO events (name, date, game, options, rounds, round_length, seating, season, tariff, seed, "
-            "created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "created, uid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [name, date, game.key, jsontext.dumps(game.options_to_json(options)), rounds, length, seating,
-             season or None, tariff, seed, store.now()])
+             season or None, tariff, seed, store.now(), uuid.uuid4().hex])
         event_id = int(db.execute("SELECT last_insert_rowid()").fetchone()[0])
         for position, player in enumerate(players):
             db.execute("INSERT INTO event_players (event_id, position, name, joined_round) VALUES (?, ?, ?, 1)",
@@ -292,7 +293,10 @@ def _round_length(raw: Any, game: BaseGame[Any, Any] | None, problems: list[Viol
     return raw, int(found[1])
 
 
-def _options(game: BaseGame[Any, Any] | None, raw: Any, deals: int | None, problems: list[Violation]) -> Any:
+def _options(game: BaseGame[Any, Any] | None, raw: Any, deals: int | None, tariff: str | None,
+             problems: list[Violation]) -> Any:
+    """The tables' options: the event's ``options``, with the round's length as ``deals`` and the event's ``tariff``
+    (when given, it is the tables' tariff)."""
     if game is None:
         return None
     given = dict(raw) if isinstance(raw, Mapping) else ({} if raw is None else raw)
@@ -300,6 +304,8 @@ def _options(game: BaseGame[Any, Any] | None, raw: Any, deals: int | None, probl
         given.pop("deals", None)  # the round's length says it
         if deals is not None:
             given["deals"] = deals
+        if tariff is not None:
+            given["tariff"] = tariff
     try:
         return game.parse_options(given)
     except InvalidOptions as exc:
@@ -311,16 +317,12 @@ def _tariff(raw: Any, problems: list[Violation]) -> str | None:
     """RULES.md 5.7: money per point with an ISO currency ("0.05 EUR")."""
     if raw is None or raw == "":
         return None
-    found = TARIFF.match(raw) if isinstance(raw, str) else None
     try:
-        ok = found is not None and Decimal(found[1]) > 0
-    except InvalidOperation:
-        ok = False
-    if not ok:
+        return str(parse_tariff(raw))
+    except BadTariff:
         problems.append(Violation.of("bad_tariff", "tariff", "The tariff is money per point and a currency, e.g. "
                                      "'0.05 EUR', not {raw!r}.", raw=raw))
         return None
-    return str(raw)
 
 
 # ---- players joining and leaving ----------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from .. import store
 from ..games.base import InvalidDeal, Line, Table
 from .events import describe_event, last_redoable, last_undoable
 from .match import Match, status_of
+from .money import match_settlement, settlement_to_json
 
 
 def deal_to_json(
@@ -73,6 +74,7 @@ def match_to_json(db: Database, match: Match, deals_after: int = 0, say: Callabl
         "place": match.row.get("place", ""),
         "note": match.row.get("note", ""),
         "uid": match.row.get("uid"),
+        "settlement": settlement_to_json(match_settlement(match), provisional=not match.finished),
         "undo": can_undo
         and {"action": can_undo["id"], "description": say(describe_event(can_undo, match.game.deal_noun, device))},
         "redo": can_redo

@@ -16,7 +16,8 @@ from flask_babel import gettext
 from .. import games as rules  # read when asked (``games`` here is the view of /api/games)
 from .. import matches, store
 from ..games.base import RuleError, Violation, whole_number
-from ..matches import club
+from ..matches import club, seasons
+from ..matches.money import event_settlement, settlement_to_json
 from .common import DuplicateKey, capped, duplicate_key_error, loads
 from .conflicts import refusal_message, taken_message
 from .db import get_db
@@ -365,8 +366,10 @@ def _linked(drawn: dict[str, Any]) -> dict[str, Any]:
 
 
 def _event_json(event_id: int) -> dict[str, Any]:
-    event = club.event_to_json(club.load_event(get_db(), event_id))
+    loaded = club.load_event(get_db(), event_id)
+    event = club.event_to_json(loaded)
     event["drawn"] = [_linked(r) for r in event["drawn"]]
+    event["settlement"] = settlement_to_json(event_settlement(loaded), loaded.standings().provisional)
     return event
 
 
@@ -410,6 +413,48 @@ def end_table(event_id: int, number: int):
 @bp.get("/events/<int:event_id>/standings")
 def standings(event_id: int):
     return jsonify(club.standings_to_json(club.load_event(get_db(), event_id).standings()))
+
+
+@bp.get("/events/<int:event_id>/settlement")
+def event_settlement_json(event_id: int):
+    """RULES.md 5.7: each player's balance over their tables, rounded once, and who pays whom → ``{"currency",
+    "balances", "payments", ...}``; 404 ``no_tariff`` for an event played without money."""
+    event = club.load_event(get_db(), event_id)
+    settled = event_settlement(event)
+    if settled is None:
+        return _one_error("no_tariff", gettext("Event %(event)s is played without a tariff: no money to settle.",
+                                               event=event_id), 404)
+    return jsonify(settlement_to_json(settled, event.standings().provisional))
+
+
+# ---- seasons (RULES.md 5.8) ----------------------------------------------------------------------------------------
+
+@bp.get("/seasons")
+def list_seasons():
+    return jsonify({"seasons": seasons.season_names(get_db())})
+
+
+@bp.get("/seasons/<path:name>")
+def season(name: str):
+    """The season's league table for ``?game=`` (the season's only game when left out), with the season's own
+    ``best_of`` and ``league_points`` unless the query gives them."""
+    db = get_db()
+    game = seasons.game_of(db, name, request.args.get("game"))
+    chosen = seasons.read_settings(request.args, seasons.settings(db, name, game))
+    return jsonify(seasons.season_to_json(seasons.load_season(db, name, game, chosen)))
+
+
+@bp.put("/seasons/<path:name>")
+def set_season(name: str):
+    """The director sets a season's ``best_of`` (a number, or null for all) and ``league_points`` for ``game``."""
+    db = get_db()
+    body = _body()
+    game = seasons.game_of(db, name, body.get("game"))
+    unknown = sorted(set(body) - {"game", "best_of", "league_points"})
+    if unknown:
+        return _one_error("unknown_field", gettext("Unknown field %(field)s.", field=repr(unknown[0])), 422, unknown[0])
+    seasons.save_settings(db, name, game, seasons.read_settings(body, seasons.settings(db, name, game)))
+    return jsonify(seasons.season_to_json(seasons.load_season(db, name, game)))
 
 
 @bp.post("/events/<int:event_id>/tables/<int:number>/revoke")

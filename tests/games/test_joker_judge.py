@@ -120,8 +120,9 @@ def test_game_identity_and_constants():
     assert isinstance(JOKER_JUDGE, JokerJudge)
     assert (JOKER_JUDGE.key, JOKER_JUDGE.name, JOKER_JUDGE.seats) == ("joker-judge", "Joker Judge", 2)
     assert JOKER_JUDGE.Options is JokerJudgeOptions
-    spec, deals = JOKER_JUDGE.option_specs
+    spec, deals, tariff = JOKER_JUDGE.option_specs
     assert (deals.name, deals.default, deals.step, deals.minimum) == ("deals", None, 2, 2)  # RULES.md 5.4
+    assert (tariff.name, tariff.default, tariff.example) == ("tariff", None, "0.05 EUR")  # RULES.md 5.7
     assert (spec.name, spec.label, spec.default) == ("finish", "Finish", "first-to-200")
     assert spec.help and "\n" not in spec.help
     assert spec.choices == (("first-to-200", "First to 200"), ("six-hands", "Six hands"),
@@ -1113,10 +1114,12 @@ def test_options_are_typed():
     assert JOKER_JUDGE.parse_options({"finish": "comeback"}).finish is Finish.COMEBACK
     assert JOKER_JUDGE.defaults.finish is Finish.FIRST_TO_200
     assert JokerJudgeOptions(finish="six-hands").finish is Finish.SIX_HANDS  # written as stored, read as the enum
-    assert JOKER_JUDGE.options_to_json(SIX_HANDS) == {"finish": "six-hands", "deals": "none"}
-    assert json.dumps(JOKER_JUDGE.options_to_json(SIX_HANDS)) == '{"finish": "six-hands", "deals": "none"}'
-    [(_spec, shown), (_deals, deals)] = JOKER_JUDGE.describe_options(JokerJudgeOptions(finish="comeback"))
-    assert (shown, deals) == ("Comeback round", "none (the game's own end)")
+    assert JOKER_JUDGE.options_to_json(SIX_HANDS) == {"finish": "six-hands", "deals": "none", "tariff": "none"}
+    assert json.dumps(JOKER_JUDGE.options_to_json(SIX_HANDS)) == ('{"finish": "six-hands", "deals": "none", '
+                                                                 '"tariff": "none"}')
+    [(_spec, shown), (_deals, deals), (_tariff, tariff)] = JOKER_JUDGE.describe_options(
+        JokerJudgeOptions(finish="comeback"))
+    assert (shown, deals, tariff) == ("Comeback round", "none (the game's own end)", "none (no money)")
     with pytest.raises(ValueError):
         JokerJudgeOptions(finish="first-to-100")
 

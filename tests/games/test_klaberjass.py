@@ -92,11 +92,12 @@ def test_game_identity_and_options():
     assert KLABERJASS.Options is KlaberjassOptions
     assert [s.name for s in KLABERJASS.option_specs] == [
         "schmeiss", "round_two_suit", "sequence_values", "sequence_comparison", "target", "deals",
+        "tariff",
     ]
     assert all(s.label and s.help for s in KLABERJASS.option_specs)
     assert {s.name: s.default for s in KLABERJASS.option_specs} == {
         "schmeiss": True, "round_two_suit": "other", "sequence_values": "standard",
-        "sequence_comparison": "best", "target": 500, "deals": None,
+        "sequence_comparison": "best", "target": 500, "deals": None, "tariff": None,
     }
     assert KLABERJASS.defaults == DEFAULTS
     assert SUITS == ("clubs", "diamonds", "hearts", "spades")

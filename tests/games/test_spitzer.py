@@ -108,11 +108,12 @@ def test_game_identity_and_constants():
     assert isinstance(SPITZER, Spitzer)
     assert (SPITZER.key, SPITZER.name, SPITZER.seats) == ("spitzer", "Spitzer", 4)
     assert SPITZER.Options is SpitzerOptions
-    assert [s.name for s in SPITZER.option_specs] == ["target", "tie", "three_aces_partner", "deals"]
+    assert [s.name for s in SPITZER.option_specs] == ["target", "tie", "three_aces_partner", "deals", "tariff"]
     assert all(s.label and s.help for s in SPITZER.option_specs)
-    assert [s.label for s in SPITZER.option_specs] == ["Target", "Equal top totals", "All three Aces", "Deals"]
+    assert [s.label for s in SPITZER.option_specs] == ["Target", "Equal top totals", "All three Aces", "Deals",
+                                                       "Tariff"]
     assert {s.name: s.default for s in SPITZER.option_specs} == {
-        "target": 42, "tie": "continue", "three_aces_partner": "first-trick", "deals": None,
+        "target": 42, "tie": "continue", "three_aces_partner": "first-trick", "deals": None, "tariff": None,
     }
     assert SPITZER.option_specs[1].choices == (("continue", "Keep dealing"), ("draw", "Draw"))
     assert SPITZER.option_specs[2].choices == (
@@ -972,7 +973,7 @@ def test_three_aces_partner_option_values():
     assert SPITZER.parse_options({"three_aces_partner": "First-Other"}) == FIRST_OTHER
     assert SPITZER.options_to_json(FIRST_OTHER)["three_aces_partner"] == "first-other"
     assert json.dumps(SPITZER.options_to_json(FIRST_OTHER)) == (
-        '{"target": 42, "tie": "continue", "three_aces_partner": "first-other", "deals": "none"}'
+        '{"target": 42, "tie": "continue", "three_aces_partner": "first-other", "deals": "none", "tariff": "none"}'
     )
     with pytest.raises(InvalidOptions) as caught:
         SPITZER.parse_options({"three_aces_partner": "first-other-trick"})

@@ -37,6 +37,7 @@ def test_create_match_resolves_every_option(client):
         "sequence_comparison": "best",
         "target": 500,
         "deals": "none",
+        "tariff": "none",
     }
     assert m["players"] == ["Ann", "Ben"]
     assert m["dealer"] == "Ben" and m["roles"] == {"dealer": "Ben", "elder": "Ann"}
@@ -57,7 +58,8 @@ def test_options_given_are_kept(client):
     r = client.post("/api/matches", json=body)
     assert r.status_code == 201
     assert r.json["options"] == {"schmeiss": False, "round_two_suit": "any", "sequence_values": "graded",
-                                 "sequence_comparison": "total", "target": "none", "deals": "none"}
+                                 "sequence_comparison": "total", "target": "none", "deals": "none",
+                                 "tariff": "none"}
 
 
 @pytest.mark.parametrize(

@@ -366,7 +366,7 @@ def test_violations_read_as_a_player_says_them(app, lang, code, piece, entry, ex
     ("ja", {"target": 5}, "目標点は50～10,000の範囲で指定してください。"),
     ("de", {"target": "lots"}, "Ziel muss eine ganze Zahl 50–10.000 oder none sein, nicht 'lots'."),
     ("de", {"colour": 1}, "Klaberjass hat keine Option 'colour' (Optionen: schmeiss, round_two_suit, "
-                          "sequence_values, sequence_comparison, target, deals)."),
+                          "sequence_values, sequence_comparison, target, deals, tariff)."),
     ("ja", {"schmeiss": "maybe"}, "シュマイスはon、offのいずれかで指定してください（'maybe'は不可）。"),
 ])
 def test_option_errors_read_in_the_language(app, lang, raw, expected):
@@ -389,7 +389,7 @@ def test_option_errors_keep_their_english_text_and_codes():
     assert [(v.code, v.field, v.message) for v in refused.value.violations] == [
         ("bad_option", "options.schmeiss", "Schmeiss must be on or off, not 'maybe'."),
         ("unknown_option", "options.colour", "Klaberjass has no option 'colour' (options: schmeiss, round_two_suit, "
-                                             "sequence_values, sequence_comparison, target, deals)."),
+                                             "sequence_values, sequence_comparison, target, deals, tariff)."),
     ]
 
 

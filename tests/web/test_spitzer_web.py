@@ -30,7 +30,8 @@ def post_deal(client, mid, deal):
 def test_a_spitzer_match_has_four_players_and_its_options(client, spitzer):
     m = client.get(f"/api/matches/{spitzer()}").json
     assert m["game"] == "spitzer" and m["players"] == PLAYERS
-    assert m["options"] == {"target": 42, "tie": "continue", "three_aces_partner": "first-trick", "deals": "none"}
+    assert m["options"] == {"target": 42, "tie": "continue", "three_aces_partner": "first-trick", "deals": "none",
+                            "tariff": "none"}
     assert m["dealer"] == "Ann" and m["roles"] == {"dealer": "Ann", "leader": "Ben"}
 
 

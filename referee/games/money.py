@@ -1,0 +1,157 @@
+"""Money (RULES.md 5.7): a tariff of money per point, each player's balance, and the settlement — who pays whom.
+
+Pure arithmetic on exact fractions: a tariff is read once ("0.05 EUR"), balances are worked out exactly and
+rounded to the currency's minor unit only at the end, by the largest remainder, so that they always add up to
+exactly zero. The currencies and their minor units are Babel's (ISO 4217); formatting money for people is the web
+layer's (``babel.numbers.format_currency``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from fractions import Fraction
+
+TARIFF = re.compile(r"\s*(\d{1,9}(?:\.\d{1,6})?)\s+([A-Za-z]{3})\s*")
+MAX_PER_POINT = Decimal(1_000_000)
+
+
+@dataclass(frozen=True)
+class Tariff:
+    """Money per point: ``per_point`` in ``currency`` (ISO 4217, upper case), whose minor unit is 10^-``digits``."""
+
+    per_point: Decimal
+    currency: str
+    digits: int
+
+    def __str__(self) -> str:  # how it is stored and sent: "0.05 EUR"
+        return f"{self.per_point} {self.currency}"
+
+    @property
+    def minor_per_point(self) -> Fraction:
+        """A point's worth in the currency's minor unit (cents for EUR, yen for JPY), exactly."""
+        return Fraction(self.per_point) * 10 ** self.digits
+
+
+class BadTariff(ValueError):
+    """Not a tariff: a positive amount and a currency code, e.g. "0.05 EUR"."""
+
+
+def parse_tariff(raw: object) -> Tariff:
+    """The tariff ``raw`` says ("0.05 EUR", "10 JPY": an amount above zero, a space, an ISO currency code); raises
+    BadTariff. The currencies and their minor units are Babel's, read here only: scoring a deal needs no package
+    beyond the standard library."""
+    from babel.numbers import get_currency_precision, is_currency
+
+    found = TARIFF.fullmatch(raw) if isinstance(raw, str) else None
+    if found is None:
+        raise BadTariff(raw)
+    try:
+        amount = Decimal(found[1])
+    except InvalidOperation as exc:  # pragma: no cover - the pattern admits only decimal numbers
+        raise BadTariff(raw) from exc
+    currency = found[2].upper()
+    if not 0 < amount <= MAX_PER_POINT or not is_currency(currency):
+        raise BadTariff(raw)
+    return Tariff(amount, currency, get_currency_precision(currency))
+
+
+# ---- balances -----------------------------------------------------------------------------------------------------
+
+def exact_balances(players: Sequence[str], totals: Mapping[str, int], tariff: Tariff, stakes: str,
+                   ) -> dict[str, Fraction]:
+    """Each player's balance of one match, exactly, in the minor unit (RULES.md 5.7). ``stakes``: ``"totals"``
+    (Spitzer: each total × tariff, the totals being zero-sum) or ``"difference"`` (two players: the loser pays the
+    winner the difference of the totals × tariff; equal totals pay nothing)."""
+    worth = tariff.minor_per_point
+    if stakes == "totals":
+        return {p: int(totals.get(p, 0)) * worth for p in players}
+    if len(players) != 2:
+        raise ValueError("the difference of the totals is paid between two players")
+    a, b = players
+    difference = int(totals.get(a, 0)) - int(totals.get(b, 0))
+    return {a: difference * worth, b: -difference * worth}
+
+
+def added(balances: Iterable[Mapping[str, Fraction]]) -> dict[str, Fraction]:
+    """An event's balances: each player's over all their tables, added up (exactly, before any rounding)."""
+    total: dict[str, Fraction] = {}
+    for one in balances:
+        for player, amount in one.items():
+            total[player] = total.get(player, Fraction(0)) + amount
+    return total
+
+
+def rounded(exact: Mapping[str, Fraction]) -> dict[str, int]:
+    """The balances in whole minor units, adding up to exactly zero: each rounded down, then the units still
+    missing go one each to the largest remainders (ties: the order given). The exact balances must add up to
+    zero, as RULES.md 5.7's always do."""
+    if sum(exact.values(), Fraction(0)) != 0:
+        raise ValueError("balances that do not add up to zero cannot be settled")
+    floors = {p: amount.numerator // amount.denominator for p, amount in exact.items()}
+    missing = -sum(floors.values())
+    by_remainder = sorted(exact, key=lambda p: exact[p] - floors[p], reverse=True)  # stable: ties in given order
+    result = dict(floors)
+    for player in by_remainder[:missing]:
+        result[player] += 1
+    return result
+
+
+# ---- the settlement -------------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Payment:
+    payer: str
+    payee: str
+    amount: int  # minor units, above zero
+
+
+def settlement(balances: Mapping[str, int]) -> list[Payment]:
+    """Who pays whom (RULES.md 5.7): the largest debtor pays the largest creditor as much as settles one of them,
+    repeated; n players with balances adding up to zero settle in at most n − 1 payments (each payment settles at
+    least one of them, the last both). Ties: the order given."""
+    if sum(balances.values()) != 0:
+        raise ValueError("balances that do not add up to zero cannot be settled")
+    left = {p: a for p, a in balances.items() if a}
+    order = {p: n for n, p in enumerate(balances)}
+    payments = []
+    while left:
+        debtor = min(left, key=lambda p: (left[p], order[p]))
+        creditor = max(left, key=lambda p: (left[p], -order[p]))
+        amount = min(-left[debtor], left[creditor])
+        payments.append(Payment(debtor, creditor, amount))
+        for player, change in ((debtor, amount), (creditor, -amount)):
+            left[player] += change
+            if not left[player]:
+                del left[player]
+    return payments
+
+
+@dataclass(frozen=True)
+class Settlement:
+    """A settled account: the currency, each player's balance in its minor unit, and the payments."""
+
+    tariff: Tariff
+    balances: dict[str, int]
+    payments: list[Payment]
+
+    @property
+    def currency(self) -> str:
+        return self.tariff.currency
+
+    def to_json(self) -> dict[str, object]:
+        return {"currency": self.currency, "tariff": str(self.tariff), "balances": dict(self.balances),
+                "payments": [{"from": p.payer, "to": p.payee, "amount": p.amount} for p in self.payments]}
+
+
+def settle(exact: Mapping[str, Fraction], tariff: Tariff) -> Settlement:
+    """The exact balances rounded (largest remainder) and settled."""
+    balances = rounded(exact)
+    return Settlement(tariff, balances, settlement(balances))
+
+
+def in_major(amount: int, tariff: Tariff) -> Decimal:
+    """An amount of minor units in the currency's major unit (44 cents → 0.44), for formatting."""
+    return Decimal(amount).scaleb(-tariff.digits)
