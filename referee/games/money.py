@@ -32,7 +32,7 @@ class Tariff:
     @property
     def minor_per_point(self) -> Fraction:
         """A point's worth in the currency's minor unit (cents for EUR, yen for JPY), exactly."""
-        return Fraction(self.per_point) * 10 ** self.digits
+        return Fraction(self.per_point) * Fraction(10) ** self.digits
 
 
 class BadTariff(ValueError):
@@ -63,11 +63,18 @@ def parse_tariff(raw: object) -> Tariff:
 def exact_balances(players: Sequence[str], totals: Mapping[str, int], tariff: Tariff, stakes: str,
                    ) -> dict[str, Fraction]:
     """Each player's balance of one match, exactly, in the minor unit (RULES.md 5.7). ``stakes``: ``"totals"``
-    (Spitzer: each total × tariff, the totals being zero-sum) or ``"difference"`` (two players: the loser pays the
-    winner the difference of the totals × tariff; equal totals pay nothing)."""
+    (Spitzer: each total × tariff) or ``"difference"`` (two players: the loser pays the winner the difference of
+    the totals × tariff; equal totals pay nothing).
+
+    Spitzer's totals are counted from the table's average: RULES.md 5.7 calls them zero-sum, but §2.3 pays a plus
+    to each winner and a minus, as its absolute value, to each opponent, so the totals only ever grow. Measured
+    from their average they are zero-sum, and equal to the totals themselves wherever these are zero-sum already:
+    the one reading of "each total × tariff" whose balances add up to zero."""
     worth = tariff.minor_per_point
     if stakes == "totals":
-        return {p: int(totals.get(p, 0)) * worth for p in players}
+        given = {p: Fraction(int(totals.get(p, 0))) for p in players}
+        average = sum(given.values(), Fraction(0)) / len(players)
+        return {p: (given[p] - average) * worth for p in players}
     if len(players) != 2:
         raise ValueError("the difference of the totals is paid between two players")
     a, b = players

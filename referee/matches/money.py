@@ -3,13 +3,19 @@ the totals every time they are asked for — never stored, so a correction or a 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from sqlite_utils import Database
+
+from .. import jsontext
 from ..games import money
+from ..games.base import UnknownGame
 from ..games.money import Settlement, Tariff
 from .club import Event
 from .match import Match
+from .names import name_key
 
 
 def match_settlement(match: Match) -> Settlement | None:
@@ -49,3 +55,57 @@ def settlement_to_json(settlement: Settlement | None, provisional: bool) -> dict
     if settlement is None:
         return None
     return {**settlement.to_json(), "provisional": provisional}
+
+
+# ---- a player's money over a period -------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class MoneyLine:
+    """One account a player took part in: an event (its settlement's balance) or a match of its own."""
+
+    date: str  # YYYY-MM-DD
+    kind: str  # "event" | "match"
+    id: int
+    name: str  # the event's name, or the match's players
+    currency: str
+    amount: int  # the player's balance, minor units
+    provisional: bool
+
+
+def player_money(db: Database, name: str, since: str | None = None, until: str | None = None,
+                 ) -> tuple[list[MoneyLine], dict[str, int]]:
+    """The player's balance of every match and event played with a tariff in the period (dates, inclusive; an
+    event's table counts in its event's settlement, not again on its own), newest first, and the sum per currency."""
+    from ..games import find_game
+    from .club import player_events
+
+    key = name_key(name)
+    lines: list[MoneyLine] = []
+    for event, row in player_events(db, name):
+        date = str(event.row["date"])[:10]
+        settled = event_settlement(event) if (since or "") <= date <= (until or "9999") else None
+        if settled is not None:
+            lines.append(MoneyLine(date, "event", event.id, str(event.row["name"]), settled.currency,
+                                   settled.balances.get(row.player, 0), event.standings().provisional))
+    for match_id, mine, created, players, totals, options, game_key, status in db.execute(
+            "SELECT m.id, mp.name, m.created, m.players, m.totals, m.options, m.game, m.status "
+            "FROM match_players mp JOIN matches m ON m.id = mp.match_id WHERE mp.name_key = ? "
+            "AND m.id NOT IN (SELECT match_id FROM event_tables) ORDER BY m.created DESC, m.id DESC", [key]):
+        date = str(created)[:10]
+        raw = jsontext.parse(options).get("tariff")
+        if raw in (None, "none") or not (since or "") <= date <= (until or "9999"):
+            continue
+        try:
+            tariff = money.parse_tariff(raw)
+            game = find_game(game_key)
+        except (money.BadTariff, UnknownGame):
+            continue
+        seated = jsontext.parse(players)
+        settled = money.settle(money.exact_balances(seated, jsontext.parse(totals), tariff, game.stakes), tariff)
+        lines.append(MoneyLine(date, "match", int(match_id), " · ".join(seated), tariff.currency,
+                               settled.balances.get(mine, 0), status == "in_progress"))
+    lines.sort(key=lambda line: (line.date, line.kind == "event", line.id), reverse=True)
+    sums: dict[str, int] = {}
+    for line in lines:
+        sums[line.currency] = sums.get(line.currency, 0) + line.amount
+    return lines, sums

@@ -14,7 +14,7 @@ from flask import Flask
 from jinja2 import ChoiceLoader, FileSystemLoader
 from werkzeug.exceptions import HTTPException
 
-from . import api, db, events, games, history, pages, portable, security, share, sheets, wire
+from . import api, db, events, games, history, pages, portable, seasons, security, share, sheets, wire
 from .common import database_error, http_error, unexpected_error, vary_on_htmx, when
 
 
@@ -35,6 +35,7 @@ def register(app: Flask) -> None:
     app.register_blueprint(history.bp)
     app.register_blueprint(share.bp)
     app.register_blueprint(events.bp)
+    app.register_blueprint(seasons.bp)
     app.add_template_global(share.share_links, "share_links")
     app.add_template_global(sheets.option_query, "option_query")
     db.init_app(app)

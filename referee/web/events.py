@@ -18,6 +18,7 @@ from werkzeug.exceptions import NotFound, UnprocessableEntity
 from .. import games, matches, store
 from ..games.base import RuleError, Violation, whole_number
 from ..matches import club
+from ..matches.money import event_settlement
 from .common import capped, go, http_error
 from .db import get_db
 from .i18n import current_language, say
@@ -120,7 +121,7 @@ def _view(event_id: int) -> dict[str, Any]:
     event = club.load_event(get_db(), event_id)
     deals = event.row["options"].get("deals")
     return {"event": event, "standings": event.standings(), "deals": deals if isinstance(deals, int) else None,
-            "rounds_total": int(event.row["rounds"])}
+            "rounds_total": int(event.row["rounds"]), "settlement": event_settlement(event)}
 
 
 BOARD_TABLES = 30  # tables of the round in play a board shows at once, turned with the rows

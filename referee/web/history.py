@@ -12,7 +12,10 @@ from flask_babel import gettext
 
 from .. import games, store
 from ..games.base import N_, Violation, whole_number
-from ..matches import club
+from ..matches import club, seasons
+from ..matches.money import player_money
+from ..matches.names import name_key
+from ..matches.seasons import season_names
 from ..players import player_stats
 from .db import get_db
 from .i18n import say
@@ -50,7 +53,9 @@ def parse_filters(args: Mapping[str, str]) -> tuple[dict[str, Any], list[Violati
     if page is None:
         problems.append(Violation.of("bad_page", "page", "The page must be a whole number from 1."))
         page = 1
-    filters = {"game": game, "player": player, "status": status, "since": dates["since"], "until": dates["until"]}
+    season = re.sub(r"\s+", " ", args.get("season", "")).strip()[:80] or None
+    filters = {"game": game, "player": player, "status": status, "since": dates["since"], "until": dates["until"],
+               "season": season}
     return {**filters, "page": page}, problems
 
 
@@ -69,6 +74,7 @@ def history():
     return render_template(
         "history.html", rows=rows, total=total, page=page, pages=pages, args=args, values=request.args,
         errors=errors, games={g.key: g for g in games.GAMES}, statuses=STATUSES,
+        seasons=[s["name"] for s in season_names(get_db())],
     ), (422 if problems else 200)
 
 
@@ -78,8 +84,52 @@ def player(name: str):
     stats = player_stats(db, name)
     if stats is None:
         abort(404, description=gettext("No match has a player called %(name)s.", name=repr(name)))
-    return render_template("player.html", stats=stats, games={g.key: g for g in games.GAMES},
-                           events=club.player_events(db, name))
+    events = club.player_events(db, name)
+    since, until, problems = _period(request.args)
+    lines, sums = player_money(db, name, since, until) if not problems else ([], {})
+    errors: dict[str | None, list[str]] = {}
+    for v in problems:
+        errors.setdefault(v.field, []).append(say(v))
+    return render_template("player.html", stats=stats, games={g.key: g for g in games.GAMES}, events=events,
+                           seasons=_season_places(db, events), money_lines=lines, money_sums=sums,
+                           any_money=bool(lines) or bool((since or until or problems) and player_money(db, name)[0]),
+                           errors=errors,
+                           values=request.args), (422 if problems else 200)
+
+
+def _period(args: Mapping[str, str]) -> tuple[str | None, str | None, list[Violation]]:
+    """The player page's money period (``since``/``until``, dates, inclusive; either may be left out)."""
+    problems: list[Violation] = []
+    found: dict[str, str | None] = {}
+    for key in ("since", "until"):
+        raw = (args.get(key) or "").strip()
+        found[key] = None
+        if raw:
+            try:
+                found[key] = date.fromisoformat(raw).isoformat()
+            except ValueError:
+                problems.append(Violation.of("bad_date", key, "{raw!r} is not a date (YYYY-MM-DD).", raw=raw))
+    if found["since"] and found["until"] and found["since"] > found["until"]:
+        problems.append(Violation.of("bad_range", "until", "The first date is after the last one."))
+    return found["since"], found["until"], problems
+
+
+def _season_places(db: Any, events: list[tuple[club.Event, Any]]) -> list[dict[str, Any]]:
+    """The player's place in each season they played in (RULES.md 5.8), one a game: its table as it stands."""
+    places = []
+    seen: set[tuple[str, str]] = set()
+    for event, row in events:
+        season = event.row.get("season")
+        if not season or (season.casefold(), event.game.key) in seen:
+            continue
+        seen.add((season.casefold(), event.game.key))
+        table = seasons.load_season(db, season, event.game.key)
+        mine = next((r for r in table.table.rows if name_key(r.player) == name_key(row.player)), None)
+        if mine is not None:
+            places.append({"season": table.name, "game": event.game, "row": mine, "players": len(table.table.rows),
+                           "provisional": table.table.provisional})
+    return places
+
 
 
 @bp.get("/api/players")

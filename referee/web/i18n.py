@@ -22,6 +22,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from datetime import datetime
+from decimal import Decimal
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -31,7 +32,13 @@ import pyphen
 from babel import Locale
 from babel.dates import format_date, format_datetime, format_time
 from babel.lists import format_list
-from babel.numbers import format_decimal, get_group_symbol, get_minus_sign_symbol
+from babel.numbers import (
+    format_currency,
+    format_decimal,
+    get_currency_precision,
+    get_group_symbol,
+    get_minus_sign_symbol,
+)
 from flask import Flask, Response, current_app, has_request_context, request
 from flask_babel import Babel, get_locale, get_translations, gettext, ngettext, pgettext
 from markupsafe import Markup, escape
@@ -233,6 +240,20 @@ def number(value: Any) -> str:
         return "" if value is None else str(value)
 
 
+def money(amount: int, currency: str, signed: bool = False) -> str:
+    """An amount in a currency's minor unit (44 cents) as the current language writes money ("€0.44", "0,44 €",
+    "€0.44"); ``signed``: "+€0.44" for a credit (a debit always shows its minus)."""
+    value = Decimal(amount).scaleb(-get_currency_precision(currency))
+    text = format_currency(value, currency, locale=_locale())
+    return f"+{text}" if signed and amount > 0 else text
+
+
+def per_point(tariff: Any) -> str:
+    """A tariff as people read it: "€0.05 a point", "0,005 € pro Punkt" (its amount exactly, never rounded)."""
+    amount = format_currency(tariff.per_point, tariff.currency, locale=_locale(), decimal_quantization=False)
+    return gettext("%(money)s a point", money=amount)
+
+
 def number_writer(language: str | None = None) -> Callable[[Any], str]:
     """``number`` for many numbers at once (a page's table, a sheet's scores and totals), in ``language`` (the
     request's by default): each value written once; whole numbers are grouped here from the language's own
@@ -410,6 +431,8 @@ def init_app(app: Flask) -> None:
     app.add_template_filter(say, "say")
     app.add_template_global(say, "say")
     app.add_template_filter(number, "number")
+    app.add_template_filter(money, "money")
+    app.add_template_filter(per_point, "per_point")
     app.add_template_filter(datetime_filter, "datetime")
     app.add_template_filter(html_list, "html_list")
     app.add_template_filter(hyphenated, "hyphenated")

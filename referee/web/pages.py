@@ -28,6 +28,7 @@ from ..games import find_game
 from ..games.base import N_, InvalidDeal, RuleError, Table, Term, UnknownGame, Violation, line_from_json, whole_number
 from ..games.match import MatchState
 from ..matches import club
+from ..matches.money import match_settlement
 from .common import capped, go, http_error
 from .conflicts import refusal_message, taken_what
 from .db import get_db
@@ -567,6 +568,7 @@ def _match_extras(match: matches.Match, seen: int | None = None) -> dict[str, An
     older = bool(events) and newer + len(events) < event_count
     seat = club.event_of_match(db, match.id)
     return {
+        "settlement": match_settlement(match),
         "club_table": seat and {"event": seat[0], "round": seat[1], "table": seat[2],
                                  "confirmed": club.confirmed(db, match.id, match.version),
                                  "over": match.finished or bool(match.row["abandoned"])},

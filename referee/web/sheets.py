@@ -34,6 +34,7 @@ from .. import matches, sheets
 from ..games import find_game
 from ..games.base import N_, BaseGame, RuleError, UnknownGame, whole_number
 from ..matches import club
+from ..matches.money import event_settlement, match_settlement
 from . import i18n
 from .common import duration
 from .db import get_db
@@ -216,7 +217,8 @@ def _match_sheet_html(match_id: int, url: str, pdf: bool, working: bool = False)
     if not working:
         lines = sheets.score_lines(sheet, i18n.number_writer(), lambda row: _notation(row, status_words))
     return render_template("sheets/match.html", sheet=sheet, pdf=pdf, working=working, lines=lines,
-                           status_words=status_words, signatures=_signatures(match), **_words()), match
+                           status_words=status_words, signatures=_signatures(match),
+                           settlement=match_settlement(match), **_words()), match
 
 
 def _signatures(match: matches.Match) -> list[tuple[str, datetime | None]] | None:
@@ -431,6 +433,7 @@ def _event_sheet(event_id: int, kind: str, round_number: int | None, only: int |
         html = render_template(
             "sheets/event.html", event=event, kind=kind, title=_(EVENT_SHEETS[kind]), round=event_round, tables=tables,
             standings=event.standings(), qr={n: sheets.qr_png(url) for n, url in links.items()}, links=links,
+            settlement=event_settlement(event) if kind == "standings" else None,
             deals=event.row["options"].get("deals"), pdf=True, **_words())
         return _pdf(html, sheet=True)
 
@@ -457,3 +460,27 @@ def table_cards_pdf(event_id: int, number: int):
 @bp.get("/events/<int:event_id>/standings.pdf")
 def standings_pdf(event_id: int):
     return _event_sheet(event_id, "standings", None)
+
+
+@bp.get("/seasons/<path:name>/table.pdf")
+def season_pdf(name: str):
+    """A season's league table (RULES.md 5.8), one game's (``?game=``) or each of its games', A4 in the reader's
+    language: cached by the state of every event it counts and the season's settings."""
+    from .seasons import season_sheet_context
+
+    db = get_db()
+    only = request.args.get("game") or None
+    try:
+        context = season_sheet_context(name, only)
+    except matches.NotFound as exc:
+        abort(404, description=say(exc.line))
+    except RuleError as exc:
+        abort(404, description=" ".join(say(v) for v in exc.violations))
+    state = tuple((s.game, s.settings, tuple(club.event_state(db, e.id) for e in s.events)) for s in context["tables"])
+
+    def render() -> bytes:
+        return _pdf(render_template("sheets/season.html", pdf=True, **context, **_words()), sheet=True)
+
+    filename = "referee-season-" + re.sub(r"[^A-Za-z0-9]+", "-", context["name"]).strip("-").lower() + ".pdf"
+    return _cached(("season", context["name"].casefold(), only, _language()), state, render, "application/pdf",
+                   filename, shows_match=False, pdf=True)

@@ -11,7 +11,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from referee.games.money import (
-    BadTariff, Payment, Tariff, added, exact_balances, parse_tariff, rounded, settle, settlement,
+    BadTariff,
+    Payment,
+    Tariff,
+    added,
+    exact_balances,
+    parse_tariff,
+    rounded,
+    settle,
+    settlement,
 )
 
 EUR_CENT = parse_tariff("0.01 EUR")
