@@ -287,7 +287,7 @@ SMALL_TEXT = """() => {
 @pytest.fixture
 def every_page(live_server):
     """Home, new match, each game's table (with deals, and a finished one) and entry, history, a player, rules; the
-    events, a new event, an event in play and its board."""
+    events, a new event, an event in play (with money) and its board, a table of it, the seasons and a season."""
     ids = {
         "klaberjass": new_match(live_server, "klaberjass", [KLABERJASS, THROWN_IN], target=1000),
         "spitzer": new_match(live_server, "spitzer", [SPITZER] * 3),
@@ -299,11 +299,14 @@ def every_page(live_server):
     for game in ("klaberjass", "spitzer", "joker-judge"):
         paths += [f"/matches/{ids[game]}", f"/matches/{ids[game]}/deals/new", f"/rules/{game}"]
     paths += [f"/matches/{ids['finished']}", f"/matches/{ids['finished']}/deals/1/edit"]
+    players = ["Ann", "Ben", "Cid", "Dee", "Eve"] + [f"Player {n}" for n in range(12)]  # 8 tables: their filter
     event = api(live_server, "/api/events", {"name": "Club night", "game": "klaberjass", "round": "deals:2",
-                                             "players": ["Ann", "Ben", "Cid", "Dee", "Eve"], "rounds": 2})
+                                             "players": players, "rounds": 2, "tariff": "0.05 EUR",
+                                             "season": "Winter"})
     table = api(live_server, f"/api/events/{event['id']}/rounds")["tables"][0]
     api(live_server, f"/api/matches/{table['match']}/deals", THROWN_IN)
-    paths += ["/events", "/events/new", f"/events/{event['id']}", f"/events/{event['id']}/board"]
+    paths += ["/events", "/events/new", f"/events/{event['id']}", f"/events/{event['id']}/board",
+              f"/matches/{table['match']}", "/seasons", "/seasons/Winter"]
     return paths, ids
 
 

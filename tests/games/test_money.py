@@ -132,3 +132,18 @@ def test_a_tariff_knows_its_minor_unit():
     assert Tariff(Decimal("0.05"), "EUR", 2).minor_per_point == 5
     assert parse_tariff("10 JPY").minor_per_point == 10
     assert parse_tariff("0.001 EUR").minor_per_point == Fraction(1, 10)
+
+
+@given(st.lists(st.integers(min_value=0, max_value=500), min_size=4, max_size=4),
+       st.sampled_from(["0.01 EUR", "0.05 EUR", "0.003 EUR", "10 JPY", "0.001 BHD"]))
+def test_spitzer_totals_of_any_size_settle_from_their_average_exactly(totals, raw):
+    """RULES.md 2.3's totals only grow (a plus to each winner, a minus's absolute value to each opponent): measured
+    from their average they add up to zero, round to whole minor units adding up to zero, and settle in ≤ 3."""
+    tariff = parse_tariff(raw)
+    players = ["A", "B", "C", "D"]
+    exact = exact_balances(players, dict(zip(players, totals, strict=True)), tariff, "totals")
+    assert sum(exact.values()) == 0
+    average = Fraction(sum(totals), 4)
+    assert all(exact[p] == (t - average) * tariff.minor_per_point for p, t in zip(players, totals, strict=True))
+    settled = settle(exact, tariff)
+    assert sum(settled.balances.values()) == 0 and len(settled.payments) <= 3
