@@ -32,7 +32,8 @@ class Refusal(Exception):
 
 
 class NotFound(Refusal, LookupError):
-    """No such match, deal or version (404; the API's code is ``not_found`` for each)."""
+    """No such match, deal or version (404; the API's code is ``not_found`` for each), or nothing of the kind asked
+    for (``no_tariff``: the settlement of an event played without money)."""
 
 
 class Conflict(Refusal, RuntimeError):

@@ -11,8 +11,9 @@ from sqlite_utils import Database
 
 from .. import jsontext
 from ..games import money
-from ..games.base import UnknownGame
+from ..games.base import N_, UnknownGame
 from ..games.money import Settlement, Tariff
+from .base import NotFound
 from .club import Event
 from .match import Match
 from .names import name_key
@@ -47,6 +48,15 @@ def event_settlement(event: Event) -> Settlement | None:
     if tariff is None:
         return None
     return money.settle(event_exact(event, tariff), tariff)
+
+
+def event_settlement_of(event: Event) -> Settlement:
+    """The event's settlement; NotFound ``no_tariff`` for an event played without money."""
+    settled = event_settlement(event)
+    if settled is None:
+        raise NotFound("no_tariff", N_("Event {event} is played without a tariff: no money to settle."),
+                       event=str(event.id))
+    return settled
 
 
 def settlement_to_json(settlement: Settlement | None, provisional: bool) -> dict[str, Any] | None:

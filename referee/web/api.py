@@ -17,7 +17,7 @@ from .. import games as rules  # read when asked (``games`` here is the view of 
 from .. import matches, store
 from ..games.base import RuleError, Violation, whole_number
 from ..matches import club, seasons
-from ..matches.money import event_settlement, settlement_to_json
+from ..matches.money import event_settlement, event_settlement_of, settlement_to_json
 from .common import DuplicateKey, capped, duplicate_key_error, loads
 from .conflicts import refusal_message, taken_message
 from .db import get_db
@@ -69,7 +69,7 @@ def _rule_error(exc: RuleError):
 
 @bp.errorhandler(matches.NotFound)
 def _not_found(exc: matches.NotFound):
-    return _one_error("not_found", say(exc.line), 404)
+    return _one_error(exc.code, say(exc.line), 404)
 
 
 @bp.errorhandler(matches.Conflict)
@@ -420,11 +420,7 @@ def event_settlement_json(event_id: int):
     """RULES.md 5.7: each player's balance over their tables, rounded once, and who pays whom → ``{"currency",
     "balances", "payments", ...}``; 404 ``no_tariff`` for an event played without money."""
     event = club.load_event(get_db(), event_id)
-    settled = event_settlement(event)
-    if settled is None:
-        return _one_error("no_tariff", gettext("Event %(event)s is played without a tariff: no money to settle.",
-                                               event=event_id), 404)
-    return jsonify(settlement_to_json(settled, event.standings().provisional))
+    return jsonify(settlement_to_json(event_settlement_of(event), event.standings().provisional))
 
 
 # ---- seasons (RULES.md 5.8) ----------------------------------------------------------------------------------------

@@ -150,6 +150,7 @@ def test_games_lists_klaberjass_options(client):
         "sequence_comparison",
         "target",
         "deals",
+        "tariff",
     ]
 
 
