@@ -8,9 +8,11 @@ Against ``python -m referee`` (waitress, 8 threads) on a temporary SQLite file:
 2. deal POSTs at the tables (``--rate`` a second, 2 by default: 100 tables each entering a deal every 50 s, a busy
    evening) while ``--boards`` screens show the 200-player event's board, each asking for it every 3 s as the page
    does (``If-None-Match``: 304 while nothing changed): the POSTs' p50 / p99 (target p99 ≤ 50 ms), the boards'
-   p50 / p99 and how many were answered 304.
+   p50 / p99 and how many were answered 304;
+3. a season of ``--evenings`` evenings of 200 players at 0.05 EUR a point (issue 25): the time to answer its league
+   table (best 6, by placing), the season's page, and an evening's settlement.
 
-Usage: .venv/bin/python scripts/bench_club.py [--boards 200] [--seconds 20] [--rate 2]
+Usage: .venv/bin/python scripts/bench_club.py [--boards 200] [--seconds 20] [--rate 2] [--evenings 8]
 """
 
 from __future__ import annotations
@@ -58,6 +60,7 @@ def main() -> int:
     parser.add_argument("--boards", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--rate", type=float, default=2.0, help="deal POSTs a second (all tables together)")
+    parser.add_argument("--evenings", type=int, default=8, help="evenings of the season (part 3)")
     args = parser.parse_args()
     ok = True
     with tempfile.TemporaryDirectory(prefix="referee-bench-") as tmp_name, \
@@ -137,6 +140,33 @@ def main() -> int:
               f"p50 {percentile(posts, 50) * 1000:.1f} ms, "
               f"p99 {p99 * 1000:.1f} ms   target p99 ≤ 50 ms   {'met' if p99 <= 0.050 else 'NOT met'}")
         ok &= p99 <= 0.050
+
+        # 3. a season of evenings of 200 players with money (issue 25): its table and an evening's settlement
+        season = f"Bench season {os.getpid()}"
+        evening_ids = []
+        for n in range(args.evenings):
+            evening = call(client, "POST", "/api/events", {
+                "name": f"Evening {n + 1}", "game": "klaberjass", "players": PLAYERS, "rounds": 1, "round": "deals:2",
+                "season": season, "tariff": "0.05 EUR", "date": f"2027-01-{n + 1:02}"}, 201)
+            tables = call(client, "POST", f"/api/events/{evening['id']}/rounds", expect=201)["tables"]
+            for table in tables[: len(tables) // 2]:
+                call(client, "POST", f"/api/matches/{table['match']}/deals", played(table), 201)
+            end_round(client, evening["id"], tables)
+            evening_ids.append(evening["id"])
+        quoted = season.replace(" ", "%20")
+        for label, path in ((f"season table, {args.evenings} evenings, best 6",
+                             f"/api/seasons/{quoted}?best_of=6&league_points=placing"),
+                            ("the season's page", f"/seasons/{quoted}"),
+                            ("an evening's settlement (200 balances)", f"/api/events/{evening_ids[-1]}/settlement")):
+            times = []
+            for _ in range(5):
+                t0 = time.perf_counter()
+                status, _data = client.request("GET", path)
+                times.append(time.perf_counter() - t0)
+                if status != 200:
+                    raise SystemExit(f"GET {path} answered {status}")
+            times.sort()
+            print(f"  {label}: p50 {percentile(times, 50) * 1000:.0f} ms (of 5)")
     return 0 if ok else 1
 
 
