@@ -1,12 +1,16 @@
-"""Portable data: matches exported and imported as JSON, deals as CSV, and a consistent backup.
+"""Portable data: matches, events and seasons exported and imported as JSON, deals as CSV, and a consistent backup.
 
-The export document (``"format": "referee-export", "version": 1``) holds what people entered and
-when, exactly as stored: every deal with its earlier versions and the log of actions. A match is
-known by its ``uid``; the local integer ids are not part of the format. ``status``, ``winner`` and
-``totals`` are written for people reading the file; an import recomputes them from the deals.
+The export document (``"format": "referee-export", "version": 2``) holds what people entered and
+when, exactly as stored: every deal with its earlier versions, the log of actions and the confirmations of each
+match's result as it stands; then club play (RULES.md 5): every event with its players, rounds and tables (each
+table naming its match by uid), and every season's settings. A match and an event are known by their ``uid``; the
+local integer ids are not part of the format, nor are the table links' tokens (secrets: an import makes new ones).
+``status``, ``winner`` and ``totals`` are written for people reading the file; an import recomputes them from the
+deals. Version 1 (matches alone, without confirmations) is still read.
 
 An import is checked completely before anything is written, then written in one ``BEGIN
-IMMEDIATE`` transaction: all of it or nothing. A match whose uid is already here is skipped.
+IMMEDIATE`` transaction: all of it or nothing. A match or an event whose uid is already here is skipped; a season's
+settings already here are kept.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import json
 import logging
 import math
 import os
+import secrets
 import sqlite3
 import tempfile
 from collections.abc import Callable, Iterator
@@ -31,11 +36,17 @@ from flask import Flask
 from sqlite_utils import Database
 
 from . import games, jsontext, matches, store
-from .games.base import BaseGame, RuleError, Table, Violation
-from .games.match import DealRecord, replay
+from .games.base import BaseGame, InvalidOptions, RuleError, Table, UnknownGame, Violation
+from .games.match import DealRecord, MatchState, replay
+from .games.money import BadTariff, parse_tariff
+from .games.season import LEAGUE_POINTS
+from .matches import club
+from .matches.names import duplicate_names, name_problems
+from .matches.seasons import MAX_BEST_OF
 
 FORMAT = "referee-export"
-VERSION = 1
+VERSION = 2  # the version written; every version in VERSIONS is read
+VERSIONS = (1, 2)  # 1: matches alone (no events, seasons nor confirmations)
 DEAL_ACTIONS = ("entered", "corrected", "voided", "restored", "undone")  # a deal's last_action, a version's action
 MAX_NUMBER = matches.MAX_NUMBER  # deal numbers and versions: far beyond any real match, well inside SQLite's integers
 MAX_DEPTH = 64  # nesting of JSON values: deal entries are a few levels deep
@@ -52,6 +63,13 @@ class InvalidImport(RuleError):
 class ImportReport:
     imported: list[int] = field(default_factory=list)  # ids of the new matches, in file order
     skipped: list[str] = field(default_factory=list)  # uids of matches that were here already
+    events_imported: list[int] = field(default_factory=list)  # ids of the new events, in file order
+    events_skipped: list[str] = field(default_factory=list)  # uids of events that were here already
+
+    def to_json(self) -> dict[str, list[Any]]:
+        """The answer of ``POST /api/import`` (docs/api.md)."""
+        return {"imported": self.imported, "skipped": self.skipped, "events_imported": self.events_imported,
+                "events_skipped": self.events_skipped}
 
 
 # ---- export -------------------------------------------------------------------------------
@@ -66,9 +84,11 @@ CHUNK = 64 * 1024  # characters of JSON text sent at a time
 
 def export_text(db: Database, match_ids: list[int] | None = None) -> Iterator[str]:
     """The export document of some matches (``None``: every match, oldest first by local id, so an import keeps the
-    order) as JSON text, a piece at a time, ending with a newline. With ``match_ids`` a match that cannot be read
-    raises (``matches.NotFound`` for one that is not there) — when the first piece is made, which ``started`` does
-    at once; in the whole archive it is listed under ``unreadable`` with the reason, and the others are exported."""
+    order, then every event and every season's settings; with ``match_ids`` their lists are empty) as JSON text, a
+    piece at a time, ending with a newline. With ``match_ids`` a match that cannot be read raises
+    (``matches.NotFound`` for one that is not there) — when the first piece is made, which ``started`` does at once;
+    in the whole archive it is listed under ``unreadable`` with the reason, and the others are exported (an event
+    with a table on it too)."""
     return started(_export_pieces(db, match_ids))
 
 
@@ -85,7 +105,8 @@ def export_match(db: Database, match_id: int) -> dict[str, Any]:
 
 
 def export_archive(db: Database) -> dict[str, Any]:
-    """Every match as an export document (``export_text``, read back), damaged ones under ``unreadable``."""
+    """Every match, event and season as an export document (``export_text``, read back), damaged ones under
+    ``unreadable``."""
     return json.loads("".join(export_text(db)))
 
 
@@ -99,7 +120,9 @@ def _export_pieces(db: Database, match_ids: list[int] | None) -> Iterator[str]:
     separator = ""
     for match_id in ids or ():
         try:
-            opening = _match_opening(db, matches.load(db, match_id))
+            match = matches.load(db, match_id)
+            opening = _match_opening(db, match)
+            closing = '],"confirmations":' + jsontext.dumps(_confirmations(db, match)) + "}"
         except Exception as exc:  # noqa: BLE001 - one damaged match must not cost the whole archive
             if not whole:
                 raise
@@ -114,14 +137,84 @@ def _export_pieces(db: Database, match_ids: list[int] | None) -> Iterator[str]:
             comma = ","
             if out.full():
                 yield out.take()
-        out.put("]}")
+        out.put(closing)
         if out.full():
             yield out.take()
     out.put("]")
+    yield from _club_pieces(db, out, whole, {u["id"] for u in unreadable}, unreadable)
     if unreadable:
         out.put(',"unreadable":' + jsontext.dumps(unreadable))
     out.put("}\n")
     yield out.take()
+
+
+def _confirmations(db: Database, match: matches.Match) -> list[dict[str, str]]:
+    """Who confirmed the match's result as it stands (RULES.md 5.6: a confirmation of an earlier version no longer
+    counts, and is not exported)."""
+    return [{"player": player, "at": at} for player, at in club.confirmations(db, match.id, match.version).items()]
+
+
+def _club_pieces(db: Database, out: _Pieces, whole: bool, unreadable_ids: set[int],
+                 unreadable: list[dict[str, Any]]) -> Iterator[str]:
+    """The document's ``events`` and ``seasons``: every one of the archive's, none in an export of some matches. An
+    event that cannot be read, or one with a table whose match could not be (``unreadable_ids``), is listed under
+    ``unreadable`` instead: the file must hold every match its events name."""
+    out.put(',"events":[')
+    separator = ""
+    for (event_id,) in db.execute("SELECT id FROM events ORDER BY id").fetchall() if whole else ():
+        try:
+            text = jsontext.dumps(_event_document(db, event_id, unreadable_ids))
+        except Exception as exc:  # noqa: BLE001 - one damaged event must not cost the whole archive
+            unreadable.append(_unreadable_event(db, event_id, exc))
+            continue
+        out.put(separator + text)
+        separator = ","
+        if out.full():
+            yield out.take()
+    seasons = [{"name": name, "game": game, "best_of": best_of, "league_points": league_points}
+               for name, game, best_of, league_points in db.execute(
+                   "SELECT name, game, best_of, league_points FROM seasons ORDER BY name, game")] if whole else []
+    out.put('],"seasons":' + jsontext.dumps(seasons))
+
+
+class _TableNotExported(Exception):
+    """An event's table whose match is not in the file."""
+
+
+def _event_document(db: Database, event_id: int, unreadable_ids: set[int]) -> dict[str, Any]:
+    """One event of the document: its fields, its players in the order they joined, and its rounds with their
+    tables, each naming its match by uid — never its link's token."""
+    (uid, name, date, game, options, rounds, round_length, seating, season, tariff, seed, created) = db.execute(
+        "SELECT uid, name, date, game, options, rounds, round_length, seating, season, tariff, seed, created "
+        "FROM events WHERE id = ?", [event_id]).fetchone()
+    players = [{"name": player, "joined_round": joined, "left_round": left} for player, joined, left in db.execute(
+        "SELECT name, joined_round, left_round FROM event_players WHERE event_id = ? ORDER BY position", [event_id])]
+    tables: dict[int, list[dict[str, Any]]] = {}
+    for round_number, number, match_id, match_uid, ended, revoked in db.execute(
+            "SELECT t.round, t.number, t.match_id, m.uid, t.ended_by_director, t.revoked FROM event_tables t "
+            "LEFT JOIN matches m ON m.id = t.match_id WHERE t.event_id = ? ORDER BY t.round, t.number", [event_id]):
+        if match_uid is None or match_id in unreadable_ids:
+            raise _TableNotExported(f"round {round_number}, table {number}: match {match_id} could not be read")
+        tables.setdefault(round_number, []).append(
+            {"table": number, "match": match_uid, "ended_by_director": ended, "revoked": revoked})
+    drawn = [{"round": number, "seed": round_seed, "drawn": at, "byes": jsontext.parse(byes),
+              "tables": tables.get(number, [])}
+             for number, round_seed, byes, at in db.execute(
+                 "SELECT number, seed, byes, drawn FROM event_rounds WHERE event_id = ? ORDER BY number", [event_id])]
+    return {"uid": uid, "name": name, "date": date, "game": game, "options": jsontext.parse(options),
+            "rounds": rounds, "round": round_length, "seating": seating, "season": season, "tariff": tariff,
+            "seed": seed, "created": created, "players": players, "drawn": drawn}
+
+
+def _unreadable_event(db: Database, event_id: int, exc: Exception) -> dict[str, Any]:
+    logging.getLogger("referee").error("export: event %s cannot be read: %r", event_id, exc)
+    try:
+        uid = db.execute("SELECT uid FROM events WHERE id = ?", [event_id]).fetchone()[0]
+    except Exception:  # noqa: BLE001
+        uid = None
+    said = str(exc)[:200] if isinstance(exc, _TableNotExported) else f"{type(exc).__name__}: {str(exc)[:200]}"
+    return {"event": event_id, "uid": uid,
+            "reason": f"Event {event_id} could not be read ({said}); it is not in this file."}
 
 
 class _Pieces:
@@ -223,24 +316,68 @@ class _Incoming:
     ended_by_hand: bool
     deals: list[dict[str, Any]]
     events: list[dict[str, Any]]
+    confirmations: list[dict[str, str]] = field(default_factory=list)  # {"player", "at"} of its result as it stands
+
+
+@dataclass(frozen=True)
+class _IncomingEvent:
+    """One event of an import file (club play, RULES.md 5), checked on its own and ready to write once its tables'
+    matches are found (``_check_tables``)."""
+
+    index: int  # its place in the file's events
+    uid: str
+    name: str
+    date: str
+    game: BaseGame
+    options: dict[str, Any]
+    rounds: int
+    round_length: str
+    seating: str
+    season: str | None
+    tariff: str | None
+    seed: int
+    created: str
+    players: list[tuple[str, int, int | None]]  # name, joined round, left round: in the order they joined
+    drawn: list[dict[str, Any]]  # {"number", "seed", "drawn", "byes", "tables": [{"number", "match", …}]}
+
+
+@dataclass(frozen=True)
+class _Document:
+    matches: list[_Incoming]
+    events: list[_IncomingEvent] = field(default_factory=list)
+    seasons: list[dict[str, Any]] = field(default_factory=list)
 
 
 def import_data(db: Database, data: Any, max_deals: int = matches.DEFAULT_MAX_DEALS,
                 max_events: int = matches.DEFAULT_MAX_EVENTS) -> ImportReport:
     """Import an export document (already parsed from JSON). Raises InvalidImport with the problems found
-    (reading stops after MAX_PROBLEMS), and then stores nothing; otherwise stores every match whose uid
-    is new, in one transaction. A match may hold at most ``max_deals`` deals and ``max_events`` actions."""
+    (reading stops after MAX_PROBLEMS), and then stores nothing; otherwise stores, in one transaction, every match
+    and every event whose uid is new (each table with a new link), each match's confirmations, and each season's
+    settings not here yet. A match may hold at most ``max_deals`` deals and ``max_events`` actions."""
     try:
-        incoming = _read_document(data, max_deals, max_events)
+        document = _read_document(data, max_deals, max_events)
     except _TooMany as exc:
         raise InvalidImport(exc.problems) from None
     report = ImportReport()
     with store.immediate(db):
-        for m in incoming:
+        new_events = [e for e in document.events
+                      if not db.execute("SELECT 1 FROM events WHERE uid = ?", [e.uid]).fetchone()]
+        new_uids = {e.uid for e in new_events}
+        _check_tables(db, new_events, document.matches)  # raises InvalidImport: nothing is written yet
+        for m in document.matches:
             if db.execute("SELECT 1 FROM matches WHERE uid = ?", [m.uid]).fetchone():
                 report.skipped.append(m.uid)
                 continue
             report.imported.append(_write(db, m))
+        for e in document.events:
+            if e.uid not in new_uids:
+                report.events_skipped.append(e.uid)
+                continue
+            report.events_imported.append(_write_event(db, e))
+        db.conn.executemany(
+            "INSERT INTO seasons (name, game, best_of, league_points) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT (name, game) DO NOTHING",  # the settings here are kept
+            [(s["name"], s["game"], s["best_of"], s["league_points"]) for s in document.seasons])
     return report
 
 
@@ -275,7 +412,38 @@ def _write(db: Database, m: _Incoming) -> int:
         [(match_id, e["deal_number"], e["action"], e["at"], _json(e["detail"]), int(e["undone"])) for e in m.events],
     )
     matches.sync(db, match_id, touch=False)
+    # A confirmation holds for the match as it stands (RULES.md 5.6): its version here, after the rebuild.
+    version = db.execute("SELECT version FROM matches WHERE id = ?", [match_id]).fetchone()[0]
+    db.conn.executemany(
+        "INSERT INTO confirmations (match_id, player, version, at) VALUES (?, ?, ?, ?)",
+        [(match_id, c["player"], version, c["at"]) for c in m.confirmations],
+    )
     return match_id
+
+
+def _write_event(db: Database, e: _IncomingEvent) -> int:
+    """Store one event as the file has it, its tables on the matches of the same uid, each table with a new link
+    (the file holds no token: the old links open nothing here)."""
+    cursor = db.execute(
+        "INSERT INTO events (name, date, game, options, rounds, round_length, seating, season, tariff, seed, "
+        "created, uid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [e.name, e.date, e.game.key, jsontext.dumps(e.options), e.rounds, e.round_length, e.seating, e.season,
+         e.tariff, e.seed, e.created, e.uid])
+    event_id = int(cursor.lastrowid or 0)
+    db.conn.executemany(
+        "INSERT INTO event_players (event_id, position, name, joined_round, left_round) VALUES (?, ?, ?, ?, ?)",
+        [(event_id, position, name, joined, left) for position, (name, joined, left) in enumerate(e.players)])
+    for r in e.drawn:
+        db.execute("INSERT INTO event_rounds (event_id, number, seed, byes, drawn) VALUES (?, ?, ?, ?, ?)",
+                   [event_id, r["number"], r["seed"], jsontext.dumps(r["byes"]), r["drawn"]])
+        for t in r["tables"]:
+            match_id = db.execute("SELECT id FROM matches WHERE uid = ?", [t["match"]]).fetchone()[0]
+            db.execute(
+                "INSERT INTO event_tables (event_id, round, number, match_id, ended_by_director, token, revoked, "
+                "renewed) VALUES (?, ?, ?, ?, ?, ?, ?, 0)",
+                [event_id, r["number"], t["number"], match_id, t["ended_by_director"], secrets.token_urlsafe(18),
+                 t["revoked"]])
+    return event_id
 
 
 def _json(value: Any) -> str:
@@ -289,6 +457,8 @@ _FLAG = "true or false"
 _COUNT = f"a whole number from 1 to {MAX_NUMBER}"
 _LIST = "a list"
 _OBJECT = "an object"
+_SEED = f"a whole number from 0 to {club.SEED_LIMIT - 1}"
+_ROUNDS = f"a whole number from 1 to {club.MAX_ROUNDS}"
 
 
 def _is_count(v: Any) -> bool:
@@ -314,6 +484,8 @@ _KINDS: dict[str, Callable[[Any], bool]] = {
     _COUNT: _is_count,
     _LIST: lambda v: isinstance(v, list),
     _OBJECT: lambda v: isinstance(v, dict),
+    _SEED: lambda v: isinstance(v, int) and not isinstance(v, bool) and 0 <= v < club.SEED_LIMIT,
+    _ROUNDS: lambda v: isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= club.MAX_ROUNDS,
 }
 
 
@@ -378,8 +550,9 @@ class _Problems(list):
 
 
 def _read_document(data: Any, max_deals: int = matches.DEFAULT_MAX_DEALS,
-                   max_events: int = matches.DEFAULT_MAX_EVENTS) -> list[_Incoming]:
-    """Check a whole export document; raises InvalidImport with the problems found (_TooMany past MAX_PROBLEMS)."""
+                   max_events: int = matches.DEFAULT_MAX_EVENTS) -> _Document:
+    """Check a whole export document; raises InvalidImport with the problems found (_TooMany past MAX_PROBLEMS).
+    What needs the database too (the matches an event's tables name) is ``_check_tables``'s."""
     if not isinstance(data, dict):
         raise InvalidImport(
             [Violation.of("bad_format", None, "This is not a Referee export: the file must hold a JSON object.")]
@@ -389,16 +562,21 @@ def _read_document(data: Any, max_deals: int = matches.DEFAULT_MAX_DEALS,
             "bad_format", "format", 'This is not a Referee export: "format" must be "{format}", not {value}.',
             format=FORMAT, value=_show(data.get("format")),
         )])
-    if data.get("version") != VERSION or isinstance(data.get("version"), bool):
+    version = data.get("version")
+    if version not in VERSIONS or isinstance(version, bool):
         raise InvalidImport([Violation.of(
             "bad_format", "version",
             "This export is in format version {version}, but this Referee reads version {ours}: "
             "it was made by a different version of Referee.",
-            version=_show(data.get("version")), ours=VERSION,
+            version=_show(version), ours=VERSION,
         )])
     raw_matches = data.get("matches")
     if not isinstance(raw_matches, list):
         raise InvalidImport([Violation.of("bad_format", "matches", 'This export has no list of "matches".')])
+    for key in ("events", "seasons") if version >= 2 else ():
+        if not isinstance(data.get(key), list):
+            raise InvalidImport(
+                [Violation("bad_format", f'This export (version {version}) has no list of "{key}".', key)])
     problems = _Problems()
     incoming: list[_Incoming] = []
     seen: dict[str, int] = {}
@@ -407,7 +585,7 @@ def _read_document(data: Any, max_deals: int = matches.DEFAULT_MAX_DEALS,
         if unreadable:  # text the database cannot take, numbers the rules cannot: not read any further
             problems.extend(unreadable)
             continue
-        m = _read_match(raw, i, problems, max_deals, max_events)
+        m = _read_match(raw, i, problems, max_deals, max_events, version)
         if m is None:
             continue
         if m.uid in seen:
@@ -417,9 +595,13 @@ def _read_document(data: Any, max_deals: int = matches.DEFAULT_MAX_DEALS,
             ))
         seen.setdefault(m.uid, i)
         incoming.append(m)
+    document = _Document(incoming)
+    if version >= 2:
+        document = _Document(incoming, _read_events_of(data["events"], problems),
+                             _read_seasons(data["seasons"], problems))
     if problems:
         raise InvalidImport(list(problems))
-    return incoming
+    return document
 
 
 def _unreadable_values(value: Any, start: str = "matches") -> list[Violation]:
@@ -520,18 +702,24 @@ def _read_events(values: dict[str, Any], label: str, where: str, problems: _Prob
     return events
 
 
+def _read_uid(raw: dict[str, Any], code: str, label: str, where: str, problems: _Problems) -> str | None:
+    uid = problems.need(raw, "uid", _TEXT, code, label, where)
+    if uid is not None and not (0 < len(uid) <= MAX_UID and uid.isprintable()):
+        problems.append(
+            Violation(code, f"{label}: the uid must be 1 to {MAX_UID} printable characters.", f"{where}.uid")
+        )
+        return None
+    return uid
+
+
 def _read_match(raw: Any, i: int, problems: _Problems, max_deals: int = matches.DEFAULT_MAX_DEALS,
-                max_events: int = matches.DEFAULT_MAX_EVENTS) -> _Incoming | None:
+                max_events: int = matches.DEFAULT_MAX_EVENTS, version: int = VERSION) -> _Incoming | None:
     where, label = f"matches.{i}", f"Match {i + 1}"
     if not isinstance(raw, dict):
         problems.append(Violation("bad_match", f"{label} must be an object, not {_show(raw)}.", where))
         return None
     before = len(problems)
-    uid = problems.need(raw, "uid", _TEXT, "bad_match", label, where)
-    if uid is not None and not (0 < len(uid) <= MAX_UID and uid.isprintable()):
-        problems.append(
-            Violation("bad_match", f"{label}: the uid must be 1 to {MAX_UID} printable characters.", f"{where}.uid")
-        )
+    uid = _read_uid(raw, "bad_match", label, where, problems)
     values = {key: problems.need(raw, key, kind, "bad_match", label, where) for key, kind in (
         ("created", _STAMP), ("updated", _STAMP), ("place", _TEXT), ("note", _TEXT),
         ("abandoned", _FLAG), ("ended_by_hand", _FLAG), ("deals", _LIST), ("events", _LIST),
@@ -548,17 +736,49 @@ def _read_match(raw: Any, i: int, problems: _Problems, max_deals: int = matches.
              if (deal := _read_deal(raw_deal, j, f"{where}.deals.{j}", f"{label}, deal {j + 1}", problems,
                                     game, players, options)) is not None]
     events = _read_events(values, label, where, problems, players)
+    # Version 1 knew no confirmations (nor club play): whatever such a file holds under the name is not read.
+    confirmations = _read_confirmations(raw, label, where, problems, players) if version >= 2 else []
 
     if len(problems) > before:
         return None
     assert game is not None and players is not None and first_dealer is not None and uid is not None
-    if not _texts_and_replay_fit(values, deals, label, where, problems, (game, players, options, first_dealer)):
+    state = _texts_and_replay_fit(values, deals, label, where, problems, (game, players, options, first_dealer))
+    if state is None:
+        return None
+    if confirmations and not (state.finished or values["abandoned"]):
+        problems.append(Violation(
+            "bad_confirmation", f"{label} is still being played: its result is confirmed once it has ended, so it "
+            "can have no confirmations.", f"{where}.confirmations"))
         return None
     return _Incoming(
         uid=uid, game=game, players=players, options=game.options_to_json(options), first_dealer=first_dealer,
         created=values["created"], updated=values["updated"], place=values["place"], note=values["note"],
         abandoned=values["abandoned"], ended_by_hand=values["ended_by_hand"], deals=deals, events=events,
+        confirmations=confirmations,
     )
+
+
+def _read_confirmations(raw: dict[str, Any], label: str, where: str, problems: _Problems, players: list[str] | None
+                        ) -> list[dict[str, str]]:
+    """Who confirmed a match's result as it stands (RULES.md 5.6): each a player of the match, once, with when."""
+    raw_list = problems.need(raw, "confirmations", _LIST, "bad_confirmation", label, where)
+    found: list[dict[str, str]] = []
+    for k, item in enumerate(raw_list or []):
+        at_where, said = f"{where}.confirmations.{k}", f"{label}, confirmation {k + 1}"
+        if not isinstance(item, dict):
+            problems.append(Violation("bad_confirmation", f"{said} must be an object, not {_show(item)}.", at_where))
+            continue
+        player = problems.need(item, "player", _TEXT, "bad_confirmation", said, at_where)
+        at = problems.need(item, "at", _STAMP, "bad_confirmation", said, at_where)
+        if player is not None and players is not None and player not in players:
+            problems.append(Violation("bad_confirmation", f"{said}: {player!r} is not a player of the match "
+                                      f"({', '.join(players)}).", f"{at_where}.player"))
+        elif player is not None and any(c["player"] == player for c in found):
+            problems.append(Violation("bad_confirmation", f"{said}: {player!r} confirmed the result already.",
+                                      f"{at_where}.player"))
+        elif player is not None and at is not None:
+            found.append({"player": player, "at": at})
+    return found
 
 
 def _cap_lists(values: dict[str, Any], label: str, where: str, problems: _Problems, max_deals: int,
@@ -576,25 +796,24 @@ def _cap_lists(values: dict[str, Any], label: str, where: str, problems: _Proble
 
 
 def _texts_and_replay_fit(values: dict[str, Any], deals: list[dict[str, Any]], label: str, where: str,
-                          problems: _Problems, setup: tuple[BaseGame, list[str], Any, str]) -> bool:
+                          problems: _Problems, setup: tuple[BaseGame, list[str], Any, str]) -> MatchState | None:
     """The place and note are texts a match may keep, and the deals, each checked, replay together — as every page
-    will replay them."""
+    will replay them: where they leave the match (None, and a problem, when they do not)."""
     game, players, options, first_dealer = setup
     for text_problem in matches.text_problems(values["place"], values["note"]):
         problems.append(
             Violation(text_problem.code, f"{label}: {text_problem.message}", f"{where}.{text_problem.field}")
         )
-        return False
+        return None
     try:
-        replay(game, players, options, first_dealer,
-               [DealRecord(d["number"], d["dealer"], d["input"], d["void"]) for d in deals],
-               ended_by_hand=values["ended_by_hand"])
+        return replay(game, players, options, first_dealer,
+                      [DealRecord(d["number"], d["dealer"], d["input"], d["void"]) for d in deals],
+                      ended_by_hand=values["ended_by_hand"])
     except Exception:  # noqa: BLE001 - whatever the rules trip over, the file is refused rather than stored
         problems.append(
             Violation("bad_match", f"{label}: its deals cannot be replayed by the rules of {game.name}.", where)
         )
-        return False
-    return True
+        return None
 
 
 def _read_deal(
@@ -775,6 +994,351 @@ def _read_event(raw: Any, where: str, label: str, problems: _Problems, players: 
     if len(problems) > before:
         return None
     return {"deal_number": deal_number, "action": action, "at": at, "detail": raw["detail"], "undone": undone}
+
+
+# ---- club play: events and seasons (version 2) ---------------------------------------------------------------------
+#
+# An event is read on its own here; the matches its tables name are found once the whole file is read, in the file
+# or in the database (``_check_tables``, inside the import's transaction, before anything is written).
+
+_CLUB = "bad_club_event"
+
+
+def _read_events_of(raw_events: list[Any], problems: _Problems) -> list[_IncomingEvent]:
+    """The file's events, each checked; one uid twice, or one match at two tables, is refused."""
+    events: list[_IncomingEvent] = []
+    seen: dict[str, int] = {}
+    tables_of: dict[str, str] = {}  # match uid → the table that names it first
+    for i, raw in enumerate(raw_events):
+        unreadable = _unreadable_values(raw, f"events.{i}")
+        if unreadable:
+            problems.extend(unreadable)
+            continue
+        event = _read_club_event(raw, i, problems)
+        if event is None:
+            continue
+        if event.uid in seen:
+            problems.append(Violation(
+                _CLUB, f"Event {i + 1} has the same uid as event {seen[event.uid] + 1}: each event must appear once.",
+                f"events.{i}.uid"))
+        seen.setdefault(event.uid, i)
+        for r in event.drawn:
+            for t in r["tables"]:
+                here = f"event {i + 1}, round {r['number']}, table {t['number']}"
+                if t["match"] in tables_of:
+                    problems.append(Violation(
+                        _CLUB, f"Event {i + 1}, round {r['number']}, table {t['number']}: its match {t['match']} is "
+                        f"already {tables_of[t['match']]}: a match is one table.",
+                        f"events.{i}.drawn.{r['number'] - 1}.tables.{t['number'] - 1}.match"))
+                tables_of.setdefault(t["match"], here)
+        events.append(event)
+    return events
+
+
+def _read_club_event(raw: Any, i: int, problems: _Problems) -> _IncomingEvent | None:
+    """One event's fields, each of its kind and as ``POST /api/events`` would take it (RULES.md 5.1)."""
+    where, label = f"events.{i}", f"Event {i + 1}"
+    if not isinstance(raw, dict):
+        problems.append(Violation(_CLUB, f"{label} must be an object, not {_show(raw)}.", where))
+        return None
+    before = len(problems)
+    need = problems.need
+    uid = _read_uid(raw, _CLUB, label, where, problems)
+    values = {key: need(raw, key, kind, _CLUB, label, where) for key, kind in (
+        ("options", _OBJECT), ("rounds", _ROUNDS), ("round", _TEXT), ("seating", _TEXT), ("seed", _SEED),
+        ("created", _STAMP), ("players", _LIST), ("drawn", _LIST),
+    )}
+    name = _club_text(raw, "name", 120, label, where, problems)
+    date = _club_text(raw, "date", 40, label, where, problems)
+    season = _club_text(raw, "season", 80, label, where, problems, nullable=True)
+    game = _club_game(raw, label, where, problems)
+    if values["seating"] is not None and values["seating"] not in ("standings", "random"):
+        problems.append(Violation("bad_seating", f'{label}: "seating" must be standings or random, not '
+                                  f'{_show(values["seating"])}.', f"{where}.seating"))
+    options = _club_options(raw, values, game, label, where, problems)
+    players = _club_players(values, game, label, where, problems)
+    if len(problems) > before:
+        return None
+    drawn = _club_rounds(values, game, players, label, where, problems)
+    if len(problems) > before or drawn is None:
+        return None
+    assert uid is not None and name is not None and date is not None and game is not None and options is not None
+    return _IncomingEvent(
+        index=i, uid=uid, name=name, date=date, game=game, options=game.options_to_json(options),
+        rounds=values["rounds"], round_length=values["round"], seating=values["seating"], season=season,
+        tariff=None if options.tariff is None else str(options.tariff), seed=values["seed"],
+        created=values["created"], players=players, drawn=drawn)
+
+
+def _club_text(raw: dict[str, Any], key: str, limit: int, label: str, where: str, problems: _Problems,
+               nullable: bool = False) -> str | None:
+    """A name, a date, a season: printable text of at most ``limit`` characters, not blank, as an event keeps it."""
+    value = problems.need(raw, key, _TEXT, _CLUB, label, where, nullable=nullable)
+    if value is None:
+        return None
+    if not (value.strip() and len(value) <= limit and matches.printable(value)):
+        problems.append(Violation(_CLUB, f'{label}: "{key}" must be text of at most {limit} characters, not '
+                                  f'{_show(value)}.', f"{where}.{key}"))
+        return None
+    return value.strip()
+
+
+def _club_game(raw: dict[str, Any], label: str, where: str, problems: _Problems) -> BaseGame | None:
+    key = problems.need(raw, "game", _TEXT, _CLUB, label, where)
+    if key is None:
+        return None
+    try:
+        return games.find_game(key)
+    except UnknownGame:
+        known = ", ".join(g.key for g in games.GAMES)
+        problems.append(Violation("unknown_game", f"{label}: Referee does not know the game {key!r} (games: {known}).",
+                                  f"{where}.game"))
+        return None
+
+
+def _club_options(raw: dict[str, Any], values: dict[str, Any], game: BaseGame | None, label: str, where: str,
+                  problems: _Problems) -> Any:
+    """The tables' options, read as a game's options are; ``round`` (``match`` or ``deals:N``) says their ``deals``,
+    and ``tariff`` is theirs (RULES.md 5.4, 5.7)."""
+    length, options = values["round"], values["options"]
+    if game is None or length is None or options is None:
+        return None
+    found = club.ROUND_LENGTH.match(length)
+    deals = int(found[1]) if found else None
+    if length != "match" and (deals is None or not game.seats <= deals <= 400 or deals % game.seats):
+        problems.append(Violation("bad_round", f'{label}: "round" must be match or deals:N, N a multiple of the '
+                                  f"table's {game.seats} players, not {_show(length)}.", f"{where}.round"))
+        return None
+    try:
+        parsed = game.parse_options(options)
+    except InvalidOptions as exc:
+        problems.extend(Violation(v.code, f"{label}: {v.message}", f"{where}.{v.field}" if v.field else where)
+                        for v in exc.violations)
+        return None
+    if getattr(parsed, "deals", None) != deals:
+        problems.append(Violation(_CLUB, f'{label}: its options\' "deals" must be what "round" says ({length}).',
+                                  f"{where}.options.deals"))
+    tariff = problems.need(raw, "tariff", _TEXT, _CLUB, label, where, nullable=True)
+    if tariff is not None:
+        try:
+            parse_tariff(tariff)
+        except BadTariff:
+            problems.append(Violation("bad_tariff", f"{label}: the tariff is money per point and a currency, e.g. "
+                                      f"'0.05 EUR', not {_show(tariff)}.", f"{where}.tariff"))
+            return None
+    if "tariff" in raw and tariff != (None if parsed.tariff is None else str(parsed.tariff)):
+        problems.append(Violation("bad_tariff", f'{label}: "tariff" must be its options\' tariff.', f"{where}.tariff"))
+    return parsed
+
+
+def _club_players(values: dict[str, Any], game: BaseGame | None, label: str, where: str, problems: _Problems
+                  ) -> list[tuple[str, int, int | None]]:
+    """The event's players in the order they joined: each a name (as a match's), the round they joined for and the
+    round they left from (null: still playing)."""
+    raw_players, rounds = values["players"], values["rounds"]
+    if raw_players is None:
+        return []
+    if len(raw_players) > club.MAX_EVENT_PLAYERS:
+        problems.append(Violation(_CLUB, f"{label} has {len(raw_players)} players; an event has at most "
+                                  f"{club.MAX_EVENT_PLAYERS}.", f"{where}.players"))
+        return []
+    players: list[tuple[str, int, int | None]] = []
+    for k, item in enumerate(raw_players):
+        at, said = f"{where}.players.{k}", f"{label}, player {k + 1}"
+        if not isinstance(item, dict):
+            problems.append(Violation(_CLUB, f"{said} must be an object, not {_show(item)}.", at))
+            continue
+        name = problems.need(item, "name", _TEXT, _CLUB, said, at)
+        joined = problems.need(item, "joined_round", _COUNT, _CLUB, said, at)
+        left = problems.need(item, "left_round", _COUNT, _CLUB, said, at, nullable=True)
+        if rounds is not None and joined is not None and (joined > rounds or (left is not None and not
+                                                                               joined <= left <= rounds + 1)):
+            leaves = "" if left is None else f" and leaves from round {left}"
+            problems.append(Violation(_CLUB, f"{said} joins for round {joined}{leaves}: the event has {rounds} "
+                                      f"round{'' if rounds == 1 else 's'}.", at))
+        elif name is not None and joined is not None:
+            players.append((matches.clean_name(name), joined, left))
+    names = [name for name, _joined, _left in players]
+    if len(players) == len(raw_players):
+        problems.extend(Violation(v.code, f"{label}: {v.message}", f"{where}.{v.field}.name" if v.field else where)
+                        for v in name_problems(names) + duplicate_names(names))
+    if game is not None and len(raw_players) < game.seats:
+        problems.append(Violation("too_few_players", f"{label}: {len(raw_players)} players do not fill one table of "
+                                  f"{game.seats}.", f"{where}.players"))
+    return players
+
+
+def _club_rounds(values: dict[str, Any], game: BaseGame | None, players: list[tuple[str, int, int | None]],
+                 label: str, where: str, problems: _Problems) -> list[dict[str, Any]] | None:
+    """The rounds drawn, numbered 1, 2, 3…, at most the event's rounds: each with its seed, when it was drawn, who
+    sat out (players of the event then) and its tables, numbered 1, 2, 3…, each naming its match by uid."""
+    raw_rounds, rounds = values["drawn"], values["rounds"]
+    assert game is not None and raw_rounds is not None and rounds is not None
+    if len(raw_rounds) > rounds:
+        problems.append(Violation(_CLUB, f"{label} has {rounds} round{'' if rounds == 1 else 's'}, but "
+                                  f"{len(raw_rounds)} are drawn.", f"{where}.drawn"))
+        return None
+    drawn: list[dict[str, Any]] = []
+    for k, raw in enumerate(raw_rounds):
+        at, said = f"{where}.drawn.{k}", f"{label}, round {k + 1}"
+        if not isinstance(raw, dict):
+            problems.append(Violation(_CLUB, f"{said} must be an object, not {_show(raw)}.", at))
+            continue
+        before = len(problems)
+        number = problems.need(raw, "round", _COUNT, _CLUB, said, at)
+        if number is not None and number != k + 1:
+            problems.append(Violation(_CLUB, f"{said} is numbered {number}: rounds must be numbered 1, 2, 3… in "
+                                      "order.", f"{at}.round"))
+        seed = problems.need(raw, "seed", _SEED, _CLUB, said, at)
+        stamp = problems.need(raw, "drawn", _STAMP, _CLUB, said, at)
+        byes = _club_byes(raw, k + 1, players, said, at, problems)
+        tables = _club_tables(raw, len(players) // game.seats, said, at, problems)
+        if len(problems) == before:
+            drawn.append({"number": k + 1, "seed": seed, "drawn": stamp, "byes": byes, "tables": tables})
+    return drawn
+
+
+def _present(players: list[tuple[str, int, int | None]], number: int) -> list[str]:
+    """Who is drawn for round ``number``: joined by then and not left (as ``club.Event.present``)."""
+    return [name for name, joined, left in players if joined <= number and (left is None or left > number)]
+
+
+def _club_byes(raw: dict[str, Any], number: int, players: list[tuple[str, int, int | None]], label: str, where: str,
+               problems: _Problems) -> list[str]:
+    byes = problems.need(raw, "byes", _LIST, _CLUB, label, where) or []
+    present = _present(players, number)
+    for k, name in enumerate(byes):
+        if name not in present or byes.index(name) != k:
+            problems.append(Violation(_CLUB, f"{label}: {_show(name)} sits out, but is not a player of the event "
+                                      f"present in round {number} (or sits out twice).", f"{where}.byes.{k}"))
+    return byes
+
+
+def _club_tables(raw: dict[str, Any], most: int, label: str, where: str, problems: _Problems) -> list[dict[str, Any]]:
+    raw_tables = problems.need(raw, "tables", _LIST, _CLUB, label, where)
+    if raw_tables is None:
+        return []
+    if not 1 <= len(raw_tables) <= max(most, 1):
+        problems.append(Violation(_CLUB, f"{label} has {len(raw_tables)} tables: its players fill 1 to "
+                                  f"{max(most, 1)}.", f"{where}.tables"))
+        return []
+    tables: list[dict[str, Any]] = []
+    for k, item in enumerate(raw_tables):
+        at, said = f"{where}.tables.{k}", f"{label}, table {k + 1}"
+        if not isinstance(item, dict):
+            problems.append(Violation(_CLUB, f"{said} must be an object, not {_show(item)}.", at))
+            continue
+        number = problems.need(item, "table", _COUNT, _CLUB, said, at)
+        if number is not None and number != k + 1:
+            problems.append(Violation(_CLUB, f"{said} is numbered {number}: tables must be numbered 1, 2, 3… in "
+                                      "order.", f"{at}.table"))
+        match = problems.need(item, "match", _TEXT, _CLUB, said, at)
+        if match is not None and not (0 < len(match) <= MAX_UID and match.isprintable()):
+            problems.append(Violation(_CLUB, f'{said}: "match" must be a match\'s uid (1 to {MAX_UID} printable '
+                                      "characters).", f"{at}.match"))
+        ended = problems.need(item, "ended_by_director", _STAMP, _CLUB, said, at, nullable=True)
+        revoked = problems.need(item, "revoked", _STAMP, _CLUB, said, at, nullable=True)
+        tables.append({"number": k + 1, "match": match, "ended_by_director": ended, "revoked": revoked})
+    return tables
+
+
+def _check_tables(db: Database, events: list[_IncomingEvent], in_file: list[_Incoming]) -> None:
+    """Each table of the events to import is a match of the event's game, in the file or here already (and then no
+    other event's table), its players the event's, present that round, nobody seated twice in one round. Raises
+    InvalidImport with every problem (reading stops after MAX_PROBLEMS)."""
+    problems = _Problems()
+    by_uid = {m.uid: m for m in in_file}
+    try:
+        for e in events:
+            for r in e.drawn:
+                _check_round(db, e, r, by_uid, problems)
+    except _TooMany as exc:
+        raise InvalidImport(exc.problems) from None
+    if problems:
+        raise InvalidImport(list(problems))
+
+
+def _check_round(db: Database, e: _IncomingEvent, r: dict[str, Any], by_uid: dict[str, _Incoming],
+                 problems: _Problems) -> None:
+    present = _present(e.players, r["number"])
+    seated = {name: "sits out" for name in r["byes"]}
+    for t in r["tables"]:
+        label = f"Event {e.index + 1}, round {r['number']}, table {t['number']}"
+        where = f"events.{e.index}.drawn.{r['number'] - 1}.tables.{t['number'] - 1}.match"
+        row = db.execute("SELECT id, game, players FROM matches WHERE uid = ?", [t["match"]]).fetchone()
+        if row is not None:
+            game, players = row[1], list(jsontext.parse(row[2]))
+            other = db.execute("SELECT event_id FROM event_tables WHERE match_id = ?", [row[0]]).fetchone()
+            if other is not None:
+                problems.append(Violation(_CLUB, f"{label}: its match {t['match']} is a table of event {other[0]} "
+                                          "here already.", where))
+        elif t["match"] in by_uid:
+            game, players = by_uid[t["match"]].game.key, by_uid[t["match"]].players
+        else:
+            problems.append(Violation(_CLUB, f"{label}: its match {t['match']} is neither in this file nor here.",
+                                      where))
+            continue
+        if game != e.game.key:
+            problems.append(Violation(_CLUB, f"{label}: its match is a game of {game}, the event's game is "
+                                      f"{e.game.key}.", where))
+        for player in players:
+            if player not in present:
+                problems.append(Violation(_CLUB, f"{label}: {player!r} plays at its match but is not a player of the "
+                                          f"event present in round {r['number']}.", where))
+            elif player in seated:
+                problems.append(Violation(_CLUB, f"{label}: {player!r} plays at its match but {seated[player]} in "
+                                          f"round {r['number']} already.", where))
+            seated[player] = f"is at table {t['number']}"
+
+
+def _read_seasons(raw_seasons: list[Any], problems: _Problems) -> list[dict[str, Any]]:
+    """Each season's settings for one game (RULES.md 5.8): ``best_of`` null (every event) or a whole number,
+    ``league_points`` score or placing; a name and game once."""
+    seasons: list[dict[str, Any]] = []
+    seen: dict[tuple[bytes, str], int] = {}
+    for i, raw in enumerate(raw_seasons):
+        where, label = f"seasons.{i}", f"Season {i + 1}"
+        unreadable = _unreadable_values(raw, where)
+        if unreadable:
+            problems.extend(unreadable)
+            continue
+        if not isinstance(raw, dict):
+            problems.append(Violation("bad_season", f"{label} must be an object, not {_show(raw)}.", where))
+            continue
+        before = len(problems)
+        name = problems.need(raw, "name", _TEXT, "bad_season", label, where)
+        if name is not None and not (name.strip() == name and 0 < len(name) <= 80 and matches.printable(name)):
+            problems.append(Violation("bad_season", f'{label}: "name" must be text of at most 80 characters, not '
+                                      f"{_show(name)}.", f"{where}.name"))
+        game = _club_game(raw, label, where, problems)
+        best_of = _season_best_of(raw, label, where, problems)
+        league_points = problems.need(raw, "league_points", _TEXT, "bad_season", label, where)
+        if league_points is not None and league_points not in LEAGUE_POINTS:
+            problems.append(Violation("bad_season", f'{label}: "league_points" must be score or placing, not '
+                                      f"{_show(league_points)}.", f"{where}.league_points"))
+        if len(problems) > before:
+            continue
+        assert name is not None and game is not None
+        key = (name.encode().lower(), game.key)  # as SQLite's NOCASE: ASCII letters alone
+        if key in seen:
+            problems.append(Violation("bad_season", f"{label} has the name and game of season {seen[key] + 1}: each "
+                                      "season's settings must appear once.", f"{where}.name"))
+        seen.setdefault(key, i)
+        seasons.append({"name": name, "game": game.key, "best_of": best_of, "league_points": league_points})
+    return seasons
+
+
+def _season_best_of(raw: dict[str, Any], label: str, where: str, problems: _Problems) -> int | None:
+    if "best_of" not in raw:
+        problems.append(Violation("bad_season", f'{label} has no "best_of" (a whole number, or null: every event).',
+                                  f"{where}.best_of"))
+        return None
+    value = raw["best_of"]
+    if value is None or (isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= MAX_BEST_OF):
+        return value
+    problems.append(Violation("bad_season", f'{label}: "best_of" must be a whole number from 1 to {MAX_BEST_OF} or '
+                              f"null, not {_show(value)}.", f"{where}.best_of"))
+    return None
 
 
 # ---- CSV ----------------------------------------------------------------------------------

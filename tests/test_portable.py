@@ -104,11 +104,13 @@ def test_export_document_shape(client, db):
     assert r.status_code == 200 and r.mimetype == "application/json"
     assert r.headers["Content-Disposition"].startswith("attachment; filename=")
     doc = r.json
-    assert list(doc) == ["format", "version", "exported", "matches"]
-    assert doc["format"] == "referee-export" and doc["version"] == 1 and len(doc["matches"]) == 1
+    assert list(doc) == ["format", "version", "exported", "matches", "events", "seasons"]
+    assert doc["format"] == "referee-export" and doc["version"] == 2 and len(doc["matches"]) == 1
+    assert doc["events"] == [] and doc["seasons"] == []  # club play is the whole archive's (test_portable_events.py)
     m = doc["matches"][0]
     assert list(m) == ["uid", "game", "players", "options", "first_dealer", "created", "updated", "place", "note",
-                       "abandoned", "ended_by_hand", "status", "winner", "totals", "deals", "events"]
+                       "abandoned", "ended_by_hand", "status", "winner", "totals", "deals", "events", "confirmations"]
+    assert m["confirmations"] == []
     assert "id" not in m and m["place"] == "Café Müller"
     deal = m["deals"][0]
     assert list(deal) == ["number", "dealer", "input", "void", "version", "last_action", "created", "updated",
@@ -164,7 +166,8 @@ def test_exports_are_streamed_and_read_back_exactly(client, db, other):
     assert r.headers["Cache-Control"] == "no-store"
     document = json.loads(body)
     assert body == (jsontext.dumps(document) + "\n").encode()  # the bytes of the document written at once
-    assert list(document) == ["format", "version", "exported", "matches"] and len(document["matches"]) == 5
+    assert list(document) == ["format", "version", "exported", "matches", "events", "seasons"]
+    assert len(document["matches"]) == 5
     _, other_client, other_db = other
     imported = other_client.post("/api/import", data=body, content_type="application/json")
     assert imported.status_code == 200 and len(imported.json["imported"]) == 5
@@ -240,7 +243,8 @@ def test_importing_twice_skips_everything_the_second_time(client, db, other):
     before = count_rows(other_db)
     second = other_client.post("/api/import", json=doc)
     assert second.status_code == 200
-    assert second.json == {"imported": [], "skipped": [m["uid"] for m in doc["matches"]]}
+    assert {k: second.json[k] for k in ("imported", "skipped")} == {"imported": [],
+                                                                  "skipped": [m["uid"] for m in doc["matches"]]}
     assert count_rows(other_db) == before
     # Importing into the database the file came from also skips everything.
     assert client.post("/api/import", json=doc).json["imported"] == []
@@ -265,7 +269,9 @@ def test_unknown_match_export_is_404(client):
 def test_empty_archive_exports_and_imports(client):
     doc = client.get("/api/export").json
     assert doc["matches"] == []
-    assert client.post("/api/import", json=doc).json == {"imported": [], "skipped": []}
+    assert doc["events"] == [] and doc["seasons"] == []
+    answer = client.post("/api/import", json=doc).json
+    assert {k: answer[k] for k in ("imported", "skipped")} == {"imported": [], "skipped": []}
 
 
 def test_an_archive_larger_than_the_usual_request_limit_imports(client, db, app):
@@ -340,7 +346,13 @@ def _delete(path):
 BROKEN = [
     pytest.param(_delete(["format"]), "bad_format", "format", id="no format"),
     pytest.param(_set(["format"], "something-else"), "bad_format", "format", id="wrong format"),
-    pytest.param(_set(["version"], 2), "bad_format", "version", id="newer version"),
+    pytest.param(_set(["version"], 3), "bad_format", "version", id="newer version"),
+    pytest.param(_set(["version"], 0), "bad_format", "version", id="older version"),
+    pytest.param(_set(["version"], True), "bad_format", "version", id="version true"),
+    pytest.param(_delete(["events"]), "bad_format", "events", id="version 2 without events"),
+    pytest.param(_set(["seasons"], None), "bad_format", "seasons", id="version 2 seasons not a list"),
+    pytest.param(_delete(["matches", 0, "confirmations"]), "bad_confirmation", "matches.0.confirmations",
+                 id="version 2 match without confirmations"),
     pytest.param(_set(["matches"], {}), "bad_format", "matches", id="matches not a list"),
     pytest.param(_set(["matches", 1], "a match"), "bad_match", "matches.1", id="match not an object"),
     pytest.param(_delete(["matches", 0, "deals"]), "bad_match", "matches.0.deals",

@@ -17,6 +17,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 
 from .. import games, matches, portable, store
 from ..games.base import Violation
+from ..matches import club
 from .common import DuplicateKey, capped, duplicate_key_error, loads
 from .db import get_db, holding_connection
 from .i18n import number, say
@@ -135,7 +136,7 @@ def api_import():
         return _errors([exc.violation], 422)
     except portable.InvalidImport as exc:
         return _errors(exc.violations, 422)
-    return jsonify({"imported": report.imported, "skipped": report.skipped})
+    return jsonify(report.to_json())
 
 
 @bp.route("/import", methods=["GET", "POST"])
@@ -159,8 +160,9 @@ def import_page():
     db = get_db()
     imported = [store.get_match(db, match_id) for match_id in report.imported]
     skipped = [_by_uid(db, uid) for uid in report.skipped]
+    events = [club.load_event(db, event_id) for event_id in report.events_imported]
     return render_template(
-        "import.html", errors={}, report=report, imported=imported, skipped=skipped,
+        "import.html", errors={}, report=report, imported=imported, skipped=skipped, events=events,
         games={g.key: g for g in games.GAMES},
     )
 
