@@ -36,17 +36,8 @@ def parse_filters(args: Mapping[str, str]) -> tuple[dict[str, Any], list[Violati
     if status and status not in STATUSES:
         problems.append(Violation.of("bad_status", "status", "The status must be in progress, finished or abandoned."))
     player = re.sub(r"\s+", " ", args.get("player", "")).strip().casefold()[:40] or None
-    dates: dict[str, str | None] = {}
-    for key in ("since", "until"):
-        raw = (args.get(key) or "").strip()
-        dates[key] = None
-        if raw:
-            try:
-                dates[key] = date.fromisoformat(raw).isoformat()
-            except ValueError:
-                problems.append(Violation.of("bad_date", key, "{raw!r} is not a date (YYYY-MM-DD).", raw=raw))
-    if dates["since"] and dates["until"] and dates["since"] > dates["until"]:
-        problems.append(Violation.of("bad_range", "until", "The first date is after the last one."))
+    since, until, bad_dates = _period(args)
+    problems.extend(bad_dates)
     raw_page = args.get("page", "1")
     page = whole_number(raw_page, 5)
     page = page if page is not None and page > 0 else None
@@ -54,8 +45,7 @@ def parse_filters(args: Mapping[str, str]) -> tuple[dict[str, Any], list[Violati
         problems.append(Violation.of("bad_page", "page", "The page must be a whole number from 1."))
         page = 1
     season = re.sub(r"\s+", " ", args.get("season", "")).strip()[:80] or None
-    filters = {"game": game, "player": player, "status": status, "since": dates["since"], "until": dates["until"],
-               "season": season}
+    filters = {"game": game, "player": player, "status": status, "since": since, "until": until, "season": season}
     return {**filters, "page": page}, problems
 
 
@@ -98,7 +88,8 @@ def player(name: str):
 
 
 def _period(args: Mapping[str, str]) -> tuple[str | None, str | None, list[Violation]]:
-    """The player page's money period (``since``/``until``, dates, inclusive; either may be left out)."""
+    """A period of the history's filters and of a player's money (``since``/``until``, dates, inclusive; either
+    may be left out), with its problems."""
     problems: list[Violation] = []
     found: dict[str, str | None] = {}
     for key in ("since", "until"):
