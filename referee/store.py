@@ -27,7 +27,7 @@ import click
 from sqlite_utils import Database
 from sqlite_utils.db import Table
 
-from . import jsontext
+from . import jsontext, pgstore
 
 try:
     import fcntl
@@ -335,6 +335,9 @@ def _sqlite_problem(path: Path, exc: sqlite3.Error) -> str | None:
 def start_problem(path: str | Path, exc: BaseException) -> CannotStart | None:
     """The one paragraph for an error met while opening, creating or migrating the database at start (a full
     disk on a fresh start, a read-only file system ...); None when it is not about the disk or the file."""
+    if pgstore.is_postgres(path):
+        message = pgstore.start_problem(str(path), exc)
+        return CannotStart(message) if message else None
     path = Path(path)
     if isinstance(exc, OSError):
         return CannotStart(_os_problem(path, exc))
@@ -350,7 +353,17 @@ def start_problem(path: str | Path, exc: BaseException) -> CannotStart | None:
 def check_health(path: str | Path) -> None:
     """Before anything is written at start: the file must be readable, writable and whole (``PRAGMA
     quick_check``), on a disk with room. Raises CannotStart with one paragraph saying what is wrong and what to
-    do; only a file SQLite finds damaged gets the advice to restore a backup."""
+    do; only a file SQLite finds damaged gets the advice to restore a backup. A PostgreSQL database must answer
+    and be recent enough (``pgstore.check_server``)."""
+    if pgstore.is_postgres(path):
+        try:
+            pgstore.check_server(str(path))
+        except Exception as exc:  # noqa: BLE001 - psycopg's errors, said in one line
+            problem = pgstore.start_problem(str(path), exc)
+            if problem is None:
+                raise
+            raise CannotStart(problem) from None
+        return
     path = Path(path)
     if str(path) == ":memory:":
         return
@@ -549,7 +562,12 @@ def close_write_lock(path: str | Path) -> None:
 
 
 def connect(path: str | Path, migrate_schema: bool = True) -> Database:
-    """Open (creating if needed) the database file, with WAL and foreign keys, migrated to the latest schema."""
+    """Open (creating if needed) the database file, with WAL and foreign keys, migrated to the latest schema; or,
+    for a ``postgresql://`` URL, the PostgreSQL database (``pgstore``), migrated by the same list."""
+    if pgstore.is_postgres(path):
+        db = pgstore.connect(str(path), MIGRATIONS, migrate_schema)
+        db.write_lock = _pg_write_lock(str(path))  # type: ignore[attr-defined]
+        return db  # type: ignore[return-value]  # the part of Database the store uses
     path = Path(path)
     if str(path) != ":memory:":
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -567,7 +585,19 @@ def connect(path: str | Path, migrate_schema: bool = True) -> Database:
 
 
 def schema_version(db: Database) -> int:
+    if isinstance(db, pgstore.PgDatabase):
+        return pgstore.schema_version(db)
     return db.execute("PRAGMA user_version").fetchone()[0]
+
+
+_pg_locks: dict[str, WriteLock] = {}
+
+
+def _pg_write_lock(url: str) -> WriteLock:
+    """A PostgreSQL database's write lock in this process: its threads queue on the thread lock; the processes
+    queue on the advisory lock each transaction takes (``pgstore``), so there is no lock file."""
+    with _write_locks_guard:
+        return _pg_locks.setdefault(url, WriteLock(None))
 
 
 def migrate(db: Database) -> int:
@@ -1086,7 +1116,8 @@ def matches_without_summary(db: Database) -> list[int]:
 def known_names(db: Database, limit: int = 200) -> list[str]:
     """Player names seen so far, most used first (for autocompletion)."""
     rows = db.execute(
-        "SELECT name, COUNT(*) AS n FROM match_players GROUP BY name_key ORDER BY n DESC, name LIMIT ?", [limit]
+        "SELECT MAX(name) AS name, COUNT(*) AS n FROM match_players GROUP BY name_key ORDER BY n DESC, name LIMIT ?",
+        [limit]
     ).fetchall()
     return [r[0] for r in rows]
 

@@ -103,10 +103,65 @@ def _lock_files_let_go(request) -> Iterator[None]:
             store.close_write_lock(str(lock_file).removesuffix(store.LOCK_SUFFIX))
 
 
+# ---- the database under test ---------------------------------------------------------------------
+# SQLite files in the test's folder; with REFEREE_TEST_POSTGRES (a PostgreSQL server's URL, its maintenance database:
+# scripts/test-postgres starts a throwaway cluster and runs the tests marked ``store``), a database of its own on that
+# server for each app instead, made from a template migrated once per worker and dropped after the test.
+
+PG_SERVER = os.environ.get("REFEREE_TEST_POSTGRES") or None
+_pg_made: list[str] = []
+
+
+def _pg_url(name: str) -> str:
+    assert PG_SERVER is not None
+    return PG_SERVER.rsplit("/", 1)[0] + "/" + name
+
+
+def _pg_admin(sql: str) -> None:
+    import psycopg
+
+    assert PG_SERVER is not None
+    with psycopg.connect(PG_SERVER, autocommit=True) as conn:
+        conn.execute(sql)
+
+
+def _pg_template() -> str:
+    name = "referee_template_" + os.environ.get("PYTEST_XDIST_WORKER", "main")
+    if name not in _pg_made:
+        _pg_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        _pg_admin(f'CREATE DATABASE "{name}"')
+        store.connect(_pg_url(name)).close()  # migrated once, copied for each test
+        _pg_made.append(name)
+    return name
+
+
+def new_database(folder, name: str = "test.sqlite") -> str:
+    """A new, empty database for an app: a file in ``folder``, or a PostgreSQL database under REFEREE_TEST_POSTGRES."""
+    if PG_SERVER is None:
+        return str(folder / name)
+    import uuid
+
+    database = "t_" + uuid.uuid4().hex[:16]
+    _pg_admin(f'CREATE DATABASE "{database}" TEMPLATE "{_pg_template()}"')
+    return _pg_url(database)
+
+
+def drop_database(url: str) -> None:
+    """A test's PostgreSQL database, dropped with the connections still open on it (a SQLite file goes with the
+    test's folder)."""
+    if PG_SERVER is not None and url.startswith(PG_SERVER.rsplit("/", 1)[0]):
+        from referee.web import db as web_db
+
+        web_db.close_idle()
+        _pg_admin(f'DROP DATABASE IF EXISTS "{url.rsplit("/", 1)[1]}" WITH (FORCE)')
+
+
 @pytest.fixture
 def app(tmp_path):
     """An app of its own for each test, on its own database."""
-    return create_app({"DATABASE": str(tmp_path / "test.sqlite"), **TEST_CONFIG})
+    made = create_app({"DATABASE": new_database(tmp_path), **TEST_CONFIG})
+    yield made
+    drop_database(made.config["DATABASE"])
 
 
 @pytest.fixture
@@ -118,9 +173,10 @@ def client(app):
 def module_app(tmp_path_factory):
     """One app for a whole module whose tests only read (its own pages, rules, translations, static files): a
     module opts in by overriding ``app`` with it. A test that writes keeps an app of its own."""
-    app = create_app({"DATABASE": str(tmp_path_factory.mktemp("module") / "test.sqlite"), **TEST_CONFIG})
+    app = create_app({"DATABASE": new_database(tmp_path_factory.mktemp("module")), **TEST_CONFIG})
     yield app
     let_go(app)
+    drop_database(app.config["DATABASE"])
 
 
 @pytest.fixture
@@ -130,12 +186,14 @@ def make_app(tmp_path) -> Iterator[Callable[..., Flask]]:
     made: list[Flask] = []
 
     def make(**config) -> Flask:
-        made.append(create_app({"DATABASE": str(tmp_path / f"app{len(made) + 1}.sqlite"), **TEST_CONFIG, **config}))
+        database = new_database(tmp_path, f"app{len(made) + 1}.sqlite") if "DATABASE" not in config else None
+        made.append(create_app({**({"DATABASE": database} if database else {}), **TEST_CONFIG, **config}))
         return made[-1]
 
     yield make
     for app in made:
         let_go(app)  # one with DATABASE elsewhere too
+        drop_database(app.config["DATABASE"])
 
 
 PASSPHRASE = "open sesame"

@@ -1,0 +1,332 @@
+"""PostgreSQL behind the same store (``REFEREE_DATABASE=postgresql://…``): a hosted Referee, several app processes on one
+database.
+
+Referee's SQL is written once, in SQLite's dialect, for the embedded default. ``PgDatabase`` takes the part of
+sqlite-utils' ``Database`` the store uses — ``execute``, ``query``, ``conn``, ``table(name).insert/update`` — over a
+psycopg 3 connection, and says each statement in PostgreSQL's dialect where the two differ (``translate``):
+placeholders, ``INSERT OR IGNORE``, ``COLLATE NOCASE`` (an ICU collation of the same name that ignores case),
+``last_insert_rowid()``, a date plus a day, and the id of a new row (``RETURNING id``). The migrations are the same
+list as SQLite's, said the same way (``pg_migrations``), with the schema version in a table of its own.
+
+The write path keeps its guarantees: ``BEGIN IMMEDIATE`` — a read-then-write safe from every other writer — is a
+transaction that first takes one advisory lock (``pg_advisory_xact_lock``), so writers queue across every process as
+they do on the SQLite file; the guarded update of a match's version, the idempotency keys and their body hash are the
+same statements. The lock goes with the transaction, so a process killed mid-write (SIGKILL) leaves nothing held:
+PostgreSQL rolls its transaction back when the connection drops.
+
+Changes are announced with ``NOTIFY referee, '<match id>'`` in the transaction that makes them (delivered only if it
+commits); each process listens (``Listener``) and wakes the live pages it holds open.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+SCHEMES = ("postgresql://", "postgres://")
+CHANNEL = "referee"  # NOTIFY's channel: the payload is the id of the match that changed
+WRITE_LOCK_KEY = 0x52454645  # "REFE": the advisory lock every writer takes first (BEGIN IMMEDIATE)
+MIN_SERVER = 130000  # PostgreSQL 13: nondeterministic ICU collations in keys, DROP DATABASE … WITH (FORCE)
+
+# Tables whose rows have an ``id`` made by the database (the new row's id is read back with RETURNING).
+ID_TABLES = frozenset({"matches", "deals", "deal_revisions", "match_events", "events"})
+
+
+def is_postgres(database: str | Any) -> bool:
+    return isinstance(database, str) and database.startswith(SCHEMES)
+
+
+def shown(url: str) -> str:
+    """A database URL fit for a log line or an error: its password left out."""
+    return re.sub(r"(://[^:/@]+):[^@/]*@", r"\1:***@", url)
+
+
+# ---- SQLite's dialect said in PostgreSQL's ------------------------------------------------------------------------
+
+_INSERT_INTO = re.compile(r"^\s*INSERT\s+(OR\s+IGNORE\s+)?INTO\s+(\w+)", re.I)
+
+
+@functools.lru_cache(maxsize=1024)
+def translate(sql: str) -> tuple[str, bool]:
+    """``sql`` (SQLite's dialect, ``?`` placeholders) in PostgreSQL's, and whether it returns the new row's id."""
+    text = sql.replace("%", "%%")
+    text = text.replace("COLLATE NOCASE", 'COLLATE "nocase"')
+    text = text.replace("last_insert_rowid()", "lastval()")
+    text = text.replace("date(?, '+1 day')", "(CAST(? AS date) + 1)::text")
+    text = text.replace("lower(hex(randomblob(16)))", "md5(random()::text || clock_timestamp()::text)")
+    found = _INSERT_INTO.match(text)
+    returns_id = False
+    if found:
+        if found.group(1):
+            text = _INSERT_INTO.sub(f"INSERT INTO {found.group(2)}", text, count=1) + " ON CONFLICT DO NOTHING"
+        if found.group(2).lower() in ID_TABLES and "RETURNING" not in text.upper():
+            text += " RETURNING id"
+            returns_id = True
+    return text.replace("?", "%s"), returns_id
+
+
+# ---- the connection ---------------------------------------------------------------------------------------------------
+
+class Cursor:
+    """What the store reads of a cursor: rows (``fetchone``, ``fetchall``, iteration), ``description``, ``rowcount``,
+    and ``lastrowid`` after an INSERT into a table with ids."""
+
+    def __init__(self, cursor: Any, returns_id: bool) -> None:
+        self._cursor = cursor
+        self.lastrowid: int | None = None
+        self.rowcount = cursor.rowcount
+        self.description = cursor.description
+        self._rows: list[tuple[Any, ...]] | None = None
+        if returns_id:
+            row = cursor.fetchone()
+            self.lastrowid = int(row[0]) if row else None
+            self._rows = []
+
+    def fetchone(self) -> tuple[Any, ...] | None:
+        if self._rows is not None:
+            return self._rows.pop(0) if self._rows else None
+        return self._cursor.fetchone() if self._cursor.description else None
+
+    def fetchall(self) -> list[tuple[Any, ...]]:
+        if self._rows is not None:
+            rows, self._rows = self._rows, []
+            return rows
+        return self._cursor.fetchall() if self._cursor.description else []
+
+    def fetchmany(self, size: int = 1) -> list[tuple[Any, ...]]:
+        if self._rows is not None:
+            rows, self._rows = self._rows[:size], self._rows[size:]
+            return rows
+        return self._cursor.fetchmany(size) if self._cursor.description else []
+
+    def __iter__(self) -> Iterator[tuple[Any, ...]]:
+        return iter(self.fetchall())
+
+
+class _Table:
+    """``db.table(name)``'s insert, insert_all and update, as the store uses them."""
+
+    def __init__(self, db: PgDatabase, name: str) -> None:
+        self.db, self.name = db, name
+        self.last_pk: int | None = None
+
+    def insert(self, values: dict[str, Any]) -> _Table:
+        columns = ", ".join(values)
+        marks = ", ".join("?" for _ in values)
+        cursor = self.db.execute(f"INSERT INTO {self.name} ({columns}) VALUES ({marks})", list(values.values()))
+        self.last_pk = cursor.lastrowid
+        return self
+
+    def insert_all(self, rows: Sequence[dict[str, Any]]) -> _Table:
+        for row in rows:
+            self.insert(row)
+        return self
+
+    def update(self, pk: Any, values: dict[str, Any]) -> _Table:
+        columns = ", ".join(f"{name} = ?" for name in values)
+        self.db.execute(f"UPDATE {self.name} SET {columns} WHERE id = ?", [*values.values(), pk])
+        return self
+
+
+class PgDatabase:
+    """The store's database on PostgreSQL: one psycopg connection in autocommit, so that a statement outside
+    ``BEGIN … COMMIT`` is its own transaction, as sqlite-utils' writes are."""
+
+    def __init__(self, url: str) -> None:
+        import psycopg
+
+        self.url = url
+        self._psycopg = psycopg
+        self._conn = psycopg.connect(url, autocommit=True, connect_timeout=10)
+        self.conn = self  # the store calls ``db.conn.execute``, ``db.conn.rollback`` … on sqlite3's connection
+
+    # the store's calls
+    def execute(self, sql: str, params: Sequence[Any] | None = None) -> Cursor:
+        if sql.strip().upper() == "BEGIN IMMEDIATE":  # every writer of every process, one at a time
+            self._conn.execute("BEGIN")
+            self._conn.execute("SELECT pg_advisory_xact_lock(%s)", [WRITE_LOCK_KEY])
+            return Cursor(self._conn.cursor(), False)
+        text, returns_id = translate(sql)
+        cursor = self._conn.cursor()
+        cursor.execute(text, list(params) if params is not None else None, prepare=False)
+        return Cursor(cursor, returns_id)
+
+    def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        text, _returns_id = translate(sql)
+        with self._conn.cursor() as cursor:
+            cursor.executemany(text, [list(r) for r in rows])
+
+    def query(self, sql: str, params: Sequence[Any] | None = None) -> Iterator[dict[str, Any]]:
+        cursor = self.execute(sql, params)
+        names = [d[0] for d in cursor.description or ()]
+        for row in cursor.fetchall():
+            yield dict(zip(names, row, strict=True))
+
+    def table(self, name: str) -> _Table:
+        return _Table(self, name)
+
+    # sqlite3.Connection's, as the store uses them
+    @property
+    def in_transaction(self) -> bool:
+        return self._conn.info.transaction_status != self._psycopg.pq.TransactionStatus.IDLE
+
+    def commit(self) -> None:
+        if self.in_transaction:
+            self._conn.execute("COMMIT")
+
+    def rollback(self) -> None:
+        if self.in_transaction:
+            self._conn.execute("ROLLBACK")
+
+    def close(self) -> None:
+        self._conn.close()
+
+    @property
+    def closed(self) -> bool:
+        return bool(self._conn.closed)
+
+    @contextmanager
+    def ensure_autocommit_on(self) -> Iterator[None]:
+        yield
+
+    def __enter__(self) -> PgDatabase:
+        """``with db.conn:`` as sqlite3's: what follows is one transaction, committed at the end (rolled back on an
+        error)."""
+        if not self.in_transaction:
+            self._conn.execute("BEGIN")
+        return self
+
+    def __exit__(self, kind: object, *rest: object) -> None:
+        if kind is None:
+            self.commit()
+        else:
+            self.rollback()
+
+    def notify(self, match_id: int) -> None:
+        """Tell every process listening that match ``match_id`` changed (delivered when this transaction commits)."""
+        self._conn.execute("SELECT pg_notify(%s, %s)", [CHANNEL, str(match_id)])
+
+
+# ---- the schema ---------------------------------------------------------------------------------------------------
+
+PG_PREAMBLE = (
+    "CREATE TABLE IF NOT EXISTS referee_schema (version INTEGER NOT NULL)",
+    "CREATE COLLATION IF NOT EXISTS \"nocase\" (provider = icu, locale = 'und-u-ks-level2', deterministic = false)",
+)
+
+
+def pg_migration(script: str) -> list[str]:
+    """One of ``store.MIGRATIONS`` (SQLite's dialect) as PostgreSQL statements: ids made by the database, JSON
+    functions on the text the options are kept in, and the rest through ``translate``."""
+    statements = []
+    for statement in (s.strip() for s in script.split(";")):
+        if not statement:
+            continue
+        statement = re.sub(r"\bid INTEGER PRIMARY KEY\b", "id BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY",
+                           statement)
+        statement = statement.replace(
+            "json_set(options, '$.three_aces_partner', 'first-other')",
+            "(options::jsonb || '{\"three_aces_partner\": \"first-other\"}'::jsonb)::text").replace(
+            "json_extract(options, '$.three_aces_partner')", "(options::jsonb ->> 'three_aces_partner')")
+        statements.append(translate(statement)[0].replace("%%", "%"))
+    return statements
+
+
+def schema_version(db: PgDatabase) -> int:
+    row = db.execute("SELECT version FROM referee_schema").fetchone()
+    return int(row[0]) if row else 0
+
+
+def migrate(db: PgDatabase, migrations: Sequence[str]) -> int:
+    """Apply the migrations not applied yet, in one transaction holding the write lock (two processes starting at
+    once apply them once)."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        for statement in PG_PREAMBLE:
+            db._conn.execute(statement)
+        version = schema_version(db)
+        if version > len(migrations):
+            raise TooNew(version, len(migrations))
+        for number, script in enumerate(migrations[version:], start=version + 1):
+            for statement in pg_migration(script):
+                db._conn.execute(statement)
+            db._conn.execute("DELETE FROM referee_schema")
+            db._conn.execute("INSERT INTO referee_schema (version) VALUES (%s)", [number])
+        db.commit()
+    except BaseException:
+        db.rollback()
+        raise
+    return schema_version(db)
+
+
+class TooNew(RuntimeError):
+    def __init__(self, version: int, known: int) -> None:
+        super().__init__(f"This database has schema version {version}, newer than this Referee knows ({known}): "
+                         "use a newer Referee, or a backup made by this one.")
+
+
+def connect(url: str, migrations: Sequence[str], migrate_schema: bool = True) -> PgDatabase:
+    db = PgDatabase(url)
+    if migrate_schema:
+        migrate(db, migrations)
+    return db
+
+
+def start_problem(url: str, exc: BaseException) -> str | None:
+    """One line for a PostgreSQL database Referee cannot start on: unreachable, refused, or too old."""
+    import psycopg
+
+    if isinstance(exc, TooNew):
+        return str(exc)
+    if isinstance(exc, psycopg.OperationalError):
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        return f"Referee cannot reach the PostgreSQL database {shown(url)}: {first}"
+    if isinstance(exc, psycopg.Error):
+        return f"Referee cannot use the PostgreSQL database {shown(url)}: {str(exc).strip().splitlines()[0]}"
+    return None
+
+
+def check_server(url: str) -> None:
+    """Before the start: the server answers and is recent enough; raises with one line otherwise."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True, connect_timeout=10) as conn:
+        version = conn.info.server_version
+    if version < MIN_SERVER:
+        raise psycopg.NotSupportedError(
+            f"its server is PostgreSQL {version // 10000}, and Referee needs {MIN_SERVER // 10000} or newer")
+
+
+# ---- live updates across processes ----------------------------------------------------------------------------------
+
+class Listener:
+    """One thread per process on one connection that LISTENs: each NOTIFY (a match changed, in any process) wakes
+    ``on_change(match_id)``. It connects again after the connection is lost (a restarted server), every few seconds."""
+
+    def __init__(self, url: str, on_change: Callable[[int], None]) -> None:
+        self.url, self.on_change = url, on_change
+        self._stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, name="referee-listen", daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        import psycopg
+
+        while not self._stop.is_set():
+            try:
+                with psycopg.connect(self.url, autocommit=True, connect_timeout=10) as conn:
+                    conn.execute(f"LISTEN {CHANNEL}")
+                    while not self._stop.is_set():
+                        for note in conn.notifies(timeout=1.0):
+                            if note.payload.isdigit():
+                                self.on_change(int(note.payload))
+            except psycopg.Error:
+                time.sleep(2)
+
+    def stop(self) -> None:
+        self._stop.set()
