@@ -1114,12 +1114,17 @@ def matches_without_summary(db: Database) -> list[int]:
 
 
 def known_names(db: Database, limit: int = 200) -> list[str]:
-    """Player names seen so far, most used first (for autocompletion)."""
-    rows = db.execute(
-        "SELECT MAX(name) AS name, COUNT(*) AS n FROM match_players GROUP BY name_key ORDER BY n DESC, name LIMIT ?",
-        [limit]
-    ).fetchall()
-    return [r[0] for r in rows]
+    """Player names seen so far, most used first (for autocompletion); a person written several ways (case,
+    spacing) under the spelling used most, the latest of equals."""
+    people: dict[str, tuple[int, tuple[int, str], str]] = {}  # name_key → (matches, (uses, latest), spelling)
+    for key, name, uses, latest in db.execute(
+            "SELECT name_key, name, COUNT(*), MAX(created) FROM match_players GROUP BY name_key, name").fetchall():
+        total, best, spelling = people.get(key, (0, (0, ""), name))
+        if (uses, latest) > best:
+            best, spelling = (uses, latest), name
+        people[key] = (total + uses, best, spelling)
+    ranked = sorted(people.values(), key=lambda p: (-p[0], p[2]))
+    return [spelling for _total, _best, spelling in ranked[:limit]]
 
 
 # ---- share links and idempotency keys -----------------------------------------------------

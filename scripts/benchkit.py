@@ -191,3 +191,21 @@ def percentile(ordered: list[float], p: float) -> float:
     if not ordered:
         return float("nan")
     return ordered[min(len(ordered) - 1, max(0, round(p / 100 * len(ordered) + 0.5) - 1))]
+
+
+@contextmanager
+def serving_database(tmp: Path, name: str, database: str | Path, threads: int
+                     ) -> Iterator[tuple[int, Path, subprocess.Popen]]:
+    """``serving_process`` on a database given whole — a SQLite file's path or a PostgreSQL URL
+    (``postgresql://…``) — rather than ``tmp/<name>.sqlite``; the log is still ``tmp/<name>.log``."""
+    port = free_port()
+    log_path = tmp / f"{name}.log"
+    with open(log_path, "wb") as log:
+        proc = start_server(port, database, log, threads)  # type: ignore[arg-type]  # a URL string works the same
+        try:
+            wait_until_up(proc, port)
+            yield port, log_path, proc
+        finally:
+            if proc.poll() is None:
+                os.kill(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=10)

@@ -95,3 +95,45 @@ for po in sorted(Path("referee/translations").glob("*/LC_MESSAGES/messages.po"))
         write_mo(target, catalog)
 PY
 }
+
+# A throwaway PostgreSQL cluster for the tests (scripts/test): Debian's postgresql (installed when missing),
+# initdb into a new folder, trust authentication on 127.0.0.1 and a free port only, fsync off (nothing in it
+# outlives the run). As root it runs as the postgres user (initdb refuses root).
+# pg_bin → the folder of initdb and pg_ctl (the newest installed), or nothing.
+pg_bin() {
+  local dir
+  dir=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
+  [ -n "$dir" ] && [ -x "$dir/initdb" ] && echo "$dir"
+}
+
+# pg_start DIR → starts a cluster in DIR (made here) and prints its maintenance database's URL.
+pg_start() {
+  local dir=$1 bin port as=()
+  bin=$(pg_bin) || return 1
+  port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  mkdir -p "$dir"
+  if [ "$(id -u)" -eq 0 ]; then
+    chown postgres "$dir"
+    as=(runuser -u postgres --)
+  fi
+  "${as[@]}" "$bin/initdb" -D "$dir/data" -A trust -U postgres -E UTF8 --no-instructions >"$dir/initdb.log" 2>&1 || {
+    cat "$dir/initdb.log" >&2
+    return 1
+  }
+  "${as[@]}" "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 -o \
+    "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=400" \
+    start >/dev/null || {
+    cat "$dir/server.log" >&2
+    return 1
+  }
+  echo "postgresql://postgres@127.0.0.1:$port/postgres"
+}
+
+# pg_stop DIR: stops the cluster pg_start made there and removes the folder.
+pg_stop() {
+  local dir=$1 bin as=()
+  bin=$(pg_bin) || return 0
+  [ "$(id -u)" -eq 0 ] && as=(runuser -u postgres --)
+  [ -d "$dir/data" ] && "${as[@]}" "$bin/pg_ctl" -D "$dir/data" -m immediate stop >/dev/null 2>&1 || true
+  rm -rf "$dir"
+}

@@ -33,10 +33,14 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.enviro
 
 def pytest_collection_modifyitems(items) -> None:
     """scripts/test runs the tests on every core (--dist loadgroup): the ones marked ``timing`` go to one worker,
-    one after another, so that two of them never make each other late."""
+    one after another, so that two of them never make each other late. A test that gets an app (and so its database)
+    touches the store: marked ``store``, so that scripts/test runs it on PostgreSQL too — unless it is
+    ``sqlite_only`` (it opens the SQLite file itself)."""
     for item in items:
         if item.get_closest_marker("timing"):
             item.add_marker(pytest.mark.xdist_group("timing"))
+        if STORE_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.store)
 
 
 # ---- worked examples and common deals ---------------------------------------------------------
@@ -154,6 +158,9 @@ def drop_database(url: str) -> None:
 
         web_db.close_idle()
         _pg_admin(f'DROP DATABASE IF EXISTS "{url.rsplit("/", 1)[1]}" WITH (FORCE)')
+
+
+STORE_FIXTURES = {"app", "client", "make_app", "locked", "module_app", "live_server"}
 
 
 @pytest.fixture

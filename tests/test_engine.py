@@ -50,6 +50,7 @@ class Counter:
         monkeypatch.setattr(type(game), "score", score)
 
 
+@pytest.mark.sqlite_only  # counts SQLite's statements
 def test_a_deal_post_runs_at_most_ten_sql_statements(client):
     match_id = client.post("/api/matches", json=OPEN).json["id"]
     for n in range(2):

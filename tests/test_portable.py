@@ -21,8 +21,6 @@ from referee import jsontext, matches, portable, store
 from referee.games.spitzer import points_bounds
 from tests.conftest import JOKER_JUDGE_WORKED, MADE, THROWN_IN, ZOLA_SCHWARZ, worked_example
 
-pytestmark = pytest.mark.store  # run on PostgreSQL too (scripts/test-postgres)
-
 SPITZER_PLAYERS = ["Ann", "Ben", "Cid", "Dée"]
 NORMAL = {"contract": "normal", "declarers": ["Ann", "Cid"], "points": 61, "tricks": 4}
 

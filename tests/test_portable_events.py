@@ -13,8 +13,6 @@ import pytest
 from referee import portable, store
 from tests.conftest import AUTH, MADE, text
 
-pytestmark = pytest.mark.store  # run on PostgreSQL too (scripts/test-postgres)
-
 PLAYERS = ["Ann", "Ben", "Cid", "Dee", "Eve"]
 SEASON = "Winter 2026"
 CLUB_TABLES = ("events", "event_players", "event_rounds", "event_tables", "confirmations", "seasons")

@@ -5,12 +5,8 @@ from __future__ import annotations
 import sqlite3
 import threading
 
-import pytest
-
 from referee import create_app, matches, store
 from tests.conftest import worked_example
-
-pytestmark = pytest.mark.store  # run on PostgreSQL too (scripts/test-postgres)
 
 PLAYED = {"upcard": "hearts", "calls": ["take"], "points": {"Ann": 100, "Ben": 20}, "last_trick": "Ann"}
 

@@ -10,8 +10,6 @@ from hypothesis import strategies as st
 
 from tests.conftest import THROWN_IN, worked_example
 
-pytestmark = pytest.mark.store  # run on PostgreSQL too (scripts/test-postgres)
-
 
 def made(maker_points=100, other_points=40, calls=("take",), upcard="hearts", last="Ann"):
     return {

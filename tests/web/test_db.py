@@ -7,9 +7,13 @@ from __future__ import annotations
 import os
 import shutil
 
+import pytest
+
 from referee import create_app
 from referee.web import db as web_db
 from referee.web.db import KEEP, close_idle, get_db
+
+pytestmark = pytest.mark.sqlite_only  # opens the SQLite file itself
 
 OPEN = {"game": "klaberjass", "players": ["Ann", "Ben"], "first_dealer": "Ben", "options": {"target": "none"}}
 PLAYED = {"upcard": "hearts", "calls": ["take"], "points": {"Ann": 100, "Ben": 40}, "last_trick": "Ann"}

@@ -15,6 +15,8 @@ import pytest
 from referee import create_app, store
 from tests.conftest import MADE, THROWN_IN, text
 
+pytestmark = pytest.mark.sqlite_only  # opens the SQLite file itself
+
 
 def new_match(client, target="none") -> int:
     r = client.post("/api/matches", json={"game": "klaberjass", "players": ["Ann", "Ben"], "first_dealer": "Ben",

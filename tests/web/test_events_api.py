@@ -7,8 +7,6 @@ import pytest
 
 from tests.games.test_deals_option import TABLE_1, TABLE_2
 
-pytestmark = pytest.mark.store  # run on PostgreSQL too (scripts/test-postgres)
-
 FOUR = ["Ann", "Ben", "Cid", "Dee"]
 
 

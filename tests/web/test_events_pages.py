@@ -6,11 +6,7 @@ from __future__ import annotations
 import html
 import re
 
-import pytest
-
 from tests.conftest import text
-
-pytestmark = pytest.mark.store  # run on PostgreSQL too (scripts/test-postgres)
 
 EIGHT = "Ann\nBen\nCid\nDee\nEve\nFay\nGus\nHal"
 

@@ -196,6 +196,7 @@ def test_changing_the_passphrase_ends_every_session(locked, make_app):
     assert still.get("/history").status_code == 200  # a restart with the same passphrase keeps it
 
 
+@pytest.mark.sqlite_only  # changes the SQLite file itself
 def test_an_idle_session_expires(locked):
     import sqlite3
 
@@ -210,6 +211,7 @@ def test_an_idle_session_expires(locked):
     conn.close()
 
 
+@pytest.mark.sqlite_only  # changes the SQLite file itself
 def test_a_session_in_use_stays(locked):
     import sqlite3
 
@@ -448,6 +450,7 @@ def poisoned(client):
 
 
 @pytest.mark.parametrize("poison", POISONS)
+@pytest.mark.sqlite_only  # changes the SQLite file itself
 def test_restoring_a_deal_that_breaks_the_rules_is_refused(client, poisoned, poison):
     match_id, _ = poisoned(poison)
     r = client.post(f"/api/matches/{match_id}/deals/1/restore")
@@ -463,6 +466,7 @@ def test_restoring_a_deal_that_breaks_the_rules_is_refused(client, poisoned, poi
 
 
 @pytest.mark.parametrize("poison", POISONS)
+@pytest.mark.sqlite_only  # changes the SQLite file itself
 def test_no_page_answers_500_for_stored_data(client, poisoned, poison):
     match_id, token = poisoned(poison)
     for url in (

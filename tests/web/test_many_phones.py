@@ -18,8 +18,6 @@ import pytest
 
 from tests.conftest import HX, text
 
-pytestmark = pytest.mark.store  # run on PostgreSQL too (scripts/test-postgres)
-
 THROWN_IN = {"upcard": "hearts", "calls": ["pass", "pass", "pass", "pass"]}
 A_DEAL_4 = {"upcard": "clubs", "calls": "take", "points-0": "80", "points-1": "50", "last_trick": "0"}
 B_DEAL_4 = {"upcard": "hearts", "calls": "pass,take", "points-0": "60", "points-1": "70", "last_trick": "1"}

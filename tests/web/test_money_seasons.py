@@ -13,8 +13,6 @@ from tests.games.test_deals_option import TABLE_1, TABLE_2
 from tests.test_sheets import pdf_of, text_of
 from tests.web.test_events_api import FOUR, _draws_the_example, draw, new_event, play
 
-pytestmark = pytest.mark.store  # run on PostgreSQL too (scripts/test-postgres)
-
 SPITZER = ["Ann", "Ben", "Cid", "Dee"]
 NORMAL = {"contract": "normal", "declarers": ["Ann", "Cid"], "points": 61, "tricks": 4}  # Ann and Cid win: +1 each
 

@@ -12,8 +12,6 @@ import pytest
 from referee import matches, store
 from tests.conftest import THROWN_IN, text
 
-pytestmark = pytest.mark.store  # run on PostgreSQL too (scripts/test-postgres)
-
 ROOT = Path(__file__).resolve().parents[2]
 
 

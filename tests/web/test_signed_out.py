@@ -10,6 +10,8 @@ import pytest
 
 from tests.conftest import AUTH, PASSPHRASE
 
+pytestmark = pytest.mark.sqlite_only  # opens the SQLite file itself
+
 HTMX = {"HX-Request": "true", "Sec-Fetch-Mode": "cors", "Sec-Fetch-Site": "same-origin"}
 # Ben deals, Ann takes hearts: Ann 36 card points, Ben 90 and the last trick — Ann is bate.
 DEAL = {"upcard": "hearts", "calls": "take", "points-0": "36", "points-1": "90", "last_trick": "1", "bella": "",
