@@ -21,7 +21,7 @@ from contextlib import ExitStack, contextmanager, nullcontext
 from contextvars import ContextVar
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import click
 from sqlite_utils import Database
@@ -565,9 +565,9 @@ def connect(path: str | Path, migrate_schema: bool = True) -> Database:
     """Open (creating if needed) the database file, with WAL and foreign keys, migrated to the latest schema; or,
     for a ``postgresql://`` URL, the PostgreSQL database (``pgstore``), migrated by the same list."""
     if pgstore.is_postgres(path):
-        db = pgstore.connect(str(path), MIGRATIONS, migrate_schema)
-        db.write_lock = _pg_write_lock(str(path))  # type: ignore[attr-defined]
-        return db  # type: ignore[return-value]  # the part of Database the store uses
+        pg = pgstore.connect(str(path), MIGRATIONS, migrate_schema)
+        pg.write_lock = _pg_write_lock(str(path))  # type: ignore[attr-defined]
+        return cast(Database, pg)  # the part of Database the store uses, over psycopg
     path = Path(path)
     if str(path) != ":memory:":
         path.parent.mkdir(parents=True, exist_ok=True)
