@@ -1,5 +1,5 @@
-"""PostgreSQL behind the same store (``REFEREE_DATABASE=postgresql://…``): a hosted Referee, several app processes on one
-database.
+"""PostgreSQL behind the same store (``REFEREE_DATABASE=postgresql://…``): a hosted Referee, several app processes on
+one database.
 
 Referee's SQL is written once, in SQLite's dialect, for the embedded default. ``PgDatabase`` takes the part of
 sqlite-utils' ``Database`` the store uses — ``execute``, ``query``, ``conn``, ``table(name).insert/update`` — over a
@@ -70,7 +70,7 @@ def translate(sql: str) -> tuple[str, bool]:
     return text.replace("?", "%s"), returns_id
 
 
-# ---- the connection ---------------------------------------------------------------------------------------------------
+# ---- the connection -------------------------------------------------------------------------------------------------
 
 class Cursor:
     """What the store reads of a cursor: rows (``fetchone``, ``fetchall``, iteration), ``description``, ``rowcount``,
