@@ -5,7 +5,6 @@ from __future__ import annotations
 import logging
 import os
 import secrets
-import sqlite3
 import sys
 from collections.abc import Mapping
 from pathlib import Path
@@ -88,7 +87,7 @@ def _open_database(app: Flask, instance: Path) -> None:
             backfill_summaries(db)
         finally:
             db.conn.close()
-    except (OSError, sqlite3.Error) as exc:
+    except Exception as exc:  # noqa: BLE001 - said in one paragraph where store knows what it is; else raised
         problem = store.start_problem(path, exc)
         if problem is None:
             raise

@@ -14,8 +14,9 @@ they do on the SQLite file; the guarded update of a match's version, the idempot
 same statements. The lock goes with the transaction, so a process killed mid-write (SIGKILL) leaves nothing held:
 PostgreSQL rolls its transaction back when the connection drops.
 
-Changes are announced with ``NOTIFY referee, '<match id>'`` in the transaction that makes them (delivered only if it
-commits); each process listens (``Listener``) and wakes the live pages it holds open.
+Every change of a match's version is announced by a trigger (``NOTIFY referee, '<match id> <version>'``, delivered when
+its transaction commits); each process listens (``Listener``) and answers the live pages' polls from what it heard
+(``Versions``), without asking the database, however many phones and screens it serves.
 """
 
 from __future__ import annotations
@@ -23,8 +24,7 @@ from __future__ import annotations
 import functools
 import re
 import threading
-import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -207,9 +207,6 @@ class PgDatabase:
         else:
             self.rollback()
 
-    def notify(self, match_id: int) -> None:
-        """Tell every process listening that match ``match_id`` changed (delivered when this transaction commits)."""
-        self._conn.execute("SELECT pg_notify(%s, %s)", [CHANNEL, str(match_id)])
 
 
 # ---- the schema ---------------------------------------------------------------------------------------------------
@@ -217,6 +214,16 @@ class PgDatabase:
 PG_PREAMBLE = (
     "CREATE TABLE IF NOT EXISTS referee_schema (version INTEGER NOT NULL)",
     "CREATE COLLATION IF NOT EXISTS \"nocase\" (provider = icu, locale = 'und-u-ks-level2', deterministic = false)",
+)
+
+# After the migrations: every change of a match's version is announced to the processes listening (``Listener``),
+# as "<match id> <version>", when its transaction commits.
+PG_NOTIFY = (
+    "CREATE OR REPLACE FUNCTION referee_notify() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+    f"PERFORM pg_notify('{CHANNEL}', NEW.id || ' ' || NEW.version); RETURN NULL; END $$",
+    "DROP TRIGGER IF EXISTS referee_match_changed ON matches",
+    "CREATE TRIGGER referee_match_changed AFTER INSERT OR UPDATE OF version ON matches FOR EACH ROW "
+    "EXECUTE FUNCTION referee_notify()",
 )
 
 
@@ -257,11 +264,18 @@ def migrate(db: PgDatabase, migrations: Sequence[str]) -> int:
                 db._conn.execute(statement)
             db._conn.execute("DELETE FROM referee_schema")
             db._conn.execute("INSERT INTO referee_schema (version) VALUES (%s)", [number])
+        if version < len(migrations) or not _has_trigger(db):
+            for statement in PG_NOTIFY:
+                db._conn.execute(statement)
         db.commit()
     except BaseException:
         db.rollback()
         raise
     return schema_version(db)
+
+
+def _has_trigger(db: PgDatabase) -> bool:
+    return db._conn.execute("SELECT 1 FROM pg_trigger WHERE tgname = 'referee_match_changed'").fetchone() is not None
 
 
 class TooNew(RuntimeError):
@@ -304,12 +318,43 @@ def check_server(url: str) -> None:
 
 # ---- live updates across processes ----------------------------------------------------------------------------------
 
-class Listener:
-    """One thread per process on one connection that LISTENs: each NOTIFY (a match changed, in any process) wakes
-    ``on_change(match_id)``. It connects again after the connection is lost (a restarted server), every few seconds."""
+class Versions:
+    """The latest version of each match this process has heard of, from every process's writes (``Listener``): a
+    live page's poll asks it instead of the database. A match it has not heard of is read once (``seen``); what it
+    holds is forgotten whenever the listening connection was lost, since a change may have gone unheard."""
 
-    def __init__(self, url: str, on_change: Callable[[int], None]) -> None:
-        self.url, self.on_change = url, on_change
+    def __init__(self) -> None:
+        self._known: dict[int, int] = {}
+        self._guard = threading.Lock()
+        self.listening = False
+
+    def heard(self, match_id: int, version: int) -> None:
+        with self._guard:
+            self._known[match_id] = max(version, self._known.get(match_id, 0))
+
+    def get(self, match_id: int) -> int | None:
+        if not self.listening:
+            return None
+        with self._guard:
+            return self._known.get(match_id)
+
+    def seen(self, match_id: int, version: int) -> None:
+        """A version read from the database: kept unless a newer one was heard meanwhile."""
+        if self.listening:
+            self.heard(match_id, version)
+
+    def forget(self) -> None:
+        with self._guard:
+            self._known.clear()
+
+
+class Listener:
+    """One thread per process on a connection that LISTENs: each NOTIFY ("<match id> <version>", sent by the trigger
+    when a change commits, in any process) goes into ``versions``. It connects again after the connection is lost (a
+    restarted server), every two seconds, and forgets what it knew until then."""
+
+    def __init__(self, url: str, versions: Versions) -> None:
+        self.url, self.versions = url, versions
         self._stop = threading.Event()
         self.thread = threading.Thread(target=self._run, name="referee-listen", daemon=True)
         self.thread.start()
@@ -321,12 +366,32 @@ class Listener:
             try:
                 with psycopg.connect(self.url, autocommit=True, connect_timeout=10) as conn:
                     conn.execute(f"LISTEN {CHANNEL}")
+                    self.versions.forget()
+                    self.versions.listening = True
                     while not self._stop.is_set():
                         for note in conn.notifies(timeout=1.0):
-                            if note.payload.isdigit():
-                                self.on_change(int(note.payload))
+                            match_id, _space, version = note.payload.partition(" ")
+                            if match_id.isdigit() and version.isdigit():
+                                self.versions.heard(int(match_id), int(version))
             except psycopg.Error:
-                time.sleep(2)
+                pass
+            self.versions.listening = False
+            self.versions.forget()
+            self._stop.wait(2)
 
     def stop(self) -> None:
         self._stop.set()
+
+
+_listening: dict[str, Versions] = {}
+_listening_guard = threading.Lock()
+
+
+def versions_for(url: str) -> Versions:
+    """This process's ``Versions`` of a database, listened for from the first call on."""
+    with _listening_guard:
+        versions = _listening.get(url)
+        if versions is None:
+            versions = _listening[url] = Versions()
+            Listener(url, versions)
+        return versions

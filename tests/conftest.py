@@ -31,16 +31,22 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.enviro
 
 # ---- pytest-xdist -----------------------------------------------------------------------------
 
-def pytest_collection_modifyitems(items) -> None:
+def pytest_collection_modifyitems(config, items) -> None:
     """scripts/test runs the tests on every core (--dist loadgroup): the ones marked ``timing`` go to one worker,
     one after another, so that two of them never make each other late. A test that gets an app (and so its database)
     touches the store: marked ``store``, so that scripts/test runs it on PostgreSQL too — unless it is
-    ``sqlite_only`` (it opens the SQLite file itself)."""
+    ``sqlite_only`` (it opens the SQLite file itself). The tests of PostgreSQL itself (``postgres_only``) run only
+    with a PostgreSQL server (REFEREE_TEST_POSTGRES)."""
     for item in items:
         if item.get_closest_marker("timing"):
             item.add_marker(pytest.mark.xdist_group("timing"))
         if STORE_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.store)
+    if PG_SERVER is None:  # the tests of PostgreSQL itself run in scripts/test's second run, on its cluster
+        left_out = [item for item in items if item.get_closest_marker("postgres_only")]
+        if left_out:
+            config.hook.pytest_deselected(items=left_out)
+            items[:] = [item for item in items if not item.get_closest_marker("postgres_only")]
 
 
 # ---- worked examples and common deals ---------------------------------------------------------

@@ -23,7 +23,7 @@ from markupsafe import Markup, escape
 from werkzeug.exceptions import Conflict as HTTPConflict
 from werkzeug.exceptions import NotFound, UnprocessableEntity
 
-from .. import games, jsontext, matches, sheets, store
+from .. import games, jsontext, matches, pgstore, sheets, store
 from ..games import find_game
 from ..games.base import N_, InvalidDeal, RuleError, Table, Term, UnknownGame, Violation, line_from_json, whole_number
 from ..games.match import MatchState
@@ -195,6 +195,22 @@ def live_etag(match: matches.Match | int) -> str:
 _LIVE_ETAG = re.compile(r'v(\d+)-([A-Za-z-]+)')
 
 
+def _current_version(db: Any, match_id: int) -> int | None:
+    """The match's version now: on PostgreSQL as this process heard it from every process's writes (LISTEN/NOTIFY,
+    ``pgstore.Versions``: no query while it knows), else read from the database."""
+    database = current_app.config["DATABASE"]
+    if not pgstore.is_postgres(database):
+        return store.match_version(db, match_id)
+    versions = pgstore.versions_for(str(database))
+    known = versions.get(match_id)
+    if known is not None:
+        return known
+    version = store.match_version(db, match_id)
+    if version is not None:
+        versions.seen(match_id, version)
+    return version
+
+
 @bp.get("/matches/<int:match_id>/live")
 def live(match_id: int):
     """The part of a page that follows the other phones, polled by static/live.js with ``If-None-Match``: 304 (one
@@ -202,7 +218,7 @@ def live(match_id: int):
     — the match page's table (``?seen=<newest action shown>``), or an entry form's head (``?entry=new&number=N&
     dealer=<seat>``, ``?entry=correct&number=N&version=V``) saying before Save that another phone was first."""
     db = get_db()
-    version = store.match_version(db, match_id)
+    version = _current_version(db, match_id)
     if version is None:
         raise matches.no_match(match_id)
     sent = _LIVE_ETAG.search(request.headers.get("If-None-Match", ""))
