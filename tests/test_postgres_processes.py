@@ -162,8 +162,8 @@ def test_an_unreachable_database_stops_the_start_with_one_line(tmp_path):
     url = "postgresql://nobody:secret@127.0.0.1:1/referee"  # nothing listens on port 1
     env = {k: v for k, v in os.environ.items() if not k.startswith("REFEREE_")}
     env.update(REFEREE_DATABASE=url, REFEREE_SECRET_KEY="x")
-    done = subprocess.run([sys.executable, "-m", "referee", "--host", "127.0.0.1", "--port", "1"], cwd=ROOT, env=env, capture_output=True,
-                          text=True, timeout=60)
+    done = subprocess.run([sys.executable, "-m", "referee", "--host", "127.0.0.1", "--port", "1"], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=60)
     assert done.returncode != 0
     lines = [line for line in done.stderr.splitlines() if line.strip()]
     assert len(lines) == 1, done.stderr
