@@ -338,3 +338,25 @@ def test_an_io_error_at_the_check_is_not_called_damaged(tmp_path, monkeypatch):
 def test_an_error_of_sql_at_start_is_not_called_a_disk_problem(tmp_path):
     exc = _sqlite_error(sqlite3.SQLITE_ERROR, "table match_events already exists")
     assert store.start_problem(tmp_path / "r.sqlite", exc) is None
+
+
+def test_healthz_answers_without_the_passphrase_and_says_which_database(make_app):
+    from tests.conftest import PG_SERVER
+
+    app = make_app(PASSPHRASE="open sesame")
+    r = app.test_client().get("/healthz")
+    assert r.status_code == 200 and r.headers["Cache-Control"] == "no-store"
+    assert r.json["status"] == "ok" and r.json["schema"] == len(store.MIGRATIONS)
+    assert r.json["database"] == ("postgresql" if PG_SERVER else "sqlite") and r.json["query_ms"] >= 0
+    assert "open sesame" not in r.get_data(as_text=True) and "DATABASE" not in r.get_data(as_text=True)
+
+
+@pytest.mark.sqlite_only  # points the running app at a folder instead of its SQLite file
+def test_healthz_says_503_when_the_database_does_not_answer(make_app, tmp_path):
+    app = make_app()
+    client = app.test_client()
+    assert client.get("/healthz").status_code == 200
+    app.config["DATABASE"] = str(tmp_path)  # a folder: SQLite cannot open it
+    r = client.get("/healthz")
+    assert r.status_code == 503
+    assert r.json == {"status": "unavailable", "database": "sqlite", "problem": "OperationalError"}

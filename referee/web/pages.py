@@ -9,13 +9,14 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
+import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from flask import Blueprint, abort, current_app, g, make_response, render_template, request, url_for
+from flask import Blueprint, abort, current_app, g, jsonify, make_response, render_template, request, url_for
 from flask_babel import gettext
 from flask_babel import gettext as _
 from htmx_flask import request as hx_request
@@ -193,6 +194,33 @@ def live_etag(match: matches.Match | int) -> str:
 
 
 _LIVE_ETAG = re.compile(r'v(\d+)-([A-Za-z-]+)')
+
+
+@bp.get("/healthz")
+def healthz():
+    """For a load balancer or a monitor (open without the passphrase; no name, no secret): ``200 {"status": "ok",
+    "database": "sqlite" | "postgresql", "schema": n, "query_ms": …}`` after one query, and on PostgreSQL whether this
+    process hears the other processes' changes (``"listening"``); ``503`` with ``"status": "unavailable"`` and the
+    kind of problem when the database does not answer."""
+    database = str(current_app.config["DATABASE"])
+    kind = "postgresql" if pgstore.is_postgres(database) else "sqlite"
+    started = time.perf_counter()
+    try:
+        db = get_db()
+        schema = store.schema_version(db)
+        db.execute("SELECT COUNT(*) FROM matches WHERE id = 0").fetchone()
+    except Exception as exc:  # noqa: BLE001 - any failure is an unhealthy database, said by its kind only
+        current_app.logger.warning("health check: the database does not answer: %r", exc)
+        response = jsonify({"status": "unavailable", "database": kind, "problem": type(exc).__name__})
+        response.status_code = 503
+    else:
+        body: dict[str, Any] = {"status": "ok", "database": kind, "schema": schema,
+                                "query_ms": round((time.perf_counter() - started) * 1000, 2)}
+        if kind == "postgresql":
+            body["listening"] = pgstore.versions_for(database).listening
+        response = jsonify(body)
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 def _current_version(db: Any, match_id: int) -> int | None:

@@ -71,7 +71,8 @@ THROTTLE = "5/minute;30/hour;100/day"
 GLOBAL_THROTTLE = "30/minute;300/hour"
 
 CHANGING = {"POST", "PUT", "PATCH", "DELETE"}
-OPEN_PATHS = ("/static/", "/share/", "/t/", "/login", "/favicon", "/manifest.webmanifest", "/sw.js", "/offline")
+OPEN_PATHS = ("/static/", "/share/", "/t/", "/login", "/favicon", "/manifest.webmanifest", "/sw.js", "/offline",
+              "/healthz")
 # API actions that take no body: a POST without one (and without Content-Type) is accepted.
 BODYLESS = {"api.end_match", "api.abandon_match", "api.resume_match", "api.rematch", "api.restore_deal",
             "api.restore_version", "api.draw_round", "api.end_table", "api.revoke_table_link",
