@@ -194,3 +194,12 @@ def test_a_backup_of_postgresql_is_a_sqlite_file_referee_runs_on(database, tmp_p
     assert copy.get(f"/api/matches/{match['id']}").json["totals"] == client.get(f"/api/matches/{match['id']}").json[
         "totals"]
     assert Path(tmp_path / "backup.sqlite").stat().st_size > 0
+
+
+def test_a_server_too_old_stops_the_start_with_one_line(database, monkeypatch):
+    monkeypatch.setattr(pgstore, "MIN_SERVER", 990000)  # as if the server were older than Referee needs
+    with pytest.raises(store.CannotStart) as refused:
+        create_app({"DATABASE": database, **TEST_CONFIG})
+    said = str(refused.value.format_message())
+    assert said.startswith("Referee cannot use the PostgreSQL database") and "Referee needs 99 or newer" in said
+    assert "\n" not in said
