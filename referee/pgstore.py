@@ -190,6 +190,11 @@ class PgDatabase:
     def closed(self) -> bool:
         return bool(self._conn.closed)
 
+    @property
+    def broken(self) -> bool:
+        """The connection was lost (the server restarted or went away): it cannot be used again."""
+        return bool(self._conn.broken or self._conn.closed)
+
     @contextmanager
     def ensure_autocommit_on(self) -> Iterator[None]:
         yield

@@ -203,3 +203,18 @@ def test_a_server_too_old_stops_the_start_with_one_line(database, monkeypatch):
     said = str(refused.value.format_message())
     assert said.startswith("Referee cannot use the PostgreSQL database") and "Referee needs 99 or newer" in said
     assert "\n" not in said
+
+
+def test_a_lost_connection_answers_503_once_and_the_next_request_gets_a_new_one(database):
+    from tests.conftest import _pg_admin
+
+    app = create_app({"DATABASE": database, **TEST_CONFIG})
+    client = app.test_client()
+    match = client.post("/api/matches", json={"game": "klaberjass", "players": ["Ann", "Ben"]}).json
+    name = database.rsplit("/", 1)[1]
+    _pg_admin(f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{name}' "
+              "AND application_name = '' AND pid <> pg_backend_pid()")  # as a restarted server would
+    answers = [client.get(f"/api/matches/{match['id']}") for _ in range(3)]
+    statuses = [r.status_code for r in answers]
+    assert statuses == [503, 200, 200]  # the pooled connection's request, then a fresh connection
+    assert answers[0].json["errors"][0]["code"] == "database_unavailable" and answers[0].headers["Retry-After"] == "5"

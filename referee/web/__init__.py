@@ -15,7 +15,7 @@ from jinja2 import ChoiceLoader, FileSystemLoader
 from werkzeug.exceptions import HTTPException
 
 from . import api, db, events, games, history, pages, portable, seasons, security, share, sheets, wire
-from .common import database_error, http_error, unexpected_error, vary_on_htmx, when
+from .common import database_error, database_unavailable, http_error, unexpected_error, vary_on_htmx, when
 
 
 def register(app: Flask) -> None:
@@ -44,4 +44,10 @@ def register(app: Flask) -> None:
 
     app.register_error_handler(HTTPException, http_error)
     app.register_error_handler(sqlite3.DatabaseError, database_error)
+    try:  # PostgreSQL (an optional dependency) gone away mid-request: 503, not 500
+        import psycopg
+    except ImportError:
+        pass
+    else:
+        app.register_error_handler(psycopg.OperationalError, database_unavailable)
     app.register_error_handler(Exception, unexpected_error)

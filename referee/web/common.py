@@ -185,6 +185,22 @@ def database_error(exc: sqlite3.DatabaseError) -> tuple[Any, int]:
     return render_template("error.html", code=status, title=gettext("Nothing was stored"), message=message), status
 
 
+def database_unavailable(exc: Exception) -> tuple[Any, int]:
+    """PostgreSQL does not answer (its server restarted, the network between them dropped): 503 with Retry-After, and
+    the connection is not lent again (``db.give_back``)."""
+    current_app.logger.error("database_unavailable on %s %s: %s", request.method, request.path, exc)
+    message = gettext("Referee's database does not answer right now, so this request was not completed. Try again in "
+                      "a moment: sending it again is safe (a deal is never entered twice).")
+    if wants_json():
+        response = jsonify({"errors": [{"field": None, "code": "database_unavailable", "message": message}]})
+    else:
+        response = current_app.make_response(render_template(
+            "error.html", code=503, title=gettext("Try again in a moment"), message=message))
+    response.status_code = 503
+    response.headers["Retry-After"] = "5"
+    return response, 503
+
+
 def unexpected_error(exc: Exception) -> tuple[Any, int]:
     """Any other exception: logged with its traceback and a request id, and answered with that id (500)."""
     request_id = uuid.uuid4().hex[:12]

@@ -103,10 +103,16 @@ def give_back(db: Database) -> None:
     the next request, or is closed when ``KEEP`` wait already (the longest waiting first). Connections waiting on
     another file are closed: the pool keeps those of one file, the one a request used last (a process serves one
     database; tests make many apps, one after another)."""
+    if getattr(db.conn, "broken", False):  # a PostgreSQL connection that lost its server: never lent again
+        db.conn.close()
+        return
     try:
         if db.conn.in_transaction:
             db.conn.rollback()
     except sqlite3.ProgrammingError:  # closed meanwhile (by whoever had it): nothing to keep
+        return
+    except Exception:  # noqa: BLE001 - PostgreSQL gone meanwhile: this connection is done with
+        db.conn.close()
         return
     opened_on: Identity = db.opened_on  # type: ignore[attr-defined]
     with _idle_guard:
