@@ -104,6 +104,16 @@ class _SqliteInt(IntegerConverter):
         return number if number <= 2**63 - 1 else 0
 
 
+def sqlite_path(database: str) -> str:
+    """REFEREE_DATABASE as the store takes it: a path, or ``sqlite:`` and a path (``sqlite:///srv/referee.sqlite``,
+    ``sqlite:instance/referee.sqlite``) — the embedded default —, or a PostgreSQL URL, kept as it is."""
+    if database.startswith("sqlite://"):
+        return database.removeprefix("sqlite://") or ":memory:"
+    if database.startswith("sqlite:"):
+        return database.removeprefix("sqlite:")
+    return database
+
+
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """The application factory. ``test_config`` overrides configuration (DATABASE, SECRET_KEY, ...)."""
     app = Flask(
@@ -114,7 +124,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     )
     app.url_map.converters["int"] = _SqliteInt
     instance = Path(app.instance_path)
-    database = os.environ.get("REFEREE_DATABASE") or str(instance / "referee.sqlite")
+    database = sqlite_path(os.environ.get("REFEREE_DATABASE") or str(instance / "referee.sqlite"))
     app.config.from_mapping(
         DATABASE=database,
         MAX_CONTENT_LENGTH=256 * 1024,

@@ -360,3 +360,22 @@ def test_healthz_says_503_when_the_database_does_not_answer(make_app, tmp_path):
     r = client.get("/healthz")
     assert r.status_code == 503
     assert r.json == {"status": "unavailable", "database": "sqlite", "problem": "OperationalError"}
+
+
+@pytest.mark.parametrize(("given", "path"), [
+    ("sqlite:///srv/referee.sqlite", "/srv/referee.sqlite"), ("sqlite:instance/x.sqlite", "instance/x.sqlite"),
+    ("/srv/referee.sqlite", "/srv/referee.sqlite"), ("postgresql://u@h/db", "postgresql://u@h/db"),
+    ("postgres://u@h/db", "postgres://u@h/db"),
+])
+def test_referee_database_takes_a_path_a_sqlite_url_or_a_postgresql_url(given, path):
+    from referee.app import sqlite_path
+
+    assert sqlite_path(given) == path
+
+
+@pytest.mark.sqlite_only
+def test_a_sqlite_url_in_the_environment_opens_that_file(tmp_path, monkeypatch):
+    monkeypatch.setenv("REFEREE_DATABASE", f"sqlite://{tmp_path / 'club.sqlite'}")
+    app = create_app({"SECRET_KEY": "s", "PASSPHRASE": None})
+    assert app.config["DATABASE"] == str(tmp_path / "club.sqlite") and (tmp_path / "club.sqlite").exists()
+    store.close_write_lock(app.config["DATABASE"])
