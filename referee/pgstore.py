@@ -332,6 +332,7 @@ class Versions:
         self._known: dict[int, int] = {}
         self._guard = threading.Lock()
         self.listening = False
+        self.listener: Listener | None = None
 
     def heard(self, match_id: int, version: int) -> None:
         with self._guard:
@@ -378,6 +379,8 @@ class Listener:
                             match_id, _space, version = note.payload.partition(" ")
                             if match_id.isdigit() and version.isdigit():
                                 self.versions.heard(int(match_id), int(version))
+            except psycopg.errors.InvalidCatalogName:  # the database was dropped: nothing to listen to any more
+                self._stop.set()
             except psycopg.Error:
                 pass
             self.versions.listening = False
@@ -398,5 +401,13 @@ def versions_for(url: str) -> Versions:
         versions = _listening.get(url)
         if versions is None:
             versions = _listening[url] = Versions()
-            Listener(url, versions)
+            versions.listener = Listener(url, versions)
         return versions
+
+
+def stop_listening(url: str) -> None:
+    """Stop listening to a database this process is done with (a test's, about to be dropped)."""
+    with _listening_guard:
+        versions = _listening.pop(url, None)
+    if versions is not None and versions.listener is not None:
+        versions.listener.stop()

@@ -160,8 +160,10 @@ def drop_database(url: str) -> None:
     """A test's PostgreSQL database, dropped with the connections still open on it (a SQLite file goes with the
     test's folder)."""
     if PG_SERVER is not None and url.startswith(PG_SERVER.rsplit("/", 1)[0]):
+        from referee import pgstore
         from referee.web import db as web_db
 
+        pgstore.stop_listening(url)
         web_db.close_idle()
         _pg_admin(f'DROP DATABASE IF EXISTS "{url.rsplit("/", 1)[1]}" WITH (FORCE)')
 
