@@ -153,7 +153,7 @@ class PgDatabase:
             return Cursor(self._conn.cursor(), False)
         text, returns_id = translate(sql)
         cursor = self._conn.cursor()
-        cursor.execute(text, list(params) if params is not None else None, prepare=False)
+        cursor.execute(text, list(params) if params is not None else None)  # prepared after 5 uses
         return Cursor(cursor, returns_id)
 
     def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
