@@ -225,11 +225,29 @@ PG_PREAMBLE = (
 # as "<match id> <version>", when its transaction commits.
 PG_NOTIFY = (
     "CREATE OR REPLACE FUNCTION referee_notify() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
-    f"PERFORM pg_notify('{CHANNEL}', NEW.id || ' ' || NEW.version); RETURN NULL; END $$",
+    f"PERFORM pg_notify('{CHANNEL}', NEW.id || ' ' || NEW.version); "
+    f"PERFORM pg_notify('{CHANNEL}', 'e' || t.event_id) FROM event_tables t WHERE t.match_id = NEW.id; "
+    "RETURN NULL; END $$",
     "DROP TRIGGER IF EXISTS referee_match_changed ON matches",
     "CREATE TRIGGER referee_match_changed AFTER INSERT OR UPDATE OF version ON matches FOR EACH ROW "
     "EXECUTE FUNCTION referee_notify()",
+    # an event's board: its tables (ended, a link revoked or renewed), players (joining, leaving), rounds (drawn)
+    "CREATE OR REPLACE FUNCTION referee_notify_event() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+    f"PERFORM pg_notify('{CHANNEL}', 'e' || COALESCE(NEW.event_id, OLD.event_id)); RETURN NULL; END $$",
+    *(statement for table in ("event_tables", "event_players", "event_rounds") for statement in (
+        f"DROP TRIGGER IF EXISTS referee_{table}_changed ON {table}",
+        f"CREATE TRIGGER referee_{table}_changed AFTER INSERT OR UPDATE OR DELETE ON {table} FOR EACH ROW "
+        "EXECUTE FUNCTION referee_notify_event()")),
+    # and the confirmations of its tables
+    "CREATE OR REPLACE FUNCTION referee_notify_confirmed() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+    f"PERFORM pg_notify('{CHANNEL}', 'e' || t.event_id) FROM event_tables t WHERE t.match_id = NEW.match_id; "
+    "RETURN NULL; END $$",
+    "DROP TRIGGER IF EXISTS referee_confirmations_changed ON confirmations",
+    "CREATE TRIGGER referee_confirmations_changed AFTER INSERT ON confirmations FOR EACH ROW "
+    "EXECUTE FUNCTION referee_notify_confirmed()",
 )
+NOTIFY_TRIGGERS = ("referee_match_changed", "referee_event_tables_changed", "referee_event_players_changed",
+                   "referee_event_rounds_changed", "referee_confirmations_changed")
 
 
 def pg_migration(script: str) -> list[str]:
@@ -280,7 +298,9 @@ def migrate(db: PgDatabase, migrations: Sequence[str]) -> int:
 
 
 def _has_trigger(db: PgDatabase) -> bool:
-    return db._conn.execute("SELECT 1 FROM pg_trigger WHERE tgname = 'referee_match_changed'").fetchone() is not None
+    """Whether every trigger of ``PG_NOTIFY`` is there (a database made by an earlier Referee gets the new ones)."""
+    row = db._conn.execute("SELECT COUNT(*) FROM pg_trigger WHERE tgname = ANY(%s)", [list(NOTIFY_TRIGGERS)]).fetchone()
+    return row is not None and int(row[0]) == len(NOTIFY_TRIGGERS)
 
 
 class TooNew(RuntimeError):
@@ -330,9 +350,23 @@ class Versions:
 
     def __init__(self) -> None:
         self._known: dict[int, int] = {}
+        self._events: dict[int, int] = {}  # event id → how many changes of it were heard
+        self._epoch = 0  # one more each time what was heard is forgotten
         self._guard = threading.Lock()
         self.listening = False
         self.listener: Listener | None = None
+
+    def event_heard(self, event_id: int) -> None:
+        with self._guard:
+            self._events[event_id] = self._events.get(event_id, 0) + 1
+
+    def event_generation(self, event_id: int) -> tuple[int, int] | None:
+        """What this process has heard of an event's changes so far (None while not listening): an event's board
+        read from the database under one generation is current until the generation moves."""
+        if not self.listening:
+            return None
+        with self._guard:
+            return (self._epoch, self._events.get(event_id, 0))
 
     def heard(self, match_id: int, version: int) -> None:
         with self._guard:
@@ -352,12 +386,15 @@ class Versions:
     def forget(self) -> None:
         with self._guard:
             self._known.clear()
+            self._events.clear()
+            self._epoch += 1
 
 
 class Listener:
-    """One thread per process on a connection that LISTENs: each NOTIFY ("<match id> <version>", sent by the trigger
-    when a change commits, in any process) goes into ``versions``. It connects again after the connection is lost (a
-    restarted server), every two seconds, and forgets what it knew until then."""
+    """One thread per process on a connection that LISTENs: each NOTIFY goes into ``versions`` — "<match id>
+    <version>", or "e<event id>" for a change an event's board shows, sent by the triggers when a change commits, in
+    any process. It connects again after the connection is lost (a restarted server), every two seconds, and forgets
+    what it knew until then."""
 
     def __init__(self, url: str, versions: Versions) -> None:
         self.url, self.versions = url, versions
@@ -379,6 +416,8 @@ class Listener:
                             match_id, _space, version = note.payload.partition(" ")
                             if match_id.isdigit() and version.isdigit():
                                 self.versions.heard(int(match_id), int(version))
+                            elif match_id.startswith("e") and match_id[1:].isdigit():
+                                self.versions.event_heard(int(match_id[1:]))
             except psycopg.errors.InvalidCatalogName:  # the database was dropped: nothing to listen to any more
                 self._stop.set()
             except psycopg.Error:

@@ -156,6 +156,17 @@ def test_the_versions_heard_follow_every_write(database):
     while versions.get(match["id"]) != version and time.monotonic() < deadline:
         time.sleep(0.01)
     assert versions.get(match["id"]) == version  # heard through NOTIFY, not read
+    event = client.post("/api/events", json={"name": "E", "game": "klaberjass", "players": ["Ann", "Ben"]}).json
+    before = versions.event_generation(event["id"])
+    table = client.post(f"/api/events/{event['id']}/rounds").json["tables"][0]  # a round drawn: heard
+    while versions.event_generation(event["id"]) == before and time.monotonic() < deadline:
+        time.sleep(0.01)
+    drawn = versions.event_generation(event["id"])
+    assert drawn is not None and before is not None and drawn[1] > before[1]
+    client.post(f"/api/matches/{table['match']}/deals", json=DEALS[0])  # a table's deal: heard for its event too
+    while versions.event_generation(event["id"]) == drawn and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert versions.event_generation(event["id"]) != drawn
 
 
 def test_an_unreachable_database_stops_the_start_with_one_line(tmp_path):
@@ -218,3 +229,49 @@ def test_a_lost_connection_answers_503_once_and_the_next_request_gets_a_new_one(
     statuses = [r.status_code for r in answers]
     assert statuses == [503, 200, 200]  # the pooled connection's request, then a fresh connection
     assert answers[0].json["errors"][0]["code"] == "database_unavailable" and answers[0].headers["Retry-After"] == "5"
+
+
+def test_a_board_on_one_process_follows_the_tables_played_through_the_other(database, tmp_path):
+    """An event's board (polled every 3 s) on process A answers 304 from what A heard, and shows a deal entered and a
+    table link revoked through process B at its next poll."""
+    a, b = Server(database, tmp_path / "a.log"), Server(database, tmp_path / "b.log")  # type: ignore[arg-type]
+    a.start()
+    b.start()
+    try:
+        status, event = _request(b.base, "POST", "/api/events", {"name": "E", "game": "klaberjass", "round": "deals:2",
+                                                                 "players": ["Ann", "Ben", "Cid", "Dee"]})
+        assert status == 201
+        status, drawn = _request(b.base, "POST", f"/api/events/{event['id']}/rounds")
+        assert status == 201
+        board = f"/events/{event['id']}/board"
+        conn = http.client.HTTPConnection("127.0.0.1", a.port, timeout=10)
+
+        def poll(etag: str) -> tuple[int, str, str]:
+            conn.request("GET", board, headers={"If-None-Match": etag} if etag else {})
+            answer = conn.getresponse()
+            return answer.status, answer.getheader("ETag") or etag, answer.read().decode()
+
+        status, etag, _page = poll("")
+        assert status == 200
+        assert poll(etag)[0] == 304
+        table = drawn["tables"][0]
+        dealer, elder = table["players"]
+        deal = {"upcard": "hearts", "calls": ["take"], "points": {elder: 80, dealer: 60}, "last_trick": elder}
+        assert _request(b.base, "POST", f"/api/matches/{table['match']}/deals", deal)[0] == 201
+        for change in ("a deal", "a revoked link"):
+            written = time.monotonic()
+            while True:
+                status, new_etag, page = poll(etag)
+                if status == 200:
+                    break
+                assert time.monotonic() - written < 2.0, f"process A's board did not show {change} within 2 s"
+                time.sleep(0.02)
+            assert new_etag != etag
+            etag = new_etag
+            if change == "a deal":
+                assert f"{elder} <b>90</b>" in page
+                assert _request(b.base, "POST", f"/api/events/{event['id']}/tables/1/revoke")[0] == 200
+        conn.close()
+    finally:
+        a.stop()
+        b.stop()

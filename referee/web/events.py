@@ -10,12 +10,12 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from flask import Blueprint, Response, make_response, render_template, request, session, url_for
+from flask import Blueprint, Response, current_app, make_response, render_template, request, session, url_for
 from flask_babel import gettext
 from werkzeug.exceptions import Conflict as HTTPConflict
 from werkzeug.exceptions import NotFound, UnprocessableEntity
 
-from .. import games, matches, store
+from .. import games, matches, pgstore, store
 from ..games.base import RuleError, Violation, whole_number
 from ..matches import club
 from ..matches.money import event_settlement
@@ -183,7 +183,7 @@ def event_page(event_id: int):
 def board(event_id: int):
     """The board, asked for again every few seconds by every screen showing it: ``304`` (one query, nothing rendered)
     while nothing it shows has changed, and each change rendered once for all the screens (in each language)."""
-    state = club.event_state(get_db(), event_id)
+    state = _board_state(event_id)
     if state is None:
         raise club.no_event(event_id)
     page = whole_number(request.args.get("page", "0"), 4) or 0
@@ -204,6 +204,25 @@ def board(event_id: int):
     return response
 
 
+def _board_state(event_id: int) -> str | None:
+    """The event's board validator: on PostgreSQL the one read under the generation of changes this process has heard
+    of the event (LISTEN/NOTIFY: no query until something of it changes, in any process), else read each time."""
+    database = str(current_app.config["DATABASE"])
+    if not pgstore.is_postgres(database):
+        return club.event_state(get_db(), event_id)
+    # taken before reading: a change committed meanwhile moves it, and the next poll reads again
+    generation = pgstore.versions_for(database).event_generation(event_id)
+    kept = _board_states.get(event_id)
+    if generation is not None and kept is not None and kept[1] == generation:
+        return kept[0]
+    state = club.event_state(get_db(), event_id)
+    if generation is not None and state is not None:
+        with _boards_lock:
+            _board_states[event_id] = (state, generation)
+    return state
+
+
+_board_states: dict[int, tuple[str, tuple[int, int]]] = {}  # PostgreSQL: each event's validator, and when it was read
 _boards: dict[tuple[int, str], str] = {}  # the latest boards rendered, by event and state: shared by every screen
 _boards_lock = threading.Lock()
 
