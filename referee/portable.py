@@ -206,12 +206,17 @@ def _event_document(db: Database, event_id: int, unreadable_ids: set[int]) -> di
             "seed": seed, "created": created, "players": players, "drawn": drawn}
 
 
-def _unreadable_event(db: Database, event_id: int, exc: Exception) -> dict[str, Any]:
-    logging.getLogger("referee").error("export: event %s cannot be read: %r", event_id, exc)
+def _uid_of_unreadable(db: Database, table: str, noun: str, row_id: int, exc: Exception) -> str | None:
+    """The uid of a match or event (``table``) that could not be read, logged as such; None when even that fails."""
+    logging.getLogger("referee").error("export: %s %s cannot be read: %r", noun, row_id, exc)
     try:
-        uid = db.execute("SELECT uid FROM events WHERE id = ?", [event_id]).fetchone()[0]
+        return db.execute(f"SELECT uid FROM {table} WHERE id = ?", [row_id]).fetchone()[0]
     except Exception:  # noqa: BLE001
-        uid = None
+        return None
+
+
+def _unreadable_event(db: Database, event_id: int, exc: Exception) -> dict[str, Any]:
+    uid = _uid_of_unreadable(db, "events", "event", event_id, exc)
     said = str(exc)[:200] if isinstance(exc, _TableNotExported) else f"{type(exc).__name__}: {str(exc)[:200]}"
     return {"event": event_id, "uid": uid,
             "reason": f"Event {event_id} could not be read ({said}); it is not in this file."}
@@ -238,11 +243,7 @@ class _Pieces:
 
 
 def _unreadable_match(db: Database, match_id: int, exc: Exception) -> dict[str, Any]:
-    logging.getLogger("referee").error("export: match %s cannot be read: %r", match_id, exc)
-    try:
-        uid = db.execute("SELECT uid FROM matches WHERE id = ?", [match_id]).fetchone()[0]
-    except Exception:  # noqa: BLE001
-        uid = None
+    uid = _uid_of_unreadable(db, "matches", "match", match_id, exc)
     return {
         "id": match_id,
         "uid": uid,

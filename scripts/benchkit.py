@@ -107,17 +107,8 @@ def serving(tmp: Path, name: str, threads: int, command: list[str] | None = None
 def serving_process(tmp: Path, name: str, threads: int, command: list[str] | None = None
                     ) -> Iterator[tuple[int, Path, subprocess.Popen]]:
     """``serving``, also yielding the server's process (to read its CPU time)."""
-    port = free_port()
-    log_path = tmp / f"{name}.log"
-    with open(log_path, "wb") as log:
-        proc = start_server(port, tmp / f"{name}.sqlite", log, threads, command)
-        try:
-            wait_until_up(proc, port)
-            yield port, log_path, proc
-        finally:
-            if proc.poll() is None:
-                os.kill(proc.pid, signal.SIGKILL)
-            proc.wait(timeout=10)
+    with serving_database(tmp, name, tmp / f"{name}.sqlite", threads, command) as served:
+        yield served
 
 
 def cpu_seconds(pid: int) -> float:
@@ -194,14 +185,14 @@ def percentile(ordered: list[float], p: float) -> float:
 
 
 @contextmanager
-def serving_database(tmp: Path, name: str, database: str | Path, threads: int
+def serving_database(tmp: Path, name: str, database: str | Path, threads: int, command: list[str] | None = None
                      ) -> Iterator[tuple[int, Path, subprocess.Popen]]:
-    """``serving_process`` on a database given whole — a SQLite file's path or a PostgreSQL URL
-    (``postgresql://…``) — rather than ``tmp/<name>.sqlite``; the log is still ``tmp/<name>.log``."""
+    """The server on a database given whole — a SQLite file's path or a PostgreSQL URL (``postgresql://…``) —, up and
+    answering; yields its port, its log's path (``tmp/<name>.log``) and its process; killed afterwards."""
     port = free_port()
     log_path = tmp / f"{name}.log"
     with open(log_path, "wb") as log:
-        proc = start_server(port, database, log, threads)  # type: ignore[arg-type]  # a URL string works the same
+        proc = start_server(port, database, log, threads, command)  # type: ignore[arg-type]  # a URL works the same
         try:
             wait_until_up(proc, port)
             yield port, log_path, proc

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Literal
@@ -76,8 +76,24 @@ class Row:
 
     @property
     def place_text(self) -> str:
-        """ "3=" for a shared third place, "3" otherwise."""
-        return f"{self.place}=" if self.shared else str(self.place)
+        return place_text(self.place, self.shared)
+
+
+def place_text(place: int, shared: bool) -> str:
+    """ "3=" for a shared third place, "3" otherwise (RULES.md 5.5)."""
+    return f"{place}=" if shared else str(place)
+
+
+def places(keys: Sequence[Hashable]) -> list[tuple[int, bool]]:
+    """Each place of a list already in order, ranked by ``keys`` (equal keys share a place, and the next place
+    after two shared thirds is 5th): (place, shared) for each."""
+    counts = Counter(keys)
+    found, ahead = [], 0
+    for i, key in enumerate(keys):
+        if i and key != keys[i - 1]:
+            ahead = i
+        found.append((ahead + 1, counts[key] > 1))
+    return found
 
 
 @dataclass(frozen=True)
@@ -105,12 +121,8 @@ def standings(seats: int, players: Sequence[str], rounds: Sequence[Round]) -> St
         confirmed = all(t.finished and t.confirmed for r in rounds for t in r.tables if player in t.players)
         keyed.append((figures, Row(0, False, player, figures[0], figures[1:], lines, confirmed)))
     keyed.sort(key=lambda kr: (tuple(-x for x in kr[0]), draw_order[kr[1].player]))
-    counts = Counter(key for key, _ in keyed)
-    rows, ahead = [], 0
-    for i, (key, row) in enumerate(keyed):
-        if i and key != keyed[i - 1][0]:
-            ahead = i
-        rows.append(Row(ahead + 1, counts[key] > 1, row.player, row.score, row.tiebreaks, row.rounds, row.confirmed))
+    rows = [Row(place, shared, row.player, row.score, row.tiebreaks, row.rounds, row.confirmed)
+            for (place, shared), (_key, row) in zip(places([key for key, _ in keyed]), keyed, strict=True)]
     provisional = any(not t.finished for r in rounds for t in r.tables)
     return Standings(tuple(rows), provisional)
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
-from .club import Standings
+from .club import Standings, place_text, places
 
 LeaguePoints = Literal["score", "placing"]
 LEAGUE_POINTS: tuple[LeaguePoints, ...] = ("score", "placing")
@@ -50,7 +50,7 @@ class SeasonRow:
 
     @property
     def place_text(self) -> str:
-        return f"{self.place}=" if self.shared else str(self.place)
+        return place_text(self.place, self.shared)
 
 
 @dataclass(frozen=True)
@@ -93,14 +93,8 @@ def season_table(events: Sequence[SeasonEvent], best_of: int | None = None, leag
             0, False, names[player_key], total, len(lines),
             tuple(EventPoints(event_id, points, event_id in chosen) for _pos, event_id, points in lines))))
     rows.sort(key=lambda item: (-item[0][0], -item[0][1], item[1].player.casefold()))
-    sharing: dict[tuple[Fraction, int], int] = {}
-    for rank, _row in rows:
-        sharing[rank] = sharing.get(rank, 0) + 1
-    placed: list[SeasonRow] = []
-    first: dict[tuple[Fraction, int], int] = {}
-    for n, (rank, row) in enumerate(rows):
-        place = first.setdefault(rank, n + 1)
-        placed.append(SeasonRow(place, sharing[rank] > 1, row.player, row.points, row.events, row.lines))
+    placed = [SeasonRow(place, shared, row.player, row.points, row.events, row.lines)
+              for (place, shared), (_rank, row) in zip(places([rank for rank, _ in rows]), rows, strict=True)]
     return SeasonTable(tuple(placed), best_of, league_points, any(e.standings.provisional for e in events))
 
 
