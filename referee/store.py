@@ -19,7 +19,7 @@ import weakref
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager, nullcontext
 from contextvars import ContextVar
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any, cast
 
@@ -1076,8 +1076,8 @@ def search_matches(
         where.append("created >= ?")
         args.append(since)
     if until:
-        where.append("created < date(?, '+1 day')")
-        args.append(until)
+        where.append("created < ?")  # before the next day: the same SQL on SQLite and PostgreSQL
+        args.append((date.fromisoformat(until) + timedelta(days=1)).isoformat())
     if player:
         where.append("id IN (SELECT match_id FROM match_players WHERE name_key LIKE ? ESCAPE '\\')")
         args.append("%" + player.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%")
