@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Literal
@@ -18,6 +18,7 @@ import networkx as nx
 
 Seating = Literal["standings", "random"]
 Result = Literal["win", "draw", "loss", "bye", "absent"]
+Status = Literal["open", "playing", "between_rounds", "ended"]
 
 MATCH_POINTS: Mapping[str, int] = {"win": 2, "draw": 1, "loss": 0, "bye": 2, "absent": 0}  # RULES.md 5.5, two players
 
@@ -34,6 +35,13 @@ class Table:
     finished: bool = False
     winner: str | None = None  # a finished match's winner; None on a finished match is a draw
     confirmed: bool = False  # every player of the table confirmed its result (RULES.md 5.6)
+    started: bool = True  # a deal was entered (RULES.md 5.5: a table not started has no result while it plays)
+
+    @property
+    def counts(self) -> bool:
+        """Whether the table has a result to count (RULES.md 5.5): once a deal is entered, or once it has ended (a
+        table the director ends with no deal counts as it stands, 0 : 0)."""
+        return self.started or self.finished
 
 
 @dataclass(frozen=True)
@@ -111,8 +119,10 @@ def standings(seats: int, players: Sequence[str], rounds: Sequence[Round]) -> St
     Two-player games: match points (win 2, draw 1, loss 0, bye 2), then the sum of differences, then the sum of own
     totals. Spitzer (``seats`` 4): the sum of game points (a bye 0), then rounds won (the highest total at one's table,
     a shared highest counting for each), then the best single round played. Equal on all of them: the place is
-    shared. A table still playing counts with its current totals (``provisional``); who leads it counts as winning it.
-    Players on one place are listed in the order of the round-1 draw, then the event's."""
+    shared. A table still playing counts with its current totals (``provisional``) once its first deal is entered;
+    who leads it counts as winning it. A table with no deal entered yet counts nothing (its players are playing), unless
+    the director ended it: then it counts as it stands, 0 : 0. Players on one place are listed in the order of the
+    round-1 draw, then the event's."""
     draw_order = _draw_order(players, rounds)
     keyed: list[tuple[tuple[int, ...], Row]] = []
     for player in players:
@@ -141,6 +151,8 @@ def _line(player: str, round_: Round) -> RoundLine:
     table = _table_of(player, round_)
     if table is None:
         return RoundLine(round_.number, None, None, "bye" if player in round_.byes else "absent")
+    if not table.counts:  # not started: no total, no result (shown as playing)
+        return RoundLine(round_.number, table.number, None, None)
     total = int(table.totals.get(player, 0))
     if not table.finished:
         return RoundLine(round_.number, table.number, total, None)
@@ -161,6 +173,8 @@ def _two_player(player: str, rounds: Sequence[Round], lines: Sequence[RoundLine]
         if table is None:
             points += MATCH_POINTS[line.result or "absent"]
             continue
+        if not table.counts:  # no deal entered yet: nothing to count
+            continue
         mine = int(table.totals.get(player, 0))
         theirs = max((int(table.totals.get(p, 0)) for p in table.players if p != player), default=0)
         # a table in play counts as it stands
@@ -176,13 +190,30 @@ def _spitzer(player: str, rounds: Sequence[Round], lines: Sequence[RoundLine]) -
     totals, won, best = 0, 0, None
     for round_ in rounds:
         table = _table_of(player, round_)
-        if table is None:
+        if table is None or not table.counts:
             continue
         mine = int(table.totals.get(player, 0))
         totals += mine
         won += mine == max(int(table.totals.get(p, 0)) for p in table.players)
         best = mine if best is None else max(best, mine)
     return totals, won, best or 0
+
+
+def status(rounds_planned: int, rounds: Sequence[Round]) -> Status:
+    """Where an event stands: ``open`` before round 1 is drawn, ``playing`` while a table of the latest round plays,
+    ``between_rounds`` once it is over and more rounds are planned, ``ended`` once the last planned round is over
+    (RULES.md 5.4: a round is over when every table's match has ended)."""
+    if not rounds:
+        return "open"
+    latest = rounds[-1]
+    if not all(t.finished for t in latest.tables):
+        return "playing"
+    return "ended" if latest.number >= rounds_planned else "between_rounds"
+
+
+def winners(table: Standings) -> tuple[str, ...]:
+    """Who is placed first (more than one on a shared first place); nobody in an empty event."""
+    return tuple(row.player for row in table.rows if row.place == 1)
 
 
 # ---- the seat draw (RULES.md 5.2–5.3) --------------------------------------------------------------------------
@@ -209,31 +240,104 @@ def repeats(tables: Iterable[Sequence[str]], before: Mapping[frozenset[str], int
     return sum(before.get(frozenset(pair), 0) for table in tables for pair in combinations(table, 2))
 
 
+Apart = Collection[frozenset[str]]
+"""Pairs of players to keep at different tables (a couple, a parent and child): the event's option ``avoid``."""
+
+
 def draw(
     seats: int, present: Sequence[str], rounds: Sequence[Round], seating: Seating, seed: int,
-    order: Sequence[str] = (),
+    order: Sequence[str] = (), apart: Apart = (),
 ) -> Draw:
     """The next round's seats for the players ``present`` (in the event's order), after ``rounds``.
 
     Round 1 (no rounds yet) is a random draw from ``seed``; later rounds follow ``seating``: ``standings`` (``order``:
     the standings' order, shared places already in the round-1 draw's order) or ``random`` (a draw from ``seed`` with
     the fewest repeated table-mates). Byes (RULES.md 5.2): the players who do not fill a table sit out: the fewest
-    byes so far first, then the lowest in the standings, then by the draw."""
+    byes so far first, then the lowest in the standings, then by the draw. Each pair of ``apart`` sits at different
+    tables whenever some seating allows it: before any repeat is avoided or the standings' order is kept (in round 1,
+    a player drawn to sit out may take the seat; later, the byes stay as RULES.md 5.2 gives them)."""
     rng = random.Random(seed)
+    avoid = {pair for pair in apart if len(pair) == 2}
     if not rounds:
         shuffled = list(present)
         rng.shuffle(shuffled)
         cut = len(shuffled) - len(shuffled) % seats
-        return Draw(_chunks(shuffled[:cut], seats), tuple(shuffled[cut:]))
+        tables, byes = _keep_apart(_chunks(shuffled[:cut], seats), shuffled[cut:], avoid, shuffled, rng)
+        return Draw(tables, byes)
     ranked = [p for p in order if p in present] + [p for p in present if p not in order]
     byes = _byes(ranked, rounds, len(ranked) % seats, rng)
     playing = [p for p in ranked if p not in byes]
     before = met(rounds)
     if seating == "standings":
-        tables = _pair_by_standings(playing, before) if seats == 2 else _chunks(playing, seats)
+        tables = _pair_by_standings(playing, before, avoid) if seats == 2 else _chunks(playing, seats)
     else:
-        tables = _fewest_repeats(playing, seats, rounds, before, rng)
+        tables = _fewest_repeats(playing, seats, rounds, before, rng, avoid)
+    tables, _spare = _keep_apart(tables, (), avoid, playing, rng)
     return Draw(tables, byes)
+
+
+def together(tables: Iterable[Sequence[str]], apart: Apart) -> int:
+    """How many pairs of ``apart`` sit at one table of ``tables``."""
+    return sum(frozenset(pair) in apart for table in tables for pair in combinations(table, 2))
+
+
+def _keep_apart(
+    tables: Sequence[Sequence[str]], spare: Sequence[str], apart: Apart, order: Sequence[str], rng: random.Random,
+) -> tuple[tuple[tuple[str, ...], ...], tuple[str, ...]]:
+    """``tables`` changed as little as needs be so that no pair of ``apart`` shares one: the later of a pair (in
+    ``order``) changes places, seat for seat, with the nearest player in ``order`` at another table (or among
+    ``spare``, who may take a seat) whose move lowers the count; where no single move helps, a seeded local search.
+    Returns the tables and who is left over."""
+    seated = [list(t) for t in tables]
+    left = list(spare)
+    if not apart or not together(seated, apart):
+        return tuple(tuple(t) for t in seated), tuple(left)
+    rank = {p: i for i, p in enumerate(order)}
+    groups = [*seated, left]  # the spare players as one more group: nobody sits together there
+
+    def cost(i: int) -> int:
+        return 0 if i == len(seated) else together([groups[i]], apart)
+
+    def move(a: int, i: int, b: int, j: int) -> int:
+        """Swap groups[a][i] and groups[b][j]; the change in the count."""
+        was = cost(a) + cost(b)
+        groups[a][i], groups[b][j] = groups[b][j], groups[a][i]
+        return cost(a) + cost(b) - was
+
+    for _step in range(4 * len(order) + 8):
+        worst = next((a for a in range(len(seated)) if cost(a)), None)
+        if worst is None:
+            break
+        table = groups[worst]
+        pair = next(sorted(pair, key=rank.__getitem__) for pair in map(frozenset, combinations(table, 2))
+                    if pair in apart)
+        i = table.index(pair[1])
+        mover = rank[pair[1]]
+
+        def nearest(bj: tuple[int, int], mover: int = mover) -> tuple[int, int]:
+            other = rank[groups[bj[0]][bj[1]]]
+            return abs(other - mover), other
+
+        candidates = sorted(((b, j) for b in range(len(groups)) if b != worst for j in range(len(groups[b]))),
+                            key=nearest)
+        for b, j in candidates:
+            if move(worst, i, b, j) < 0:
+                break
+            move(worst, i, b, j)  # no better: put them back
+        else:
+            break
+    for _step in range(20_000):  # no single move helped: look further, from where it got to
+        if not any(cost(a) for a in range(len(seated))):
+            break
+        a = rng.choice([k for k in range(len(seated)) if cost(k)])
+        b = rng.randrange(len(groups) - 1)
+        b += b >= a
+        if not groups[b]:
+            continue
+        i, j = rng.randrange(len(groups[a])), rng.randrange(len(groups[b]))
+        if move(a, i, b, j) > 0:  # worse: undone (a move that leaves the count as it was is kept, to move on)
+            move(a, i, b, j)
+    return tuple(tuple(t) for t in groups[:-1]), tuple(groups[-1])
 
 
 def _chunks(players: Sequence[str], size: int) -> tuple[tuple[str, ...], ...]:
@@ -251,38 +355,41 @@ def _byes(ranked: Sequence[str], rounds: Sequence[Round], count: int, rng: rando
     return tuple(sorted(ranked, key=lambda p: (had[p], -position[p], lots[p]))[:count])
 
 
-def _pair_by_standings(ranked: Sequence[str], before: Mapping[frozenset[str], int]) -> tuple[tuple[str, ...], ...]:
+def _pair_by_standings(ranked: Sequence[str], before: Mapping[frozenset[str], int], apart: Apart = (),
+                       ) -> tuple[tuple[str, ...], ...]:
     """RULES.md 5.3, ``standings``, two players: 1st with 2nd, 3rd with 4th, … — but no pair that met before while a
     pairing without any repeat exists, and among those the one closest to the standings' order: a maximum-weight
     matching where a repeat costs more than any distance, and a distance in the standings costs its square (so
-    neighbours pair before the ends are brought together)."""
+    neighbours pair before the ends are brought together); a pair to keep apart costs more than all the repeats."""
     n = len(ranked)
     repeat_cost = n ** 3  # more than the sum of every squared distance
+    apart_cost = repeat_cost * n * (1 + max(before.values(), default=0))  # more than every repeat together
     graph: nx.Graph[int] = nx.Graph()
     for i, j in combinations(range(n), 2):
-        cost = before.get(frozenset((ranked[i], ranked[j])), 0) * repeat_cost + (j - i) ** 2
-        graph.add_edge(i, j, weight=repeat_cost * n - cost)
+        pair = frozenset((ranked[i], ranked[j]))
+        cost = (pair in apart) * apart_cost + before.get(pair, 0) * repeat_cost + (j - i) ** 2
+        graph.add_edge(i, j, weight=apart_cost * n - cost)
     pairs = nx.max_weight_matching(graph, maxcardinality=True)
     return tuple(sorted((tuple(ranked[k] for k in sorted(pair)) for pair in pairs), key=lambda t: ranked.index(t[0])))
 
 
 def _fewest_repeats(
     players: Sequence[str], seats: int, rounds: Sequence[Round], before: Mapping[frozenset[str], int],
-    rng: random.Random,
+    rng: random.Random, apart: Apart = (),
 ) -> tuple[tuple[str, ...], ...]:
     """RULES.md 5.3, ``random``: a new draw with the fewest repeated table-mates. Two players: the round-robin's next
     round where the rounds so far followed one (so 8 players meet each other once over 7 rounds), else a
     minimum-cost matching with random tie-breaks; larger tables: a local search from random draws."""
     if seats == 2:
         robin = _round_robin_next(players, rounds)
-        if robin is not None and repeats(robin, before) == 0:
+        if robin is not None and repeats(robin, before) == 0 and not together(robin, apart):
             return _shuffled_tables(robin, rng)
-        return _shuffled_tables(_pair_fewest_repeats(players, before, rng), rng)
+        return _shuffled_tables(_pair_fewest_repeats(players, before, rng, apart), rng)
     best: list[list[str]] | None = None
     best_cost = -1
     for _attempt in range(20):
-        tables = _search(players, seats, before, rng)
-        cost = repeats(tables, before)
+        tables = _search(players, seats, before, rng, apart)
+        cost = repeats(tables, before) + together(tables, apart) * len(players) ** 3
         if best is None or cost < best_cost:
             best, best_cost = tables, cost
         if cost == 0:
@@ -300,13 +407,15 @@ def _shuffled_tables(tables: Sequence[Sequence[str]], rng: random.Random) -> tup
 
 
 def _pair_fewest_repeats(
-    players: Sequence[str], before: Mapping[frozenset[str], int], rng: random.Random,
+    players: Sequence[str], before: Mapping[frozenset[str], int], rng: random.Random, apart: Apart = (),
 ) -> list[tuple[str, str]]:
     n = len(players)
-    big = (n + 1) * 1000
+    apart_cost = (n + 1) * 1000 * (1 + max(before.values(), default=0))  # more than every repeat together
+    big = apart_cost * 2
     graph: nx.Graph[str] = nx.Graph()
     for a, b in combinations(players, 2):
-        graph.add_edge(a, b, weight=big - before.get(frozenset((a, b)), 0) * 1000 - rng.random())
+        pair = frozenset((a, b))
+        graph.add_edge(a, b, weight=big - (pair in apart) * apart_cost - before.get(pair, 0) * 1000 - rng.random())
     return [tuple(sorted(pair, key=players.index)) for pair in nx.max_weight_matching(graph, maxcardinality=True)]
 
 
@@ -335,18 +444,22 @@ def _round_robin_next(players: Sequence[str], rounds: Sequence[Round]) -> list[t
 
 
 def _search(
-    players: Sequence[str], seats: int, before: Mapping[frozenset[str], int], rng: random.Random,
+    players: Sequence[str], seats: int, before: Mapping[frozenset[str], int], rng: random.Random, apart: Apart = (),
 ) -> list[list[str]]:
     """From a random draw, swap two players of different tables while that lowers the repeats (or, now and then,
-    leaves them equal, to move on), until none is left or the steps run out."""
+    leaves them equal, to move on), until none is left or the steps run out; a pair to keep apart at one table costs
+    more than every repeat."""
     shuffled = list(players)
     rng.shuffle(shuffled)
     tables = [shuffled[i:i + seats] for i in range(0, len(shuffled), seats)]
     if len(tables) < 2:
         return tables
 
+    apart_cost = len(players) ** 3
+
     def cost_of(table: Sequence[str]) -> int:
-        return sum(before.get(frozenset(pair), 0) for pair in combinations(table, 2))
+        return sum(before.get(frozenset(pair), 0) + (frozenset(pair) in apart) * apart_cost
+                   for pair in combinations(table, 2))
 
     costs = [cost_of(t) for t in tables]
     for _step in range(4000):

@@ -4,12 +4,13 @@ hand-checked cases (§5.9's worked example) and properties over many draws (hypo
 from __future__ import annotations
 
 from collections import Counter
+from itertools import combinations
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from referee.games.club import Round, Table, draw, met, repeats, standings
+from referee.games.club import Round, Table, draw, met, repeats, standings, status, together, winners
 
 # ---- RULES.md 5.9 ---------------------------------------------------------------------------------------------------
 
@@ -214,3 +215,142 @@ def test_random_two_player_rounds_repeat_nobody_while_a_round_robin_goes_on(n, s
     players = [f"P{i}" for i in range(n)]
     rounds = play(2, players, n - 1, "random", seed)
     assert max(met(rounds).values()) == 1
+
+
+# ---- a table not started yet (RULES.md 5.5), the event's status ----------------------------------------------------
+
+def test_a_table_with_no_deal_entered_counts_nothing_and_its_players_are_playing():
+    r1 = Round(1, 1, (Table(1, ("A", "B"), {}, started=False),
+                      Table(2, ("C", "D"), {"C": 30, "D": 10}, started=True)), byes=("E",))
+    after = standings(2, list("ABCDE"), [r1])
+    assert after.provisional is True
+    rows = {r.player: r for r in after.rows}
+    assert (rows["A"].score, rows["A"].tiebreaks) == (0, (0, 0))  # not a 0 : 0 draw (that would be 1 point)
+    assert [(line.table, line.total, line.result) for line in rows["A"].rounds] == [(1, None, None)]  # playing
+    assert (rows["C"].score, rows["D"].score, rows["E"].score) == (2, 0, 2)  # C leads a started table; E's bye
+
+
+def test_a_table_the_director_ends_with_no_deal_counts_as_it_stands_a_draw():
+    ended = Round(1, 1, (Table(1, ("A", "B"), {}, finished=True, winner=None, started=False),))
+    rows = {r.player: r for r in standings(2, list("AB"), [ended]).rows}
+    assert (rows["A"].score, rows["A"].rounds[0].result, rows["A"].rounds[0].total) == (1, "draw", 0)
+    four = Round(1, 1, (Table(1, tuple("ABCD"), {}, finished=True, started=False),))
+    spitzer = standings(4, list("ABCD"), [four])
+    assert [(r.place_text, r.score, r.tiebreaks) for r in spitzer.rows] == [("1=", 0, (1, 0))] * 4
+
+
+def test_spitzer_tables_not_started_win_no_round():
+    r1 = Round(1, 1, (Table(1, tuple("ABCD"), {}, started=False), Table(2, tuple("EFGH"), {"E": 3, "F": 3},
+                                                                                started=True)))
+    rows = {r.player: r for r in standings(4, list("ABCDEFGH"), [r1]).rows}
+    assert rows["A"].tiebreaks == (0, 0) and rows["A"].rounds[0].result is None
+    assert rows["E"].tiebreaks == (1, 3) and rows["G"].tiebreaks == (0, 0)  # G at 0 behind 3: no round won
+
+
+@pytest.mark.parametrize("planned, rounds, expected", [
+    pytest.param(3, [], "open", id="nothing drawn: open"),
+    pytest.param(3, [Round(1, 1, (Table(1, ("A", "B")),))], "playing", id="a table plays"),
+    pytest.param(3, [Round(1, 1, (Table(1, ("A", "B"), finished=True),))], "between_rounds", id="round over"),
+    pytest.param(1, [Round(1, 1, (Table(1, ("A", "B"), finished=True),))], "ended", id="the last round over"),
+    pytest.param(2, [Round(1, 1, (Table(1, ("A", "B"), finished=True),)),
+                     Round(2, 2, (Table(1, ("A", "B"), finished=True), Table(2, ("C", "D"))))], "playing",
+                 id="the last round, one table still playing"),
+])
+def test_the_event_s_status(planned, rounds, expected):
+    assert status(planned, rounds) == expected
+
+
+def test_the_winners_are_everyone_on_first_place():
+    r1 = Round(1, 1, (Table(1, ("A", "B"), {"A": 90, "B": 60}, True, "A"), Table(2, ("C", "D"), {"C": 90, "D": 60},
+                                                                                  True, "C")))
+    assert winners(standings(2, list("ABCD"), [r1])) == ("A", "C")
+    r1 = Round(1, 1, (Table(1, ("A", "B"), {"A": 90, "B": 60}, True, "A"),))
+    assert winners(standings(2, list("AB"), [r1])) == ("A",)
+
+
+# ---- keeping pairs apart (the event's option ``avoid``) ----------------------------------------------------------
+
+def _apart(*pairs: str) -> set[frozenset[str]]:
+    return {frozenset(p) for p in pairs}
+
+
+def _sat_together(drawn, pair: str) -> bool:
+    return any(set(pair) <= set(t) for t in drawn.tables)
+
+
+def test_round_1_keeps_a_couple_apart_and_changes_only_what_it_must():
+    players = list("ABCDEFGH")
+    seed = next(s for s in range(500) if _sat_together(draw(2, players, [], "random", s), "AB"))
+    plain = draw(2, players, [], "random", seed)
+    kept = draw(2, players, [], "random", seed, apart=_apart("AB"))
+    assert not _sat_together(kept, "AB")
+    moved = [t for t in plain.tables if t not in kept.tables]
+    assert len(moved) == 2  # one swap, seat for seat: two tables changed, the others as drawn
+
+
+def test_round_1_may_seat_a_player_drawn_to_sit_out_to_keep_a_pair_apart():
+    seed = next(s for s in range(500) if _sat_together(draw(2, list("ABC"), [], "random", s), "AB"))
+    kept = draw(2, list("ABC"), [], "random", seed, apart=_apart("AB"))
+    assert not _sat_together(kept, "AB") and len(kept.byes) == 1 and kept.byes[0] in "AB"
+
+
+def test_by_standings_two_players_the_pair_apart_comes_before_the_standings_order():
+    r1 = Round(1, 1, (Table(1, ("A", "B"), {"A": 100, "B": 90}, True, "A"),
+                      Table(2, ("C", "D"), {"C": 100, "D": 10}, True, "C")))
+    order = standings(2, "ABCD", [r1]).order()  # C, A, B, D: C–A would be 1st with 2nd
+    second = draw(2, list("ABCD"), [r1], "standings", 1, order, apart=_apart("AC"))
+    assert {frozenset(t) for t in second.tables} == {frozenset("AD"), frozenset("BC")}  # A–B met: the only other way
+
+
+def test_by_standings_spitzer_moves_the_lower_of_the_pair_to_the_nearest_place():
+    players = list("ABCDEFGH")
+    rounds = play(4, players, 1, "random", 3)
+    order = standings(4, players, rounds).order()
+    pair = frozenset((order[0], order[3]))  # 1st and 4th would sit at table 1
+    second = draw(4, players, rounds, "standings", 9, order, apart={pair})
+    assert second.tables == (tuple(order[:3]) + (order[4],), (order[3],) + tuple(order[5:]))  # 4th and 5th change
+
+
+@pytest.mark.parametrize("seats", [2, 4])
+def test_random_seating_keeps_pairs_apart(seats):
+    players = [f"P{i}" for i in range(8)]
+    rounds = play(seats, players, 2, "random", 77)
+    pairs = {frozenset(("P0", "P1")), frozenset(("P2", "P3")), frozenset(("P0", "P2"))}
+    drawn = draw(seats, players, rounds, "random", 5, apart=pairs)
+    assert together(drawn.tables, pairs) == 0
+
+
+def _possible_without(seats: int, playing: list[str], pairs: set[frozenset[str]]) -> bool:
+    """Brute force: is there any seating of ``playing`` at tables of ``seats`` with no pair of ``pairs`` together?"""
+    if not playing:
+        return True
+    first, rest = playing[0], playing[1:]
+    from itertools import combinations as choose
+
+    for mates in choose(rest, seats - 1):
+        table = (first, *mates)
+        if together([table], pairs) == 0 and _possible_without(seats, [p for p in rest if p not in mates], pairs):
+            return True
+    return False
+
+
+@given(n=st.integers(2, 9), seats=st.sampled_from([2, 4]), seating=st.sampled_from(["standings", "random"]),
+       later=st.booleans(), seed=st.integers(0, 2**31), data=st.data())
+def test_a_pair_is_kept_apart_whenever_some_seating_allows_it(n, seats, seating, later, seed, data):
+    if n < seats:
+        return
+    players = [f"P{i}" for i in range(n)]
+    all_pairs = [frozenset(p) for p in combinations(players, 2)]
+    pairs = set(data.draw(st.lists(st.sampled_from(all_pairs), max_size=6)))
+    rounds = play(seats, players, 1, seating, seed) if later else []
+    order = standings(seats, players, rounds).order()
+    drawn = draw(seats, players, rounds, seating, seed + 1, order, apart=pairs)  # type: ignore[arg-type]
+    check_round(seats, players, Round(len(rounds) + 1, seed, tuple(Table(i + 1, t) for i, t in enumerate(drawn.tables)),
+                                      drawn.byes))
+    playing = [p for t in drawn.tables for p in t]
+    if later:  # the byes are RULES.md 5.2's: the pairs are kept apart among those who play
+        assert (together(drawn.tables, pairs) == 0) == _possible_without(seats, playing, pairs)
+    else:  # round 1: whoever sits out too
+        possible = any(_possible_without(seats, [p for p in players if p not in out], pairs)
+                       for out in combinations(players, n % seats))
+        assert (together(drawn.tables, pairs) == 0) == possible
