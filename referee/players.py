@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -111,7 +112,7 @@ def _figures_for(figures: dict[str, GameFigures], game: str) -> GameFigures:
     return fig
 
 
-def player_stats(db: Database, name: str) -> PlayerStats | None:
+def player_stats(db: Database, name: str, collate: Callable[[str], Any] = str.casefold) -> PlayerStats | None:
     key = name_key(name)
     rows = store.player_rows(db, key)
     if not rows:
@@ -142,7 +143,7 @@ def player_stats(db: Database, name: str) -> PlayerStats | None:
         games=sorted(figures.values(), key=lambda f: order.get(f.key, 99)),
         best=best,
         worst=worst if worst is not best else None,
-        head_to_head=sorted(opponents.values(), key=lambda o: (-o.played, o.name)),
-        partners=sorted(partners.values(), key=lambda p: (-p["deals"], p["name"])),
+        head_to_head=sorted(opponents.values(), key=lambda o: (-o.played, collate(o.name))),
+        partners=sorted(partners.values(), key=lambda p: (-p["deals"], collate(p["name"]))),
         recent=rows[:10],
     )

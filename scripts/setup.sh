@@ -12,6 +12,10 @@
 SHEET_PACKAGES=(fonts-dejavu-core fonts-lohit-deva fonts-tlwg-garuda-otf fonts-ipafont-gothic fonts-wqy-microhei
                 fonts-symbola libharfbuzz-subset0)
 
+# What PyICU (names sorted as people sort them: ICU's collation) is built from on install: ICU's headers, pkg-config
+# and a C++ compiler (Debian's libicu-dev, pkg-config, g++); only needed while .venv is being installed.
+BUILD_PACKAGES=(libicu-dev pkg-config g++)
+
 # missing_packages PKG... → prints the Debian packages not installed yet.
 missing_packages() {
   local p
@@ -48,7 +52,7 @@ apt_install() {
 # (a stamp in .venv); otherwise it does nothing, so a start needs no network. Every further LOCK is one the
 # first already satisfies (requirements-test.lock holds all of requirements.lock).
 python_env() {
-  local lock=$1 stamp=.venv/.referee-installed l
+  local lock=$1 stamp=.venv/.referee-installed l missing=()
   key() { printf '%s %s\n' "$(cat pyproject.toml "$1" | sha256sum | cut -d' ' -f1)" "$1"; }
   if [ -x .venv/bin/python ] && [ -f "$stamp" ] && grep -qxF "$(key "$lock")" "$stamp"; then
     return 0
@@ -65,6 +69,11 @@ python_env() {
       exit 1
     }
   fi
+  mapfile -t missing < <(missing_packages "${BUILD_PACKAGES[@]}")
+  apt_install must "${missing[@]}" || {
+    echo "PyICU is built from ICU's headers: install ${missing[*]} (apt-get install ${missing[*]}), then start again." >&2
+    exit 1
+  }
   echo "Installing the Python packages of $lock into .venv/ ..."
   rm -f "$stamp"
   .venv/bin/python -m pip install --quiet --disable-pip-version-check --require-hashes -r "$lock"

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Literal
+from typing import Any, Literal
 
 from .club import Standings, place_text, places
 
@@ -75,9 +75,10 @@ def event_points(standings: Standings, league_points: LeaguePoints) -> dict[str,
 
 
 def season_table(events: Sequence[SeasonEvent], best_of: int | None = None, league_points: LeaguePoints = "score",
-                 key: Callable[[str], str] = str) -> SeasonTable:
+                 key: Callable[[str], str] = str, order: Callable[[str], Any] = str.casefold) -> SeasonTable:
     """The season's league table. ``key``: when two names are the same player (``name_key``: case and spacing);
-    a player is named as in their latest event."""
+    a player is named as in their latest event. ``order``: how players on one place are listed (by name, as the
+    reader sorts names)."""
     names: dict[str, str] = {}
     played: dict[str, list[tuple[int, int, Fraction]]] = {}  # key → (position in season, event id, points)
     for position, event in enumerate(events):
@@ -92,7 +93,7 @@ def season_table(events: Sequence[SeasonEvent], best_of: int | None = None, leag
         rows.append(((total, len(lines)), SeasonRow(
             0, False, names[player_key], total, len(lines),
             tuple(EventPoints(event_id, points, event_id in chosen) for _pos, event_id, points in lines))))
-    rows.sort(key=lambda item: (-item[0][0], -item[0][1], item[1].player.casefold()))
+    rows.sort(key=lambda item: (-item[0][0], -item[0][1], order(item[1].player)))
     placed = [SeasonRow(place, shared, row.player, row.points, row.events, row.lines)
               for (place, shared), (_rank, row) in zip(places([rank for rank, _ in rows]), rows, strict=True)]
     return SeasonTable(tuple(placed), best_of, league_points, any(e.standings.provisional for e in events))

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -133,14 +133,16 @@ def game_of(db: Database, name: str, raw_game: Any) -> str:
     return str(raw_game)
 
 
-def load_season(db: Database, name: str, game: str, chosen: Settings | None = None) -> Season:
-    """The season's table for ``game``, with its own settings or ``chosen`` ones."""
+def load_season(db: Database, name: str, game: str, chosen: Settings | None = None,
+                order: Callable[[str], Any] = str.casefold) -> Season:
+    """The season's table for ``game``, with its own settings or ``chosen`` ones; players on one place listed by
+    ``order`` (the reader's sort of names)."""
     events = season_events(db, name, game)
     if not events:
         raise no_season(name)
     used = chosen or settings(db, name, game)
     table = rules.season_table([rules.SeasonEvent(e.id, e.standings()) for e in events], used.best_of,
-                               used.league_points, key=name_key)
+                               used.league_points, key=name_key, order=order)
     return Season(str(events[-1].row["season"]), game, used, events, table)
 
 

@@ -18,7 +18,7 @@ from ..matches.names import name_key
 from ..matches.seasons import season_names
 from ..players import player_stats
 from .db import get_db
-from .i18n import say
+from .i18n import name_order, say
 
 bp = Blueprint("history", __name__)
 
@@ -71,7 +71,7 @@ def history():
 @bp.get("/players/<path:name>")
 def player(name: str):
     db = get_db()
-    stats = player_stats(db, name)
+    stats = player_stats(db, name, collate=name_order())
     if stats is None:
         abort(404, description=gettext("No match has a player called %(name)s.", name=repr(name)))
     events = club.player_events(db, name)
@@ -114,7 +114,7 @@ def _season_places(db: Any, events: list[tuple[club.Event, Any]]) -> list[dict[s
         if not season or (season.casefold(), event.game.key) in seen:
             continue
         seen.add((season.casefold(), event.game.key))
-        table = seasons.load_season(db, season, event.game.key)
+        table = seasons.load_season(db, season, event.game.key, order=name_order())
         mine = next((r for r in table.table.rows if name_key(r.player) == name_key(row.player)), None)
         if mine is not None:
             places.append({"season": table.name, "game": event.game, "row": mine, "players": len(table.table.rows),

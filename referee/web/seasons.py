@@ -16,7 +16,7 @@ from ..games.base import RuleError
 from ..matches import seasons
 from .common import capped, go, http_error
 from .db import get_db
-from .i18n import say
+from .i18n import name_order, say
 
 bp = Blueprint("seasons", __name__)
 
@@ -44,7 +44,7 @@ def _tables(name: str, only: str | None) -> list[seasons.Season]:
     if not played:
         raise seasons.no_season(name)
     chosen = [seasons.game_of(db, name, only)] if only else played
-    return [seasons.load_season(db, name, game) for game in chosen]
+    return [seasons.load_season(db, name, game, order=name_order()) for game in chosen]
 
 
 def _page(name: str, only: str | None, errors: dict[str, dict[str | None, list[str]]] | None = None,
