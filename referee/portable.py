@@ -184,17 +184,24 @@ class _TableNotExported(Exception):
 def _event_document(db: Database, event_id: int, unreadable_ids: set[int]) -> dict[str, Any]:
     """One event of the document: its fields, its players in the order they joined, and its rounds with their
     tables, each naming its match by uid — never its link's token."""
-    (uid, name, date, game, options, rounds, round_length, seating, season, tariff, seed, created) = db.execute(
-        "SELECT uid, name, date, game, options, rounds, round_length, seating, season, tariff, seed, created "
-        "FROM events WHERE id = ?", [event_id]).fetchone()
+    (uid, name, date, game, options, rounds, round_length, seating, season, tariff, seed, created, kind,
+     avoid) = db.execute(
+        "SELECT uid, name, date, game, options, rounds, round_length, seating, season, tariff, seed, created, kind, "
+        "avoid FROM events WHERE id = ?", [event_id]).fetchone()
     players = [{"name": player, "joined_round": joined, "left_round": left} for player, joined, left in db.execute(
         "SELECT name, joined_round, left_round FROM event_players WHERE event_id = ? ORDER BY position", [event_id])]
+    revoked_links = {number: at for number, at in db.execute(
+        "SELECT number, MAX(revoked) FROM event_links WHERE event_id = ? GROUP BY number "
+        "HAVING COUNT(*) = COUNT(revoked)", [event_id])}  # tables whose every link is revoked
+    latest = max((r[0] for r in db.execute("SELECT number FROM event_rounds WHERE event_id = ?", [event_id])),
+                 default=0)
     tables: dict[int, list[dict[str, Any]]] = {}
-    for round_number, number, match_id, match_uid, ended, revoked in db.execute(
-            "SELECT t.round, t.number, t.match_id, m.uid, t.ended_by_director, t.revoked FROM event_tables t "
+    for round_number, number, match_id, match_uid, ended in db.execute(
+            "SELECT t.round, t.number, t.match_id, m.uid, t.ended_by_director FROM event_tables t "
             "LEFT JOIN matches m ON m.id = t.match_id WHERE t.event_id = ? ORDER BY t.round, t.number", [event_id]):
         if match_uid is None or match_id in unreadable_ids:
             raise _TableNotExported(f"round {round_number}, table {number}: match {match_id} could not be read")
+        revoked = revoked_links.get(number) if round_number == latest else None  # as the round in play had it
         tables.setdefault(round_number, []).append(
             {"table": number, "match": match_uid, "ended_by_director": ended, "revoked": revoked})
     drawn = [{"round": number, "seed": round_seed, "drawn": at, "byes": jsontext.parse(byes),
@@ -203,7 +210,8 @@ def _event_document(db: Database, event_id: int, unreadable_ids: set[int]) -> di
                  "SELECT number, seed, byes, drawn FROM event_rounds WHERE event_id = ? ORDER BY number", [event_id])]
     return {"uid": uid, "name": name, "date": date, "game": game, "options": jsontext.parse(options),
             "rounds": rounds, "round": round_length, "seating": seating, "season": season, "tariff": tariff,
-            "seed": seed, "created": created, "players": players, "drawn": drawn}
+            "seed": seed, "created": created, "kind": kind, "avoid": jsontext.parse(avoid), "players": players,
+            "drawn": drawn}
 
 
 def _uid_of_unreadable(db: Database, table: str, noun: str, row_id: int, exc: Exception) -> str | None:
@@ -340,6 +348,8 @@ class _IncomingEvent:
     created: str
     players: list[tuple[str, int, int | None]]  # name, joined round, left round: in the order they joined
     drawn: list[dict[str, Any]]  # {"number", "seed", "drawn", "byes", "tables": [{"number", "match", …}]}
+    kind: str = "club_evening"
+    avoid: list[list[str]] = field(default_factory=list)  # pairs of the players' names
 
 
 @dataclass(frozen=True)
@@ -423,13 +433,13 @@ def _write(db: Database, m: _Incoming) -> int:
 
 
 def _write_event(db: Database, e: _IncomingEvent) -> int:
-    """Store one event as the file has it, its tables on the matches of the same uid, each table with a new link
-    (the file holds no token: the old links open nothing here)."""
+    """Store one event as the file has it, its tables on the matches of the same uid, and a new link for each of its
+    physical tables (the file holds no token: the old links open nothing here; the director prints new cards)."""
     cursor = db.execute(
         "INSERT INTO events (name, date, game, options, rounds, round_length, seating, season, tariff, seed, "
-        "created, uid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "created, uid, kind, avoid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [e.name, e.date, e.game.key, jsontext.dumps(e.options), e.rounds, e.round_length, e.seating, e.season,
-         e.tariff, e.seed, e.created, e.uid])
+         e.tariff, e.seed, e.created, e.uid, e.kind, jsontext.dumps(e.avoid)])
     event_id = int(cursor.lastrowid or 0)
     db.conn.executemany(
         "INSERT INTO event_players (event_id, position, name, joined_round, left_round) VALUES (?, ?, ?, ?, ?)",
@@ -439,11 +449,15 @@ def _write_event(db: Database, e: _IncomingEvent) -> int:
                    [event_id, r["number"], r["seed"], jsontext.dumps(r["byes"]), r["drawn"]])
         for t in r["tables"]:
             match_id = db.execute("SELECT id FROM matches WHERE uid = ?", [t["match"]]).fetchone()[0]
-            db.execute(
-                "INSERT INTO event_tables (event_id, round, number, match_id, ended_by_director, token, revoked, "
-                "renewed) VALUES (?, ?, ?, ?, ?, ?, ?, 0)",
-                [event_id, r["number"], t["number"], match_id, t["ended_by_director"], secrets.token_urlsafe(18),
-                 t["revoked"]])
+            db.execute("INSERT INTO event_tables (event_id, round, number, match_id, ended_by_director) "
+                       "VALUES (?, ?, ?, ?, ?)", [event_id, r["number"], t["number"], match_id, t["ended_by_director"]])
+    latest = e.drawn[-1]["tables"] if e.drawn else []
+    for t in latest:  # a link revoked in the round in play stays so (its director issues a new one)
+        if t["revoked"]:
+            db.execute("INSERT INTO event_links (token, event_id, number, created, revoked) VALUES (?, ?, ?, ?, ?)",
+                       [secrets.token_urlsafe(18), event_id, t["number"], t["revoked"], t["revoked"]])
+    tables = max([len(r["tables"]) for r in e.drawn] + [len(_present(e.players, len(e.drawn) + 1)) // e.game.seats])
+    club.ensure_links(db, event_id, tables)
     return event_id
 
 
@@ -1058,6 +1072,7 @@ def _read_club_event(raw: Any, i: int, problems: _Problems) -> _IncomingEvent | 
                                   f'{_show(values["seating"])}.', f"{where}.seating"))
     options = _club_options(raw, values, game, label, where, problems)
     players = _club_players(values, game, label, where, problems)
+    kind, avoid = _club_kind_and_avoid(raw, players, label, where, problems)
     if len(problems) > before:
         return None
     drawn = _club_rounds(values, game, players, label, where, problems)
@@ -1068,7 +1083,19 @@ def _read_club_event(raw: Any, i: int, problems: _Problems) -> _IncomingEvent | 
         index=i, uid=uid, name=name, date=date, game=game, options=game.options_to_json(options),
         rounds=values["rounds"], round_length=values["round"], seating=values["seating"], season=season,
         tariff=None if options.tariff is None else str(options.tariff), seed=values["seed"],
-        created=values["created"], players=players, drawn=drawn)
+        created=values["created"], players=players, drawn=drawn, kind=kind, avoid=avoid)
+
+
+def _club_kind_and_avoid(raw: dict[str, Any], players: list[tuple[str, int, int | None]], label: str, where: str,
+                         problems: _Problems) -> tuple[str, list[list[str]]]:
+    """What the event is called and its pairs kept apart, as ``POST /api/events`` takes them; a file written before
+    they existed has neither (a club evening, nobody kept apart)."""
+    found: list[Violation] = []
+    kind = club.read_kind(raw.get("kind", "club_evening"), found)
+    avoid = club.read_avoid(raw.get("avoid", []), [name for name, _joined, _left in players], found)
+    for v in found:
+        problems.append(Violation(_CLUB, f"{label}: {v.message}", f"{where}.{v.field}"))
+    return kind, avoid
 
 
 def _club_text(raw: dict[str, Any], key: str, limit: int, label: str, where: str, problems: _Problems,

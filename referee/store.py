@@ -239,6 +239,46 @@ MIGRATIONS: tuple[str, ...] = (
     UPDATE events SET uid = lower(hex(randomblob(16))) WHERE uid IS NULL;
     CREATE UNIQUE INDEX events_uid ON events(uid)
     """,
+    # 10: club play in the room (issue 33). A table's link belongs to the physical table for the whole event: table n
+    # of whichever round is in play, so its card is printed once; a revoked link is kept (a phone still holding it is
+    # told it was replaced) and the table's next link takes over. The links of each event's latest round carry on;
+    # event_tables is made again without its own. An event says what it is (a club evening or a tournament: its
+    # words follow) and which players to keep at different tables. A table's match no longer has its place written
+    # in English ("… · round 1, table 2"): pages and sheets say it in the reader's language from the event. How many
+    # times the director edited the event (its board's validator).
+    """
+    CREATE TABLE event_links (
+        token TEXT PRIMARY KEY,           -- the secret of /t/<token> and of its table card's QR code
+        event_id INTEGER NOT NULL REFERENCES events(id),
+        number INTEGER NOT NULL,          -- the physical table: it opens table n of the round in play
+        created TEXT NOT NULL,
+        revoked TEXT                      -- when the director revoked it
+    );
+    CREATE UNIQUE INDEX event_links_working ON event_links(event_id, number) WHERE revoked IS NULL;
+    INSERT INTO event_links (token, event_id, number, created, revoked)
+        SELECT t.token, t.event_id, t.number, r.drawn, t.revoked FROM event_tables t
+        JOIN event_rounds r ON r.event_id = t.event_id AND r.number = t.round
+        WHERE t.round = (SELECT MAX(x.number) FROM event_rounds x WHERE x.event_id = t.event_id);
+    CREATE TABLE event_tables_10 (
+        event_id INTEGER NOT NULL REFERENCES events(id),
+        round INTEGER NOT NULL,
+        number INTEGER NOT NULL,
+        match_id INTEGER NOT NULL REFERENCES matches(id),
+        ended_by_director TEXT,           -- when the director ended it early
+        PRIMARY KEY (event_id, round, number)
+    );
+    INSERT INTO event_tables_10 (event_id, round, number, match_id, ended_by_director)
+        SELECT event_id, round, number, match_id, ended_by_director FROM event_tables;
+    DROP TABLE event_tables;
+    ALTER TABLE event_tables_10 RENAME TO event_tables;
+    CREATE INDEX event_tables_match ON event_tables(match_id);
+    ALTER TABLE events ADD COLUMN kind TEXT NOT NULL DEFAULT 'club_evening';
+    ALTER TABLE events ADD COLUMN avoid TEXT NOT NULL DEFAULT '[]';
+    ALTER TABLE events ADD COLUMN edited INTEGER NOT NULL DEFAULT 0;
+    UPDATE matches SET place = (SELECT e.name FROM event_tables t JOIN events e ON e.id = t.event_id
+                                WHERE t.match_id = matches.id)
+        WHERE id IN (SELECT match_id FROM event_tables) AND place LIKE '% · round %, table %'
+    """,
 )
 
 
@@ -832,6 +872,22 @@ def update_match_fields(db: Database, match_id: int, **values: Any) -> None:
     """Place, note, abandoned, ended_by_hand: what people set on a match itself."""
     values["updated"] = now()
     db.table("matches").update(match_id, values)
+
+
+def is_event_table(db: Database, match_id: int) -> bool:
+    """Whether the match is a table of a club event (RULES.md 5)."""
+    return db.execute("SELECT 1 FROM event_tables WHERE match_id = ?", [match_id]).fetchone() is not None
+
+
+def delete_unplayed_match(db: Database, match_id: int) -> None:
+    """A match without a deal, and what hangs on it (its players' rows, its log, share links, keys, confirmations),
+    deleted: an event deleted before its play began takes its tables' matches with it. Refused (ValueError) for a
+    match with a deal: nothing entered is ever lost."""
+    if db.execute("SELECT 1 FROM deals WHERE match_id = ? LIMIT 1", [match_id]).fetchone():
+        raise ValueError(f"match {match_id} has deals: it is kept")
+    for table in ("match_players", "match_events", "share_links", "idempotency_keys", "confirmations"):
+        db.execute(f"DELETE FROM {table} WHERE match_id = ?", [match_id])
+    db.execute("DELETE FROM matches WHERE id = ?", [match_id])
 
 
 def replace_match_players(db: Database, match_id: int, rows: list[dict[str, Any]]) -> None:

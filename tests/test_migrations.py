@@ -215,7 +215,9 @@ def test_an_empty_file_is_migrated_to_the_latest_schema(tmp_path):
     open_app(path)
     check_file(path)
     created = {m for script in MIGRATIONS for m in re.findall(r"CREATE TABLE (\w+)", script)}
-    assert created <= tables(sql(path))
+    renamed = {m for script in MIGRATIONS for m in re.findall(r"ALTER TABLE (\w+) RENAME TO", script)}
+    assert renamed == {"event_tables_10"}  # schema 10 makes event_tables again under that name
+    assert created - renamed <= tables(sql(path))
 
 
 def test_a_fresh_database_is_usable(tmp_path):

@@ -163,6 +163,9 @@ def abandon(db: Database, match_id: int, abandoned: bool = True) -> Match:
         match = load(db, match_id)
         if match.finished:
             raise Conflict("match_ended", N_("Match {match} is finished."), match=str(match_id))
+        if store.is_event_table(db, match_id):  # RULES.md 5.4: its director ends it, and only they take it up again
+            raise Conflict("event_table", N_("Match {match} is a table of a club event: the director ends it, or takes "
+                                             "it up again, on the event's page."), match=str(match_id))
         if bool(match.row["abandoned"]) == abandoned:
             raise (Conflict("match_abandoned", N_("Match {match} is already abandoned."), match=str(match_id))
                    if abandoned else

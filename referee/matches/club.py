@@ -7,11 +7,12 @@ together, or nothing.
 
 from __future__ import annotations
 
+import datetime
 import re
 import secrets
 import uuid
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlite_utils import Database
@@ -25,7 +26,7 @@ from .events import add_event
 from .names import clean_name, duplicate_names, name_key, name_problems, new_game, printable
 from .stored import by_other_rules, load, sync
 
-ROUND_LENGTH = re.compile(r"^deals:(\d{1,4})$")
+ROUND_LENGTH = re.compile(r"deals:([1-9][0-9]{0,3})")  # matched whole: ASCII digits, no leading 0, nothing after
 MAX_EVENT_PLAYERS = 400
 MAX_ROUNDS = 30
 SEED_LIMIT = 1_000_000  # seeds are shown to people: six digits at most
@@ -52,9 +53,22 @@ class EventTable:
     winner: str | None
     ended_by_director: bool
     deals: int  # deals counted so far
+    entered: int  # deals entered so far, void ones too (a table with any is no longer reseated)
     confirmed: tuple[str, ...]  # who confirmed the result as it stands (RULES.md 5.6)
-    token: str  # the table link's secret
-    revoked: bool
+    token: str  # the secret of the physical table's link (the same in every round; ``Event.links``)
+    revoked: bool  # that link was revoked and not yet replaced
+
+    @property
+    def started(self) -> bool:
+        """A deal was entered (RULES.md 5.5: until then the table has no result while it plays)."""
+        return self.deals > 0
+
+    @property
+    def state(self) -> str:
+        """``playing``, ``unconfirmed`` (ended, not every player has confirmed) or ``ended`` (and confirmed)."""
+        if not self.finished:
+            return "playing"
+        return "ended" if set(self.confirmed) == set(self.players) else "unconfirmed"
 
     @property
     def leaders(self) -> tuple[str, ...]:
@@ -75,6 +89,23 @@ class EventRound:
     def over(self) -> bool:
         return all(t.finished for t in self.tables)
 
+    @property
+    def seated(self) -> tuple[str, ...]:
+        """Everyone of the round: table 1's seats in order, table 2's, …, then who sits out."""
+        return tuple(p for t in self.tables for p in t.players) + self.byes
+
+
+@dataclass(frozen=True)
+class Link:
+    """A physical table's link (its card): table ``number`` of whichever round is in play."""
+
+    number: int
+    token: str
+    revoked: bool
+
+
+KINDS = ("club_evening", "tournament")  # what an event is called: its words follow (the pages, the sheets)
+
 
 @dataclass(frozen=True)
 class Event:
@@ -82,6 +113,7 @@ class Event:
     game: BaseGame[Any, Any]
     players: tuple[tuple[str, int, int | None], ...]  # (name, joined round, left round) in the order they joined
     rounds: tuple[EventRound, ...]
+    links: Mapping[int, Link] = field(default_factory=dict)  # each physical table's link, by its number
 
     @property
     def id(self) -> int:
@@ -107,11 +139,37 @@ class Event:
     def as_played(self) -> list[club.Round]:
         """The rounds for the rules (``referee.games.club``)."""
         return [club.Round(r.number, r.seed, tuple(
-            club.Table(t.number, t.players, t.totals, t.finished, t.winner, set(t.confirmed) == set(t.players))
-            for t in r.tables), r.byes) for r in self.rounds]
+            club.Table(t.number, t.players, t.totals, t.finished, t.winner, set(t.confirmed) == set(t.players),
+                       t.started) for t in r.tables), r.byes) for r in self.rounds]
 
     def standings(self) -> club.Standings:
         return club.standings(self.game.seats, self.everyone, self.as_played())
+
+    @property
+    def status(self) -> club.Status:
+        """``open``, ``playing``, ``between_rounds`` or ``ended`` (``referee.games.club.status``)."""
+        return club.status(int(self.row["rounds"]), self.as_played())
+
+    @property
+    def kind(self) -> str:
+        return str(self.row.get("kind") or "club_evening")
+
+    @property
+    def avoid(self) -> tuple[tuple[str, str], ...]:
+        """The pairs kept at different tables, as given."""
+        return tuple((a, b) for a, b in self.row.get("avoid") or ())
+
+    @property
+    def started(self) -> bool:
+        """A deal was entered at one of its tables (an event with play is history: it can no longer be deleted)."""
+        return any(t.deals or t.ended_by_director for r in self.rounds for t in r.tables)
+
+    def seat_of(self, player: str, round_number: int) -> tuple[int, int] | None:
+        """(table, seat) of ``player`` in round ``round_number`` (seat 1 deals first); None: sits out or absent."""
+        for t in self.rounds[round_number - 1].tables:
+            if player in t.players:
+                return t.number, t.players.index(player) + 1
+        return None
 
 
 def load_event(db: Database, event_id: int) -> Event:
@@ -121,20 +179,33 @@ def load_event(db: Database, event_id: int) -> Event:
     columns = [d[0] for d in db.execute("SELECT * FROM events LIMIT 0").description]
     event_row = dict(zip(columns, row, strict=True))
     event_row["options"] = jsontext.parse(event_row["options"])
+    event_row["avoid"] = jsontext.parse(event_row.get("avoid") or "[]")
     game = new_game(event_row["game"], [])
     assert game is not None
     players = tuple((name, joined, left) for name, joined, left in db.execute(
         "SELECT name, joined_round, left_round FROM event_players WHERE event_id = ? ORDER BY position", [event_id]))
+    links = _links(db, event_id)
     rounds = []
     for number, seed, byes, drawn in db.execute(
             "SELECT number, seed, byes, drawn FROM event_rounds WHERE event_id = ? ORDER BY number", [event_id]):
         tables = []
-        for table_number, match_id, ended, token, revoked in db.execute(
-                "SELECT number, match_id, ended_by_director, token, revoked FROM event_tables "
+        for table_number, match_id, ended in db.execute(
+                "SELECT number, match_id, ended_by_director FROM event_tables "
                 "WHERE event_id = ? AND round = ? ORDER BY number", [event_id, number]):
-            tables.append(_table(db, number, table_number, match_id, ended is not None, token, revoked is not None))
+            link = links.get(table_number) or Link(table_number, "", True)
+            tables.append(_table(db, number, table_number, match_id, ended is not None, link.token, link.revoked))
         rounds.append(EventRound(number, seed, drawn, tuple(tables), tuple(jsontext.parse(byes))))
-    return Event(event_row, game, players, tuple(rounds))
+    return Event(event_row, game, players, tuple(rounds), links)
+
+
+def _links(db: Database, event_id: int) -> dict[int, Link]:
+    """Each physical table's link: the working one, else the latest revoked (the table has none that works)."""
+    found: dict[int, Link] = {}
+    for number, token, revoked in db.execute(
+            "SELECT number, token, revoked FROM event_links WHERE event_id = ? ORDER BY number, revoked IS NULL, "
+            "created, token", [event_id]):
+        found[number] = Link(number, token, revoked is not None)  # the working one comes last
+    return found
 
 
 def _table(db: Database, round_number: int, number: int, match_id: int, ended: bool, token: str, revoked: bool,
@@ -156,7 +227,7 @@ def _table(db: Database, round_number: int, number: int, match_id: int, ended: b
         winner = leaders[0] if len(leaders) == 1 else None
     counted = int(jsontext.parse(row["tally"]).get("counted", 0)) if row.get("tally") else 0
     return EventTable(round_number, number, match_id, players, totals, finished or ended, winner, ended, counted,
-                      confirmed(db, match_id, int(row["version"])), token, revoked)
+                      int(row["deal_count"] or 0), confirmed(db, match_id, int(row["version"])), token, revoked)
 
 
 def event_state(db: Database, event_id: int) -> str | None:
@@ -166,20 +237,31 @@ def event_state(db: Database, event_id: int) -> str | None:
         "SELECT (SELECT COUNT(*) FROM event_players p WHERE p.event_id = e.id), "
         "(SELECT COUNT(*) FROM event_players p WHERE p.event_id = e.id AND p.left_round IS NOT NULL), "
         "(SELECT COUNT(*) FROM event_rounds r WHERE r.event_id = e.id), "
-        "(SELECT (COALESCE(SUM(m.version), 0) + COUNT(t.ended_by_director)) || '.' || COUNT(t.revoked) || '.' "
-        " || COALESCE(SUM(t.renewed), 0) FROM event_tables t JOIN matches m ON m.id = t.match_id "
-        " WHERE t.event_id = e.id), "
-        "(SELECT COUNT(*) FROM confirmations c JOIN event_tables t ON t.match_id = c.match_id WHERE t.event_id = e.id) "
+        "(SELECT COALESCE(SUM(m.version), 0) + COUNT(t.ended_by_director) FROM event_tables t "
+        " JOIN matches m ON m.id = t.match_id WHERE t.event_id = e.id), "
+        "(SELECT COUNT(*) || '.' || COUNT(l.revoked) FROM event_links l WHERE l.event_id = e.id), "
+        "(SELECT COUNT(*) FROM confirmations c JOIN event_tables t ON t.match_id = c.match_id "
+        " WHERE t.event_id = e.id), e.edited "
         "FROM events e WHERE e.id = ?", [event_id]).fetchone()
     return None if row is None else "-".join(str(x) for x in row)
 
 
 def list_events(db: Database, limit: int = 100) -> list[dict[str, Any]]:
-    """The latest events first: id, name, date, game, rounds and how many are drawn."""
+    """The latest events first: id, name, date, game, kind, rounds, how many are drawn and the status (as
+    ``Event.status``, from the latest round's tables still playing)."""
     rows = db.execute(
-        "SELECT e.id, e.name, e.date, e.game, e.rounds, (SELECT COUNT(*) FROM event_rounds r WHERE r.event_id = e.id) "
+        "SELECT e.id, e.name, e.date, e.game, e.rounds, e.kind, "
+        "(SELECT COUNT(*) FROM event_rounds r WHERE r.event_id = e.id), "
+        "(SELECT COUNT(*) FROM event_tables t JOIN matches m ON m.id = t.match_id WHERE t.event_id = e.id "
+        " AND t.round = (SELECT MAX(r.number) FROM event_rounds r WHERE r.event_id = e.id) "
+        " AND m.finished = 0 AND t.ended_by_director IS NULL) "
         "FROM events e ORDER BY e.date DESC, e.id DESC LIMIT ?", [limit]).fetchall()
-    return [{"id": r[0], "name": r[1], "date": r[2], "game": r[3], "rounds": r[4], "drawn": r[5]} for r in rows]
+    listed = []
+    for event_id, name, date, game, rounds, kind, drawn, playing in rows:
+        status = "open" if not drawn else "playing" if playing else "ended" if drawn >= rounds else "between_rounds"
+        listed.append({"id": event_id, "name": name, "date": date, "game": game, "kind": kind, "rounds": rounds,
+                       "drawn": drawn, "status": status})
+    return listed
 
 
 def player_events(db: Database, name: str) -> list[tuple[Event, club.Row]]:
@@ -204,19 +286,26 @@ def event_of_match(db: Database, match_id: int) -> tuple[int, int, int] | None:
 
 # ---- a new event --------------------------------------------------------------------------------------------------
 
-EVENT_FIELDS = ("name", "date", "game", "players", "rounds", "round", "seating", "options", "seed", "season", "tariff")
+EVENT_FIELDS = ("name", "date", "game", "players", "rounds", "round", "seating", "options", "seed", "season", "tariff",
+                "kind", "avoid")
+EDITABLE = ("name", "date", "season", "tariff", "rounds", "kind", "seating", "avoid")  # PATCH /api/events/<id>
+ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+MAX_AVOID = 200
 
 
-def create_event(db: Database, raw: Any) -> int:
-    """A new event from a request (RULES.md 5.1); raises InvalidEvent with every problem at once. Its id."""
+def create_event(db: Database, raw: Any, also: Sequence[Violation] = ()) -> int:
+    """A new event from a request (RULES.md 5.1); raises InvalidEvent with every problem at once (``also``: those
+    the caller found itself, such as a form's contradiction). Its id."""
     if not isinstance(raw, Mapping):
         raise InvalidEvent([Violation.of("not_an_object", None, "Send a JSON object with name, game and players.")])
-    problems: list[Violation] = [Violation.of("unknown_field", key, "Unknown field {field!r}.", field=key)
-                                 for key in sorted(set(raw) - set(EVENT_FIELDS))]
+    problems: list[Violation] = [*also, *(Violation.of("unknown_field", key, "Unknown field {field!r}.", field=key)
+                                          for key in sorted(set(raw) - set(EVENT_FIELDS)))]
     name = _text(raw.get("name"), "name", 120, problems, required=True)
-    date = _text(raw.get("date", store.now()[:10]), "date", 40, problems, required=True)
+    date = _date(raw.get("date", store.now()[:10]), problems)
     game = new_game(raw.get("game", "klaberjass"), problems)
     players = _players(raw.get("players"), game, problems)
+    kind = read_kind(raw.get("kind", "club_evening"), problems)
+    avoid = read_avoid(raw.get("avoid", []), players, problems)
     rounds = _whole(raw.get("rounds", 1), "rounds", 1, MAX_ROUNDS, problems)
     length, deals = _round_length(raw.get("round", "match"), game, problems)
     seating = raw.get("seating", "standings")
@@ -235,14 +324,67 @@ def create_event(db: Database, raw: Any) -> int:
     with store.immediate(db):
         db.execute(
             "INSERT INTO events (name, date, game, options, rounds, round_length, seating, season, tariff, seed, "
-            "created, uid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "created, uid, kind, avoid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [name, date, game.key, jsontext.dumps(game.options_to_json(options)), rounds, length, seating,
-             season or None, tariff, seed, store.now(), uuid.uuid4().hex])
+             season or None, tariff, seed, store.now(), uuid.uuid4().hex, kind, jsontext.dumps(avoid)])
         event_id = int(db.execute("SELECT last_insert_rowid()").fetchone()[0])
         for position, player in enumerate(players):
             db.execute("INSERT INTO event_players (event_id, position, name, joined_round) VALUES (?, ?, ?, 1)",
                        [event_id, position, player])
+        ensure_links(db, event_id, len(players) // game.seats)  # the cards can be printed before round 1
     return event_id
+
+
+def _date(value: Any, problems: list[Violation]) -> str:
+    """An event's date: a day of the calendar, written 2026-12-03."""
+    if isinstance(value, str) and ISO_DATE.fullmatch(value.strip()):
+        try:
+            return datetime.date.fromisoformat(value.strip()).isoformat()
+        except ValueError:
+            pass
+    if value is None or value == "":
+        problems.append(Violation.of("missing", "date", "Give the event's {field}.", field="date"))
+    else:
+        problems.append(Violation.of("bad_date", "date", "The date is a day of the calendar written like 2026-12-03, "
+                                     "not {raw!r}.", raw=value))
+    return ""
+
+
+def read_kind(value: Any, problems: list[Violation]) -> str:
+    if value in KINDS:
+        return str(value)
+    problems.append(Violation.of("bad_kind", "kind", "kind must be club_evening or tournament, not {raw!r}.",
+                                 raw=value))
+    return "club_evening"
+
+
+def read_avoid(raw: Any, players: list[str] | tuple[str, ...], problems: list[Violation]) -> list[list[str]]:
+    """The pairs of players to keep at different tables: each two names of the event (as the event writes them)."""
+    if not isinstance(raw, list) or len(raw) > MAX_AVOID:
+        problems.append(Violation.of("bad_avoid", "avoid", "avoid must be a list of pairs of players' names, e.g. "
+                                     "[[\"Ann\", \"Ben\"]] (at most {most}).", most=MAX_AVOID))
+        return []
+    known = {name_key(p): p for p in players}
+    pairs: list[list[str]] = []
+    for i, pair in enumerate(raw):
+        field_name = f"avoid.{i}"
+        if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(n, str) for n in pair)):
+            problems.append(Violation.of("bad_avoid", field_name, "Each pair to keep apart is two players' names, "
+                                         "not {raw!r}.", raw=pair))
+            continue
+        names = [known.get(name_key(n)) for n in pair]
+        for given, found in zip(pair, names, strict=True):
+            if found is None:
+                problems.append(Violation.of("unknown_player", field_name, "{name!r} does not play in this event.",
+                                             name=given))
+        if None in names:
+            continue
+        if names[0] == names[1]:
+            problems.append(Violation.of("bad_avoid", field_name, "A pair to keep apart is two different players, not "
+                                         "{name!r} twice.", name=names[0]))
+        elif sorted(names) not in [sorted(p) for p in pairs]:
+            pairs.append([str(n) for n in names])
+    return pairs
 
 
 def _text(value: Any, field: str, limit: int, problems: list[Violation], required: bool = False) -> str:
@@ -283,7 +425,7 @@ def _round_length(raw: Any, game: BaseGame[Any, Any] | None, problems: list[Viol
     """``match`` (each table plays one whole match) or ``deals:N``: (the text, N or None)."""
     if raw == "match":
         return "match", None
-    found = ROUND_LENGTH.match(raw) if isinstance(raw, str) else None
+    found = ROUND_LENGTH.fullmatch(raw) if isinstance(raw, str) else None
     seats = game.seats if game is not None else 1
     if found is None or not seats <= int(found[1]) <= 400 or int(found[1]) % seats:
         problems.append(Violation.of("bad_round", "round", "round must be match or deals:N, N a multiple of the "
@@ -325,6 +467,139 @@ def _tariff(raw: Any, problems: list[Violation]) -> str | None:
         return None
 
 
+# ---- the director fixes the evening ------------------------------------------------------------------------------
+
+def update_event(db: Database, event_id: int, raw: Any) -> None:
+    """PATCH an event: its name, date, season, tariff (every table's too), number of rounds (never below the rounds
+    drawn), kind, seating (from the next round on) and pairs kept apart; raises InvalidEvent with every problem at
+    once, and changes nothing then."""
+    if not isinstance(raw, Mapping):
+        raise InvalidEvent([Violation.of("not_an_object", None, "Send a JSON object of the fields to change.")])
+    with store.immediate(db):
+        event = load_event(db, event_id)
+        problems: list[Violation] = [Violation.of("not_editable", key, "{field!r} cannot be changed once the event is "
+                                                  "made.", field=key) if key in EVENT_FIELDS else
+                                     Violation.of("unknown_field", key, "Unknown field {field!r}.", field=key)
+                                     for key in sorted(set(raw) - set(EDITABLE))]
+        changes: dict[str, Any] = {}
+        if "name" in raw:
+            changes["name"] = _text(raw["name"], "name", 120, problems, required=True)
+        if "date" in raw:
+            changes["date"] = _date(raw["date"], problems)
+        if "season" in raw:
+            changes["season"] = _text(raw["season"], "season", 80, problems) or None
+        if "kind" in raw:
+            changes["kind"] = read_kind(raw["kind"], problems)
+        if "seating" in raw:
+            if raw["seating"] in ("standings", "random"):
+                changes["seating"] = raw["seating"]
+            else:
+                problems.append(Violation.of("bad_seating", "seating", "Seating must be standings or random, not "
+                                             "{raw!r}.", raw=raw["seating"]))
+        if "rounds" in raw:
+            drawn = len(event.rounds)
+            changes["rounds"] = _whole(raw["rounds"], "rounds", max(1, drawn), MAX_ROUNDS, problems)
+        if "avoid" in raw:
+            changes["avoid"] = jsontext.dumps(read_avoid(raw["avoid"], event.everyone, problems))
+        tariff_given = "tariff" in raw
+        tariff = _tariff(raw.get("tariff"), problems) if tariff_given else None
+        if problems:
+            raise InvalidEvent(problems)
+        if tariff_given:
+            changes["tariff"] = tariff
+            _retariff(db, event, tariff)
+        if "name" in changes and changes["name"] != event.row["name"]:  # the tables' place says the event's name
+            db.execute("UPDATE matches SET place = ? WHERE place = ? AND id IN "
+                       "(SELECT match_id FROM event_tables WHERE event_id = ?)",
+                       [changes["name"], event.row["name"], event_id])
+        if changes:
+            columns = sorted(changes)
+            db.execute(f"UPDATE events SET {', '.join(f'{c} = ?' for c in columns)}, edited = edited + 1 "
+                       "WHERE id = ?", [changes[c] for c in columns] + [event_id])
+
+
+def _retariff(db: Database, event: Event, tariff: str | None) -> None:
+    """The event's tariff becomes its options' and every table's (RULES.md 5.7: the money of a match it shows)."""
+    options = dict(event.row["options"])
+    options["tariff"] = tariff
+    parsed = event.game.options_to_json(event.game.parse_options(options))
+    db.execute("UPDATE events SET options = ? WHERE id = ?", [jsontext.dumps(parsed), event.id])
+    for r in event.rounds:
+        for t in r.tables:
+            row = store.get_match(db, t.match_id)
+            assert row is not None
+            table_options = {**row["options"], "tariff": parsed.get("tariff")}
+            db.execute("UPDATE matches SET options = ? WHERE id = ?", [jsontext.dumps(table_options), t.match_id])
+            sync(db, t.match_id, from_number=None)
+
+
+def delete_event(db: Database, event_id: int) -> None:
+    """An event that was never played (no deal entered at any of its tables) goes, with its tables' matches and its
+    links; one with play is history: 409 ``event_started`` (it can be renamed, not erased)."""
+    with store.immediate(db):
+        event = load_event(db, event_id)
+        if event.started or db.execute(
+                "SELECT 1 FROM deals d JOIN event_tables t ON t.match_id = d.match_id WHERE t.event_id = ? LIMIT 1",
+                [event_id]).fetchone():
+            raise Conflict("event_started", N_("A deal was entered at a table of event {event}: an event with play "
+                                               "is kept (it can be renamed, not deleted)."), event=str(event_id))
+        matches = [t.match_id for r in event.rounds for t in r.tables]
+        for table in ("event_tables", "event_links", "event_rounds", "event_players"):
+            db.execute(f"DELETE FROM {table} WHERE event_id = ?", [event_id])
+        for match_id in matches:
+            store.delete_unplayed_match(db, match_id)
+        db.execute("DELETE FROM events WHERE id = ?", [event_id])
+        for match_id in matches:
+            log_change("deleted with its event", match_id)
+
+
+def swap(db: Database, event_id: int, round_number: int, raw: Any) -> None:
+    """Two players of round ``round_number`` change places, seat for seat (one may be sitting out), before a deal is
+    entered at either's table: 409 ``table_started`` after; only the latest round (``round_over`` for an earlier
+    one)."""
+    players = raw.get("players") if isinstance(raw, Mapping) else None
+    with store.immediate(db):
+        event = load_event(db, event_id)
+        if not 1 <= round_number <= len(event.rounds):
+            raise NotFound("not_found", N_("Event {event} has no round {round}."), event=str(event_id),
+                           round=str(round_number))
+        if round_number != len(event.rounds):
+            raise Conflict("round_over", N_("Round {round} is over: only the latest round's seats can change."),
+                           round=str(round_number))
+        event_round = event.rounds[-1]
+        seated = {name_key(p): p for p in event_round.seated}
+        names = [seated.get(name_key(p)) if isinstance(p, str) else None for p in players] \
+            if isinstance(players, list) else []
+        if len(names) != 2 or None in names or names[0] == names[1]:
+            raise InvalidEvent([Violation.of("bad_swap", "players", "Name two different players of round {round} to "
+                                             "change places.", round=round_number)])
+        a, b = str(names[0]), str(names[1])
+        tables = [t for t in event_round.tables if a in t.players or b in t.players]
+        if not tables:
+            raise InvalidEvent([Violation.of("bad_swap", "players", "{a} and {b} both sit out: there is no seat to "
+                                             "change.", a=a, b=b)])
+        for t in tables:
+            if t.entered or t.finished:
+                raise Conflict("table_started", N_("Table {table} has started: its players stay where they sit."),
+                               table=str(t.number))
+        swapped = {a: b, b: a}
+        for t in tables:
+            _reseat(db, t.match_id, [swapped.get(p, p) for p in t.players])
+        if a in event_round.byes or b in event_round.byes:
+            byes = [swapped.get(p, p) for p in event_round.byes]
+            db.execute("UPDATE event_rounds SET byes = ? WHERE event_id = ? AND number = ?",
+                       [jsontext.dumps(byes), event_id, round_number])
+            db.execute("UPDATE events SET edited = edited + 1 WHERE id = ?", [event_id])  # a bye is not a match
+
+
+def _reseat(db: Database, match_id: int, players: list[str]) -> None:
+    """A table's match, no deal entered yet, with its players in other seats (seat 1 deals first)."""
+    db.execute("UPDATE matches SET players = ?, first_dealer = ?, totals = ? WHERE id = ?",
+               [jsontext.dumps(players), players[0], jsontext.dumps({p: 0 for p in players}), match_id])
+    sync(db, match_id, from_number=None)
+    log_change("seats changed by the director", match_id)
+
+
 # ---- players joining and leaving ----------------------------------------------------------------------------------
 
 def join(db: Database, event_id: int, raw_name: Any) -> None:
@@ -337,30 +612,57 @@ def join(db: Database, event_id: int, raw_name: Any) -> None:
         problems = name_problems([name]) + duplicate_names([*event.everyone, name])
         if problems:
             raise InvalidEvent([Violation(p.code, p.message, "name", p.params, p.template) for p in problems])
-        if event.next_round > int(event.row["rounds"]):
-            raise Conflict("event_over", N_("Event {event} has drawn its last round."), event=str(event_id))
+        _not_over(event)
         db.execute("INSERT INTO event_players (event_id, position, name, joined_round) VALUES (?, ?, ?, ?)",
                    [event_id, len(event.players), name, event.next_round])
+        ensure_links(db, event_id, len(event.present(event.next_round)) // event.game.seats + 1)
+
+
+def _not_over(event: Event) -> None:
+    if event.next_round > int(event.row["rounds"]):
+        raise Conflict("event_over", N_("Event {event} has drawn its last round."), event=str(event.id))
 
 
 def leave(db: Database, event_id: int, raw_name: Any) -> None:
     """A player who leaves is not drawn again; their results stand (RULES.md 5.2)."""
     with store.immediate(db):
         event = load_event(db, event_id)
-        key = name_key(raw_name) if isinstance(raw_name, str) else None
-        found = next((p for p in event.players if name_key(p[0]) == key), None)
-        if found is None or found[2] is not None:
+        found = _player(event, raw_name)
+        if found[2] is not None:
             raise InvalidEvent([Violation.of("unknown_player", "name", "{name!r} does not play in this event.",
                                              name=raw_name)])
+        _not_over(event)
         db.execute("UPDATE event_players SET left_round = ? WHERE event_id = ? AND name = ?",
                    [event.next_round, event_id, found[0]])
+
+
+def come_back(db: Database, event_id: int, raw_name: Any) -> None:
+    """A player who left (or was marked as leaving by mistake) is drawn again from the next round on; the rounds in
+    between count as absent."""
+    with store.immediate(db):
+        event = load_event(db, event_id)
+        found = _player(event, raw_name)
+        if found[2] is None:
+            raise InvalidEvent([Violation.of("not_left", "name", "{name!r} has not left this event.", name=found[0])])
+        _not_over(event)
+        db.execute("UPDATE event_players SET left_round = NULL WHERE event_id = ? AND name = ?", [event_id, found[0]])
+
+
+def _player(event: Event, raw_name: Any) -> tuple[str, int, int | None]:
+    key = name_key(raw_name) if isinstance(raw_name, str) else None
+    found = next((p for p in event.players if name_key(p[0]) == key), None)
+    if found is None:
+        raise InvalidEvent([Violation.of("unknown_player", "name", "{name!r} does not play in this event.",
+                                         name=raw_name)])
+    return found
 
 
 # ---- rounds -------------------------------------------------------------------------------------------------------
 
 def draw_round(db: Database, event_id: int) -> int:
-    """Draw the next round (RULES.md 5.2–5.3): its tables become matches, seat 1 dealing first. Refused while a round
-    is in play and after the last round. The round's number."""
+    """Draw the next round (RULES.md 5.2–5.3): its tables become matches, seat 1 dealing first; each pair of the
+    event's ``avoid`` at different tables while any seating allows it. Refused while a round is in play and after
+    the last round. The round's number."""
     with store.immediate(db):
         event = load_event(db, event_id)
         if event.current is not None and not event.current.over:
@@ -375,16 +677,18 @@ def draw_round(db: Database, event_id: int) -> int:
                            count=str(len(present)))
         seed = int(event.row["seed"]) if number == 1 else secrets.randbelow(SEED_LIMIT)
         order = event.standings().order() if event.rounds else []
-        drawn = club.draw(event.game.seats, present, event.as_played(), event.row["seating"], seed, order)
+        apart = {frozenset(pair) for pair in event.avoid}
+        drawn = club.draw(event.game.seats, present, event.as_played(), event.row["seating"], seed, order, apart)
         db.execute("INSERT INTO event_rounds (event_id, number, seed, byes, drawn) VALUES (?, ?, ?, ?, ?)",
                    [event_id, number, seed, jsontext.dumps(list(drawn.byes)), store.now()])
         for table_number, players in enumerate(drawn.tables, start=1):
             match_id = store.insert_match(db, event.game.key, list(players), event.row["options"], players[0],
-                                          place=f"{event.row['name']} · round {number}, table {table_number}")
+                                          place=event.row["name"])
             sync(db, match_id, touch=False)
             log_change("started", match_id)
-            db.execute("INSERT INTO event_tables (event_id, round, number, match_id, token) VALUES (?, ?, ?, ?, ?)",
-                       [event_id, number, table_number, match_id, secrets.token_urlsafe(18)])
+            db.execute("INSERT INTO event_tables (event_id, round, number, match_id) VALUES (?, ?, ?, ?)",
+                       [event_id, number, table_number, match_id])
+        ensure_links(db, event_id, len(drawn.tables))
         return number
 
 
@@ -403,23 +707,62 @@ def end_table(db: Database, event_id: int, table_number: int) -> None:
         sync(db, table.match_id, from_number=None)
 
 
-def revoke_table_link(db: Database, event_id: int, table_number: int) -> None:
-    """The director revokes the link of a table of the round in play: its token stops working at once."""
+def resume_table(db: Database, event_id: int, table_number: int) -> None:
+    """The director takes up again a table of the latest round that they ended (by mistake): it plays on, and asks
+    for its confirmations again (RULES.md 5.4: only the director takes it up again)."""
     with store.immediate(db):
         table = _table_in_play(db, event_id, table_number)
-        db.execute("UPDATE event_tables SET revoked = ? WHERE event_id = ? AND round = ? AND number = ? "
-                   "AND revoked IS NULL", [store.now(), event_id, table.round, table_number])
+        if not table.ended_by_director:
+            raise Conflict("table_not_ended", N_("Table {table} was not ended by the director."),
+                           table=str(table_number))
+        db.execute("UPDATE event_tables SET ended_by_director = NULL WHERE event_id = ? AND round = ? AND number = ?",
+                   [event_id, table.round, table_number])
+        store.update_match_fields(db, table.match_id, abandoned=0)
+        add_event(db, table.match_id, "resumed")
+        log_change("taken up again by the director", table.match_id)
+        sync(db, table.match_id, from_number=None)
+
+
+def ensure_links(db: Database, event_id: int, tables: int) -> None:
+    """A link (a card) for each physical table 1 … ``tables`` that has none yet; a revoked link is not renewed
+    here (the director does that: ``renew_table_link``)."""
+    have = {int(row[0]) for row in db.execute("SELECT DISTINCT number FROM event_links WHERE event_id = ?",
+                                              [event_id])}
+    now = store.now()
+    for number in range(1, tables + 1):
+        if number not in have:
+            db.execute("INSERT INTO event_links (token, event_id, number, created) VALUES (?, ?, ?, ?)",
+                       [secrets.token_urlsafe(18), event_id, number, now])
+
+
+def revoke_table_link(db: Database, event_id: int, table_number: int) -> None:
+    """The director revokes table ``table_number``'s link: its token stops working at once, in this round and every
+    later one (a phone still holding it is told so); the table's next link replaces it (``renew_table_link``)."""
+    with store.immediate(db):
+        _link_of_table(db, event_id, table_number)
+        db.execute("UPDATE event_links SET revoked = ? WHERE event_id = ? AND number = ? AND revoked IS NULL",
+                   [store.now(), event_id, table_number])
 
 
 def renew_table_link(db: Database, event_id: int, table_number: int) -> str:
-    """A new link for a table of the round in play (its card lost, or its link revoked): a new token, and the old
-    one no longer opens anything. The new token."""
+    """A new link for table ``table_number`` (its card lost, or its link revoked): a new token for the rest of the
+    event, and the old one no longer opens anything. The new token."""
     token = secrets.token_urlsafe(18)
     with store.immediate(db):
-        table = _table_in_play(db, event_id, table_number)
-        db.execute("UPDATE event_tables SET token = ?, revoked = NULL, renewed = renewed + 1 "
-                   "WHERE event_id = ? AND round = ? AND number = ?", [token, event_id, table.round, table_number])
+        _link_of_table(db, event_id, table_number)
+        now = store.now()
+        db.execute("UPDATE event_links SET revoked = ? WHERE event_id = ? AND number = ? AND revoked IS NULL",
+                   [now, event_id, table_number])
+        db.execute("INSERT INTO event_links (token, event_id, number, created) VALUES (?, ?, ?, ?)",
+                   [token, event_id, table_number, now])
     return token
+
+
+def _link_of_table(db: Database, event_id: int, table_number: int) -> None:
+    """NotFound unless the event has a physical table ``table_number`` (it has a link, working or revoked)."""
+    if load_event(db, event_id).links.get(table_number) is None:
+        raise NotFound("not_found", N_("Event {event} has no table {table}."), event=str(event_id),
+                       table=str(table_number))
 
 
 def _table_in_play(db: Database, event_id: int, table_number: int) -> EventTable:
@@ -432,13 +775,115 @@ def _table_in_play(db: Database, event_id: int, table_number: int) -> EventTable
     return table
 
 
-def table_of_token(db: Database, token: str) -> int | None:
-    """The match a table link's token opens, while it works: not revoked, and its round the event's latest (a round
-    is closed once the next is drawn). None for any other token."""
+@dataclass(frozen=True)
+class TableLink:
+    """What a table link's token opens: physical table ``number`` of its event — the match of that table in the
+    event's latest round (``match_id``; None before round 1, or when that round has no table ``number``), and, to
+    look at, the matches it had in earlier rounds."""
+
+    token: str
+    event_id: int
+    number: int
+    revoked: bool
+    round: int  # the event's latest round (0: none drawn yet)
+    match_id: int | None
+    matches: tuple[int, ...]  # every round's match of the table, in round order
+
+    @property
+    def works(self) -> bool:
+        return not self.revoked
+
+
+def link_of_token(db: Database, token: str) -> TableLink | None:
+    """The table link ``token`` is, working or revoked; None for a token no event has given."""
     row = db.execute(
-        "SELECT t.match_id FROM event_tables t WHERE t.token = ? AND t.revoked IS NULL AND t.round = "
-        "(SELECT MAX(number) FROM event_rounds r WHERE r.event_id = t.event_id)", [token]).fetchone()
-    return int(row[0]) if row else None
+        "SELECT l.event_id, l.number, l.revoked, (SELECT MAX(r.number) FROM event_rounds r WHERE r.event_id = "
+        "l.event_id) FROM event_links l WHERE l.token = ?", [token]).fetchone()
+    if row is None:
+        return None
+    event_id, number, revoked, latest = int(row[0]), int(row[1]), row[2] is not None, int(row[3] or 0)
+    rounds = db.execute("SELECT round, match_id FROM event_tables WHERE event_id = ? AND number = ? ORDER BY round",
+                        [event_id, number]).fetchall()
+    current = next((int(m) for r, m in rounds if int(r) == latest), None)
+    return TableLink(token, event_id, number, revoked, latest, current, tuple(int(m) for _r, m in rounds))
+
+
+def table_of_token(db: Database, token: str) -> int | None:
+    """The match a table link's token opens, while it works: table n of the event's latest round. None for any
+    other token (unknown, revoked, or no such table this round)."""
+    link = link_of_token(db, token)
+    return link.match_id if link is not None and link.works else None
+
+
+@dataclass(frozen=True)
+class TableView:
+    """A table's match page's view of its event, read in a few queries (not the whole event): which event, round and
+    table; whether the director ended it; the event's status; and once a later round is drawn, who sits where in it."""
+
+    event_id: int
+    event_name: str
+    kind: str
+    round: int
+    number: int
+    rounds: int  # planned
+    latest: int  # the event's latest round drawn
+    ended_by_director: bool
+    status: club.Status
+    later: tuple[tuple[int, tuple[str, ...]], ...]  # the latest round's tables (number, players), when later than this
+    later_byes: tuple[str, ...]
+
+    @property
+    def here_now(self) -> tuple[str, ...] | None:
+        """Who sits at this table in the latest round (None: no such table that round)."""
+        return next((players for number, players in self.later if number == self.number), None)
+
+    def seat_of(self, player: str) -> tuple[int, int] | None:
+        """(table, seat) of ``player`` in the latest round; None: sits out or no longer plays."""
+        for number, players in self.later:
+            if player in players:
+                return number, players.index(player) + 1
+        return None
+
+
+def table_view(db: Database, match_id: int) -> TableView | None:
+    """``TableView`` of a table's match; None for a match of its own."""
+    row = db.execute(
+        "SELECT t.event_id, e.name, e.kind, t.round, t.number, e.rounds, t.ended_by_director IS NOT NULL, "
+        "(SELECT MAX(r.number) FROM event_rounds r WHERE r.event_id = t.event_id) "
+        "FROM event_tables t JOIN events e ON e.id = t.event_id WHERE t.match_id = ?", [match_id]).fetchone()
+    if row is None:
+        return None
+    event_id, name, kind, round_number, number, rounds, ended, latest = row
+    playing = db.execute(
+        "SELECT COUNT(*) FROM event_tables t JOIN matches m ON m.id = t.match_id WHERE t.event_id = ? AND t.round = ? "
+        "AND m.finished = 0 AND t.ended_by_director IS NULL", [event_id, latest]).fetchone()[0]
+    status: club.Status = "playing" if playing else ("ended" if latest >= rounds else "between_rounds")
+    later: list[tuple[int, tuple[str, ...]]] = []
+    byes: tuple[str, ...] = ()
+    if latest > round_number:
+        later = [(int(n), tuple(jsontext.parse(players))) for n, players in db.execute(
+            "SELECT t.number, m.players FROM event_tables t JOIN matches m ON m.id = t.match_id "
+            "WHERE t.event_id = ? AND t.round = ? ORDER BY t.number", [event_id, latest])]
+        found = db.execute("SELECT byes FROM event_rounds WHERE event_id = ? AND number = ?",
+                           [event_id, latest]).fetchone()
+        byes = tuple(jsontext.parse(found[0])) if found else ()
+    return TableView(int(event_id), str(name), str(kind), int(round_number), int(number), int(rounds), int(latest),
+                     bool(ended), status, tuple(later), byes)
+
+
+def table_state(db: Database, match_id: int) -> str | None:
+    """What a table's phone follows besides its match: the event's rounds drawn and planned, its table ended or taken
+    up again, its link revoked or renewed, its confirmations — in one query (a live page's validator). None: the
+    match is not a table of an event."""
+    row = db.execute(
+        "SELECT (SELECT COUNT(*) FROM event_rounds r WHERE r.event_id = t.event_id), e.rounds, e.edited, "
+        "t.ended_by_director IS NOT NULL, "
+        "(SELECT COUNT(*) FROM event_links l WHERE l.event_id = t.event_id AND l.number = t.number), "
+        "(SELECT COUNT(*) FROM confirmations c WHERE c.match_id = t.match_id), "
+        "(SELECT COUNT(*) FROM event_tables x JOIN matches m ON m.id = x.match_id WHERE x.event_id = t.event_id "
+        " AND x.round = t.round AND m.finished = 0 AND x.ended_by_director IS NULL) "
+        "FROM event_tables t JOIN events e ON e.id = t.event_id WHERE t.match_id = ?", [match_id]).fetchone()
+    return None if row is None else ".".join(str(int(x)) for x in row)
 
 
 # ---- confirming a table (RULES.md 5.6) ----------------------------------------------------------------------------
@@ -493,20 +938,28 @@ def round_to_json(event_round: EventRound) -> dict[str, Any]:
 def event_to_json(event: Event) -> dict[str, Any]:
     row = event.row
     current = event.current
+    status = event.status
     return {
-        "id": event.id, "name": row["name"], "date": row["date"], "game": event.game.key,
+        "id": event.id, "name": row["name"], "date": row["date"], "game": event.game.key, "kind": event.kind,
         "options": row["options"], "rounds": row["rounds"], "round": row["round_length"],
         "seating": row["seating"], "season": row["season"], "tariff": row["tariff"], "seed": row["seed"],
+        "avoid": [list(pair) for pair in event.avoid],
         "players": [{"name": name, "joined_round": joined, "left_round": left} for name, joined, left in event.players],
+        "status": status,
+        "links": [{"table": link.number, "token": link.token, "link_revoked": link.revoked}
+                  for _number, link in sorted(event.links.items())],
         "drawn": [round_to_json(r) for r in event.rounds],
         "in_play": current.number if current is not None and not current.over else None,
-        "over": current is not None and current.over and current.number >= int(row["rounds"]),
+        "over": status == "ended",
+        "winners": list(club.winners(event.standings())) if status == "ended" else [],
     }
 
 
-def standings_to_json(table: club.Standings) -> dict[str, Any]:
+def standings_to_json(table: club.Standings, status: str | None = None) -> dict[str, Any]:
+    """The standings; ``final`` once the event has ended (``status``)."""
     return {
         "provisional": table.provisional,
+        **({"final": status == "ended"} if status is not None else {}),
         "rows": [{"place": r.place, "shared": r.shared, "player": r.player, "score": r.score,
                   "tiebreaks": list(r.tiebreaks),
                   "rounds": [{"round": line.round, "table": line.table, "total": line.total, "result": line.result}
