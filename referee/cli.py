@@ -282,6 +282,8 @@ def _announce(app: Flask, server: Any, settings: dict[str, Any]) -> None:
             print(_("Open %(url)s on this machine.") % {"url": f"http://{url_host(address)}:{port}/"}, flush=True)
         return
     addresses = local or lan_addresses() or [_("<this machine's address>")]
+    if local or lan_addresses():  # the links Referee gives away (table cards, share links) carry it, not 127.0.0.1
+        app.config["LAN_URL"] = f"http://{url_host(addresses[0])}:{port}"
     for address in addresses:
         print(_("Open %(url)s on a phone on this network.") % {"url": f"http://{url_host(address)}:{port}/"},
               flush=True)

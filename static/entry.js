@@ -25,6 +25,8 @@
   }
   function nounWord(noun) { return (words().nouns || {})[noun] || noun; }
   var NO_CONNECTION_EN = "Not sent — no connection. Kept on this phone; sent when the connection is back.";
+  var REPLACED_EN = "This table's link was replaced by the director: scan the new card. What this phone has typed " +
+    "is kept, and sent once the new card is opened.";
   var RETRY_MS = 15000;
   var SEND_TIMEOUT_MS = 20000;  // an outbox send with no answer by then is given up (kept, tried again later)
 
@@ -395,6 +397,13 @@
       signedOut(saving);
       return;
     }
+    if (xhr.status === 403 && xhr.getResponseHeader("Referee-Refusal") === "link-replaced" && inEntry(event.detail.elt)) {
+      // The director revoked this table's link: the Save waits in the outbox, sent once the new card is opened.
+      event.detail.shouldSwap = false;
+      event.detail.isError = false;
+      replaced(saving);
+      return;
+    }
     if (xhr.status === 409 && inEntry(event.detail.elt) && xhr.responseText.indexOf('id="entry"') >= 0) {
       event.detail.shouldSwap = true;
       event.detail.isError = false;
@@ -411,6 +420,16 @@
     } else {
       status(say("signed_out_entry", "Signed out: sign in again — what you entered is kept on this phone."), true,
              window.location.pathname + window.location.search);
+    }
+  }
+  function replaced(saved) {
+    var form = entryForm();
+    saveAgain();
+    if (saved && form) {
+      toOutbox(form, saved, "replaced");
+      outboxStatus(form);
+    } else {
+      status(say("live_replaced", REPLACED_EN), true);
     }
   }
   document.addEventListener("htmx:responseError", function (event) {
@@ -520,10 +539,12 @@
     all.forEach(function (item) { if (item.key === key) change(item); });
     keep(OUTBOX, all);
   }
-  // Why a waiting entry is not sent yet: "signed_out" (401), "answered" (403, 5xx: Referee answered `status`),
+  // Why a waiting entry is not sent yet: "signed_out" (401), "replaced" (403: the table's link was revoked; sent once
+  // the new card is opened), "answered" (403, 5xx: Referee answered `status`),
   // "offline" (no answer: no connection, or none in SEND_TIMEOUT_MS); null: not tried yet.
   function problemText(item) {
     if (item.problem === "signed_out") return say("signed_out", "Signed out: sign in again, then it is sent.");
+    if (item.problem === "replaced") return say("live_replaced", REPLACED_EN);
     if (item.problem === "answered") {
       return say("not_sent_yet", "Not sent yet: Referee answered {status}. Kept on this phone; sent again shortly.",
                  { status: item.status });
@@ -628,6 +649,10 @@
     if (code === 401 || response.type === "opaqueredirect") {  // signed out (or sent to the login page)
       stillWaiting(item, "signed_out", code);
       return false;  // the others would be refused alike: all are sent once signed in again
+    }
+    if (code === 403 && response.headers.get("Referee-Refusal") === "link-replaced") {
+      stillWaiting(item, "replaced", code, html);  // sent again once the new card is opened
+      return false;
     }
     if (code < 400 || code === 403 || code === 408 || code === 429 || code >= 500) {
       stillWaiting(item, "answered", code, html);  // not a refusal of the entry: tried again later

@@ -7,6 +7,8 @@
 //    the connection is gone, the page says "Offline — the table as of 21:14", and the offline page (served by
 //    the service worker) shows the last table seen instead of a bare "No connection".
 //  - Logging out forgets the kept tables.
+//  - A table phone whose link the director revoked is told so (403 with Referee-Refusal: link-replaced), never
+//    "offline"; the director's page follows the event the same way (its region names its own offline words).
 // Polling rather than a held-open stream: a waitress worker thread would be held by every open page (README).
 (function () {
   "use strict";
@@ -125,14 +127,23 @@
     if (offline === "signed-out") {
       note.textContent = say("live_signed_out", "Signed out: reload the page to sign in and follow the table again.");
       note.hidden = false;
+    } else if (offline === "replaced") {
+      // Not a connection problem: the director revoked this table's link (Referee says so: Referee-Refusal).
+      note.textContent = say("live_replaced", "This table's link was replaced by the director: scan the new card. " +
+                             "What this phone has typed is kept, and sent once the new card is opened.");
+      note.hidden = false;
+      document.body.classList.add("is-replaced");
+      return;
     } else if (offline) {
-      note.textContent = say("live_offline", "Offline — the table as of {time}. Deals saved on this phone are sent " +
+      var key = el.dataset.offline || "live_offline";  // the director's page: "the event as of …"
+      note.textContent = say(key, "Offline — the table as of {time}. Deals saved on this phone are sent " +
                              "when the connection is back.", { time: clock(lastSeen) });
       note.hidden = false;
     } else {
       note.hidden = true;
       note.textContent = "";
     }
+    document.body.classList.remove("is-replaced");
     document.body.classList.toggle("is-offline", !!offline);
   }
 
@@ -158,6 +169,10 @@
         return null;
       }
       if (response.status === 404) { stopped = true; return null; }
+      if (response.status === 403 && response.headers.get("Referee-Refusal") === "link-replaced") {
+        showState(region(), "replaced");  // asked again: once the new card is opened, this page follows again
+        return null;
+      }
       if (!response.ok) throw new Error(String(response.status));
       return response.text().then(function (html) {
         var current = region();

@@ -22,7 +22,7 @@ from .common import DuplicateKey, capped, duplicate_key_error, loads
 from .conflicts import refusal_message, taken_message
 from .db import get_db
 from .history import parse_filters
-from .i18n import say
+from .i18n import name_order, say
 from .security import public_url
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -369,6 +369,7 @@ def _event_json(event_id: int) -> dict[str, Any]:
     loaded = club.load_event(get_db(), event_id)
     event = club.event_to_json(loaded)
     event["drawn"] = [_linked(r) for r in event["drawn"]]
+    event["links"] = [{**link, "url": public_url("events.table_link", token=link["token"])} for link in event["links"]]
     event["settlement"] = settlement_to_json(event_settlement(loaded), loaded.standings().provisional)
     return event
 
@@ -382,6 +383,31 @@ def create_event():
 @bp.get("/events/<int:event_id>")
 def get_event(event_id: int):
     return jsonify(_event_json(event_id))
+
+
+@bp.patch("/events/<int:event_id>")
+def update_event(event_id: int):
+    """The director changes the event's name, date, season, tariff, rounds (never below those drawn), kind, seating or
+    pairs kept apart → 200 the event; 422 with every problem, nothing changed."""
+    club.update_event(get_db(), event_id, _body())
+    return jsonify(_event_json(event_id))
+
+
+@bp.delete("/events/<int:event_id>")
+def delete_event(event_id: int):
+    """An event with no deal entered goes, with its tables' matches and links → 204; after one, 409
+    ``event_started``."""
+    club.delete_event(get_db(), event_id)
+    return "", 204
+
+
+@bp.post("/events/<int:event_id>/rounds/<int:number>/swap")
+def swap_players(event_id: int, number: int):
+    """``{"players": ["Ann", "Cid"]}``: two players of round ``number`` change places, seat for seat, before a deal is
+    entered at either's table → 200 the round (as ``POST …/rounds`` answers it); 409 ``table_started`` after."""
+    db = get_db()
+    club.swap(db, event_id, number, _body())
+    return jsonify(_linked(club.round_to_json(club.load_event(db, event_id).rounds[number - 1])))
 
 
 @bp.post("/events/<int:event_id>/rounds")
@@ -404,15 +430,30 @@ def leave_event(event_id: int):
     return jsonify(_event_json(event_id))
 
 
+@bp.post("/events/<int:event_id>/players/back")
+def come_back(event_id: int):
+    """A player who left is drawn again from the next round on (the undo of a leave)."""
+    club.come_back(get_db(), event_id, _body().get("name"))
+    return jsonify(_event_json(event_id))
+
+
 @bp.post("/events/<int:event_id>/tables/<int:number>/end")
 def end_table(event_id: int, number: int):
     club.end_table(get_db(), event_id, number)
     return jsonify(_event_json(event_id))
 
 
+@bp.post("/events/<int:event_id>/tables/<int:number>/resume")
+def resume_table(event_id: int, number: int):
+    """The director takes up again a table they ended (by mistake) while its round is the latest → 200 the event."""
+    club.resume_table(get_db(), event_id, number)
+    return jsonify(_event_json(event_id))
+
+
 @bp.get("/events/<int:event_id>/standings")
 def standings(event_id: int):
-    return jsonify(club.standings_to_json(club.load_event(get_db(), event_id).standings()))
+    event = club.load_event(get_db(), event_id)
+    return jsonify(club.standings_to_json(event.standings(), event.status))
 
 
 @bp.get("/events/<int:event_id>/settlement")
@@ -437,7 +478,7 @@ def season(name: str):
     db = get_db()
     game = seasons.game_of(db, name, request.args.get("game"))
     chosen = seasons.read_settings(request.args, seasons.settings(db, name, game))
-    return jsonify(seasons.season_to_json(seasons.load_season(db, name, game, chosen)))
+    return jsonify(seasons.season_to_json(seasons.load_season(db, name, game, chosen, order=name_order())))
 
 
 @bp.put("/seasons/<path:name>")
@@ -450,7 +491,7 @@ def set_season(name: str):
     if unknown:
         return _one_error("unknown_field", gettext("Unknown field %(field)s.", field=repr(unknown[0])), 422, unknown[0])
     seasons.save_settings(db, name, game, seasons.read_settings(body, seasons.settings(db, name, game)))
-    return jsonify(seasons.season_to_json(seasons.load_season(db, name, game)))
+    return jsonify(seasons.season_to_json(seasons.load_season(db, name, game, order=name_order())))
 
 
 @bp.post("/events/<int:event_id>/tables/<int:number>/revoke")
@@ -461,8 +502,8 @@ def revoke_table_link(event_id: int, number: int):
 
 @bp.post("/events/<int:event_id>/tables/<int:number>/link")
 def renew_table_link(event_id: int, number: int):
-    """A new link for table ``number`` (round in play); the old token stops working → 201 with the table's new
-    ``token`` and ``url``."""
+    """A new link for physical table ``number`` (for the rest of the event); the old token stops working → 201 with
+    the table's new ``token`` and ``url``."""
     token = club.renew_table_link(get_db(), event_id, number)
     return jsonify({"table": number, "token": token, "url": public_url("events.table_link", token=token)}), 201
 

@@ -1,8 +1,13 @@
-"""Club play's pages (RULES.md 5): a new event, the director's page of an event (its rounds, each table's state, the
-standings, Draw next round, End table, revoke a table's link) and the board for the club room's screen.
+"""Club play's pages (RULES.md 5): a new event, the director's page of an event (its status and format, its rounds,
+each table's state, the standings, Draw next round, End table and take it up again, revoke and renew a table's link,
+change two players' seats, edit or delete the event, players joining, leaving and coming back), a table link's own
+page, and the board for the club room's screen.
 
-Plain forms and links: every page works without JavaScript. The board asks for itself again every few seconds
-(htmx; a meta refresh without JavaScript): a page held open does not hold a server thread, as a stream would.
+Plain forms and links: every page works without JavaScript, and every action that cannot be taken back asks once
+(a ``<details>`` that opens on the confirmation: no script needed). The director's page follows its tables live
+(static/live.js: ``304`` while nothing changed); the board asks for itself again every few seconds and turns its
+pages in the browser (static/board.js; a meta refresh without JavaScript): a page held open does not hold a server
+thread, as a stream would.
 """
 
 from __future__ import annotations
@@ -13,17 +18,20 @@ from typing import Any
 from flask import Blueprint, Response, current_app, make_response, render_template, request, session, url_for
 from flask_babel import gettext
 from werkzeug.exceptions import Conflict as HTTPConflict
-from werkzeug.exceptions import NotFound, UnprocessableEntity
+from werkzeug.exceptions import Gone, NotFound, UnprocessableEntity
 
 from .. import games, matches, pgstore, store
 from ..games.base import RuleError, Violation, whole_number
+from ..games.club import winners
 from ..matches import club
 from ..matches.money import event_settlement
+from .club_view import event_format, event_words, seating_list
 from .common import capped, go, http_error
 from .db import get_db
 from .i18n import current_language, say
 
 bp = Blueprint("events", __name__)
+bp.add_app_template_global(event_words, "event_words")
 
 BOARD_REFRESH = 3  # seconds: the board shows a deal within this of its entry at any table
 
@@ -47,23 +55,47 @@ def _conflict(exc: matches.Conflict):
 
 
 def _grouped(violations: list[Violation]) -> dict[str | None, list[str]]:
-    """Each problem beside its field; a player's (``players.3``) beside the list of players."""
+    """Each problem beside its field; a player's (``players.3``) beside the list of players, a pair's (``avoid.1``)
+    beside the pairs."""
     grouped: dict[str | None, list[str]] = {}
     for v in capped(violations):
-        field = "players" if v.field and v.field.startswith("players.") else v.field
+        field = v.field.split(".")[0] if v.field and v.field.startswith(("players.", "avoid.")) else v.field
         grouped.setdefault(field, []).append(say(v))
     return grouped
 
 
+# ---- a table link -----------------------------------------------------------------------------------------------
+
 @bp.get("/t/<token>")
 def table_link(token: str):
-    """A table link (on its table card): opens that table's match on this phone, which may then enter, correct and
-    void its deals and confirm it — without the passphrase, and nothing else (``security``)."""
-    match_id = club.table_of_token(get_db(), token)
-    if match_id is None:
-        raise NotFound(description=gettext("This table link does not exist, was revoked, or its round is over."))
+    """A table link (on its table card, all evening): opens table n of the round in play on this phone, which may then
+    enter, correct and void its deals and confirm it — without the passphrase, and nothing else (``security``).
+    Before its table plays (no round drawn yet, or this round has no table n): where everyone sits, and it follows
+    the event until a round seats players here."""
+    db = get_db()
+    link = club.link_of_token(db, token)
+    if link is None:
+        raise NotFound(description=gettext("This table link does not exist."))
+    if link.revoked:
+        raise Gone(description=gettext("This table's link was replaced by the director: scan the new card."))
     session["table"] = token
-    return go(url_for("pages.match_page", match_id=match_id))
+    if link.match_id is not None:
+        return go(url_for("pages.match_page", match_id=link.match_id))
+    event = club.load_event(db, link.event_id)
+    return render_template("table_waiting.html", event=event, number=link.number, refresh=BOARD_REFRESH,
+                           seating=seating_list(event))
+
+
+@bp.get("/events/<int:event_id>/tables/<int:number>")
+def table_of_event(event_id: int, number: int):
+    """Table ``number`` of the event's latest round: its match page (what a table link opens, for the director)."""
+    event = club.load_event(get_db(), event_id)
+    current = event.current
+    table = next((t for t in current.tables if t.number == number), None) if current else None
+    if table is None:
+        raise NotFound(description=gettext("Round %(round)s has no table %(table)s.", round=len(event.rounds),
+                                           table=number))
+    return go(url_for("pages.match_page", match_id=table.match_id))
 
 
 @bp.post("/matches/<int:match_id>/confirm")
@@ -81,14 +113,26 @@ def events_list():
 # ---- a new event ----------------------------------------------------------------------------------------------
 
 def _form_context(values: dict[str, Any], errors: dict[str | None, list[str]]) -> dict[str, Any]:
-    return {"values": values, "errors": errors, "games": games.GAMES, "known_players": store.known_names(get_db())}
+    return {"values": values, "errors": errors, "games": games.GAMES,
+            "known_players": store.known_names(get_db())}
 
 
 @bp.get("/events/new")
 def new_event():
     values = {"name": "", "date": store.now()[:10], "game": games.GAMES[0].key, "players": "", "rounds": "3",
-              "length": "match", "deals": "", "seating": "standings", "seed": "", "season": "", "tariff": ""}
+              "length": "match", "deals": "", "seating": "standings", "seed": "", "season": "", "tariff": "",
+              "kind": "club_evening", "avoid": ""}
     return render_template("event_new.html", **_form_context(values, {}))
+
+
+def avoid_lines(text: str) -> list[list[str]]:
+    """The pairs to keep apart, as the forms take them: one pair a line, the two names separated by a comma."""
+    return [[name.strip() for name in line.split(",", 1)] if "," in line else [line.strip()]
+            for line in text.splitlines() if line.strip()]
+
+
+def avoid_text(pairs: Any) -> str:
+    return "\n".join(", ".join(pair) for pair in pairs or ())
 
 
 @bp.post("/events/new")
@@ -96,17 +140,23 @@ def create_event():
     form = request.form
     players = [line.strip() for line in form.get("players", "").splitlines() if line.strip()]
     rounds = whole_number(form.get("rounds", ""), 3)
-    length = "match" if form.get("length", "match") == "match" else f"deals:{form.get('deals', '').strip()}"
+    by_deals = form.get("length", "match") == "deals"
+    length = f"deals:{form.get('deals', '').strip()}" if by_deals else "match"
     seed = whole_number(form.get("seed", ""), 7)
     body: dict[str, Any] = {
         "name": form.get("name", ""), "date": form.get("date", ""), "game": form.get("game", ""), "players": players,
         "rounds": rounds if rounds is not None else form.get("rounds", ""), "round": length,
         "seating": form.get("seating", "standings"), "season": form.get("season", ""), "tariff": form.get("tariff", ""),
+        "kind": form.get("kind", "club_evening"), "avoid": avoid_lines(form.get("avoid", "")),
     }
     if form.get("seed", "").strip():
         body["seed"] = seed if seed is not None else form.get("seed")
+    problems: list[Violation] = []
+    if not by_deals and form.get("deals", "").strip():  # a contradiction: said beside the field, never guessed
+        problems.append(Violation.of("round_contradiction", "round", "A number of deals is given, but a round is "
+                                     "one whole match: choose “a number of deals”, or clear the number."))
     try:
-        event_id = club.create_event(get_db(), body)
+        event_id = club.create_event(get_db(), body, also=problems)
     except RuleError as exc:
         return render_template("event_new.html", **_form_context(dict(form), _grouped(list(exc.violations)))), 422
     return go(url_for("events.event_page", event_id=event_id))
@@ -114,25 +164,34 @@ def create_event():
 
 # ---- the director's page and the board --------------------------------------------------------------------------
 
-BOARD_ROWS = 40  # standings rows a board shows at once; a longer list turns a page at each refresh
+BOARD_ROWS = 16  # without JavaScript, standings rows a board shows at once (with it, as many as the screen holds)
 
 
 def _view(event_id: int) -> dict[str, Any]:
     event = club.load_event(get_db(), event_id)
     deals = event.row["options"].get("deals")
-    return {"event": event, "standings": event.standings(), "deals": deals if isinstance(deals, int) else None,
-            "rounds_total": int(event.row["rounds"]), "settlement": event_settlement(event)}
+    standings = event.standings()
+    status = event.status
+    return {"event": event, "standings": standings, "deals": deals if isinstance(deals, int) else None,
+            "rounds_total": int(event.row["rounds"]), "settlement": event_settlement(event), "status": status,
+            "winners": winners(standings) if status == "ended" else (), "format": event_format(event),
+            "words": event_words(event.kind), "final": status == "ended"}
 
 
-BOARD_TABLES = 30  # tables of the round in play a board shows at once, turned with the rows
+BOARD_TABLES = 30  # without JavaScript, tables of the round in play a board shows at once, turned with the rows
 
 
-def _board_page(view: dict[str, Any], page: int) -> dict[str, Any]:
-    """The board's page ``page``: its part of the standings (``BOARD_ROWS`` rows a page) and of the round's tables
-    (``BOARD_TABLES`` a page; the shorter list starts again), and which page comes next."""
+def _board_page(view: dict[str, Any], page: int | None) -> dict[str, Any]:
+    """The board's page ``page`` for a screen without JavaScript: its part of the standings (``BOARD_ROWS`` rows a
+    page) and of the round's tables (``BOARD_TABLES`` a page; the shorter list starts again), and which page comes
+    next. ``page`` None: every row and table (the screen's script turns the pages that fit it)."""
     rows = view["standings"].rows
     current = view["event"].current
     tables = list(current.tables) if current else []
+    if page is None:
+        return {"rows": rows, "tables": tables, "row_page": 0, "row_pages": 1, "table_page": 0, "table_pages": 1,
+                "page": 0, "pages": 1, "next_page": 0, "all": True,
+                "server_pages": max(1, -(-len(rows) // BOARD_ROWS), -(-len(tables) // BOARD_TABLES))}
     row_pages = max(1, -(-len(rows) // BOARD_ROWS))
     table_pages = max(1, -(-len(tables) // BOARD_TABLES))
     pages = max(row_pages, table_pages)
@@ -141,17 +200,11 @@ def _board_page(view: dict[str, Any], page: int) -> dict[str, Any]:
     return {"rows": rows[rows_at * BOARD_ROWS:(rows_at + 1) * BOARD_ROWS], "row_page": rows_at,
             "row_pages": row_pages, "tables": tables[tables_at * BOARD_TABLES:(tables_at + 1) * BOARD_TABLES],
             "table_page": tables_at, "table_pages": table_pages, "page": page, "pages": pages,
-            "next_page": (page + 1) % pages}
+            "next_page": (page + 1) % pages, "all": False, "server_pages": pages}
 
 
 TABLE_FILTERS = ("all", "playing", "unconfirmed", "ended")
 FILTER_FROM = 8  # tables in a round from which the director's page offers to find and filter them
-
-
-def _table_state(t: club.EventTable) -> str:
-    if not t.finished:
-        return "playing"
-    return "ended" if set(t.confirmed) == set(t.players) else "unconfirmed"
 
 
 def _tables_shown(view: dict[str, Any]) -> dict[str, Any]:
@@ -163,8 +216,8 @@ def _tables_shown(view: dict[str, Any]) -> dict[str, Any]:
     show = request.args.get("show", "all")
     show = show if show in TABLE_FILTERS else "all"
     find = request.args.get("find", "").strip()[:40]
-    counts = {state: sum(1 for t in tables if _table_state(t) == state) for state in TABLE_FILTERS[1:]}
-    shown = [t for t in tables if show in ("all", _table_state(t))]
+    counts = {state: sum(1 for t in tables if t.state == state) for state in TABLE_FILTERS[1:]}
+    shown = [t for t in tables if show in ("all", t.state)]
     if find:
         key = find.casefold()
         shown = [t for t in shown if find == str(t.number)] if find.isdigit() else \
@@ -173,27 +226,64 @@ def _tables_shown(view: dict[str, Any]) -> dict[str, Any]:
             "filterable": len(tables) >= FILTER_FROM}
 
 
+def _page(event_id: int, status: int = 200, **extra: Any):
+    """The director's page, with what a refused form brings (its errors beside its fields, its input kept)."""
+    view = _view(event_id)
+    context = {**view, **_tables_shown(view), "live_etag": _live_etag(event_id), "seating": seating_list(view["event"]),
+               "avoid_text": avoid_text, **extra}
+    return render_template("event.html", **context), status
+
+
 @bp.get("/events/<int:event_id>")
 def event_page(event_id: int):
+    return _page(event_id)
+
+
+def _live_etag(event_id: int) -> str:
+    """The validator of the director's page's live part: what the board's is, in the reader's language and for the
+    tables asked for (``?show=``, ``?find=``)."""
+    state = _board_state(event_id)
+    if state is None:
+        raise club.no_event(event_id)
+    shown = f"{request.args.get('show', '')}:{request.args.get('find', '')}".encode().hex()[:80]
+    return f'W/"e{state}-{current_language()}-{shown}"'
+
+
+@bp.get("/events/<int:event_id>/live")
+def event_live(event_id: int):
+    """The director's page's live part (its status, the round's tables, the standings, the money), polled by
+    static/live.js with ``If-None-Match``: ``304`` while nothing it shows changed (one small query), else the part
+    as it is now."""
+    etag = _live_etag(event_id)
+    headers = {"Cache-Control": "no-store", "Vary": "Accept-Language, Cookie", "ETag": etag}
+    if request.headers.get("If-None-Match", "").strip() == etag:
+        response = make_response("", 304)
+        response.headers.update(headers)
+        return response
     view = _view(event_id)
-    return render_template("event.html", **view, **_tables_shown(view))
+    response = make_response(render_template("_event_live.html", **view, **_tables_shown(view), live_etag=etag))
+    response.headers.update(headers)
+    return response
 
 
 @bp.get("/events/<int:event_id>/board")
 def board(event_id: int):
     """The board, asked for again every few seconds by every screen showing it: ``304`` (one query, nothing rendered)
-    while nothing it shows has changed, and each change rendered once for all the screens (in each language)."""
+    while nothing it shows has changed, and each change rendered once for all the screens (in each language).
+    ``?page=`` a page of it for a screen without JavaScript; without, all of it (board.js fits it to the screen)."""
     state = _board_state(event_id)
     if state is None:
         raise club.no_event(event_id)
-    page = whole_number(request.args.get("page", "0"), 4) or 0
-    etag = f"{state}-{current_language()}-{page}"
+    page = whole_number(request.args.get("page", ""), 4) if "page" in request.args else None
+    etag = f"{state}-{current_language()}-{'all' if page is None else page}"
     if request.if_none_match.contains_weak(etag):
         return Response(status=304, headers={"ETag": f'W/"{etag}"', "Cache-Control": "no-cache"})
     html = _boards.get((event_id, etag))
     if html is None:
         view = _view(event_id)
-        html = render_template("event_board.html", refresh=BOARD_REFRESH, board_page=_board_page(view, page), **view)
+        html = render_template("event_board.html", refresh=BOARD_REFRESH, board_page=_board_page(view, page),
+                               seating=_finding_seats(view["event"]),
+                               **view)
         with _boards_lock:  # the server's threads share it
             while len(_boards) >= 64:
                 _boards.pop(next(iter(_boards)))
@@ -202,6 +292,15 @@ def board(event_id: int):
     response.set_etag(etag, weak=True)
     response.headers["Cache-Control"] = "no-cache"
     return response
+
+
+def _finding_seats(event: club.Event) -> list[tuple[str, int | None, int | None]]:
+    """Who sits where, for the board while the players of a round just drawn find their tables (until every table
+    has its first deal)."""
+    current = event.current
+    if current is None or event.status != "playing" or all(t.entered or t.finished for t in current.tables):
+        return []
+    return seating_list(event)
 
 
 def _board_state(event_id: int) -> str | None:
@@ -227,10 +326,14 @@ _boards: dict[tuple[int, str], str] = {}  # the latest boards rendered, by event
 _boards_lock = threading.Lock()
 
 
+def _back(event_id: int, anchor: str = ""):
+    return go(url_for("events.event_page", event_id=event_id) + anchor)
+
+
 @bp.post("/events/<int:event_id>/rounds")
 def draw_round(event_id: int):
     club.draw_round(get_db(), event_id)
-    return go(url_for("events.event_page", event_id=event_id))
+    return _back(event_id)
 
 
 @bp.post("/events/<int:event_id>/players")
@@ -240,32 +343,82 @@ def join_event(event_id: int):
     try:
         club.join(get_db(), event_id, name)
     except RuleError as exc:
-        view = _view(event_id)
-        return render_template("event.html", join_errors=_grouped(list(exc.violations)), join_name=name,
-                               **view, **_tables_shown(view)), 422
-    return go(url_for("events.event_page", event_id=event_id) + "#players")
+        return _page(event_id, 422, join_errors=_grouped(list(exc.violations)), join_name=name)
+    return _back(event_id, "#players")
 
 
 @bp.post("/events/<int:event_id>/players/leave")
 def leave_event(event_id: int):
     club.leave(get_db(), event_id, request.form.get("name", ""))
-    return go(url_for("events.event_page", event_id=event_id) + "#players")
+    return _back(event_id, "#players")
+
+
+@bp.post("/events/<int:event_id>/players/back")
+def come_back(event_id: int):
+    """The undo of a leave: drawn again from the next round on."""
+    club.come_back(get_db(), event_id, request.form.get("name", ""))
+    return _back(event_id, "#players")
 
 
 @bp.post("/events/<int:event_id>/tables/<int:number>/end")
 def end_table(event_id: int, number: int):
     club.end_table(get_db(), event_id, number)
-    return go(url_for("events.event_page", event_id=event_id))
+    return _back(event_id, f"#table-{number}")
+
+
+@bp.post("/events/<int:event_id>/tables/<int:number>/resume")
+def resume_table(event_id: int, number: int):
+    """The undo of End table early, while its round is the latest."""
+    club.resume_table(get_db(), event_id, number)
+    return _back(event_id, f"#table-{number}")
 
 
 @bp.post("/events/<int:event_id>/tables/<int:number>/revoke")
 def revoke_table_link(event_id: int, number: int):
     club.revoke_table_link(get_db(), event_id, number)
-    return go(url_for("events.event_page", event_id=event_id))
+    return _back(event_id, f"#table-{number}")
 
 
 @bp.post("/events/<int:event_id>/tables/<int:number>/link")
 def renew_table_link(event_id: int, number: int):
     """A new link for a table (after a revoke, or a lost card); its card alone is printed from the page."""
     club.renew_table_link(get_db(), event_id, number)
-    return go(url_for("events.event_page", event_id=event_id) + f"#table-{number}")
+    return _back(event_id, f"#table-{number}")
+
+
+@bp.post("/events/<int:event_id>/rounds/<int:number>/swap")
+def swap_players(event_id: int, number: int):
+    """Two players of the round change places (the director's form: two names); said beside the form when refused,
+    the names kept (422 for names that do not fit, 409 once a table has started)."""
+    names = [request.form.get("a", ""), request.form.get("b", "")]
+    try:
+        club.swap(get_db(), event_id, number, {"players": names})
+    except RuleError as exc:
+        return _page(event_id, 422, swap_errors=[say(v) for v in capped(exc.violations)], swap_names=names)
+    except matches.Conflict as exc:
+        return _page(event_id, 409, swap_errors=[say(exc.line)], swap_names=names)
+    return _back(event_id, "#swap")
+
+
+@bp.post("/events/<int:event_id>/edit")
+def edit_event(event_id: int):
+    """The director's Edit form: name, date, season, tariff, rounds, kind, seating, pairs kept apart; every problem
+    beside its field, the input kept (422), nothing changed."""
+    form = request.form
+    rounds = whole_number(form.get("rounds", ""), 3)
+    body = {"name": form.get("name", ""), "date": form.get("date", ""), "season": form.get("season", ""),
+            "tariff": form.get("tariff", ""), "rounds": rounds if rounds is not None else form.get("rounds", ""),
+            "kind": form.get("kind", "club_evening"), "seating": form.get("seating", "standings"),
+            "avoid": avoid_lines(form.get("avoid", ""))}
+    try:
+        club.update_event(get_db(), event_id, body)
+    except RuleError as exc:
+        return _page(event_id, 422, edit_errors=_grouped(list(exc.violations)), edit_values=dict(form))
+    return _back(event_id)
+
+
+@bp.post("/events/<int:event_id>/delete")
+def delete_event(event_id: int):
+    """An event nothing was played at goes (its rounds, tables and links too); one with play is kept (409)."""
+    club.delete_event(get_db(), event_id)
+    return go(url_for("events.events_list"))

@@ -20,7 +20,7 @@ reads as the English text the rules wrote, unchanged.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import datetime
 from decimal import Decimal
 from functools import cache
@@ -43,6 +43,7 @@ from flask import Flask, Response, current_app, has_request_context, request
 from flask_babel import Babel, get_locale, get_translations, gettext, ngettext, pgettext
 from markupsafe import Markup, escape
 
+from .. import collation
 from ..games.base import N_, Line, Term, Violation, and_list
 
 log = logging.getLogger("referee.i18n")
@@ -119,6 +120,26 @@ def current_language() -> str:
 
 def _locale() -> Locale:
     return _locale_for(current_language())
+
+
+def day(value: Any) -> str:
+    """A day (an event's date, "2026-12-03") as the reader writes it ("Dec 3, 2026", "03.12.2026", "2026/12/03");
+    anything that is not such a date as it is."""
+    try:
+        parsed = datetime.strptime(str(value), "%Y-%m-%d").date()
+    except ValueError:
+        return str(value)
+    return format_date(parsed, "medium", locale=_locale())
+
+
+def name_order() -> Callable[[str], bytes]:
+    """The sort key of names in the reader's language (``referee.collation``): lists sorted by name use it."""
+    return collation.sort_key(current_language())
+
+
+def sorted_names(names: Iterable[str]) -> list[str]:
+    """Names as the reader sorts them (Ann, Ben, Éva, Jürgen, Ōta, Zoë)."""
+    return collation.sorted_names(names, current_language())
 
 
 def language_links() -> list[dict[str, Any]]:
@@ -401,6 +422,10 @@ def script_words() -> dict[str, Any]:
         "live_offline": gettext("Offline — the table as of %(time)s. Deals saved on this phone are sent when the "
                                 "connection is back.", time="{time}"),
         "live_signed_out": gettext("Signed out: reload the page to sign in and follow the table again."),
+        "live_replaced": gettext("This table's link was replaced by the director: scan the new card. What this "
+                                 "phone has typed is kept, and sent once the new card is opened."),
+        "live_offline_event": gettext("Offline — the event as of %(time)s. It follows the tables again when the "
+                                      "connection is back.", time="{time}"),
         "as_of": gettext("as of %(time)s", time="{time}"),
         "preview_offline": gettext("The preview needs the connection. What you enter is kept on this phone and "
                                    "checked by Referee when it arrives."),
@@ -434,6 +459,7 @@ def init_app(app: Flask) -> None:
     app.add_template_filter(money, "money")
     app.add_template_filter(per_point, "per_point")
     app.add_template_filter(datetime_filter, "datetime")
+    app.add_template_filter(day, "day")
     app.add_template_filter(html_list, "html_list")
     app.add_template_filter(hyphenated, "hyphenated")
     app.add_template_global(current_language, "current_language")

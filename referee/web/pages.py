@@ -186,14 +186,15 @@ def match_page(match_id: int):
     return render_template("match.html", match=match, **_match_extras(match), detail_errors={}, detail_values=None)
 
 
-def live_etag(match: matches.Match | int) -> str:
+def live_etag(match: matches.Match | int, table: str | None = None) -> str:
     """The validator of a live part of the match page or entry form: the match's version (or the version given) in
-    the reader's language (weak: compression keeps it as it is)."""
+    the reader's language (weak: compression keeps it as it is); for a table of an event, also what its phone
+    follows of the event (``club.table_state``: a round drawn, the table ended by the director, a confirmation)."""
     version = match if isinstance(match, int) else match.version
-    return f'W/"v{version}-{current_language()}"'
+    return f'W/"v{version}-{current_language()}' + (f"~t{table}" if table else "") + '"'
 
 
-_LIVE_ETAG = re.compile(r'v(\d+)-([A-Za-z-]+)')
+_LIVE_ETAG = re.compile(r'v(\d+)-([A-Za-z-]+)(?:~t([0-9.]+))?"?')
 
 
 @bp.get("/healthz")
@@ -221,6 +222,37 @@ def healthz():
         response = jsonify(body)
     response.headers["Cache-Control"] = "no-store"
     return response
+
+
+def _table_state(db: Any, match_id: int) -> str | None:
+    """What a table's phone follows of its event besides the match (``club.table_state``); None for a match of its
+    own. On PostgreSQL, read again only when this process has heard of a change of the event (LISTEN/NOTIFY)."""
+    database = current_app.config["DATABASE"]
+    if not pgstore.is_postgres(database):
+        return club.table_state(db, match_id)
+    versions = pgstore.versions_for(str(database))
+    if match_id in _not_tables:
+        return None
+    event_id = _event_of.get(match_id)
+    generation = versions.event_generation(event_id) if event_id is not None else None
+    kept = _table_states.get(match_id)
+    if generation is not None and kept is not None and kept[1] == generation:
+        return kept[0]
+    seat = club.event_of_match(db, match_id)
+    if seat is None:
+        _not_tables.add(match_id)  # a match never becomes an event's table later (a draw makes its tables' matches)
+        return None
+    _event_of[match_id] = seat[0]
+    generation = versions.event_generation(seat[0])
+    state = club.table_state(db, match_id)
+    if generation is not None and state is not None:
+        _table_states[match_id] = (state, generation)
+    return state
+
+
+_not_tables: set[int] = set()  # PostgreSQL: matches known to be no event's table
+_event_of: dict[int, int] = {}  # ... and tables' events
+_table_states: dict[int, tuple[str, tuple[int, int]]] = {}  # ... and each table's state, as of the event's changes
 
 
 def _current_version(db: Any, match_id: int) -> int | None:
@@ -251,10 +283,11 @@ def live(match_id: int):
         raise matches.no_match(match_id)
     sent = _LIVE_ETAG.search(request.headers.get("If-None-Match", ""))
     headers = {"Cache-Control": "no-store", "Vary": "Accept-Language, Cookie"}
-    if sent and int(sent.group(1)) == version and sent.group(2) == current_language():
+    table = _table_state(db, match_id)
+    if sent and int(sent.group(1)) == version and sent.group(2) == current_language() and sent.group(3) == table:
         response = make_response("", 304)
         response.headers.update(headers)
-        response.headers["ETag"] = live_etag(version)
+        response.headers["ETag"] = live_etag(version, table)
         return response
     match = _load(match_id)
     args = request.args
@@ -277,7 +310,7 @@ def live(match_id: int):
         body = render_template("_match_live.html", match=match, **_match_extras(match, seen or 0))
     response = make_response(body)
     response.headers.update(headers)
-    response.headers["ETag"] = live_etag(match)
+    response.headers["ETag"] = live_etag(match, table)
     return response
 
 
@@ -610,17 +643,17 @@ def _match_extras(match: matches.Match, seen: int | None = None) -> dict[str, An
     event_count = store.event_count(db, match.id) if last else 0
     newer = store.event_count(db, match.id, before) if before is not None else 0  # listed on the pages before this
     older = bool(events) and newer + len(events) < event_count
-    seat = club.event_of_match(db, match.id)
+    view = club.table_view(db, match.id)
     return {
         "settlement": match_settlement(match),
-        "club_table": seat and {"event": seat[0], "round": seat[1], "table": seat[2],
-                                 "confirmed": club.confirmed(db, match.id, match.version),
-                                 "over": match.finished or bool(match.row["abandoned"])},
+        "club_table": view and {"view": view, "event": view.event_id, "round": view.round, "table": view.number,
+                                "confirmed": club.confirmed(db, match.id, match.version),
+                                "over": match.finished or bool(match.row["abandoned"])},
         "highlight": highlight,
         "done": done,
         "done_undo": done_undo if done_undo and undoable and done_undo["id"] == undoable["id"] else None,
         "last_event_id": last["id"] if last else 0,
-        "live_etag": live_etag(match),
+        "live_etag": live_etag(match, _table_state(db, match.id) if view else None),
         "score_changes": score_changes,
         "undo_text": undoable and say(matches.describe_event(undoable, noun, device)),
         "redoable": redoable,
@@ -945,7 +978,7 @@ def _entry_head(match: matches.Match, deal: dict[str, Any] | None, target: NewDe
         "refused": refused,
         "refused_kind": {matches.DealTaken: "taken", matches.NotNextDeal: "ahead",
                          matches.DealerChanged: "dealer"}.get(type(refused)) if refused else None,
-        "live_etag": live_etag(match),
+        "live_etag": live_etag(match, _table_state(get_db(), match.id)),
         "refused_text": refusal_message(refused) if refused is not None else "",
         "taken_what": taken_what(taken) if taken else "",
         "changed_deal": changed,

@@ -76,7 +76,7 @@ OPEN_PATHS = ("/static/", "/share/", "/t/", "/login", "/favicon", "/manifest.web
 # API actions that take no body: a POST without one (and without Content-Type) is accepted.
 BODYLESS = {"api.end_match", "api.abandon_match", "api.resume_match", "api.rematch", "api.restore_deal",
             "api.restore_version", "api.draw_round", "api.end_table", "api.revoke_table_link",
-            "api.renew_table_link"}
+            "api.renew_table_link", "api.resume_table"}
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; "
     "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
@@ -171,12 +171,38 @@ def request_origin() -> str:
 
 
 def public_url(endpoint: str, **values) -> str:
-    """An absolute URL to give away (share links, their QR codes): REFEREE_PUBLIC_URL when set, otherwise
-    the (allowed) host this request came to, spelled one way (``request_origin``)."""
+    """An absolute URL to give away (table links and their cards' QR codes, share links): built on ``public_origin``."""
+    return public_origin() + url_for(endpoint, **values)
+
+
+def public_origin() -> str:
+    """The address phones can reach Referee by: REFEREE_PUBLIC_URL when set; else, when this request came to the
+    machine itself (``localhost``, ``127.0.0.1``: the director's laptop) and Referee also listens on the local
+    network (``--lan``), the address ``--lan`` printed (``LAN_URL``); else the (allowed) host this request came to,
+    spelled one way (``request_origin``)."""
     base = current_app.config.get("PUBLIC_URL")
     if base:
-        return base.rstrip("/") + url_for(endpoint, **values)
-    return request_origin() + url_for(endpoint, **values)
+        return str(base).rstrip("/")
+    origin = request_origin()
+    lan = current_app.config.get("LAN_URL")
+    if lan and _loopback(urlparse(origin).hostname or ""):
+        return str(lan).rstrip("/")
+    return origin
+
+
+def links_stay_here() -> bool:
+    """Whether the links Referee gives away open only on this computer (their host is the machine itself): the
+    director's page and the cards say so, and how to change it."""
+    return _loopback(urlparse(public_origin()).hostname or "")
+
+
+def _loopback(host: str) -> bool:
+    if host.rstrip(".").lower() in ("localhost", "localhost.localdomain") or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
 
 
 # ---- throttling wrong passphrases ---------------------------------------------------------
@@ -295,36 +321,85 @@ def _bearer() -> str | None:
     return header[7:] if header.startswith("Bearer ") else None
 
 
-# What a table link's token may do, for its own match only (issue 24): enter, correct and void its deals, confirm it.
+# What a table link's token may do, for its table's match in the round in play only (issues 24, 33): enter, correct and
+# void its deals, confirm it; and read its event's standings.
 TABLE_ENDPOINTS = frozenset({"api.add_deal", "api.correct_deal", "api.void_deal", "api.confirm_match"})
-# ... and the pages a phone opened by a table link (``/t/<token>``) may use, for its match only.
+TABLE_API_LOOKS = frozenset({"api.standings"})  # GET, its own event's
+# ... and the pages a phone opened by a table link (``/t/<token>``) may use: these for the round in play's match, ...
 TABLE_PAGES = frozenset({"pages.match_page", "pages.live", "pages.new_deal", "pages.edit_deal", "pages.void_deal",
                          "pages.deal_working", "events.confirm_match"})
+TABLE_LOOKS = frozenset({"pages.match_page", "pages.live", "pages.deal_working", "sheets.match_sheet",
+                         "sheets.match_sheet_pdf"})  # ... GET, any round's at its table,
+EVENT_LOOKS = frozenset({"events.board", "sheets.standings_pdf"})  # ... GET, its event's standings,
+RULES_LOOKS = frozenset({"pages.rules_index", "pages.rules_page", "sheets.rules_card_pdf",
+                         "sheets.columns_css"})  # ... and the rules (and how a sheet is set on a screen).
+
+
+class LinkReplaced(Forbidden):
+    """A table link the director revoked: the phone is told so (not "offline"), and keeps what it typed. Its pages
+    and live polls answer 403 with ``Referee-Refusal: link-replaced`` (static/live.js and entry.js read it)."""
+
+    def __init__(self) -> None:
+        super().__init__(gettext("This table's link was replaced by the director: scan the new card. What this "
+                                 "phone has typed is kept, and sent once the new card is opened."))
+
+    def get_headers(self, environ: Any = None, scope: Any = None) -> list[tuple[str, str]]:
+        return [*super().get_headers(environ, scope), ("Referee-Refusal", "link-replaced")]
+
+
+def table_phone() -> club.TableLink | None:
+    """The table link this phone was opened by, when that is all it may use (a passphrase is set, and this phone is
+    not signed in): its header offers only what it may open. None otherwise."""
+    if "table_phone" in g:
+        return g.table_phone
+    found = None
+    token = session.get("table")
+    if isinstance(token, str) and passphrase() and not session_signed_in():
+        found = club.link_of_token(get_db(), token)
+    g.table_phone = found
+    return found
 
 
 def _table_link(is_api: bool):
     """A request with a table link's token as its Bearer: True for what that token may do (it goes on as any API
-    call, without the passphrase); the ``403`` answer for anything else; None when the Bearer is not a working table
-    token (the passphrase's checks follow)."""
+    call, without the passphrase); the ``403`` answer for anything else, and for a revoked link; None when the Bearer
+    is not a table link's token (the passphrase's checks follow)."""
     given = _bearer()
     if not (is_api and given) or (passphrase() and hmac.compare_digest(given.encode(), _passphrase_bytes())):
         return None
-    match_id = club.table_of_token(get_db(), given)
-    if match_id is None:
+    link = club.link_of_token(get_db(), given)
+    if link is None:
         return None
-    if request.endpoint in TABLE_ENDPOINTS and (request.view_args or {}).get("match_id") == match_id:
+    view = request.view_args or {}
+    if link.revoked:
+        message = gettext("This table's link was replaced by the director: scan the new card.")
+        return jsonify({"errors": [{"field": None, "code": "link_revoked", "message": message}]}), 403
+    if request.endpoint in TABLE_ENDPOINTS and link.match_id is not None and view.get("match_id") == link.match_id:
+        return True
+    if request.method == "GET" and request.endpoint in TABLE_API_LOOKS and view.get("event_id") == link.event_id:
         return True
     message = gettext("A table link enters, corrects, voids and confirms its own table's deals only.")
     return jsonify({"errors": [{"field": None, "code": "forbidden", "message": message}]}), 403
 
 
 def _table_page(is_api: bool):
-    """A phone opened by a table link, without the passphrase: its table's pages go on, for as long as the link works;
-    anything else is ``403``."""
-    match_id = club.table_of_token(get_db(), str(session.get("table")))
-    if (not is_api and match_id is not None and request.endpoint in TABLE_PAGES
-            and (request.view_args or {}).get("match_id") == match_id):
-        return _after_sign_in(is_api)
+    """A phone opened by a table link, without the passphrase: its table's pages go on (the round in play's to change,
+    every round's to look at), its event's standings and the rules, for as long as the link works; anything else is
+    ``403`` (a revoked link: ``LinkReplaced``)."""
+    link = None if is_api else club.link_of_token(get_db(), str(session.get("table")))
+    if link is not None and link.revoked:
+        raise LinkReplaced()
+    if link is not None:
+        endpoint, view = request.endpoint, request.view_args or {}
+        if endpoint in TABLE_PAGES and link.match_id is not None and view.get("match_id") == link.match_id:
+            return _after_sign_in(is_api)
+        if request.method in ("GET", "HEAD"):
+            if endpoint in TABLE_LOOKS and view.get("match_id") in link.matches:
+                return None
+            if endpoint in EVENT_LOOKS and view.get("event_id") == link.event_id or endpoint in RULES_LOOKS:
+                return None
+            if endpoint == "pages.home":  # "Referee" at the top: this phone's table
+                return redirect(url_for("events.table_link", token=link.token))
     raise Forbidden(gettext("This phone was opened by a table link: it enters, corrects, voids and confirms its own "
                             "table's deals only (or the link was revoked, or its round is over)."))
 
@@ -519,6 +594,8 @@ def init_app(app: Flask) -> None:
     app.add_template_global(csrf_token, "csrf_token")
     app.add_template_global(passphrase, "passphrase_set")
     app.add_template_global(session_signed_in, "session_signed_in")
+    app.add_template_global(table_phone, "table_phone")
+    app.add_template_global(links_stay_here, "links_stay_here")
     app.config["_ALLOWED_HOSTS"] = allowed_hosts(app)
     app.config["PERMANENT_SESSION_LIFETIME"] = timedelta(days=float(app.config.get("SESSION_IDLE_DAYS", 14)))
     app.extensions["referee_throttle"] = _Throttle(app.config.get("PASSPHRASE_THROTTLE") or THROTTLE,

@@ -36,11 +36,12 @@ from ..games.base import N_, BaseGame, RuleError, UnknownGame, whole_number
 from ..matches import club
 from ..matches.money import event_settlement, match_settlement
 from . import i18n
+from .club_view import event_format, event_words, seating_list
 from .common import duration
 from .db import get_db
 from .games import find_plug
 from .i18n import current_language, say
-from .security import public_url
+from .security import links_stay_here, public_origin, public_url
 from .wire import IMMUTABLE
 
 bp = Blueprint("sheets", __name__)
@@ -413,7 +414,8 @@ EVENT_SHEETS = {"seating": N_("Seating plan"), "cards": N_("Table cards"), "stan
 
 def _event_sheet(event_id: int, kind: str, round_number: int | None, only: int | None = None) -> Response:
     """A printed list of an event, A4, in the reader's language: a round's seating plan (by table, and who sits
-    where), its table cards (one a page, with the QR code of the table's link), or the standings."""
+    where), the table cards (one a page, with the QR code of the table's link, which opens that table in every round
+    of the event: printed once; a round's cards also name its players), or the standings."""
     db = get_db()
     try:
         event = club.load_event(db, event_id)
@@ -424,23 +426,31 @@ def _event_sheet(event_id: int, kind: str, round_number: int | None, only: int |
         if not 1 <= round_number <= len(event.rounds):
             abort(404, description=_("Round %(round)s has not been drawn.", round=round_number))
         event_round = event.rounds[round_number - 1]
-    tables = [t for t in event_round.tables if only in (None, t.number)] if event_round is not None else []
-    if only is not None and not tables:
-        abort(404, description=_("Round %(round)s has no table %(table)s.", round=round_number, table=only))
+    cards: list[dict[str, Any]] = []
+    if kind == "cards":
+        seated = {t.number: t for t in event_round.tables} if event_round is not None else {}
+        numbers = sorted(seated) if event_round is not None else sorted(event.links)
+        cards = [{"number": n, "table": seated.get(n), "link": event.links[n]} for n in numbers
+                 if n in event.links and not event.links[n].revoked and only in (None, n)]
+        if only is not None and not cards:
+            abort(404, description=_("There is no working link of table %(table)s to print.", table=only))
+    origin = public_origin()
 
     def render() -> bytes:
-        links = {t.number: public_url("events.table_link", token=t.token) for t in tables}
+        links = {c["number"]: public_url("events.table_link", token=c["link"].token) for c in cards}
+        seating = seating_list(event, round_number) if kind == "seating" else []
         html = render_template(
-            "sheets/event.html", event=event, kind=kind, title=_(EVENT_SHEETS[kind]), round=event_round, tables=tables,
+            "sheets/event.html", event=event, kind=kind, title=_(EVENT_SHEETS[kind]), round=event_round, cards=cards,
             standings=event.standings(), qr={n: sheets.qr_png(url) for n, url in links.items()}, links=links,
-            settlement=event_settlement(event) if kind == "standings" else None,
-            deals=event.row["options"].get("deals"), pdf=True, **_words())
+            settlement=event_settlement(event) if kind == "standings" else None, seating=seating,
+            status=event.status, deals=event.row["options"].get("deals"), words=event_words(event.kind),
+            stays_here=links_stay_here(), format=event_format(event), pdf=True, **_words())
         return _pdf(html, sheet=True)
 
     name = (f"referee-event-{event_id}-{kind}" + (f"-round-{round_number}" if round_number else "")
             + (f"-table-{only}" if only is not None else "") + ".pdf")
-    return _cached(("event", kind, event_id, round_number, only, _language()), club.event_state(db, event_id), render,
-                   "application/pdf", name, shows_match=False, pdf=True)
+    return _cached(("event", kind, event_id, round_number, only, _language(), origin), club.event_state(db, event_id),
+                   render, "application/pdf", name, shows_match=False, pdf=True)
 
 
 @bp.get("/events/<int:event_id>/rounds/<int:number>/seating.pdf")
@@ -448,13 +458,25 @@ def seating_pdf(event_id: int, number: int):
     return _event_sheet(event_id, "seating", number)
 
 
-@bp.get("/events/<int:event_id>/rounds/<int:number>/cards.pdf")
-def table_cards_pdf(event_id: int, number: int):
-    """The round's table cards, one a page; ``?table=n`` table n's card alone (printed again with a new link)."""
+def _only_table(round_number: int | None) -> int | None:
     only = whole_number(request.args.get("table", ""), 4)
     if request.args.get("table") is not None and only is None:
-        abort(404, description=_("Round %(round)s has no table %(table)s.", round=number, table=request.args["table"]))
-    return _event_sheet(event_id, "cards", number, only)
+        abort(404, description=_("There is no table %(table)s.", table=request.args["table"]))
+    return only
+
+
+@bp.get("/events/<int:event_id>/cards.pdf")
+def evening_cards_pdf(event_id: int):
+    """Every table's card for the whole event, one a page; ``?table=n`` table n's alone (printed again with a new
+    link)."""
+    return _event_sheet(event_id, "cards", None, _only_table(None))
+
+
+@bp.get("/events/<int:event_id>/rounds/<int:number>/cards.pdf")
+def table_cards_pdf(event_id: int, number: int):
+    """The cards of round ``number``'s tables, each naming the round's players too (the same links as the evening's
+    cards); ``?table=n`` table n's alone."""
+    return _event_sheet(event_id, "cards", number, _only_table(number))
 
 
 @bp.get("/events/<int:event_id>/standings.pdf")

@@ -43,6 +43,8 @@ AWAKE = frozenset({"pages.match_page", "pages.new_deal", "pages.edit_deal"})
 # Pages that load the table's scripts (entry.js: drafts and the outbox; live.js: following the match, the tables kept
 # offline): those pages and the offline page. Every other page goes without them, lighter.
 TABLE_PAGES = AWAKE | {"wire.offline"}
+LIVE_PAGES = TABLE_PAGES | {"events.event_page", "events.join_event", "events.edit_event", "events.swap_players"}
+# ^ live.js alone: the director's page follows its tables (its forms' 422 answers are the same page)
 COMPRESSIBLE = ("text/", "application/javascript", "application/json", "application/manifest+json", "image/svg+xml")
 HASHED = re.compile(r"^(?P<stem>.+)\.(?P<hash>[0-9a-f]{10})(?P<suffix>\.[^./]+)$")
 # Besides every stylesheet and script of the pages (not the PDF sheets'), the service worker keeps these.
@@ -172,8 +174,13 @@ def wants_awake() -> bool:
 
 
 def wants_table_scripts() -> bool:
-    """Whether this page loads entry.js and live.js (base.html)."""
+    """Whether this page loads entry.js (base.html)."""
     return request.endpoint in TABLE_PAGES
+
+
+def wants_live() -> bool:
+    """Whether this page loads live.js (base.html): the match pages, and the director's page of an event."""
+    return request.endpoint in LIVE_PAGES
 
 
 # ---- the installable app ------------------------------------------------------------------------
@@ -250,4 +257,5 @@ def init_app(app: Flask) -> None:
     app.after_request(_cache_policy)
     app.add_template_global(wants_awake, "wants_awake")
     app.add_template_global(wants_table_scripts, "wants_table_scripts")
+    app.add_template_global(wants_live, "wants_live")
     app.register_blueprint(bp)

@@ -15,6 +15,8 @@ def event_form(**overrides) -> dict:
     form = {"name": "Thursday club night", "date": "2026-12-03", "game": "klaberjass", "players": EIGHT,
             "rounds": "3", "length": "deals", "deals": "4", "seating": "standings", "seed": "42", "season": "",
             "tariff": ""}
+    if overrides.get("length") == "match" and "deals" not in overrides:
+        form["deals"] = ""  # a whole match a round: no number of deals (the form refuses the contradiction)
     form.update(overrides)
     return form
 
@@ -62,7 +64,7 @@ def test_the_director_draws_plays_ends_and_reads_the_standings(client):
     assert client.post(f"/events/{event_id}/rounds").status_code == 303
     page = client.get(f"/events/{event_id}").get_data(as_text=True)
     assert "Round 1 of 3" in text(page) and "seed 42" in text(page)
-    assert text(page).count("deal 1 of 4") == 4 and "Draw round 2" not in text(page)
+    assert text(page).count("not started") == 4 and "Draw round 2" not in text(page)
     assert client.post(f"/events/{event_id}/rounds").status_code == 409  # a round is in play
     tables = client.get(f"/api/events/{event_id}").json["drawn"][0]["tables"]
     dealer, elder = tables[0]["players"]
@@ -87,8 +89,14 @@ def test_the_board_refreshes_itself_and_shows_standings_and_tables(client):
     page = client.get(f"/events/{event_id}/board").get_data(as_text=True)
     assert 'class="board"' in page and 'hx-trigger="every 3s"' in page
     assert '<noscript><meta http-equiv="refresh" content="3"></noscript>' in page
-    assert "Table 4" in text(page) and "Standings" in text(page)
-    assert "End table early" not in page and "/history" not in page.split("<main>")[1]  # a screen, not a page to use
+    assert "Who sits where: round 1" in text(page) and "Standings" in text(page)  # players find their tables
+    assert "End table" not in page and "/history" not in page.split("<main>")[1]  # a screen, not a page to use
+    for t in client.get(f"/api/events/{event_id}").json["drawn"][0]["tables"]:  # every table's first deal
+        dealer, elder = t["players"]
+        client.post(f"/api/matches/{t['match']}/deals", json={"upcard": "hearts", "calls": ["take"],
+                                                             "points": {elder: 80, dealer: 60}, "last_trick": elder})
+    page = text(client.get(f"/events/{event_id}/board"))
+    assert "Table 4" in page and "Who sits where" not in page
 
 
 def test_the_pages_speak_german(client):
@@ -113,7 +121,7 @@ def test_the_board_answers_304_until_something_it_shows_changes(client):
     deal = {"upcard": "hearts", "calls": ["take"], "points": {elder: 80, dealer: 60}, "last_trick": elder}
     client.post(f"/api/matches/{table['match']}/deals", json=deal)
     changed = client.get(f"/events/{event_id}/board", headers={"If-None-Match": etag})
-    assert changed.status_code == 200 and f"{elder} 90" in text(changed)
+    assert changed.status_code == 200 and f"1 {elder} 2 +30 90" in text(changed)
     german = client.get(f"/events/{event_id}/board?lang=de", headers={"If-None-Match": changed.headers["ETag"]})
     assert german.status_code == 200 and "Tische" in text(german)  # each language its own board
 
@@ -141,10 +149,11 @@ def test_a_table_link_opens_its_table_on_a_phone_without_the_passphrase_and_noth
     opened = phone.get(f"/t/{mine['token']}")
     assert opened.status_code == 303 and opened.headers["Location"] == f"/matches/{mine['match']}"
     page = phone.get(f"/matches/{mine['match']}")
-    assert page.status_code == 200 and "Table 1, round 1" in text(page)
+    assert page.status_code == 200 and "Round 1, table 1" in text(page)
     assert phone.get(f"/matches/{mine['match']}/deals/new").status_code == 200
-    for path in (f"/matches/{other['match']}", "/", f"/events/{event['id']}", "/history", "/events/new"):
+    for path in (f"/matches/{other['match']}", f"/events/{event['id']}", "/history", "/events/new"):
         assert phone.get(path).status_code == 403, path
+    assert phone.get("/").headers["Location"] == f"/t/{mine['token']}"  # "Referee" at the top: its table
     dealer, elder = mine["players"]
     deal = {"upcard": "hearts", "calls": ["take"], "points": {elder: 80, dealer: 60}, "last_trick": elder}
     for _ in range(2):  # the table's phone enters both deals through the API, with the session the link gave it
@@ -155,8 +164,10 @@ def test_a_table_link_opens_its_table_on_a_phone_without_the_passphrase_and_noth
     assert f"{elder} confirmed" in text(phone.get(f"/matches/{mine['match']}"))
     assert phone.post(f"/matches/{mine['match']}/confirm", data={"player": "Zed"}).status_code == 422
     director.post(f"/api/events/{event['id']}/tables/1/revoke", headers=AUTH)
-    assert phone.get(f"/matches/{mine['match']}").status_code == 403  # revoked: the phone can do nothing more
-    assert phone.get(f"/t/{mine['token']}").status_code == 404
+    revoked = phone.get(f"/matches/{mine['match']}")
+    assert revoked.status_code == 403  # revoked: the phone can do nothing more, and is told why
+    assert revoked.headers["Referee-Refusal"] == "link-replaced" and "scan the new card" in text(revoked)
+    assert phone.get(f"/t/{mine['token']}").status_code == 410
 
 
 def test_the_director_adds_a_late_player_and_lets_one_leave_and_the_player_page_lists_the_event(client):
@@ -178,23 +189,29 @@ def test_the_director_adds_a_late_player_and_lets_one_leave_and_the_player_page_
     assert "Thursday club night" in ann and "place 1= of 9" in ann  # nothing played yet: all level
 
 
-def test_a_long_list_turns_a_page_on_the_board_at_each_refresh(client):
+def test_the_board_holds_every_row_and_without_javascript_turns_pages_of_them(client):
     players = "\n".join(f"Player {i:02}" for i in range(46))
     event_id = created(client, players=players, length="match")
     client.post(f"/events/{event_id}/rounds")
     first = client.get(f"/events/{event_id}/board").get_data(as_text=True)
-    assert "page 1 of 2" in text(first) and f'hx-get="/events/{event_id}/board?page=1"' in first
-    assert f'url=/events/{event_id}/board?page=1' in first  # without JavaScript too
-    assert text(first).count("Player ") >= 40
-    second = client.get(f"/events/{event_id}/board?page=1").get_data(as_text=True)
-    assert "page 2 of 2" in text(second) and f'hx-get="/events/{event_id}/board?page=0"' in second
+    assert text(first).count("Player ") >= 46 * 2  # every standings row (board.js fits them to the screen)
+    assert f'hx-get="/events/{event_id}/board"' in first and 'src="/static/board.' in first
+    assert f'url=/events/{event_id}/board?page=0' in first  # without JavaScript: pages of 16 rows
+    page = client.get(f"/events/{event_id}/board?page=0").get_data(as_text=True)
+    assert "page 1 of 3" in text(page) and f'url=/events/{event_id}/board?page=1' in page
+    last = client.get(f"/events/{event_id}/board?page=2").get_data(as_text=True)
+    assert "page 3 of 3" in text(last) and f'url=/events/{event_id}/board?page=0' in last
 
 
 def test_the_board_turns_the_tables_too_when_a_round_has_more_than_a_screen_holds(client):
     players = "\n".join(f"Player {i:03}" for i in range(80))  # 40 tables: 30 on a page, then the other 10
     event_id = created(client, players=players, length="match")
     client.post(f"/events/{event_id}/rounds")
-    first = text(client.get(f"/events/{event_id}/board"))
+    for t in client.get(f"/api/events/{event_id}").json["drawn"][0]["tables"]:
+        client.post(f"/events/{event_id}/tables/{t['table']}/end")
+    every = text(client.get(f"/events/{event_id}/board"))
+    assert "Table 1 " in every and "Table 40 " in every  # board.js turns them as the screen needs
+    first = text(client.get(f"/events/{event_id}/board?page=0"))
     assert "Tables page 1 of 2" in first and "Table 30 " in first and "Table 31 " not in first
     second = text(client.get(f"/events/{event_id}/board?page=1"))
     assert "Tables page 2 of 2" in second and "Table 31 " in second and "Table 40 " in second
@@ -216,13 +233,13 @@ def test_the_director_finds_a_table_by_a_player_or_its_number_and_filters_by_sta
     assert "All 10" in page and "Playing 7" in page and "To confirm 2" in page and "Done 1" in page
     someone = tables[5]["players"][1]
     found = text(client.get(f"/events/{event_id}?find={someone.lower()}"))
-    assert found.count("Open the table") == 1 and "Table 6 " in found
-    assert text(client.get(f"/events/{event_id}?find=4")).count("Open the table") == 1
+    assert found.count("Open table ") == 1 and "Open table 6" in found
+    assert text(client.get(f"/events/{event_id}?find=4")).count("Open table ") == 1
     to_confirm = text(client.get(f"/events/{event_id}?show=unconfirmed"))
-    assert to_confirm.count("Open the table") == 2 and "Table 2 " in to_confirm and "Table 3 " in to_confirm
-    assert text(client.get(f"/events/{event_id}?show=ended")).count("Open the table") == 1
+    assert to_confirm.count("Open table ") == 2 and "Open table 2" in to_confirm and "Open table 3" in to_confirm
+    assert text(client.get(f"/events/{event_id}?show=ended")).count("Open table ") == 1
     assert text(client.get(f"/events/{event_id}?show=playing&find=nobody")).count("No table of this round matches") == 1
-    assert text(client.get(f"/events/{event_id}?show=bogus")).count("Open the table") == 10  # all, as without it
+    assert text(client.get(f"/events/{event_id}?show=bogus")).count("Open table ") == 10  # all, as without it
 
 
 def test_a_revoked_table_gets_a_new_link_and_its_card_alone(client):
@@ -231,12 +248,12 @@ def test_a_revoked_table_gets_a_new_link_and_its_card_alone(client):
     old = client.get(f"/api/events/{event_id}").json["drawn"][0]["tables"][1]
     client.post(f"/events/{event_id}/tables/2/revoke")
     page = text(client.get(f"/events/{event_id}"))
-    assert "table link revoked" in page and "New table link" in page
+    assert "table link revoked" in page and "New link for table 2" in page
     r = client.post(f"/events/{event_id}/tables/2/link")
     assert r.status_code == 303 and r.headers["Location"].endswith("#table-2")
     new = client.get(f"/api/events/{event_id}").json["drawn"][0]["tables"][1]
     assert new["token"] != old["token"] and new["link_revoked"] is False
-    assert client.get(f"/t/{old['token']}").status_code == 404
+    assert client.get(f"/t/{old['token']}").status_code == 410  # replaced: the phone is told so
     assert client.get(f"/t/{new['token']}").headers["Location"] == f"/matches/{new['match']}"
     card = client.get(f"/events/{event_id}/rounds/1/cards.pdf?table=2")
     assert card.status_code == 200 and card.mimetype == "application/pdf"

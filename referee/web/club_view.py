@@ -1,0 +1,70 @@
+"""What club play's pages and printed lists share (RULES.md 5): what an event is called and its format in the
+reader's words, who sits where in a round (sorted by name as the reader sorts names), and where a table's players
+went once the next round is drawn."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask_babel import gettext, ngettext
+
+from ..matches import club
+from .i18n import sorted_names
+
+
+def event_words(kind: str) -> dict[str, str]:
+    """The words that follow what the event is (a club evening or a tournament): German says Spielabend or Turnier,
+    Japanese 例会 or 大会, with their own grammar (each a whole sentence, not a word put into one)."""
+    if kind == "tournament":
+        return {"noun": gettext("tournament"), "the": gettext("The tournament"),
+                "over": gettext("The tournament is over."), "delete": gettext("Delete this tournament"),
+                "edit": gettext("Edit the tournament"),
+                "ask_delete": gettext("Delete this tournament? Its rounds, tables and links go with it; nothing was "
+                                      "played at it.")}
+    return {"noun": gettext("club evening"), "the": gettext("The evening"), "over": gettext("The evening is over."),
+            "delete": gettext("Delete this evening"), "edit": gettext("Edit the evening"),
+            "ask_delete": gettext("Delete this evening? Its rounds, tables and links go with it; nothing was played "
+                                  "at it.")}
+
+
+def event_format(event: club.Event) -> str:
+    """"3 rounds of 4 deals, seated by the standings" (RULES.md 5.3–5.4), in the reader's language."""
+    rounds = int(event.row["rounds"])
+    deals = event.row["options"].get("deals")
+    if isinstance(deals, int):
+        length = ngettext("%(num)s round of %(deals)s deals", "%(num)s rounds of %(deals)s deals", rounds,
+                          deals=deals)
+    else:
+        length = ngettext("%(num)s round, each one whole match", "%(num)s rounds, each one whole match", rounds)
+    if rounds == 1:
+        return length
+    seating = gettext("seated by the standings") if event.row["seating"] == "standings" else \
+        gettext("seated by a new draw each round")
+    return gettext("%(length)s, %(seating)s", length=length, seating=seating)
+
+
+def seating_list(event: club.Event, round_number: int | None = None) -> list[tuple[str, int | None, int | None]]:
+    """Who sits where in a round (the latest by default): (player, table, seat), sorted by name as the reader sorts
+    them; table and seat None for a player sitting out."""
+    if not event.rounds:
+        return []
+    event_round = event.rounds[(round_number or len(event.rounds)) - 1]
+    seats = [(p, t.number, k) for t in event_round.tables for k, p in enumerate(t.players, start=1)]
+    seats += [(p, None, None) for p in event_round.byes]
+    order = {name: i for i, name in enumerate(sorted_names([s[0] for s in seats]))}
+    return sorted(seats, key=lambda s: order[s[0]])
+
+
+def next_round_at(event: club.Event, table: club.EventTable) -> dict[str, Any] | None:
+    """For a table's page once a later round is drawn: who sits at this table now (its match), and where each of
+    this table's players went ("Ann → table 4, seat 1")."""
+    latest = event.current
+    if latest is None or latest.number <= table.round:
+        return None
+    here = next((t for t in latest.tables if t.number == table.number), None)
+    moves = []
+    for player in table.players:
+        seat = event.seat_of(player, latest.number) if player in latest.seated else None
+        moves.append({"player": player, "table": seat[0] if seat else None, "seat": seat[1] if seat else None,
+                      "out": player in latest.byes, "left": player not in latest.seated})
+    return {"round": latest.number, "table": here, "moves": moves}

@@ -1,0 +1,177 @@
+// Referee: the board on the club room's screen (templates/event_board.html) fits the screen it is on.
+//  - The standings: as many rows as the screen holds, in as many columns as its width holds, a page at a time,
+//    each page held PAGE_MS (about 8 s: long enough to find one's name). Every row is on screen within about
+//    CYCLE_MS (30 s): where more pages than that would take are needed, the type is made smaller, down to
+//    MIN_PX (still readable from across a room), and only then are the pages held a little less.
+//  - The tables (or, after a draw, who sits where): as many as fit beside the standings, turned on the same clock.
+//  - htmx asks for the board again every few seconds (hx-get on #board): after each swap the page shown is kept.
+//  - A narrow screen (a phone) is not paged: it scrolls, as any page.
+(function () {
+  "use strict";
+  var PAGE_MS = 8000;
+  var CYCLE_MS = 30000;
+  var MIN_PAGE_MS = 5000;
+  var MIN_PX = 18;
+  var WIDE = "(min-width: 700px)";
+  var state = { page: 0, shownAt: Date.now(), scale: 1, timer: null };
+
+  function board() { return document.getElementById("board"); }
+  function pageWords(page, pages) {
+    var words = document.getElementById("board-words");
+    var text = words ? words.dataset.page : "page {page} of {pages}";
+    return text.split("{page}").join(String(page)).split("{pages}").join(String(pages));
+  }
+  function bottomLimit() { return window.innerHeight - 6; }
+
+  // The standings' rows, set in columns of `perColumn` rows: one table a column, each with the heading.
+  function columns(region, rows, perColumn) {
+    var table = region.querySelector("table.standings");
+    var wrap = region.querySelector("[data-columns]");
+    if (!table || !wrap) return [];
+    wrap.classList.add("standings-columns");
+    Array.prototype.slice.call(wrap.querySelectorAll("table.standings")).forEach(function (t, i) { if (i) t.remove(); });
+    var made = [table];
+    var body = table.tBodies[0];
+    rows.forEach(function (row) { body.appendChild(row); });
+    for (var at = perColumn; at < rows.length; at += perColumn) {
+      var copy = table.cloneNode(false);
+      copy.appendChild(table.tHead.cloneNode(true));
+      var tbody = document.createElement("tbody");
+      rows.slice(at, at + perColumn).forEach(function (row) { tbody.appendChild(row); });
+      copy.appendChild(tbody);
+      wrap.appendChild(copy);
+      made.push(copy);
+    }
+    return made;
+  }
+
+  // How the standings fit: rows a column (from the first row's height and the room under the heading) and
+  // columns on one line (the tables that start at the first one's height).
+  function measure(region, rows) {
+    rows.forEach(function (row) { row.hidden = false; });
+    var first = rows[0];
+    var table = region.querySelector("table.standings");
+    var note = region.querySelector("[data-page-note]");
+    var reserve = note ? Math.max(note.getBoundingClientRect().height, 24) : 24;
+    var top = table.tBodies[0].getBoundingClientRect().top;
+    var rowHeight = first.getBoundingClientRect().height || 1;
+    var perColumn = Math.max(3, Math.floor((bottomLimit() - reserve - top) / rowHeight));
+    var made = columns(region, rows, perColumn);
+    var line = made[0].getBoundingClientRect().top;
+    var across = made.filter(function (t) { return Math.abs(t.getBoundingClientRect().top - line) < 2; }).length;
+    return { perColumn: perColumn, across: Math.max(1, across), tables: made };
+  }
+
+  function layoutStandings(region) {
+    var rows = Array.prototype.slice.call(region.querySelectorAll("table.standings tbody tr"));
+    if (!rows.length) return { pages: 1, show: function () {} };
+    var fit = measure(region, rows);
+    var perPage = fit.perColumn * fit.across;
+    var pages = Math.max(1, Math.ceil(rows.length / perPage));
+    var perColumn = fit.perColumn;
+    return {
+      pages: pages,
+      show: function (page) {
+        var from = page * perPage;
+        var shown = rows.slice(from, from + perPage);
+        columns(region, rows, perColumn).forEach(function (t, i) {
+          var inPage = i >= page * fit.across && i < (page + 1) * fit.across;
+          t.hidden = !inPage;
+        });
+        rows.forEach(function (row) { row.hidden = shown.indexOf(row) < 0; });
+        note(region, page, pages);
+      },
+    };
+  }
+
+  // A list (tables, or who sits where): as many items as fit above the bottom of the screen, a page each tick.
+  function layoutItems(region) {
+    var list = region.querySelector("[data-items]");
+    var items = list ? Array.prototype.slice.call(list.children) : [];
+    if (!items.length) return { pages: 1, show: function () {} };
+    items.forEach(function (item) { item.hidden = false; });
+    var limit = bottomLimit() - 30;
+    var fits = items.filter(function (item) { return item.getBoundingClientRect().bottom <= limit; }).length;
+    var perPage = Math.max(1, fits);
+    var pages = Math.ceil(items.length / perPage);
+    return {
+      pages: pages,
+      show: function (page) {
+        items.forEach(function (item, i) { item.hidden = !(i >= page * perPage && i < (page + 1) * perPage); });
+        note(region, page, pages);
+      },
+    };
+  }
+
+  function note(region, page, pages) {
+    var el = region.querySelector("[data-page-note]");
+    if (!el) return;
+    el.hidden = pages <= 1;
+    el.textContent = pageWords(page + 1, pages);
+  }
+
+  function fontPx(el) { return parseFloat(window.getComputedStyle(el).fontSize) || 16; }
+
+  var layouts = [];
+  var pageMs = PAGE_MS;
+  function layout() {
+    var el = board();
+    if (!el) return;
+    if (!window.matchMedia(WIDE).matches) {  // a phone: every row, scrolled as any page
+      el.style.fontSize = "";
+      layouts = [];
+      return;
+    }
+    el.classList.add("paged");
+    el.style.fontSize = state.scale === 1 ? "" : (state.scale * 100) + "%";
+    var regions = Array.prototype.slice.call(el.querySelectorAll("[data-pager]"));
+    layouts = regions.map(function (region) {
+      return region.dataset.pager === "rows" ? layoutStandings(region) : layoutItems(region);
+    });
+    var standings = layouts[0];
+    var budget = Math.floor(CYCLE_MS / PAGE_MS);
+    // Too many pages to show every row within CYCLE_MS: smaller type, as far as MIN_PX, then shorter pages.
+    if (standings && standings.pages > budget && fontPx(el.querySelector("table.standings") || el) * 0.9 >= MIN_PX) {
+      state.scale *= 0.9;
+      layout();
+      return;
+    }
+    pageMs = standings && standings.pages > budget ? Math.max(MIN_PAGE_MS, Math.floor(CYCLE_MS / standings.pages))
+      : PAGE_MS;
+    show();
+  }
+  function show() {
+    layouts.forEach(function (l) { l.show(state.page % l.pages); });
+  }
+  function most() { return layouts.reduce(function (n, l) { return Math.max(n, l.pages); }, 1); }
+  function tick() {
+    if (!layouts.length) return;
+    if (Date.now() - state.shownAt >= pageMs) {
+      state.page = (state.page + 1) % Math.max(1, most());
+      state.shownAt = Date.now();
+      show();
+    }
+  }
+
+  function start() {
+    state.scale = 1;
+    layout();
+    if (state.timer === null) state.timer = window.setInterval(tick, 250);
+  }
+  // The board came again (htmx): unchanged (the browser's cache answered for a 304), it is left as it is; else
+  // it is laid out at the scale found, on the page it was at.
+  var lastHtml = null;
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var html = event.detail.xhr && event.detail.xhr.responseText;
+    if (html && html === lastHtml) event.detail.shouldSwap = false;
+    lastHtml = html || lastHtml;
+  });
+  document.addEventListener("htmx:afterSettle", function () { if (board()) layout(); });
+  var resized = null;
+  window.addEventListener("resize", function () {
+    window.clearTimeout(resized);
+    resized = window.setTimeout(function () { state.scale = 1; layout(); }, 200);
+  });
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})();
