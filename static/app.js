@@ -54,6 +54,14 @@
     if (input.name && input.name.indexOf("player-") === 0) mirror(input);
   });
   document.querySelectorAll('input[name^="player-"]').forEach(mirror);
+  // A field that only makes sense with one choice (a number of deals: "a number of deals" a round) chooses it.
+  document.addEventListener("input", function (event) {
+    var chooses = event.target.dataset && event.target.dataset.chooses;
+    if (!chooses || !event.target.value) return;
+    var parts = chooses.split("=");
+    var choice = document.querySelector('input[name="' + parts[0] + '"][value="' + parts[1] + '"]');
+    if (choice && !choice.checked) { choice.checked = true; choice.dispatchEvent(new Event("change", { bubbles: true })); }
+  });
   // Text typed while a request is on its way must survive that request's swap: remember what is
   // typed after each request starts, and put it back into the swapped-in field with the same id.
   var typed = {};

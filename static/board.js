@@ -13,7 +13,7 @@
   var MIN_PAGE_MS = 5000;
   var MIN_PX = 18;
   var WIDE = "(min-width: 700px)";
-  var state = { page: 0, shownAt: Date.now(), scale: 1, timer: null };
+  var state = { page: 0, shownAt: Date.now(), scale: 1, timer: null };  // scale: of the type, as last laid out
 
   function board() { return document.getElementById("board"); }
   function pageWords(page, pages) {
@@ -114,30 +114,45 @@
 
   var layouts = [];
   var pageMs = PAGE_MS;
+  // The board laid out with its type at `scale`: each region's pages, whether the standings are wider than their
+  // place (a column cut off), and the standings' type size.
+  function attempt(el, scale) {
+    el.style.fontSize = scale === 1 ? "" : (scale * 100) + "%";
+    var regions = Array.prototype.slice.call(el.querySelectorAll("[data-pager]"));
+    var made = regions.map(function (region) {
+      return region.dataset.pager === "rows" ? layoutStandings(region) : layoutItems(region);
+    });
+    var wrap = el.querySelector("[data-columns]");
+    var table = el.querySelector("table.standings");
+    return { layouts: made, pages: made.length ? made[0].pages : 1, px: table ? fontPx(table) : fontPx(el),
+             tooWide: !!wrap && wrap.scrollWidth > wrap.clientWidth + 1 };
+  }
   function layout() {
     var el = board();
     if (!el) return;
     if (!window.matchMedia(WIDE).matches) {  // a phone: every row, scrolled as any page
+      el.classList.remove("paged");
       el.style.fontSize = "";
       layouts = [];
       return;
     }
     el.classList.add("paged");
-    el.style.fontSize = state.scale === 1 ? "" : (state.scale * 100) + "%";
-    var regions = Array.prototype.slice.call(el.querySelectorAll("[data-pager]"));
-    layouts = regions.map(function (region) {
-      return region.dataset.pager === "rows" ? layoutStandings(region) : layoutItems(region);
-    });
-    var standings = layouts[0];
     var budget = Math.floor(CYCLE_MS / PAGE_MS);
-    // Too many pages to show every row within CYCLE_MS: smaller type, as far as MIN_PX, then shorter pages.
-    if (standings && standings.pages > budget && fontPx(el.querySelector("table.standings") || el) * 0.9 >= MIN_PX) {
-      state.scale *= 0.9;
-      layout();
-      return;
+    // The largest type that shows every row within CYCLE_MS with no column cut off; then, a little smaller type
+    // (down to 0.8 of it) where that saves a page. At MIN_PX, however many pages it takes, held shorter.
+    var scale = 1, best = null, tried;
+    for (;;) {
+      tried = attempt(el, scale);
+      var fits = !tried.tooWide && tried.pages <= budget;
+      if (fits && (!best || tried.pages < best.pages)) best = { scale: scale, pages: tried.pages };
+      if ((best && scale < best.scale * 0.8) || tried.px * 0.92 < MIN_PX) break;
+      scale *= 0.92;
     }
-    pageMs = standings && standings.pages > budget ? Math.max(MIN_PAGE_MS, Math.floor(CYCLE_MS / standings.pages))
-      : PAGE_MS;
+    if (best && best.scale !== scale) tried = attempt(el, best.scale);
+    state.scale = best ? best.scale : scale;
+    layouts = tried.layouts;
+    pageMs = tried.pages > budget ? Math.max(MIN_PAGE_MS, Math.floor(CYCLE_MS / tried.pages)) : PAGE_MS;
+    if (state.page >= most()) state.page = 0;
     show();
   }
   function show() {
@@ -154,7 +169,6 @@
   }
 
   function start() {
-    state.scale = 1;
     layout();
     if (state.timer === null) state.timer = window.setInterval(tick, 250);
   }
@@ -170,7 +184,7 @@
   var resized = null;
   window.addEventListener("resize", function () {
     window.clearTimeout(resized);
-    resized = window.setTimeout(function () { state.scale = 1; layout(); }, 200);
+    resized = window.setTimeout(layout, 200);
   });
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();

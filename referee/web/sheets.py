@@ -219,6 +219,7 @@ def _match_sheet_html(match_id: int, url: str, pdf: bool, working: bool = False)
         lines = sheets.score_lines(sheet, i18n.number_writer(), lambda row: _notation(row, status_words))
     return render_template("sheets/match.html", sheet=sheet, pdf=pdf, working=working, lines=lines,
                            status_words=status_words, signatures=_signatures(match),
+                           club_table=club.table_view(get_db(), match.id),
                            settlement=match_settlement(match), **_words()), match
 
 
