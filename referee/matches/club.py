@@ -162,7 +162,7 @@ class Event:
     @property
     def started(self) -> bool:
         """A deal was entered at one of its tables (an event with play is history: it can no longer be deleted)."""
-        return any(t.deals or t.ended_by_director for r in self.rounds for t in r.tables)
+        return any(t.entered or t.ended_by_director for r in self.rounds for t in r.tables)
 
     def seat_of(self, player: str, round_number: int) -> tuple[int, int] | None:
         """(table, seat) of ``player`` in round ``round_number`` (seat 1 deals first); None: sits out or absent."""
@@ -538,9 +538,7 @@ def delete_event(db: Database, event_id: int) -> None:
     links; one with play is history: 409 ``event_started`` (it can be renamed, not erased)."""
     with store.immediate(db):
         event = load_event(db, event_id)
-        if event.started or db.execute(
-                "SELECT 1 FROM deals d JOIN event_tables t ON t.match_id = d.match_id WHERE t.event_id = ? LIMIT 1",
-                [event_id]).fetchone():
+        if event.started:
             raise Conflict("event_started", N_("A deal was entered at a table of event {event}: an event with play "
                                                "is kept (it can be renamed, not deleted)."), event=str(event_id))
         matches = [t.match_id for r in event.rounds for t in r.tables]

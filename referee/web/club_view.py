@@ -19,10 +19,12 @@ def event_words(kind: str) -> dict[str, str]:
         return {"noun": gettext("tournament"), "the": gettext("The tournament"),
                 "over": gettext("The tournament is over."), "delete": gettext("Delete this tournament"),
                 "edit": gettext("Edit the tournament"),
+                "last": gettext("This is the last round: the tournament ends once every table has ended."),
                 "ask_delete": gettext("Delete this tournament? Its rounds, tables and links go with it; nothing was "
                                       "played at it.")}
     return {"noun": gettext("club evening"), "the": gettext("The evening"), "over": gettext("The evening is over."),
             "delete": gettext("Delete this evening"), "edit": gettext("Edit the evening"),
+            "last": gettext("This is the last round: the evening ends once every table has ended."),
             "ask_delete": gettext("Delete this evening? Its rounds, tables and links go with it; nothing was played "
                                   "at it.")}
 

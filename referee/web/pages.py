@@ -30,6 +30,7 @@ from ..games.base import N_, InvalidDeal, RuleError, Table, Term, UnknownGame, V
 from ..games.match import MatchState
 from ..matches import club
 from ..matches.money import match_settlement
+from ..matches.undo_redo import DIRECTOR_ACTIONS
 from .common import capped, go, http_error
 from .conflicts import refusal_message, taken_what
 from .db import get_db
@@ -638,12 +639,15 @@ def _match_extras(match: matches.Match, seen: int | None = None) -> dict[str, An
     table, series = _table_rows(match, highlight)
     device, noun = store.acting_device.get(), match.game.deal_noun
     undoable, redoable = matches.last_undoable(db, match.id), matches.last_redoable(db, match.id)
+    view = club.table_view(db, match.id)
+    if view is not None:  # a table of an event: its director ends it and takes it up again, not its Undo
+        undoable = None if undoable and undoable["action"] in DIRECTOR_ACTIONS else undoable
+        redoable = None if redoable and redoable["action"] in DIRECTOR_ACTIONS else redoable
     opened, before = _activity_page()
     events = matches.recent_events(db, match.id, ACTIVITY_PAGE if opened else RECENT_EVENTS, before)
     event_count = store.event_count(db, match.id) if last else 0
     newer = store.event_count(db, match.id, before) if before is not None else 0  # listed on the pages before this
     older = bool(events) and newer + len(events) < event_count
-    view = club.table_view(db, match.id)
     return {
         "settlement": match_settlement(match),
         "club_table": view and {"view": view, "event": view.event_id, "round": view.round, "table": view.number,
@@ -774,7 +778,8 @@ def _entry_closed(match: matches.Match):
     posted = [(k, v) for k, values in request.form.lists() for v in values if k not in ("csrf_token", "op", "resume")] \
         if request.method == "POST" else []
     context = {"match": match, "status": matches.status_of(match), "posted": posted,
-               "winner": match.state.standing.winner if match.finished else None, "page_op": PageOp}
+               "winner": match.state.standing.winner if match.finished else None, "page_op": PageOp,
+               "club_table": store.is_event_table(get_db(), match.id)}
     return render_template("deal_closed.html", **context), 409
 
 

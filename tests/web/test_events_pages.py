@@ -105,7 +105,7 @@ def test_the_pages_speak_german(client):
     page = text(client.get(f"/events/{event_id}?lang=de"))
     assert "Runde 1 von 3" in page and "Tabelle" in page
     r = client.post("/events/new?lang=de", data=event_form(name=""))
-    assert errors_of(r.get_data(as_text=True))["name"] == "Gib das Feld name des Turniers an."
+    assert errors_of(r.get_data(as_text=True))["name"] == "Gib das Feld name der Veranstaltung an."
 
 
 def test_the_board_answers_304_until_something_it_shows_changes(client):
