@@ -114,7 +114,8 @@ def board(base: str, client: Client, browser) -> None:
                 time.sleep(0.25)
             page.context.close()
             when = f"all within {complete_at:4.1f} s" if complete_at is not None else "not all within 30 s"
-            print(f"   {n:2} players at {width}×{height}: {len(seen):2} of {n} rows seen, {when}; rows' type {px:.0f} px")
+            print(f"   {n:2} players at {width}×{height}: {len(seen):2} of {n} rows seen, {when}; "
+                  f"rows' type {px:.0f} px")
 
 
 def standings(client: Client) -> None:
@@ -160,7 +161,7 @@ def director(base: str, client: Client, browser) -> None:
             break
         time.sleep(0.1)
     page.context.close()
-    print(f"   shown {'after %.1f s' % shown if shown is not None else 'not within 8 s'}")
+    print(f"   shown {f'after {shown:.1f} s' if shown is not None else 'not within 8 s'}")
 
 
 def status(client: Client) -> None:

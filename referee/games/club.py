@@ -288,56 +288,76 @@ def _keep_apart(
     ``order``) changes places, seat for seat, with the nearest player in ``order`` at another table (or among
     ``spare``, who may take a seat) whose move lowers the count; where no single move helps, a seeded local search.
     Returns the tables and who is left over."""
-    seated = [list(t) for t in tables]
-    left = list(spare)
-    if not apart or not together(seated, apart):
-        return tuple(tuple(t) for t in seated), tuple(left)
-    rank = {p: i for i, p in enumerate(order)}
-    groups = [*seated, left]  # the spare players as one more group: nobody sits together there
+    if not apart or not together(tables, apart):
+        return tuple(tuple(t) for t in tables), tuple(spare)
+    seats = _Seats([list(t) for t in tables], list(spare), apart, order)
+    seats.nearest_moves()
+    seats.search(rng)
+    return seats.result()
 
-    def cost(i: int) -> int:
-        return 0 if i == len(seated) else together([groups[i]], apart)
 
-    def move(a: int, i: int, b: int, j: int) -> int:
+class _Seats:
+    """Tables being changed to keep pairs apart (``_keep_apart``); the players left over are one more group, where
+    nobody sits together."""
+
+    def __init__(self, seated: list[list[str]], spare: list[str], apart: Apart, order: Sequence[str]) -> None:
+        self.groups = [*seated, spare]
+        self.tables = len(seated)
+        self.apart = apart
+        self.rank = {p: i for i, p in enumerate(order)}
+
+    def cost(self, group: int) -> int:
+        return 0 if group == self.tables else together([self.groups[group]], self.apart)
+
+    def together_anywhere(self) -> list[int]:
+        return [g for g in range(self.tables) if self.cost(g)]
+
+    def move(self, a: int, i: int, b: int, j: int) -> int:
         """Swap groups[a][i] and groups[b][j]; the change in the count."""
-        was = cost(a) + cost(b)
+        was = self.cost(a) + self.cost(b)
+        groups = self.groups
         groups[a][i], groups[b][j] = groups[b][j], groups[a][i]
-        return cost(a) + cost(b) - was
+        return self.cost(a) + self.cost(b) - was
 
-    for _step in range(4 * len(order) + 8):
-        worst = next((a for a in range(len(seated)) if cost(a)), None)
-        if worst is None:
-            break
-        table = groups[worst]
-        pair = next(sorted(pair, key=rank.__getitem__) for pair in map(frozenset, combinations(table, 2))
-                    if pair in apart)
-        i = table.index(pair[1])
-        mover = rank[pair[1]]
+    def nearest_moves(self) -> None:
+        """While a table seats a pair: its later player (in the order) changes places with the nearest in the order
+        whose move lowers the count; stops when no such move is left."""
+        for _step in range(4 * len(self.rank) + 8):
+            found = self.together_anywhere()
+            if not found or not self._one_move(found[0]):
+                return
 
-        def nearest(bj: tuple[int, int], mover: int = mover) -> tuple[int, int]:
-            other = rank[groups[bj[0]][bj[1]]]
-            return abs(other - mover), other
-
-        candidates = sorted(((b, j) for b in range(len(groups)) if b != worst for j in range(len(groups[b]))),
-                            key=nearest)
+    def _one_move(self, worst: int) -> bool:
+        table = self.groups[worst]
+        pair = next(sorted(pair, key=self.rank.__getitem__) for pair in map(frozenset, combinations(table, 2))
+                    if pair in self.apart)
+        i, mover = table.index(pair[1]), self.rank[pair[1]]
+        candidates = [(b, j) for b in range(len(self.groups)) if b != worst for j in range(len(self.groups[b]))]
+        candidates.sort(key=lambda bj: (abs(self.rank[self.groups[bj[0]][bj[1]]] - mover),
+                                        self.rank[self.groups[bj[0]][bj[1]]]))
         for b, j in candidates:
-            if move(worst, i, b, j) < 0:
-                break
-            move(worst, i, b, j)  # no better: put them back
-        else:
-            break
-    for _step in range(20_000):  # no single move helped: look further, from where it got to
-        if not any(cost(a) for a in range(len(seated))):
-            break
-        a = rng.choice([k for k in range(len(seated)) if cost(k)])
-        b = rng.randrange(len(groups) - 1)
-        b += b >= a
-        if not groups[b]:
-            continue
-        i, j = rng.randrange(len(groups[a])), rng.randrange(len(groups[b]))
-        if move(a, i, b, j) > 0:  # worse: undone (a move that leaves the count as it was is kept, to move on)
-            move(a, i, b, j)
-    return tuple(tuple(t) for t in groups[:-1]), tuple(groups[-1])
+            if self.move(worst, i, b, j) < 0:
+                return True
+            self.move(worst, i, b, j)  # no better: put them back
+        return False
+
+    def search(self, rng: random.Random) -> None:
+        """No single move helped: random swaps from where it got to, each kept unless it makes the count worse."""
+        for _step in range(20_000):
+            found = self.together_anywhere()
+            if not found:
+                return
+            a = rng.choice(found)
+            b = rng.randrange(len(self.groups) - 1)
+            b += b >= a
+            if not self.groups[b]:
+                continue
+            i, j = rng.randrange(len(self.groups[a])), rng.randrange(len(self.groups[b]))
+            if self.move(a, i, b, j) > 0:  # worse: undone (a move that leaves the count as it was is kept)
+                self.move(a, i, b, j)
+
+    def result(self) -> tuple[tuple[tuple[str, ...], ...], tuple[str, ...]]:
+        return tuple(tuple(t) for t in self.groups[:-1]), tuple(self.groups[-1])
 
 
 def _chunks(players: Sequence[str], size: int) -> tuple[tuple[str, ...], ...]:

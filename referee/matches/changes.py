@@ -157,15 +157,24 @@ def set_details(db: Database, match_id: int, place: Any, note: Any) -> Match:
         return sync(db, match_id, from_number=None)
 
 
+DIRECTOR_ACTIONS = ("abandoned", "resumed")  # at a table of an event: its director's (RULES.md 5.4), on the event
+
+
+def not_the_director_s(db: Database, match_id: int, action: str) -> None:
+    """A table of an event is ended and taken up again by its director, on the event's page: neither is done, undone
+    or redone from the table (``event_table``)."""
+    if action in DIRECTOR_ACTIONS and store.is_event_table(db, match_id):
+        raise Conflict("event_table", N_("Match {match} is a table of a club event: the director ends it, or takes "
+                                         "it up again, on the event's page."), match=str(match_id))
+
+
 def abandon(db: Database, match_id: int, abandoned: bool = True) -> Match:
     """Mark a match abandoned (no more deals) or take it up again."""
     with store.immediate(db):
         match = load(db, match_id)
         if match.finished:
             raise Conflict("match_ended", N_("Match {match} is finished."), match=str(match_id))
-        if store.is_event_table(db, match_id):  # RULES.md 5.4: its director ends it, and only they take it up again
-            raise Conflict("event_table", N_("Match {match} is a table of a club event: the director ends it, or takes "
-                                             "it up again, on the event's page."), match=str(match_id))
+        not_the_director_s(db, match_id, "abandoned" if abandoned else "resumed")
         if bool(match.row["abandoned"]) == abandoned:
             raise (Conflict("match_abandoned", N_("Match {match} is already abandoned."), match=str(match_id))
                    if abandoned else

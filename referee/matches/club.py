@@ -11,7 +11,7 @@ import datetime
 import re
 import secrets
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -308,10 +308,7 @@ def create_event(db: Database, raw: Any, also: Sequence[Violation] = ()) -> int:
     avoid = read_avoid(raw.get("avoid", []), players, problems)
     rounds = _whole(raw.get("rounds", 1), "rounds", 1, MAX_ROUNDS, problems)
     length, deals = _round_length(raw.get("round", "match"), game, problems)
-    seating = raw.get("seating", "standings")
-    if seating not in ("standings", "random"):
-        problems.append(Violation.of("bad_seating", "seating", "Seating must be standings or random, not {raw!r}.",
-                                     raw=seating))
+    seating = _seating(raw.get("seating", "standings"), problems)
     tariff = _tariff(raw.get("tariff"), problems)
     options = _options(game, raw.get("options"), deals, tariff, problems)
     seed = _whole(raw["seed"], "seed", 0, SEED_LIMIT - 1, problems) if raw.get("seed") is not None \
@@ -372,18 +369,19 @@ def read_avoid(raw: Any, players: list[str] | tuple[str, ...], problems: list[Vi
             problems.append(Violation.of("bad_avoid", field_name, "Each pair to keep apart is two players' names, "
                                          "not {raw!r}.", raw=pair))
             continue
-        names = [known.get(name_key(n)) for n in pair]
-        for given, found in zip(pair, names, strict=True):
-            if found is None:
+        found = [known.get(name_key(n)) for n in pair]
+        for given, name in zip(pair, found, strict=True):
+            if name is None:
                 problems.append(Violation.of("unknown_player", field_name, "{name!r} does not play in this event.",
                                              name=given))
-        if None in names:
+        names = [n for n in found if n is not None]
+        if len(names) < 2:
             continue
         if names[0] == names[1]:
             problems.append(Violation.of("bad_avoid", field_name, "A pair to keep apart is two different players, not "
                                          "{name!r} twice.", name=names[0]))
         elif sorted(names) not in [sorted(p) for p in pairs]:
-            pairs.append([str(n) for n in names])
+            pairs.append(names)
     return pairs
 
 
@@ -481,33 +479,11 @@ def update_event(db: Database, event_id: int, raw: Any) -> None:
                                                   "made.", field=key) if key in EVENT_FIELDS else
                                      Violation.of("unknown_field", key, "Unknown field {field!r}.", field=key)
                                      for key in sorted(set(raw) - set(EDITABLE))]
-        changes: dict[str, Any] = {}
-        if "name" in raw:
-            changes["name"] = _text(raw["name"], "name", 120, problems, required=True)
-        if "date" in raw:
-            changes["date"] = _date(raw["date"], problems)
-        if "season" in raw:
-            changes["season"] = _text(raw["season"], "season", 80, problems) or None
-        if "kind" in raw:
-            changes["kind"] = read_kind(raw["kind"], problems)
-        if "seating" in raw:
-            if raw["seating"] in ("standings", "random"):
-                changes["seating"] = raw["seating"]
-            else:
-                problems.append(Violation.of("bad_seating", "seating", "Seating must be standings or random, not "
-                                             "{raw!r}.", raw=raw["seating"]))
-        if "rounds" in raw:
-            drawn = len(event.rounds)
-            changes["rounds"] = _whole(raw["rounds"], "rounds", max(1, drawn), MAX_ROUNDS, problems)
-        if "avoid" in raw:
-            changes["avoid"] = jsontext.dumps(read_avoid(raw["avoid"], event.everyone, problems))
-        tariff_given = "tariff" in raw
-        tariff = _tariff(raw.get("tariff"), problems) if tariff_given else None
+        changes = _edits(event, raw, problems)
         if problems:
             raise InvalidEvent(problems)
-        if tariff_given:
-            changes["tariff"] = tariff
-            _retariff(db, event, tariff)
+        if "tariff" in changes:
+            _retariff(db, event, changes["tariff"])
         if "name" in changes and changes["name"] != event.row["name"]:  # the tables' place says the event's name
             db.execute("UPDATE matches SET place = ? WHERE place = ? AND id IN "
                        "(SELECT match_id FROM event_tables WHERE event_id = ?)",
@@ -516,6 +492,29 @@ def update_event(db: Database, event_id: int, raw: Any) -> None:
             columns = sorted(changes)
             db.execute(f"UPDATE events SET {', '.join(f'{c} = ?' for c in columns)}, edited = edited + 1 "
                        "WHERE id = ?", [changes[c] for c in columns] + [event_id])
+
+
+def _edits(event: Event, raw: Mapping[str, Any], problems: list[Violation]) -> dict[str, Any]:
+    """The columns a PATCH changes, each read as a new event's is (its problems added to ``problems``)."""
+    readers: dict[str, Callable[[Any], Any]] = {
+        "name": lambda value: _text(value, "name", 120, problems, required=True),
+        "date": lambda value: _date(value, problems),
+        "season": lambda value: _text(value, "season", 80, problems) or None,
+        "kind": lambda value: read_kind(value, problems),
+        "seating": lambda value: _seating(value, problems),
+        "rounds": lambda value: _whole(value, "rounds", max(1, len(event.rounds)), MAX_ROUNDS, problems),
+        "avoid": lambda value: jsontext.dumps(read_avoid(value, event.everyone, problems)),
+        "tariff": lambda value: _tariff(value, problems),
+    }
+    return {key: read(raw[key]) for key, read in readers.items() if key in raw}
+
+
+def _seating(value: Any, problems: list[Violation]) -> str:
+    if value in ("standings", "random"):
+        return str(value)
+    problems.append(Violation.of("bad_seating", "seating", "Seating must be standings or random, not {raw!r}.",
+                                 raw=value))
+    return "standings"
 
 
 def _retariff(db: Database, event: Event, tariff: str | None) -> None:
@@ -555,7 +554,6 @@ def swap(db: Database, event_id: int, round_number: int, raw: Any) -> None:
     """Two players of round ``round_number`` change places, seat for seat (one may be sitting out), before a deal is
     entered at either's table: 409 ``table_started`` after; only the latest round (``round_over`` for an earlier
     one)."""
-    players = raw.get("players") if isinstance(raw, Mapping) else None
     with store.immediate(db):
         event = load_event(db, event_id)
         if not 1 <= round_number <= len(event.rounds):
@@ -565,21 +563,15 @@ def swap(db: Database, event_id: int, round_number: int, raw: Any) -> None:
             raise Conflict("round_over", N_("Round {round} is over: only the latest round's seats can change."),
                            round=str(round_number))
         event_round = event.rounds[-1]
-        seated = {name_key(p): p for p in event_round.seated}
-        names = [seated.get(name_key(p)) if isinstance(p, str) else None for p in players] \
-            if isinstance(players, list) else []
-        if len(names) != 2 or None in names or names[0] == names[1]:
-            raise InvalidEvent([Violation.of("bad_swap", "players", "Name two different players of round {round} to "
-                                             "change places.", round=round_number)])
-        a, b = str(names[0]), str(names[1])
+        a, b = _swapped_pair(event_round, raw.get("players") if isinstance(raw, Mapping) else None)
         tables = [t for t in event_round.tables if a in t.players or b in t.players]
         if not tables:
             raise InvalidEvent([Violation.of("bad_swap", "players", "{a} and {b} both sit out: there is no seat to "
                                              "change.", a=a, b=b)])
-        for t in tables:
-            if t.entered or t.finished:
-                raise Conflict("table_started", N_("Table {table} has started: its players stay where they sit."),
-                               table=str(t.number))
+        started = next((t for t in tables if t.entered or t.finished), None)
+        if started is not None:
+            raise Conflict("table_started", N_("Table {table} has started: its players stay where they sit."),
+                           table=str(started.number))
         swapped = {a: b, b: a}
         for t in tables:
             _reseat(db, t.match_id, [swapped.get(p, p) for p in t.players])
@@ -588,6 +580,17 @@ def swap(db: Database, event_id: int, round_number: int, raw: Any) -> None:
             db.execute("UPDATE event_rounds SET byes = ? WHERE event_id = ? AND number = ?",
                        [jsontext.dumps(byes), event_id, round_number])
             db.execute("UPDATE events SET edited = edited + 1 WHERE id = ?", [event_id])  # a bye is not a match
+
+
+def _swapped_pair(event_round: EventRound, players: Any) -> tuple[str, str]:
+    """The two players of the round a swap names (case and spacing aside), as the round writes them."""
+    seated = {name_key(p): p for p in event_round.seated}
+    names = [seated.get(name_key(p)) if isinstance(p, str) else None for p in players] \
+        if isinstance(players, list) else []
+    if len(names) != 2 or names[0] is None or names[1] is None or names[0] == names[1]:
+        raise InvalidEvent([Violation.of("bad_swap", "players", "Name two different players of round {round} to "
+                                         "change places.", round=event_round.number)])
+    return names[0], names[1]
 
 
 def _reseat(db: Database, match_id: int, players: list[str]) -> None:

@@ -10,6 +10,7 @@ from sqlite_utils import Database
 from .. import store
 from ..games.base import N_
 from .base import Conflict, log_change
+from .changes import not_the_director_s
 from .events import (
     DEAL_EVENTS,
     add_event,
@@ -63,17 +64,6 @@ def _out_of_turn(verb: str, wanted: dict[str, Any] | None, latest: dict[str, Any
                      else N_("Not redone: {what} cannot be redone now."), latest, what=what)
 
 
-DIRECTOR_ACTIONS = ("abandoned", "resumed")  # at a table of an event: its director's (RULES.md 5.4), on the event
-
-
-def _not_the_director_s(db: Database, match_id: int, action: str) -> None:
-    """A table of an event is ended and taken up again by its director, on the event's page: neither is undone or
-    redone from the table."""
-    if action in DIRECTOR_ACTIONS and store.is_event_table(db, match_id):
-        raise Conflict("event_table", N_("Match {match} is a table of a club event: the director ends it, or takes "
-                                         "it up again, on the event's page."), match=str(match_id))
-
-
 def undo(db: Database, match_id: int, event_id: int, device: str | None = None) -> tuple[dict[str, Any], Match]:
     """Undo exactly the action ``event_id``; refused (OutOfTurn, nothing changed) unless it is still the
     last action on the match, so a phone never undoes another phone's entry made a second earlier.
@@ -90,7 +80,7 @@ def undo(db: Database, match_id: int, event_id: int, device: str | None = None) 
                                 what=describe_event(wanted, match.game.deal_noun, device))
             raise _out_of_turn("undo", wanted, event, db, match_id, match.game.deal_noun, device)
         action, number = event["action"], event["deal_number"]
-        _not_the_director_s(db, match_id, action)
+        not_the_director_s(db, match_id, action)
         detail: dict[str, Any] = {"undid": event["id"]}
         if action in DEAL_EVENTS:
             deal = match.deal(number)
@@ -125,7 +115,7 @@ def redo(db: Database, match_id: int, event_id: int, device: str | None = None) 
             raise _out_of_turn("redo", undone_by, event, db, match_id, match.game.deal_noun, device)
         undo_event = standing[0]
         action, number = event["action"], event["deal_number"]
-        _not_the_director_s(db, match_id, action)
+        not_the_director_s(db, match_id, action)
         if action in DEAL_EVENTS:
             _deal_back_to(db, match, number, undo_event["detail"].get("from_version"), "redone")
         elif action == "ended":

@@ -51,7 +51,8 @@ def seating_list(event: club.Event, round_number: int | None = None) -> list[tup
     if not event.rounds:
         return []
     event_round = event.rounds[(round_number or len(event.rounds)) - 1]
-    seats = [(p, t.number, k) for t in event_round.tables for k, p in enumerate(t.players, start=1)]
+    seats: list[tuple[str, int | None, int | None]] = [
+        (p, t.number, k) for t in event_round.tables for k, p in enumerate(t.players, start=1)]
     seats += [(p, None, None) for p in event_round.byes]
     order = {name: i for i, name in enumerate(sorted_names([s[0] for s in seats]))}
     return sorted(seats, key=lambda s: order[s[0]])

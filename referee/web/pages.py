@@ -29,8 +29,8 @@ from ..games import find_game
 from ..games.base import N_, InvalidDeal, RuleError, Table, Term, UnknownGame, Violation, line_from_json, whole_number
 from ..games.match import MatchState
 from ..matches import club
+from ..matches.changes import DIRECTOR_ACTIONS
 from ..matches.money import match_settlement
-from ..matches.undo_redo import DIRECTOR_ACTIONS
 from .common import capped, go, http_error
 from .conflicts import refusal_message, taken_what
 from .db import get_db
@@ -629,6 +629,23 @@ def _activity_page() -> tuple[bool, int | None]:
     return opened, before if before is not None and 0 < before < 2**63 else None
 
 
+def _undo_and_redo(db: Any, match_id: int, event_table: bool) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    """What Undo and Redo would take back or bring back; at a table of an event, never its director's end or
+    taking up again (RULES.md 5.4: those are the director's, on the event's page)."""
+    undoable, redoable = matches.last_undoable(db, match_id), matches.last_redoable(db, match_id)
+    if event_table:
+        undoable = None if undoable and undoable["action"] in DIRECTOR_ACTIONS else undoable
+        redoable = None if redoable and redoable["action"] in DIRECTOR_ACTIONS else redoable
+    return undoable, redoable
+
+
+def _club_table(db: Any, match: matches.Match, view: club.TableView) -> dict[str, Any]:
+    """A table's own part of its match page (``_club_table.html``): its event, round and number, who confirmed."""
+    return {"view": view, "event": view.event_id, "round": view.round, "table": view.number,
+            "confirmed": club.confirmed(db, match.id, match.version),
+            "over": match.finished or bool(match.row["abandoned"])}
+
+
 def _match_extras(match: matches.Match, seen: int | None = None) -> dict[str, Any]:
     """What the match page shows beyond the table: the chart, the activity log (a page of it: the newest actions,
     however long the log), what undo would undo, and what the live table needs (``seen``: the newest action the
@@ -638,11 +655,8 @@ def _match_extras(match: matches.Match, seen: int | None = None) -> dict[str, An
     highlight, done, done_undo = _shown_change(match, last, seen)
     table, series = _table_rows(match, highlight)
     device, noun = store.acting_device.get(), match.game.deal_noun
-    undoable, redoable = matches.last_undoable(db, match.id), matches.last_redoable(db, match.id)
     view = club.table_view(db, match.id)
-    if view is not None:  # a table of an event: its director ends it and takes it up again, not its Undo
-        undoable = None if undoable and undoable["action"] in DIRECTOR_ACTIONS else undoable
-        redoable = None if redoable and redoable["action"] in DIRECTOR_ACTIONS else redoable
+    undoable, redoable = _undo_and_redo(db, match.id, view is not None)
     opened, before = _activity_page()
     events = matches.recent_events(db, match.id, ACTIVITY_PAGE if opened else RECENT_EVENTS, before)
     event_count = store.event_count(db, match.id) if last else 0
@@ -650,9 +664,7 @@ def _match_extras(match: matches.Match, seen: int | None = None) -> dict[str, An
     older = bool(events) and newer + len(events) < event_count
     return {
         "settlement": match_settlement(match),
-        "club_table": view and {"view": view, "event": view.event_id, "round": view.round, "table": view.number,
-                                "confirmed": club.confirmed(db, match.id, match.version),
-                                "over": match.finished or bool(match.row["abandoned"])},
+        "club_table": view and _club_table(db, match, view),
         "highlight": highlight,
         "done": done,
         "done_undo": done_undo if done_undo and undoable and done_undo["id"] == undoable["id"] else None,
