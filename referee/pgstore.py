@@ -229,13 +229,19 @@ PG_NOTIFY = (
     "DROP TRIGGER IF EXISTS referee_match_changed ON matches",
     "CREATE TRIGGER referee_match_changed AFTER INSERT OR UPDATE OF version ON matches FOR EACH ROW "
     "EXECUTE FUNCTION referee_notify()",
-    # an event's board: its tables (ended, a link revoked or renewed), players (joining, leaving), rounds (drawn)
+    # an event's board: its tables (ended, taken up again), their links (revoked, renewed), players (joining, leaving,
+    # coming back), rounds (drawn, seats changed), and the event itself (edited)
     "CREATE OR REPLACE FUNCTION referee_notify_event() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
     f"PERFORM pg_notify('{CHANNEL}', 'e' || COALESCE(NEW.event_id, OLD.event_id)); RETURN NULL; END $$",
-    *(statement for table in ("event_tables", "event_players", "event_rounds") for statement in (
+    *(statement for table in ("event_tables", "event_players", "event_rounds", "event_links") for statement in (
         f"DROP TRIGGER IF EXISTS referee_{table}_changed ON {table}",
         f"CREATE TRIGGER referee_{table}_changed AFTER INSERT OR UPDATE OR DELETE ON {table} FOR EACH ROW "
         "EXECUTE FUNCTION referee_notify_event()")),
+    "CREATE OR REPLACE FUNCTION referee_notify_event_row() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+    f"PERFORM pg_notify('{CHANNEL}', 'e' || COALESCE(NEW.id, OLD.id)); RETURN NULL; END $$",
+    "DROP TRIGGER IF EXISTS referee_events_changed ON events",
+    "CREATE TRIGGER referee_events_changed AFTER UPDATE OR DELETE ON events FOR EACH ROW "
+    "EXECUTE FUNCTION referee_notify_event_row()",
     # and the confirmations of its tables
     "CREATE OR REPLACE FUNCTION referee_notify_confirmed() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
     f"PERFORM pg_notify('{CHANNEL}', 'e' || t.event_id) FROM event_tables t WHERE t.match_id = NEW.match_id; "
@@ -245,7 +251,8 @@ PG_NOTIFY = (
     "EXECUTE FUNCTION referee_notify_confirmed()",
 )
 NOTIFY_TRIGGERS = ("referee_match_changed", "referee_event_tables_changed", "referee_event_players_changed",
-                   "referee_event_rounds_changed", "referee_confirmations_changed")
+                   "referee_event_rounds_changed", "referee_event_links_changed", "referee_events_changed",
+                   "referee_confirmations_changed")
 
 
 def pg_migration(script: str) -> list[str]:

@@ -7,6 +7,7 @@ import html
 import os
 import re
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
@@ -89,6 +90,18 @@ def text(page: str | TestResponse) -> str:
     """What a person reads on a page (an answer or its HTML): tags out, entities read, white space as one."""
     body = page if isinstance(page, str) else page.get_data(as_text=True)
     return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", body)))
+
+
+def changed(client: FlaskClient, url: str, etag: str, within: float = 3.0) -> TestResponse:
+    """A live part polled after a write, as its page polls it: answered at once on SQLite; on PostgreSQL a process
+    hears of a write through NOTIFY a moment after it commits (its 304s come from what it heard), so asked again
+    until it answers something else than 304 (or ``within`` seconds pass, and that 304 is what the test sees)."""
+    deadline = time.monotonic() + within
+    while True:
+        answer = client.get(url, headers={"If-None-Match": etag})
+        if answer.status_code != 304 or time.monotonic() > deadline:
+            return answer
+        time.sleep(0.02)
 
 
 # ---- apps -------------------------------------------------------------------------------------

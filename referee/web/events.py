@@ -278,7 +278,8 @@ def board(event_id: int):
     etag = f"{state}-{current_language()}-{'all' if page is None else page}"
     if request.if_none_match.contains_weak(etag):
         return Response(status=304, headers={"ETag": f'W/"{etag}"', "Cache-Control": "no-cache"})
-    html = _boards.get((event_id, etag))
+    key = (str(current_app.config["DATABASE"]), event_id, etag)
+    html = _boards.get(key)
     if html is None:
         view = _view(event_id)
         html = render_template("event_board.html", refresh=BOARD_REFRESH, board_page=_board_page(view, page),
@@ -287,7 +288,7 @@ def board(event_id: int):
         with _boards_lock:  # the server's threads share it
             while len(_boards) >= 64:
                 _boards.pop(next(iter(_boards)))
-            _boards[(event_id, etag)] = html
+            _boards[key] = html
     response = make_response(html)
     response.set_etag(etag, weak=True)
     response.headers["Cache-Control"] = "no-cache"
@@ -311,18 +312,19 @@ def _board_state(event_id: int) -> str | None:
         return club.event_state(get_db(), event_id)
     # taken before reading: a change committed meanwhile moves it, and the next poll reads again
     generation = pgstore.versions_for(database).event_generation(event_id)
-    kept = _board_states.get(event_id)
+    kept = _board_states.get((database, event_id))
     if generation is not None and kept is not None and kept[1] == generation:
         return kept[0]
     state = club.event_state(get_db(), event_id)
     if generation is not None and state is not None:
         with _boards_lock:
-            _board_states[event_id] = (state, generation)
+            _board_states[database, event_id] = (state, generation)
     return state
 
 
-_board_states: dict[int, tuple[str, tuple[int, int]]] = {}  # PostgreSQL: each event's validator, and when it was read
-_boards: dict[tuple[int, str], str] = {}  # the latest boards rendered, by event and state: shared by every screen
+# by database and event: one process may serve two databases (an app made twice, the tests), each with its event 1
+_board_states: dict[tuple[str, int], tuple[str, tuple[int, int]]] = {}  # PostgreSQL: each validator, when it was read
+_boards: dict[tuple[str, int, str], str] = {}  # the latest boards rendered, by event and state: shared by every screen
 _boards_lock = threading.Lock()
 
 

@@ -36,7 +36,7 @@ from .conflicts import refusal_message, taken_what
 from .db import get_db
 from .games import AnyPlug, EntryForm, PageOp, Reading, find_plug
 from .games.form import Button, pressed
-from .i18n import current_language, number_writer, say
+from .i18n import current_language, name_order, number_writer, say
 from .security import csrf_token
 from .sheets import configured_options, rules_template
 
@@ -232,28 +232,30 @@ def _table_state(db: Any, match_id: int) -> str | None:
     if not pgstore.is_postgres(database):
         return club.table_state(db, match_id)
     versions = pgstore.versions_for(str(database))
-    if match_id in _not_tables:
+    key = (str(database), match_id)
+    if key in _not_tables:
         return None
-    event_id = _event_of.get(match_id)
+    event_id = _event_of.get(key)
     generation = versions.event_generation(event_id) if event_id is not None else None
-    kept = _table_states.get(match_id)
+    kept = _table_states.get(key)
     if generation is not None and kept is not None and kept[1] == generation:
         return kept[0]
     seat = club.event_of_match(db, match_id)
     if seat is None:
-        _not_tables.add(match_id)  # a match never becomes an event's table later (a draw makes its tables' matches)
+        _not_tables.add(key)  # a match never becomes an event's table later (a draw makes its tables' matches)
         return None
-    _event_of[match_id] = seat[0]
+    _event_of[key] = seat[0]
     generation = versions.event_generation(seat[0])
     state = club.table_state(db, match_id)
     if generation is not None and state is not None:
-        _table_states[match_id] = (state, generation)
+        _table_states[key] = (state, generation)
     return state
 
 
-_not_tables: set[int] = set()  # PostgreSQL: matches known to be no event's table
-_event_of: dict[int, int] = {}  # ... and tables' events
-_table_states: dict[int, tuple[str, tuple[int, int]]] = {}  # ... and each table's state, as of the event's changes
+# PostgreSQL, by database and match (one process may serve two databases: an app made twice, the tests):
+_not_tables: set[tuple[str, int]] = set()  # matches known to be no event's table
+_event_of: dict[tuple[str, int], int] = {}  # ... and tables' events
+_table_states: dict[tuple[str, int], tuple[str, tuple[int, int]]] = {}  # ... and each table's state, as heard
 
 
 def _current_version(db: Any, match_id: int) -> int | None:
@@ -641,9 +643,14 @@ def _undo_and_redo(db: Any, match_id: int, event_table: bool) -> tuple[dict[str,
 
 def _club_table(db: Any, match: matches.Match, view: club.TableView) -> dict[str, Any]:
     """A table's own part of its match page (``_club_table.html``): its event, round and number, who confirmed."""
+    seats: list[tuple[str, int | None, int | None]] = [
+        (p, number, k) for number, players in view.later for k, p in enumerate(players, start=1)]
+    seats += [(p, None, None) for p in view.later_byes]
+    order = name_order()
     return {"view": view, "event": view.event_id, "round": view.round, "table": view.number,
             "confirmed": club.confirmed(db, match.id, match.version),
-            "over": match.finished or bool(match.row["abandoned"])}
+            "over": match.finished or bool(match.row["abandoned"]),
+            "seating": sorted(seats, key=lambda seat: order(seat[0]))}  # the next round's, once it is drawn
 
 
 def _match_extras(match: matches.Match, seen: int | None = None) -> dict[str, Any]:

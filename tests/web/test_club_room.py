@@ -11,7 +11,7 @@ import re
 import pytest
 
 from referee.games.club import draw as rules_draw
-from tests.conftest import AUTH, text
+from tests.conftest import AUTH, changed, text
 
 FOUR = ["Ann", "Ben", "Cid", "Dee"]
 
@@ -420,21 +420,24 @@ def test_a_table_phone_follows_its_table_into_the_next_round(client):
     assert client.get(f"/matches/{table['match']}/live", headers={"If-None-Match": etag}).status_code == 304
     for t in first["tables"]:
         play_out(client, t)
-    after_play = client.get(f"/matches/{table['match']}/live", headers={"If-None-Match": etag})
+    after_play = changed(client, f"/matches/{table['match']}/live", etag)
     assert after_play.status_code == 200
     etag = after_play.headers["ETag"]
     client.post(f"/api/matches/{table['match']}/confirm", json={"player": table["players"][0]})
-    confirmed = client.get(f"/matches/{table['match']}/live", headers={"If-None-Match": etag})
+    confirmed = changed(client, f"/matches/{table['match']}/live", etag)
     assert confirmed.status_code == 200 and f"{table['players'][0]} confirmed" in text(confirmed)  # another phone
     etag = confirmed.headers["ETag"]
     second = draw(client, made["id"])
-    drawn = client.get(f"/matches/{table['match']}/live", headers={"If-None-Match": etag})
+    drawn = changed(client, f"/matches/{table['match']}/live", etag)
     assert drawn.status_code == 200  # without a reload: the next round's seats
     shown = text(drawn)
     assert "Round 2 is drawn." in shown and "Open round 2 at table 1" in shown
     for p in table["players"]:
         t = next(t for t in second["tables"] if p in t["players"])
         assert f"{p} → table {t['table']}, seat {t['players'].index(p) + 1}" in shown
+    everyone = shown.split("Who sits where: round 2")[1]
+    positions = [everyone.index(f"{p} →") for p in sorted(FOUR)]
+    assert positions == sorted(positions)  # every player of round 2, by name
     opened = client.get(f"/events/{made['id']}/tables/1")
     assert opened.headers["Location"] == f"/matches/{second['tables'][0]['match']}"
 
@@ -458,8 +461,8 @@ def test_the_director_s_page_states_the_format_asks_before_acting_and_follows_li
     assert client.get(url, headers={"If-None-Match": etag}).status_code == 304
     table = event(client, made["id"])["drawn"][0]["tables"][0]
     client.post(f"/api/matches/{table['match']}/deals", json=deal(table))
-    changed = client.get(url, headers={"If-None-Match": etag})
-    assert changed.status_code == 200 and "deal 2 of 4" in text(changed)
+    after = changed(client, url, etag)
+    assert after.status_code == 200 and "deal 2 of 4" in text(after)
     assert client.get("/events/new").status_code == 200
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import html
 import re
 
-from tests.conftest import text
+from tests.conftest import changed, text
 
 EIGHT = "Ann\nBen\nCid\nDee\nEve\nFay\nGus\nHal"
 
@@ -120,9 +120,9 @@ def test_the_board_answers_304_until_something_it_shows_changes(client):
     dealer, elder = table["players"]
     deal = {"upcard": "hearts", "calls": ["take"], "points": {elder: 80, dealer: 60}, "last_trick": elder}
     client.post(f"/api/matches/{table['match']}/deals", json=deal)
-    changed = client.get(f"/events/{event_id}/board", headers={"If-None-Match": etag})
-    assert changed.status_code == 200 and f"1 {elder} 2 +30 90" in text(changed)
-    german = client.get(f"/events/{event_id}/board?lang=de", headers={"If-None-Match": changed.headers["ETag"]})
+    after = changed(client, f"/events/{event_id}/board", etag)
+    assert after.status_code == 200 and f"1 {elder} 2 +30 90" in text(after)
+    german = client.get(f"/events/{event_id}/board?lang=de", headers={"If-None-Match": after.headers["ETag"]})
     assert german.status_code == 200 and "Tische" in text(german)  # each language its own board
 
 
