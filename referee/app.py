@@ -6,17 +6,20 @@ import logging
 import os
 import secrets
 import sys
+import threading
+import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from flask import Flask
+from flask import Flask, current_app, jsonify, render_template, request
 from flask.json.provider import DefaultJSONProvider
+from flask_babel import gettext
 from htmx_flask import Htmx
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import IntegerConverter
 
-from . import jsontext, store
+from . import jsontext, pgstore, store
 from .assets import asset_folder
 from .matches import backfill_summaries
 from .portable import register_cli
@@ -51,12 +54,32 @@ def _secret_key(instance: Path) -> str:
     return path.read_text().strip()
 
 
+class _NoPasswords(logging.Filter):
+    """Every line Referee logs, traceback included, without a database password (``pgstore.redact``): psycopg's and
+    libpq's messages may quote the URL's parts."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        try:
+            message = record.getMessage()
+        except Exception:  # noqa: BLE001 - a line logged with the wrong arguments: logging's handler says so
+            return True
+        hidden = pgstore.redact(message)
+        if hidden != message:
+            record.msg, record.args = hidden, None
+        if record.exc_info and not record.exc_text:
+            record.exc_text = logging.Formatter().formatException(record.exc_info)
+        if record.exc_text:
+            record.exc_text = pgstore.redact(record.exc_text)
+        return True
+
+
 def _log_to_stderr() -> None:
     """Referee's own log lines (every change to a match, unexpected errors) go to stderr."""
     log = logging.getLogger("referee")
     if not log.handlers:
         handler = logging.StreamHandler(sys.stderr)
         handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+        handler.addFilter(_NoPasswords())
         log.addHandler(handler)
         if log.level == logging.NOTSET:
             log.setLevel(logging.INFO)
@@ -133,6 +156,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         ALLOWED_HOSTS=os.environ.get("REFEREE_ALLOWED_HOSTS", ""),
         PUBLIC_URL=os.environ.get("REFEREE_PUBLIC_URL") or None,
         PROXIES=_number("REFEREE_PROXIES", 0),
+        PASSPHRASE_GLOBAL_THROTTLE=os.environ.get("REFEREE_PASSPHRASE_GLOBAL_THROTTLE") or None,
         SESSION_IDLE_DAYS=_number("REFEREE_SESSION_IDLE_DAYS", 14),
         MAX_DEALS=_number("REFEREE_MAX_DEALS", store.DEFAULT_MAX_DEALS),
         MAX_EVENTS=_number("REFEREE_MAX_EVENTS", 0),  # 0: store.EVENTS_PER_DEAL for each of MAX_DEALS (below)
@@ -155,5 +179,69 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     Htmx(app)
     i18n.init_app(app)  # languages: before the web layer, so its answers are marked last (Vary, Content-Language)
     register(app)
+    try:  # PostgreSQL (an optional dependency)
+        import psycopg
+    except ImportError:
+        pass
+    else:  # in place of the web layer's answer to its errors, which renders a page that reads the database
+        app.register_error_handler(psycopg.OperationalError, _database_unreachable)
     register_cli(app)
     return app
+
+
+# ---- the database cannot be reached ---------------------------------------------------------------------------------
+
+RETRY_AFTER = 5  # seconds: a restarted PostgreSQL answers within a few; the page asks again after that long
+
+
+class _Outage:
+    """One log line for an outage every ``EVERY`` seconds, not one a request (twenty phones poll every 1.5 s)."""
+
+    EVERY = 10.0
+
+    def __init__(self) -> None:
+        self._guard = threading.Lock()
+        self._last = float("-inf")
+        self._answered = 0
+
+    def answered(self, exc: Exception) -> None:
+        with self._guard:
+            self._answered += 1
+            now = time.monotonic()
+            if now - self._last < self.EVERY:
+                return
+            self._last, count, self._answered = now, self._answered, 0
+        said = str(exc).strip().splitlines()
+        current_app.logger.error("database_unavailable on %s %s: the database cannot be reached (%d more request(s) "
+                                 "answered 503 since the last such line): %s", request.method, request.path, count - 1,
+                                 said[0] if said else type(exc).__name__)
+
+
+_outage = _Outage()
+
+
+def _database_unreachable(exc: Exception) -> Any:
+    """While the database cannot be reached (``pgstore.unreachable``: stopped, restarting, out of reach), every page and
+    API answer is a 503 with Retry-After — a short page (templates/unavailable.html), or the API's error list —
+    rendered without the database: base.html's header asks it who is signed in. Nothing of the request was stored (its
+    transaction was rolled back, or never begun); a phone's outbox sends its entries again on a 5xx (static/entry.js).
+    A database that answers with an error of its own (a full disk) gets the web layer's answer."""
+    from .web.common import database_unavailable, wants_json
+
+    if not pgstore.unreachable(exc):
+        return database_unavailable(exc)
+    _outage.answered(exc)
+    message = gettext("The database cannot be reached; Referee will answer again as soon as it is back.")
+    kept = gettext("Nothing was stored by this request, and nothing stored before is lost.")
+    if wants_json():
+        error = {"field": None, "code": "database_unavailable", "message": f"{message} {kept}"}
+        response = jsonify({"errors": [error]})
+    else:
+        again = request.method in ("GET", "HEAD") and request.headers.get("HX-Request") != "true"
+        response = current_app.make_response(render_template(
+            "unavailable.html", title=gettext("Try again in a moment"), message=message, kept=kept,
+            reload_after=RETRY_AFTER if again else None))
+    response.status_code = 503
+    response.headers["Retry-After"] = str(RETRY_AFTER)
+    response.headers["Cache-Control"] = "no-store"
+    return response

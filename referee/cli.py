@@ -270,7 +270,9 @@ def _listen(app: Flask, host: str, port: int, settings: dict[str, Any]) -> Any:
 def _announce(app: Flask, server: Any, settings: dict[str, Any]) -> None:
     """Where it listens and what to open: this machine's address, or the LAN's with a QR code (and a loud warning
     when the network may reach it without a passphrase)."""
-    print("Referee: " + _("database %(path)s") % {"path": app.config["DATABASE"]}, flush=True)
+    from .pgstore import shown  # the URL of a PostgreSQL database without its password
+
+    print("Referee: " + _("database %(path)s") % {"path": shown(str(app.config["DATABASE"]))}, flush=True)
     if settings.get("trusted_proxy"):
         print("Referee: " + _("the client's address, scheme and host are read from the X-Forwarded-* headers of "
                               "connections from %(proxy)s") % {"proxy": settings["trusted_proxy"]}, flush=True)

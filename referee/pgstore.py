@@ -23,10 +23,13 @@ from __future__ import annotations
 
 import functools
 import re
+import select
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
+from urllib.parse import unquote
 
 SCHEMES = ("postgresql://", "postgres://")
 CHANNEL = "referee"  # NOTIFY's channel: the payload is the id of the match that changed
@@ -35,6 +38,7 @@ MIN_SERVER = 130000  # PostgreSQL 13: nondeterministic ICU collations in keys, D
 
 # Tables whose rows have an ``id`` made by the database (the new row's id is read back with RETURNING).
 ID_TABLES = frozenset({"matches", "deals", "deal_revisions", "match_events", "events"})
+CHECK_AFTER = 30.0  # seconds a pooled connection may have been idle before it is asked a query too (``usable``)
 
 
 def is_postgres(database: str | Any) -> bool:
@@ -42,8 +46,99 @@ def is_postgres(database: str | Any) -> bool:
 
 
 def shown(url: str) -> str:
-    """A database URL fit for a log line or an error: its password left out."""
-    return re.sub(r"(://[^:/@]+):[^@/]*@", r"\1:***@", url)
+    """A database URL fit for a log line or an error: its password left out (``user:***@``, ``password=***``).
+
+    Whatever is between the user's name and the last ``@`` before the query is taken for the password, so that one
+    written with a ``/`` or an ``@`` in it (which libpq reads otherwise) is not shown either: showing less of an odd
+    URL is safe, showing part of a password is not."""
+    remember(url)
+    scheme, sep, rest = url.partition("://")
+    if not sep:
+        return url
+    body, mark, query = rest.partition("?")
+    at = body.rfind("@")
+    if at >= 0:
+        user, colon, _password = body[:at].partition(":")
+        if colon:
+            body = f"{user}:***{body[at:]}"
+    return scheme + sep + body + mark + _QUERY_PASSWORD.sub(r"\1***", query)
+
+
+_QUERY_PASSWORD = re.compile(r"((?:^|&)password=)[^&]*", re.I)
+_secrets: tuple[str, ...] = ()  # the passwords of the database URLs this process was given, longest first (``redact``)
+_secrets_guard = threading.Lock()
+
+
+def passwords(url: str) -> set[str]:
+    """The password of a database URL, as written and as libpq reads it (%-escapes decoded), in its user part or its
+    query (``?password=``)."""
+    scheme, sep, rest = url.partition("://")
+    if not sep:
+        return set()
+    body, _mark, query = rest.partition("?")
+    found = []
+    at = body.rfind("@")
+    if at >= 0 and ":" in body[:at]:
+        found.append(body[:at].partition(":")[2])
+    found += [m.group(0).partition("=")[2] for m in re.finditer(r"(?<![^&])password=[^&]*", query, re.I)]
+    return {text for raw in found for text in (raw, unquote(raw)) if text}
+
+
+def remember(url: str) -> None:
+    """Keep the password of ``url`` to take out of every line this process logs (``redact``)."""
+    global _secrets
+    found = passwords(url) if is_postgres(url) else set()
+    if not found.issubset(_secrets):
+        with _secrets_guard:
+            _secrets = tuple(sorted(found.union(_secrets), key=len, reverse=True))
+
+
+def redact(text: str) -> str:
+    """``text`` (a log line, an error, a traceback) with every database password this process knows as ``***``."""
+    for secret in _secrets:  # one tuple, replaced whole when a password is added: safe to read from any thread
+        if secret in text:
+            text = text.replace(secret, "***")
+    return text
+
+
+def hide(text: str, url: str) -> str:
+    """``text`` said about ``url`` (libpq's own messages quote parts of it) without its password."""
+    remember(url)
+    text = text.replace(url, shown(url))
+    for secret in sorted(passwords(url), key=len, reverse=True):
+        text = text.replace(secret, "***")
+    return text
+
+
+def _connect(url: str) -> Any:
+    """A psycopg connection in autocommit; an error whose text quotes the password (libpq's message about a bad
+    %-escape, say) is raised again, of the same kind, without it."""
+    import psycopg
+
+    remember(url)
+    try:
+        return psycopg.connect(url, autocommit=True, connect_timeout=10)
+    except psycopg.Error as exc:
+        said = hide(str(exc), url)
+        if said == str(exc):
+            raise
+        raise type(exc)(said) from None
+
+
+# What the server says when it is going away, or cannot be connected to now: the connection exceptions (08…), an
+# administrator's shutdown or a crash (57P01, 57P02), a server starting or stopping (57P03), no connection slot left
+# (53300). Other operational errors (a full disk, a cancelled query) come from a database that answers.
+_GONE = frozenset({"57P01", "57P02", "57P03", "53300"})
+
+
+def unreachable(exc: BaseException) -> bool:
+    """Is ``exc`` the database not being there (down, restarting, out of reach), rather than an error of a request?"""
+    import psycopg
+
+    if not isinstance(exc, psycopg.OperationalError):
+        return False
+    state = exc.sqlstate
+    return state is None or state.startswith("08") or state in _GONE
 
 
 # ---- SQLite's dialect said in PostgreSQL's ------------------------------------------------------------------------
@@ -69,6 +164,16 @@ def translate(sql: str) -> tuple[str, bool]:
 
 
 # ---- the connection -------------------------------------------------------------------------------------------------
+
+def _readable(fd: int) -> bool:
+    """Has the server sent anything on an idle connection's socket (its goodbye, or the end of it)?"""
+    poll = getattr(select, "poll", None)
+    if poll is None:  # Windows has no poll: select, for this one socket
+        return bool(select.select([fd], [], [], 0)[0])
+    waiting = poll()
+    waiting.register(fd, select.POLLIN | select.POLLERR | select.POLLHUP)
+    return bool(waiting.poll(0))
+
 
 class Cursor:
     """What the store reads of a cursor: rows (``fetchone``, ``fetchall``, iteration), ``description``, ``rowcount``,
@@ -140,8 +245,9 @@ class PgDatabase:
 
         self.url = url
         self._psycopg = psycopg
-        self._conn = psycopg.connect(url, autocommit=True, connect_timeout=10)
+        self._conn = _connect(url)
         self.conn = self  # the store calls ``db.conn.execute``, ``db.conn.rollback`` … on sqlite3's connection
+        self.idle_since = time.monotonic()  # when a request gave it back last (``usable``)
 
     # the store's calls
     def execute(self, sql: str, params: Sequence[Any] | None = None) -> Cursor:
@@ -192,6 +298,23 @@ class PgDatabase:
     def broken(self) -> bool:
         """The connection was lost (the server restarted or went away): it cannot be used again."""
         return bool(self._conn.broken or self._conn.closed)
+
+    def usable(self) -> bool:
+        """Before it is lent to a request (``web.db.get_db``), as psycopg_pool's ``check`` does: is this idle
+        connection still one? A server that stopped or restarted meanwhile closed it, or said it was closing it
+        (``57P01``), and either makes its socket readable: one ``poll``, no round trip. A connection idle longer than
+        ``CHECK_AFTER`` seconds is also asked an empty query, for a peer that went away without a word (a dropped
+        network path answers that query with an error, not the request)."""
+        if self.broken or self.in_transaction:
+            return False
+        try:
+            if _readable(self._conn.pgconn.socket):
+                return False
+            if time.monotonic() - self.idle_since > CHECK_AFTER:
+                self._conn.execute("")
+        except (self._psycopg.Error, OSError, ValueError):
+            return False
+        return not self.broken
 
     @contextmanager
     def ensure_autocommit_on(self) -> Iterator[None]:
@@ -328,11 +451,12 @@ def start_problem(url: str, exc: BaseException) -> str | None:
 
     if isinstance(exc, TooNew):
         return str(exc)
+    said = hide(str(exc), url).strip()
+    first = said.splitlines()[0] if said else type(exc).__name__
     if isinstance(exc, psycopg.OperationalError):
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         return f"Referee cannot reach the PostgreSQL database {shown(url)}: {first}"
     if isinstance(exc, psycopg.Error):
-        return f"Referee cannot use the PostgreSQL database {shown(url)}: {str(exc).strip().splitlines()[0]}"
+        return f"Referee cannot use the PostgreSQL database {shown(url)}: {first}"
     return None
 
 
@@ -340,7 +464,7 @@ def check_server(url: str) -> None:
     """Before the start: the server answers and is recent enough; raises with one line otherwise."""
     import psycopg
 
-    with psycopg.connect(url, autocommit=True, connect_timeout=10) as conn:
+    with _connect(url) as conn:
         version = conn.info.server_version
     if version < MIN_SERVER:
         raise psycopg.NotSupportedError(
@@ -413,7 +537,7 @@ class Listener:
 
         while not self._stop.is_set():
             try:
-                with psycopg.connect(self.url, autocommit=True, connect_timeout=10) as conn:
+                with _connect(self.url) as conn:
                     conn.execute(f"LISTEN {CHANNEL}")
                     self.versions.forget()
                     self.versions.listening = True

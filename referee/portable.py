@@ -1064,7 +1064,7 @@ def _read_club_event(raw: Any, i: int, problems: _Problems) -> _IncomingEvent | 
         ("created", _STAMP), ("players", _LIST), ("drawn", _LIST),
     )}
     name = _club_text(raw, "name", 120, label, where, problems)
-    date = _club_text(raw, "date", 40, label, where, problems)
+    date = _club_date(raw, label, where, problems)
     season = _club_text(raw, "season", 80, label, where, problems, nullable=True)
     game = _club_game(raw, label, where, problems)
     if values["seating"] is not None and values["seating"] not in ("standings", "random"):
@@ -1111,6 +1111,20 @@ def _club_text(raw: dict[str, Any], key: str, limit: int, label: str, where: str
     return value.strip()
 
 
+def _club_date(raw: dict[str, Any], label: str, where: str, problems: _Problems) -> str | None:
+    """The event's date as the API takes it (``club.read_date``: a day of the calendar, 2026-12-03)."""
+    value = problems.need(raw, "date", _TEXT, _CLUB, label, where)
+    if value is None:
+        return None
+    found: list[Violation] = []
+    date = club.read_date(value, found)
+    if found:
+        problems.append(Violation("bad_date", f'{label}: "date" must be a day of the calendar written like '
+                                  f"2026-12-03, not {_show(value)}.", f"{where}.date"))
+        return None
+    return date
+
+
 def _club_game(raw: dict[str, Any], label: str, where: str, problems: _Problems) -> BaseGame | None:
     key = problems.need(raw, "game", _TEXT, _CLUB, label, where)
     if key is None:
@@ -1131,7 +1145,7 @@ def _club_options(raw: dict[str, Any], values: dict[str, Any], game: BaseGame | 
     length, options = values["round"], values["options"]
     if game is None or length is None or options is None:
         return None
-    found = club.ROUND_LENGTH.match(length)
+    found = club.ROUND_LENGTH.fullmatch(length)  # as the API reads it: "deals:2\n", "deals:02" are not lengths
     deals = int(found[1]) if found else None
     if length != "match" and (deals is None or not game.seats <= deals <= 400 or deals % game.seats):
         problems.append(Violation("bad_round", f'{label}: "round" must be match or deals:N, N a multiple of the '

@@ -587,13 +587,21 @@ def test_every_action_referee_logs_imports_again(client, db, other):
         event, _ = matches.undo(db, mid, matches.last_undoable(db, mid)["id"])
         matches.redo(db, mid, event["id"])
         matches.end_match(db, mid)
+        made = client.post("/api/events", json={"name": "E", "game": "klaberjass", "players": ["Ann", "Ben"]})
+        event_id = made.json["id"]
+        table = client.post(f"/api/events/{event_id}/rounds").json["tables"][0]["match"]
+        client.post(f"/api/events/{event_id}/tables/1/end")  # a table its director ended and took up again: "by"
+        client.post(f"/api/events/{event_id}/tables/1/resume")
     finally:
         store.acting_device.reset(token)
     doc = client.get(f"/api/matches/{mid}/export").json
     logged = {e["action"]: set(e["detail"]) for e in doc["matches"][0]["events"]}
     assert set(logged) == set(matches.EVENT_ACTIONS)
     assert all(keys <= set(matches.EVENT_DETAIL[action]) and "device" in keys for action, keys in logged.items())
-    assert set().union(*logged.values()) == set(matches.DETAIL_KINDS)
+    at_table = client.get(f"/api/matches/{table}/export").json["matches"][0]["events"]
+    assert [(e["action"], e["detail"].get("by")) for e in at_table] == [("abandoned", "director"),
+                                                                       ("resumed", "director")]
+    assert set().union(*logged.values(), *(set(e["detail"]) for e in at_table)) == set(matches.DETAIL_KINDS)
     _, other_client, _ = other
     r = other_client.post("/api/import", json=doc)
     assert r.status_code == 200, r.json

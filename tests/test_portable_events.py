@@ -353,6 +353,13 @@ BAD = [
     pytest.param(_set(["events", 0, "round"], "deals:3"), "bad_round", "events.0.round", id="round length odd"),
     pytest.param(_set(["events", 0, "round"], "match"), "bad_club_event", "events.0.options.deals",
                  id="round length not the options' deals"),
+    *(pytest.param(_set(["events", 0, "round"], lax), "bad_round", "events.0.round", id=f"round {lax!r}")
+      for lax in ("deals:2\n", "deals:\u0662", "deals:02", "deals: 2", " deals:2")),  # read as the API reads it
+    *(pytest.param(_set(["events", 0, "date"], lax), "bad_date", "events.0.date", id=f"date {lax!r}")
+      for lax in ("2026-02-30", "tomorrow", "2026-12-04 ", "20261204")),
+    *(pytest.param(lambda d, t=tariff: (d["events"][0].update(tariff=t), d["events"][0]["options"].update(tariff=t)),
+                   "bad_option", "events.0.options.tariff", id=f"tariff {tariff!r}")  # the tables' options say it
+      for tariff in ("0.05 XXX", "0.05 EURO", "\u0660.\u0660\u0665 EUR")),
     pytest.param(_set(["events", 0, "seating"], "by age"), "bad_seating", "events.0.seating", id="seating"),
     pytest.param(_set(["events", 0, "tariff"], "5 euros"), "bad_tariff", "events.0.tariff", id="tariff"),
     pytest.param(_set(["events", 0, "tariff"], None), "bad_tariff", "events.0.tariff",

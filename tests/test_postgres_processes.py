@@ -217,7 +217,7 @@ def test_a_server_too_old_stops_the_start_with_one_line(database, monkeypatch):
     assert "\n" not in said
 
 
-def test_a_lost_connection_answers_503_once_and_the_next_request_gets_a_new_one(database):
+def test_a_lost_connection_is_not_lent_again_every_request_gets_a_live_one(database):
     from tests.conftest import _pg_admin
 
     app = create_app({"DATABASE": database, **TEST_CONFIG})
@@ -228,8 +228,9 @@ def test_a_lost_connection_answers_503_once_and_the_next_request_gets_a_new_one(
               "AND application_name = '' AND pid <> pg_backend_pid()")  # as a restarted server would
     answers = [client.get(f"/api/matches/{match['id']}") for _ in range(3)]
     statuses = [r.status_code for r in answers]
-    assert statuses == [503, 200, 200]  # the pooled connection's request, then a fresh connection
-    assert answers[0].json["errors"][0]["code"] == "database_unavailable" and answers[0].headers["Retry-After"] == "5"
+    # the kept connection is checked before it is lent (issue 34): a dead one is closed, a new one made — no request
+    # fails after a restart (a connection lost mid-request: tests/test_postgres_outage.py)
+    assert statuses == [200, 200, 200]
 
 
 def test_a_board_on_one_process_follows_the_tables_played_through_the_other(database, tmp_path):

@@ -19,6 +19,7 @@ import networkx as nx
 Seating = Literal["standings", "random"]
 Result = Literal["win", "draw", "loss", "bye", "absent"]
 Status = Literal["open", "playing", "between_rounds", "ended"]
+Closed = Literal["round_over", "ended_by_director", "confirmed", "event_over"]
 
 MATCH_POINTS: Mapping[str, int] = {"win": 2, "draw": 1, "loss": 0, "bye": 2, "absent": 0}  # RULES.md 5.5, two players
 
@@ -209,6 +210,22 @@ def status(rounds_planned: int, rounds: Sequence[Round]) -> Status:
     if not all(t.finished for t in latest.tables):
         return "playing"
     return "ended" if latest.number >= rounds_planned else "between_rounds"
+
+
+def link_closed(*, latest_round: bool, ended_by_director: bool, confirmed_by_all: bool,
+                event_status: Status) -> Closed | None:
+    """Why a table's own link may no longer enter, correct or void its deals (RULES.md 5.6), None while it may: once
+    the next round is drawn, once the director has ended the table, once all its players have confirmed its result,
+    once the event is over. The link still shows the result; the director may still correct the table."""
+    if not latest_round:
+        return "round_over"
+    if ended_by_director:
+        return "ended_by_director"
+    if confirmed_by_all:
+        return "confirmed"
+    if event_status == "ended":
+        return "event_over"
+    return None
 
 
 def winners(table: Standings) -> tuple[str, ...]:

@@ -11,10 +11,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import date
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
+from functools import cache
 
-TARIFF = re.compile(r"\s*(\d{1,9}(?:\.\d{1,6})?)\s+([A-Za-z]{3})\s*")
+# ASCII digits and spaces only ("٠.٠٥ EUR", "0.05 EUR\n" are not tariffs); the code is upper-cased
+TARIFF = re.compile(r" *([0-9]{1,9}(?:\.[0-9]{1,6})?) +([A-Za-z]{3}) *")
+MONEY_SINCE = date(1999, 1, 1)  # a currency is one some country has had as its money since (the euro's first day)
 MAX_PER_POINT = Decimal(1_000_000)
 
 
@@ -43,7 +47,7 @@ def parse_tariff(raw: object) -> Tariff:
     """The tariff ``raw`` says ("0.05 EUR", "10 JPY": an amount above zero, a space, an ISO currency code); raises
     BadTariff. The currencies and their minor units are Babel's, read here only: scoring a deal needs no package
     beyond the standard library."""
-    from babel.numbers import get_currency_precision, is_currency
+    from babel.numbers import get_currency_precision
 
     found = TARIFF.fullmatch(raw) if isinstance(raw, str) else None
     if found is None:
@@ -53,9 +57,20 @@ def parse_tariff(raw: object) -> Tariff:
     except InvalidOperation as exc:  # pragma: no cover - the pattern admits only decimal numbers
         raise BadTariff(raw) from exc
     currency = found[2].upper()
-    if not 0 < amount <= MAX_PER_POINT or not is_currency(currency):
+    if not 0 < amount <= MAX_PER_POINT or currency not in currencies():
         raise BadTariff(raw)
     return Tariff(amount, currency, get_currency_precision(currency))
+
+
+@cache
+def currencies() -> frozenset[str]:
+    """The ISO 4217 codes that are money: legal tender of some territory since ``MONEY_SINCE``, by Babel's (CLDR's)
+    data — not XXX (no currency), XTS (testing), XAU (gold) or a code that is not one ("EURO")."""
+    from babel.core import get_global
+    from babel.numbers import get_territory_currencies
+
+    return frozenset(code for territory in get_global("territory_currencies")
+                     for code in get_territory_currencies(territory, MONEY_SINCE, date.today(), tender=True))
 
 
 # ---- balances -----------------------------------------------------------------------------------------------------

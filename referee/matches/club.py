@@ -22,6 +22,7 @@ from ..games import club
 from ..games.base import N_, BaseGame, InvalidOptions, RuleError, Violation
 from ..games.money import BadTariff, parse_tariff
 from .base import Conflict, NotFound, log_change
+from .changes import logged_once_committed
 from .events import add_event
 from .names import clean_name, duplicate_names, name_key, name_problems, new_game, printable
 from .stored import by_other_rules, load, sync
@@ -301,7 +302,7 @@ def create_event(db: Database, raw: Any, also: Sequence[Violation] = ()) -> int:
     problems: list[Violation] = [*also, *(Violation.of("unknown_field", key, "Unknown field {field!r}.", field=key)
                                           for key in sorted(set(raw) - set(EVENT_FIELDS)))]
     name = _text(raw.get("name"), "name", 120, problems, required=True)
-    date = _date(raw.get("date", store.now()[:10]), problems)
+    date = read_date(raw.get("date", store.now()[:10]), problems)
     game = new_game(raw.get("game", "klaberjass"), problems)
     players = _players(raw.get("players"), game, problems)
     kind = read_kind(raw.get("kind", "club_evening"), problems)
@@ -332,11 +333,12 @@ def create_event(db: Database, raw: Any, also: Sequence[Violation] = ()) -> int:
     return event_id
 
 
-def _date(value: Any, problems: list[Violation]) -> str:
-    """An event's date: a day of the calendar, written 2026-12-03."""
-    if isinstance(value, str) and ISO_DATE.fullmatch(value.strip()):
+def read_date(value: Any, problems: list[Violation]) -> str:
+    """An event's date: a day of the calendar, written 2026-12-03 (ASCII digits, nothing around them; the API, the
+    forms and an archive's import alike)."""
+    if isinstance(value, str) and ISO_DATE.fullmatch(value):
         try:
-            return datetime.date.fromisoformat(value.strip()).isoformat()
+            return datetime.date.fromisoformat(value).isoformat()
         except ValueError:
             pass
     if value is None or value == "":
@@ -498,7 +500,7 @@ def _edits(event: Event, raw: Mapping[str, Any], problems: list[Violation]) -> d
     """The columns a PATCH changes, each read as a new event's is (its problems added to ``problems``)."""
     readers: dict[str, Callable[[Any], Any]] = {
         "name": lambda value: _text(value, "name", 120, problems, required=True),
-        "date": lambda value: _date(value, problems),
+        "date": lambda value: read_date(value, problems),
         "season": lambda value: _text(value, "season", 80, problems) or None,
         "kind": lambda value: read_kind(value, problems),
         "seating": lambda value: _seating(value, problems),
@@ -664,7 +666,7 @@ def draw_round(db: Database, event_id: int) -> int:
     """Draw the next round (RULES.md 5.2–5.3): its tables become matches, seat 1 dealing first; each pair of the
     event's ``avoid`` at different tables while any seating allows it. Refused while a round is in play and after
     the last round. The round's number."""
-    with store.immediate(db):
+    with logged_once_committed() as log, store.immediate(db):  # a draw rolled back logs none of its tables
         event = load_event(db, event_id)
         if event.current is not None and not event.current.over:
             raise Conflict("round_in_play", N_("Round {round} is still being played: the next round is drawn when "
@@ -686,7 +688,7 @@ def draw_round(db: Database, event_id: int) -> int:
             match_id = store.insert_match(db, event.game.key, list(players), event.row["options"], players[0],
                                           place=event.row["name"])
             sync(db, match_id, touch=False)
-            log_change("started", match_id)
+            log("started", match_id)
             db.execute("INSERT INTO event_tables (event_id, round, number, match_id) VALUES (?, ?, ?, ?)",
                        [event_id, number, table_number, match_id])
         ensure_links(db, event_id, len(drawn.tables))
@@ -703,7 +705,7 @@ def end_table(db: Database, event_id: int, table_number: int) -> None:
         db.execute("UPDATE event_tables SET ended_by_director = ? WHERE event_id = ? AND round = ? AND number = ?",
                    [store.now(), event_id, table.round, table_number])
         store.update_match_fields(db, table.match_id, abandoned=1)  # as ``abandon`` does, inside this transaction
-        add_event(db, table.match_id, "abandoned")
+        add_event(db, table.match_id, "abandoned", detail={"by": "director"})
         log_change("ended by the director", table.match_id)
         sync(db, table.match_id, from_number=None)
 
@@ -719,7 +721,7 @@ def resume_table(db: Database, event_id: int, table_number: int) -> None:
         db.execute("UPDATE event_tables SET ended_by_director = NULL WHERE event_id = ? AND round = ? AND number = ?",
                    [event_id, table.round, table_number])
         store.update_match_fields(db, table.match_id, abandoned=0)
-        add_event(db, table.match_id, "resumed")
+        add_event(db, table.match_id, "resumed", detail={"by": "director"})
         log_change("taken up again by the director", table.match_id)
         sync(db, table.match_id, from_number=None)
 
@@ -814,6 +816,43 @@ def table_of_token(db: Database, token: str) -> int | None:
     other token (unknown, revoked, or no such table this round)."""
     link = link_of_token(db, token)
     return link.match_id if link is not None and link.works else None
+
+
+def link_closed(db: Database, match_id: int) -> club.Closed | None:
+    """Why the link of the table whose match is ``match_id`` may no longer change its deals (``club.link_closed``,
+    RULES.md 5.6), read in one query; None while it may (and for a match that is no event's table)."""
+    row = db.execute(
+        "SELECT t.round, (SELECT MAX(r.number) FROM event_rounds r WHERE r.event_id = t.event_id), e.rounds, "
+        "t.ended_by_director IS NOT NULL, m.players, "
+        "(SELECT COUNT(DISTINCT c.player) FROM confirmations c WHERE c.match_id = m.id AND c.version = m.version), "
+        "(SELECT COUNT(*) FROM event_tables x JOIN matches y ON y.id = x.match_id WHERE x.event_id = t.event_id "
+        " AND x.round = t.round AND y.finished = 0 AND x.ended_by_director IS NULL) "
+        "FROM event_tables t JOIN events e ON e.id = t.event_id JOIN matches m ON m.id = t.match_id "
+        "WHERE t.match_id = ?", [match_id]).fetchone()
+    if row is None:
+        return None
+    round_number, latest, planned, ended, players, confirmed_count, playing = row
+    status: club.Status = "playing" if playing else ("ended" if int(latest) >= int(planned) else "between_rounds")
+    return club.link_closed(latest_round=int(round_number) == int(latest), ended_by_director=bool(ended),
+                            confirmed_by_all=int(confirmed_count) >= len(jsontext.parse(players)),
+                            event_status=status)
+
+
+CLOSED_LINES: Mapping[club.Closed, str] = {  # why, and who still can
+    "round_over": N_("Table {table}'s round is over: its result stands, and only the director can change it now, on "
+                     "the event's page."),
+    "ended_by_director": N_("The director ended table {table}: its result stands, and only the director can change "
+                            "it now, on the event's page."),
+    "confirmed": N_("Every player at table {table} confirmed its result: it stands, and only the director can change "
+                    "it now, on the event's page."),
+    "event_over": N_("The event is over: table {table}'s result stands, and only the director can change it now, on "
+                     "the event's page."),
+}
+
+
+def table_closed(reason: club.Closed, table: int) -> Conflict:
+    """The refusal (409 ``table_closed``) of a change a table's link may no longer make (RULES.md 5.6)."""
+    return Conflict("table_closed", CLOSED_LINES[reason], table=str(table))
 
 
 @dataclass(frozen=True)

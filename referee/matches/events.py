@@ -92,6 +92,8 @@ DETAIL_KINDS: dict[str, tuple[str, Any]] = {
                '{"Ann": [80, 82]}', _is_scores),
     "undid": ("the id of the action it undid (a whole number, 1 or more)", _is_event_id),
     "redid": ("the id of the action it redid (a whole number, 1 or more)", _is_event_id),
+    "by": ('"director" (a table of a club event its director ended or took up again)',
+           lambda value, _players=None: value == "director"),
 }
 # The keys each action's detail may hold: what the functions above write (``_add_event``), and nothing else. Every
 # one is optional: "device" only where a phone's cookie was known, "scores" since corrections recorded them.
@@ -101,8 +103,8 @@ EVENT_DETAIL: dict[str, tuple[str, ...]] = {
     "voided": ("from_version", "device"),
     "restored": ("from_version", "device"),
     "ended": ("device",),
-    "abandoned": ("device",),
-    "resumed": ("device",),
+    "abandoned": ("device", "by"),
+    "resumed": ("device", "by"),
     "undone": ("undid", "from_version", "device"),
     "redone": ("redid", "device"),
 }
@@ -151,6 +153,9 @@ def describe_event(event: dict[str, Any], noun: str = "deal", device: str | None
     raw_action = event.get("action")
     action = Term(ACTION_WORDS[raw_action]) if isinstance(raw_action, str) and raw_action in ACTION_WORDS else str(
         raw_action)
+    if event_detail(event).get("by") == "director":  # a table of a club event (RULES.md 5.4)
+        return Line("event", "table ended by the director") if raw_action == "abandoned" else Line(
+            "event", "table taken up again by the director")
     if event.get("deal_number"):
         what = Line("event", "{noun} {number} {action}", noun=Term(noun), number=str(event["deal_number"]),
                     action=action)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator
 from typing import TypeVar
 
@@ -49,29 +50,48 @@ def get_db() -> Database:
     2.71–2.82 ms opened per request against 2.06–2.25 ms kept here (2.06–2.63 ms kept per thread, as before), 220–286
     POSTs/s against 211–446 (238–376); in process (test client, ``post_profile.py 1500``) 2.5–4.6 ms against
     1.2–1.9 ms (1.1–1.9 ms). Keeping them costs a ``stat`` of the file per request (2 µs), which is how a database
-    file replaced on disk is noticed: a connection opened on another file by that name is closed, not lent."""
+    file replaced on disk is noticed: a connection opened on another file by that name is closed, not lent.
+
+    A kept PostgreSQL connection is checked before it is lent (``PgDatabase.usable``: one ``poll`` of its socket), as
+    psycopg_pool's ``check`` does: after the server restarted, every kept connection is closed as it is met, and the
+    request gets a new one — not an error."""
     if "db" not in g:
         path = str(current_app.config["DATABASE"])
         identity = _identity(path)
-        db, stale = None, []
-        with _idle_guard:
-            for i in range(len(_idle) - 1, -1, -1):  # the last given back first: its pages are the warmest
-                kept_identity, kept = _idle[i]
-                if kept_identity[0] != path:
-                    continue
-                del _idle[i]
-                if kept_identity == identity:
-                    db = kept
-                    break
-                stale.append(kept)  # the file by that name was replaced (or removed) since
-        for old in stale:
-            old.conn.close()
+        db = None
+        while db is None:
+            kept, stale = _lend(path, identity)
+            for old in stale:
+                old.conn.close()
+            if kept is None:
+                break
+            usable = getattr(kept.conn, "usable", None)  # PostgreSQL's; a SQLite file's connection is one
+            if usable is None or usable():
+                db = kept
+            else:
+                kept.conn.close()  # the server closed it (a restart) or dropped it: the next kept one, or a new one
         if db is None:
             db = store.connect(path, migrate_schema=False)
             db.opened_on = _identity(path)  # type: ignore[attr-defined]  # after connect, which may create the file
         g.db = db
         g.db.max_events = int(current_app.config.get("MAX_EVENTS") or store.DEFAULT_MAX_EVENTS)  # store.add_event
     return g.db
+
+
+def _lend(path: str, identity: Identity) -> tuple[Database | None, list[Database]]:
+    """The kept connection to lend next for ``path`` (the last given back first: its pages are the warmest), taken out
+    of the pool, and those found open on a file that was replaced (or removed) since, to be closed."""
+    stale: list[Database] = []
+    with _idle_guard:
+        for i in range(len(_idle) - 1, -1, -1):
+            kept_identity, kept = _idle[i]
+            if kept_identity[0] != path:
+                continue
+            del _idle[i]
+            if kept_identity == identity:
+                return kept, stale
+            stale.append(kept)
+    return None, stale
 
 
 def close_db(_exc: BaseException | None = None) -> None:
@@ -115,6 +135,8 @@ def give_back(db: Database) -> None:
         db.conn.close()
         return
     opened_on: Identity = db.opened_on  # type: ignore[attr-defined]
+    if hasattr(db.conn, "idle_since"):  # PostgreSQL's: how long it waited is part of its check (``usable``)
+        db.conn.idle_since = time.monotonic()
     with _idle_guard:
         waiting = [(identity, kept) for identity, kept in _idle if identity[0] == opened_on[0]] + [(opened_on, db)]
         closing = [kept for identity, kept in _idle if identity[0] != opened_on[0]]

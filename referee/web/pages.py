@@ -27,6 +27,7 @@ from werkzeug.exceptions import NotFound, UnprocessableEntity
 from .. import games, jsontext, matches, pgstore, sheets, store
 from ..games import find_game
 from ..games.base import N_, InvalidDeal, RuleError, Table, Term, UnknownGame, Violation, line_from_json, whole_number
+from ..games.club import Closed
 from ..games.match import MatchState
 from ..matches import club
 from ..matches.changes import DIRECTOR_ACTIONS
@@ -37,7 +38,7 @@ from .db import get_db
 from .games import AnyPlug, EntryForm, PageOp, Reading, find_plug
 from .games.form import Button, pressed
 from .i18n import current_language, name_order, number_writer, say
-from .security import csrf_token
+from .security import csrf_token, table_phone
 from .sheets import configured_options, rules_template
 
 bp = Blueprint("pages", __name__)
@@ -358,7 +359,10 @@ def _words() -> dict[str, dict[str, str]]:
                  "after_end": _("after the end")},
         "actions": {"entered": _("entered"), "corrected": _("corrected"), "voided": _("voided"),
                     "restored": _("restored"), "undone": _("undone"), "redone": _("redone"), "ended": _("ended"),
-                    "abandoned": _("abandoned"), "resumed": _("resumed"), "started": _("started")},
+                    "abandoned": _("abandoned"), "resumed": _("resumed"), "started": _("started"),
+                    # a table of a club event, by its director (RULES.md 5.4)
+                    "abandoned by director": _("ended by the director"),
+                    "resumed by director": _("taken up again by the director")},
         "working": {
             "dealt": _("%(dealer)s dealt."),
             "dealt_void": _("%(dealer)s dealt; this deal is void and not counted."),
@@ -454,7 +458,21 @@ def _row_context(match: matches.Match) -> dict[str, Any]:
                      "restore": _("Restore %(noun)s %(number)s", **keep),
                      "void": _("Void %(noun)s %(number)s", **keep),
                      "show": _("Show the working")},
-            "cols": len(match.players) + 1, "csrf": csrf_token()}
+            "cols": len(match.players) + 1, "csrf": csrf_token(),
+            "read_only": _closed_to_phone(match.id) is not None}
+
+
+def _closed_line(closed: Closed | None, view: club.TableView | None) -> str | None:
+    """What a table's phone says of its closed table, in the reader's language (None: it is open)."""
+    return say(club.table_closed(closed, view.number).line) if closed is not None and view is not None else None
+
+
+def _closed_to_phone(match_id: int) -> Closed | None:
+    """Why this phone, opened by its table's link, may no longer change the table's deals (RULES.md 5.6): its pages
+    show the result without Enter, Correct, Void (None: it may, or this is not a table's phone)."""
+    if "closed_to_phone" not in g:
+        g.closed_to_phone = club.link_closed(get_db(), match_id) if table_phone() is not None else None
+    return g.closed_to_phone
 
 
 def _page_state(match: matches.Match) -> MatchState:
@@ -633,7 +651,10 @@ def _activity_page() -> tuple[bool, int | None]:
 
 def _undo_and_redo(db: Any, match_id: int, event_table: bool) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
     """What Undo and Redo would take back or bring back; at a table of an event, never its director's end or
-    taking up again (RULES.md 5.4: those are the director's, on the event's page)."""
+    taking up again (RULES.md 5.4: those are the director's, on the event's page); for a table's phone nothing (it
+    may not undo: the director does)."""
+    if event_table and table_phone():
+        return None, None
     undoable, redoable = matches.last_undoable(db, match_id), matches.last_redoable(db, match_id)
     if event_table:
         undoable = None if undoable and undoable["action"] in DIRECTOR_ACTIONS else undoable
@@ -664,6 +685,7 @@ def _match_extras(match: matches.Match, seen: int | None = None) -> dict[str, An
     device, noun = store.acting_device.get(), match.game.deal_noun
     view = club.table_view(db, match.id)
     undoable, redoable = _undo_and_redo(db, match.id, view is not None)
+    closed = _closed_to_phone(match.id)
     opened, before = _activity_page()
     events = matches.recent_events(db, match.id, ACTIVITY_PAGE if opened else RECENT_EVENTS, before)
     event_count = store.event_count(db, match.id) if last else 0
@@ -672,6 +694,7 @@ def _match_extras(match: matches.Match, seen: int | None = None) -> dict[str, An
     return {
         "settlement": match_settlement(match),
         "club_table": view and _club_table(db, match, view),
+        "closed_line": _closed_line(closed, view),
         "highlight": highlight,
         "done": done,
         "done_undo": done_undo if done_undo and undoable and done_undo["id"] == undoable["id"] else None,

@@ -11,8 +11,9 @@
   rebinds its DNS name to this machine cannot read or change anything.
 - Every changing request (any method, pages and API) that a browser says comes from another site's page
   (``Sec-Fetch-Site``, ``Origin``) is refused (403), before anything else is looked at.
-- Wrong passphrases (login form and Bearer alike) are throttled per client address with a growing wait
-  (429 and ``Retry-After``), and in total across addresses, without holding a worker thread.
+- Wrong passphrases (login form and Bearer alike) are throttled per client address (an IPv6 address by its /64)
+  with a growing wait, and in total across addresses (429 and ``Retry-After``, the passphrase not compared), without
+  holding a worker thread. Sessions and table links are not guesses (docs/security.md).
 - A signed-in session is a row in ``sessions``: logging out deletes it, a changed passphrase or an idle
   period (``SESSION_IDLE_DAYS``) ends it.
 - Without a valid session, a browser's own navigation is sent to the login page (and back after it); a change sent
@@ -30,6 +31,7 @@ import math
 import re
 import secrets
 import sqlite3
+import threading
 import time
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -64,11 +66,12 @@ bp = Blueprint("auth", __name__)
 log = logging.getLogger("referee.security")
 
 DEFAULT_HOSTS = ("localhost", "127.0.0.1", "[::1]")
-# Wrong passphrases per client address: 5 a minute, then 30 an hour, then 100 a day — each wrong guess past
-# a tier waits for that tier's window, so the wait grows from a minute to an hour to a day.
+# Wrong passphrases per client address (an IPv6 address's /64, see _guesser): 5 a minute, then 30 an hour, then
+# 100 a day — each wrong guess past a tier waits for that tier's window, so the wait grows from a minute to a day.
 THROTTLE = "5/minute;30/hour;100/day"
-# Wrong passphrases from all addresses together: past these, an address that fails once is refused (see _Throttle).
-GLOBAL_THROTTLE = "30/minute;300/hour"
+# Wrong passphrases checked from all addresses together (PASSPHRASE_GLOBAL_THROTTLE): past these every passphrase,
+# from anywhere, waits unchecked — guessing spread over any number of addresses gets no more (docs/security.md).
+GLOBAL_THROTTLE = "40 per 10 minutes"
 
 CHANGING = {"POST", "PUT", "PATCH", "DELETE"}
 OPEN_PATHS = ("/static/", "/share/", "/t/", "/login", "/favicon", "/manifest.webmanifest", "/sw.js", "/offline",
@@ -208,45 +211,52 @@ def _loopback(host: str) -> bool:
 # ---- throttling wrong passphrases ---------------------------------------------------------
 
 class _Throttle:
-    """Wrong passphrases counted in memory (the ``limits`` library's moving windows), per client address and in
-    total. Only failures count. While one of an address's tiers is used up, every passphrase from it is refused.
-    While the total (``GLOBAL_THROTTLE``) is used up — guessing spread over many addresses — an address that got
-    one wrong in the last of its windows is refused too, after its first wrong one: the guessing stops, and a
-    phone at the table that typed nothing wrong still signs in (one attacker cannot lock out the table)."""
+    """Wrong passphrases counted in memory (the ``limits`` library's moving windows), per guesser (``_guesser``: an
+    address, an IPv6 /64) and in total. Only wrong ones count. While one of a guesser's tiers is used up, or the total
+    (``GLOBAL_THROTTLE``: guessing spread over many addresses), a passphrase is refused without being compared — the
+    right one too, so a guess past the budget learns nothing. Sessions and table links are not passphrases and go on.
+    Looking at the budget, comparing and counting are one step under a lock: threads answering at once cannot check
+    more than the budget between them."""
 
     def __init__(self, tiers: str = THROTTLE, total: str = GLOBAL_THROTTLE):
         self.tiers = parse_many(tiers)
         self.total = parse_many(total)
         self.limiter = MovingWindowRateLimiter(MemoryStorage())
+        self.lock = threading.Lock()
 
-    def _waits(self, tiers: list, *key: str) -> list[int]:
-        waits = []
+    def _wait(self, tiers: list, *key: str) -> int:
+        waits = [0]
         for tier in tiers:
             if not self.limiter.test(tier, "passphrase", *key):
                 reset = self.limiter.get_window_stats(tier, "passphrase", *key).reset_time
                 waits.append(max(1, math.ceil(reset - time.time())))
-        return waits
+        return max(waits)
 
-    def _has_failed(self, address: str) -> bool:
-        longest = max(self.tiers, key=lambda tier: tier.get_expiry())
-        return self.limiter.get_window_stats(longest, "passphrase", address).remaining < longest.amount
-
-    def wait(self, address: str) -> int:
-        """Seconds until ``address`` may try again (0: now)."""
-        waits = self._waits(self.tiers, address)
-        if not waits and self._has_failed(address):
-            waits = self._waits(self.total, " all")
-        return max(waits, default=0)
+    def wait(self, guesser: str) -> int:
+        """Seconds until ``guesser`` may try again (0: now): its own wait, or everyone's."""
+        return max(self._wait(self.tiers, guesser), self._wait(self.total, " all"))
 
     def overall(self) -> bool:
         """Is the total used up (guessing from many addresses)?"""
-        return bool(self._waits(self.total, " all"))
+        return self._wait(self.total, " all") > 0
 
-    def failed(self, address: str) -> None:
+    def failed(self, guesser: str) -> None:
         for tier in self.tiers:
-            self.limiter.hit(tier, "passphrase", address)
+            self.limiter.hit(tier, "passphrase", guesser)
         for tier in self.total:
             self.limiter.hit(tier, "passphrase", " all")
+
+    def attempt(self, guesser: str, given: bytes, expected: bytes) -> tuple[bool, int]:
+        """Compares a passphrase ``guesser`` sent, if it may be: ``(right, 0)``, a wrong one counted; or ``(False,
+        wait)``, refused uncompared for ``wait`` seconds."""
+        with self.lock:
+            wait = self.wait(guesser)
+            if wait:
+                return False, wait
+            if hmac.compare_digest(given, expected):
+                return True, 0
+            self.failed(guesser)
+            return False, 0
 
 
 def _throttle() -> _Throttle:
@@ -254,20 +264,56 @@ def _throttle() -> _Throttle:
 
 
 def _client() -> str:
-    return request.remote_addr or "unknown"
+    address = request.remote_addr or "unknown"
+    port = str(request.environ.get("REMOTE_PORT", ""))
+    if ":" in address and "." in port:
+        # waitress (3.0) reads an X-Forwarded-For of "::ffff:192.0.2.1" as the address "::ffff" and the port
+        # "192.0.2.1" (it takes the last colon for a port's): every IPv4 client of such a proxy would be one address
+        address = f"{address}:{port}"
+    return address
 
 
-def _refused(wait: int, how: str) -> None:
+def _guesser() -> str:
+    """Whom a wrong passphrase counts against: the client's IPv4 address, or its IPv6 address's /64 — a home, an office
+    or a phone on a mobile network gets a whole /64 and may use any address in it. An IPv4 address written as IPv6
+    (``::ffff:192.0.2.1``) is that IPv4 address. Behind a proxy, the client is its X-Forwarded-For (``_client``)."""
+    address = _client()
+    bare = address.split("]", 1)[0].lstrip("[") if address.startswith("[") else address
+    try:
+        ip = ipaddress.ip_address(bare.split("%", 1)[0])
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
+
+
+def _not_a_guess(given: str) -> bool:
+    """A passphrase field or Bearer that cannot be a guess at the passphrase: empty, or a table link's token (working,
+    revoked, of a table that is over) — a table's phone or script at a director's page or API, or its token pasted
+    into the login form. Nothing is compared, nothing counted: a table at the director's wifi address never locks the
+    director out (issue 34)."""
+    return not given or club.link_of_token(get_db(), given) is not None
+
+
+def _refused(wait: int, how: str) -> str:
+    """Logs a passphrase refused unchecked (one line a refusal) and says why, for the answer: guessing from all
+    addresses together, or too many wrong ones from this one (``how``: "Bearer" or "login form")."""
     if _throttle().overall():
-        log.warning("passphrase refused from %s (%s): too many wrong ones from this address and from all addresses "
-                    "together (guessing from many addresses?), next try in %d s", _client(), how, wait)
-    else:
-        log.warning("passphrase refused from %s (%s): too many wrong ones, next try in %d s", _client(), how, wait)
+        log.warning("passphrase refused from %s (%s), not checked: too many wrong ones from all addresses together "
+                    "(guessing from many addresses?), next try in %d s", _client(), how, wait)
+        return gettext("Too many wrong passphrases were tried lately, from many addresses: try again in %(wait)s. "
+                       "Whoever is signed in already, and the table links, go on working.", wait=duration(wait))
+    log.warning("passphrase refused from %s (%s): too many wrong ones, next try in %d s", _client(), how, wait)
+    if how == "Bearer":
+        return gettext("Too many wrong passphrases from this address: try again in %(wait)s.", wait=duration(wait))
+    return gettext("Too many wrong passphrases from this device: try again in %(wait)s.", wait=duration(wait))
 
 
 def _throttled_api(wait: int):
-    _refused(wait, "Bearer")
-    message = gettext("Too many wrong passphrases from this address: try again in %(wait)s.", wait=duration(wait))
+    message = _refused(wait, "Bearer")
     response = jsonify({"errors": [{"field": None, "code": "too_many_attempts", "message": message}]})
     response.headers["Retry-After"] = str(wait)
     return response, 429
@@ -335,6 +381,23 @@ RULES_LOOKS = frozenset({"pages.rules_index", "pages.rules_page", "sheets.rules_
                          "sheets.columns_css"})  # ... and the rules (and how a sheet is set on a screen).
 
 
+# ... of which these enter, correct or void the table's deals: only while the table is open (RULES.md 5.6).
+DEAL_WRITES = frozenset({"api.add_deal", "api.correct_deal", "api.void_deal", "pages.new_deal", "pages.edit_deal",
+                         "pages.void_deal"})
+
+
+def table_may_write(link: club.TableLink, match_id: int) -> None:
+    """May this table link (its token as Bearer, or the session of a phone it opened) change its table's deals now?
+    The one place that decides it, for every way a table's phone writes (the API, the entry pages with or without
+    htmx, the outbox sending what was typed offline): only while the table is open (RULES.md 5.6, ``link_closed``);
+    else ``409 table_closed``, saying why and that the director still can. Confirming is not changing the deals."""
+    if request.endpoint in DEAL_WRITES and request.method not in ("GET", "HEAD"):
+        reason = club.link_closed(get_db(), match_id)
+        if reason is not None:
+            log.info("table %d's link refused a change of match %d: %s", link.number, match_id, reason)
+            raise club.table_closed(reason, link.number)
+
+
 class LinkReplaced(Forbidden):
     """A table link the director revoked: the phone is told so (not "offline"), and keeps what it typed. Its pages
     and live polls answer 403 with ``Referee-Refusal: link-replaced`` (static/live.js and entry.js read it)."""
@@ -365,7 +428,7 @@ def _table_link(is_api: bool):
     call, without the passphrase); the ``403`` answer for anything else, and for a revoked link; None when the Bearer
     is not a table link's token (the passphrase's checks follow)."""
     given = _bearer()
-    if not (is_api and given) or (passphrase() and hmac.compare_digest(given.encode(), _passphrase_bytes())):
+    if not (is_api and given):  # the passphrase is no table's token: the throttled branch of _guard compares it
         return None
     link = club.link_of_token(get_db(), given)
     if link is None:
@@ -374,12 +437,29 @@ def _table_link(is_api: bool):
     if link.revoked:
         message = gettext("This table's link was replaced by the director: scan the new card.")
         return jsonify({"errors": [{"field": None, "code": "link_revoked", "message": message}]}), 403
-    if request.endpoint in TABLE_ENDPOINTS and link.match_id is not None and view.get("match_id") == link.match_id:
-        return True
+    match_id = view.get("match_id")
+    if request.endpoint in TABLE_ENDPOINTS and match_id is not None and match_id in link.matches:
+        _after_sign_in(is_api)  # a cross-site or non-JSON write is refused as such first
+        table_may_write(link, match_id)  # an earlier round's table: refused as closed
+        if match_id == link.match_id:
+            return True
     if request.method == "GET" and request.endpoint in TABLE_API_LOOKS and view.get("event_id") == link.event_id:
         return True
     message = gettext("A table link enters, corrects, voids and confirms its own table's deals only.")
     return jsonify({"errors": [{"field": None, "code": "forbidden", "message": message}]}), 403
+
+
+def _own_table_page(link: club.TableLink, match_id: int, is_api: bool) -> Any:
+    """A table's own page, of any of its rounds' matches: an entry page of a closed table sends the phone to the
+    result; a write is refused as cross-site or without its CSRF token first, then as closed (``table_may_write``).
+    None: go on (the round in play's); False: not the phone's (it may only look at an earlier round's)."""
+    endpoint = request.endpoint
+    if request.method in ("GET", "HEAD") and endpoint in DEAL_WRITES and club.link_closed(get_db(), match_id):
+        return redirect(url_for("pages.match_page", match_id=match_id))  # its result, read-only
+    if match_id == link.match_id or endpoint in DEAL_WRITES:
+        _after_sign_in(is_api)
+    table_may_write(link, match_id)  # an earlier round's table: refused as closed
+    return None if match_id == link.match_id else False
 
 
 def _table_page(is_api: bool):
@@ -391,8 +471,11 @@ def _table_page(is_api: bool):
         raise LinkReplaced()
     if link is not None:
         endpoint, view = request.endpoint, request.view_args or {}
-        if endpoint in TABLE_PAGES and link.match_id is not None and view.get("match_id") == link.match_id:
-            return _after_sign_in(is_api)
+        match_id = view.get("match_id")
+        if endpoint in TABLE_PAGES and match_id is not None and match_id in link.matches:
+            own = _own_table_page(link, match_id, is_api)
+            if own is not False:
+                return own
         if request.method in ("GET", "HEAD"):
             if endpoint in TABLE_LOOKS and view.get("match_id") in link.matches:
                 return None
@@ -433,13 +516,12 @@ def _guard():
         return _table_page(is_api)
     if passphrase() and not path.startswith(OPEN_PATHS) and not signed_in():
         given = _bearer()
-        if given:
-            wait = _throttle().wait(_client())
+        if given and not _not_a_guess(given):  # a table's token at a director's page: signed out, not guessing
+            right, wait = _throttle().attempt(_guesser(), given.encode(), _passphrase_bytes())
             if wait:
                 return _throttled_api(wait)
-            if hmac.compare_digest(given.encode(), _passphrase_bytes()):
+            if right:
                 return _after_sign_in(is_api)
-            _throttle().failed(_client())
             log.warning("wrong passphrase (Bearer) from %s", _client())
         if is_api:
             message = gettext("This Referee needs its passphrase: send Authorization: Bearer <passphrase>.")
@@ -553,14 +635,12 @@ def login():
         return redirect(url_for("pages.home"))
     error, status, headers = None, 200, {}
     if request.method == "POST":
-        wait = _throttle().wait(_client())
         given = request.form.get("passphrase", "")
+        guess = not _not_a_guess(given)  # nothing typed, or a table link's token: neither compared nor counted
+        right, wait = _throttle().attempt(_guesser(), given.encode(), _passphrase_bytes()) if guess else (False, 0)
         if wait:
-            _refused(wait, "login form")
-            error, status, headers = (gettext("Too many wrong passphrases from this device: try again in %(wait)s.",
-                                              wait=duration(wait)), 429,
-                                      {"Retry-After": str(wait)})
-        elif hmac.compare_digest(given.encode(), _passphrase_bytes()):
+            error, status, headers = _refused(wait, "login form"), 429, {"Retry-After": str(wait)}
+        elif right:
             db = get_db()
             store.end_idle_sessions(db, (datetime.now(UTC) - _idle()).isoformat(timespec="seconds"))
             session.clear()
@@ -570,8 +650,8 @@ def login():
             session.permanent = True
             return redirect(_safe_next(request.form.get("next")), code=303)
         else:
-            _throttle().failed(_client())
-            log.warning("wrong passphrase (login form) from %s", _client())
+            if guess:
+                log.warning("wrong passphrase (login form) from %s", _client())
             error, status = gettext("That is not the passphrase."), 401
     return render_template("login.html", error=error, next=request.values.get("next", "")), status, headers
 
@@ -598,6 +678,11 @@ def init_app(app: Flask) -> None:
     app.add_template_global(links_stay_here, "links_stay_here")
     app.config["_ALLOWED_HOSTS"] = allowed_hosts(app)
     app.config["PERMANENT_SESSION_LIFETIME"] = timedelta(days=float(app.config.get("SESSION_IDLE_DAYS", 14)))
-    app.extensions["referee_throttle"] = _Throttle(app.config.get("PASSPHRASE_THROTTLE") or THROTTLE,
-                                                   app.config.get("PASSPHRASE_GLOBAL_THROTTLE") or GLOBAL_THROTTLE)
+    tiers = app.config.get("PASSPHRASE_THROTTLE") or THROTTLE
+    total = app.config.get("PASSPHRASE_GLOBAL_THROTTLE") or GLOBAL_THROTTLE
+    try:
+        app.extensions["referee_throttle"] = _Throttle(tiers, total)
+    except ValueError:
+        raise store.CannotStart(f"REFEREE_PASSPHRASE_GLOBAL_THROTTLE must be a limit such as {GLOBAL_THROTTLE!r} "
+                                f"(or several, separated by ';'), not {total!r}.") from None
     app.register_blueprint(bp)

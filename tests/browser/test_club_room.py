@@ -212,7 +212,8 @@ def test_the_director_s_page_follows_the_tables_and_keeps_an_open_question(brows
     assert director.locator("#table-2").get_by_text("It counts as it stands").is_visible()  # still open
     director.locator("#table-2").get_by_role("button", name="End table 2 now").click()
     director.locator("#table-2").get_by_text("ended by the director").wait_for()
-    director.locator("#table-2").get_by_role("button", name="Take table 2 up again").click()  # the undo
+    director.locator("#table-2").get_by_text("Take up again").click()  # the undo, asked first
+    director.locator("#table-2").get_by_role("button", name="Take table 2 up again").click()
     director.locator("#table-2").get_by_text("not started").wait_for()
     assert director.evaluate("document.documentElement.scrollWidth") <= 390
     screenshot(director, "director-live")

@@ -241,7 +241,7 @@ def test_a_table_s_token_opens_its_table_in_every_round(client):
     assert client.post(f"/api/matches/{here['match']}/deals", json=deal(here), headers=bearer).status_code == 201
     old = first["tables"][0]
     refused = client.post(f"/api/matches/{old['match']}/deals", json=deal(old), headers=bearer)
-    assert refused.status_code == 403  # last round's match: its round is over
+    assert refused.status_code == 409 and refused.json["errors"][0]["code"] == "table_closed"  # its round is over
     # a revoke replaces the table's link from then on, round after round
     client.post(f"/api/events/{made['id']}/tables/1/revoke")
     renewed = client.post(f"/api/events/{made['id']}/tables/1/link").json
@@ -267,7 +267,8 @@ def test_a_table_not_played_this_round_waits_for_the_next(client):
     assert waiting.status_code == 200 and "Table 3 is not played in round 2." in text(waiting)
     assert "Who sits where: round 2" in text(waiting) and 'http-equiv="refresh"' in waiting.get_data(as_text=True)
     bearer = {"Authorization": f"Bearer {third['token']}"}
-    assert client.post(f"/api/matches/{third['match']}/deals", json=deal(third), headers=bearer).status_code == 403
+    refused = client.post(f"/api/matches/{third['match']}/deals", json=deal(third), headers=bearer)
+    assert refused.status_code == 409 and refused.json["errors"][0]["code"] == "table_closed"  # round 1's: over
 
 
 def test_before_round_1_a_table_link_waits_for_the_draw(client):
@@ -375,8 +376,10 @@ def test_a_table_the_director_ended_says_so_and_offers_nothing_refused(locked):
     page = text(phone.get(f"/matches/{table['match']}"))
     assert "Ended by the director: it counts as it stands." in page
     assert "Abandoned" not in page and "Take it up again" not in page and "Rematch" not in page
-    closed = phone.get(f"/matches/{table['match']}/deals/new")
-    assert closed.status_code == 409 and "Take it up again" not in text(closed)
+    closed = phone.get(f"/matches/{table['match']}/deals/new")  # the table's result instead, read-only
+    assert closed.status_code == 302 and closed.headers["Location"] == f"/matches/{table['match']}"
+    posted = phone.post(f"/matches/{table['match']}/deals/new", data={"op": "save"})
+    assert posted.status_code == 409 and "Take it up again" not in text(posted)
     refused = director.post(f"/api/matches/{table['match']}/resume", headers=AUTH)
     assert refused.status_code == 409 and refused.json["errors"][0]["code"] == "event_table"
     ended = director.get(f"/api/matches/{table['match']}/events", headers=AUTH).json["events"][-1]
@@ -387,7 +390,9 @@ def test_a_table_the_director_ended_says_so_and_offers_nothing_refused(locked):
     assert phone.post(f"/matches/{table['match']}/resume").status_code == 403  # not the phone's to do
     # the director takes it up again (the undo of End early), while its round lasts
     assert director.post(f"/api/events/{made['id']}/tables/1/resume", headers=AUTH).status_code == 200
-    assert "Ended by the director" not in text(phone.get(f"/matches/{table['match']}"))
+    taken_up = phone.get(f"/matches/{table['match']}").get_data(as_text=True)
+    assert 'id="ended-by-director"' not in taken_up  # the banner gone; the activity keeps both lines
+    assert "Taken up again by the director" in text(taken_up) and "Ended by the director" in text(taken_up)
     again = director.post(f"/api/events/{made['id']}/tables/1/resume", headers=AUTH)
     assert again.status_code == 409 and again.json["errors"][0]["code"] == "table_not_ended"
 

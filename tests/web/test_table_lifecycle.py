@@ -1,0 +1,209 @@
+"""A table's link writes only while its table is open (RULES.md 5.6, issue 34): once the director ended the table,
+once all its players confirmed, once the next round is drawn, once the event is over, every way a table's phone
+writes — its token as the API's Bearer, its pages with and without htmx, its outbox sending what was typed offline —
+answers ``409 table_closed`` and changes nothing; its pages show the result without Enter, Correct or Void; the
+director still corrects, and alone takes an ended table up again."""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+
+import pytest
+
+from tests.conftest import AUTH, text, waitress_serving
+from tests.web.test_club_room import FOUR, deal
+
+CLOSINGS = ("ended_by_director", "confirmed", "round_over", "event_over")
+
+
+class Evening:
+    """An event with a passphrase: the director (``AUTH``), table 1's token and a phone opened by its card."""
+
+    def __init__(self, locked, rounds: int = 2):
+        self.director = locked.test_client()
+        made = self.director.post("/api/events", headers=AUTH, json={
+            "name": "E", "game": "klaberjass", "players": FOUR, "rounds": rounds, "round": "deals:2", "seed": 7}).json
+        self.id = made["id"]
+        self.tables = self.draw()
+        self.table = self.tables[0]
+        self.match = self.table["match"]
+        self.token = self.table["token"]
+        self.bearer = {"Authorization": f"Bearer {self.token}"}
+        self.phone = locked.test_client()
+        assert self.phone.get(f"/t/{self.token}").status_code == 303
+
+    def draw(self) -> list[dict]:
+        r = self.director.post(f"/api/events/{self.id}/rounds", headers=AUTH)
+        assert r.status_code == 201, r.json
+        return r.json["tables"]
+
+    def enter(self, table: dict, second: bool = False, headers: dict | None = None) -> None:
+        r = self.director.post(f"/api/matches/{table['match']}/deals", json=deal(table, second=second),
+                               headers=headers or AUTH)
+        assert r.status_code == 201, r.json
+
+    def play_out(self, table: dict) -> None:
+        self.enter(table)
+        self.enter(table, second=True)
+
+    def version(self) -> int:
+        return self.director.get(f"/api/matches/{self.match}", headers=AUTH).json["version"]
+
+    def close(self, how: str) -> None:
+        """Table 1 closed ``how`` (its first deal entered before)."""
+        if how == "ended_by_director":
+            self.enter(self.table)
+            assert self.director.post(f"/api/events/{self.id}/tables/1/end", headers=AUTH).status_code == 200
+            return
+        self.play_out(self.table)
+        if how == "confirmed":
+            for p in self.table["players"]:
+                r = self.phone.post(f"/api/matches/{self.match}/confirm", json={"player": p}, headers=self.bearer)
+                assert r.status_code == 200, r.json
+            return
+        for t in self.tables[1:]:
+            self.play_out(t)
+        if how == "round_over":
+            self.draw()
+
+
+@pytest.mark.parametrize("how", CLOSINGS)
+def test_every_way_a_table_s_phone_writes_is_refused_once_the_table_is_closed(locked, how):
+    evening = Evening(locked, rounds=1 if how == "event_over" else 2)
+    evening.close(how)
+    before = evening.version()
+    phone, bearer, match = evening.phone, evening.bearer, evening.match
+    answers = {
+        "API: a new deal": phone.post(f"/api/matches/{match}/deals", json=deal(evening.table), headers=bearer),
+        "API: a correction": phone.put(f"/api/matches/{match}/deals/1", json=deal(evening.table, 90), headers=bearer),
+        "API: a void": phone.delete(f"/api/matches/{match}/deals/1", headers=bearer),
+    }
+    for name, r in answers.items():
+        assert r.status_code == 409, (name, r.json)
+        error = r.json["errors"][0]
+        assert error["code"] == "table_closed" and "only the director can change it" in error["message"], name
+    form = {"op": "save", "number": "1"}  # with the session's CSRF token (FormClient)
+    for name, headers in (("the page", {}), ("htmx", {"HX-Request": "true"}),
+                          ("the outbox", {"HX-Request": "true", "Sec-Fetch-Site": "same-origin"})):
+        for path in (f"/matches/{match}/deals/new", f"/matches/{match}/deals/1/edit", f"/matches/{match}/deals/1/void"):
+            r = phone.post(path, data=form, headers=headers)
+            assert r.status_code == 409, (name, path, r.status_code)
+            assert "only the director can change it now" in text(r), (name, path)
+    assert evening.version() == before  # nothing changed
+    page = phone.get(f"/matches/{match}")
+    shown = page.get_data(as_text=True)
+    assert page.status_code == 200 and 'id="table-closed"' in shown and "only the director can change it" in text(page)
+    for offered in ("/deals/new", "/deals/1/edit", "/deals/1/void", "/deals/2/edit", "undo-confirm"):
+        assert offered not in shown, offered
+    assert phone.get(f"/matches/{match}/deals/new").headers["Location"].endswith(f"/matches/{match}")
+    assert phone.get(f"/matches/{match}/deals/1/edit").status_code == 302
+    # the director still corrects the table: kept like any other correction, it asks for the confirmations again
+    corrected = evening.director.put(f"/api/matches/{match}/deals/1", json=deal(evening.table, 90), headers=AUTH)
+    assert corrected.status_code == 200, corrected.json
+
+
+def test_the_message_says_why_for_each_way_a_table_closes(locked):
+    said = {}
+    for how in CLOSINGS:
+        evening = Evening(locked, rounds=1 if how == "event_over" else 2)
+        evening.close(how)
+        r = evening.phone.delete(f"/api/matches/{evening.match}/deals/1", headers=evening.bearer)
+        said[how] = r.json["errors"][0]["message"]
+    assert said == {
+        "ended_by_director": "The director ended table 1: its result stands, and only the director can change it "
+                             "now, on the event's page.",
+        "confirmed": "Every player at table 1 confirmed its result: it stands, and only the director can change it "
+                     "now, on the event's page.",
+        "round_over": "Table 1's round is over: its result stands, and only the director can change it now, on the "
+                      "event's page.",
+        "event_over": "The event is over: table 1's result stands, and only the director can change it now, on the "
+                      "event's page.",
+    }
+
+
+def test_while_the_table_is_open_its_phone_enters_corrects_and_voids(locked):
+    evening = Evening(locked)
+    phone, bearer, match = evening.phone, evening.bearer, evening.match
+    assert phone.post(f"/api/matches/{match}/deals", json=deal(evening.table), headers=bearer).status_code == 201
+    assert phone.put(f"/api/matches/{match}/deals/1", json=deal(evening.table, 90), headers=bearer).status_code == 200
+    assert phone.post(f"/api/matches/{match}/deals", json=deal(evening.table, second=True),
+                      headers=bearer).status_code == 201
+    # ended, not yet confirmed, the next round not drawn: its players may still put a mistake right
+    one = evening.table["players"][0]
+    assert phone.post(f"/api/matches/{match}/confirm", json={"player": one}, headers=bearer).status_code == 200
+    assert phone.put(f"/api/matches/{match}/deals/2", json=deal(evening.table, 70, second=True),
+                     headers=bearer).status_code == 200
+    assert 'id="table-closed"' not in phone.get(f"/matches/{match}").get_data(as_text=True)
+    assert phone.delete(f"/api/matches/{match}/deals/2", headers=bearer).status_code == 200
+
+
+def test_a_confirmed_round_does_not_open_again_from_a_table(locked):
+    """The attack of issue 34: a confirmed table voided from its token flipped the standings and opened the round."""
+    evening = Evening(locked)
+    for t in evening.tables:
+        evening.play_out(t)
+        for p in t["players"]:
+            evening.director.post(f"/api/matches/{t['match']}/confirm", json={"player": p}, headers=AUTH)
+    standings = evening.director.get(f"/api/events/{evening.id}/standings", headers=AUTH).json
+    void = evening.phone.delete(f"/api/matches/{evening.match}/deals/2", headers=evening.bearer)
+    assert void.status_code == 409 and void.json["errors"][0]["code"] == "table_closed"
+    assert evening.director.get(f"/api/events/{evening.id}/standings", headers=AUTH).json == standings
+    assert evening.director.post(f"/api/events/{evening.id}/rounds", headers=AUTH).status_code == 201
+
+
+def test_only_the_director_takes_an_ended_table_up_again_asked_first_and_undone(locked):
+    evening = Evening(locked)
+    evening.close("ended_by_director")
+    resumed = evening.phone.post(f"/matches/{evening.match}/deals/new",
+                                 data={"resume": "1", "op": "save"})
+    assert resumed.status_code == 409  # not from the table's phone
+    assert evening.phone.post(f"/matches/{evening.match}/resume", data={}).status_code == 403
+    page = evening.director.get(f"/events/{evening.id}", headers=AUTH)
+    assert page.status_code == 200
+    shown = text(page)
+    assert "Take table 1 up again? Its phone enters deals again" in shown  # asked first, in a <details>
+    assert evening.director.post(f"/api/events/{evening.id}/tables/1/resume", headers=AUTH).status_code == 200
+    activity = evening.director.get(f"/api/matches/{evening.match}/events", headers=AUTH).json["events"]
+    assert [e["action"] for e in activity][-2:] == ["abandoned", "resumed"]  # a line in the table's history
+    assert "Taken up again by the director" in text(evening.director.get(f"/matches/{evening.match}?activity=1",
+                                                                          headers=AUTH))
+    r = evening.phone.post(f"/api/matches/{evening.match}/deals", json=deal(evening.table, second=True),
+                           headers=evening.bearer)
+    assert r.status_code == 201  # open again
+    # and its undo: the director ends it again, on the event's page
+    assert evening.director.post(f"/api/events/{evening.id}/tables/1/end", headers=AUTH).status_code == 409  # ended
+    assert evening.version() > 0
+
+
+def _http(base: str, method: str, path: str, token: str, body: dict | None = None) -> tuple[int, dict]:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(base + path, method=method, data=data,
+                                     headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            return answer.status, json.loads(answer.read() or b"{}")
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read() or b"{}")
+
+
+def test_on_the_real_server_a_table_s_token_stops_writing_when_its_table_closes(locked):
+    """Black-box, over HTTP on waitress (the production server): the issue's attacks, each answered 409."""
+    evening = Evening(locked, rounds=1)
+    with waitress_serving(locked) as base:
+        token, match = evening.token, evening.match
+        assert _http(base, "POST", f"/api/matches/{match}/deals", token, deal(evening.table))[0] == 201
+        assert _http(base, "POST", f"/api/events/{evening.id}/tables/1/end", "open sesame")[0] == 200
+        for method, path, body in (("POST", f"/api/matches/{match}/deals", deal(evening.table, second=True)),
+                                   ("PUT", f"/api/matches/{match}/deals/1", deal(evening.table, 90)),
+                                   ("DELETE", f"/api/matches/{match}/deals/1", None)):
+            status, answer = _http(base, method, path, token, body)
+            assert (status, answer["errors"][0]["code"]) == (409, "table_closed"), (method, path)
+        second = evening.tables[1]
+        for d in (deal(second), deal(second, second=True)):
+            assert _http(base, "POST", f"/api/matches/{second['match']}/deals", second["token"], d)[0] == 201
+        # the event's last round is over: its tables' tokens write no more
+        status, answer = _http(base, "PUT", f"/api/matches/{second['match']}/deals/1", second["token"],
+                               deal(second, 90))
+        assert (status, answer["errors"][0]["code"]) == (409, "table_closed")
