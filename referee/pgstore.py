@@ -80,7 +80,7 @@ def passwords(url: str) -> set[str]:
     at = body.rfind("@")
     if at >= 0 and ":" in body[:at]:
         found.append(body[:at].partition(":")[2])
-    found += [m.group(0).partition("=")[2] for m in re.finditer(r"(?<![^&])password=[^&]*", query, re.I)]
+    found += [m.group(0).partition("=")[2] for m in _QUERY_PASSWORD.finditer(query)]
     return {text for raw in found for text in (raw, unquote(raw)) if text}
 
 

@@ -671,14 +671,36 @@ def immediate(db: Database) -> Iterator[Database]:
 
 @contextmanager
 def _transaction(db: Database) -> Iterator[None]:
-    """BEGIN IMMEDIATE … COMMIT, rolled back on any error; the caller holds the write lock."""
-    db.conn.execute("BEGIN IMMEDIATE")
+    """BEGIN IMMEDIATE … COMMIT, rolled back on any error; the caller holds the write lock. What was put off until
+    it commits (``after_commit``) runs then, in order; nothing of it when it is rolled back (or its COMMIT fails)."""
+    held: list[Callable[[], None]] = []
+    token = _after_commit.set(held)
     try:
-        yield
-    except BaseException:
-        db.conn.rollback()
-        raise
-    db.conn.execute("COMMIT")
+        db.conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            db.conn.rollback()
+            raise
+        db.conn.execute("COMMIT")
+    finally:
+        _after_commit.reset(token)
+    for action in held:
+        action()
+
+
+_after_commit: ContextVar[list[Callable[[], None]] | None] = ContextVar("after_commit", default=None)
+
+
+def after_commit(action: Callable[[], None]) -> None:
+    """Run ``action`` once the write transaction in progress in this thread has committed (at once outside one):
+    what is said of a change (its log line) is said only of what was stored — a change rolled back, by an error
+    inside it or at its COMMIT (a full disk), says nothing."""
+    held = _after_commit.get()
+    if held is None:
+        action()
+    else:
+        held.append(action)
 
 
 class _Queued:

@@ -207,9 +207,17 @@ def status(rounds_planned: int, rounds: Sequence[Round]) -> Status:
     if not rounds:
         return "open"
     latest = rounds[-1]
-    if not all(t.finished for t in latest.tables):
+    return status_of(latest.number, rounds_planned, not all(t.finished for t in latest.tables))
+
+
+def status_of(drawn: int, rounds_planned: int, playing: bool) -> Status:
+    """``status`` from what a query counts: the rounds drawn, the rounds planned, whether a table of the latest round
+    still plays."""
+    if not drawn:
+        return "open"
+    if playing:
         return "playing"
-    return "ended" if latest.number >= rounds_planned else "between_rounds"
+    return "ended" if drawn >= rounds_planned else "between_rounds"
 
 
 def link_closed(*, latest_round: bool, ended_by_director: bool, confirmed_by_all: bool,

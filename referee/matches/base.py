@@ -12,14 +12,17 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from .. import store
 from ..games.base import N_, Line, RuleError
 
 changes_log = logging.getLogger("referee.changes")
 
 
 def log_change(what: str, match_id: int, deal: int | None = None) -> None:
-    """One line on stderr for every change to a match: what, which match, which deal (the time is the log's)."""
-    changes_log.info("match %s%s: %s", match_id, f" deal {deal}" if deal is not None else "", what)
+    """One line on stderr for every change to a match: what, which match, which deal (the time is the log's) —
+    written once its transaction has committed (``store.after_commit``): a change rolled back logs nothing."""
+    store.after_commit(lambda: changes_log.info("match %s%s: %s", match_id, f" deal {deal}" if deal is not None
+                                                else "", what))
 
 
 class Refusal(Exception):

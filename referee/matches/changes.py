@@ -1,14 +1,11 @@
 """Changes to a match, each in one ``BEGIN IMMEDIATE`` transaction: starting one (and a rematch), correcting,
 voiding and restoring a deal or an earlier version of it, ending a match by hand, abandoning it or taking it up
 again, its place and note. Every change is logged as an action (``events``) and recomputes what follows it
-(``stored.sync``); a new deal has a module of its own (``entering``). A change's log line is written once its
-transaction has committed (``logged_once_committed``): a change rolled back (a full disk at COMMIT) logs nothing."""
+(``stored.sync``); a new deal has a module of its own (``entering``)."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from typing import Any
 
 from sqlite_utils import Database
@@ -22,27 +19,16 @@ from .names import parse_new_match, text_problems
 from .stored import load, sync
 
 
-@contextmanager
-def logged_once_committed() -> Iterator[Callable[..., None]]:
-    """``log_change`` for the changes of a transaction, held until it has committed: put it around the transaction
-    (``with logged_once_committed() as log, store.immediate(db):``), so that a change rolled back — an error inside
-    it, or at its COMMIT (a full disk) — logs nothing. Lines are written in the order the changes were made."""
-    held: list[tuple[Any, ...]] = []
-    yield lambda *line: held.append(line)
-    for line in held:  # not reached when the transaction raised: nothing of it was stored
-        log_change(*line)
-
-
 def start_match(db: Database, raw: Any) -> int:
     """A new match from a request (``parse_new_match``: InvalidMatch with every problem at once); its id."""
     game, players, options, first = parse_new_match(raw)
     place, note = str(raw.get("place") or "").strip(), str(raw.get("note") or "").strip()
-    with logged_once_committed() as log, store.immediate(db):
+    with store.immediate(db):
         match_id = store.insert_match(
             db, game.key, players, game.options_to_json(options), first, place=place, note=note
         )
         sync(db, match_id, touch=False)
-        log("started", match_id)
+        log_change("started", match_id)
         return match_id
 
 
@@ -74,7 +60,7 @@ def correct_deal(
 
     With ``expected_version`` (optimistic concurrency) a deal changed meanwhile raises StaleVersion.
     """
-    with logged_once_committed() as log, store.immediate(db):
+    with store.immediate(db):
         match = load(db, match_id)
         deal = match.deal(number)
         if expected_version is not None and expected_version != deal["version"]:
@@ -96,7 +82,7 @@ def correct_deal(
         add_event(db, match_id, "corrected", number,
                    {"from_version": deal["version"], "changes": describe_changes(deal["input"], deal_input),
                     **_score_change(before, fresh.replayed(number).result, match.players)})
-        log("corrected", match_id, number)
+        log_change("corrected", match_id, number)
         return fresh
 
 
@@ -110,20 +96,20 @@ def _score_change(before: DealResult | None, after: DealResult | None, players: 
 
 def void_deal(db: Database, match_id: int, number: int) -> Match:
     """Mark a deal void: kept, out of the totals."""
-    with logged_once_committed() as log, store.immediate(db):
+    with store.immediate(db):
         match = load(db, match_id)
         deal = match.deal(number)
         if deal["void"]:
             raise Conflict("deal_void", N_("Deal {number} is already void."), number=str(number))
         store.revise_deal(db, deal, "voided", void=True)
         add_event(db, match_id, "voided", number, {"from_version": deal["version"]})
-        log("voided", match_id, number)
+        log_change("voided", match_id, number)
         return sync(db, match_id, from_number=number)
 
 
 def restore_deal(db: Database, match_id: int, number: int) -> Match:
     """Bring a voided deal back into the totals."""
-    with logged_once_committed() as log, store.immediate(db):
+    with store.immediate(db):
         match = load(db, match_id)
         deal = match.deal(number)
         if not deal["void"]:
@@ -139,13 +125,13 @@ def restore_deal(db: Database, match_id: int, number: int) -> Match:
             )
         store.revise_deal(db, deal, "restored", void=False)
         add_event(db, match_id, "restored", number, {"from_version": deal["version"]})
-        log("restored", match_id, number)
+        log_change("restored", match_id, number)
         return sync(db, match_id, from_number=number)
 
 
 def end_match(db: Database, match_id: int) -> Match:
     """End an open-ended match by hand (no target): the highest total wins."""
-    with logged_once_committed() as log, store.immediate(db):
+    with store.immediate(db):
         match = load(db, match_id)
         if match.finished:
             raise Conflict("match_ended", N_("Match {match} is already finished."), match=str(match_id))
@@ -154,7 +140,7 @@ def end_match(db: Database, match_id: int) -> Match:
                            match=str(match_id))
         store.update_match_fields(db, match_id, ended_by_hand=1)
         add_event(db, match_id, "ended")
-        log("ended", match_id)
+        log_change("ended", match_id)
         return sync(db, match_id, from_number=None)
 
 def set_details(db: Database, match_id: int, place: Any, note: Any) -> Match:
@@ -164,10 +150,10 @@ def set_details(db: Database, match_id: int, place: Any, note: Any) -> Match:
     problems = text_problems(place, note)
     if problems:
         raise InvalidMatch(problems)
-    with logged_once_committed() as log, store.immediate(db):
+    with store.immediate(db):
         load(db, match_id)
         store.update_match_fields(db, match_id, place=place.strip(), note=note.strip())
-        log("place and note set", match_id)
+        log_change("place and note set", match_id)
         return sync(db, match_id, from_number=None)
 
 
@@ -184,7 +170,7 @@ def not_the_director_s(db: Database, match_id: int, action: str) -> None:
 
 def abandon(db: Database, match_id: int, abandoned: bool = True) -> Match:
     """Mark a match abandoned (no more deals) or take it up again."""
-    with logged_once_committed() as log, store.immediate(db):
+    with store.immediate(db):
         match = load(db, match_id)
         if match.finished:
             raise Conflict("match_ended", N_("Match {match} is finished."), match=str(match_id))
@@ -195,13 +181,13 @@ def abandon(db: Database, match_id: int, abandoned: bool = True) -> Match:
                    Conflict("match_not_abandoned", N_("Match {match} is not abandoned."), match=str(match_id)))
         store.update_match_fields(db, match_id, abandoned=int(abandoned))
         add_event(db, match_id, "abandoned" if abandoned else "resumed")
-        log("abandoned" if abandoned else "resumed", match_id)
+        log_change("abandoned" if abandoned else "resumed", match_id)
         return sync(db, match_id, from_number=None)
 
 
 def restore_version(db: Database, match_id: int, number: int, version: int) -> Match:
     """Make an earlier version of a deal its current one (as a new version: nothing is lost)."""
-    with logged_once_committed() as log, store.immediate(db):
+    with store.immediate(db):
         match = load(db, match_id)
         deal = match.deal(number)
         earlier = next((r for r in store.revisions_for(db, deal["id"]) if r["version"] == version), None)
@@ -221,7 +207,7 @@ def restore_version(db: Database, match_id: int, number: int, version: int) -> M
             "changes": describe_changes(deal["input"], earlier["input"]),
             **_score_change(before, after, match.players),
         })
-        log(f"version {version} restored", match_id, number)
+        log_change(f"version {version} restored", match_id, number)
         return fresh
 
 def describe_changes(before: Any, after: Any, path: str = "") -> list[str]:

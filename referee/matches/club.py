@@ -22,7 +22,6 @@ from ..games import club
 from ..games.base import N_, BaseGame, InvalidOptions, RuleError, Violation
 from ..games.money import BadTariff, parse_tariff
 from .base import Conflict, NotFound, log_change
-from .changes import logged_once_committed
 from .events import add_event
 from .names import clean_name, duplicate_names, name_key, name_problems, new_game, printable
 from .stored import by_other_rules, load, sync
@@ -259,7 +258,7 @@ def list_events(db: Database, limit: int = 100) -> list[dict[str, Any]]:
         "FROM events e ORDER BY e.date DESC, e.id DESC LIMIT ?", [limit]).fetchall()
     listed = []
     for event_id, name, date, game, rounds, kind, drawn, playing in rows:
-        status = "open" if not drawn else "playing" if playing else "ended" if drawn >= rounds else "between_rounds"
+        status = club.status_of(drawn, rounds, bool(playing))
         listed.append({"id": event_id, "name": name, "date": date, "game": game, "kind": kind, "rounds": rounds,
                        "drawn": drawn, "status": status})
     return listed
@@ -666,7 +665,7 @@ def draw_round(db: Database, event_id: int) -> int:
     """Draw the next round (RULES.md 5.2–5.3): its tables become matches, seat 1 dealing first; each pair of the
     event's ``avoid`` at different tables while any seating allows it. Refused while a round is in play and after
     the last round. The round's number."""
-    with logged_once_committed() as log, store.immediate(db):  # a draw rolled back logs none of its tables
+    with store.immediate(db):
         event = load_event(db, event_id)
         if event.current is not None and not event.current.over:
             raise Conflict("round_in_play", N_("Round {round} is still being played: the next round is drawn when "
@@ -688,7 +687,7 @@ def draw_round(db: Database, event_id: int) -> int:
             match_id = store.insert_match(db, event.game.key, list(players), event.row["options"], players[0],
                                           place=event.row["name"])
             sync(db, match_id, touch=False)
-            log("started", match_id)
+            log_change("started", match_id)
             db.execute("INSERT INTO event_tables (event_id, round, number, match_id) VALUES (?, ?, ?, ?)",
                        [event_id, number, table_number, match_id])
         ensure_links(db, event_id, len(drawn.tables))
@@ -832,10 +831,9 @@ def link_closed(db: Database, match_id: int) -> club.Closed | None:
     if row is None:
         return None
     round_number, latest, planned, ended, players, confirmed_count, playing = row
-    status: club.Status = "playing" if playing else ("ended" if int(latest) >= int(planned) else "between_rounds")
     return club.link_closed(latest_round=int(round_number) == int(latest), ended_by_director=bool(ended),
                             confirmed_by_all=int(confirmed_count) >= len(jsontext.parse(players)),
-                            event_status=status)
+                            event_status=club.status_of(int(latest), int(planned), bool(playing)))
 
 
 CLOSED_LINES: Mapping[club.Closed, str] = {  # why, and who still can
@@ -897,7 +895,7 @@ def table_view(db: Database, match_id: int) -> TableView | None:
     playing = db.execute(
         "SELECT COUNT(*) FROM event_tables t JOIN matches m ON m.id = t.match_id WHERE t.event_id = ? AND t.round = ? "
         "AND m.finished = 0 AND t.ended_by_director IS NULL", [event_id, latest]).fetchone()[0]
-    status: club.Status = "playing" if playing else ("ended" if latest >= rounds else "between_rounds")
+    status = club.status_of(int(latest), int(rounds), bool(playing))
     later: list[tuple[int, tuple[str, ...]]] = []
     byes: tuple[str, ...] = ()
     if latest > round_number:
