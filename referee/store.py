@@ -704,48 +704,100 @@ def after_commit(action: Callable[[], None]) -> None:
 
 
 class _Queued:
-    """One write waiting for the write lock (see ``write_grouped``)."""
+    """One write waiting for the write lock (see ``write_grouped``): ``wake`` is held until the thread writing a
+    group has written this item (``done``) or hands it the lead — each waiting thread is woken once."""
 
-    __slots__ = ("item", "done", "outcome")
+    __slots__ = ("item", "done", "outcome", "wake")
 
     def __init__(self, item: Any) -> None:
         self.item, self.done, self.outcome = item, False, None
+        self.wake = threading.Lock()
+        self.wake.acquire()
 
 
-_queues: dict[int, list[_Queued]] = {}  # by the id of the file's write lock
-_queues_guard = threading.Lock()
+class _Group:
+    """The writes queued for one write lock, and whether a thread is writing a group of them now (the leader)."""
+
+    __slots__ = ("guard", "waiting", "leading")
+
+    def __init__(self) -> None:
+        self.guard = threading.Lock()
+        self.waiting: list[_Queued] = []
+        self.leading = False
+
+
+_groups: weakref.WeakKeyDictionary[WriteLock, _Group] = weakref.WeakKeyDictionary()
+_groups_guard = threading.Lock()
+
+
+def _group_of(lock: WriteLock) -> _Group:
+    with _groups_guard:
+        group = _groups.get(lock)
+        if group is None:
+            group = _groups[lock] = _Group()
+        return group
 
 
 def write_grouped(db: Database, item: Any, write_all: Callable[[Database, list[Any]], list[Any]]) -> Any:
-    """Group commit: ``item`` is queued for the write lock, and whichever queued thread gets the lock first writes
-    every item queued by then in ONE transaction (``write_all(db, items)`` gives each item's outcome) — one
-    commit, one sync to disk, for all of them. The others find theirs done when the lock comes to them.
+    """Group commit: ``item`` is queued, and one thread at a time — the leader — takes the write lock and writes
+    every item queued by then in ONE transaction (``write_all(db, items)`` gives each item's outcome): one commit,
+    one sync to disk, for all of them. The others wait on their own item, not on the lock: each is woken once, when
+    its item is written (it returns at once) or when the leader hands it the lead for the items queued meanwhile.
+    So a thread whose deal a group already wrote never queues for the lock behind the next group.
 
     Returns the item's outcome; None when it was not written (``write_all`` said so, or the transaction failed
     and was rolled back): the caller then writes it alone, in a transaction of its own."""
     lock: WriteLock = db.write_lock  # type: ignore[attr-defined]
+    group = _group_of(lock)
     queued = _Queued(item)
-    with _queues_guard:
-        queue = _queues.setdefault(id(lock), [])
-        queue.append(queued)
-    with lock.thread:
+    with group.guard:
+        group.waiting.append(queued)
+        leads = not group.leading
+        group.leading = True
+    if not leads:
+        queued.wake.acquire()  # written by a leader, or the lead handed to this thread
         if queued.done:
             return queued.outcome
-        with lock.other_processes():  # the batch is taken once the file is ours: it grows while other processes write
-            with _queues_guard:
-                batch, queue[:] = queue[:], []
-            outcomes: list[Any] = [None] * len(batch)
-            try:
-                with _transaction(db):
-                    outcomes = write_all(db, [q.item for q in batch])
-            except Exception:  # nothing of the batch is stored: each thread writes its own alone (and meets the error)
-                if db.conn.in_transaction:  # a COMMIT that failed
-                    db.conn.rollback()
-                outcomes = [None] * len(batch)
-            finally:
-                for q, outcome in zip(batch, outcomes, strict=True):
-                    q.outcome, q.done = outcome, True
+    try:
+        _write_group(db, lock, group, write_all)
+    finally:
+        _hand_on(group, queued)
     return queued.outcome
+
+
+def _write_group(db: Database, lock: WriteLock, group: _Group,
+                 write_all: Callable[[Database, list[Any]], list[Any]]) -> None:
+    """The leader's part: the lock taken, every item queued by then written in one transaction and its thread woken.
+    The group is taken once the file is ours: it grows while other processes (or other writers) hold it."""
+    with lock.thread, lock.other_processes():
+        with group.guard:
+            batch, group.waiting = group.waiting, []
+        outcomes: list[Any] = [None] * len(batch)
+        try:
+            with _transaction(db):
+                outcomes = write_all(db, [q.item for q in batch])
+        except Exception:  # nothing of the group is stored: each thread writes its own alone (and meets the error)
+            if db.conn.in_transaction:  # a COMMIT that failed
+                db.conn.rollback()
+            outcomes = [None] * len(batch)
+        finally:
+            for q, outcome in zip(batch, outcomes, strict=True):
+                q.outcome, q.done = outcome, True
+    for q in batch:  # the leader's own item too: nobody waits on it, its lock simply goes
+        q.wake.release()
+
+
+def _hand_on(group: _Group, mine: _Queued) -> None:
+    """The lead goes to the first thread still waiting (its item queued while this group was written), or lapses."""
+    with group.guard:
+        if mine in group.waiting:  # the leader failed before it took the group: its own item is not waited for
+            group.waiting.remove(mine)
+        if group.waiting:
+            following = group.waiting[0]
+        else:
+            group.leading, following = False, None
+    if following is not None:
+        following.wake.release()
 
 
 # ---- matches ------------------------------------------------------------------------------

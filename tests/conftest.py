@@ -10,11 +10,13 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import settings
+from werkzeug.routing import Rule
 from werkzeug.test import TestResponse
 
 from referee import create_app, store
@@ -34,16 +36,12 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.enviro
 
 def pytest_collection_modifyitems(config, items) -> None:
     """scripts/test runs the tests on every core (--dist loadgroup): the ones marked ``timing`` go to one worker,
-    one after another, so that two of them never make each other late. A test that gets an app (and so its database)
-    touches the store: marked ``store``, so that scripts/test runs it on PostgreSQL too — unless it is
-    ``sqlite_only`` (it opens the SQLite file itself). The tests of PostgreSQL itself (``postgres_only``) run only
-    with a PostgreSQL server (REFEREE_TEST_POSTGRES)."""
+    one after another, so that two of them never make each other late. The tests of PostgreSQL itself
+    (``postgres_only``) run only with a PostgreSQL server (REFEREE_TEST_POSTGRES)."""
     for item in items:
         if item.get_closest_marker("timing"):
             item.add_marker(pytest.mark.xdist_group("timing"))
-        if STORE_FIXTURES & set(getattr(item, "fixturenames", ())):
-            item.add_marker(pytest.mark.store)
-    if PG_SERVER is None:  # the tests of PostgreSQL itself run in scripts/test's second run, on its cluster
+    if PG_SERVER is None:
         left_out = [item for item in items if item.get_closest_marker("postgres_only")]
         if left_out:
             config.hook.pytest_deselected(items=left_out)
@@ -126,12 +124,67 @@ def _lock_files_let_go(request) -> Iterator[None]:
             store.close_write_lock(str(lock_file).removesuffix(store.LOCK_SUFFIX))
 
 
+# ---- apps by the thousand ----------------------------------------------------------------------------
+# A run makes an app for nearly every test. Werkzeug compiles each URL rule's builder from an AST (about a
+# millisecond a rule, over a hundred rules an app): the same code for the same rule every time, so the harness
+# compiles each once per process. The builder is werkzeug's own, bound to each app's rule as werkzeug binds it.
+
+class _OnceCompiledRule(Rule):
+    _builders: dict[tuple[Any, ...], Any] = {}
+
+    def _compile_builder(self, append_unknown: bool = True):  # type: ignore[override]
+        key = (tuple(self._trace), repr(sorted((self.defaults or {}).items())), append_unknown,
+               tuple(sorted((name, type(c).__qualname__, repr(vars(c))) for name, c in self._converters.items())))
+        built = self._builders.get(key)
+        if built is None:
+            built = self._builders[key] = super()._compile_builder(append_unknown)
+        return built
+
+
+Flask.url_rule_class = _OnceCompiledRule
+
+
 # ---- the database under test ---------------------------------------------------------------------
-# SQLite files in the test's folder; with REFEREE_TEST_POSTGRES (a PostgreSQL server's URL, its maintenance database:
-# scripts/test-postgres starts a throwaway cluster and runs the tests marked ``store``), a database of its own on that
-# server for each app instead, made from a template migrated once per worker and dropped after the test.
+# Every test runs on SQLite: a file in the test's folder. With REFEREE_TEST_POSTGRES (a PostgreSQL server's URL, its
+# maintenance database: scripts/test starts a throwaway cluster), the store's contract — the modules of BOTH_STORES —
+# runs on PostgreSQL as well: each of their tests that gets an app twice, ``[sqlite]`` and ``[postgres]``, the second
+# on a database of its own on that server, made from a template migrated once per worker and dropped after the test.
+# Together they send PostgreSQL every statement the whole suite sends it (scripts/pg_coverage.py checks that).
 
 PG_SERVER = os.environ.get("REFEREE_TEST_POSTGRES") or None
+if PG_SERVER == "0":
+    PG_SERVER = None
+
+BOTH_STORES = frozenset({
+    # the contract: the store's calls, migrations, versions and idempotency, the write lock and group commit,
+    # the change feed, export and import round trips, two processes on one database, an outage
+    "tests/test_store.py", "tests/test_migrations.py", "tests/test_engine.py", "tests/test_portable.py",
+    "tests/test_portable_events.py", "tests/test_health.py", "tests/web/test_many_phones.py",
+    "tests/web/test_undo_redo.py",
+    # end to end, chosen so that every statement is sent: club evenings, seasons and money, the archive, sessions
+    # and links, the sheets' cache, the deals option's matches, the API as documented
+    "tests/web/test_club_room.py", "tests/web/test_money_seasons.py", "tests/web/test_archive.py",
+    "tests/web/test_security.py", "tests/test_sheet_cache.py", "tests/games/test_deals_option.py",
+    "tests/test_api_docs.py",
+})
+
+
+def pytest_generate_tests(metafunc) -> None:
+    """A test of BOTH_STORES that gets an app runs on each database (``backend``)."""
+    if PG_SERVER is None or "backend" not in metafunc.fixturenames:
+        return
+    path = os.path.relpath(str(metafunc.definition.path), os.path.dirname(os.path.dirname(__file__)))
+    every = os.environ.get("REFEREE_TEST_BOTH_STORES") == "all"  # every module (scripts/pg_coverage.py)
+    if (every or path in BOTH_STORES) and not metafunc.definition.get_closest_marker("sqlite_only"):
+        metafunc.parametrize("backend", ["sqlite", "postgres"], scope="module")
+
+
+@pytest.fixture(scope="module")
+def backend() -> str:
+    """The database a test's apps run on: "sqlite", or "postgres" for the second run of a BOTH_STORES test."""
+    return "sqlite"
+
+
 _pg_made: list[str] = []
 
 
@@ -158,10 +211,31 @@ def _pg_template() -> str:
     return name
 
 
-def new_database(folder, name: str = "test.sqlite") -> str:
-    """A new, empty database for an app: a file in ``folder``, or a PostgreSQL database under REFEREE_TEST_POSTGRES."""
+_sqlite_template: list[str] = []
+
+
+def _sqlite_copy(path) -> str:
+    """A new SQLite database at ``path``: a copy of one migrated once per process (a copy costs a fraction of a
+    millisecond, the migrations a dozen; tests/test_migrations.py migrates from nothing)."""
+    import shutil
+    import tempfile
+
+    if not _sqlite_template:
+        template = os.path.join(tempfile.mkdtemp(prefix="referee-template-"), "template.sqlite")
+        store.connect(template).close()
+        store.close_write_lock(template)
+        _sqlite_template.append(template)
+    shutil.copyfile(_sqlite_template[0], path)
+    return str(path)
+
+
+def new_database(folder, name: str = "test.sqlite", backend: str = "sqlite") -> str:
+    """A new, empty database for an app: a file in ``folder``, or (``backend="postgres"``) a database of its own
+    on the PostgreSQL server of REFEREE_TEST_POSTGRES."""
+    if backend == "sqlite":
+        return _sqlite_copy(folder / name)
     if PG_SERVER is None:
-        return str(folder / name)
+        pytest.fail("a PostgreSQL database was asked for without REFEREE_TEST_POSTGRES")
     import uuid
 
     database = "t_" + uuid.uuid4().hex[:16]
@@ -181,13 +255,10 @@ def drop_database(url: str) -> None:
         _pg_admin(f'DROP DATABASE IF EXISTS "{url.rsplit("/", 1)[1]}" WITH (FORCE)')
 
 
-STORE_FIXTURES = {"app", "client", "make_app", "locked", "module_app", "live_server"}
-
-
 @pytest.fixture
-def app(tmp_path):
+def app(tmp_path, backend):
     """An app of its own for each test, on its own database."""
-    made = create_app({"DATABASE": new_database(tmp_path), **TEST_CONFIG})
+    made = create_app({"DATABASE": new_database(tmp_path, backend=backend), **TEST_CONFIG})
     yield made
     drop_database(made.config["DATABASE"])
 
@@ -198,23 +269,24 @@ def client(app):
 
 
 @pytest.fixture(scope="module")
-def module_app(tmp_path_factory):
+def module_app(tmp_path_factory, backend):
     """One app for a whole module whose tests only read (its own pages, rules, translations, static files): a
     module opts in by overriding ``app`` with it. A test that writes keeps an app of its own."""
-    app = create_app({"DATABASE": new_database(tmp_path_factory.mktemp("module")), **TEST_CONFIG})
+    app = create_app({"DATABASE": new_database(tmp_path_factory.mktemp("module"), backend=backend), **TEST_CONFIG})
     yield app
     let_go(app)
     drop_database(app.config["DATABASE"])
 
 
 @pytest.fixture
-def make_app(tmp_path) -> Iterator[Callable[..., Flask]]:
+def make_app(tmp_path, backend) -> Iterator[Callable[..., Flask]]:
     """For a test that needs a config of its own (a passphrase, a limit, a setting under test): the test app's
     config with ``config`` over it, each on its own database in the test's folder (``DATABASE`` picks another)."""
     made: list[Flask] = []
 
     def make(**config) -> Flask:
-        database = new_database(tmp_path, f"app{len(made) + 1}.sqlite") if "DATABASE" not in config else None
+        database = (new_database(tmp_path, f"app{len(made) + 1}.sqlite", backend)
+                    if "DATABASE" not in config else None)
         made.append(create_app({**({"DATABASE": database} if database else {}), **TEST_CONFIG, **config}))
         return made[-1]
 
@@ -307,3 +379,40 @@ class FormClient(FlaskClient):
 # Every app made in the tests posts its forms as the pages do: with the session's CSRF token.
 # (tests/web/test_security.py checks the refusal with a plain client.)
 Flask.test_client_class = FormClient
+
+
+# ---- which statements PostgreSQL hears (REFEREE_TEST_SQL_TRACE=folder) ------------------------------------------
+# Each worker writes the statements the store sent to PostgreSQL, each with the tests that sent it, to a JSON file in
+# the folder: scripts/pg_coverage.py reads them to check that the tests run on PostgreSQL send every one.
+
+_TRACE = os.environ.get("REFEREE_TEST_SQL_TRACE") or None
+_heard: dict[str, set[str]] = {}
+
+
+def _normalized(sql: str) -> str:
+    text = " ".join(sql.split())
+    rows = re.sub(r"\((?:\?\s*,\s*)*\?\)(?:\s*,\s*\((?:\?\s*,\s*)*\?\))+", "(?…)…", text)
+    return re.sub(r"\?(?:\s*,\s*\?)+", "?…", rows)
+
+
+if _TRACE and PG_SERVER is not None:
+    from referee import pgstore as _pgstore
+
+    _translate = _pgstore.translate
+
+    def _traced(sql: str):
+        test = os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" (", 1)[0]
+        _heard.setdefault(_normalized(sql), set()).add(test)
+        return _translate(sql)
+
+    _pgstore.translate = _traced
+
+
+def pytest_sessionfinish(session) -> None:
+    if _TRACE and _heard:
+        import json
+
+        os.makedirs(_TRACE, exist_ok=True)
+        name = os.path.join(_TRACE, f"sql-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}-{os.getpid()}.json")
+        with open(name, "w") as f:
+            json.dump({sql: sorted(tests) for sql, tests in _heard.items()}, f)

@@ -318,15 +318,15 @@ def test_deals_waiting_for_the_write_lock_are_written_together_in_one_transactio
         match_id, deal = jobs[i]
         answers[i] = matches.enter_deal(connections[i], match_id, deal)
 
-    queue = store._queues.setdefault(id(lock), [])
+    group = store._group_of(lock)
     with lock:  # hold the lock until all three are queued behind it
         threads = [threading.Thread(target=enter, args=(i,)) for i in range(len(jobs))]
         for t in threads:
             t.start()
         deadline = time.monotonic() + 10
-        while len(queue) < len(jobs) and time.monotonic() < deadline:
+        while len(group.waiting) < len(jobs) and time.monotonic() < deadline:
             time.sleep(0.01)
-        assert len(queue) == len(jobs)
+        assert len(group.waiting) == len(jobs)
     for t in threads:
         t.join(10)
     for db in connections:
@@ -342,4 +342,47 @@ def test_deals_waiting_for_the_write_lock_are_written_together_in_one_transactio
         assert matches.load(check, match_id).totals == full.totals
     assert [d["input"] for d in store.deals_for(check, second)] == [played(90)]
     for db in [*connections, check]:
+        db.conn.close()
+
+
+def test_group_commit_wakes_every_waiting_writer_once_with_its_own_outcome(tmp_path):
+    """Sixty threads queue writes on one lock while groups are written: each gets its own item's outcome, a group
+    that fails gives None to every item in it (and only to those), and no thread is left waiting."""
+    import random
+    import threading
+    import time
+
+    path = tmp_path / "groups.sqlite"
+    connections = [store.connect(path) for _ in range(60)]
+    groups: list[list[int]] = []
+    guard = threading.Lock()
+
+    def write_all(db, items):
+        with guard:
+            groups.append(list(items))
+        if any(item % 17 == 0 for item in items):
+            raise RuntimeError("this group fails")
+        db.execute("SELECT 1")
+        return [item * 2 for item in items]
+
+    answers: dict[int, object] = {}
+    start = threading.Barrier(len(connections))
+
+    def write(i: int) -> None:
+        start.wait()
+        time.sleep(random.random() / 200)
+        answers[i] = store.write_grouped(connections[i], i, write_all)
+
+    threads = [threading.Thread(target=write, args=(i,)) for i in range(len(connections))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(20)
+    assert not any(t.is_alive() for t in threads)
+    assert sorted(item for group in groups for item in group) == list(range(len(connections)))
+    failed = {item for group in groups if any(i % 17 == 0 for i in group) for item in group}
+    assert answers == {i: None if i in failed else i * 2 for i in range(len(connections))}
+    assert store._group_of(store.write_lock(path)).waiting == []
+    assert not store._group_of(store.write_lock(path)).leading
+    for db in connections:
         db.conn.close()

@@ -340,14 +340,12 @@ def test_an_error_of_sql_at_start_is_not_called_a_disk_problem(tmp_path):
     assert store.start_problem(tmp_path / "r.sqlite", exc) is None
 
 
-def test_healthz_answers_without_the_passphrase_and_says_which_database(make_app):
-    from tests.conftest import PG_SERVER
-
+def test_healthz_answers_without_the_passphrase_and_says_which_database(make_app, backend):
     app = make_app(PASSPHRASE="open sesame")
     r = app.test_client().get("/healthz")
     assert r.status_code == 200 and r.headers["Cache-Control"] == "no-store"
     assert r.json["status"] == "ok" and r.json["schema"] == len(store.MIGRATIONS)
-    assert r.json["database"] == ("postgresql" if PG_SERVER else "sqlite") and r.json["query_ms"] >= 0
+    assert r.json["database"] == ("postgresql" if backend == "postgres" else "sqlite") and r.json["query_ms"] >= 0
     assert "open sesame" not in r.get_data(as_text=True) and "DATABASE" not in r.get_data(as_text=True)
 
 

@@ -411,7 +411,7 @@ def test_a_draw_rolled_back_by_a_failing_write_logs_nothing_of_it(cluster, datab
 def shared_database(tmp_path):
     from tests.conftest import drop_database, new_database
 
-    url = new_database(tmp_path)
+    url = new_database(tmp_path, backend="postgres")
     yield url
     drop_database(url)
 

@@ -35,7 +35,7 @@ KILL_AFTER = 40  # acknowledged deals in all before process A is killed
 
 @pytest.fixture
 def database(tmp_path):
-    url = new_database(tmp_path)
+    url = new_database(tmp_path, backend="postgres")
     yield url
     drop_database(url)
 
