@@ -21,8 +21,8 @@ from werkzeug.routing import IntegerConverter
 
 from . import jsontext, pgstore, store
 from .assets import asset_folder
+from .cli import register_cli
 from .matches import backfill_summaries
-from .portable import register_cli
 from .web import i18n, register
 
 

@@ -287,12 +287,12 @@ def write_path(report: Report, client: Client, ours_at: tuple[int, int], bare_at
     bare, bare_pid = bare_at
     alone: float | None = None  # Referee's server CPU per deal POST with one client
     for clients, floor in ((1, None), (8, 0.6), (50, 0.5)):
-        referee_paths = [f"/api/matches/{new_match(client)}/deals" for _ in range(clients)]
         bare_paths = [f"/api/matches/{i + 1}/deals" for i in range(clients)]
         ours_runs, theirs_runs = [], []
-        for _ in range(2):
-            theirs_runs.append(write_load(bare, bare_pid, bare_paths, seconds / 2))
-            ours_runs.append(write_load(port, pid, referee_paths, seconds / 2))
+        for _ in range(4):  # new matches each time: one client alone would reach a match's 2,000 deals
+            referee_paths = [f"/api/matches/{new_match(client)}/deals" for _ in range(clients)]
+            theirs_runs.append(write_load(bare, bare_pid, bare_paths, seconds / 4))
+            ours_runs.append(write_load(port, pid, referee_paths, seconds / 4))
         ours, theirs = combined(ours_runs), combined(theirs_runs)
         for name, run in (("Referee", ours), ("bare Flask + SQLite", theirs)):
             print(f"  {clients} clients, {name}: {run.rate:.0f} deal POSTs/s, server CPU "

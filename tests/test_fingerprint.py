@@ -38,7 +38,7 @@ def test_imports_are_followed_through_the_package():
     pytest.param("referee.games.cards", {"klaberjass", "spitzer"}, id="cards: the two games that use the deck"),
     pytest.param("referee.games.match", {"klaberjass", "spitzer", "joker-judge"}, id="the replay: every game"),
     pytest.param("referee.games.base", {"klaberjass", "spitzer", "joker-judge"}, id="base: every game"),
-    pytest.param("referee.games.joker_judge", {"joker-judge"}, id="one game's rules: that game only"),
+    pytest.param("referee.games.joker_judge.game", {"joker-judge"}, id="one game's rules: that game only"),
 ])
 def test_a_change_to_a_rules_module_changes_the_fingerprint_of_the_games_it_computes(changed, replayed):
     def edited(name: str) -> str:
@@ -54,7 +54,7 @@ def test_a_new_import_is_followed():
     """A module the game's source starts importing joins its fingerprint (here Joker Judge and the deck)."""
     def edited(name: str) -> str:
         text = fingerprint.module_source(name)
-        return text + "\nfrom .cards import Suit\n" if name == "referee.games.joker_judge" else text
+        return text + "\nfrom ..cards import Suit\n" if name == "referee.games.joker_judge.game" else text
 
     assert "referee.games.cards" in fingerprint.rules_sources(JOKER_JUDGE, edited)
 

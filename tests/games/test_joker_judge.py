@@ -16,7 +16,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.games import GAMES, find_game
-from referee.games import joker_judge as jj_module
 from referee.games.base import (
     DealResult,
     InvalidDeal,
@@ -55,6 +54,7 @@ from referee.games.joker_judge import (
     TrickOutcome,
     tie_break,
 )
+from referee.games.joker_judge import game as jj_game
 from referee.games.match import DealRecord, replay
 
 ANN, BEN = "Ann", "Ben"
@@ -1165,7 +1165,7 @@ def test_score_takes_the_typed_hand_without_reading_again(entry, monkeypatch):
     def no_second_parse(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("the typed hand was parsed again")
 
-    monkeypatch.setattr(jj_module, "_parse", no_second_parse)
+    monkeypatch.setattr(jj_game, "_parse", no_second_parse)
     result = JOKER_JUDGE.score(hand, BEN_DEALS, DEFAULTS)
     assert result == expected
     assert result.to_dict() == expected.to_dict()

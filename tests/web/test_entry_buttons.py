@@ -153,7 +153,8 @@ def test_no_template_spells_a_button_value():
 
 def test_the_web_layer_spells_no_page_button():
     """The entry's views and forms name the page's buttons through PageOp, never as strings."""
-    for path in [ROOT / "referee" / "web" / "pages.py", *(ROOT / "referee" / "web" / "games").glob("*.py")]:
+    web = ROOT / "referee" / "web"
+    for path in [*(web / "pages").glob("*.py"), *(web / "games").glob("*.py")]:
         if path.name == "form.py":
             continue  # where PageOp is defined
         source = path.read_text(encoding="utf-8")

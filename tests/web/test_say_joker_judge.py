@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +36,7 @@ from tests.web.say_common import extracted_from, in_language, nested
 app, language = say_common.app, say_common.language  # the shared fixtures: one app, each language
 
 ROOT = Path(__file__).resolve().parents[2]
-SOURCE = ROOT / "referee" / "games" / "joker_judge.py"
+SOURCES = sorted((ROOT / "referee" / "games" / "joker_judge").glob("*.py"))  # the game's rules, a package
 ANN, BEN = "Ann", "Ben"
 PLAYERS = (ANN, BEN)
 TABLE = Table(PLAYERS, BEN)  # Ben deals, Ann is the elder
@@ -232,7 +231,8 @@ def top_lines() -> dict[str, Line]:
 LINES = top_lines()
 
 
-extracted = partial(extracted_from, SOURCE)
+def extracted(*args):
+    return set().union(*(extracted_from(source, *args) for source in SOURCES))
 
 
 # ---- rendering helpers -----------------------------------------------------------------------------
@@ -291,7 +291,7 @@ def test_every_violation_renders_in_each_language(language, code, piece, entry):
 
 
 def test_the_cases_reach_every_violation_code_and_message_of_the_module():
-    source = SOURCE.read_text(encoding="utf-8")
+    source = "\n".join(source.read_text(encoding="utf-8") for source in SOURCES)
     codes = set(re.findall(r'Violation\.of\(\s*"(\w+)"', source))
     assert len(codes) == 25, sorted(codes)
     assert codes == {code for code, _, _ in VIOLATIONS}

@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +27,7 @@ from tests.web.say_common import extracted_from, in_language, nested
 app, language = say_common.app, say_common.language  # the shared fixtures: one app, each language
 
 ROOT = Path(__file__).resolve().parents[2]
-SOURCE = ROOT / "referee" / "games" / "klaberjass.py"
+SOURCES = sorted((ROOT / "referee" / "games" / "klaberjass").glob("*.py"))  # the game's rules, a package
 ANN, BEN, CID = "Ann", "Ben", "Cid"
 TABLE = Table((ANN, BEN), BEN)  # Ben deals: Ann is the elder and calls first
 DEFAULTS = KlaberjassOptions()
@@ -210,7 +209,8 @@ def every_line(lines: list[Any]) -> Iterator[Line]:
             yield from (v for v in nested(dict(line.params)) if isinstance(v, Line))
 
 
-extracted = partial(extracted_from, SOURCE)
+def extracted(*args):
+    return set().union(*(extracted_from(source, *args) for source in SOURCES))
 
 
 # ---- rendering ------------------------------------------------------------------------------------
@@ -255,7 +255,7 @@ def test_every_line_renders_in_each_language(language, index):
 
 
 def test_the_cases_reach_every_violation_code_and_message_of_the_module():
-    source = SOURCE.read_text(encoding="utf-8")
+    source = "\n".join(source.read_text(encoding="utf-8") for source in SOURCES)
     codes = set(re.findall(r'Violation\.of\(\s*"([\w.-]+)"', source))
     covered = {code for code, _, _, _ in VIOLATIONS}
     assert len(codes) >= 30 and codes <= covered, codes - covered
@@ -280,7 +280,7 @@ def test_every_call_suit_rank_and_outcome_is_a_translated_word(app):
              "diamonds": ("ダイヤ", "Karo"), "hearts": ("ハート", "Herz"), "spades": ("スペード", "Pik"),
              "made": ("勝ち", "vorn"), "tie": ("同点", "Gleichstand"), "bate": ("負け", "bete"),
              "Q": ("Q", "D"), "J": ("J", "B"), "A": ("A", "A")}
-    used = set(re.findall(r'N_\("(\w+)"\)', SOURCE.read_text(encoding="utf-8")))
+    used = set(re.findall(r'N_\("(\w+)"\)', "\n".join(source.read_text(encoding="utf-8") for source in SOURCES)))
     assert {"take", "schmeiss", "accept", "refuse", "pass", "made", "tie", "bate", "A", "K", "Q", "J"} <= used
     for lang, column in (("ja", 0), ("de", 1)):
         with in_language(app, lang):

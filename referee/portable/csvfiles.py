@@ -1,0 +1,78 @@
+"""Deals as CSV (``deals_csv_text``): one row per deal of some matches or of every match, its score and the running
+totals seat by seat, as text a piece at a time; a cell a spreadsheet would run as a formula is written as text."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterator
+from typing import Any
+
+from sqlite_utils import Database
+
+from .. import games, matches
+from .export import CHUNK, _unreadable_match, started
+
+CSV_SEATS = max(game.seats for game in games.GAMES)  # the CSV's columns, fixed when Referee starts
+
+CSV_HEADER: tuple[str, ...] = (
+    "match_uid", "match_id", "game", "created", "deal", "dealer", "status", "summary",
+    *(f"{column}_{seat}" for seat in range(1, CSV_SEATS + 1) for column in ("player", "score", "total")),
+)
+
+
+def _cell(value: Any) -> Any:
+    """A text cell a spreadsheet would run as a formula (=, +, -, @ first) is written with a leading '."""
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return value
+
+
+def deals_csv(db: Database, match_ids: list[int] | None = None) -> str:
+    """``deals_csv_text`` at once."""
+    return "".join(deals_csv_text(db, match_ids))
+
+
+def deals_csv_text(db: Database, match_ids: list[int] | None = None) -> Iterator[str]:
+    """One row per deal (``None``: every match), as text a piece at a time (``started``: a match that is not there
+    raises ``matches.NotFound`` at once). ``created`` is when the deal was first entered; ``score_n`` is what the
+    deal counts for seat n (blank for a void deal or one after the end), ``total_n`` the running total after it.
+    Columns of seats a game does not have stay blank."""
+    return started(_csv_pieces(db, match_ids))
+
+
+def _csv_pieces(db: Database, match_ids: list[int] | None) -> Iterator[str]:
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(CSV_HEADER)
+    whole_archive = match_ids is None
+    if match_ids is None:
+        match_ids = [row[0] for row in db.execute("SELECT id FROM matches ORDER BY id").fetchall()]
+    for match_id in match_ids:
+        try:
+            match = matches.load(db, match_id)
+        except matches.NotFound:
+            raise
+        except Exception as exc:  # noqa: BLE001 - one damaged match must not cost the whole archive: a row says so
+            if not whole_archive:
+                raise
+            reason = _unreadable_match(db, match_id, exc)
+            writer.writerow(
+                [_cell(v) for v in (reason["uid"] or "", match_id, "", "", "", "", "unreadable", reason["reason"])]
+            )
+            continue
+        for deal, replayed in match.rows:
+            seats: list[Any] = []
+            for player in match.players:
+                score = int(replayed.result.scores.get(player, 0)) if replayed.counted else ""
+                seats += [player, score, replayed.totals.get(player, 0)]
+            seats += [""] * (3 * CSV_SEATS - len(seats))
+            writer.writerow([_cell(v) for v in (
+                match.row["uid"], match.id, match.game.key, deal["created"], deal["number"], deal["dealer"],
+                deal["last_action"], replayed.result.summary if replayed.result else "", *seats,
+            )])
+        if out.tell() >= CHUNK:
+            yield out.getvalue()
+            out.seek(0)
+            out.truncate()
+    yield out.getvalue()

@@ -1,0 +1,248 @@
+"""The export document written out: some matches or the whole archive — every match with its deals, their earlier
+versions, its log of actions and its confirmations, then every event and every season's settings — as JSON text a
+piece at a time (``export_text``), a damaged match or event listed under ``unreadable`` instead."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import logging
+from collections.abc import Iterator
+from typing import Any
+
+from sqlite_utils import Database
+
+from .. import jsontext, matches, store
+from ..matches import club
+from .base import FORMAT, VERSION
+
+# The document is written as text a piece at a time (``export_text``): the head, then each match — its fields and
+# deals at once (a match holds at most REFEREE_MAX_DEALS of them), its actions read from the database a batch at a
+# time — so an export holds one match's deals in memory, never the whole archive or a whole activity log. The text
+# is the compact JSON of the document (``jsontext``), the same bytes the document written at once would be.
+
+CHUNK = 64 * 1024  # characters of JSON text sent at a time
+
+
+def export_text(db: Database, match_ids: list[int] | None = None) -> Iterator[str]:
+    """The export document of some matches (``None``: every match, oldest first by local id, so an import keeps the
+    order, then every event and every season's settings; with ``match_ids`` their lists are empty) as JSON text, a
+    piece at a time, ending with a newline. With ``match_ids`` a match that cannot be read raises
+    (``matches.NotFound`` for one that is not there) — when the first piece is made, which ``started`` does at once;
+    in the whole archive it is listed under ``unreadable`` with the reason, and the others are exported (an event
+    with a table on it too)."""
+    return started(_export_pieces(db, match_ids))
+
+
+def started(pieces: Iterator[str]) -> Iterator[str]:
+    """``pieces`` with the first one made now: whatever stops them at their start (no such match) is raised here,
+    before an answer streaming them has begun."""
+    first = next(pieces, None)
+    return itertools.chain(() if first is None else (first,), pieces)
+
+
+def export_match(db: Database, match_id: int) -> dict[str, Any]:
+    """One match as an export document; raises ``matches.NotFound``."""
+    return json.loads("".join(export_text(db, [match_id])))
+
+
+def export_archive(db: Database) -> dict[str, Any]:
+    """Every match, event and season as an export document (``export_text``, read back), damaged ones under
+    ``unreadable``."""
+    return json.loads("".join(export_text(db)))
+
+
+def _export_pieces(db: Database, match_ids: list[int] | None) -> Iterator[str]:
+    whole = match_ids is None
+    ids = [row[0] for row in db.execute("SELECT id FROM matches ORDER BY id").fetchall()] if whole else match_ids
+    out = _Pieces()
+    head = jsontext.dumps({"format": FORMAT, "version": VERSION, "exported": store.now()})
+    out.put(head[:-1] + ',"matches":[')
+    unreadable: list[dict[str, Any]] = []
+    separator = ""
+    for match_id in ids or ():
+        try:
+            match = matches.load(db, match_id)
+            opening = _match_opening(db, match)
+            closing = '],"confirmations":' + jsontext.dumps(_confirmations(db, match)) + "}"
+        except Exception as exc:  # noqa: BLE001 - one damaged match must not cost the whole archive
+            if not whole:
+                raise
+            unreadable.append(_unreadable_match(db, match_id, exc))
+            continue
+        out.put(separator + opening)
+        separator = ","
+        comma = ""
+        for event in store.iter_events(db, match_id):
+            out.put(comma + jsontext.dumps({"deal_number": event["deal_number"], "action": event["action"],
+                                            "at": event["at"], "detail": event["detail"], "undone": event["undone"]}))
+            comma = ","
+            if out.full():
+                yield out.take()
+        out.put(closing)
+        if out.full():
+            yield out.take()
+    out.put("]")
+    yield from _club_pieces(db, out, whole, {u["id"] for u in unreadable}, unreadable)
+    if unreadable:
+        out.put(',"unreadable":' + jsontext.dumps(unreadable))
+    out.put("}\n")
+    yield out.take()
+
+
+def _confirmations(db: Database, match: matches.Match) -> list[dict[str, str]]:
+    """Who confirmed the match's result as it stands (RULES.md 5.6: a confirmation of an earlier version no longer
+    counts, and is not exported)."""
+    return [{"player": player, "at": at} for player, at in club.confirmations(db, match.id, match.version).items()]
+
+
+def _club_pieces(db: Database, out: _Pieces, whole: bool, unreadable_ids: set[int],
+                 unreadable: list[dict[str, Any]]) -> Iterator[str]:
+    """The document's ``events`` and ``seasons``: every one of the archive's, none in an export of some matches. An
+    event that cannot be read, or one with a table whose match could not be (``unreadable_ids``), is listed under
+    ``unreadable`` instead: the file must hold every match its events name."""
+    out.put(',"events":[')
+    separator = ""
+    for (event_id,) in db.execute("SELECT id FROM events ORDER BY id").fetchall() if whole else ():
+        try:
+            text = jsontext.dumps(_event_document(db, event_id, unreadable_ids))
+        except Exception as exc:  # noqa: BLE001 - one damaged event must not cost the whole archive
+            unreadable.append(_unreadable_event(db, event_id, exc))
+            continue
+        out.put(separator + text)
+        separator = ","
+        if out.full():
+            yield out.take()
+    seasons = [{"name": name, "game": game, "best_of": best_of, "league_points": league_points}
+               for name, game, best_of, league_points in db.execute(
+                   "SELECT name, game, best_of, league_points FROM seasons ORDER BY name, game")] if whole else []
+    out.put('],"seasons":' + jsontext.dumps(seasons))
+
+
+class _TableNotExported(Exception):
+    """An event's table whose match is not in the file."""
+
+
+def _event_document(db: Database, event_id: int, unreadable_ids: set[int]) -> dict[str, Any]:
+    """One event of the document: its fields, its players in the order they joined, and its rounds with their
+    tables, each naming its match by uid — never its link's token."""
+    (uid, name, date, game, options, rounds, round_length, seating, season, tariff, seed, created, kind,
+     avoid) = db.execute(
+        "SELECT uid, name, date, game, options, rounds, round_length, seating, season, tariff, seed, created, kind, "
+        "avoid FROM events WHERE id = ?", [event_id]).fetchone()
+    players = [{"name": player, "joined_round": joined, "left_round": left} for player, joined, left in db.execute(
+        "SELECT name, joined_round, left_round FROM event_players WHERE event_id = ? ORDER BY position", [event_id])]
+    revoked_links = {number: at for number, at in db.execute(
+        "SELECT number, MAX(revoked) FROM event_links WHERE event_id = ? GROUP BY number "
+        "HAVING COUNT(*) = COUNT(revoked)", [event_id])}  # tables whose every link is revoked
+    latest = max((r[0] for r in db.execute("SELECT number FROM event_rounds WHERE event_id = ?", [event_id])),
+                 default=0)
+    tables: dict[int, list[dict[str, Any]]] = {}
+    for round_number, number, match_id, match_uid, ended in db.execute(
+            "SELECT t.round, t.number, t.match_id, m.uid, t.ended_by_director FROM event_tables t "
+            "LEFT JOIN matches m ON m.id = t.match_id WHERE t.event_id = ? ORDER BY t.round, t.number", [event_id]):
+        if match_uid is None or match_id in unreadable_ids:
+            raise _TableNotExported(f"round {round_number}, table {number}: match {match_id} could not be read")
+        revoked = revoked_links.get(number) if round_number == latest else None  # as the round in play had it
+        tables.setdefault(round_number, []).append(
+            {"table": number, "match": match_uid, "ended_by_director": ended, "revoked": revoked})
+    drawn = [{"round": number, "seed": round_seed, "drawn": at, "byes": jsontext.parse(byes),
+              "tables": tables.get(number, [])}
+             for number, round_seed, byes, at in db.execute(
+                 "SELECT number, seed, byes, drawn FROM event_rounds WHERE event_id = ? ORDER BY number", [event_id])]
+    return {"uid": uid, "name": name, "date": date, "game": game, "options": jsontext.parse(options),
+            "rounds": rounds, "round": round_length, "seating": seating, "season": season, "tariff": tariff,
+            "seed": seed, "created": created, "kind": kind, "avoid": jsontext.parse(avoid), "players": players,
+            "drawn": drawn}
+
+
+def _uid_of_unreadable(db: Database, table: str, noun: str, row_id: int, exc: Exception) -> str | None:
+    """The uid of a match or event (``table``) that could not be read, logged as such; None when even that fails."""
+    logging.getLogger("referee").error("export: %s %s cannot be read: %r", noun, row_id, exc)
+    try:
+        return db.execute(f"SELECT uid FROM {table} WHERE id = ?", [row_id]).fetchone()[0]
+    except Exception:  # noqa: BLE001
+        return None
+
+
+def _unreadable_event(db: Database, event_id: int, exc: Exception) -> dict[str, Any]:
+    uid = _uid_of_unreadable(db, "events", "event", event_id, exc)
+    said = str(exc)[:200] if isinstance(exc, _TableNotExported) else f"{type(exc).__name__}: {str(exc)[:200]}"
+    return {"event": event_id, "uid": uid,
+            "reason": f"Event {event_id} could not be read ({said}); it is not in this file."}
+
+
+class _Pieces:
+    """Text gathered until about CHUNK characters are there to send."""
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+        self.size = 0
+
+    def put(self, text: str) -> None:
+        self.parts.append(text)
+        self.size += len(text)
+
+    def full(self) -> bool:
+        return self.size >= CHUNK
+
+    def take(self) -> str:
+        text = "".join(self.parts)
+        self.parts, self.size = [], 0
+        return text
+
+
+def _unreadable_match(db: Database, match_id: int, exc: Exception) -> dict[str, Any]:
+    uid = _uid_of_unreadable(db, "matches", "match", match_id, exc)
+    return {
+        "id": match_id,
+        "uid": uid,
+        "reason": f"Match {match_id} could not be read ({type(exc).__name__}: {str(exc)[:200]}); "
+        "it is not in this file.",
+    }
+
+
+def _match_opening(db: Database, match: matches.Match) -> str:
+    """A match of the document as JSON text up to its list of actions (left open: they follow)."""
+    row = match.row
+    revisions: dict[int, list[dict[str, Any]]] = {}
+    for rev in db.query(
+        "SELECT r.* FROM deal_revisions r JOIN deals d ON d.id = r.deal_id WHERE d.match_id = ? "
+        "ORDER BY r.deal_id, r.version",
+        [match.id],
+    ):
+        revisions.setdefault(rev["deal_id"], []).append(
+            {"version": rev["version"], "input": json.loads(rev["input"]), "void": bool(rev["void"]),
+             "action": rev["action"], "at": rev["at"], "replaced_at": rev["replaced_at"]}
+        )
+    fields = {
+        "uid": row["uid"],
+        "game": match.game.key,
+        "players": list(match.players),
+        "options": match.game.options_to_json(match.options),
+        "first_dealer": row["first_dealer"],
+        "created": row["created"],
+        "updated": row["updated"],
+        "place": row["place"],
+        "note": row["note"],
+        "abandoned": bool(row["abandoned"]),
+        "ended_by_hand": bool(row["ended_by_hand"]),
+        "status": matches.status_of(match),
+        "winner": match.winner,
+        "totals": dict(match.state.totals),
+        "deals": [
+            {
+                "number": d["number"],
+                "dealer": d["dealer"],
+                "input": d["input"],
+                "void": d["void"],
+                "version": d["version"],
+                "last_action": d["last_action"],
+                "created": d["created"],
+                "updated": d["updated"],
+                "revisions": revisions.get(d["id"], []),
+            }
+            for d in match.deals
+        ],
+    }
+    return jsontext.dumps(fields)[:-1] + ',"events":['

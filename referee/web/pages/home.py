@@ -1,0 +1,120 @@
+"""The pages around the matches: home (the matches in progress and finished), a new match, the rules, and the
+health check a load balancer or a monitor asks.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from flask import abort, current_app, jsonify, render_template, request, url_for
+from flask_babel import gettext
+
+from ... import games, matches, pgstore, store
+from ...games import find_game
+from ...games.base import RuleError, UnknownGame, whole_number
+from ..common import go
+from ..db import get_db
+from ..sheets import configured_options, rules_template
+from .base import _group, bp
+
+# ---- home and new match -------------------------------------------------------------------
+
+@bp.get("/")
+def home():
+    db = get_db()
+    return render_template(
+        "home.html",
+        in_progress=matches.list_summaries(db, "in_progress", limit=20),
+        finished=matches.list_summaries(db, "finished", limit=10),
+        games={g.key: g for g in games.GAMES},
+    )
+
+
+def _new_match_form(game_key: str) -> dict[str, Any]:
+    try:
+        game = find_game(game_key)
+    except UnknownGame:
+        game = games.GAMES[0]
+    return {"game": game, "games": games.GAMES, "known_players": store.known_names(get_db())}
+
+
+@bp.get("/matches/new")
+def new_match():
+    ctx = _new_match_form(request.args.get("game", games.GAMES[0].key))
+    game = ctx["game"]
+    values = {"players": [""] * game.seats, "first_dealer": "0"}
+    values.update({f"option-{s.name}": s.token(s.default) for s in game.option_specs})
+    return render_template("new_match.html", values=values, errors={}, **ctx)
+
+
+@bp.post("/matches/new")
+def create_match():
+    form = request.form
+    ctx = _new_match_form(form.get("game", ""))
+    game = ctx["game"]
+    players = [form.get(f"player-{i}", "") for i in range(game.seats)]
+    options: dict[str, Any] = {}
+    for spec in game.option_specs:
+        raw = form.get(f"option-{spec.name}", "")
+        if spec.none_label and form.get(f"option-{spec.name}-none"):
+            raw = "none"
+        options[spec.name] = raw if raw != "" else spec.to_json(spec.default)
+    dealer_index = form.get("first_dealer", "0")
+    seat = whole_number(dealer_index, 2)
+    first = players[seat] if seat is not None and 0 <= seat < len(players) else None
+    request_body = {"game": form.get("game", game.key), "players": players, "options": options,
+                    "first_dealer": first, "place": form.get("place", ""), "note": form.get("note", "")}
+    try:
+        match_id = matches.start_match(get_db(), request_body)
+    except RuleError as exc:
+        values: dict[str, Any] = dict(form)
+        values["players"] = players
+        errors = _group(list(exc.violations))
+        if "first_dealer" in errors and errors.get(f"players.{dealer_index}"):
+            errors.pop("first_dealer")
+        return render_template("new_match.html", values=values, errors=errors, **ctx), 422
+    return go(url_for("pages.match_page", match_id=match_id))
+
+
+# ---- rules --------------------------------------------------------------------------------
+
+@bp.get("/rules")
+def rules_index():
+    return render_template("rules/index.html", games=games.GAMES)
+
+
+@bp.get("/rules/<game_key>")
+def rules_page(game_key: str):
+    try:
+        game = find_game(game_key)
+    except UnknownGame:
+        abort(404, description=gettext("Referee does not know the game %(game)s.", game=repr(game_key)))
+    return render_template(rules_template(game.key), game=game, options=configured_options(game, request.args))
+
+
+@bp.get("/healthz")
+def healthz():
+    """For a load balancer or a monitor (open without the passphrase; no name, no secret): ``200 {"status": "ok",
+    "database": "sqlite" | "postgresql", "schema": n, "query_ms": …}`` after one query, and on PostgreSQL whether this
+    process hears the other processes' changes (``"listening"``); ``503`` with ``"status": "unavailable"`` and the
+    kind of problem when the database does not answer."""
+    database = str(current_app.config["DATABASE"])
+    kind = "postgresql" if pgstore.is_postgres(database) else "sqlite"
+    started = time.perf_counter()
+    try:
+        db = get_db()
+        schema = store.schema_version(db)
+        db.execute("SELECT COUNT(*) FROM matches WHERE id = 0").fetchone()
+    except Exception as exc:  # noqa: BLE001 - any failure is an unhealthy database, said by its kind only
+        current_app.logger.warning("health check: the database does not answer: %r", exc)
+        response = jsonify({"status": "unavailable", "database": kind, "problem": type(exc).__name__})
+        response.status_code = 503
+    else:
+        body: dict[str, Any] = {"status": "ok", "database": kind, "schema": schema,
+                                "query_ms": round((time.perf_counter() - started) * 1000, 2)}
+        if kind == "postgresql":
+            body["listening"] = pgstore.versions_for(database).listening
+        response = jsonify(body)
+    response.headers["Cache-Control"] = "no-store"
+    return response
