@@ -217,6 +217,22 @@ def test_a_server_too_old_stops_the_start_with_one_line(database, monkeypatch):
     assert "\n" not in said
 
 
+def _gone(name: str, within: float = 10.0) -> None:
+    """Until no backend but the caller's own is left on database ``name`` other than the listener's."""
+    import psycopg
+
+    from tests.conftest import PG_SERVER
+
+    deadline = time.monotonic() + within
+    with psycopg.connect(PG_SERVER, autocommit=True) as conn:
+        while time.monotonic() < deadline:
+            left = conn.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = %s AND application_name = '' "
+                                "AND pid <> pg_backend_pid()", [name]).fetchone()
+            if left is not None and left[0] == 0:
+                return
+            time.sleep(0.05)
+
+
 def test_a_lost_connection_is_not_lent_again_every_request_gets_a_live_one(database):
     from tests.conftest import _pg_admin
 
@@ -226,6 +242,7 @@ def test_a_lost_connection_is_not_lent_again_every_request_gets_a_live_one(datab
     name = database.rsplit("/", 1)[1]
     _pg_admin(f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{name}' "
               "AND application_name = '' AND pid <> pg_backend_pid()")  # as a restarted server would
+    _gone(name)  # terminating only signals the backends: a restart has ended them before the next request
     answers = [client.get(f"/api/matches/{match['id']}") for _ in range(3)]
     statuses = [r.status_code for r in answers]
     # the kept connection is checked before it is lent (issue 34): a dead one is closed, a new one made — no request
