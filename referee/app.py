@@ -19,7 +19,7 @@ from htmx_flask import Htmx
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import IntegerConverter
 
-from . import jsontext, pgstore, store
+from . import jsontext, store
 from .assets import asset_folder
 from .cli import register_cli
 from .matches import backfill_summaries
@@ -55,7 +55,7 @@ def _secret_key(instance: Path) -> str:
 
 
 class _NoPasswords(logging.Filter):
-    """Every line Referee logs, traceback included, without a database password (``pgstore.redact``): psycopg's and
+    """Every line Referee logs, traceback included, without a database password (``store.redact``): psycopg's and
     libpq's messages may quote the URL's parts."""
 
     def filter(self, record: logging.LogRecord) -> bool:
@@ -63,13 +63,13 @@ class _NoPasswords(logging.Filter):
             message = record.getMessage()
         except Exception:  # noqa: BLE001 - a line logged with the wrong arguments: logging's handler says so
             return True
-        hidden = pgstore.redact(message)
+        hidden = store.redact(message)
         if hidden != message:
             record.msg, record.args = hidden, None
         if record.exc_info and not record.exc_text:
             record.exc_text = logging.Formatter().formatException(record.exc_info)
         if record.exc_text:
-            record.exc_text = pgstore.redact(record.exc_text)
+            record.exc_text = store.redact(record.exc_text)
         return True
 
 
@@ -109,7 +109,7 @@ def _open_database(app: Flask, instance: Path) -> None:
         try:
             backfill_summaries(db)
         finally:
-            db.conn.close()
+            db.close()
     except Exception as exc:  # noqa: BLE001 - said in one paragraph where store knows what it is; else raised
         problem = store.start_problem(path, exc)
         if problem is None:
@@ -179,12 +179,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     Htmx(app)
     i18n.init_app(app)  # languages: before the web layer, so its answers are marked last (Vary, Content-Language)
     register(app)
-    try:  # PostgreSQL (an optional dependency)
-        import psycopg
-    except ImportError:
-        pass
-    else:  # in place of the web layer's answer to its errors, which renders a page that reads the database
-        app.register_error_handler(psycopg.OperationalError, _database_unreachable)
+    for error in store.outage_errors():  # in place of the web layer's answer to them, which reads the database
+        app.register_error_handler(error, _database_unreachable)
     register_cli(app)
     return app
 
@@ -221,14 +217,14 @@ _outage = _Outage()
 
 
 def _database_unreachable(exc: Exception) -> Any:
-    """While the database cannot be reached (``pgstore.unreachable``: stopped, restarting, out of reach), every page and
+    """While the database cannot be reached (``store.unreachable``: stopped, restarting, out of reach), every page and
     API answer is a 503 with Retry-After — a short page (templates/unavailable.html), or the API's error list —
     rendered without the database: base.html's header asks it who is signed in. Nothing of the request was stored (its
     transaction was rolled back, or never begun); a phone's outbox sends its entries again on a 5xx (static/entry.js).
     A database that answers with an error of its own (a full disk) gets the web layer's answer."""
     from .web.common import database_unavailable, wants_json
 
-    if not pgstore.unreachable(exc):
+    if not store.unreachable(exc):
         return database_unavailable(exc)
     _outage.answered(exc)
     message = gettext("The database cannot be reached; Referee will answer again as soon as it is back.")

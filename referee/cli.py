@@ -273,7 +273,7 @@ def _listen(app: Flask, host: str, port: int, settings: dict[str, Any]) -> Any:
 def _announce(app: Flask, server: Any, settings: dict[str, Any]) -> None:
     """Where it listens and what to open: this machine's address, or the LAN's with a QR code (and a loud warning
     when the network may reach it without a passphrase)."""
-    from .pgstore import shown  # the URL of a PostgreSQL database without its password
+    from .store.urls import shown  # the URL of a PostgreSQL database without its password
 
     print("Referee: " + _("database %(path)s") % {"path": shown(str(app.config["DATABASE"]))}, flush=True)
     if settings.get("trusted_proxy"):
@@ -308,11 +308,9 @@ def _announce(app: Flask, server: Any, settings: dict[str, Any]) -> None:
 
 def register_cli(app: Flask) -> None:
     """Adds ``flask --app referee backup PATH [--force]`` (``referee.portable.backup``)."""
-    import sqlite3
-
     import click  # loaded when an app is made, not for `referee --help` (see _app_and_settings)
 
-    from . import pgstore
+    from . import store
     from .portable import backup
 
     @app.cli.command("backup")
@@ -322,10 +320,10 @@ def register_cli(app: Flask) -> None:
         """Copy the database (consistently, while the app runs) to PATH."""
         try:
             report = backup(app.config["DATABASE"], path, force=force)
-        except (OSError, sqlite3.Error) as exc:
+        except OSError as exc:
             raise click.ClickException(str(exc)) from None
-        except Exception as exc:  # psycopg's errors: the PostgreSQL database cannot be read
-            problem = pgstore.start_problem(str(app.config["DATABASE"]), exc)
+        except Exception as exc:  # the database's own errors (SQLite's, PostgreSQL's): said in one line
+            problem = store.problem_of(app.config["DATABASE"], exc)
             if problem is None:
                 raise
             raise click.ClickException(problem) from None

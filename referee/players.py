@@ -6,11 +6,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlite_utils import Database
-
-from . import games, store
+from . import games
 from .games import find_game
 from .matches import clean_name, name_key
+from .store import Store
 
 
 @dataclass
@@ -112,9 +111,9 @@ def _figures_for(figures: dict[str, GameFigures], game: str) -> GameFigures:
     return fig
 
 
-def player_stats(db: Database, name: str, collate: Callable[[str], Any] = str.casefold) -> PlayerStats | None:
+def player_stats(db: Store, name: str, collate: Callable[[str], Any] = str.casefold) -> PlayerStats | None:
     key = name_key(name)
-    rows = store.player_rows(db, key)
+    rows = db.player_rows(key)
     if not rows:
         return None
     display = rows[0]["name"]

@@ -194,7 +194,7 @@ def lock_writer(code: Path, database: str, start_at: float) -> None:
         time.sleep(max(0.0, start_at - time.time()))
         for n in range(LOCK_WRITES):
             t0 = time.perf_counter()
-            with store.immediate(db):
+            with db.immediate():
                 db.conn.execute("INSERT INTO sessions (id, created, seen) VALUES (?, 'x', 'x')",
                                 [f"{os.getpid()}-{i}-{n}"])
                 time.sleep(LOCK_HOLD)

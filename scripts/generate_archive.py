@@ -120,7 +120,7 @@ def main() -> None:
         if counts[i] + step >= 1:
             counts[i] += step
     total_deals = 0
-    with store.immediate(db):
+    with db.immediate():
         for n in range(args.matches):
             key = keys[n]
             game = find_game(key)
@@ -128,7 +128,7 @@ def main() -> None:
             players = rng.sample(NAMES, seats)
             created = start + timedelta(minutes=n * 150 + rng.randint(0, 100))
             stamp = created.isoformat(timespec="seconds")
-            match_id = store.insert_match(db, key, players, game.options_to_json(game.parse_options(options)),
+            match_id = db.insert_match(key, players, game.options_to_json(game.parse_options(options)),
                                           players[0], uid=uuid.uuid4().hex, created=stamp,
                                           place=rng.choice(["", "", "Club", "Kitchen", "Café Wien"]))
             count = counts[n]

@@ -247,11 +247,7 @@ def drop_database(url: str) -> None:
     """A test's PostgreSQL database, dropped with the connections still open on it (a SQLite file goes with the
     test's folder)."""
     if PG_SERVER is not None and url.startswith(PG_SERVER.rsplit("/", 1)[0]):
-        from referee import pgstore
-        from referee.web import db as web_db
-
-        pgstore.stop_listening(url)
-        web_db.close_idle()
+        store.forget(url)
         _pg_admin(f'DROP DATABASE IF EXISTS "{url.rsplit("/", 1)[1]}" WITH (FORCE)')
 
 
@@ -396,16 +392,16 @@ def _normalized(sql: str) -> str:
 
 
 if _TRACE and PG_SERVER is not None:
-    from referee import pgstore as _pgstore
+    from referee.store import postgres as _postgres
 
-    _translate = _pgstore.translate
+    _paramstyle = _postgres.paramstyle.__wrapped__
 
     def _traced(sql: str):
         test = os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" (", 1)[0]
         _heard.setdefault(_normalized(sql), set()).add(test)
-        return _translate(sql)
+        return _paramstyle(sql)
 
-    _pgstore.translate = _traced
+    _postgres.paramstyle = _traced
 
 
 def pytest_sessionfinish(session) -> None:

@@ -15,6 +15,7 @@ from referee import matches, store
 from referee.games import find_game
 from referee.games.match import DealRecord, replay
 from referee.matches import entering
+from referee.store.sqlite import statements as sqlite_statements
 from referee.web.db import get_db
 from tests.conftest import THROWN_IN
 
@@ -89,13 +90,13 @@ def test_a_deal_scored_from_a_match_that_changed_meanwhile_is_not_stored_as_such
     stale = entering.plan_from_snapshot(db, match_id, played(100), None, None, 2000)
     assert stale is not None and stale.number == 3 and stale.dealer == "Ben"
     matches.enter_deal(db, match_id, played(60))  # the other phone: deal 3, dealt by Ben
-    with store.immediate(db):
+    with db.immediate():
         assert entering.write_plan(db, stale, guarded=True) is None  # the match moved on: nothing written
     assert matches.load(db, match_id).deal_count == 3
     monkeypatch.setattr(entering, "plan_from_snapshot", lambda *args: stale)
     number, match, replayed = matches.enter_deal(db, match_id, played(100))
     assert (number, replayed) == (4, False)
-    deals = store.deals_for(db, match_id)
+    deals = db.deals_for(match_id)
     assert [d["dealer"] for d in deals] == ["Ben", "Ann", "Ben", "Ann"]  # deal 4 dealt by Ann, not a second Ben
     full = replay(find_game("klaberjass"), ("Ann", "Ben"), match.options, "Ben",
                   [DealRecord(d["number"], d["dealer"], d["input"], d["void"]) for d in deals])
@@ -139,7 +140,7 @@ def test_entering_deal_1001_scores_that_deal_only(db, monkeypatch):
     number, match, _ = matches.enter_deal(db, match_id, played(100))
     assert number == 1001 and counter.inputs == [played(100)]
     full = replay(find_game("klaberjass"), ("Ann", "Ben"), match.options, "Ben",
-                  [DealRecord(d["number"], d["dealer"], d["input"], d["void"]) for d in store.deals_for(db, match_id)])
+                  [DealRecord(d["number"], d["dealer"], d["input"], d["void"]) for d in db.deals_for(match_id)])
     assert matches.load(db, match_id).totals == full.totals
 
 
@@ -147,7 +148,7 @@ def test_a_correction_replays_from_that_deal_on(db, monkeypatch):
     match_id = _long_match(db, 10)
     counter = Counter(monkeypatch)
     matches.correct_deal(db, match_id, 7, played(77))
-    later = [d["input"] for d in store.deals_for(db, match_id) if d["number"] >= 7]
+    later = [d["input"] for d in db.deals_for(match_id) if d["number"] >= 7]
     assert counter.inputs == later  # deals 7 to 10, each once; nothing before deal 7
     counter.inputs.clear()
     matches.void_deal(db, match_id, 9)
@@ -215,7 +216,7 @@ def test_migration_6_fills_the_results_of_matches_stored_at_schema_5(tmp_path):
     path = tmp_path / "old.sqlite"
     conn = sqlite3.connect(path)
     for script in store.MIGRATIONS[:5]:
-        for statement in store._statements(script):
+        for statement in sqlite_statements(script):
             conn.execute(statement)
     conn.execute("PRAGMA user_version = 5")
     conn.execute(
@@ -230,7 +231,7 @@ def test_migration_6_fills_the_results_of_matches_stored_at_schema_5(tmp_path):
     conn.commit()
     conn.close()
     db = store.connect(path)
-    assert store.schema_version(db) == len(store.MIGRATIONS)  # 6 and every later one
+    assert db.schema_version() == len(store.MIGRATIONS)  # 6 and every later one
     match = matches.load(db, 1)
     assert match.finished and match.winner == "Ann" and match.totals == {"Ann": 210, "Ben": 102}
     assert match.row["ended_at"] == 3
@@ -273,7 +274,7 @@ def test_stored_results_equal_a_full_replay(tmp_path_factory, steps):
             stored.players,
             stored.options,
             "Ben",
-            [DealRecord(d["number"], d["dealer"], d["input"], d["void"]) for d in store.deals_for(db, match_id)],
+            [DealRecord(d["number"], d["dealer"], d["input"], d["void"]) for d in db.deals_for(match_id)],
         )
         assert stored.totals == full.totals
         assert (stored.finished, stored.winner, stored.row["ended_at"]) == (
@@ -335,12 +336,12 @@ def test_deals_waiting_for_the_write_lock_are_written_together_in_one_transactio
     assert sorted((a.match.id, a.number) for a in answers) == [(first, 1), (first, 2), (second, 1)]
     check = store.connect(path)
     for match_id in (first, second):
-        deals = store.deals_for(check, match_id)
+        deals = check.deals_for(match_id)
         assert [d["dealer"] for d in deals] == ["Ben", "Ann"][: len(deals)]
         full = replay(find_game("klaberjass"), ("Ann", "Ben"), matches.load(check, match_id).options, "Ben",
                       [DealRecord(d["number"], d["dealer"], d["input"], d["void"]) for d in deals])
         assert matches.load(check, match_id).totals == full.totals
-    assert [d["input"] for d in store.deals_for(check, second)] == [played(90)]
+    assert [d["input"] for d in check.deals_for(second)] == [played(90)]
     for db in [*connections, check]:
         db.conn.close()
 
@@ -371,7 +372,7 @@ def test_group_commit_wakes_every_waiting_writer_once_with_its_own_outcome(tmp_p
     def write(i: int) -> None:
         start.wait()
         time.sleep(random.random() / 200)
-        answers[i] = store.write_grouped(connections[i], i, write_all)
+        answers[i] = connections[i].write_grouped(i, write_all)
 
     threads = [threading.Thread(target=write, args=(i,)) for i in range(len(connections))]
     for t in threads:

@@ -109,7 +109,9 @@ def test_a_full_disk_is_said_as_such(tmp_path, monkeypatch):
     path = tmp_path / "referee.sqlite"
     app = create_app({"DATABASE": str(path), "SECRET_KEY": "s", "PASSPHRASE": None})
     client = app.test_client()
-    real = store.connect
+    from referee.store import sqlite as sqlite_store
+
+    real = sqlite_store.connect
 
     def small_disk(*args, **kwargs):
         db = real(*args, **kwargs)
@@ -117,7 +119,7 @@ def test_a_full_disk_is_said_as_such(tmp_path, monkeypatch):
         db.execute(f"PRAGMA max_page_count = {pages}")
         return db
 
-    monkeypatch.setattr(store, "connect", small_disk)
+    monkeypatch.setattr(sqlite_store, "connect", small_disk)
     statuses = set()
     for _ in range(60):
         r = client.post("/api/matches", json={"game": "klaberjass", "players": ["Ann", "Ben"], "note": "n" * 450})
@@ -273,7 +275,7 @@ def test_a_fresh_start_on_a_full_disk_says_so_in_one_line(small_disk):
 
 def test_a_disk_that_fills_while_the_schema_is_made_says_so(small_disk, monkeypatch):
     """Room enough to pass the first look (the bar lowered to 8 KiB), not enough to create the database."""
-    monkeypatch.setattr(store, "MIN_FREE_BYTES", 8 * 1024)
+    monkeypatch.setattr(store.health, "MIN_FREE_BYTES", 8 * 1024)
     path = small_disk / "referee.sqlite"
     _fill(small_disk)
     (small_disk / "filler").unlink()

@@ -350,7 +350,7 @@ def test_migrating_twice_is_a_no_op(tmp_path, reference, version):
     open_app(path)
     first = snapshot(path)
     db = store.connect(path)
-    assert store.migrate(db) == LATEST
+    assert db.migrate() == LATEST
     db.conn.close()
     open_app(path)
     assert snapshot(path) == first

@@ -55,7 +55,7 @@ def fill_archive(db) -> list[int]:
     matches.void_deal(db, kl, 2)
     matches.void_deal(db, kl, 3)
     matches.restore_deal(db, kl, 3)
-    store.update_match_fields(db, kl, place="Café Müller", note="Revanche — 続きは来週")
+    db.update_match_fields(kl, place="Café Müller", note="Revanche — 続きは来週")
 
     sp = new_match(db, "spitzer", SPITZER_PLAYERS)
     matches.enter_deal(db, sp, NORMAL)
@@ -75,7 +75,7 @@ def fill_archive(db) -> list[int]:
 
     abandoned = new_match(db, players=("Ann", "Ben"))
     matches.enter_deal(db, abandoned, THROWN_IN)
-    store.update_match_fields(db, abandoned, abandoned=1)
+    db.update_match_fields(abandoned, abandoned=1)
     matches.sync(db, abandoned)
     return [kl, sp, jj, open_ended, abandoned]
 
@@ -139,7 +139,7 @@ def test_round_trip_of_every_game_is_exact(client, db, other):
     assert without_time(again) == without_time(first)
     # What the pages read is rebuilt too: the summaries and the per-player rows.
     for mid, m in zip(r.json["imported"], first["matches"], strict=True):
-        row = store.get_match(other_db, mid)
+        row = other_db.get_match(mid)
         assert row["totals"] == m["totals"] and row["status"] == m["status"] and row["winner"] == m["winner"]
         assert row["deal_count"] == len(m["deals"]) and row["updated"] == m["updated"]
     assert count_rows(other_db) == count_rows(db)
@@ -206,11 +206,10 @@ def test_an_archive_export_holds_little_of_itself_in_memory(client, db):
     mid = new_match(db)
     matches.enter_deal(db, mid, MADE)
     stamp = store.now()
-    with db.conn:
-        db.conn.executemany(
-            "INSERT INTO match_events (match_id, deal_number, action, at, detail, undone) VALUES (?, 1, 'corrected', "
-            "?, ?, 0)", [(mid, stamp, json.dumps({"from_version": 1, "changes": [f"points.Ann: {i} → {i + 1}"]}))
-                         for i in range(20_000)])
+    with db.immediate():
+        db.import_actions([(mid, 1, "corrected", stamp, json.dumps({"from_version": 1,
+                                                                    "changes": [f"points.Ann: {i} → {i + 1}"]}), 0)
+                           for i in range(20_000)])
     for _ in range(300):
         matches.enter_deal(db, new_match(db), THROWN_IN)
     tracemalloc.start()
@@ -736,7 +735,7 @@ def test_generated_matches_round_trip_exactly(plan):
                 match = matches.load(target, mid)
                 counted = [d for d in match.state.deals if d.counted]
                 recomputed = {p: sum(d.result.scores[p] for d in counted) for p in match.players}
-                assert store.get_match(target, mid)["totals"] == m["totals"] == recomputed == match.state.totals
+                assert target.get_match(mid)["totals"] == m["totals"] == recomputed == match.state.totals
             assert portable.import_data(target, first).imported == []
         finally:
             source.conn.close()
@@ -866,7 +865,7 @@ def recomputed_totals_agree(path: Path) -> int:
         deals = 0
         for (mid,) in copy_db.execute("SELECT id FROM matches").fetchall():
             match = matches.load(copy_db, mid)
-            row = store.get_match(copy_db, mid)
+            row = copy_db.get_match(mid)
             assert row["totals"] == match.state.totals and row["deal_count"] == len(match.deals)
             assert [d["number"] for d in match.deals] == list(range(1, len(match.deals) + 1))
             deals += len(match.deals)

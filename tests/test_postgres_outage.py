@@ -438,17 +438,27 @@ def test_a_kept_connection_the_server_closed_is_not_lent_again(shared_database):
 def test_a_connection_lost_mid_request_answers_503_once_without_the_database(shared_database, monkeypatch):
     """A connection lost between its check and its use (the server went away just then) fails its request only: a 503
     with Retry-After, and the short page for a browser, whichever language; the next request gets a new connection."""
-    from referee import create_app, pgstore
+    from referee import create_app
+    from referee.store import postgres
     from tests.conftest import TEST_CONFIG
 
     client = create_app({"DATABASE": shared_database, **TEST_CONFIG}).test_client()
     match = client.post("/api/matches", json={"game": "klaberjass", "players": ["Ann", "Ben"]}).json
-    monkeypatch.setattr(pgstore.PgDatabase, "usable", lambda self: True)  # as if the check had come a moment earlier
+    real_check, unchecked = postgres.check_lent, []
+
+    def check_came_a_moment_earlier(conn):  # the next connection lent is not checked; the ones after it are
+        if not unchecked:
+            unchecked.append(conn)
+            return
+        real_check(conn)
+
+    monkeypatch.setattr(postgres, "check_lent", check_came_a_moment_earlier)
     _terminate(shared_database)
     lost = client.get(f"/api/matches/{match['id']}")
     assert lost.status_code == 503 and lost.headers["Retry-After"] == "5"
     assert lost.json["errors"][0]["code"] == "database_unavailable" and UNREACHABLE in lost.json["errors"][0]["message"]
     assert client.get(f"/api/matches/{match['id']}").status_code == 200  # a new connection
+    unchecked.clear()
     _terminate(shared_database)
     page = client.get(f"/matches/{match['id']}", headers={"Accept-Language": "de"})
     assert page.status_code == 503 and page.headers["Content-Language"] == "de"

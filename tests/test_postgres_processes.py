@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from referee import create_app, pgstore, store
+from referee import create_app, store
 from tests.conftest import TEST_CONFIG, drop_database, new_database
 from tests.test_crash import DEALS, ROOT, Server, _request
 
@@ -145,7 +145,9 @@ def test_a_page_on_one_process_sees_a_deal_written_through_the_other_within_2_s(
 
 def test_the_versions_heard_follow_every_write(database):
     app = create_app({"DATABASE": database, **TEST_CONFIG})
-    versions = pgstore.versions_for(database)
+    from referee.store import postgres
+
+    versions = postgres.versions_for(database)
     deadline = time.monotonic() + 10
     while not versions.listening and time.monotonic() < deadline:
         time.sleep(0.02)
@@ -209,7 +211,9 @@ def test_a_backup_of_postgresql_is_a_sqlite_file_referee_runs_on(database, tmp_p
 
 
 def test_a_server_too_old_stops_the_start_with_one_line(database, monkeypatch):
-    monkeypatch.setattr(pgstore, "MIN_SERVER", 990000)  # as if the server were older than Referee needs
+    from referee.store import postgres
+
+    monkeypatch.setattr(postgres, "MIN_SERVER", 990000)  # as if the server were older than Referee needs
     with pytest.raises(store.CannotStart) as refused:
         create_app({"DATABASE": database, **TEST_CONFIG})
     said = str(refused.value.format_message())

@@ -31,7 +31,7 @@ def test_first_start_creates_and_migrates_the_database(tmp_path):
 def test_migrating_twice_changes_nothing(tmp_path):
     db = store.connect(tmp_path / "a.sqlite")
     before = db.execute("SELECT sql FROM sqlite_master ORDER BY name").fetchall()
-    assert store.migrate(db) == len(store.MIGRATIONS)
+    assert db.migrate() == len(store.MIGRATIONS)
     assert db.execute("SELECT sql FROM sqlite_master ORDER BY name").fetchall() == before
 
 
@@ -69,9 +69,9 @@ def test_every_version_of_a_deal_is_kept(tmp_path):
     matches.correct_deal(db, mid, 1, PLAYED)
     matches.void_deal(db, mid, 1)
     matches.restore_deal(db, mid, 1)
-    deal = store.get_deal(db, mid, 1)
+    deal = db.get_deal(mid, 1)
     assert deal["version"] == 4 and deal["last_action"] == "restored" and deal["input"] == PLAYED
-    revisions = store.revisions_for(db, deal["id"])
+    revisions = db.revisions_for(deal["id"])
     assert [(r["version"], r["action"], r["void"]) for r in revisions] == [
         (1, "entered", False), (2, "corrected", False), (3, "voided", True),
     ]
@@ -83,7 +83,7 @@ def test_an_unchanged_correction_makes_no_new_version(tmp_path):
     mid = new_match(db)
     matches.enter_deal(db, mid, PLAYED)
     matches.correct_deal(db, mid, 1, PLAYED)
-    assert store.get_deal(db, mid, 1)["version"] == 1
+    assert db.get_deal(mid, 1)["version"] == 1
 
 
 def test_a_refused_deal_stores_nothing(tmp_path):
@@ -93,7 +93,7 @@ def test_a_refused_deal_stores_nothing(tmp_path):
         matches.enter_deal(db, mid, {"upcard": "hearts", "calls": ["take"]})
     except matches.InvalidDeal:
         pass
-    assert store.deals_for(db, mid) == []
+    assert db.deals_for(mid) == []
     assert not db.conn.in_transaction
 
 
@@ -101,10 +101,10 @@ def test_match_summary_follows_the_deals(tmp_path):
     db = store.connect(tmp_path / "a.sqlite")
     mid = new_match(db, target=100)
     matches.enter_deal(db, mid, PLAYED)  # Ann 110, Ben 20 → Ann reaches 100
-    row = store.get_match(db, mid)
+    row = db.get_match(mid)
     assert row["status"] == "finished" and row["winner"] == "Ann" and row["totals"] == {"Ann": 110, "Ben": 20}
     matches.void_deal(db, mid, 1)
-    row = store.get_match(db, mid)
+    row = db.get_match(mid)
     assert row["status"] == "in_progress" and row["winner"] is None and row["totals"] == {"Ann": 0, "Ben": 0}
 
 
@@ -132,11 +132,11 @@ def test_two_phones_entering_at_once_get_distinct_numbers(tmp_path):
     for t in threads:
         t.join()
     assert errors == []
-    deals = store.deals_for(db, mid)
+    deals = db.deals_for(mid)
     assert [d["number"] for d in deals] == list(range(1, 41))
     # The deal alternates every deal, thrown-in ones too, whichever phone entered it.
     assert [d["dealer"] for d in deals] == ["Ben", "Ann"] * 20
-    assert store.get_match(db, mid)["deal_count"] == 40
+    assert db.get_match(mid)["deal_count"] == 40
 
 
 def test_a_new_deal_extends_the_match_exactly_as_a_full_replay_would(tmp_path):
@@ -153,4 +153,4 @@ def test_a_new_deal_extends_the_match_exactly_as_a_full_replay_would(tmp_path):
         reloaded = matches.load(db, mid)
         assert extended.state == reloaded.state
         assert [d["number"] for d in extended.deals] == [d["number"] for d in reloaded.deals]
-        assert store.get_match(db, mid)["totals"] == reloaded.state.totals
+        assert db.get_match(mid)["totals"] == reloaded.state.totals

@@ -31,7 +31,7 @@ HOLDER = """
 import sys, time
 from referee import store
 db = store.connect(sys.argv[1])
-with store.immediate(db):
+with db.immediate():
     db.execute("INSERT INTO sessions (id, created, seen) VALUES ('holder', 'x', 'x')")
     print("holding", flush=True)
     time.sleep(float(sys.argv[2]))
@@ -76,7 +76,7 @@ def test_a_write_waits_for_another_process_holding_the_lock_then_succeeds(tmp_pa
     def write() -> None:
         t0 = time.monotonic()
         try:
-            with store.immediate(db):
+            with db.immediate():
                 db.execute("INSERT INTO sessions (id, created, seen) VALUES ('waiter', 'x', 'x')")
             outcome.append(time.monotonic() - t0)
         except sqlite3.OperationalError as exc:
@@ -120,7 +120,7 @@ def test_the_lock_file_is_made_beside_the_database_with_its_permissions(tmp_path
     try:
         db = store.connect(link)  # migrating is a write: it takes the lock
         memory = store.connect(":memory:")
-        with store.immediate(memory):
+        with memory.immediate():
             memory.execute("INSERT INTO sessions (id, created, seen) VALUES ('m', 'x', 'x')")
     finally:
         os.umask(old_umask)
@@ -144,9 +144,9 @@ def _refusing_flock(fd: int, operation: int) -> None:
 def test_without_a_file_lock_writes_go_on_with_the_thread_lock_alone(tmp_path, monkeypatch, why):
     path = tmp_path / "alone.sqlite"
     if why == "no fcntl (Windows)":
-        monkeypatch.setattr(store, "fcntl", None)
+        monkeypatch.setattr(store.locks, "fcntl", None)
     elif why == "flock refused":  # e.g. a file system without flock
-        monkeypatch.setattr(store, "fcntl", types.SimpleNamespace(flock=_refusing_flock, LOCK_EX=2, LOCK_UN=8))
+        monkeypatch.setattr(store.locks, "fcntl", types.SimpleNamespace(flock=_refusing_flock, LOCK_EX=2, LOCK_UN=8))
     else:  # a dangling symlink: neither created nor opened, whoever runs the test (root passes permissions)
         (tmp_path / "alone.sqlite.write-lock").symlink_to(tmp_path / "missing" / "lock")
     db = store.connect(path)
@@ -155,9 +155,9 @@ def test_without_a_file_lock_writes_go_on_with_the_thread_lock_alone(tmp_path, m
         assert isinstance(lock, store.WriteLock)
         with lock.other_processes():  # nothing to take: it does not wait
             pass
-        with store.immediate(db):
+        with db.immediate():
             db.execute("INSERT INTO sessions (id, created, seen) VALUES ('s', 'x', 'x')")
-        assert store.write_grouped(db, 1, lambda d, items: [n * 2 for n in items]) == 2
+        assert db.write_grouped(1, lambda d, items: [n * 2 for n in items]) == 2
     finally:
         db.conn.close()
     assert _sessions(path) == {"s"}
@@ -173,7 +173,7 @@ def test_one_lock_a_file_while_a_connection_holds_it_and_its_descriptor_goes_wit
     link.symlink_to(path)
     second = store.connect(link)
     assert first.write_lock is second.write_lock  # type: ignore[attr-defined]
-    with store.immediate(first):  # the lock file opened
+    with first.immediate():  # the lock file opened
         pass
     lock_file = str(path) + store.LOCK_SUFFIX
 
@@ -189,7 +189,7 @@ def test_one_lock_a_file_while_a_connection_holds_it_and_its_descriptor_goes_wit
     del second
     assert not lock_file_open()
     again = store.connect(path)  # a new lock for the file, its lock file opened again when a write takes it
-    with store.immediate(again):
+    with again.immediate():
         again.execute("INSERT INTO sessions (id, created, seen) VALUES ('again', 'x', 'x')")
     assert lock_file_open()
     again.conn.close()
@@ -200,7 +200,7 @@ def test_a_lock_file_closed_by_hand_is_not_closed_again_when_its_lock_goes(tmp_p
     file: whichever comes second closes nothing — by then its descriptor's number may be another file's."""
     path = tmp_path / "referee.sqlite"
     db = store.connect(path)
-    with store.immediate(db):  # the lock file opened
+    with db.immediate():  # the lock file opened
         pass
     store.close_write_lock(path)
     reused = os.open(os.devnull, os.O_RDONLY)  # most likely the number the lock file had

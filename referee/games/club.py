@@ -8,11 +8,12 @@ pairs the players of a two-player game: RULES.md 5.3).
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Literal
+from typing import Literal, NamedTuple
 
 import networkx as nx
 
@@ -198,6 +199,52 @@ def _spitzer(player: str, rounds: Sequence[Round], lines: Sequence[RoundLine]) -
         won += mine == max(int(table.totals.get(p, 0)) for p in table.players)
         best = mine if best is None else max(best, mine)
     return totals, won, best or 0
+
+
+# ---- a round's length and a table's result (RULES.md 5.4) ----------------------------------------------------
+
+class TableResult(NamedTuple):
+    """Whether a table has ended, and who won it (None: a draw, or not ended)."""
+
+    ended: bool
+    winner: str | None
+
+
+# RULES.md 5.4's option ``round`` = ``deals:N``, matched whole: ASCII digits, no leading 0, nothing after
+ROUND_LENGTH = re.compile(r"deals:([1-9][0-9]{0,3})")
+MOST_DEALS = 400  # a round's length at most
+
+
+def round_length(raw: object, seats: int) -> tuple[str, int | None] | None:
+    """The option ``round`` (RULES.md 5.4): ``match`` (each table plays one whole match by the game's own end rule)
+    is ("match", None); ``deals:N`` is (the text, N) when N is a multiple of the table's ``seats``, so that everyone
+    deals equally often; None for anything else."""
+    if raw == "match":
+        return "match", None
+    found = ROUND_LENGTH.fullmatch(raw) if isinstance(raw, str) else None
+    if found is None or not seats <= int(found[1]) <= MOST_DEALS or int(found[1]) % seats:
+        return None
+    return str(raw), int(found[1])
+
+
+def leaders(players: Sequence[str], totals: Mapping[str, int]) -> tuple[str, ...]:
+    """Who has the highest total at a table, in seat order (everyone, before a deal counts)."""
+    top = max((int(totals.get(p, 0)) for p in players), default=0)
+    return tuple(p for p in players if int(totals.get(p, 0)) == top)
+
+
+def table_result(players: Sequence[str], totals: Mapping[str, int], match_finished: bool,
+                 match_winner: str | None, ended_by_director: bool) -> TableResult:
+    """A table's result from its match (RULES.md 5.4): a match that ended by the game's own rule (or after the
+    round's N deals) ends the table with the match's winner (None: a draw). A table the director ended early counts
+    as it stands: the one highest total wins, equal highest totals are a draw — 0 : 0 when no deal was entered. A
+    table neither finished nor ended plays on, without a winner."""
+    if match_finished:
+        return TableResult(True, match_winner)
+    if not ended_by_director:
+        return TableResult(False, None)
+    ahead = leaders(players, totals)
+    return TableResult(True, ahead[0] if len(ahead) == 1 else None)
 
 
 def status(rounds_planned: int, rounds: Sequence[Round]) -> Status:

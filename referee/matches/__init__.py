@@ -55,7 +55,8 @@ from .entering import (
     refusal,
     too_many_deals,
 )
-from .events import (
+from .match import Match, replayed_from_row, status_of
+from .match_log import (
     ACTION_WORDS,
     DEAL_EVENTS,
     DEFAULT_MAX_EVENTS,
@@ -76,7 +77,6 @@ from .events import (
     recent_events,
     shown_event,
 )
-from .match import Match, replayed_from_row, status_of
 from .names import (
     MAX_NAME,
     MAX_NOTE,

@@ -8,31 +8,28 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from sqlite_utils import Database
-
-from .. import store
 from ..games.base import N_, DealResult, InvalidDeal, Table, Violation
+from ..store import Store
 from .base import Conflict, InvalidMatch, NotFound, log_change
-from .events import add_event
 from .match import Match
+from .match_log import add_event
 from .names import parse_new_match, text_problems
 from .stored import load, sync
 
 
-def start_match(db: Database, raw: Any) -> int:
+def start_match(db: Store, raw: Any) -> int:
     """A new match from a request (``parse_new_match``: InvalidMatch with every problem at once); its id."""
     game, players, options, first = parse_new_match(raw)
     place, note = str(raw.get("place") or "").strip(), str(raw.get("note") or "").strip()
-    with store.immediate(db):
-        match_id = store.insert_match(
-            db, game.key, players, game.options_to_json(options), first, place=place, note=note
+    with db.immediate():
+        match_id = db.insert_match(game.key, players, game.options_to_json(options), first, place=place, note=note
         )
         sync(db, match_id, touch=False)
         log_change("started", match_id)
         return match_id
 
 
-def rematch(db: Database, match_id: int) -> int:
+def rematch(db: Store, match_id: int) -> int:
     """A new match: same game, players and options; the first deal passes to the next player."""
     match = load(db, match_id)
     first = match.game.next_dealer(Table(match.players, match.row["first_dealer"]))
@@ -54,18 +51,18 @@ class StaleVersion(Conflict):
 
 
 def correct_deal(
-    db: Database, match_id: int, number: int, deal_input: Any, expected_version: int | None = None
+    db: Store, match_id: int, number: int, deal_input: Any, expected_version: int | None = None
 ) -> Match:
     """Replace a deal's entry; the earlier version is kept. Later totals are recomputed.
 
     With ``expected_version`` (optimistic concurrency) a deal changed meanwhile raises StaleVersion.
     """
-    with store.immediate(db):
+    with db.immediate():
         match = load(db, match_id)
         deal = match.deal(number)
         if expected_version is not None and expected_version != deal["version"]:
             before = next(
-                (r["input"] for r in store.revisions_for(db, deal["id"]) if r["version"] == expected_version), None
+                (r["input"] for r in db.revisions_for(deal["id"]) if r["version"] == expected_version), None
             )
             raise StaleVersion(
                 number, expected_version, deal, describe_changes(before, deal["input"]) if before is not None else []
@@ -77,7 +74,7 @@ def correct_deal(
         if deal_input == deal["input"] and not deal["void"]:
             return match
         before = match.replayed(number).result
-        store.revise_deal(db, deal, "corrected", deal_input=deal_input, void=False)
+        db.revise_deal(deal, "corrected", deal_input=deal_input, void=False)
         fresh = sync(db, match_id, from_number=number)
         add_event(db, match_id, "corrected", number,
                    {"from_version": deal["version"], "changes": describe_changes(deal["input"], deal_input),
@@ -94,22 +91,22 @@ def _score_change(before: DealResult | None, after: DealResult | None, players: 
     return {"scores": {p: [int(before.scores.get(p, 0)), int(after.scores.get(p, 0))] for p in players}}
 
 
-def void_deal(db: Database, match_id: int, number: int) -> Match:
+def void_deal(db: Store, match_id: int, number: int) -> Match:
     """Mark a deal void: kept, out of the totals."""
-    with store.immediate(db):
+    with db.immediate():
         match = load(db, match_id)
         deal = match.deal(number)
         if deal["void"]:
             raise Conflict("deal_void", N_("Deal {number} is already void."), number=str(number))
-        store.revise_deal(db, deal, "voided", void=True)
+        db.revise_deal(deal, "voided", void=True)
         add_event(db, match_id, "voided", number, {"from_version": deal["version"]})
         log_change("voided", match_id, number)
         return sync(db, match_id, from_number=number)
 
 
-def restore_deal(db: Database, match_id: int, number: int) -> Match:
+def restore_deal(db: Store, match_id: int, number: int) -> Match:
     """Bring a voided deal back into the totals."""
-    with store.immediate(db):
+    with db.immediate():
         match = load(db, match_id)
         deal = match.deal(number)
         if not deal["void"]:
@@ -123,36 +120,36 @@ def restore_deal(db: Database, match_id: int, number: int) -> Match:
             raise InvalidDeal(
                 [Violation(v.code, f"Deal {number} cannot be restored: {v.message}", v.field) for v in problems]
             )
-        store.revise_deal(db, deal, "restored", void=False)
+        db.revise_deal(deal, "restored", void=False)
         add_event(db, match_id, "restored", number, {"from_version": deal["version"]})
         log_change("restored", match_id, number)
         return sync(db, match_id, from_number=number)
 
 
-def end_match(db: Database, match_id: int) -> Match:
+def end_match(db: Store, match_id: int) -> Match:
     """End an open-ended match by hand (no target): the highest total wins."""
-    with store.immediate(db):
+    with db.immediate():
         match = load(db, match_id)
         if match.finished:
             raise Conflict("match_ended", N_("Match {match} is already finished."), match=str(match_id))
         if not match.game.can_end_by_hand(match.options):
             raise Conflict("match_has_target", N_("Match {match} has a target: it ends when the target is reached."),
                            match=str(match_id))
-        store.update_match_fields(db, match_id, ended_by_hand=1)
+        db.update_match_fields(match_id, ended_by_hand=1)
         add_event(db, match_id, "ended")
         log_change("ended", match_id)
         return sync(db, match_id, from_number=None)
 
-def set_details(db: Database, match_id: int, place: Any, note: Any) -> Match:
+def set_details(db: Store, match_id: int, place: Any, note: Any) -> Match:
     """Where the match was played and a note; refused (InvalidMatch) when too long or not text.
     ``None`` clears it."""
     place, note = ("" if place is None else place), ("" if note is None else note)
     problems = text_problems(place, note)
     if problems:
         raise InvalidMatch(problems)
-    with store.immediate(db):
+    with db.immediate():
         load(db, match_id)
-        store.update_match_fields(db, match_id, place=place.strip(), note=note.strip())
+        db.update_match_fields(match_id, place=place.strip(), note=note.strip())
         log_change("place and note set", match_id)
         return sync(db, match_id, from_number=None)
 
@@ -160,17 +157,17 @@ def set_details(db: Database, match_id: int, place: Any, note: Any) -> Match:
 DIRECTOR_ACTIONS = ("abandoned", "resumed")  # at a table of an event: its director's (RULES.md 5.4), on the event
 
 
-def not_the_director_s(db: Database, match_id: int, action: str) -> None:
+def not_the_director_s(db: Store, match_id: int, action: str) -> None:
     """A table of an event is ended and taken up again by its director, on the event's page: neither is done, undone
     or redone from the table (``event_table``)."""
-    if action in DIRECTOR_ACTIONS and store.is_event_table(db, match_id):
+    if action in DIRECTOR_ACTIONS and db.is_event_table(match_id):
         raise Conflict("event_table", N_("Match {match} is a table of a club event: the director ends it, or takes "
                                          "it up again, on the event's page."), match=str(match_id))
 
 
-def abandon(db: Database, match_id: int, abandoned: bool = True) -> Match:
+def abandon(db: Store, match_id: int, abandoned: bool = True) -> Match:
     """Mark a match abandoned (no more deals) or take it up again."""
-    with store.immediate(db):
+    with db.immediate():
         match = load(db, match_id)
         if match.finished:
             raise Conflict("match_ended", N_("Match {match} is finished."), match=str(match_id))
@@ -179,18 +176,18 @@ def abandon(db: Database, match_id: int, abandoned: bool = True) -> Match:
             raise (Conflict("match_abandoned", N_("Match {match} is already abandoned."), match=str(match_id))
                    if abandoned else
                    Conflict("match_not_abandoned", N_("Match {match} is not abandoned."), match=str(match_id)))
-        store.update_match_fields(db, match_id, abandoned=int(abandoned))
+        db.update_match_fields(match_id, abandoned=int(abandoned))
         add_event(db, match_id, "abandoned" if abandoned else "resumed")
         log_change("abandoned" if abandoned else "resumed", match_id)
         return sync(db, match_id, from_number=None)
 
 
-def restore_version(db: Database, match_id: int, number: int, version: int) -> Match:
+def restore_version(db: Store, match_id: int, number: int, version: int) -> Match:
     """Make an earlier version of a deal its current one (as a new version: nothing is lost)."""
-    with store.immediate(db):
+    with db.immediate():
         match = load(db, match_id)
         deal = match.deal(number)
-        earlier = next((r for r in store.revisions_for(db, deal["id"]) if r["version"] == version), None)
+        earlier = next((r for r in db.revisions_for(deal["id"]) if r["version"] == version), None)
         if earlier is None:
             raise NotFound("not_found", N_("Deal {number} has no earlier version {version}."), number=str(number),
                            version=str(version))
@@ -199,7 +196,7 @@ def restore_version(db: Database, match_id: int, number: int, version: int) -> M
             if problems:
                 raise InvalidDeal(problems)
         before = None if deal["void"] else match.replayed(number).result
-        store.revise_deal(db, deal, "corrected", deal_input=earlier["input"], void=earlier["void"])
+        db.revise_deal(deal, "corrected", deal_input=earlier["input"], void=earlier["void"])
         fresh = sync(db, match_id, from_number=number)
         after = None if earlier["void"] else fresh.replayed(number).result
         add_event(db, match_id, "corrected", number, {

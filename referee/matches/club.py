@@ -10,23 +10,21 @@ from __future__ import annotations
 import datetime
 import re
 import secrets
-import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
-
-from sqlite_utils import Database
 
 from .. import jsontext, store
 from ..games import club
 from ..games.base import N_, BaseGame, InvalidOptions, RuleError, Violation
 from ..games.money import BadTariff, parse_tariff
+from ..store import Store
 from .base import Conflict, NotFound, log_change
-from .events import add_event
+from .match_log import add_event
 from .names import clean_name, duplicate_names, name_key, name_problems, new_game, printable
 from .stored import by_other_rules, load, sync
 
-ROUND_LENGTH = re.compile(r"deals:([1-9][0-9]{0,3})")  # matched whole: ASCII digits, no leading 0, nothing after
+ROUND_LENGTH = club.ROUND_LENGTH  # an archive's import reads a round's length as the API does
 MAX_EVENT_PLAYERS = 400
 MAX_ROUNDS = 30
 SEED_LIMIT = 1_000_000  # seeds are shown to people: six digits at most
@@ -73,8 +71,7 @@ class EventTable:
     @property
     def leaders(self) -> tuple[str, ...]:
         """Who has the highest total at the table (everyone, before a deal counts)."""
-        top = max(self.totals.values(), default=0)
-        return tuple(p for p in self.players if self.totals.get(p, 0) == top)
+        return club.leaders(self.players, self.totals)
 
 
 @dataclass(frozen=True)
@@ -172,116 +169,75 @@ class Event:
         return None
 
 
-def load_event(db: Database, event_id: int) -> Event:
-    row = db.execute("SELECT * FROM events WHERE id = ?", [event_id]).fetchone()
-    if row is None:
+def load_event(db: Store, event_id: int) -> Event:
+    event_row = db.event_row(event_id)
+    if event_row is None:
         raise no_event(event_id)
-    columns = [d[0] for d in db.execute("SELECT * FROM events LIMIT 0").description]
-    event_row = dict(zip(columns, row, strict=True))
     event_row["options"] = jsontext.parse(event_row["options"])
     event_row["avoid"] = jsontext.parse(event_row.get("avoid") or "[]")
     game = new_game(event_row["game"], [])
     assert game is not None
-    players = tuple((name, joined, left) for name, joined, left in db.execute(
-        "SELECT name, joined_round, left_round FROM event_players WHERE event_id = ? ORDER BY position", [event_id]))
-    links = _links(db, event_id)
+    players = tuple(db.event_players(event_id))
+    # each physical table's link: the working one, else the latest revoked (the table has none that works)
+    links = {number: Link(number, token, revoked is not None)  # the working one comes last, and stays
+             for number, token, revoked in db.event_links(event_id)}
     rounds = []
-    for number, seed, byes, drawn in db.execute(
-            "SELECT number, seed, byes, drawn FROM event_rounds WHERE event_id = ? ORDER BY number", [event_id]):
+    for number, seed, byes, drawn in db.event_rounds(event_id):
         tables = []
-        for table_number, match_id, ended in db.execute(
-                "SELECT number, match_id, ended_by_director FROM event_tables "
-                "WHERE event_id = ? AND round = ? ORDER BY number", [event_id, number]):
+        for table_number, match_id, ended in db.round_tables(event_id, number):
             link = links.get(table_number) or Link(table_number, "", True)
             tables.append(_table(db, number, table_number, match_id, ended is not None, link.token, link.revoked))
         rounds.append(EventRound(number, seed, drawn, tuple(tables), tuple(jsontext.parse(byes))))
     return Event(event_row, game, players, tuple(rounds), links)
 
 
-def _links(db: Database, event_id: int) -> dict[int, Link]:
-    """Each physical table's link: the working one, else the latest revoked (the table has none that works)."""
-    found: dict[int, Link] = {}
-    for number, token, revoked in db.execute(
-            "SELECT number, token, revoked FROM event_links WHERE event_id = ? ORDER BY number, revoked IS NULL, "
-            "created, token", [event_id]):
-        found[number] = Link(number, token, revoked is not None)  # the working one comes last
-    return found
-
-
-def _table(db: Database, round_number: int, number: int, match_id: int, ended: bool, token: str, revoked: bool,
+def _table(db: Store, round_number: int, number: int, match_id: int, ended: bool, token: str, revoked: bool,
            ) -> EventTable:
     """A table as its match's stored summary says (kept in step with its deals on every change: no deal is read);
     a match stored by other rules than today's is brought up to date first (``load``)."""
-    row = store.get_match(db, match_id)
+    row = db.get_match(match_id)
     if row is None or by_other_rules(row):
         load(db, match_id)
-        row = store.get_match(db, match_id)
+        row = db.get_match(match_id)
         assert row is not None
     players = tuple(row["players"])
     totals = {p: int(row["totals"].get(p, 0)) for p in players}
-    finished = bool(row["finished"])
-    winner = row["winner"] if finished else None
-    if ended and not finished:  # counts as it stands (RULES.md 5.4)
-        top = max(totals.values())
-        leaders = [p for p in players if totals[p] == top]
-        winner = leaders[0] if len(leaders) == 1 else None
+    result = club.table_result(players, totals, bool(row["finished"]), row["winner"], ended)  # RULES.md 5.4
     counted = int(jsontext.parse(row["tally"]).get("counted", 0)) if row.get("tally") else 0
-    return EventTable(round_number, number, match_id, players, totals, finished or ended, winner, ended, counted,
+    return EventTable(round_number, number, match_id, players, totals, result.ended, result.winner, ended, counted,
                       int(row["deal_count"] or 0), confirmed(db, match_id, int(row["version"])), token, revoked)
 
 
-def event_state(db: Database, event_id: int) -> str | None:
+def event_state(db: Store, event_id: int) -> str | None:
     """What changes whenever anything the board shows changes (its rounds, players, tables, and every table's match
     version and confirmations), read in one query: the board's validator. None: no such event."""
-    row = db.execute(
-        "SELECT (SELECT COUNT(*) FROM event_players p WHERE p.event_id = e.id), "
-        "(SELECT COUNT(*) FROM event_players p WHERE p.event_id = e.id AND p.left_round IS NOT NULL), "
-        "(SELECT COUNT(*) FROM event_rounds r WHERE r.event_id = e.id), "
-        "(SELECT COALESCE(SUM(m.version), 0) + COUNT(t.ended_by_director) FROM event_tables t "
-        " JOIN matches m ON m.id = t.match_id WHERE t.event_id = e.id), "
-        "(SELECT COUNT(*) || '.' || COUNT(l.revoked) FROM event_links l WHERE l.event_id = e.id), "
-        "(SELECT COUNT(*) FROM confirmations c JOIN event_tables t ON t.match_id = c.match_id "
-        " WHERE t.event_id = e.id), e.edited "
-        "FROM events e WHERE e.id = ?", [event_id]).fetchone()
+    row = db.event_state(event_id)
     return None if row is None else "-".join(str(x) for x in row)
 
 
-def list_events(db: Database, limit: int = 100) -> list[dict[str, Any]]:
+def list_events(db: Store, limit: int = 100) -> list[dict[str, Any]]:
     """The latest events first: id, name, date, game, kind, rounds, how many are drawn and the status (as
     ``Event.status``, from the latest round's tables still playing)."""
-    rows = db.execute(
-        "SELECT e.id, e.name, e.date, e.game, e.rounds, e.kind, "
-        "(SELECT COUNT(*) FROM event_rounds r WHERE r.event_id = e.id), "
-        "(SELECT COUNT(*) FROM event_tables t JOIN matches m ON m.id = t.match_id WHERE t.event_id = e.id "
-        " AND t.round = (SELECT MAX(r.number) FROM event_rounds r WHERE r.event_id = e.id) "
-        " AND m.finished = 0 AND t.ended_by_director IS NULL) "
-        "FROM events e ORDER BY e.date DESC, e.id DESC LIMIT ?", [limit]).fetchall()
-    listed = []
-    for event_id, name, date, game, rounds, kind, drawn, playing in rows:
-        status = club.status_of(drawn, rounds, bool(playing))
-        listed.append({"id": event_id, "name": name, "date": date, "game": game, "kind": kind, "rounds": rounds,
-                       "drawn": drawn, "status": status})
-    return listed
+    return [{"id": event_id, "name": name, "date": date, "game": game, "kind": kind, "rounds": rounds, "drawn": drawn,
+             "status": club.status_of(drawn, rounds, bool(playing))}
+            for event_id, name, date, game, rounds, kind, drawn, playing in db.list_events(limit)]
 
 
-def player_events(db: Database, name: str) -> list[tuple[Event, club.Row]]:
+def player_events(db: Store, name: str) -> list[tuple[Event, club.Row]]:
     """The events a player took part in (the same person whatever the case and spacing of the name), latest first,
     each with the player's line of its standings."""
     key = name_key(name)
-    rows = db.execute("SELECT p.event_id, p.name FROM event_players p JOIN events e ON e.id = p.event_id "
-                      "ORDER BY e.date DESC, e.id DESC").fetchall()
     found = []
-    for event_id, mine in rows:
+    for event_id, mine in db.everyone_in_events():
         if name_key(mine) == key:  # only the player's events are read
             event = load_event(db, event_id)
             found.append((event, next(r for r in event.standings().rows if r.player == mine)))
     return found
 
 
-def event_of_match(db: Database, match_id: int) -> tuple[int, int, int] | None:
+def event_of_match(db: Store, match_id: int) -> tuple[int, int, int] | None:
     """(event, round, table) of a table's match; None for a match of its own."""
-    row = db.execute("SELECT event_id, round, number FROM event_tables WHERE match_id = ?", [match_id]).fetchone()
-    return (int(row[0]), int(row[1]), int(row[2])) if row else None
+    return db.event_of_match(match_id)
 
 
 # ---- a new event --------------------------------------------------------------------------------------------------
@@ -293,7 +249,7 @@ ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 MAX_AVOID = 200
 
 
-def create_event(db: Database, raw: Any, also: Sequence[Violation] = ()) -> int:
+def create_event(db: Store, raw: Any, also: Sequence[Violation] = ()) -> int:
     """A new event from a request (RULES.md 5.1); raises InvalidEvent with every problem at once (``also``: those
     the caller found itself, such as a form's contradiction). Its id."""
     if not isinstance(raw, Mapping):
@@ -318,16 +274,11 @@ def create_event(db: Database, raw: Any, also: Sequence[Violation] = ()) -> int:
         raise InvalidEvent(problems)
     assert game is not None and options is not None
     tariff = str(options.tariff) if options.tariff is not None else None  # the field, or else the options' own
-    with store.immediate(db):
-        db.execute(
-            "INSERT INTO events (name, date, game, options, rounds, round_length, seating, season, tariff, seed, "
-            "created, uid, kind, avoid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [name, date, game.key, jsontext.dumps(game.options_to_json(options)), rounds, length, seating,
-             season or None, tariff, seed, store.now(), uuid.uuid4().hex, kind, jsontext.dumps(avoid)])
-        event_id = int(db.execute("SELECT last_insert_rowid()").fetchone()[0])
-        for position, player in enumerate(players):
-            db.execute("INSERT INTO event_players (event_id, position, name, joined_round) VALUES (?, ?, ?, 1)",
-                       [event_id, position, player])
+    with db.immediate():
+        event_id = db.insert_event({
+            "name": name, "date": date, "game": game.key, "options": jsontext.dumps(game.options_to_json(options)),
+            "rounds": rounds, "round_length": length, "seating": seating, "season": season or None, "tariff": tariff,
+            "seed": seed, "kind": kind, "avoid": jsontext.dumps(avoid)}, players)
         ensure_links(db, event_id, len(players) // game.seats)  # the cards can be printed before round 1
     return event_id
 
@@ -422,16 +373,14 @@ def _players(raw: Any, game: BaseGame[Any, Any] | None, problems: list[Violation
 
 def _round_length(raw: Any, game: BaseGame[Any, Any] | None, problems: list[Violation]) -> tuple[str, int | None]:
     """``match`` (each table plays one whole match) or ``deals:N``: (the text, N or None)."""
-    if raw == "match":
-        return "match", None
-    found = ROUND_LENGTH.fullmatch(raw) if isinstance(raw, str) else None
     seats = game.seats if game is not None else 1
-    if found is None or not seats <= int(found[1]) <= 400 or int(found[1]) % seats:
+    length = club.round_length(raw, seats)
+    if length is None:
         problems.append(Violation.of("bad_round", "round", "round must be match or deals:N, N a multiple of the "
                                      "table's {seats} players (everyone deals equally often), not {raw!r}.",
                                      seats=seats, raw=raw))
         return "match", None
-    return raw, int(found[1])
+    return length
 
 
 def _options(game: BaseGame[Any, Any] | None, raw: Any, deals: int | None, tariff: str | None,
@@ -468,13 +417,13 @@ def _tariff(raw: Any, problems: list[Violation]) -> str | None:
 
 # ---- the director fixes the evening ------------------------------------------------------------------------------
 
-def update_event(db: Database, event_id: int, raw: Any) -> None:
+def update_event(db: Store, event_id: int, raw: Any) -> None:
     """PATCH an event: its name, date, season, tariff (every table's too), number of rounds (never below the rounds
     drawn), kind, seating (from the next round on) and pairs kept apart; raises InvalidEvent with every problem at
     once, and changes nothing then."""
     if not isinstance(raw, Mapping):
         raise InvalidEvent([Violation.of("not_an_object", None, "Send a JSON object of the fields to change.")])
-    with store.immediate(db):
+    with db.immediate():
         event = load_event(db, event_id)
         problems: list[Violation] = [Violation.of("not_editable", key, "{field!r} cannot be changed once the event is "
                                                   "made.", field=key) if key in EVENT_FIELDS else
@@ -486,13 +435,9 @@ def update_event(db: Database, event_id: int, raw: Any) -> None:
         if "tariff" in changes:
             _retariff(db, event, changes["tariff"])
         if "name" in changes and changes["name"] != event.row["name"]:  # the tables' place says the event's name
-            db.execute("UPDATE matches SET place = ? WHERE place = ? AND id IN "
-                       "(SELECT match_id FROM event_tables WHERE event_id = ?)",
-                       [changes["name"], event.row["name"], event_id])
+            db.rename_event_tables(event_id, event.row["name"], changes["name"])
         if changes:
-            columns = sorted(changes)
-            db.execute(f"UPDATE events SET {', '.join(f'{c} = ?' for c in columns)}, edited = edited + 1 "
-                       "WHERE id = ?", [changes[c] for c in columns] + [event_id])
+            db.update_event(event_id, changes)
 
 
 def _edits(event: Event, raw: Mapping[str, Any], problems: list[Violation]) -> dict[str, Any]:
@@ -518,44 +463,43 @@ def _seating(value: Any, problems: list[Violation]) -> str:
     return "standings"
 
 
-def _retariff(db: Database, event: Event, tariff: str | None) -> None:
+def _retariff(db: Store, event: Event, tariff: str | None) -> None:
     """The event's tariff becomes its options' and every table's (RULES.md 5.7: the money of a match it shows)."""
     options = dict(event.row["options"])
     options["tariff"] = tariff
     parsed = event.game.options_to_json(event.game.parse_options(options))
-    db.execute("UPDATE events SET options = ? WHERE id = ?", [jsontext.dumps(parsed), event.id])
+    db.set_event_options(event.id, parsed)
     for r in event.rounds:
         for t in r.tables:
-            row = store.get_match(db, t.match_id)
+            row = db.get_match(t.match_id)
             assert row is not None
             table_options = {**row["options"], "tariff": parsed.get("tariff")}
-            db.execute("UPDATE matches SET options = ? WHERE id = ?", [jsontext.dumps(table_options), t.match_id])
+            db.set_match_options(t.match_id, table_options)
             sync(db, t.match_id, from_number=None)
 
 
-def delete_event(db: Database, event_id: int) -> None:
+def delete_event(db: Store, event_id: int) -> None:
     """An event that was never played (no deal entered at any of its tables) goes, with its tables' matches and its
     links; one with play is history: 409 ``event_started`` (it can be renamed, not erased)."""
-    with store.immediate(db):
+    with db.immediate():
         event = load_event(db, event_id)
         if event.started:
             raise Conflict("event_started", N_("A deal was entered at a table of event {event}: an event with play "
                                                "is kept (it can be renamed, not deleted)."), event=str(event_id))
         matches = [t.match_id for r in event.rounds for t in r.tables]
-        for table in ("event_tables", "event_links", "event_rounds", "event_players"):
-            db.execute(f"DELETE FROM {table} WHERE event_id = ?", [event_id])
+        db.delete_event_rows(event_id)
         for match_id in matches:
-            store.delete_unplayed_match(db, match_id)
-        db.execute("DELETE FROM events WHERE id = ?", [event_id])
+            db.delete_unplayed_match(match_id)
+        db.delete_event(event_id)
         for match_id in matches:
             log_change("deleted with its event", match_id)
 
 
-def swap(db: Database, event_id: int, round_number: int, raw: Any) -> None:
+def swap(db: Store, event_id: int, round_number: int, raw: Any) -> None:
     """Two players of round ``round_number`` change places, seat for seat (one may be sitting out), before a deal is
     entered at either's table: 409 ``table_started`` after; only the latest round (``round_over`` for an earlier
     one)."""
-    with store.immediate(db):
+    with db.immediate():
         event = load_event(db, event_id)
         if not 1 <= round_number <= len(event.rounds):
             raise NotFound("not_found", N_("Event {event} has no round {round}."), event=str(event_id),
@@ -574,13 +518,12 @@ def swap(db: Database, event_id: int, round_number: int, raw: Any) -> None:
             raise Conflict("table_started", N_("Table {table} has started: its players stay where they sit."),
                            table=str(started.number))
         swapped = {a: b, b: a}
-        for t in tables:
-            _reseat(db, t.match_id, [swapped.get(p, p) for p in t.players])
+        for t in tables:  # no deal entered yet: its players in other seats (seat 1 deals first)
+            db.reseat_match(t.match_id, [swapped.get(p, p) for p in t.players])
+            sync(db, t.match_id, from_number=None)
+            log_change("seats changed by the director", t.match_id)
         if a in event_round.byes or b in event_round.byes:
-            byes = [swapped.get(p, p) for p in event_round.byes]
-            db.execute("UPDATE event_rounds SET byes = ? WHERE event_id = ? AND number = ?",
-                       [jsontext.dumps(byes), event_id, round_number])
-            db.execute("UPDATE events SET edited = edited + 1 WHERE id = ?", [event_id])  # a bye is not a match
+            db.set_byes(event_id, round_number, [swapped.get(p, p) for p in event_round.byes])
 
 
 def _swapped_pair(event_round: EventRound, players: Any) -> tuple[str, str]:
@@ -594,19 +537,11 @@ def _swapped_pair(event_round: EventRound, players: Any) -> tuple[str, str]:
     return names[0], names[1]
 
 
-def _reseat(db: Database, match_id: int, players: list[str]) -> None:
-    """A table's match, no deal entered yet, with its players in other seats (seat 1 deals first)."""
-    db.execute("UPDATE matches SET players = ?, first_dealer = ?, totals = ? WHERE id = ?",
-               [jsontext.dumps(players), players[0], jsontext.dumps({p: 0 for p in players}), match_id])
-    sync(db, match_id, from_number=None)
-    log_change("seats changed by the director", match_id)
-
-
 # ---- players joining and leaving ----------------------------------------------------------------------------------
 
-def join(db: Database, event_id: int, raw_name: Any) -> None:
+def join(db: Store, event_id: int, raw_name: Any) -> None:
     """A late player (RULES.md 5.2): drawn from the next round on; the rounds before count as absent."""
-    with store.immediate(db):
+    with db.immediate():
         event = load_event(db, event_id)
         if not isinstance(raw_name, str):
             raise InvalidEvent([Violation.of("bad_name", "name", "Give the player's name.")])
@@ -615,8 +550,7 @@ def join(db: Database, event_id: int, raw_name: Any) -> None:
         if problems:
             raise InvalidEvent([Violation(p.code, p.message, "name", p.params, p.template) for p in problems])
         _not_over(event)
-        db.execute("INSERT INTO event_players (event_id, position, name, joined_round) VALUES (?, ?, ?, ?)",
-                   [event_id, len(event.players), name, event.next_round])
+        db.add_event_player(event_id, len(event.players), name, event.next_round)
         ensure_links(db, event_id, len(event.present(event.next_round)) // event.game.seats + 1)
 
 
@@ -625,29 +559,28 @@ def _not_over(event: Event) -> None:
         raise Conflict("event_over", N_("Event {event} has drawn its last round."), event=str(event.id))
 
 
-def leave(db: Database, event_id: int, raw_name: Any) -> None:
+def leave(db: Store, event_id: int, raw_name: Any) -> None:
     """A player who leaves is not drawn again; their results stand (RULES.md 5.2)."""
-    with store.immediate(db):
+    with db.immediate():
         event = load_event(db, event_id)
         found = _player(event, raw_name)
         if found[2] is not None:
             raise InvalidEvent([Violation.of("unknown_player", "name", "{name!r} does not play in this event.",
                                              name=raw_name)])
         _not_over(event)
-        db.execute("UPDATE event_players SET left_round = ? WHERE event_id = ? AND name = ?",
-                   [event.next_round, event_id, found[0]])
+        db.set_player_left(event_id, found[0], event.next_round)
 
 
-def come_back(db: Database, event_id: int, raw_name: Any) -> None:
+def come_back(db: Store, event_id: int, raw_name: Any) -> None:
     """A player who left (or was marked as leaving by mistake) is drawn again from the next round on; the rounds in
     between count as absent."""
-    with store.immediate(db):
+    with db.immediate():
         event = load_event(db, event_id)
         found = _player(event, raw_name)
         if found[2] is None:
             raise InvalidEvent([Violation.of("not_left", "name", "{name!r} has not left this event.", name=found[0])])
         _not_over(event)
-        db.execute("UPDATE event_players SET left_round = NULL WHERE event_id = ? AND name = ?", [event_id, found[0]])
+        db.set_player_left(event_id, found[0], None)
 
 
 def _player(event: Event, raw_name: Any) -> tuple[str, int, int | None]:
@@ -661,11 +594,11 @@ def _player(event: Event, raw_name: Any) -> tuple[str, int, int | None]:
 
 # ---- rounds -------------------------------------------------------------------------------------------------------
 
-def draw_round(db: Database, event_id: int) -> int:
+def draw_round(db: Store, event_id: int) -> int:
     """Draw the next round (RULES.md 5.2–5.3): its tables become matches, seat 1 dealing first; each pair of the
     event's ``avoid`` at different tables while any seating allows it. Refused while a round is in play and after
     the last round. The round's number."""
-    with store.immediate(db):
+    with db.immediate():
         event = load_event(db, event_id)
         if event.current is not None and not event.current.over:
             raise Conflict("round_in_play", N_("Round {round} is still being played: the next round is drawn when "
@@ -681,93 +614,84 @@ def draw_round(db: Database, event_id: int) -> int:
         order = event.standings().order() if event.rounds else []
         apart = {frozenset(pair) for pair in event.avoid}
         drawn = club.draw(event.game.seats, present, event.as_played(), event.row["seating"], seed, order, apart)
-        db.execute("INSERT INTO event_rounds (event_id, number, seed, byes, drawn) VALUES (?, ?, ?, ?, ?)",
-                   [event_id, number, seed, jsontext.dumps(list(drawn.byes)), store.now()])
+        db.insert_round(event_id, number, seed, list(drawn.byes))
         for table_number, players in enumerate(drawn.tables, start=1):
-            match_id = store.insert_match(db, event.game.key, list(players), event.row["options"], players[0],
+            match_id = db.insert_match(event.game.key, list(players), event.row["options"], players[0],
                                           place=event.row["name"])
             sync(db, match_id, touch=False)
             log_change("started", match_id)
-            db.execute("INSERT INTO event_tables (event_id, round, number, match_id) VALUES (?, ?, ?, ?)",
-                       [event_id, number, table_number, match_id])
+            db.insert_table(event_id, number, table_number, match_id)
         ensure_links(db, event_id, len(drawn.tables))
         return number
 
 
-def end_table(db: Database, event_id: int, table_number: int) -> None:
+def end_table(db: Store, event_id: int, table_number: int) -> None:
     """The director ends a table of the round in play early: it counts as it stands (RULES.md 5.4), and its match
     takes no more deals."""
-    with store.immediate(db):
+    with db.immediate():
         table = _table_in_play(db, event_id, table_number)
         if table.finished:
             raise Conflict("table_ended", N_("Table {table} has ended already."), table=str(table_number))
-        db.execute("UPDATE event_tables SET ended_by_director = ? WHERE event_id = ? AND round = ? AND number = ?",
-                   [store.now(), event_id, table.round, table_number])
-        store.update_match_fields(db, table.match_id, abandoned=1)  # as ``abandon`` does, inside this transaction
+        db.set_table_ended(event_id, table.round, table_number, store.now())
+        db.update_match_fields(table.match_id, abandoned=1)  # as ``abandon`` does, inside this transaction
         add_event(db, table.match_id, "abandoned", detail={"by": "director"})
         log_change("ended by the director", table.match_id)
         sync(db, table.match_id, from_number=None)
 
 
-def resume_table(db: Database, event_id: int, table_number: int) -> None:
+def resume_table(db: Store, event_id: int, table_number: int) -> None:
     """The director takes up again a table of the latest round that they ended (by mistake): it plays on, and asks
     for its confirmations again (RULES.md 5.4: only the director takes it up again)."""
-    with store.immediate(db):
+    with db.immediate():
         table = _table_in_play(db, event_id, table_number)
         if not table.ended_by_director:
             raise Conflict("table_not_ended", N_("Table {table} was not ended by the director."),
                            table=str(table_number))
-        db.execute("UPDATE event_tables SET ended_by_director = NULL WHERE event_id = ? AND round = ? AND number = ?",
-                   [event_id, table.round, table_number])
-        store.update_match_fields(db, table.match_id, abandoned=0)
+        db.set_table_ended(event_id, table.round, table_number, None)
+        db.update_match_fields(table.match_id, abandoned=0)
         add_event(db, table.match_id, "resumed", detail={"by": "director"})
         log_change("taken up again by the director", table.match_id)
         sync(db, table.match_id, from_number=None)
 
 
-def ensure_links(db: Database, event_id: int, tables: int) -> None:
+def ensure_links(db: Store, event_id: int, tables: int) -> None:
     """A link (a card) for each physical table 1 … ``tables`` that has none yet; a revoked link is not renewed
     here (the director does that: ``renew_table_link``)."""
-    have = {int(row[0]) for row in db.execute("SELECT DISTINCT number FROM event_links WHERE event_id = ?",
-                                              [event_id])}
+    have = db.linked_tables(event_id)
     now = store.now()
     for number in range(1, tables + 1):
         if number not in have:
-            db.execute("INSERT INTO event_links (token, event_id, number, created) VALUES (?, ?, ?, ?)",
-                       [secrets.token_urlsafe(18), event_id, number, now])
+            db.insert_link(event_id, number, secrets.token_urlsafe(18), now)
 
 
-def revoke_table_link(db: Database, event_id: int, table_number: int) -> None:
+def revoke_table_link(db: Store, event_id: int, table_number: int) -> None:
     """The director revokes table ``table_number``'s link: its token stops working at once, in this round and every
     later one (a phone still holding it is told so); the table's next link replaces it (``renew_table_link``)."""
-    with store.immediate(db):
+    with db.immediate():
         _link_of_table(db, event_id, table_number)
-        db.execute("UPDATE event_links SET revoked = ? WHERE event_id = ? AND number = ? AND revoked IS NULL",
-                   [store.now(), event_id, table_number])
+        db.revoke_links(event_id, table_number, store.now())
 
 
-def renew_table_link(db: Database, event_id: int, table_number: int) -> str:
+def renew_table_link(db: Store, event_id: int, table_number: int) -> str:
     """A new link for table ``table_number`` (its card lost, or its link revoked): a new token for the rest of the
     event, and the old one no longer opens anything. The new token."""
     token = secrets.token_urlsafe(18)
-    with store.immediate(db):
+    with db.immediate():
         _link_of_table(db, event_id, table_number)
         now = store.now()
-        db.execute("UPDATE event_links SET revoked = ? WHERE event_id = ? AND number = ? AND revoked IS NULL",
-                   [now, event_id, table_number])
-        db.execute("INSERT INTO event_links (token, event_id, number, created) VALUES (?, ?, ?, ?)",
-                   [token, event_id, table_number, now])
+        db.revoke_links(event_id, table_number, now)
+        db.insert_link(event_id, table_number, token, now)
     return token
 
 
-def _link_of_table(db: Database, event_id: int, table_number: int) -> None:
+def _link_of_table(db: Store, event_id: int, table_number: int) -> None:
     """NotFound unless the event has a physical table ``table_number`` (it has a link, working or revoked)."""
     if load_event(db, event_id).links.get(table_number) is None:
         raise NotFound("not_found", N_("Event {event} has no table {table}."), event=str(event_id),
                        table=str(table_number))
 
 
-def _table_in_play(db: Database, event_id: int, table_number: int) -> EventTable:
+def _table_in_play(db: Store, event_id: int, table_number: int) -> EventTable:
     """Table ``table_number`` of the event's latest round; NotFound when there is none."""
     current = load_event(db, event_id).current
     table = next((t for t in current.tables if t.number == table_number), None) if current else None
@@ -796,38 +720,28 @@ class TableLink:
         return not self.revoked
 
 
-def link_of_token(db: Database, token: str) -> TableLink | None:
+def link_of_token(db: Store, token: str) -> TableLink | None:
     """The table link ``token`` is, working or revoked; None for a token no event has given."""
-    row = db.execute(
-        "SELECT l.event_id, l.number, l.revoked, (SELECT MAX(r.number) FROM event_rounds r WHERE r.event_id = "
-        "l.event_id) FROM event_links l WHERE l.token = ?", [token]).fetchone()
+    row = db.link_row(token)
     if row is None:
         return None
     event_id, number, revoked, latest = int(row[0]), int(row[1]), row[2] is not None, int(row[3] or 0)
-    rounds = db.execute("SELECT round, match_id FROM event_tables WHERE event_id = ? AND number = ? ORDER BY round",
-                        [event_id, number]).fetchall()
+    rounds = db.table_matches(event_id, number)
     current = next((int(m) for r, m in rounds if int(r) == latest), None)
     return TableLink(token, event_id, number, revoked, latest, current, tuple(int(m) for _r, m in rounds))
 
 
-def table_of_token(db: Database, token: str) -> int | None:
+def table_of_token(db: Store, token: str) -> int | None:
     """The match a table link's token opens, while it works: table n of the event's latest round. None for any
     other token (unknown, revoked, or no such table this round)."""
     link = link_of_token(db, token)
     return link.match_id if link is not None and link.works else None
 
 
-def link_closed(db: Database, match_id: int) -> club.Closed | None:
+def link_closed(db: Store, match_id: int) -> club.Closed | None:
     """Why the link of the table whose match is ``match_id`` may no longer change its deals (``club.link_closed``,
     RULES.md 5.6), read in one query; None while it may (and for a match that is no event's table)."""
-    row = db.execute(
-        "SELECT t.round, (SELECT MAX(r.number) FROM event_rounds r WHERE r.event_id = t.event_id), e.rounds, "
-        "t.ended_by_director IS NOT NULL, m.players, "
-        "(SELECT COUNT(DISTINCT c.player) FROM confirmations c WHERE c.match_id = m.id AND c.version = m.version), "
-        "(SELECT COUNT(*) FROM event_tables x JOIN matches y ON y.id = x.match_id WHERE x.event_id = t.event_id "
-        " AND x.round = t.round AND y.finished = 0 AND x.ended_by_director IS NULL) "
-        "FROM event_tables t JOIN events e ON e.id = t.event_id JOIN matches m ON m.id = t.match_id "
-        "WHERE t.match_id = ?", [match_id]).fetchone()
+    row = db.table_closing(match_id)
     if row is None:
         return None
     round_number, latest, planned, ended, players, confirmed_count, playing = row
@@ -883,68 +797,48 @@ class TableView:
         return None
 
 
-def table_view(db: Database, match_id: int) -> TableView | None:
+def table_view(db: Store, match_id: int) -> TableView | None:
     """``TableView`` of a table's match; None for a match of its own."""
-    row = db.execute(
-        "SELECT t.event_id, e.name, e.kind, t.round, t.number, e.rounds, t.ended_by_director IS NOT NULL, "
-        "(SELECT MAX(r.number) FROM event_rounds r WHERE r.event_id = t.event_id) "
-        "FROM event_tables t JOIN events e ON e.id = t.event_id WHERE t.match_id = ?", [match_id]).fetchone()
+    row = db.table_place(match_id)
     if row is None:
         return None
     event_id, name, kind, round_number, number, rounds, ended, latest = row
-    playing = db.execute(
-        "SELECT COUNT(*) FROM event_tables t JOIN matches m ON m.id = t.match_id WHERE t.event_id = ? AND t.round = ? "
-        "AND m.finished = 0 AND t.ended_by_director IS NULL", [event_id, latest]).fetchone()[0]
+    playing = db.tables_playing(event_id, latest)
     status = club.status_of(int(latest), int(rounds), bool(playing))
     later: list[tuple[int, tuple[str, ...]]] = []
     byes: tuple[str, ...] = ()
     if latest > round_number:
-        later = [(int(n), tuple(jsontext.parse(players))) for n, players in db.execute(
-            "SELECT t.number, m.players FROM event_tables t JOIN matches m ON m.id = t.match_id "
-            "WHERE t.event_id = ? AND t.round = ? ORDER BY t.number", [event_id, latest])]
-        found = db.execute("SELECT byes FROM event_rounds WHERE event_id = ? AND number = ?",
-                           [event_id, latest]).fetchone()
-        byes = tuple(jsontext.parse(found[0])) if found else ()
+        later = [(n, tuple(players)) for n, players in db.round_seats(event_id, latest)]
+        byes = tuple(db.round_byes(event_id, latest) or ())
     return TableView(int(event_id), str(name), str(kind), int(round_number), int(number), int(rounds), int(latest),
                      bool(ended), status, tuple(later), byes)
 
 
-def table_state(db: Database, match_id: int) -> str | None:
+def table_state(db: Store, match_id: int) -> str | None:
     """What a table's phone follows besides its match: the event's rounds drawn and planned, its table ended or taken
     up again, its link revoked or renewed, its confirmations — in one query (a live page's validator). None: the
     match is not a table of an event."""
-    row = db.execute(
-        "SELECT (SELECT COUNT(*) FROM event_rounds r WHERE r.event_id = t.event_id), e.rounds, e.edited, "
-        "t.ended_by_director IS NOT NULL, "
-        "(SELECT COUNT(*) FROM event_links l WHERE l.event_id = t.event_id AND l.number = t.number), "
-        "(SELECT COUNT(*) FROM confirmations c WHERE c.match_id = t.match_id), "
-        "(SELECT COUNT(*) FROM event_tables x JOIN matches m ON m.id = x.match_id WHERE x.event_id = t.event_id "
-        " AND x.round = t.round AND m.finished = 0 AND x.ended_by_director IS NULL) "
-        "FROM event_tables t JOIN events e ON e.id = t.event_id WHERE t.match_id = ?", [match_id]).fetchone()
+    row = db.table_state(match_id)
     return None if row is None else ".".join(str(int(x)) for x in row)
 
 
 # ---- confirming a table (RULES.md 5.6) ----------------------------------------------------------------------------
 
-def confirmed(db: Database, match_id: int, version: int) -> tuple[str, ...]:
+def confirmed(db: Store, match_id: int, version: int) -> tuple[str, ...]:
     """Who confirmed the match as it stands: a confirmation holds for the version it was given at (a later
     correction asks for it again)."""
-    return tuple(row[0] for row in db.execute(
-        "SELECT player FROM confirmations WHERE match_id = ? AND version = ? ORDER BY at, player",
-        [match_id, version]))
+    return tuple(player for player, _at in db.confirmations(match_id, version))
 
 
-def confirmations(db: Database, match_id: int, version: int) -> dict[str, str]:
+def confirmations(db: Store, match_id: int, version: int) -> dict[str, str]:
     """Each confirmation of the match as it stands: player → when (an ISO time), for the signature lines of its
     score sheet."""
-    return {row[0]: row[1] for row in db.execute(
-        "SELECT player, at FROM confirmations WHERE match_id = ? AND version = ? ORDER BY at, player",
-        [match_id, version])}
+    return dict(db.confirmations(match_id, version))
 
 
-def confirm(db: Database, match_id: int, raw_player: Any) -> tuple[str, ...]:
+def confirm(db: Store, match_id: int, raw_player: Any) -> tuple[str, ...]:
     """A player of an ended match confirms its result, as they would sign a paper list; who has confirmed it."""
-    with store.immediate(db):
+    with db.immediate():
         match = load(db, match_id)
         key = name_key(raw_player) if isinstance(raw_player, str) else None
         player = next((p for p in match.players if name_key(p) == key), None)
@@ -954,8 +848,7 @@ def confirm(db: Database, match_id: int, raw_player: Any) -> tuple[str, ...]:
         if not (match.finished or match.row["abandoned"]):
             raise Conflict("match_not_over", N_("Match {match} is still being played: its result is confirmed once "
                                                 "it has ended."), match=str(match_id))
-        db.execute("INSERT OR IGNORE INTO confirmations (match_id, player, version, at) VALUES (?, ?, ?, ?)",
-                   [match_id, player, match.version, store.now()])
+        db.add_confirmation(match_id, player, match.version)
         return confirmed(db, match_id, match.version)
 
 

@@ -14,15 +14,14 @@ import hashlib
 import json
 from typing import Any, NamedTuple
 
-from sqlite_utils import Database
-
 from .. import jsontext, store
 from ..games.base import N_, DealResult, InvalidDeal, Table, Tally, Violation, line_to_json
 from ..games.match import DealRecord, ReplayedDeal
+from ..store import Store
 from .base import Conflict, log_change, no_match
-from .events import add_event, latest_entry_of
 from .match import Match, match_from_row
-from .stored import add_facts, by_other_rules, player_row, sync
+from .match_log import add_event, latest_entry_of
+from .stored import add_facts, by_other_rules, load, player_row, sync
 
 MAX_KEY = 255
 DEFAULT_MAX_DEALS = store.DEFAULT_MAX_DEALS
@@ -123,7 +122,7 @@ class Scored(NamedTuple):
 
 
 def enter_deal(
-    db: Database, match_id: int, deal_input: Any, key: str | None = None, max_deals: int = DEFAULT_MAX_DEALS,
+    db: Store, match_id: int, deal_input: Any, key: str | None = None, max_deals: int = DEFAULT_MAX_DEALS,
     expected: Expected = ANY_DEAL, scored: Scored | None = None,
 ) -> Entered:
     """Store a new deal dealt by whoever deals next. Raises NotFound, Conflict or InvalidDeal.
@@ -154,20 +153,42 @@ def enter_deal(
                                         limit=MAX_KEY, length=f"{len(key):,}")])
     digest = body_hash(deal_input) if key else None
     plan = plan_from_snapshot(db, match_id, deal_input, key, digest, max_deals, expected, scored)
-    deal = store.write_grouped(db, (plan, store.acting_device.get()), _write_all) if plan is not None else None
+    deal = db.write_grouped((plan, store.acting_device.get()), _write_all) if plan is not None else None
+    if isinstance(deal, KeyUsed):  # sent again (a retry, a double tap): the deal its key entered
+        return _entered_before(db, match_id, deal, digest)
     if plan is None or deal is None:
         # the match changed meanwhile, or the entry is not the plain case: all of it again, under the lock
-        with store.immediate(db):
+        with db.immediate():
             found = _under_lock(db, match_id, deal_input, key, digest, max_deals, expected, scored)
             if isinstance(found, Entered):
                 return found
-            plan, deal = found, write_plan(db, found, guarded=False)
-            assert deal is not None
+            plan, deal = found, write_plan(db, found, guarded=False, key_known_new=True)
+            assert isinstance(deal, dict)
     log_change("entered", match_id, plan.number)
     return _entered(db, plan, deal)
 
 
-def _write_all(db: Database, items: list[tuple[Plan, str | None]]) -> list[dict[str, Any] | None]:
+class KeyUsed(NamedTuple):
+    """What ``write_plan`` found instead of writing: the idempotency key already entered deal ``number``, with an
+    entry whose hash is ``body_hash`` (None: stored before schema 4)."""
+
+    number: int
+    body_hash: str | None
+
+
+def _entered_before(db: Store, match_id: int, used: KeyUsed | tuple[int, str | None], digest: str | None) -> Entered:
+    """The deal an idempotency key already entered (nothing stored again); the same key with another entry is
+    refused (``idempotency_key_reused``): it is a different deal."""
+    number, stored_hash = used
+    if stored_hash is not None and stored_hash != digest:
+        raise InvalidDeal([Violation.of(
+            "idempotency_key_reused", None,
+            "This idempotency key already entered deal {number} with another entry: send a new key "
+            "for a new deal.", number=number)])
+    return Entered(number, load(db, match_id), True)
+
+
+def _write_all(db: Store, items: list[tuple[Plan, str | None]]) -> list[dict[str, Any] | KeyUsed | None]:
     """The deals of several phones, in one transaction (``store.write_grouped``): each stored only if its match
     is still as its plan found it (a second deal for the same match in the same group is not: it is entered
     again, alone). Each event says which phone entered the deal."""
@@ -197,17 +218,16 @@ class Plan(NamedTuple):
     rows: list[dict[str, Any]]  # its players' rows
 
 
-def plan_from_snapshot(db: Database, match_id: int, deal_input: Any, key: str | None, digest: str | None,
+def plan_from_snapshot(db: Store, match_id: int, deal_input: Any, key: str | None, digest: str | None,
                        max_deals: int, expected: Expected = ANY_DEAL, scored: Scored | None = None) -> Plan | None:
     """The plan made from the match as last committed, outside the write lock; None when the entry is not the
-    plain case (no such match, rules changed, a known key, a finished or abandoned match, a mistake in the
-    entry): then all of it is judged under the lock, against the match as it is then."""
-    row = store.get_match(db, match_id)
+    plain case (no such match, rules changed, a finished or abandoned match, a mistake in the entry): then all of it
+    is judged under the lock, against the match as it is then. Its idempotency key is looked up under the lock, by
+    ``write_plan``: once, where the deal is written."""
+    row = db.get_match(match_id)
     if row is None or by_other_rules(row) or not row.get("player_facts"):
         return None
     if row["abandoned"] or row["finished"] or int(row["deal_count"]) >= max_deals or not expected.fits(row):
-        return None
-    if key and store.deal_for_key(db, match_id, key) is not None:
         return None
     try:
         return _plan(match_from_row(db, row), deal_input, key, digest, scored)
@@ -215,28 +235,21 @@ def plan_from_snapshot(db: Database, match_id: int, deal_input: Any, key: str | 
         return None
 
 
-def _under_lock(db: Database, match_id: int, deal_input: Any, key: str | None, digest: str | None,
+def _under_lock(db: Store, match_id: int, deal_input: Any, key: str | None, digest: str | None,
                 max_deals: int, expected: Expected = ANY_DEAL, scored: Scored | None = None) -> Entered | Plan:
     """Inside the write transaction: the deal an idempotency key already entered, or the plan for a new deal;
     raises NotFound, Conflict (DealTaken, NotNextDeal, DealerChanged, StaleMatch among them) or InvalidDeal."""
-    row = store.get_match(db, match_id)
+    row = db.get_match(match_id)
     if row is None:
         raise no_match(match_id)
     if by_other_rules(row) or not row.get("player_facts"):
         sync(db, match_id, touch=False)  # stored by other rules: replayed once, then entered as usual
-        row = store.get_match(db, match_id)
+        row = db.get_match(match_id)
         assert row is not None
     match = match_from_row(db, row)
-    if key:
-        earlier = store.deal_for_key(db, match_id, key)
-        if earlier is not None:
-            number, stored_hash = earlier
-            if stored_hash is not None and stored_hash != digest:
-                raise InvalidDeal([Violation.of(
-                    "idempotency_key_reused", None,
-                    "This idempotency key already entered deal {number} with another entry: send a new key "
-                    "for a new deal.", number=number)])
-            return Entered(number, match, True)
+    earlier = db.deal_for_key(match_id, key) if key else None  # before the refusals: a retry is answered as before
+    if earlier is not None:
+        return _entered_before(db, match_id, earlier, digest)
     _check_expected(db, match, expected)
     if match.deal_count >= max_deals:
         raise InvalidDeal([too_many_deals(match.deal_count, max_deals)])
@@ -249,12 +262,12 @@ def _under_lock(db: Database, match_id: int, deal_input: Any, key: str | None, d
     return _plan(match, deal_input, key, digest, scored)
 
 
-def refusal(db: Database, match: Match, expected: Expected) -> Conflict | None:
+def refusal(db: Store, match: Match, expected: Expected) -> Conflict | None:
     """Why a new deal meant for ``expected`` cannot be entered into the match as it is now (DealTaken,
     NotNextDeal, DealerChanged, StaleMatch), or None: the entry form says so before Save, the write refuses it."""
     number = expected.number
     if number is not None and number <= match.deal_count:
-        taken = store.get_deal(db, match.id, number)
+        taken = db.get_deal(match.id, number)
         if taken is not None:
             entered = latest_entry_of(db, match.id, number)
             device = store.acting_device.get()
@@ -269,7 +282,7 @@ def refusal(db: Database, match: Match, expected: Expected) -> Conflict | None:
     return None
 
 
-def _check_expected(db: Database, match: Match, expected: Expected) -> None:
+def _check_expected(db: Store, match: Match, expected: Expected) -> None:
     """Refuse a deal meant for another number, dealer or version of the match than the one it has now."""
     refused = refusal(db, match, expected)
     if refused is not None:
@@ -306,22 +319,28 @@ def _plan(match: Match, deal_input: Any, key: str | None, digest: str | None, sc
                 tally, values, rows)
 
 
-def write_plan(db: Database, plan: Plan, guarded: bool) -> dict[str, Any] | None:
+def write_plan(db: Store, plan: Plan, guarded: bool, key_known_new: bool = False) -> dict[str, Any] | KeyUsed | None:
     """Store a plan (inside the write transaction); the stored deal. ``guarded``: only if the match is still as
-    the plan found it — None, and nothing written, when it is not."""
+    the plan found it — None, and nothing written, when it is not. A plan whose idempotency key entered a deal
+    already is not written: ``KeyUsed`` says which (unless the caller looked it up under this lock: ``key_known_new``).
+    """
     match = plan.match
+    if plan.key and not key_known_new:
+        earlier = db.deal_for_key(match.id, plan.key)
+        if earlier is not None:
+            return KeyUsed(*earlier)
     guard = (match.version, match.row["status"], int(match.row["abandoned"] or 0)) if guarded else None
-    if not store.advance_match(db, match.id, plan.values, plan.rows, guard=guard):
+    if not db.advance_match(match.id, plan.values, plan.rows, guard=guard):
         return None
-    deal = store.append_deal(db, match.id, plan.number, plan.dealer, plan.deal_input, plan.result_json, True,
+    deal = db.append_deal(match.id, plan.number, plan.dealer, plan.deal_input, plan.result_json, True,
                              plan.values["tally"])
     if plan.key:
-        store.remember_key(db, match.id, plan.key, plan.number, plan.digest)
+        db.remember_key(match.id, plan.key, plan.number, plan.digest)
     add_event(db, match.id, "entered", plan.number)
     return deal
 
 
-def _entered(db: Database, plan: Plan, deal: dict[str, Any]) -> Entered:
+def _entered(db: Store, plan: Plan, deal: dict[str, Any]) -> Entered:
     match, tally = plan.match, plan.tally
     row = {**match.row, **plan.values, "tally": tally, "totals": dict(tally.totals), "version": match.version + 1,
            "updated": deal["updated"]}

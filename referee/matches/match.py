@@ -6,12 +6,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from sqlite_utils import Database
-
-from .. import jsontext, store
+from .. import jsontext
 from ..games import find_game
 from ..games.base import BaseGame, DealResult, Standing, Table, Tally, Violation, line_from_json
 from ..games.match import DealRecord, MatchState, ReplayedDeal
+from ..store import Store
 from .base import no_deal
 
 
@@ -34,7 +33,7 @@ class Match:
     """A stored match: its standing from the match row, its deals (with their stored results) read when first
     asked for. Nothing is re-scored to show a match."""
 
-    def __init__(self, row: dict[str, Any], game: BaseGame, options: Any, db: Database | None = None,
+    def __init__(self, row: dict[str, Any], game: BaseGame, options: Any, db: Store | None = None,
                  deals: list[dict[str, Any]] | None = None, state: MatchState | None = None,
                  known: dict[int, tuple[dict[str, Any], ReplayedDeal]] | None = None):
         self.row, self.game, self.options = row, game, options
@@ -82,7 +81,7 @@ class Match:
     def deals(self) -> list[dict[str, Any]]:
         if self._deals is None:
             assert self._db is not None
-            self._deals = store.deals_for(self._db, self.id)
+            self._deals = self._db.deals_for(self.id)
         return self._deals
 
     @property
@@ -126,7 +125,7 @@ class Match:
             raise no_deal(self.id, number) from None
 
 
-def match_from_row(db: Database, row: dict[str, Any]) -> Match:
+def match_from_row(db: Store, row: dict[str, Any]) -> Match:
     """The match a row of ``matches`` holds (its options parsed, its tally read); its deals are read when asked for."""
     game = find_game(row["game"])
     options = options_of(game, row["options"])

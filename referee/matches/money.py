@@ -7,12 +7,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from sqlite_utils import Database
-
 from .. import jsontext
 from ..games import money
 from ..games.base import N_, UnknownGame
 from ..games.money import Settlement, Tariff
+from ..store import Store
 from .base import NotFound
 from .club import Event
 from .match import Match
@@ -82,7 +81,7 @@ class MoneyLine:
     provisional: bool
 
 
-def player_money(db: Database, name: str, since: str | None = None, until: str | None = None,
+def player_money(db: Store, name: str, since: str | None = None, until: str | None = None,
                  ) -> tuple[list[MoneyLine], dict[str, int]]:
     """The player's balance of every match and event played with a tariff in the period (dates, inclusive; an
     event's table counts in its event's settlement, not again on its own), newest first, and the sum per currency."""
@@ -97,10 +96,7 @@ def player_money(db: Database, name: str, since: str | None = None, until: str |
         if settled is not None:
             lines.append(MoneyLine(date, "event", event.id, str(event.row["name"]), settled.currency,
                                    settled.balances.get(row.player, 0), event.standings().provisional))
-    for match_id, mine, created, players, totals, options, game_key, status in db.execute(
-            "SELECT m.id, mp.name, m.created, m.players, m.totals, m.options, m.game, m.status "
-            "FROM match_players mp JOIN matches m ON m.id = mp.match_id WHERE mp.name_key = ? "
-            "AND m.id NOT IN (SELECT match_id FROM event_tables) ORDER BY m.created DESC, m.id DESC", [key]):
+    for match_id, mine, created, players, totals, options, game_key, status in db.player_matches_outside_events(key):
         date = str(created)[:10]
         raw = jsontext.parse(options).get("tariff")
         if raw in (None, "none") or not (since or "") <= date <= (until or "9999"):

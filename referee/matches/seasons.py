@@ -7,12 +7,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sqlite_utils import Database
-
-from .. import store
 from ..games import season as rules
 from ..games.base import N_, RuleError, Violation, whole_number
 from ..games.season import LEAGUE_POINTS, LeaguePoints, SeasonTable
+from ..store import Store
 from .base import NotFound
 from .club import Event, load_event
 from .names import name_key
@@ -37,11 +35,10 @@ def no_season(name: str) -> NotFound:
     return NotFound("not_found", N_("No event belongs to the season {season!r}."), season=name)
 
 
-def season_names(db: Database) -> list[dict[str, Any]]:
+def season_names(db: Store) -> list[dict[str, Any]]:
     """Every season, newest event first: its name (as its latest event writes it), games, events and last date."""
     found: dict[str, dict[str, Any]] = {}
-    for season, game, date in db.execute(
-            "SELECT season, game, date FROM events WHERE season IS NOT NULL ORDER BY date DESC, id DESC"):
+    for season, game, date in db.seasons_events():
         entry = found.setdefault(season.casefold(), {"name": season, "games": [], "events": 0, "last": date})
         entry["events"] += 1
         if game not in entry["games"]:
@@ -49,22 +46,18 @@ def season_names(db: Database) -> list[dict[str, Any]]:
     return list(found.values())
 
 
-def season_games(db: Database, name: str) -> list[str]:
+def season_games(db: Store, name: str) -> list[str]:
     """The games of the season's events, most events first; [] for no such season."""
-    return [row[0] for row in db.execute(
-        "SELECT game FROM events WHERE season = ? COLLATE NOCASE GROUP BY game ORDER BY COUNT(*) DESC, game",
-        [name])]
+    return db.season_games(name)
 
 
-def season_events(db: Database, name: str, game: str) -> list[Event]:
+def season_events(db: Store, name: str, game: str) -> list[Event]:
     """The season's events of one game, in the order they were played (date, then as created)."""
-    ids = [row[0] for row in db.execute(
-        "SELECT id FROM events WHERE season = ? COLLATE NOCASE AND game = ? ORDER BY date, id", [name, game])]
-    return [load_event(db, event_id) for event_id in ids]
+    return [load_event(db, event_id) for event_id in db.season_event_ids(name, game)]
 
 
-def settings(db: Database, name: str, game: str) -> Settings:
-    row = db.execute("SELECT best_of, league_points FROM seasons WHERE name = ? AND game = ?", [name, game]).fetchone()
+def settings(db: Store, name: str, game: str) -> Settings:
+    row = db.season_settings(name, game)
     if row is None or row[1] not in LEAGUE_POINTS:
         return DEFAULT
     return Settings(row[0], row[1])
@@ -100,14 +93,12 @@ def read_settings(raw: Mapping[str, Any], base: Settings) -> Settings:
     return Settings(best_of, league_points)
 
 
-def save_settings(db: Database, name: str, game: str, chosen: Settings) -> None:
+def save_settings(db: Store, name: str, game: str, chosen: Settings) -> None:
     """The season's settings for one game (the director's)."""
     if not season_games(db, name):
         raise no_season(name)
-    with store.immediate(db):
-        db.execute("INSERT INTO seasons (name, game, best_of, league_points) VALUES (?, ?, ?, ?) "
-                   "ON CONFLICT (name, game) DO UPDATE SET best_of = excluded.best_of, "
-                   "league_points = excluded.league_points", [name, game, chosen.best_of, chosen.league_points])
+    with db.immediate():
+        db.save_season_settings(name, game, chosen.best_of, chosen.league_points)
 
 
 @dataclass(frozen=True)
@@ -119,7 +110,7 @@ class Season:
     table: SeasonTable
 
 
-def game_of(db: Database, name: str, raw_game: Any) -> str:
+def game_of(db: Store, name: str, raw_game: Any) -> str:
     """The game a season's table is asked for: ``raw_game``, or the season's only game; raises NotFound for no
     such season, InvalidSeason for a game it has no event of (or none named when it has several)."""
     played = season_games(db, name)
@@ -133,7 +124,7 @@ def game_of(db: Database, name: str, raw_game: Any) -> str:
     return str(raw_game)
 
 
-def load_season(db: Database, name: str, game: str, chosen: Settings | None = None,
+def load_season(db: Store, name: str, game: str, chosen: Settings | None = None,
                 order: Callable[[str], Any] = str.casefold) -> Season:
     """The season's table for ``game``, with its own settings or ``chosen`` ones; players on one place listed by
     ``order`` (the reader's sort of names)."""

@@ -8,13 +8,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from sqlite_utils import Database
-
-from .. import jsontext, store
+from .. import jsontext
 from ..fingerprint import rules_fingerprint
 from ..games import find_game
 from ..games.base import BaseGame, DealResult, Tally, line_to_json
 from ..games.match import DealRecord, MatchState, ReplayedDeal, Start, replay
+from ..store import Store
 from .base import no_match
 from .match import Match, match_from_row, options_of, replayed_from_row
 from .names import name_key
@@ -26,21 +25,21 @@ def by_other_rules(row: Mapping[str, Any]) -> bool:
     return row.get("fingerprint") != rules_fingerprint(row["game"])
 
 
-def load(db: Database, match_id: int) -> Match:
+def load(db: Store, match_id: int) -> Match:
     """A match as stored. One stored by other rules (another fingerprint, or before results were stored) is
     replayed once and stored again first."""
-    row = store.get_match(db, match_id)
+    row = db.get_match(match_id)
     if row is None:
         raise no_match(match_id)
     if by_other_rules(row):
-        if db.conn.in_transaction:
+        if db.in_transaction:
             sync(db, match_id, touch=False)
         else:
-            with store.immediate(db):
-                fresh = store.get_match(db, match_id)
+            with db.immediate():
+                fresh = db.get_match(match_id)
                 if fresh is not None and by_other_rules(fresh):
                     sync(db, match_id, touch=False)
-        row = store.get_match(db, match_id)
+        row = db.get_match(match_id)
         assert row is not None
     return match_from_row(db, row)
 
@@ -56,21 +55,21 @@ def _start_before(game: BaseGame, players: tuple[str, ...], options: Any, row: d
     return Start(tally, game.judge(players, tally, options), ended_at, last_dealer)
 
 
-def sync(db: Database, match_id: int, touch: bool = True, from_number: int | None = 1) -> Match:
+def sync(db: Store, match_id: int, touch: bool = True, from_number: int | None = 1) -> Match:
     """Recompute a match from deal ``from_number`` on (``None``: no deal changed, only the standing) and keep
     what is stored about it in step, inside the caller's transaction: each replayed deal's result, running
     tally and flags; the match's standing, version and rules fingerprint; and, per player, the figures the
     history and the player pages read. Called outside a transaction, it takes one."""
-    if not db.conn.in_transaction:
-        with store.immediate(db):
+    if not db.in_transaction:
+        with db.immediate():
             return sync(db, match_id, touch, from_number)
-    row = store.get_match(db, match_id)
+    row = db.get_match(match_id)
     if row is None:
         raise no_match(match_id)
     game = find_game(row["game"])
     options = options_of(game, row["options"])
     players = tuple(row["players"])
-    deals = store.deals_for(db, match_id)
+    deals = db.deals_for(match_id)
     if by_other_rules(row) or any(not d.get("tally") for d in deals):
         from_number = 1  # results missing or computed by other rules: every deal again
     k = len(deals) + 1 if from_number is None else from_number
@@ -80,24 +79,22 @@ def sync(db: Database, match_id: int, touch: bool = True, from_number: int | Non
                    [DealRecord(d["number"], d["dealer"], d["input"], d["void"]) for d in later],
                    ended_by_hand=row["ended_by_hand"], start=_start_before(game, players, options, row, earlier))
     by_number = {d["number"]: d for d in later}
-    store.store_results(db, [(by_number[r.record.number]["id"], *_stored(r)) for r in state.deals])
+    db.store_results([(by_number[r.record.number]["id"], *_stored(r)) for r in state.deals])
     # every deal's result, as now stored: the player figures are built from them (no scoring)
     counted = [d for d in [*(replayed_from_row(d) for d in earlier), *state.deals] if d.counted]
     facts = {p: _facts(game, p, counted) for p in players}
     _store_standing(db, row, game, state, facts, len(deals), touch)
-    fresh = store.get_match(db, match_id)
+    fresh = db.get_match(match_id)
     assert fresh is not None
     return match_from_row(db, fresh)
 
 
-def _store_standing(db: Database, row: Mapping[str, Any], game: BaseGame, state: MatchState,
+def _store_standing(db: Store, row: Mapping[str, Any], game: BaseGame, state: MatchState,
                     facts: dict[str, dict[str, int]], deal_count: int, touch: bool) -> None:
     """The match's standing after a replay, and its players' rows, stored."""
     match_id, players = row["id"], tuple(row["players"])
     status = "finished" if state.finished else ("abandoned" if row.get("abandoned") else "in_progress")
-    store.store_standing(
-        db,
-        match_id,
+    db.store_standing(match_id,
         {
             "status": status,
             "winner": state.standing.winner,
@@ -113,9 +110,7 @@ def _store_standing(db: Database, row: Mapping[str, Any], game: BaseGame, state:
         },
         touch=touch,
     )
-    store.replace_match_players(
-        db,
-        match_id,
+    db.replace_match_players(match_id,
         [
             player_row(
                 match_id, seat, player, game, row["created"], status, state.standing.winner, state.totals, facts[player]
@@ -163,16 +158,16 @@ def player_row(match_id: int, seat: int, player: str, game: BaseGame, created: s
             "created": created, "status": status, "total": int(totals.get(player, 0)), "result": result, "facts": facts}
 
 
-def backfill_summaries(db: Database) -> int:
+def backfill_summaries(db: Store) -> int:
     """Build the per-player summaries of matches that have none (stored before schema 2)."""
-    missing = store.matches_without_summary(db)
+    missing = db.matches_without_summary()
     if missing:
-        with store.immediate(db):
+        with db.immediate():
             for match_id in missing:
                 sync(db, match_id, touch=False)
     return len(missing)
 
 
-def list_summaries(db: Database, status: str | None = None, limit: int = 20) -> list[dict[str, Any]]:
+def list_summaries(db: Store, status: str | None = None, limit: int = 20) -> list[dict[str, Any]]:
     """The newest matches (``status``: only those), as the home page lists them."""
-    return store.list_matches(db, status, limit)
+    return db.list_matches(status, limit)

@@ -8,22 +8,21 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from sqlite_utils import Database
-
 from .. import store
 from ..games.base import InvalidDeal, Line, Table
-from .events import describe_event, last_redoable, last_undoable
+from ..store import Store
 from .match import Match, status_of
+from .match_log import describe_event, last_redoable, last_undoable
 from .money import match_settlement, settlement_to_json
 
 
 def deal_to_json(
-    db: Database, match: Match, deal: dict[str, Any], revisions_of: list[dict[str, Any]] | None = None
+    db: Store, match: Match, deal: dict[str, Any], revisions_of: list[dict[str, Any]] | None = None
 ) -> dict[str, Any]:
     replayed = match.replayed(deal["number"])
     table = Table(match.players, deal["dealer"])
     revisions = []
-    for rev in store.revisions_for(db, deal["id"]) if revisions_of is None else revisions_of:
+    for rev in db.revisions_for(deal["id"]) if revisions_of is None else revisions_of:
         try:
             result = match.game.score(rev["input"], table, match.options).to_dict()
         except InvalidDeal:
@@ -48,7 +47,7 @@ def deal_to_json(
     }
 
 
-def match_to_json(db: Database, match: Match, deals_after: int = 0, say: Callable[[Line], str] = str) -> dict[str, Any]:
+def match_to_json(db: Store, match: Match, deals_after: int = 0, say: Callable[[Line], str] = str) -> dict[str, Any]:
     """The whole match; ``deals_after``: only the deals numbered above it (a phone that has the others); ``say``
     writes the descriptions of its undo and redo."""
     standing = match.standing
@@ -56,7 +55,7 @@ def match_to_json(db: Database, match: Match, deals_after: int = 0, say: Callabl
     shown = [d for d in match.deals if d["number"] > deals_after]
     device = store.acting_device.get()
     can_undo, can_redo = last_undoable(db, match.id), last_redoable(db, match.id)
-    by_deal = store.revisions_for_match(db, match.id) if any(d["version"] > 1 for d in shown) else {}
+    by_deal = db.revisions_for_match(match.id) if any(d["version"] > 1 for d in shown) else {}
     return {
         "id": match.id,
         "game": match.game.key,

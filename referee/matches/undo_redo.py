@@ -5,13 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlite_utils import Database
-
-from .. import store
 from ..games.base import N_
+from ..store import Store
 from .base import Conflict, log_change
 from .changes import not_the_director_s
-from .events import (
+from .match import Match
+from .match_log import (
     DEAL_EVENTS,
     add_event,
     describe_event,
@@ -21,7 +20,6 @@ from .events import (
     standing_undo,
     undo_of,
 )
-from .match import Match
 from .stored import load, sync
 
 
@@ -33,17 +31,17 @@ class OutOfTurn(Conflict):
         super().__init__("not_last_action", template, **params)
 
 
-def _deal_back_to(db: Database, match: Match, number: int, version: int | None, action: str) -> None:
+def _deal_back_to(db: Store, match: Match, number: int, version: int | None, action: str) -> None:
     """Make ``version`` of a deal its current one again, as a new version (nothing is deleted)."""
     deal = match.deal(number)
-    earlier = next((r for r in store.revisions_for(db, deal["id"]) if r["version"] == version), None)
+    earlier = next((r for r in db.revisions_for(deal["id"]) if r["version"] == version), None)
     if earlier is None:
         raise Conflict("no_earlier_version", N_("Deal {number} has no earlier version to go back to."),
                        number=str(number))
-    store.revise_deal(db, deal, action, deal_input=earlier["input"], void=earlier["void"])
+    db.revise_deal(deal, action, deal_input=earlier["input"], void=earlier["void"])
 
 
-def _out_of_turn(verb: str, wanted: dict[str, Any] | None, latest: dict[str, Any] | None, db: Database,
+def _out_of_turn(verb: str, wanted: dict[str, Any] | None, latest: dict[str, Any] | None, db: Store,
                  match_id: int, noun: str, device: str | None) -> OutOfTurn:
     undoing = verb == "undo"
     if wanted is None:
@@ -64,11 +62,11 @@ def _out_of_turn(verb: str, wanted: dict[str, Any] | None, latest: dict[str, Any
                      else N_("Not redone: {what} cannot be redone now."), latest, what=what)
 
 
-def undo(db: Database, match_id: int, event_id: int, device: str | None = None) -> tuple[dict[str, Any], Match]:
+def undo(db: Store, match_id: int, event_id: int, device: str | None = None) -> tuple[dict[str, Any], Match]:
     """Undo exactly the action ``event_id``; refused (OutOfTurn, nothing changed) unless it is still the
     last action on the match, so a phone never undoes another phone's entry made a second earlier.
     What the action changed is kept as a version, never deleted."""
-    with store.immediate(db):
+    with db.immediate():
         match = load(db, match_id)
         event = last_undoable(db, match_id)
         if event is None or event["id"] != event_id:
@@ -86,23 +84,23 @@ def undo(db: Database, match_id: int, event_id: int, device: str | None = None) 
             deal = match.deal(number)
             detail["from_version"] = deal["version"]
             if action == "entered":
-                store.revise_deal(db, deal, "undone", void=True)
+                db.revise_deal(deal, "undone", void=True)
             else:
                 _deal_back_to(db, match, number, event["detail"].get("from_version", deal["version"] - 1), "undone")
         elif action == "ended":
-            store.update_match_fields(db, match_id, ended_by_hand=0)
+            db.update_match_fields(match_id, ended_by_hand=0)
         elif action in ("abandoned", "resumed"):
-            store.update_match_fields(db, match_id, abandoned=int(action == "resumed"))
-        store.mark_event_undone(db, event["id"])
+            db.update_match_fields(match_id, abandoned=int(action == "resumed"))
+        db.mark_action_undone(event["id"])
         add_event(db, match_id, "undone", number, detail)
         log_change(f"undid {action}", match_id, number)
         return event, sync(db, match_id, from_number=number)
 
 
-def redo(db: Database, match_id: int, event_id: int, device: str | None = None) -> tuple[dict[str, Any], Match]:
+def redo(db: Store, match_id: int, event_id: int, device: str | None = None) -> tuple[dict[str, Any], Match]:
     """Bring back the action ``event_id`` that the last undo undid; refused (OutOfTurn, nothing changed)
     when another action came after that undo."""
-    with store.immediate(db):
+    with db.immediate():
         match = load(db, match_id)
         standing = standing_undo(db, match_id)
         event = standing[1] if standing else None
@@ -119,11 +117,11 @@ def redo(db: Database, match_id: int, event_id: int, device: str | None = None) 
         if action in DEAL_EVENTS:
             _deal_back_to(db, match, number, undo_event["detail"].get("from_version"), "redone")
         elif action == "ended":
-            store.update_match_fields(db, match_id, ended_by_hand=1)
+            db.update_match_fields(match_id, ended_by_hand=1)
         elif action in ("abandoned", "resumed"):
-            store.update_match_fields(db, match_id, abandoned=int(action == "abandoned"))
-        store.mark_event_undone(db, event["id"], False)
-        store.mark_event_undone(db, undo_event["id"])
+            db.update_match_fields(match_id, abandoned=int(action == "abandoned"))
+        db.mark_action_undone(event["id"], False)
+        db.mark_action_undone(undo_event["id"])
         add_event(db, match_id, "redone", number, {"redid": event["id"]})
         log_change(f"redid {action}", match_id, number)
         return event, sync(db, match_id, from_number=number)

@@ -8,9 +8,8 @@ import io
 from collections.abc import Iterator
 from typing import Any
 
-from sqlite_utils import Database
-
 from .. import games, matches
+from ..store import Store
 from .export import CHUNK, _unreadable_match, started
 
 CSV_SEATS = max(game.seats for game in games.GAMES)  # the CSV's columns, fixed when Referee starts
@@ -28,12 +27,12 @@ def _cell(value: Any) -> Any:
     return value
 
 
-def deals_csv(db: Database, match_ids: list[int] | None = None) -> str:
+def deals_csv(db: Store, match_ids: list[int] | None = None) -> str:
     """``deals_csv_text`` at once."""
     return "".join(deals_csv_text(db, match_ids))
 
 
-def deals_csv_text(db: Database, match_ids: list[int] | None = None) -> Iterator[str]:
+def deals_csv_text(db: Store, match_ids: list[int] | None = None) -> Iterator[str]:
     """One row per deal (``None``: every match), as text a piece at a time (``started``: a match that is not there
     raises ``matches.NotFound`` at once). ``created`` is when the deal was first entered; ``score_n`` is what the
     deal counts for seat n (blank for a void deal or one after the end), ``total_n`` the running total after it.
@@ -41,13 +40,13 @@ def deals_csv_text(db: Database, match_ids: list[int] | None = None) -> Iterator
     return started(_csv_pieces(db, match_ids))
 
 
-def _csv_pieces(db: Database, match_ids: list[int] | None) -> Iterator[str]:
+def _csv_pieces(db: Store, match_ids: list[int] | None) -> Iterator[str]:
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(CSV_HEADER)
     whole_archive = match_ids is None
     if match_ids is None:
-        match_ids = [row[0] for row in db.execute("SELECT id FROM matches ORDER BY id").fetchall()]
+        match_ids = db.all_match_ids()
     for match_id in match_ids:
         try:
             match = matches.load(db, match_id)

@@ -7,13 +7,12 @@ from __future__ import annotations
 import itertools
 import json
 import logging
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
-from sqlite_utils import Database
-
-from .. import jsontext, matches, store
+from .. import jsontext, matches
 from ..matches import club
+from ..store import Store, now
 from .base import FORMAT, VERSION
 
 # The document is written as text a piece at a time (``export_text``): the head, then each match — its fields and
@@ -24,7 +23,7 @@ from .base import FORMAT, VERSION
 CHUNK = 64 * 1024  # characters of JSON text sent at a time
 
 
-def export_text(db: Database, match_ids: list[int] | None = None) -> Iterator[str]:
+def export_text(db: Store, match_ids: list[int] | None = None) -> Iterator[str]:
     """The export document of some matches (``None``: every match, oldest first by local id, so an import keeps the
     order, then every event and every season's settings; with ``match_ids`` their lists are empty) as JSON text, a
     piece at a time, ending with a newline. With ``match_ids`` a match that cannot be read raises
@@ -41,22 +40,22 @@ def started(pieces: Iterator[str]) -> Iterator[str]:
     return itertools.chain(() if first is None else (first,), pieces)
 
 
-def export_match(db: Database, match_id: int) -> dict[str, Any]:
+def export_match(db: Store, match_id: int) -> dict[str, Any]:
     """One match as an export document; raises ``matches.NotFound``."""
     return json.loads("".join(export_text(db, [match_id])))
 
 
-def export_archive(db: Database) -> dict[str, Any]:
+def export_archive(db: Store) -> dict[str, Any]:
     """Every match, event and season as an export document (``export_text``, read back), damaged ones under
     ``unreadable``."""
     return json.loads("".join(export_text(db)))
 
 
-def _export_pieces(db: Database, match_ids: list[int] | None) -> Iterator[str]:
+def _export_pieces(db: Store, match_ids: list[int] | None) -> Iterator[str]:
     whole = match_ids is None
-    ids = [row[0] for row in db.execute("SELECT id FROM matches ORDER BY id").fetchall()] if whole else match_ids
+    ids = db.all_match_ids() if whole else match_ids
     out = _Pieces()
-    head = jsontext.dumps({"format": FORMAT, "version": VERSION, "exported": store.now()})
+    head = jsontext.dumps({"format": FORMAT, "version": VERSION, "exported": now()})
     out.put(head[:-1] + ',"matches":[')
     unreadable: list[dict[str, Any]] = []
     separator = ""
@@ -73,7 +72,7 @@ def _export_pieces(db: Database, match_ids: list[int] | None) -> Iterator[str]:
         out.put(separator + opening)
         separator = ","
         comma = ""
-        for event in store.iter_events(db, match_id):
+        for event in db.iter_actions(match_id):
             out.put(comma + jsontext.dumps({"deal_number": event["deal_number"], "action": event["action"],
                                             "at": event["at"], "detail": event["detail"], "undone": event["undone"]}))
             comma = ","
@@ -90,20 +89,20 @@ def _export_pieces(db: Database, match_ids: list[int] | None) -> Iterator[str]:
     yield out.take()
 
 
-def _confirmations(db: Database, match: matches.Match) -> list[dict[str, str]]:
+def _confirmations(db: Store, match: matches.Match) -> list[dict[str, str]]:
     """Who confirmed the match's result as it stands (RULES.md 5.6: a confirmation of an earlier version no longer
     counts, and is not exported)."""
     return [{"player": player, "at": at} for player, at in club.confirmations(db, match.id, match.version).items()]
 
 
-def _club_pieces(db: Database, out: _Pieces, whole: bool, unreadable_ids: set[int],
+def _club_pieces(db: Store, out: _Pieces, whole: bool, unreadable_ids: set[int],
                  unreadable: list[dict[str, Any]]) -> Iterator[str]:
     """The document's ``events`` and ``seasons``: every one of the archive's, none in an export of some matches. An
     event that cannot be read, or one with a table whose match could not be (``unreadable_ids``), is listed under
     ``unreadable`` instead: the file must hold every match its events name."""
     out.put(',"events":[')
     separator = ""
-    for (event_id,) in db.execute("SELECT id FROM events ORDER BY id").fetchall() if whole else ():
+    for event_id in db.all_event_ids() if whole else ():
         try:
             text = jsontext.dumps(_event_document(db, event_id, unreadable_ids))
         except Exception as exc:  # noqa: BLE001 - one damaged event must not cost the whole archive
@@ -113,9 +112,8 @@ def _club_pieces(db: Database, out: _Pieces, whole: bool, unreadable_ids: set[in
         separator = ","
         if out.full():
             yield out.take()
-    seasons = [{"name": name, "game": game, "best_of": best_of, "league_points": league_points}
-               for name, game, best_of, league_points in db.execute(
-                   "SELECT name, game, best_of, league_points FROM seasons ORDER BY name, game")] if whole else []
+    seasons = [{"name": s["name"], "game": s["game"], "best_of": s["best_of"], "league_points": s["league_points"]}
+               for s in db.all_season_settings()] if whole else []
     out.put('],"seasons":' + jsontext.dumps(seasons))
 
 
@@ -123,24 +121,17 @@ class _TableNotExported(Exception):
     """An event's table whose match is not in the file."""
 
 
-def _event_document(db: Database, event_id: int, unreadable_ids: set[int]) -> dict[str, Any]:
+def _event_document(db: Store, event_id: int, unreadable_ids: set[int]) -> dict[str, Any]:
     """One event of the document: its fields, its players in the order they joined, and its rounds with their
     tables, each naming its match by uid — never its link's token."""
     (uid, name, date, game, options, rounds, round_length, seating, season, tariff, seed, created, kind,
-     avoid) = db.execute(
-        "SELECT uid, name, date, game, options, rounds, round_length, seating, season, tariff, seed, created, kind, "
-        "avoid FROM events WHERE id = ?", [event_id]).fetchone()
-    players = [{"name": player, "joined_round": joined, "left_round": left} for player, joined, left in db.execute(
-        "SELECT name, joined_round, left_round FROM event_players WHERE event_id = ? ORDER BY position", [event_id])]
-    revoked_links = {number: at for number, at in db.execute(
-        "SELECT number, MAX(revoked) FROM event_links WHERE event_id = ? GROUP BY number "
-        "HAVING COUNT(*) = COUNT(revoked)", [event_id])}  # tables whose every link is revoked
-    latest = max((r[0] for r in db.execute("SELECT number FROM event_rounds WHERE event_id = ?", [event_id])),
-                 default=0)
+     avoid) = db.exported_event_fields(event_id)  # type: ignore[misc]  # None (no such event): it is unreadable
+    players = [{"name": player, "joined_round": joined, "left_round": left}
+               for player, joined, left in db.exported_event_players(event_id)]
+    revoked_links = db.revoked_event_tables(event_id)  # tables whose every link is revoked
+    latest = db.latest_event_round(event_id)
     tables: dict[int, list[dict[str, Any]]] = {}
-    for round_number, number, match_id, match_uid, ended in db.execute(
-            "SELECT t.round, t.number, t.match_id, m.uid, t.ended_by_director FROM event_tables t "
-            "LEFT JOIN matches m ON m.id = t.match_id WHERE t.event_id = ? ORDER BY t.round, t.number", [event_id]):
+    for round_number, number, match_id, match_uid, ended in db.exported_event_tables(event_id):
         if match_uid is None or match_id in unreadable_ids:
             raise _TableNotExported(f"round {round_number}, table {number}: match {match_id} could not be read")
         revoked = revoked_links.get(number) if round_number == latest else None  # as the round in play had it
@@ -148,25 +139,25 @@ def _event_document(db: Database, event_id: int, unreadable_ids: set[int]) -> di
             {"table": number, "match": match_uid, "ended_by_director": ended, "revoked": revoked})
     drawn = [{"round": number, "seed": round_seed, "drawn": at, "byes": jsontext.parse(byes),
               "tables": tables.get(number, [])}
-             for number, round_seed, byes, at in db.execute(
-                 "SELECT number, seed, byes, drawn FROM event_rounds WHERE event_id = ? ORDER BY number", [event_id])]
+             for number, round_seed, byes, at in db.exported_event_rounds(event_id)]
     return {"uid": uid, "name": name, "date": date, "game": game, "options": jsontext.parse(options),
             "rounds": rounds, "round": round_length, "seating": seating, "season": season, "tariff": tariff,
             "seed": seed, "created": created, "kind": kind, "avoid": jsontext.parse(avoid), "players": players,
             "drawn": drawn}
 
 
-def _uid_of_unreadable(db: Database, table: str, noun: str, row_id: int, exc: Exception) -> str | None:
-    """The uid of a match or event (``table``) that could not be read, logged as such; None when even that fails."""
+def _uid_of_unreadable(uid_of: Callable[[int], str | None], noun: str, row_id: int, exc: Exception) -> str | None:
+    """The uid of a match or event (``uid_of``: ``db.match_uid``, ``db.event_uid``) that could not be read, logged as
+    such; None when even that fails."""
     logging.getLogger("referee").error("export: %s %s cannot be read: %r", noun, row_id, exc)
     try:
-        return db.execute(f"SELECT uid FROM {table} WHERE id = ?", [row_id]).fetchone()[0]
+        return uid_of(row_id)
     except Exception:  # noqa: BLE001
         return None
 
 
-def _unreadable_event(db: Database, event_id: int, exc: Exception) -> dict[str, Any]:
-    uid = _uid_of_unreadable(db, "events", "event", event_id, exc)
+def _unreadable_event(db: Store, event_id: int, exc: Exception) -> dict[str, Any]:
+    uid = _uid_of_unreadable(db.event_uid, "event", event_id, exc)
     said = str(exc)[:200] if isinstance(exc, _TableNotExported) else f"{type(exc).__name__}: {str(exc)[:200]}"
     return {"event": event_id, "uid": uid,
             "reason": f"Event {event_id} could not be read ({said}); it is not in this file."}
@@ -192,8 +183,8 @@ class _Pieces:
         return text
 
 
-def _unreadable_match(db: Database, match_id: int, exc: Exception) -> dict[str, Any]:
-    uid = _uid_of_unreadable(db, "matches", "match", match_id, exc)
+def _unreadable_match(db: Store, match_id: int, exc: Exception) -> dict[str, Any]:
+    uid = _uid_of_unreadable(db.match_uid, "match", match_id, exc)
     return {
         "id": match_id,
         "uid": uid,
@@ -202,19 +193,13 @@ def _unreadable_match(db: Database, match_id: int, exc: Exception) -> dict[str, 
     }
 
 
-def _match_opening(db: Database, match: matches.Match) -> str:
+def _match_opening(db: Store, match: matches.Match) -> str:
     """A match of the document as JSON text up to its list of actions (left open: they follow)."""
     row = match.row
-    revisions: dict[int, list[dict[str, Any]]] = {}
-    for rev in db.query(
-        "SELECT r.* FROM deal_revisions r JOIN deals d ON d.id = r.deal_id WHERE d.match_id = ? "
-        "ORDER BY r.deal_id, r.version",
-        [match.id],
-    ):
-        revisions.setdefault(rev["deal_id"], []).append(
-            {"version": rev["version"], "input": json.loads(rev["input"]), "void": bool(rev["void"]),
-             "action": rev["action"], "at": rev["at"], "replaced_at": rev["replaced_at"]}
-        )
+    revisions = {deal_id: [{"version": rev["version"], "input": rev["input"], "void": rev["void"],
+                            "action": rev["action"], "at": rev["at"], "replaced_at": rev["replaced_at"]}
+                           for rev in revs]
+                 for deal_id, revs in db.revisions_for_match(match.id).items()}  # input parsed, void a bool
     fields = {
         "uid": row["uid"],
         "game": match.game.key,

@@ -5,15 +5,13 @@ uid is already here is skipped; a season's settings already here are kept."""
 from __future__ import annotations
 
 import json
-import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlite_utils import Database
-
-from .. import jsontext, matches, store
+from .. import jsontext, matches
 from ..games.base import Violation
 from ..matches import club
+from ..store import Store
 from .base import InvalidImport
 from .club_validation import _CLUB, _IncomingEvent, _present
 from .problems import _Problems, _TooMany
@@ -33,7 +31,7 @@ class ImportReport:
                 "events_skipped": self.events_skipped}
 
 
-def import_data(db: Database, data: Any, max_deals: int = matches.DEFAULT_MAX_DEALS,
+def import_data(db: Store, data: Any, max_deals: int = matches.DEFAULT_MAX_DEALS,
                 max_events: int = matches.DEFAULT_MAX_EVENTS) -> ImportReport:
     """Import an export document (already parsed from JSON). Raises InvalidImport with the problems found
     (reading stops after MAX_PROBLEMS), and then stores nothing; otherwise stores, in one transaction, every match
@@ -44,13 +42,12 @@ def import_data(db: Database, data: Any, max_deals: int = matches.DEFAULT_MAX_DE
     except _TooMany as exc:
         raise InvalidImport(exc.problems) from None
     report = ImportReport()
-    with store.immediate(db):
-        new_events = [e for e in document.events
-                      if not db.execute("SELECT 1 FROM events WHERE uid = ?", [e.uid]).fetchone()]
+    with db.immediate():
+        new_events = [e for e in document.events if not db.has_event_uid(e.uid)]
         new_uids = {e.uid for e in new_events}
         _check_tables(db, new_events, document.matches)  # raises InvalidImport: nothing is written yet
         for m in document.matches:
-            if db.execute("SELECT 1 FROM matches WHERE uid = ?", [m.uid]).fetchone():
+            if db.has_match_uid(m.uid):
                 report.skipped.append(m.uid)
                 continue
             report.imported.append(_write(db, m))
@@ -59,77 +56,52 @@ def import_data(db: Database, data: Any, max_deals: int = matches.DEFAULT_MAX_DE
                 report.events_skipped.append(e.uid)
                 continue
             report.events_imported.append(_write_event(db, e))
-        db.conn.executemany(
-            "INSERT INTO seasons (name, game, best_of, league_points) VALUES (?, ?, ?, ?) "
-            "ON CONFLICT (name, game) DO NOTHING",  # the settings here are kept
+        db.add_missing_seasons(  # the settings here are kept
             [(s["name"], s["game"], s["best_of"], s["league_points"]) for s in document.seasons])
     return report
 
 
-def _write(db: Database, m: _Incoming) -> int:
+def _write(db: Store, m: _Incoming) -> int:
     """Store one match exactly as the file has it (plain INSERTs: an archive has hundreds of thousands of rows),
     then rebuild its summaries without touching ``updated``."""
-    match_id = store.insert_match(
-        db, m.game.key, m.players, m.options, m.first_dealer, place=m.place, note=m.note, uid=m.uid, created=m.created,
-    )
-    db.execute(
-        "UPDATE matches SET updated = ?, abandoned = ?, ended_by_hand = ? WHERE id = ?",
-        [m.updated, int(m.abandoned), int(m.ended_by_hand), match_id],
-    )
+    match_id = db.insert_match(m.game.key, m.players, m.options, m.first_dealer, place=m.place, note=m.note,
+                               uid=m.uid, created=m.created)
+    db.set_imported_match(match_id, m.updated, m.abandoned, m.ended_by_hand)
     for d in m.deals:
-        cursor = db.execute(
-            "INSERT INTO deals (match_id, number, dealer, input, void, version, last_action, created, updated) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [match_id, d["number"], d["dealer"], _json(d["input"]), int(d["void"]), d["version"], d["last_action"],
-             d["created"], d["updated"]],
-        )
-        deal_id = cursor.lastrowid
-        db.conn.executemany(
-            "INSERT INTO deal_revisions (deal_id, version, input, void, action, at, replaced_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [
-                (deal_id, r["version"], _json(r["input"]), int(r["void"]), r["action"], r["at"], r["replaced_at"])
-                for r in d["revisions"]
-            ],
-        )
-    db.conn.executemany(
-        "INSERT INTO match_events (match_id, deal_number, action, at, detail, undone) VALUES (?, ?, ?, ?, ?, ?)",
+        deal_id = db.import_deal(match_id, d["number"], d["dealer"], _json(d["input"]), d["void"], d["version"],
+                                 d["last_action"], d["created"], d["updated"])
+        db.import_revisions([
+            (deal_id, r["version"], _json(r["input"]), int(r["void"]), r["action"], r["at"], r["replaced_at"])
+            for r in d["revisions"]
+        ])
+    db.import_actions(
         [(match_id, e["deal_number"], e["action"], e["at"], _json(e["detail"]), int(e["undone"])) for e in m.events],
     )
     matches.sync(db, match_id, touch=False)
     # A confirmation holds for the match as it stands (RULES.md 5.6): its version here, after the rebuild.
-    version = db.execute("SELECT version FROM matches WHERE id = ?", [match_id]).fetchone()[0]
-    db.conn.executemany(
-        "INSERT INTO confirmations (match_id, player, version, at) VALUES (?, ?, ?, ?)",
-        [(match_id, c["player"], version, c["at"]) for c in m.confirmations],
-    )
+    version = db.match_version(match_id)
+    db.import_confirmations([(match_id, c["player"], version, c["at"]) for c in m.confirmations])
     return match_id
 
 
-def _write_event(db: Database, e: _IncomingEvent) -> int:
+def _write_event(db: Store, e: _IncomingEvent) -> int:
     """Store one event as the file has it, its tables on the matches of the same uid, and a new link for each of its
     physical tables (the file holds no token: the old links open nothing here; the director prints new cards)."""
-    cursor = db.execute(
-        "INSERT INTO events (name, date, game, options, rounds, round_length, seating, season, tariff, seed, "
-        "created, uid, kind, avoid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [e.name, e.date, e.game.key, jsontext.dumps(e.options), e.rounds, e.round_length, e.seating, e.season,
-         e.tariff, e.seed, e.created, e.uid, e.kind, jsontext.dumps(e.avoid)])
-    event_id = int(cursor.lastrowid or 0)
-    db.conn.executemany(
-        "INSERT INTO event_players (event_id, position, name, joined_round, left_round) VALUES (?, ?, ?, ?, ?)",
-        [(event_id, position, name, joined, left) for position, (name, joined, left) in enumerate(e.players)])
+    event_id = db.import_event(e.name, e.date, e.game.key, jsontext.dumps(e.options), e.rounds, e.round_length,
+                               e.seating, e.season, e.tariff, e.seed, e.created, e.uid, e.kind,
+                               jsontext.dumps(e.avoid))
+    db.import_event_players(event_id, e.players)
     for r in e.drawn:
-        db.execute("INSERT INTO event_rounds (event_id, number, seed, byes, drawn) VALUES (?, ?, ?, ?, ?)",
-                   [event_id, r["number"], r["seed"], jsontext.dumps(r["byes"]), r["drawn"]])
+        db.import_event_round(event_id, r["number"], r["seed"], jsontext.dumps(r["byes"]), r["drawn"])
         for t in r["tables"]:
-            match_id = db.execute("SELECT id FROM matches WHERE uid = ?", [t["match"]]).fetchone()[0]
-            db.execute("INSERT INTO event_tables (event_id, round, number, match_id, ended_by_director) "
-                       "VALUES (?, ?, ?, ?, ?)", [event_id, r["number"], t["number"], match_id, t["ended_by_director"]])
+            match_id = db.match_id_of_uid(t["match"])
+            if match_id is None:  # cannot be: ``_check_tables`` found it here or in the file (written above)
+                raise RuntimeError(f"the match {t['match']} of an event's table is not there")
+            db.import_event_table(event_id, r["number"], t["number"], match_id, t["ended_by_director"])
     latest = e.drawn[-1]["tables"] if e.drawn else []
     for t in latest:  # a link revoked in the round in play stays so (its director issues a new one)
         if t["revoked"]:
-            db.execute("INSERT INTO event_links (token, event_id, number, created, revoked) VALUES (?, ?, ?, ?, ?)",
-                       [secrets.token_urlsafe(18), event_id, t["number"], t["revoked"], t["revoked"]])
+            db.import_revoked_link(event_id, t["number"], t["revoked"])
     tables = max([len(r["tables"]) for r in e.drawn] + [len(_present(e.players, len(e.drawn) + 1)) // e.game.seats])
     club.ensure_links(db, event_id, tables)
     return event_id
@@ -139,7 +111,7 @@ def _json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def _check_tables(db: Database, events: list[_IncomingEvent], in_file: list[_Incoming]) -> None:
+def _check_tables(db: Store, events: list[_IncomingEvent], in_file: list[_Incoming]) -> None:
     """Each table of the events to import is a match of the event's game, in the file or here already (and then no
     other event's table), its players the event's, present that round, nobody seated twice in one round. Raises
     InvalidImport with every problem (reading stops after MAX_PROBLEMS)."""
@@ -155,19 +127,19 @@ def _check_tables(db: Database, events: list[_IncomingEvent], in_file: list[_Inc
         raise InvalidImport(list(problems))
 
 
-def _check_round(db: Database, e: _IncomingEvent, r: dict[str, Any], by_uid: dict[str, _Incoming],
+def _check_round(db: Store, e: _IncomingEvent, r: dict[str, Any], by_uid: dict[str, _Incoming],
                  problems: _Problems) -> None:
     present = _present(e.players, r["number"])
     seated = {name: "sits out" for name in r["byes"]}
     for t in r["tables"]:
         label = f"Event {e.index + 1}, round {r['number']}, table {t['number']}"
         where = f"events.{e.index}.drawn.{r['number'] - 1}.tables.{t['number'] - 1}.match"
-        row = db.execute("SELECT id, game, players FROM matches WHERE uid = ?", [t["match"]]).fetchone()
+        row = db.match_seats_of_uid(t["match"])
         if row is not None:
             game, players = row[1], list(jsontext.parse(row[2]))
-            other = db.execute("SELECT event_id FROM event_tables WHERE match_id = ?", [row[0]]).fetchone()
+            other = db.event_of_table(row[0])
             if other is not None:
-                problems.append(Violation(_CLUB, f"{label}: its match {t['match']} is a table of event {other[0]} "
+                problems.append(Violation(_CLUB, f"{label}: its match {t['match']} is a table of event {other} "
                                           "here already.", where))
         elif t["match"] in by_uid:
             game, players = by_uid[t["match"]].game.key, by_uid[t["match"]].players

@@ -8,12 +8,11 @@ inside ``referee.web`` runs one way, down.
 
 from __future__ import annotations
 
-import sqlite3
-
 from flask import Flask
 from jinja2 import ChoiceLoader, FileSystemLoader
 from werkzeug.exceptions import HTTPException
 
+from .. import store
 from . import api, db, events, games, history, pages, portable, seasons, security, share, sheets, wire
 from .common import database_error, database_unavailable, http_error, unexpected_error, vary_on_htmx, when
 
@@ -43,11 +42,7 @@ def register(app: Flask) -> None:
     wire.init_app(app)  # compression and the cache policy: after the hooks above, so they run first
 
     app.register_error_handler(HTTPException, http_error)
-    app.register_error_handler(sqlite3.DatabaseError, database_error)
-    try:  # PostgreSQL (an optional dependency) gone away mid-request: 503, not 500
-        import psycopg
-    except ImportError:
-        pass
-    else:
-        app.register_error_handler(psycopg.OperationalError, database_unavailable)
+    app.register_error_handler(store.DatabaseError, database_error)
+    for error in store.outage_errors():  # PostgreSQL gone away mid-request: 503, not 500
+        app.register_error_handler(error, database_unavailable)
     app.register_error_handler(Exception, unexpected_error)

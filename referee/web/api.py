@@ -137,7 +137,7 @@ def list_matches():
     if problems:
         return _errors(problems, 422)
     page = filters.pop("page")
-    rows, total = store.search_matches(get_db(), **filters, limit=100, offset=(page - 1) * 100)
+    rows, total = get_db().search_matches(**filters, limit=100, offset=(page - 1) * 100)
     return jsonify({"matches": [matches.summary_to_json(r) for r in rows], "total": total, "page": page})
 
 
@@ -211,7 +211,7 @@ def events(match_id: int):
     after, limit = _page_args()
     db = get_db()
     matches.load(db, match_id)
-    page = store.events_after(db, match_id, after, limit + 1)  # one more says whether there is a next page
+    page = db.actions_after(match_id, after, limit + 1)  # one more says whether there is a next page
     shown = page[:limit]
     return jsonify({
         "events": [
@@ -219,7 +219,7 @@ def events(match_id: int):
              "undone": e["undone"]}
             for e in shown
         ],
-        "total": store.event_count(db, match_id),
+        "total": db.action_count(match_id),
         "next": url_for("api.events", match_id=match_id, after=shown[-1]["id"],
                         limit=limit if limit != EVENTS_PAGE else None) if len(page) > limit else None,
     })

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import math
-import sqlite3
 import uuid
 from collections.abc import Sequence
 from datetime import datetime
@@ -22,6 +21,7 @@ from htmx_flask import request as hx_request
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response as AnyResponse
 
+from .. import store
 from ..games.base import N_, Violation
 from ..timefmt import local_time
 from .i18n import current_language, localized, number
@@ -162,7 +162,7 @@ _HTTP_MESSAGES = {
 }
 
 
-def database_error(exc: sqlite3.DatabaseError) -> tuple[Any, int]:
+def database_error(exc: store.DatabaseError) -> tuple[Any, int]:
     """A full disk, a read-only or damaged file: said as such (nothing was stored), not as a bare 500."""
     text = str(exc).lower()
     if "full" in text:

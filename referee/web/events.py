@@ -20,7 +20,7 @@ from flask_babel import gettext
 from werkzeug.exceptions import Conflict as HTTPConflict
 from werkzeug.exceptions import Gone, NotFound, UnprocessableEntity
 
-from .. import games, matches, pgstore, store
+from .. import games, matches, store
 from ..games.base import RuleError, Violation, whole_number
 from ..games.club import winners
 from ..matches import club
@@ -114,7 +114,7 @@ def events_list():
 
 def _form_context(values: dict[str, Any], errors: dict[str | None, list[str]]) -> dict[str, Any]:
     return {"values": values, "errors": errors, "games": games.GAMES,
-            "known_players": store.known_names(get_db())}
+            "known_players": get_db().known_names()}
 
 
 @bp.get("/events/new")
@@ -307,15 +307,14 @@ def _finding_seats(event: club.Event) -> list[tuple[str, int | None, int | None]
 def _board_state(event_id: int) -> str | None:
     """The event's board validator: on PostgreSQL the one read under the generation of changes this process has heard
     of the event (LISTEN/NOTIFY: no query until something of it changes, in any process), else read each time."""
+    db = get_db()
     database = str(current_app.config["DATABASE"])
-    if not pgstore.is_postgres(database):
-        return club.event_state(get_db(), event_id)
     # taken before reading: a change committed meanwhile moves it, and the next poll reads again
-    generation = pgstore.versions_for(database).event_generation(event_id)
+    generation = db.event_generation(event_id)
     kept = _board_states.get((database, event_id))
     if generation is not None and kept is not None and kept[1] == generation:
         return kept[0]
-    state = club.event_state(get_db(), event_id)
+    state = club.event_state(db, event_id)
     if generation is not None and state is not None:
         with _boards_lock:
             _board_states[database, event_id] = (state, generation)

@@ -10,7 +10,7 @@ from typing import Any
 from flask import Blueprint, abort, jsonify, render_template, request
 from flask_babel import gettext
 
-from .. import games, store
+from .. import games
 from ..games.base import N_, Violation, whole_number
 from ..matches import club, seasons
 from ..matches.money import player_money
@@ -53,9 +53,8 @@ def parse_filters(args: Mapping[str, str]) -> tuple[dict[str, Any], list[Violati
 def history():
     filters, problems = parse_filters(request.args)
     page = filters.pop("page")
-    rows, total = ([], 0) if problems else store.search_matches(
-        get_db(), **filters, limit=PAGE_SIZE, offset=(page - 1) * PAGE_SIZE
-    )
+    rows, total = ([], 0) if problems else get_db().search_matches(**filters, limit=PAGE_SIZE,
+                                                                   offset=(page - 1) * PAGE_SIZE)
     errors: dict[str | None, list[str]] = {}
     for v in problems:
         errors.setdefault(v.field, []).append(say(v))
@@ -126,4 +125,4 @@ def _season_places(db: Any, events: list[tuple[club.Event, Any]]) -> list[dict[s
 @bp.get("/api/players")
 def player_names():
     """Known player names, most used first, for the new-match form's autocompletion."""
-    return jsonify({"players": store.known_names(get_db())})
+    return jsonify({"players": get_db().known_names()})

@@ -15,9 +15,10 @@ from flask import Blueprint, Response, abort, current_app, jsonify, render_templ
 from flask_babel import gettext
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from .. import games, matches, portable, store
+from .. import games, matches, portable
 from ..games.base import Violation
 from ..matches import club
+from ..store import Store
 from .common import DuplicateKey, capped, duplicate_key_error, loads
 from .db import get_db, holding_connection
 from .i18n import number, say
@@ -158,7 +159,7 @@ def import_page():
         errors = {"file": [v.message for v in capped(exc.violations)]}
         return render_template("import.html", errors=errors, report=None), 422
     db = get_db()
-    imported = [store.get_match(db, match_id) for match_id in report.imported]
+    imported = [db.get_match(match_id) for match_id in report.imported]
     skipped = [_by_uid(db, uid) for uid in report.skipped]
     events = [club.load_event(db, event_id) for event_id in report.events_imported]
     return render_template(
@@ -167,6 +168,6 @@ def import_page():
     )
 
 
-def _by_uid(db, uid: str) -> dict[str, Any] | None:
-    row = db.execute("SELECT id FROM matches WHERE uid = ?", [uid]).fetchone()
-    return store.get_match(db, row[0]) if row else None
+def _by_uid(db: Store, uid: str) -> dict[str, Any] | None:
+    match_id = db.match_id_of_uid(uid)
+    return db.get_match(match_id) if match_id is not None else None

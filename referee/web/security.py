@@ -30,7 +30,6 @@ import logging
 import math
 import re
 import secrets
-import sqlite3
 import threading
 import time
 from datetime import UTC, datetime, timedelta
@@ -340,17 +339,17 @@ def session_signed_in() -> bool:
     if passphrase() and session.get("signed_in") and isinstance(sid, str) and session.get("pp") == _passphrase_tag():
         try:
             db = get_db()
-            seen = store.session_seen(db, sid)
-        except sqlite3.DatabaseError:  # a damaged or unreadable database: signed out; the error page says why
+            seen = db.session_seen(sid)
+        except store.DatabaseError:  # a damaged or unreadable database: signed out; the error page says why
             seen = None
         if seen is not None:
             last = datetime.fromisoformat(seen)
             now = datetime.now(UTC)
             ok = now - last < _idle()
             if not ok:
-                store.end_session(db, sid)
+                db.end_session(sid)
             elif now - last > timedelta(hours=1):
-                store.touch_session(db, sid)
+                db.touch_session(sid)
     if not ok and session.get("signed_in"):
         session.pop("signed_in", None)
         session.pop("sid", None)
@@ -642,10 +641,10 @@ def login():
             error, status, headers = _refused(wait, "login form"), 429, {"Retry-After": str(wait)}
         elif right:
             db = get_db()
-            store.end_idle_sessions(db, (datetime.now(UTC) - _idle()).isoformat(timespec="seconds"))
+            db.end_idle_sessions((datetime.now(UTC) - _idle()).isoformat(timespec="seconds"))
             session.clear()
             session["signed_in"] = True
-            session["sid"] = store.create_session(db)
+            session["sid"] = db.create_session()
             session["pp"] = _passphrase_tag()
             session.permanent = True
             return redirect(_safe_next(request.form.get("next")), code=303)
@@ -660,7 +659,7 @@ def login():
 def logout():
     sid = session.get("sid")
     if isinstance(sid, str):
-        store.end_session(get_db(), sid)
+        get_db().end_session(sid)
     session.clear()
     return redirect(url_for("auth.login") if passphrase() else url_for("pages.home"), code=303)
 

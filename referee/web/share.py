@@ -7,7 +7,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, render_template, request, url_for
 from flask_babel import gettext
 
-from .. import matches, sheets, store
+from .. import matches, sheets
 from .common import go
 from .db import get_db
 from .i18n import say
@@ -17,7 +17,7 @@ bp = Blueprint("share", __name__)
 
 
 def _match_for(token: str) -> matches.Match:
-    match_id = store.match_for_share(get_db(), token)
+    match_id = get_db().match_for_share(token)
     if match_id is None:
         abort(404, description=gettext("This share link does not exist or was revoked."))
     return matches.load(get_db(), match_id)
@@ -54,8 +54,8 @@ def create(match_id: int):
         matches.load(db, match_id)
     except matches.NotFound as exc:
         abort(404, description=say(exc.line))
-    with store.immediate(db):
-        store.create_share_link(db, match_id)
+    with db.immediate():
+        db.create_share_link(match_id)
     # Back on the match page with the share section open: the new link and its QR code in view, no third tap.
     return go(url_for("pages.match_page", match_id=match_id, shared=1, _anchor="share"))
 
@@ -63,15 +63,15 @@ def create(match_id: int):
 @bp.post("/matches/<int:match_id>/share/<token>/revoke")
 def revoke(match_id: int, token: str):
     db = get_db()
-    with store.immediate(db):
-        if not store.revoke_share_link(db, match_id, token):
+    with db.immediate():
+        if not db.revoke_share_link(match_id, token):
             abort(404, description=gettext("No such share link for this match."))
     return go(url_for("pages.match_page", match_id=match_id, shared=1, _anchor="share"))
 
 
 def share_links(match_id: int) -> list[dict]:
     links = []
-    for link in store.share_links_for(get_db(), match_id):
+    for link in get_db().share_links_for(match_id):
         url = public_url("share.shared", token=link["token"])
         links.append({**link, "url": url, "qr": sheets.qr_svg(url)})
     return links

@@ -113,11 +113,7 @@ def match_version(match_id: int) -> tuple[Any, ...] | None:
     deal entered, corrected, voided or restored, and every change of its standing), and what people set on the
     match itself without a new version (place, note, abandoned, ended by hand, a club table's confirmations of
     the version). ``uid`` and ``created`` tell a new match apart from a deleted one that had the same id."""
-    return get_db().execute(
-        "SELECT version, place, note, abandoned, ended_by_hand, uid, created, "
-        "(SELECT COUNT(*) FROM confirmations c WHERE c.match_id = m.id AND c.version = m.version) "
-        "FROM matches m WHERE id = ?", [match_id],
-    ).fetchone()
+    return get_db().sheet_version(match_id)
 
 
 def _language() -> str:
@@ -289,11 +285,11 @@ def columns_css():
 DEALS_PER_PAGE = {False: 28, True: 16}
 
 
-def _refuse_long_sheet(match_id: int, working: bool) -> None:
-    """A sheet of thousands of deals would hold a worker thread for long: refused (422) up front."""
-    row = get_db().execute("SELECT deal_count FROM matches WHERE id = ?", [match_id]).fetchone()
+def _refuse_long_sheet(row: dict[str, Any] | None, working: bool) -> None:
+    """A sheet of thousands of deals would hold a worker thread for long: refused (422) up front (``row``: the
+    match's, None for no such match)."""
     limit = int(current_app.config.get("SHEET_MAX_PAGES", 50))
-    deals = int(row[0]) if row else 0
+    deals = int(row["deal_count"]) if row else 0
     pages = 1 + deals // DEALS_PER_PAGE[working]
     if pages > limit:
         abort(422, description=_(
@@ -305,9 +301,11 @@ def _refuse_long_sheet(match_id: int, working: bool) -> None:
 @bp.get("/matches/<int:match_id>/sheet.pdf")
 def match_sheet_pdf(match_id: int):
     working = _working()
-    _refuse_long_sheet(match_id, working)
+    row = get_db().get_match(match_id)  # its deal count and game, in one read
+    _refuse_long_sheet(row, working)
     slot, version, url = _match_slot(match_id, "pdf", working)
-    game = get_db().execute("SELECT game FROM matches WHERE id = ?", [match_id]).fetchone()[0]
+    assert row is not None  # no such match: 404 above
+    game = row["game"]
     name = f"referee-{game}-{match_id}-working.pdf" if working else f"referee-{game}-{match_id}.pdf"
     return _cached(slot, version,
                    lambda: _pdf(_match_sheet_html(match_id, url, pdf=True, working=working)[0], sheet=True),

@@ -10,7 +10,21 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from referee.games.club import Round, Table, draw, met, repeats, standings, status, together, winners
+from referee.games.club import (
+    Round,
+    Table,
+    TableResult,
+    draw,
+    leaders,
+    met,
+    repeats,
+    round_length,
+    standings,
+    status,
+    table_result,
+    together,
+    winners,
+)
 
 # ---- RULES.md 5.9 ---------------------------------------------------------------------------------------------------
 
@@ -215,6 +229,63 @@ def test_random_two_player_rounds_repeat_nobody_while_a_round_robin_goes_on(n, s
     players = [f"P{i}" for i in range(n)]
     rounds = play(2, players, n - 1, "random", seed)
     assert max(met(rounds).values()) == 1
+
+
+# ---- a round's length and a table's result (RULES.md 5.4) --------------------------------------------------------
+
+@pytest.mark.parametrize("raw, seats, expected", [
+    pytest.param("match", 2, ("match", None), id="match: the game's own end rule"),
+    pytest.param("deals:4", 2, ("deals:4", 4), id="4 deals at a table of 2"),
+    pytest.param("deals:8", 4, ("deals:8", 8), id="8 deals at a Spitzer table"),
+    pytest.param("deals:400", 4, ("deals:400", 400), id="the most deals"),
+    pytest.param("deals:3", 2, None, id="3 deals: one player would deal twice, the other once"),
+    pytest.param("deals:6", 4, None, id="6 deals at a table of 4: not everyone deals equally often"),
+    pytest.param("deals:2", 4, None, id="fewer deals than players"),
+    pytest.param("deals:404", 4, None, id="more than the most deals"),
+    pytest.param("deals:0", 2, None, id="no deal"),
+    pytest.param("deals:04", 2, None, id="a leading 0"),
+    pytest.param("deals:4\n", 2, None, id="something after the number"),
+    pytest.param("deals:\u0664", 2, None, id="a digit that is not ASCII"),
+    pytest.param("Deals:4", 2, None, id="another spelling"),
+    pytest.param(4, 2, None, id="a number, not the option's text"),
+    pytest.param(None, 2, None, id="nothing"),
+])
+def test_a_round_is_a_whole_match_or_n_deals_n_a_multiple_of_the_table_size(raw, seats, expected):
+    assert round_length(raw, seats) == expected
+
+
+ANN_BEN = ("Ann", "Ben")
+
+
+@pytest.mark.parametrize("players, totals, finished, winner, by_director, expected", [
+    # the match ended by its own rule, or after the round's N deals: the match's result (RULES.md 5.9's tables)
+    pytest.param(ANN_BEN, {"Ann": 320, "Ben": 276}, True, "Ann", False, ("Ann",), id="ended: the match's winner"),
+    pytest.param(("Cid", "Dee"), {"Cid": 250, "Dee": 250}, True, None, False, (None,),
+                 id="deals:N ended with equal highest totals: a draw"),
+    # still playing: no result yet, whoever leads
+    pytest.param(ANN_BEN, {"Ann": 160, "Ben": 86}, False, None, False, (), id="playing"),
+    pytest.param(ANN_BEN, {}, False, None, False, (), id="playing, no deal yet"),
+    # ended early by the director: counts as it stands
+    pytest.param(ANN_BEN, {"Ann": 86, "Ben": 150}, False, None, True, ("Ben",), id="director: the highest wins"),
+    pytest.param(ANN_BEN, {"Ann": 150, "Ben": 150}, False, None, True, (None,), id="director: equal totals, a draw"),
+    pytest.param(ANN_BEN, {}, False, None, True, (None,), id="director, no deal entered: 0 : 0, a draw"),
+    pytest.param(tuple("ABCD"), {"A": 12, "B": 30, "C": 30, "D": 5}, False, None, True, (None,),
+                 id="director, Spitzer: a shared highest total, no winner"),
+    pytest.param(tuple("ABCD"), {"A": 12, "B": 30, "C": 29, "D": 5}, False, None, True, ("B",),
+                 id="director, Spitzer: the one highest total"),
+    pytest.param(ANN_BEN, {"Ann": 320, "Ben": 276}, True, "Ann", True, ("Ann",),
+                 id="a match already ended keeps its own result"),
+])
+def test_a_table_s_result_is_its_match_s_or_as_it_stands_when_the_director_ends_it(
+        players, totals, finished, winner, by_director, expected):
+    result = table_result(players, totals, finished, winner, by_director)
+    assert result == (TableResult(True, expected[0]) if expected else TableResult(False, None))
+
+
+def test_the_leaders_are_everyone_on_the_highest_total_in_seat_order():
+    assert leaders(("Ann", "Ben"), {"Ann": 80, "Ben": 90}) == ("Ben",)
+    assert leaders(tuple("ABCD"), {"D": 7, "B": 7, "A": 3}) == ("B", "D")
+    assert leaders(("Ann", "Ben"), {}) == ("Ann", "Ben")  # before a deal counts: everyone
 
 
 # ---- a table not started yet (RULES.md 5.5), the event's status ----------------------------------------------------

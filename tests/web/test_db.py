@@ -10,8 +10,9 @@ import shutil
 import pytest
 
 from referee import create_app
-from referee.web import db as web_db
-from referee.web.db import KEEP, close_idle, get_db
+from referee.store import sqlite as sqlite_store
+from referee.store.sqlite import KEEP
+from referee.web.db import close_idle, get_db
 
 pytestmark = pytest.mark.sqlite_only  # opens the SQLite file itself
 
@@ -24,7 +25,7 @@ def open_descriptors() -> int:
 
 
 def idle_connections() -> int:
-    return len(web_db._idle)  # noqa: SLF001 — the pool's size, as only a test needs to know it
+    return len(sqlite_store._idle)  # noqa: SLF001 — the pool's size, as only a test needs to know it
 
 
 def test_one_connection_a_request_and_the_next_request_is_lent_it(app):

@@ -250,8 +250,10 @@ def test_no_page_or_answer_reads_the_whole_log(app, client, monkeypatch):
     def whole_log(*_args, **_kwargs):
         raise AssertionError("the whole log was read")
 
-    monkeypatch.setattr(store, "events_for", whole_log)
-    monkeypatch.setattr(store, "iter_events", whole_log)
+    from referee.store.sqlite import SqliteStore
+
+    monkeypatch.setattr(SqliteStore, "actions_of", whole_log)
+    monkeypatch.setattr(SqliteStore, "iter_actions", whole_log)
     for path in (f"/matches/{mid}", f"/matches/{mid}?activity=all", f"/matches/{mid}?new=2",
                  f"/matches/{mid}/live?seen=1", f"/api/matches/{mid}", f"/api/matches/{mid}/events"):
         assert client.get(path).status_code == 200, path

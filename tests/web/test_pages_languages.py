@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 from babel.messages.pofile import read_po
 
-from referee import create_app, store
+from referee import create_app
 from referee.games import GAMES
 from tests.conftest import worked_example
 
@@ -152,7 +152,7 @@ def world(tmp_path_factory) -> World:
     with app.app_context():
         from referee.web.db import get_db
 
-        token = store.create_share_link(get_db(), ids["klaberjass-played"])
+        token = get_db().create_share_link(ids["klaberjass-played"])
     locked_app = create_app({"DATABASE": str(tmp / "locked.sqlite"), "SECRET_KEY": "t", "TESTING": True,
                              "PASSPHRASE": "open sesame"})
     return World(client, locked_app.test_client(), ids, token)

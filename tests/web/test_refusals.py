@@ -132,8 +132,8 @@ def test_an_undo_that_finds_no_earlier_version_is_no_earlier_version(app, client
     mid = one_deal(client)
     db = store.connect(app.config["DATABASE"])
     try:
-        with store.immediate(db):
-            bogus = store.add_event(db, mid, "corrected", 1, {"from_version": 9})
+        with db.immediate():
+            bogus = db.log_action(mid, "corrected", 1, {"from_version": 9})
     finally:
         db.conn.close()
     r = client.post(f"/api/matches/{mid}/undo", json={"action": bogus})

@@ -14,7 +14,7 @@ from flask import Blueprint, current_app, g, request, url_for
 from werkzeug.exceptions import Conflict as HTTPConflict
 from werkzeug.exceptions import NotFound, UnprocessableEntity
 
-from ... import matches, pgstore, store
+from ... import matches, store
 from ...games.base import RuleError, Violation
 from ...matches import club
 from ..common import capped, go, http_error
@@ -95,32 +95,31 @@ def live_etag(match: matches.Match | int, table: str | None = None) -> str:
 
 def _table_state(db: Any, match_id: int) -> str | None:
     """What a table's phone follows of its event besides the match (``club.table_state``); None for a match of its
-    own. On PostgreSQL, read again only when this process has heard of a change of the event (LISTEN/NOTIFY)."""
-    database = current_app.config["DATABASE"]
-    if not pgstore.is_postgres(database):
-        return club.table_state(db, match_id)
-    versions = pgstore.versions_for(str(database))
-    key = (str(database), match_id)
+    own. Read again only when the store's change feed has moved for the event (``Store.event_generation``: on
+    PostgreSQL what this process heard, LISTEN/NOTIFY); a store that hears nothing (SQLite: None) is read each time.
+    Whether a match is a table, and of which event, is read once: a draw makes its tables' matches."""
+    key = (str(current_app.config["DATABASE"]), match_id)
     if key in _not_tables:
         return None
     event_id = _event_of.get(key)
-    generation = versions.event_generation(event_id) if event_id is not None else None
+    generation = db.event_generation(event_id) if event_id is not None else None
     kept = _table_states.get(key)
     if generation is not None and kept is not None and kept[1] == generation:
         return kept[0]
-    seat = club.event_of_match(db, match_id)
-    if seat is None:
-        _not_tables.add(key)  # a match never becomes an event's table later (a draw makes its tables' matches)
-        return None
-    _event_of[key] = seat[0]
-    generation = versions.event_generation(seat[0])
+    if event_id is None:
+        seat = club.event_of_match(db, match_id)
+        if seat is None:
+            _not_tables.add(key)
+            return None
+        event_id = _event_of[key] = seat[0]
+        generation = db.event_generation(event_id)
     state = club.table_state(db, match_id)
     if generation is not None and state is not None:
         _table_states[key] = (state, generation)
     return state
 
 
-# PostgreSQL, by database and match (one process may serve two databases: an app made twice, the tests):
+# By database and match (one process may serve two databases: an app made twice, the tests):
 _not_tables: set[tuple[str, int]] = set()  # matches known to be no event's table
 _event_of: dict[tuple[str, int], int] = {}  # ... and tables' events
 _table_states: dict[tuple[str, int], tuple[str, tuple[int, int]]] = {}  # ... and each table's state, as heard

@@ -13,7 +13,7 @@ from typing import Any
 from flask import current_app, render_template, request
 from htmx_flask import request as hx_request
 
-from ... import matches, store
+from ... import matches
 from ...games.base import InvalidDeal, Table, Violation, whole_number
 from ..conflicts import refusal_message, taken_what
 from ..db import get_db
@@ -90,7 +90,7 @@ def _posted_dealer(match: matches.Match, number: int, next_dealer: str) -> str:
     seat = whole_number(request.form.get("dealer", ""), 2)
     if seat is not None and 0 <= seat < len(match.players):
         return match.players[seat]
-    stored = store.get_deal(get_db(), match.id, number) if number <= match.deal_count else None
+    stored = get_db().get_deal(match.id, number) if number <= match.deal_count else None
     return stored["dealer"] if stored else next_dealer
 
 
@@ -102,7 +102,7 @@ def _entry_closed(match: matches.Match):
         if request.method == "POST" else []
     context = {"match": match, "status": matches.status_of(match), "posted": posted,
                "winner": match.state.standing.winner if match.finished else None, "page_op": PageOp,
-               "club_table": store.is_event_table(get_db(), match.id)}
+               "club_table": get_db().is_event_table(match.id)}
     return render_template("deal_closed.html", **context), 409
 
 
@@ -149,10 +149,6 @@ def _entry(match: matches.Match, deal: dict[str, Any] | None, op: Pressed, targe
     entry = _entry_from_request(plug.entry, match, deal, op)
     reading = plug.entry.read(entry, table, match.options)
     key = _idempotency_key(op)
-    if op is PageOp.SAVE and deal is None and store.deal_for_key(get_db(), match.id, key) is not None:
-        replayed = _replay(match, target, reading.input, key)  # sent again: its answer was lost, or sent twice
-        if replayed is not None:
-            return replayed
     if op is PageOp.DISCARD and deal is None:
         return _back_to_table(match.id)  # the entry is thrown away (the phone forgets its draft)
     refused = matches.refusal(get_db(), match, target.expected()) if target is not None else None
@@ -186,10 +182,17 @@ def _save_pressed(shown: _Shown, deal: dict[str, Any] | None, target: NewDealFor
     """Save: stored, then back to the table (at the top: totals, who deals next, "Enter deal"; the row highlighted).
     Otherwise None, and ``shown`` says why: the rules' problems (422), or a stale correction or another phone first
     (409), everything beside its field."""
-    if shown.refused is None and not shown.problems:
+    # A new deal found taken may be this very entry sent again (its answer lost, an outbox that sent twice): its
+    # idempotency key, looked up where the deal is entered (``matches.enter_deal``), says so, and it is answered as
+    # the first Save was — back to the table, the deal highlighted, ``Idempotent-Replayed: true`` — nothing stored.
+    again = deal is None and isinstance(shown.refused, matches.DealTaken)
+    if (shown.refused is None or again) and not shown.problems:
         saved = _save(shown.match, deal, target, deal_input, key, shown.version, scored)
         if saved.number is not None:
-            return _back_to_table(shown.match.id, **({"changed": saved.number} if deal else {"new": saved.number}))
+            response = _back_to_table(shown.match.id, **({"changed": saved.number} if deal else {"new": saved.number}))
+            if saved.replayed:
+                response.headers["Idempotent-Replayed"] = "true"
+            return response
         shown.match, shown.problems = saved.match, saved.problems
         shown.stale, shown.refused = saved.stale, saved.refused
         shown.version = saved.stale.deal["version"] if saved.stale else shown.version
@@ -228,18 +231,6 @@ def _render_entry(plug: AnyPlug, shown: _Shown, deal: dict[str, Any] | None, tar
     return render_template("deal_entry.html", entry_template=plug.entry_template, **context), shown.status
 
 
-def _replay(match: matches.Match, target: NewDealFor | None, deal_input: Any, key: str):
-    """A new deal's Save sent again with the idempotency key that already entered it (an answer lost on its way, an
-    outbox that sent twice): answered as the first Save was — back to the table, the deal highlighted — with
-    ``Idempotent-Replayed: true``, and nothing stored. None when the key entered another entry (refused as usual)."""
-    saved = _save(match, None, target, deal_input, key, None)
-    if saved.number is None:
-        return None
-    response = _back_to_table(match.id, new=saved.number)
-    response.headers["Idempotent-Replayed"] = "true"
-    return response
-
-
 def _entry_from_request(form: EntryForm[Any, Any], match: matches.Match, deal: dict[str, Any] | None,
                         op: Pressed) -> Any:
     """What the form holds: as posted, the button pressed applied to it; the stored deal (a correction); the table's
@@ -269,6 +260,7 @@ class _Saved:
     problems: list[Violation] = field(default_factory=list)
     stale: matches.StaleVersion | None = None
     refused: matches.Conflict | None = None
+    replayed: bool = False  # a new deal's idempotency key had entered it already: nothing stored
 
 
 def _save(match: matches.Match, deal: dict[str, Any] | None, target: NewDealFor | None, deal_input: Any, key: str,
@@ -283,7 +275,7 @@ def _save(match: matches.Match, deal: dict[str, Any] | None, target: NewDealFor 
         assert target is not None
         entered = matches.enter_deal(db, match.id, deal_input, key=key, max_deals=current_app.config["MAX_DEALS"],
                                      expected=target.expected(), scored=scored)
-        return _Saved(match, entered.number)
+        return _Saved(match, entered.number, replayed=entered.replayed)
     except InvalidDeal as exc:  # the match changed under us (another phone)
         return _Saved(match, problems=list(exc.violations))
     except matches.StaleVersion as exc:

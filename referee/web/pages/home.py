@@ -10,7 +10,7 @@ from typing import Any
 from flask import abort, current_app, jsonify, render_template, request, url_for
 from flask_babel import gettext
 
-from ... import games, matches, pgstore, store
+from ... import games, matches, store
 from ...games import find_game
 from ...games.base import RuleError, UnknownGame, whole_number
 from ..common import go
@@ -36,7 +36,7 @@ def _new_match_form(game_key: str) -> dict[str, Any]:
         game = find_game(game_key)
     except UnknownGame:
         game = games.GAMES[0]
-    return {"game": game, "games": games.GAMES, "known_players": store.known_names(get_db())}
+    return {"game": game, "games": games.GAMES, "known_players": get_db().known_names()}
 
 
 @bp.get("/matches/new")
@@ -100,21 +100,16 @@ def healthz():
     process hears the other processes' changes (``"listening"``); ``503`` with ``"status": "unavailable"`` and the
     kind of problem when the database does not answer."""
     database = str(current_app.config["DATABASE"])
-    kind = "postgresql" if pgstore.is_postgres(database) else "sqlite"
+    kind = store.kind_of(database)
     started = time.perf_counter()
     try:
-        db = get_db()
-        schema = store.schema_version(db)
-        db.execute("SELECT COUNT(*) FROM matches WHERE id = 0").fetchone()
+        health = get_db().health()
     except Exception as exc:  # noqa: BLE001 - any failure is an unhealthy database, said by its kind only
         current_app.logger.warning("health check: the database does not answer: %r", exc)
         response = jsonify({"status": "unavailable", "database": kind, "problem": type(exc).__name__})
         response.status_code = 503
     else:
-        body: dict[str, Any] = {"status": "ok", "database": kind, "schema": schema,
-                                "query_ms": round((time.perf_counter() - started) * 1000, 2)}
-        if kind == "postgresql":
-            body["listening"] = pgstore.versions_for(database).listening
+        body: dict[str, Any] = {"status": "ok", **health, "query_ms": round((time.perf_counter() - started) * 1000, 2)}
         response = jsonify(body)
     response.headers["Cache-Control"] = "no-store"
     return response

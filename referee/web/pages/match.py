@@ -17,7 +17,7 @@ from flask_babel import gettext as _
 from htmx_flask import request as hx_request
 from markupsafe import Markup, escape
 
-from ... import jsontext, matches, pgstore, sheets, store
+from ... import jsontext, matches, sheets, store
 from ...games.base import N_, InvalidDeal, RuleError, Table, Term, line_from_json, whole_number
 from ...games.club import Closed
 from ...games.match import MatchState
@@ -27,6 +27,7 @@ from ...matches.money import match_settlement
 from ..common import capped, go
 from ..db import get_db
 from ..i18n import current_language, name_order, number_writer, say
+from ..rows import row_drawer
 from ..security import csrf_token, table_phone
 from .base import _back_to_table, _group, _load, _table_state, bp, live_etag
 from .entry import NewDealFor, _entry_head
@@ -43,19 +44,9 @@ _LIVE_ETAG = re.compile(r'v(\d+)-([A-Za-z-]+)(?:~t([0-9.]+))?"?')
 
 
 def _current_version(db: Any, match_id: int) -> int | None:
-    """The match's version now: on PostgreSQL as this process heard it from every process's writes (LISTEN/NOTIFY,
-    ``pgstore.Versions``: no query while it knows), else read from the database."""
-    database = current_app.config["DATABASE"]
-    if not pgstore.is_postgres(database):
-        return store.match_version(db, match_id)
-    versions = pgstore.versions_for(str(database))
-    known = versions.get(match_id)
-    if known is not None:
-        return known
-    version = store.match_version(db, match_id)
-    if version is not None:
-        versions.seen(match_id, version)
-    return version
+    """The match's version now (``Store.current_version``: on PostgreSQL as this process heard it from every
+    process's writes, LISTEN/NOTIFY, with no query while it knows; on SQLite read from the database)."""
+    return db.current_version(match_id)
 
 
 @bp.get("/matches/<int:match_id>/live")
@@ -218,7 +209,7 @@ def _table_rows(match: matches.Match, highlight: int | None) -> tuple[list[Table
                        tags + ("after_end",) if after_end else tags, summary, void)
         if number_ in recent:
             row.deal, row.replayed = d, matches.replayed_from_row(d)  # the stored result, no scoring
-            row.revisions = store.revisions_for(db, d["id"]) if d["version"] > 1 else []
+            row.revisions = db.revisions_for(d["id"]) if d["version"] > 1 else []
         rows.append(row)
     return rows, series
 
@@ -232,17 +223,21 @@ def _row_context(match: matches.Match) -> dict[str, Any]:
     """What the rows' template needs once per page: the words, the deal noun in the reader's language, how numbers
     are written, where a deal's pages are (``deal_base`` + number + "/edit", "/void" …), the row's buttons' names
     (each sentence looked up once, its number filled in per row: ``acts.correct % {"number": …}``), the working's
-    column span and the session's CSRF token."""
+    column span, the session's CSRF token, and ``drawn_rows(table)``: the older deals' compact rows drawn once per
+    app (``rows.row_drawer``)."""
     noun = _(match.game.deal_noun)
     keep = {"noun": noun, "number": "%(number)s"}
-    return {"words": _words(), "noun": match.game.deal_noun, "noun_word": noun, "figure": number_writer(),
-            "deal_base": url_for("pages.match_page", match_id=match.id) + "/deals/",
-            "acts": {"correct": _("Correct %(noun)s %(number)s", **keep),
-                     "restore": _("Restore %(noun)s %(number)s", **keep),
-                     "void": _("Void %(noun)s %(number)s", **keep),
-                     "show": _("Show the working")},
-            "cols": len(match.players) + 1, "csrf": csrf_token(),
-            "read_only": _closed_to_phone(match.id) is not None}
+    context: dict[str, Any] = {
+        "words": _words(), "noun": match.game.deal_noun, "noun_word": noun, "figure": number_writer(),
+        "deal_base": url_for("pages.match_page", match_id=match.id) + "/deals/",
+        "acts": {"correct": _("Correct %(noun)s %(number)s", **keep),
+                 "restore": _("Restore %(noun)s %(number)s", **keep),
+                 "void": _("Void %(noun)s %(number)s", **keep),
+                 "show": _("Show the working")},
+        "cols": len(match.players) + 1, "csrf": csrf_token(),
+        "read_only": _closed_to_phone(match.id) is not None}
+    context["drawn_rows"] = row_drawer(context)
+    return context
 
 
 def _closed_line(closed: Closed | None, view: club.TableView | None) -> str | None:
@@ -272,7 +267,7 @@ def deal_working(match_id: int, number: int):
     JavaScript, a page of its own (its scores, its working, and the way back to the table)."""
     match = _load(match_id)
     db = get_db()
-    deal = store.get_deal(db, match_id, number)
+    deal = db.get_deal(match_id, number)
     if deal is None:
         raise matches.NotFound("not_found", N_("Match {match} has no {noun} {number}."), match=str(match_id),
                                noun=Term(match.game.deal_noun), number=str(number))
@@ -471,8 +466,8 @@ def _match_extras(match: matches.Match, seen: int | None = None) -> dict[str, An
     closed = _closed_to_phone(match.id)
     opened, before = _activity_page()
     events = matches.recent_events(db, match.id, ACTIVITY_PAGE if opened else RECENT_EVENTS, before)
-    event_count = store.event_count(db, match.id) if last else 0
-    newer = store.event_count(db, match.id, before) if before is not None else 0  # listed on the pages before this
+    event_count = db.action_count(match.id) if last else 0
+    newer = db.action_count(match.id, before) if before is not None else 0  # listed on the pages before this
     older = bool(events) and newer + len(events) < event_count
     return {
         "settlement": match_settlement(match),

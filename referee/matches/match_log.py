@@ -7,17 +7,15 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from sqlite_utils import Database
-
 from .. import store
 from ..games.base import N_, InvalidDeal, Line, Term, Violation
+from ..store import Store
 
 DEFAULT_MAX_EVENTS = store.DEFAULT_MAX_EVENTS
 
 UNDOABLE = ("entered", "corrected", "voided", "restored", "ended", "abandoned", "resumed")
 DEAL_EVENTS = ("entered", "corrected", "voided", "restored")  # about one deal: the event names its number
 EVENT_ACTIONS = (*UNDOABLE, "undone", "redone")  # every action Referee logs (undone, redone: the deal of the one)
-_UNDOABLE_SQL = "action IN ({})".format(", ".join("?" * len(UNDOABLE)))
 
 # What each action is called in the activity, the undo button and the refusals ("deal 7 entered").
 ACTION_WORDS = {"entered": N_("entered"), "corrected": N_("corrected"), "voided": N_("voided"),
@@ -38,12 +36,12 @@ class TooManyEvents(InvalidDeal):
             count=f"{count:,}", limit=f"{limit:,}")])
 
 
-def add_event(db: Database, match_id: int, action: str, deal_number: int | None = None,
+def add_event(db: Store, match_id: int, action: str, deal_number: int | None = None,
               detail: dict[str, Any] | None = None) -> int:
-    """``store.add_event``, its refusal at the cap said as the rules say theirs (TooManyEvents, a 422)."""
+    """``Store.log_action``, its refusal at the cap said as the rules say theirs (TooManyEvents, a 422)."""
     try:
-        return store.add_event(db, match_id, action, deal_number, detail)
-    except store.TooManyEvents as exc:
+        return db.log_action(match_id, action, deal_number, detail)
+    except store.TooManyActions as exc:
         raise TooManyEvents(exc.count, exc.limit) from None
 
 
@@ -168,62 +166,61 @@ def describe_event(event: dict[str, Any], noun: str = "deal", device: str | None
     return what
 
 
-def latest_event(db: Database, match_id: int) -> dict[str, Any] | None:
+def latest_event(db: Store, match_id: int) -> dict[str, Any] | None:
     """The newest action on the match (its detail as understood), or None."""
-    found = store.latest_events(db, match_id, 1)
+    found = db.latest_actions(match_id, 1)
     return shown_event(found[0]) if found else None
 
 
-def recent_events(db: Database, match_id: int, limit: int, before: int | None = None) -> list[dict[str, Any]]:
+def recent_events(db: Store, match_id: int, limit: int, before: int | None = None) -> list[dict[str, Any]]:
     """The newest ``limit`` actions (older than action ``before``), newest first: what the activity shows."""
-    return [shown_event(e) for e in store.latest_events(db, match_id, limit, before)]
+    return [shown_event(e) for e in db.latest_actions(match_id, limit, before)]
 
 
-def get_event(db: Database, match_id: int, event_id: Any) -> dict[str, Any] | None:
-    found = store.get_event(db, match_id, event_id)
+def get_event(db: Store, match_id: int, event_id: Any) -> dict[str, Any] | None:
+    found = db.get_action(match_id, event_id)
     return shown_event(found) if found else None
 
 
-def _latest_where(db: Database, match_id: int, where: str, params: tuple[Any, ...]) -> dict[str, Any] | None:
-    found = store.latest_events(db, match_id, 1, where=where, params=params)
+def _latest(db: Store, match_id: int, **which: Any) -> dict[str, Any] | None:
+    found = db.latest_actions(match_id, 1, **which)
     return shown_event(found[0]) if found else None
 
 
-def latest_entry_of(db: Database, match_id: int, number: int) -> dict[str, Any] | None:
+def latest_entry_of(db: Store, match_id: int, number: int) -> dict[str, Any] | None:
     """The action that entered deal ``number`` (the latest, should there be several), or None."""
-    return _latest_where(db, match_id, "action = 'entered' AND deal_number = ?", (number,))
+    return _latest(db, match_id, actions=("entered",), deal_number=number)
 
 
-def latest_action_after(db: Database, match_id: int, event_id: int) -> dict[str, Any] | None:
+def latest_action_after(db: Store, match_id: int, event_id: int) -> dict[str, Any] | None:
     """The newest action after action ``event_id`` that undo and redo go by (any but "started"), or None."""
-    return _latest_where(db, match_id, "id > ? AND action IN ({})".format(", ".join("?" * len(EVENT_ACTIONS))),
-                         (event_id, *EVENT_ACTIONS))
+    return _latest(db, match_id, after=event_id, actions=EVENT_ACTIONS)
 
 
-def last_undoable(db: Database, match_id: int) -> dict[str, Any] | None:
+def last_undoable(db: Store, match_id: int) -> dict[str, Any] | None:
     """The action Undo would undo: the latest one that is not undone (one query, however long the log)."""
-    return _latest_where(db, match_id, f"undone = 0 AND {_UNDOABLE_SQL}", UNDOABLE)
+    return _latest(db, match_id, standing=True, actions=UNDOABLE)
 
 
-def standing_undo(db: Database, match_id: int) -> tuple[dict[str, Any], dict[str, Any] | None] | None:
+def standing_undo(db: Store, match_id: int) -> tuple[dict[str, Any], dict[str, Any] | None] | None:
     """The latest undo still standing, with the action it undid, when nothing was done since (a new action ends
     the chance to redo, as in any editor)."""
-    last = _latest_where(db, match_id, f"undone = 0 AND ({_UNDOABLE_SQL} OR action = 'undone')", UNDOABLE)
+    last = _latest(db, match_id, standing=True, actions=(*UNDOABLE, "undone"))
     if last is None or last["action"] != "undone":
         return None
     return last, get_event(db, match_id, last["detail"].get("undid"))
 
 
-def last_redoable(db: Database, match_id: int) -> dict[str, Any] | None:
+def last_redoable(db: Store, match_id: int) -> dict[str, Any] | None:
     """The action Redo would bring back: the one the latest standing undo undid, when nothing was done since."""
     standing = standing_undo(db, match_id)
     return standing[1] if standing else None
 
 
-def undo_of(db: Database, match_id: int, event_id: int) -> dict[str, Any] | None:
+def undo_of(db: Store, match_id: int, event_id: int) -> dict[str, Any] | None:
     """The latest undo of action ``event_id`` (the log is read newest first, a batch at a time, until it is found)."""
     before = None
-    while batch := store.latest_events(db, match_id, 500, before, "action = 'undone'"):
+    while batch := db.latest_actions(match_id, 500, before, actions=("undone",)):
         for event in batch:
             if event_detail(event).get("undid") == event_id:
                 return shown_event(event)

@@ -1,0 +1,115 @@
+"""The store: everything Referee keeps, behind one typed interface (``Store``, ``protocol``), on the embedded SQLite
+file (``sqlite.SqliteStore``) or on PostgreSQL (``postgres.PostgresStore``). Every SQL statement and every import of
+a database driver lives in this package; the rest of Referee calls a store's methods, in the terms of its domain,
+and never asks which database it is on.
+
+    db = store.connect(url)          # a store of its own (the command line, a tool), migrated
+    db = store.lend(url)             # a request's, from this process's pool; db.give_back() at its end
+    with db.immediate():             # a write transaction taken up front
+        db.insert_match(...)
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+# The error of a damaged, unreadable or full SQLite file (an error page says which; a session is signed out)
+from sqlite3 import DatabaseError  # noqa: E402,I001
+from typing import TYPE_CHECKING
+
+from .base import DEFAULT_MAX_DEALS, DEFAULT_MAX_EVENTS, EVENTS_PER_DEAL, _group_of, after_commit, now
+from .health import CannotStart, check_health, free_bytes, start_problem
+from .locks import LOCK_SUFFIX, WriteLock, close_write_lock, open_lock_file, write_lock
+from .match_log import TooManyActions, acting_device
+from .protocol import Store
+from .schema import MIGRATIONS
+from .sqlite import TooNew, close_idle
+from .urls import is_postgres, redact, shown
+
+if TYPE_CHECKING:
+    from .postgres import PostgresStore
+    from .sqlite import SqliteStore
+
+__all__ = [
+    "CannotStart", "DEFAULT_MAX_DEALS", "DEFAULT_MAX_EVENTS", "DatabaseError", "EVENTS_PER_DEAL", "LOCK_SUFFIX",
+    "MIGRATIONS", "Store", "TooManyActions", "TooNew", "WriteLock", "acting_device", "after_commit", "check_health",
+    "close_idle", "close_write_lock", "connect", "forget", "free_bytes", "kind_of", "lend", "now", "open_lock_file",
+    "outage_errors", "problem_of", "redact", "shown", "start_problem", "unreachable", "write_lock", "_group_of",
+]
+
+
+def connect(url: str | Path, migrate_schema: bool = True) -> SqliteStore | PostgresStore:
+    """A store of its own on ``url`` (a SQLite file's path, or a ``postgresql://`` URL), migrated to the latest
+    schema unless told not to; ``close()`` it when done."""
+    if is_postgres(url):
+        from . import postgres
+
+        return postgres.connect(str(url), migrate_schema)
+    from . import sqlite
+
+    return sqlite.connect(url, migrate_schema)
+
+
+def lend(url: str | Path) -> SqliteStore | PostgresStore:
+    """A store for one request (``web.db.get_db``): kept between requests by this process, not migrated (the app
+    migrated at start). ``give_back()`` it at the request's end."""
+    if is_postgres(url):
+        from . import postgres
+
+        return postgres.lend(str(url))
+    from . import sqlite
+
+    return sqlite.lend(str(url))
+
+
+def kind_of(url: str | Path) -> str:
+    """What a health check reports of the database: "sqlite" or "postgresql"."""
+    return "postgresql" if is_postgres(url) else "sqlite"
+
+
+def unreachable(exc: BaseException) -> bool:
+    """Is ``exc`` the database not being there (PostgreSQL down, restarting, out of reach), rather than an error of
+    a request? (A SQLite file is always there: its errors are the request's, or the disk's.)"""
+    import sys
+
+    if "psycopg" not in sys.modules:
+        return False
+    from . import postgres
+
+    return postgres.unreachable(exc)
+
+
+def problem_of(url: str | Path, exc: BaseException) -> str | None:
+    """One line for an error of the database itself met by a command (a backup): SQLite's as it says it, PostgreSQL's
+    without its password; None for any other error."""
+    import sqlite3
+
+    if isinstance(exc, sqlite3.Error):
+        return str(exc)
+    if is_postgres(url) and "psycopg" in __import__("sys").modules:
+        from . import postgres
+
+        return postgres.start_problem(str(url), exc)
+    return None
+
+
+def outage_errors() -> tuple[type[Exception], ...]:
+    """The errors a database out of reach raises (``unreachable`` tells which of them it is): PostgreSQL's
+    OperationalError, when its driver is installed; none for SQLite."""
+    try:
+        import psycopg
+    except ImportError:  # PostgreSQL is an optional dependency
+        return ()
+    return (psycopg.OperationalError,)
+
+
+def forget(url: str | Path) -> None:
+    """This process is done with ``url`` (a test's database, about to be dropped or moved): its kept stores closed,
+    its pool, its change feed and its lock file let go."""
+    if is_postgres(url):
+        from . import postgres
+
+        postgres.stop_listening(str(url))
+        return
+    close_idle()
+    close_write_lock(url)

@@ -1,0 +1,253 @@
+"""The schema of the embedded SQLite file: each entry of ``MIGRATIONS`` is one schema version, in SQLite's dialect;
+``PRAGMA user_version`` records how many have been applied (``sqlite.migrate``). PostgreSQL's own statements for the
+same versions are in ``postgres_schema``; tests/test_store_contract.py checks that both give the same tables and
+columns."""
+
+from __future__ import annotations
+
+# Each entry is one schema version; PRAGMA user_version records how many have been applied.
+MIGRATIONS: tuple[str, ...] = (
+    """
+    CREATE TABLE matches (
+        id INTEGER PRIMARY KEY,
+        game TEXT NOT NULL,
+        players TEXT NOT NULL,            -- JSON list, seating order
+        options TEXT NOT NULL,            -- JSON object, every option resolved
+        first_dealer TEXT NOT NULL,
+        created TEXT NOT NULL,
+        updated TEXT NOT NULL,
+        status TEXT NOT NULL DEFAULT 'in_progress',   -- in_progress | finished
+        winner TEXT,
+        totals TEXT NOT NULL DEFAULT '{}',            -- JSON, kept in step with the deals
+        deal_count INTEGER NOT NULL DEFAULT 0,
+        ended_by_hand INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE INDEX matches_status_updated ON matches(status, updated);
+    CREATE TABLE deals (
+        id INTEGER PRIMARY KEY,
+        match_id INTEGER NOT NULL REFERENCES matches(id),
+        number INTEGER NOT NULL,
+        dealer TEXT NOT NULL,
+        input TEXT NOT NULL,              -- JSON, exactly what was entered
+        void INTEGER NOT NULL DEFAULT 0,
+        version INTEGER NOT NULL DEFAULT 1,
+        last_action TEXT NOT NULL DEFAULT 'entered',  -- entered | corrected | voided | restored
+        created TEXT NOT NULL,
+        updated TEXT NOT NULL,
+        UNIQUE (match_id, number)
+    );
+    CREATE TABLE deal_revisions (
+        id INTEGER PRIMARY KEY,
+        deal_id INTEGER NOT NULL REFERENCES deals(id),
+        version INTEGER NOT NULL,
+        input TEXT NOT NULL,
+        void INTEGER NOT NULL,
+        action TEXT NOT NULL,
+        at TEXT NOT NULL,                 -- when this version was made
+        replaced_at TEXT NOT NULL,        -- when a later version replaced it
+        UNIQUE (deal_id, version)
+    );
+    """,
+    # 2: the archive — a stable identity for export/import, place and note, abandoned matches, a per-player
+    # summary of every match (history filters and player pages), and the log of actions (undo).
+    """
+    ALTER TABLE matches ADD COLUMN uid TEXT;
+    UPDATE matches SET uid = lower(hex(randomblob(16))) WHERE uid IS NULL;
+    CREATE UNIQUE INDEX matches_uid ON matches(uid);
+    ALTER TABLE matches ADD COLUMN place TEXT NOT NULL DEFAULT '';
+    ALTER TABLE matches ADD COLUMN note TEXT NOT NULL DEFAULT '';
+    ALTER TABLE matches ADD COLUMN abandoned INTEGER NOT NULL DEFAULT 0;
+    CREATE INDEX matches_created ON matches(created, id);
+    CREATE INDEX matches_game_created ON matches(game, created, id);
+    CREATE INDEX matches_status_created ON matches(status, created, id);
+    CREATE INDEX deals_match ON deals(match_id, number);
+    CREATE TABLE match_players (
+        match_id INTEGER NOT NULL REFERENCES matches(id),
+        seat INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        name_key TEXT NOT NULL,           -- the same person across matches: case and spacing ignored
+        game TEXT NOT NULL,
+        created TEXT NOT NULL,
+        status TEXT NOT NULL,
+        total INTEGER NOT NULL DEFAULT 0,
+        result TEXT,                      -- won | lost | draw, once the match is finished
+        facts TEXT NOT NULL DEFAULT '{}', -- JSON: this player's figures in this match (game.player_facts)
+        PRIMARY KEY (match_id, seat)
+    );
+    CREATE INDEX match_players_name ON match_players(name_key, created);
+    CREATE TABLE match_events (
+        id INTEGER PRIMARY KEY,
+        match_id INTEGER NOT NULL REFERENCES matches(id),
+        deal_number INTEGER,
+        action TEXT NOT NULL,             -- entered | corrected | voided | restored | ended | abandoned | resumed | undone
+        at TEXT NOT NULL,
+        detail TEXT NOT NULL DEFAULT '{}',
+        undone INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE INDEX match_events_match ON match_events(match_id, id)
+    """,  # noqa: E501 (a migration's SQL stays exactly as it was applied)
+    # 3: read-only share links, and the keys that make a retried or double-tapped deal entry harmless.
+    """
+    CREATE TABLE share_links (
+        token TEXT PRIMARY KEY,
+        match_id INTEGER NOT NULL REFERENCES matches(id),
+        created TEXT NOT NULL,
+        revoked TEXT
+    );
+    CREATE INDEX share_links_match ON share_links(match_id);
+    CREATE TABLE idempotency_keys (
+        match_id INTEGER NOT NULL REFERENCES matches(id),
+        key TEXT NOT NULL,
+        deal_number INTEGER NOT NULL,
+        created TEXT NOT NULL,
+        PRIMARY KEY (match_id, key)
+    )
+    """,
+    # 4: signed-in sessions (logging out or changing the passphrase ends them), and the hash of the body an
+    # idempotency key was first sent with (the same key with another body is refused).
+    """
+    CREATE TABLE sessions (
+        id TEXT PRIMARY KEY,
+        created TEXT NOT NULL,
+        seen TEXT NOT NULL                -- last request, to the hour: idle sessions expire
+    );
+    ALTER TABLE idempotency_keys ADD COLUMN body_hash TEXT
+    """,
+    # 5: Spitzer's option three_aces_partner (RULES.md 2.2) now defaults to "first-trick"; matches stored before
+    # it existed were played with the partner being the first other player to win a trick: they keep that.
+    """
+    UPDATE matches SET options = json_set(options, '$.three_aces_partner', 'first-other')
+    WHERE game = 'spitzer' AND json_extract(options, '$.three_aces_partner') IS NULL
+    """,
+    # 6: writes in constant time. Each deal keeps its computed result (NULL + its problems when it cannot be
+    # scored), whether it counted and the rules' tally after it; the match keeps the standing the rules need for
+    # the next deal, a version (every change) and the fingerprint of the rules that computed it: a match whose
+    # fingerprint is not the running code's is replayed once and stored again (NULL: filled on first load).
+    """
+    ALTER TABLE deals ADD COLUMN result TEXT;
+    ALTER TABLE deals ADD COLUMN problems TEXT;
+    ALTER TABLE deals ADD COLUMN counted INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE deals ADD COLUMN after_end INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE deals ADD COLUMN tally TEXT;
+    ALTER TABLE matches ADD COLUMN tally TEXT;
+    ALTER TABLE matches ADD COLUMN next_dealer TEXT;
+    ALTER TABLE matches ADD COLUMN finished INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE matches ADD COLUMN standing_note TEXT;
+    ALTER TABLE matches ADD COLUMN ended_at INTEGER;
+    ALTER TABLE matches ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE matches ADD COLUMN fingerprint TEXT;
+    ALTER TABLE matches ADD COLUMN player_facts TEXT
+    """,
+    # 7: club play (RULES.md 5): an event, its players (in the order they joined; a leaver keeps their results),
+    # its rounds with their seeds and byes, and each round's tables, every one an ordinary match.
+    """
+    CREATE TABLE events (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL,
+        date TEXT NOT NULL,
+        game TEXT NOT NULL,
+        options TEXT NOT NULL,            -- JSON object, every option resolved (deals from the round's length)
+        rounds INTEGER NOT NULL,
+        round_length TEXT NOT NULL,       -- 'match' | 'deals:N'
+        seating TEXT NOT NULL,            -- 'standings' | 'random'
+        season TEXT,
+        tariff TEXT,
+        seed INTEGER NOT NULL,            -- round 1's draw
+        created TEXT NOT NULL
+    );
+    CREATE TABLE event_players (
+        event_id INTEGER NOT NULL REFERENCES events(id),
+        position INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        joined_round INTEGER NOT NULL,    -- the first round they are drawn for
+        left_round INTEGER,               -- the first round they are no longer drawn for
+        PRIMARY KEY (event_id, position)
+    );
+    CREATE TABLE event_rounds (
+        event_id INTEGER NOT NULL REFERENCES events(id),
+        number INTEGER NOT NULL,
+        seed INTEGER NOT NULL,
+        byes TEXT NOT NULL,               -- JSON list
+        drawn TEXT NOT NULL,
+        PRIMARY KEY (event_id, number)
+    );
+    CREATE TABLE event_tables (
+        event_id INTEGER NOT NULL REFERENCES events(id),
+        round INTEGER NOT NULL,
+        number INTEGER NOT NULL,
+        match_id INTEGER NOT NULL REFERENCES matches(id),
+        ended_by_director TEXT,           -- when the director ended it early
+        token TEXT NOT NULL UNIQUE,       -- the table link's secret: this match's deals and confirmations only
+        revoked TEXT,                     -- when the director revoked it
+        PRIMARY KEY (event_id, round, number)
+    );
+    CREATE INDEX event_tables_match ON event_tables(match_id);
+    CREATE TABLE confirmations (          -- RULES.md 5.6: a player signs the result as the match stood (its version)
+        match_id INTEGER NOT NULL REFERENCES matches(id),
+        player TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        at TEXT NOT NULL,
+        PRIMARY KEY (match_id, player, version)
+    )
+    """,
+    # 8: a table's link issued again after a revoke (a new token: the old one stays dead); how many times, so the
+    # board's validator sees it.
+    """
+    ALTER TABLE event_tables ADD COLUMN renewed INTEGER NOT NULL DEFAULT 0
+    """,
+    # 9: a season's settings (RULES.md 5.8), per game; a season without a row counts every event by score. Its
+    # events are those naming it (case aside). An event's uid: what an export knows it by (as a match's).
+    """
+    CREATE TABLE seasons (
+        name TEXT NOT NULL COLLATE NOCASE,
+        game TEXT NOT NULL,
+        best_of INTEGER,                  -- the best this many events count (NULL: all)
+        league_points TEXT NOT NULL DEFAULT 'score',  -- 'score' | 'placing'
+        PRIMARY KEY (name, game)
+    );
+    CREATE INDEX events_season ON events(season COLLATE NOCASE);
+    ALTER TABLE events ADD COLUMN uid TEXT;
+    UPDATE events SET uid = lower(hex(randomblob(16))) WHERE uid IS NULL;
+    CREATE UNIQUE INDEX events_uid ON events(uid)
+    """,
+    # 10: club play in the room (issue 33). A table's link belongs to the physical table for the whole event: table n
+    # of whichever round is in play, so its card is printed once; a revoked link is kept (a phone still holding it is
+    # told it was replaced) and the table's next link takes over. The links of each event's latest round carry on;
+    # event_tables is made again without its own. An event says what it is (a club evening or a tournament: its
+    # words follow) and which players to keep at different tables. A table's match no longer has its place written
+    # in English ("… · round 1, table 2"): pages and sheets say it in the reader's language from the event. How many
+    # times the director edited the event (its board's validator).
+    """
+    CREATE TABLE event_links (
+        token TEXT PRIMARY KEY,           -- the secret of /t/<token> and of its table card's QR code
+        event_id INTEGER NOT NULL REFERENCES events(id),
+        number INTEGER NOT NULL,          -- the physical table: it opens table n of the round in play
+        created TEXT NOT NULL,
+        revoked TEXT                      -- when the director revoked it
+    );
+    CREATE UNIQUE INDEX event_links_working ON event_links(event_id, number) WHERE revoked IS NULL;
+    INSERT INTO event_links (token, event_id, number, created, revoked)
+        SELECT t.token, t.event_id, t.number, r.drawn, t.revoked FROM event_tables t
+        JOIN event_rounds r ON r.event_id = t.event_id AND r.number = t.round
+        WHERE t.round = (SELECT MAX(x.number) FROM event_rounds x WHERE x.event_id = t.event_id);
+    CREATE TABLE event_tables_10 (
+        event_id INTEGER NOT NULL REFERENCES events(id),
+        round INTEGER NOT NULL,
+        number INTEGER NOT NULL,
+        match_id INTEGER NOT NULL REFERENCES matches(id),
+        ended_by_director TEXT,           -- when the director ended it early
+        PRIMARY KEY (event_id, round, number)
+    );
+    INSERT INTO event_tables_10 (event_id, round, number, match_id, ended_by_director)
+        SELECT event_id, round, number, match_id, ended_by_director FROM event_tables;
+    DROP TABLE event_tables;
+    ALTER TABLE event_tables_10 RENAME TO event_tables;
+    CREATE INDEX event_tables_match ON event_tables(match_id);
+    ALTER TABLE events ADD COLUMN kind TEXT NOT NULL DEFAULT 'club_evening';
+    ALTER TABLE events ADD COLUMN avoid TEXT NOT NULL DEFAULT '[]';
+    ALTER TABLE events ADD COLUMN edited INTEGER NOT NULL DEFAULT 0;
+    UPDATE matches SET place = (SELECT e.name FROM event_tables t JOIN events e ON e.id = t.event_id
+                                WHERE t.match_id = matches.id)
+        WHERE id IN (SELECT match_id FROM event_tables) AND place LIKE '% · round %, table %'
+    """,
+)

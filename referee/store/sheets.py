@@ -1,0 +1,20 @@
+"""What the printed sheets read that no other part does: the SQL both stores say alike."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .base import SqlStore
+
+
+class SheetRows(SqlStore):
+    """What the sheets read."""
+
+    def sheet_version(self, match_id: int) -> tuple[Any, ...] | None:
+        """What changes a match's printed sheet (its cache key), from its row: version, place, note, abandoned,
+        ended_by_hand, uid, created and the count of confirmations of that version; None: no such match."""
+        row = self._one(
+            "SELECT version, place, note, abandoned, ended_by_hand, uid, created, "
+            "(SELECT COUNT(*) FROM confirmations c WHERE c.match_id = m.id AND c.version = m.version) "
+            "FROM matches m WHERE id = ?", [match_id])
+        return None if row is None else tuple(row)
