@@ -435,6 +435,42 @@ def test_a_kept_connection_the_server_closed_is_not_lent_again(shared_database):
     assert statuses == [200, 200, 200]  # the closed connection was checked, closed and replaced before it was lent
 
 
+def test_a_pool_still_waiting_to_reconnect_after_a_long_outage_is_renewed_when_the_server_answers(shared_database):
+    """After a long outage psycopg_pool waits longer and longer between its attempts to reconnect (it doubles the
+    wait): a server back meanwhile would still be refused until the next attempt. A request that gets no connection
+    in time asks the server itself; when it answers, the pool is replaced and the request served."""
+    from psycopg_pool import ConnectionPool, PoolTimeout
+
+    from referee.store import postgres
+
+    gone = f"postgresql://127.0.0.1:{_free_port()}/nothing"  # what the stuck pool keeps trying: nobody listens there
+    stuck = ConnectionPool(gone, min_size=1, max_size=4, timeout=0.3, open=True, kwargs={"connect_timeout": 1})
+    postgres.close_pool(shared_database)
+    with postgres._pools_guard:
+        postgres._pools[shared_database] = stuck
+    try:
+        db = postgres.lend(shared_database)
+        try:
+            assert db.health()["database"] == "postgresql"
+        finally:
+            db.give_back()
+        assert postgres._pools[shared_database] is not stuck
+        # a pool whose connections are all in use is busy, not stuck: it is kept, and the request answered 503
+        busy = postgres._pools[shared_database]
+        held = [busy.getconn() for _ in range(postgres.POOL_SIZE)]
+        try:
+            busy.timeout = 0.3
+            with pytest.raises(PoolTimeout):
+                postgres.lend(shared_database)
+            assert postgres._pools[shared_database] is busy
+        finally:
+            for conn in held:
+                busy.putconn(conn)
+    finally:
+        stuck.close(timeout=0)
+        postgres.close_pool(shared_database)
+
+
 def test_a_connection_lost_mid_request_answers_503_once_without_the_database(shared_database, monkeypatch):
     """A connection lost between its check and its use (the server went away just then) fails its request only: a 503
     with Retry-After, and the short page for a browser, whichever language; the next request gets a new connection."""

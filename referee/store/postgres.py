@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import psycopg
-from psycopg_pool import ConnectionPool
+from psycopg_pool import ConnectionPool, PoolTimeout
 
 from .base import Cursor
 from .club import ClubRows
@@ -204,6 +204,19 @@ def lend(url: str) -> PostgresStore:
     """A store for a request, on a connection of this process's pool of ``url``: checked before it is lent
     (``check_lent``: after a restart of the server, every kept connection is dropped as it is
     met and the request gets a new one, not an error)."""
+    pool = _pool(url)
+    try:
+        conn = pool.getconn()
+    except PoolTimeout:
+        # No connection in time. While the server was away the pool's attempts to reconnect wait longer and longer
+        # (psycopg_pool doubles the wait each time): a server back after a long outage could still be refused for
+        # a while. When it answers now, the pool is replaced by a fresh one, which connects at once.
+        pool = _renewed(url, pool)
+        conn = pool.getconn()
+    return PostgresStore(url, conn, pool)
+
+
+def _pool(url: str) -> ConnectionPool:
     with _pools_guard:
         pool = _pools.get(url)
         if pool is None:
@@ -211,7 +224,31 @@ def lend(url: str) -> PostgresStore:
             pool = _pools[url] = ConnectionPool(
                 url, min_size=1, max_size=POOL_SIZE, kwargs={"autocommit": True, "connect_timeout": 10},
                 check=lambda conn: check_lent(conn), timeout=POOL_TIMEOUT, name="referee", open=True)
-    return PostgresStore(url, pool.getconn(), pool)
+        return pool
+
+
+_renewing = threading.Lock()
+
+
+def _renewed(url: str, stuck: ConnectionPool) -> ConnectionPool:
+    """``stuck`` replaced by a new pool when the server answers a connection of its own now; else PoolTimeout (the
+    server is still away: the request is answered 503)."""
+    with _renewing:  # one thread asks the server; the others then find the new pool
+        with _pools_guard:
+            current = _pools.get(url)
+        if current is not None and current is not stuck:
+            return current
+        if stuck.get_stats().get("pool_size", 0) >= stuck.max_size:
+            raise PoolTimeout("every connection of the pool is in use")  # busy, not stuck: nothing to renew
+        try:
+            psycopg.connect(url, connect_timeout=2).close()
+        except psycopg.OperationalError as exc:
+            raise PoolTimeout(f"the server of {shown(url)} is not answering") from exc
+        with _pools_guard:
+            if _pools.get(url) is stuck:
+                del _pools[url]
+        threading.Thread(target=stuck.close, kwargs={"timeout": 0}, daemon=True, name="referee-pool-closing").start()
+        return _pool(url)
 
 
 def close_pool(url: str) -> None:

@@ -252,7 +252,10 @@ def test_403_5xx_no_connection_and_no_answer_keep_it_and_it_is_sent_later(phone,
         answer["how"] = how
         page.get_by_role("button", name="Send now").click()
         if how == "hang":
-            page.wait_for_function("() => true")
+            for _ in range(200):  # the POST reaches the route handler (Python side) a moment after the click
+                if hung:
+                    break
+                page.wait_for_timeout(25)
             assert hung and outbox(page)[0]["problem"] is None, "on its way, no answer yet"
             page.clock.fast_forward(20_000)  # no answer in 20 s: given up
         settled(page, problem)
