@@ -22,7 +22,7 @@ from werkzeug.routing import IntegerConverter
 from . import jsontext, store
 from .assets import asset_folder
 from .cli import register_cli
-from .matches import backfill_summaries
+from .matches import ENTERING_AT_ONCE, backfill_summaries, entering_at_once
 from .web import i18n, register
 
 
@@ -161,11 +161,15 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         MAX_DEALS=_number("REFEREE_MAX_DEALS", store.DEFAULT_MAX_DEALS),
         MAX_EVENTS=_number("REFEREE_MAX_EVENTS", 0),  # 0: store.EVENTS_PER_DEAL for each of MAX_DEALS (below)
         SHEET_MAX_PAGES=_number("REFEREE_SHEET_MAX_PAGES", 50),
+        ENTERING_AT_ONCE=_number("REFEREE_ENTERING_AT_ONCE", ENTERING_AT_ONCE),
     )
     if test_config:
         app.config.update(test_config)
     if not app.config.get("MAX_EVENTS"):  # the actions one match keeps: ten a deal, whatever MAX_DEALS is
         app.config["MAX_EVENTS"] = store.EVENTS_PER_DEAL * int(app.config["MAX_DEALS"])
+    if int(app.config["ENTERING_AT_ONCE"]) < 1:
+        raise store.CannotStart(f"REFEREE_ENTERING_AT_ONCE must be 1 or more, not {app.config['ENTERING_AT_ONCE']}.")
+    entering_at_once(int(app.config["ENTERING_AT_ONCE"]))
     n = int(app.config["PROXIES"])
     if n > 0 and not app.config.get("SERVER_READS_PROXY_HEADERS"):
         # Behind N reverse proxies under another WSGI server (flask run, gunicorn): Werkzeug reads N X-Forwarded-*

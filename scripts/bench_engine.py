@@ -289,10 +289,11 @@ def write_path(report: Report, client: Client, ours_at: tuple[int, int], bare_at
     for clients, floor in ((1, None), (8, 0.6), (50, 0.5)):
         bare_paths = [f"/api/matches/{i + 1}/deals" for i in range(clients)]
         ours_runs, theirs_runs = [], []
-        for _ in range(4):  # new matches each time: one client alone would reach a match's 2,000 deals
+        runs = max(4, round(seconds))  # runs of a second at most, new matches each: one client alone enters ~1,000
+        for _ in range(runs):          # deals a second, and a match holds 2,000 at most
             referee_paths = [f"/api/matches/{new_match(client)}/deals" for _ in range(clients)]
-            theirs_runs.append(write_load(bare, bare_pid, bare_paths, seconds / 4))
-            ours_runs.append(write_load(port, pid, referee_paths, seconds / 4))
+            theirs_runs.append(write_load(bare, bare_pid, bare_paths, seconds / runs))
+            ours_runs.append(write_load(port, pid, referee_paths, seconds / runs))
         ours, theirs = combined(ours_runs), combined(theirs_runs)
         for name, run in (("Referee", ours), ("bare Flask + SQLite", theirs)):
             print(f"  {clients} clients, {name}: {run.rate:.0f} deal POSTs/s, server CPU "

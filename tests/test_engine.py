@@ -320,16 +320,20 @@ def test_deals_waiting_for_the_write_lock_are_written_together_in_one_transactio
         answers[i] = matches.enter_deal(connections[i], match_id, deal)
 
     group = store._group_of(lock)
-    with lock:  # hold the lock until all three are queued behind it
-        threads = [threading.Thread(target=enter, args=(i,)) for i in range(len(jobs))]
+    matches.entering_at_once(len(jobs))  # REFEREE_ENTERING_AT_ONCE=3 (one at a time by default: see below)
+    try:
+        with lock:  # hold the lock until all three are queued behind it
+            threads = [threading.Thread(target=enter, args=(i,)) for i in range(len(jobs))]
+            for t in threads:
+                t.start()
+            deadline = time.monotonic() + 10
+            while len(group.waiting) < len(jobs) and time.monotonic() < deadline:
+                time.sleep(0.01)
+            assert len(group.waiting) == len(jobs)
         for t in threads:
-            t.start()
-        deadline = time.monotonic() + 10
-        while len(group.waiting) < len(jobs) and time.monotonic() < deadline:
-            time.sleep(0.01)
-        assert len(group.waiting) == len(jobs)
-    for t in threads:
-        t.join(10)
+            t.join(10)
+    finally:
+        matches.entering_at_once(matches.ENTERING_AT_ONCE)
     for db in connections:
         db.conn.set_trace_callback(None)
     assert statements.count("COMMIT") == 2  # the group of three, then the second deal of the first match alone
@@ -344,6 +348,57 @@ def test_deals_waiting_for_the_write_lock_are_written_together_in_one_transactio
     assert [d["input"] for d in check.deals_for(second)] == [played(90)]
     for db in [*connections, check]:
         db.conn.close()
+
+
+def test_by_default_one_deal_is_entered_at_a_time_and_the_next_waits_its_turn(tmp_path):
+    """REFEREE_ENTERING_AT_ONCE=1 (the default): while one entry waits for the write lock, a second entry (another
+    match) waits before it is scored — it does not queue for the lock beside the first — and is entered after it."""
+    import threading
+    import time
+
+    path = tmp_path / "turns.sqlite"
+    setup = store.connect(path)
+    first, second = matches.start_match(setup, OPEN), matches.start_match(setup, OPEN)
+    setup.conn.close()
+    connections = [store.connect(path) for _ in range(2)]
+    lock = store.write_lock(path)
+    group = store._group_of(lock)
+    answers: list = [None, None]
+
+    def enter(i: int, match_id: int) -> None:
+        answers[i] = matches.enter_deal(connections[i], match_id, played(100))
+
+    with lock:
+        threads = [threading.Thread(target=enter, args=(0, first))]
+        threads[0].start()
+        deadline = time.monotonic() + 10
+        while not group.waiting and time.monotonic() < deadline:
+            time.sleep(0.01)
+        threads.append(threading.Thread(target=enter, args=(1, second)))
+        threads[1].start()
+        time.sleep(0.3)  # long enough for the second to queue too, were it let in
+        assert len(group.waiting) == 1
+    for t in threads:
+        t.join(10)
+    assert [(a.match.id, a.number) for a in answers] == [(first, 1), (second, 1)]
+    for db in connections:
+        db.conn.close()
+
+
+def test_entering_at_once_is_a_setting_of_one_or_more(monkeypatch, tmp_path):
+    from referee import create_app
+    from referee.store import CannotStart
+
+    monkeypatch.setenv("REFEREE_ENTERING_AT_ONCE", "0")
+    with pytest.raises(CannotStart, match="REFEREE_ENTERING_AT_ONCE must be 1 or more, not 0"):
+        create_app({"DATABASE": str(tmp_path / "a.sqlite"), "SECRET_KEY": "x"})
+    monkeypatch.setenv("REFEREE_ENTERING_AT_ONCE", "3")
+    try:
+        app = create_app({"DATABASE": str(tmp_path / "b.sqlite"), "SECRET_KEY": "x"})
+        assert app.config["ENTERING_AT_ONCE"] == 3
+        assert entering._entering._initial_value == 3
+    finally:
+        matches.entering_at_once(matches.ENTERING_AT_ONCE)
 
 
 def test_group_commit_wakes_every_waiting_writer_once_with_its_own_outcome(tmp_path):

@@ -42,6 +42,7 @@ from .changes import (
 from .entering import (
     ANY_DEAL,
     DEFAULT_MAX_DEALS,
+    ENTERING_AT_ONCE,
     MAX_KEY,
     DealerChanged,
     DealTaken,
@@ -52,6 +53,7 @@ from .entering import (
     StaleMatch,
     body_hash,
     enter_deal,
+    entering_at_once,
     refusal,
     too_many_deals,
 )
@@ -99,7 +101,8 @@ __all__ = [
     "UNDOABLE", "Conflict", "DealTaken", "DealerChanged", "Entered", "Expected", "InvalidDeal", "InvalidMatch",
     "Match", "NotFound", "NotNextDeal", "OutOfTurn", "Refusal", "Scored", "StaleMatch", "StaleVersion", "TooManyEvents",
     "abandon", "backfill_summaries", "body_hash", "changes_log", "clean_name", "correct_deal", "deal_to_json",
-    "describe_changes", "describe_event", "detail_problems", "end_match", "enter_deal", "event_detail", "get_event",
+    "describe_changes", "describe_event", "detail_problems", "end_match", "enter_deal",
+    "entering_at_once", "ENTERING_AT_ONCE", "event_detail", "get_event",
     "last_redoable", "last_undoable", "latest_event", "likeness", "list_summaries", "load", "log_change",
     "match_to_json", "name_key", "no_match", "parse_new_match", "printable", "recent_events", "redo",
     "refusal", "rematch", "replayed_from_row", "restore_deal", "restore_version", "set_details", "shown_event",

@@ -85,6 +85,11 @@ class Match:
         return self._deals
 
     @property
+    def deals_read(self) -> bool:
+        """Were the deals read already (``deals``)? A page that needs a few of them reads those alone otherwise."""
+        return self._deals is not None
+
+    @property
     def state(self) -> MatchState:
         if self._state is None:
             table = self.next_table

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Sequence
 from datetime import date, timedelta
 from typing import Any
 
@@ -181,6 +182,16 @@ class MatchRows(SqlStore):
 
     def deals_for(self, match_id: int) -> list[dict[str, Any]]:
         cursor = self._run("SELECT * FROM deals WHERE match_id = ? ORDER BY number", [match_id])
+        names = [c[0] for c in cursor.description]
+        return [_deal_row(dict(zip(names, r, strict=True))) for r in cursor.fetchall()]
+
+    def deals_numbered(self, match_id: int, numbers: Sequence[int]) -> list[dict[str, Any]]:
+        """Some of a match's deals (by number), in order: the few a page shows whole."""
+        if not numbers:
+            return []
+        marks = ", ".join("?" for _ in numbers)
+        cursor = self._run(f"SELECT * FROM deals WHERE match_id = ? AND number IN ({marks}) ORDER BY number",
+                           [match_id, *numbers])
         names = [c[0] for c in cursor.description]
         return [_deal_row(dict(zip(names, r, strict=True))) for r in cursor.fetchall()]
 

@@ -81,6 +81,10 @@ class MatchStore(Protocol):
     def deals_for(self, match_id: int) -> list[dict[str, Any]]:
         ...
 
+    def deals_numbered(self, match_id: int, numbers: Sequence[int]) -> list[dict[str, Any]]:
+        """Some of a match's deals (by number), in order: the few a page shows whole."""
+        ...
+
     def get_deal(self, match_id: int, number: int) -> dict[str, Any] | None:
         ...
 

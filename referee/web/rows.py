@@ -12,12 +12,14 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from flask import current_app
 from markupsafe import Markup, escape
 
 from .i18n import current_language
+
+V = TypeVar("V")
 
 ROWS_KEPT = 8192
 """How many drawn rows an app keeps (the least recently drawn go first)."""
@@ -26,22 +28,23 @@ _CSRF = "<!--csrf-->"
 """What a kept row holds where its forms' CSRF token goes: markup, so no escaped text on the row can look like it."""
 
 
-class RowCache:
-    """A least-recently-used map of drawn rows, safe across a server's threads."""
+class RowCache(Generic[V]):
+    """A least-recently-used map of drawn rows (or of what else a page draws again and again), safe across a
+    server's threads."""
 
     def __init__(self, size: int = ROWS_KEPT) -> None:
         self.size = size
-        self._rows: OrderedDict[Hashable, str] = OrderedDict()
+        self._rows: OrderedDict[Hashable, V] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, key: Hashable) -> str | None:
+    def get(self, key: Hashable) -> V | None:
         with self._lock:
             html = self._rows.get(key)
             if html is not None:
                 self._rows.move_to_end(key)
             return html
 
-    def put(self, key: Hashable, html: str) -> None:
+    def put(self, key: Hashable, html: V) -> None:
         with self._lock:
             self._rows[key] = html
             self._rows.move_to_end(key)
@@ -52,7 +55,7 @@ class RowCache:
         return len(self._rows)
 
 
-def _rows_kept() -> RowCache:
+def _rows_kept() -> RowCache[str]:
     kept = current_app.extensions.get("referee.drawn_rows")
     if kept is None:
         kept = current_app.extensions.setdefault("referee.drawn_rows", RowCache())

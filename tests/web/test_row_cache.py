@@ -80,3 +80,25 @@ def test_each_session_gets_its_own_token_in_the_kept_rows(app, client, match_id)
     assert token(mine) != token(theirs)
     assert theirs.replace(token(theirs), token(mine)) == mine
     assert "csrf-->" not in mine + theirs
+
+
+def test_a_long_match_shown_again_reads_only_the_deals_it_shows_whole(app, client, match_id, monkeypatch):
+    """The compact table is kept per match and version: shown again, the page reads the newest deals alone (those it
+    draws with their working), not every deal; a change (a new version) reads them all once more."""
+    from referee.store.matches import MatchRows
+
+    read: list[str] = []
+    every, some = MatchRows.deals_for, MatchRows.deals_numbered
+    monkeypatch.setattr(MatchRows, "deals_for", lambda self, mid: read.append("all") or every(self, mid))
+    monkeypatch.setattr(MatchRows, "deals_numbered",
+                        lambda self, mid, numbers: read.append(f"{len(numbers)}") or some(self, mid, numbers))
+    first = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert read == ["all"]
+    read.clear()
+    assert client.get(f"/matches/{match_id}").get_data(as_text=True) == first
+    assert read == [str(RECENT_WORKING)]
+    read.clear()
+    assert client.put(f"/api/matches/{match_id}/deals/1", json=BATE).status_code == 200
+    read.clear()
+    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert "all" in read and figures(tbody(page, 1)) == ["+150", "150", "0", "0"]

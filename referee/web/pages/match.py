@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
@@ -27,7 +27,7 @@ from ...matches.money import match_settlement
 from ..common import capped, go
 from ..db import get_db
 from ..i18n import current_language, name_order, number_writer, say
-from ..rows import row_drawer
+from ..rows import RowCache, row_drawer
 from ..security import csrf_token, table_phone
 from .base import _back_to_table, _group, _load, _table_state, bp, live_etag
 from .entry import NewDealFor, _entry_head
@@ -184,34 +184,70 @@ def _compact_of() -> Callable[..., tuple[Markup | None, dict[str, int], Markup]]
     return remembered
 
 
+TABLES_KEPT = 256
+"""How many matches' compact tables an app keeps (``_table_rows``; the least recently shown go first)."""
+
+CompactTable = tuple[tuple[TableRow, ...], tuple[dict[str, int], ...]]
+
+
 def _table_rows(match: matches.Match, highlight: int | None) -> tuple[list[TableRow], list[dict[str, int]]]:
     """The running table (one TableRow per deal) and the running totals after each deal for the chart, read from
-    the stored results and tallies — no deal is re-scored, and only the newest deals become full results."""
-    db = get_db()
-    deals = match.deals
-    players = match.players
+    the stored results and tallies — no deal is re-scored, and only the newest deals become full results.
+
+    The compact rows and the totals are a match's as long as its version is (every change adds one): each app keeps
+    them per match, version and language, so a long match shown again reads only the deals it shows whole."""
     language = current_language()
+    key = (match.id, match.version, match.deal_count, language, match.players)
+    kept = _tables_kept()
+    table = kept.get(key)
+    if table is None:
+        table = _compact_table(match.deals, match.players, language)
+        kept.put(key, table)
+    rows, series = table
+    return _with_working(match, rows, highlight), list(series)
+
+
+def _tables_kept() -> RowCache[CompactTable]:
+    kept = current_app.extensions.get("referee.compact_tables")
+    if kept is None:
+        kept = current_app.extensions.setdefault("referee.compact_tables", RowCache(TABLES_KEPT))
+    return kept
+
+
+def _compact_table(deals: list[dict[str, Any]], players: tuple[str, ...], language: str) -> CompactTable:
+    """Every deal's compact row (no working, no highlight) and the running totals after each."""
     compact = _compact_of()
-    recent = {d["number"] for d in deals[-RECENT_WORKING:]} if RECENT_WORKING else set()
-    if highlight:
-        recent.add(highlight)
     rows: list[TableRow] = []
     series: list[dict[str, int]] = [{p: 0 for p in players}]
     for d in deals:
-        number_ = d["number"]
         cells, totals, summary = compact(d.get("result"), d.get("tally"), players, language)
         series.append(totals)
         void, after_end = d["void"], bool(d.get("after_end"))
-        css = "deal" + (" is-void" if void else "") + (" is-after-end" if after_end else "") + (
-            " is-highlighted" if number_ == highlight else "")
+        css = "deal" + (" is-void" if void else "") + (" is-after-end" if after_end else "")
         tags = _TAGS_VOID if void else _TAGS.get(d["last_action"], ())
-        row = TableRow(number_, css, None if void or after_end else cells,
-                       tags + ("after_end",) if after_end else tags, summary, void)
-        if number_ in recent:
-            row.deal, row.replayed = d, matches.replayed_from_row(d)  # the stored result, no scoring
-            row.revisions = db.revisions_for(d["id"]) if d["version"] > 1 else []
-        rows.append(row)
-    return rows, series
+        rows.append(TableRow(d["number"], css, None if void or after_end else cells,
+                             tags + ("after_end",) if after_end else tags, summary, void))
+    return tuple(rows), tuple(series)
+
+
+def _with_working(match: matches.Match, rows: tuple[TableRow, ...], highlight: int | None) -> list[TableRow]:
+    """The compact rows, the newest (and the highlighted one) with their deal, result and earlier versions: those
+    deals alone are read when the match's deals are not read already."""
+    recent = {r.number for r in rows[-RECENT_WORKING:]} if RECENT_WORKING else set()
+    if highlight:
+        recent.add(highlight)
+    db = get_db()
+    deals = match.deals if match.deals_read else db.deals_numbered(match.id, sorted(recent))
+    whole = {d["number"]: d for d in deals if d["number"] in recent}
+    shown: list[TableRow] = []
+    for row in rows:
+        d = whole.get(row.number)
+        if d is not None:
+            row = replace(row, css=row.css + (" is-highlighted" if row.number == highlight else ""), deal=d,
+                          replayed=matches.replayed_from_row(d),  # the stored result, no scoring
+                          revisions=db.revisions_for(d["id"]) if d["version"] > 1 else [])
+        shown.append(row)
+    return shown
 
 
 # The tag a row carries for its deal's last action (a void deal: "void", whatever the action was).
@@ -280,8 +316,12 @@ def deal_working(match_id: int, number: int):
 
 def _table_rows_of(match: matches.Match, deals: list[dict[str, Any]]) -> tuple[list[TableRow], list[dict[str, int]]]:
     """``_table_rows`` for some deals only, each with its whole working."""
-    shown = matches.Match(match.row, match.game, match.options, deals=deals)
-    return _table_rows(shown, highlight=None)
+    rows, series = _compact_table(deals, match.players, current_language())
+    whole = {d["number"]: d for d in deals}
+    db = get_db()
+    return [replace(r, deal=whole[r.number], replayed=matches.replayed_from_row(whole[r.number]),
+                    revisions=db.revisions_for(whole[r.number]["id"]) if whole[r.number]["version"] > 1 else [])
+            for r in rows], list(series)
 
 
 def _shown_change(match: matches.Match, last: dict[str, Any] | None, seen: int | None = None
@@ -486,7 +526,7 @@ def _match_extras(match: matches.Match, seen: int | None = None) -> dict[str, An
         "target": match.game.target(match.options),
         "chart": sheets.chart_svg(match.players, series, target=match.game.target(match.options),
                                   noun=_(match.game.deal_noun), width=360, height=190, title=_("Running totals"),
-                                  target_label=_("target %(target)s", target="{target}")) if match.deals else "",
+                                  target_label=_("target %(target)s", target="{target}")) if table else "",
         "events": events,
         "event_count": event_count,
         "activity": {"opened": opened, "before": before, "first": newer + 1, "last": newer + len(events),
