@@ -205,6 +205,8 @@ def lend(url: str) -> PostgresStore:
     (``check_lent``: after a restart of the server, every kept connection is dropped as it is
     met and the request gets a new one, not an error)."""
     pool = _pool(url)
+    if url in _away:  # the server was found away: ask it at once rather than wait for the pool's next attempt
+        pool = _renewed(url, pool)
     try:
         conn = pool.getconn()
     except PoolTimeout:
@@ -228,22 +230,31 @@ def _pool(url: str) -> ConnectionPool:
 
 
 _renewing = threading.Lock()
+_away: set[str] = set()  # the URLs whose server did not answer the last time it was asked (``_renewed``)
+_asked: dict[str, int] = {}  # URL → how many times its server was asked so
 
 
 def _renewed(url: str, stuck: ConnectionPool) -> ConnectionPool:
-    """``stuck`` replaced by a new pool when the server answers a connection of its own now; else PoolTimeout (the
-    server is still away: the request is answered 503)."""
+    """``stuck`` replaced by a new pool when the server answers a connection of its own now; else PoolTimeout at
+    once (the server is still away: the request is answered 503, and the next one asks the server again first
+    instead of waiting for the pool)."""
+    asked = _asked.get(url, 0)
     with _renewing:  # one thread asks the server; the others then find the new pool
         with _pools_guard:
             current = _pools.get(url)
         if current is not None and current is not stuck:
             return current
-        if stuck.get_stats().get("pool_size", 0) >= stuck.max_size:
+        if url in _away and _asked.get(url, 0) != asked:  # asked while this request waited: that answer stands
+            raise PoolTimeout(f"the server of {shown(url)} is not answering")
+        if url not in _away and stuck.get_stats().get("pool_size", 0) >= stuck.max_size:
             raise PoolTimeout("every connection of the pool is in use")  # busy, not stuck: nothing to renew
+        _asked[url] = _asked.get(url, 0) + 1
         try:
             psycopg.connect(url, connect_timeout=2).close()
         except psycopg.OperationalError as exc:
+            _away.add(url)
             raise PoolTimeout(f"the server of {shown(url)} is not answering") from exc
+        _away.discard(url)
         with _pools_guard:
             if _pools.get(url) is stuck:
                 del _pools[url]
@@ -255,6 +266,7 @@ def close_pool(url: str) -> None:
     """Close this process's pool of ``url`` (a test's database about to be dropped)."""
     with _pools_guard:
         pool = _pools.pop(url, None)
+    _away.discard(url)
     if pool is not None:
         pool.close()
 
