@@ -38,7 +38,7 @@ from .columns import (
 )
 from .gate import Busy, RenderGate, release_memory
 from .model import MatchSheet, SheetRow, match_sheet, moment_of
-from .pictures import MARKER_CHARACTERS, chart_svg, qr_png, qr_svg, text_width
+from .pictures import MARKER_CHARACTERS, chart_svg, qr_png, qr_svg, rating_svg, text_width
 from .render import (
     RENDER_LIMIT,
     RenderFailed,
@@ -54,6 +54,6 @@ __all__ = [
     "BOLD", "DEALER_MARK", "FIGURE_DASH", "FIGURE_SPACE", "GAP", "MARKER_CHARACTERS", "MIN_GROUP", "NARROW_SPACE",
     "PLAYER_GAP", "REGULAR", "RENDER_LIMIT", "STRUCK", "Busy", "Column", "MatchSheet", "RenderFailed", "RenderGate",
     "Rendered", "ScoreLine", "ScoreLines", "SheetCache", "SheetRow", "chart_svg", "columns_css", "figures",
-    "html_to_pdf", "match_sheet", "moment_of", "qr_png", "qr_svg", "release_memory", "render_pdf", "score_lines",
-    "start_render_server", "static_fetcher", "stylesheet", "text_width", "warm_up",
+    "html_to_pdf", "match_sheet", "moment_of", "qr_png", "qr_svg", "rating_svg", "release_memory", "render_pdf",
+    "score_lines", "start_render_server", "static_fetcher", "stylesheet", "text_width", "warm_up",
 ]

@@ -97,6 +97,53 @@ def chart_svg(
     return "".join(out)
 
 
+def rating_svg(ratings: Sequence[float], sigmas: Sequence[float], width: int = 360, height: int = 170,
+               title: str = "Rating", noun: str = "match") -> str:
+    """A player's rating after each ended match (a line, a dot per match while there are few) inside its ±σ band
+    (grey), the first match at the left; the y axis from the lowest to the highest the band reaches, 0 always in
+    view (every player starts there). Drawn inside the viewBox, readable in black and white."""
+    left, top, bottom, right = 34, 8, 26, 10
+    low = min([0.0] + [r - s for r, s in zip(ratings, sigmas, strict=True)])
+    high = max([1.0] + [r + s for r, s in zip(ratings, sigmas, strict=True)])
+    span = high - low
+    step = max(1, _nice_step(int(span) or 1))
+    low, high = step * (low // step), step * -(-high // step)
+    w, h = width - left - right, height - top - bottom
+    count = max(len(ratings) - 1, 1)
+
+    def x(i: int) -> float:
+        return left + w * i / count
+
+    def y(v: float) -> float:
+        return top + h * (high - v) / ((high - low) or 1)
+
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" '
+           f'height="{height}" class="chart rating-chart" role="img" '
+           f'aria-label="{escape(title, {chr(34): "&quot;"})}">',
+           f'<rect x="{left}" y="{top}" width="{w}" height="{h}" fill="none" stroke="#999" stroke-width="0.6"/>']
+    v = low
+    while v <= high:
+        out.append(f'<line x1="{left}" x2="{left + w}" y1="{y(v):.1f}" y2="{y(v):.1f}" stroke="#ddd" '
+                   f'stroke-width="{0.9 if v == 0 else 0.5}"/>'
+                   f'<text x="{left - 4}" y="{y(v) + 3:.1f}" text-anchor="end" font-size="9">{int(v)}</text>')
+        v += step
+    if ratings:
+        band = ([f"{x(i):.1f},{y(r + s):.1f}" for i, (r, s) in enumerate(zip(ratings, sigmas, strict=True))]
+                + [f"{x(i):.1f},{y(r - s):.1f}" for i, (r, s) in reversed(list(enumerate(zip(ratings, sigmas,
+                                                                                           strict=True))))])
+        out.append(f'<polygon points="{" ".join(band)}" fill="#000" fill-opacity="0.12" stroke="none"/>')
+        line = " ".join(f"{x(i):.1f},{y(r):.1f}" for i, r in enumerate(ratings))
+        out.append(f'<polyline points="{line}" fill="none" stroke="#000" stroke-width="1.4"/>')
+        if len(ratings) <= 40:
+            out.extend(f'<circle cx="{x(i):.1f}" cy="{y(r):.1f}" r="2" fill="#000"/>' for i, r in enumerate(ratings))
+    ticks = max(1, count // 8)
+    for i in range(0, len(ratings), ticks):
+        out.append(f'<text x="{x(i):.1f}" y="{top + h + 12}" text-anchor="middle" font-size="9">{i + 1}</text>')
+    out.append(f'<text x="{left + w / 2:.1f}" y="{height - 3}" text-anchor="middle" font-size="9">'
+               f'{escape(noun)}</text></svg>')
+    return "".join(out)
+
+
 def _chart_axes(plot: _Plot, step: int, sparse: bool, noun: str, height: int) -> list[str]:
     """The grid lines with their values, the deals' numbers under the plot and (unless ``sparse``) its noun."""
     out = []

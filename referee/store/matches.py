@@ -320,6 +320,24 @@ class MatchRows(SqlStore):
             out.append(r)
         return out
 
+    def ended_matches(self, game: str, event_ids: Sequence[int] | None = None) -> list[tuple[Any, ...]]:
+        """(id, version, when it ended, players, totals, winner; JSON as stored) of every ended match of a game —
+        finished, not abandoned —, of the events ``event_ids`` only when given, in the order they ended: the time
+        the deal that ended it was first entered (a match ended by hand: its last change), then as created."""
+        within = ""
+        params: list[Any] = [game]
+        if event_ids is not None:
+            if not event_ids:
+                return []
+            marks = ", ".join("?" for _ in event_ids)
+            within = f" AND m.id IN (SELECT match_id FROM event_tables WHERE event_id IN ({marks}))"
+            params += list(event_ids)
+        return [tuple(r) for r in self._run(
+            "SELECT m.id, m.version, COALESCE(d.created, m.updated) AS ended, m.players, m.totals, m.winner "
+            "FROM matches m LEFT JOIN deals d ON d.match_id = m.id AND d.number = m.ended_at "
+            "WHERE m.game = ? AND m.status = 'finished' AND m.abandoned = 0" + within +
+            " ORDER BY ended, m.id", params).fetchall()]
+
     def matches_without_summary(self) -> list[int]:
         rows = self._run("SELECT id FROM matches WHERE id NOT IN (SELECT match_id FROM match_players)").fetchall()
         return [r[0] for r in rows]

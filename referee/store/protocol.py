@@ -118,6 +118,13 @@ class MatchStore(Protocol):
         """Every match a player sat in, newest first, with the match's totals and players."""
         ...
 
+    def ended_matches(self, game: str, event_ids: Sequence[int] | None=None) -> list[tuple[Any, ...]]:
+        """(id, version, when it ended, players, totals, winner; JSON as stored) of every ended match of a game —
+        finished, not abandoned —, of the events ``event_ids`` only when given, in the order they ended: the time
+        the deal that ended it was first entered (a match ended by hand: its last change), then as created.
+        """
+        ...
+
     def matches_without_summary(self) -> list[int]:
         ...
 

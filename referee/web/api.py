@@ -18,11 +18,13 @@ from .. import matches, store
 from ..games.base import RuleError, Violation, whole_number
 from ..matches import club, seasons
 from ..matches.money import event_settlement, event_settlement_of, settlement_to_json
+from ..matches.ratings import MODEL
 from .common import DuplicateKey, capped, duplicate_key_error, loads
 from .conflicts import refusal_message, taken_message
 from .db import get_db
 from .history import parse_filters
 from .i18n import name_order, say
+from .ratings import kept_ratings, rating_query
 from .security import public_url
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -514,3 +516,16 @@ def confirm_match(match_id: int):
     db = get_db()
     club.confirm(db, match_id, _body().get("player"))
     return jsonify(_match_json(db, matches.load(db, match_id)))
+
+
+# ---- ratings (issue 36) --------------------------------------------------------------------------------------------
+
+@bp.get("/ratings")
+def ratings():
+    """A game's ratings from every ended match (``?game=``; ``&season=`` for a season's events only), the highest
+    first: openskill's Plackett–Luce, ``rating`` = mu − 3·sigma."""
+    game, season = rating_query(request.args)
+    rated = kept_ratings().ratings(get_db(), game, season)
+    return jsonify({"game": game, "model": MODEL,
+                    "rows": [{"player": r["player"], "mu": r["mu"], "sigma": r["sigma"], "rating": r["rating"],
+                              "matches": r["matches"], "last_played": r["last_played"]} for r in rated.rows()]})

@@ -10,15 +10,17 @@ from typing import Any
 from flask import Blueprint, abort, jsonify, render_template, request
 from flask_babel import gettext
 
-from .. import games
+from .. import games, sheets
 from ..games.base import N_, Violation, whole_number
-from ..matches import club, seasons
+from ..matches import NotFound, club, seasons
 from ..matches.money import player_money
 from ..matches.names import name_key
+from ..matches.ratings import regular_opponents
 from ..matches.seasons import season_names
 from ..players import player_stats
 from .db import get_db
 from .i18n import name_order, say
+from .ratings import kept_ratings
 
 bp = Blueprint("history", __name__)
 
@@ -79,7 +81,8 @@ def player(name: str):
     errors: dict[str | None, list[str]] = {}
     for v in problems:
         errors.setdefault(v.field, []).append(say(v))
-    return render_template("player.html", stats=stats, games={g.key: g for g in games.GAMES}, events=events,
+    return render_template("player.html", stats=stats, ratings=player_ratings(db, stats.name),
+                           games={g.key: g for g in games.GAMES}, events=events,
                            seasons=_season_places(db, events), money_lines=lines, money_sums=sums,
                            any_money=bool(lines) or bool((since or until or problems) and player_money(db, name)[0]),
                            errors=errors,
@@ -126,3 +129,49 @@ def _season_places(db: Any, events: list[tuple[club.Event, Any]]) -> list[dict[s
 def player_names():
     """Known player names, most used first, for the new-match form's autocompletion."""
     return jsonify({"players": get_db().known_names()})
+
+
+# ---- ratings (issue 36) --------------------------------------------------------------------------------------------
+
+@bp.get("/ratings")
+def ratings_page():
+    """Every game's ratings (``?season=``: of a season's events only), a table per game."""
+    db = get_db()
+    season = " ".join((request.args.get("season") or "").split())[:80] or None
+    tables = rating_tables(db, season)
+    if season is not None and not tables:
+        abort(404, description=gettext("No event belongs to the season %(season)s.", season=repr(season)))
+    return render_template("ratings.html", tables=tables, season=season,
+                           seasons=sorted({s["name"] for s in season_names(db)}, key=str.casefold))
+
+
+def player_ratings(db: Any, name: str) -> list[dict[str, Any]]:
+    """The player's rating in each game they have an ended match of: where it stands, the chart of it after each
+    match (with its ±σ band), and the best and worst result against each regular opponent."""
+    out = []
+    key = name_key(name)
+    for game in games.GAMES:
+        rated = kept_ratings().ratings(db, game.key)
+        points = rated.ratings.history.get(key)
+        if not points:
+            continue
+        rows = rated.rows()
+        place = next(i for i, r in enumerate(rows, start=1) if r["key"] == key)
+        chart = sheets.rating_svg([p.rating for p in points], [p.sigma for p in points],
+                                  title=gettext("Rating after each match"), noun=gettext("match"))
+        out.append({"game": game, "row": rows[place - 1], "place": place, "players": len(rows), "chart": chart,
+                    "opponents": regular_opponents(db, game.key, key)})
+    return out
+
+
+def rating_tables(db: Any, season: str | None) -> list[dict[str, Any]]:
+    """Each game's ratings (of a season's events: each game the season has events of), its rows highest first and
+    the matches rated (with their versions: what a printed sheet of them is kept by)."""
+    tables = []
+    for game in games.GAMES:
+        try:
+            rated = kept_ratings().ratings(db, game.key, season)
+        except NotFound:  # the season has no event of this game
+            continue
+        tables.append({"game": game, "rows": rated.rows(), "rated": rated.versions})
+    return tables

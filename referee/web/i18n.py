@@ -261,6 +261,14 @@ def number(value: Any) -> str:
         return "" if value is None else str(value)
 
 
+def decimal1(value: Any) -> str:
+    """A figure with one decimal as the current language writes it (12.3 · 12,3): a rating."""
+    try:
+        return format_decimal(round(float(value), 1), format="#,##0.0", locale=_locale())
+    except (TypeError, ValueError, ArithmeticError):
+        return "" if value is None else str(value)
+
+
 def money(amount: int, currency: str, signed: bool = False) -> str:
     """An amount in a currency's minor unit (44 cents) as the current language writes money ("€0.44", "0,44 €",
     "€0.44"); ``signed``: "+€0.44" for a credit (a debit always shows its minus)."""
@@ -456,6 +464,7 @@ def init_app(app: Flask) -> None:
     app.add_template_filter(say, "say")
     app.add_template_global(say, "say")
     app.add_template_filter(number, "number")
+    app.add_template_filter(decimal1, "decimal1")
     app.add_template_filter(money, "money")
     app.add_template_filter(per_point, "per_point")
     app.add_template_filter(datetime_filter, "datetime")

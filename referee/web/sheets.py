@@ -483,6 +483,26 @@ def standings_pdf(event_id: int):
     return _event_sheet(event_id, "standings", None)
 
 
+@bp.get("/ratings.pdf")
+def ratings_pdf():
+    """Every game's ratings (``?season=``: of a season's events), A4 in the reader's language: cached by the
+    matches they rate (each ended match and its version)."""
+    from .history import rating_tables
+
+    season = " ".join((request.args.get("season") or "").split())[:80] or None
+    tables = rating_tables(get_db(), season)
+    if season is not None and not tables:
+        abort(404, description=_("No event belongs to the season %(season)s.", season=repr(season)))
+    state = tuple((t["game"].key, t["rated"]) for t in tables)
+
+    def render() -> bytes:
+        return _pdf(render_template("sheets/ratings.html", pdf=True, tables=tables, season=season, **_words()),
+                    sheet=True)
+
+    return _cached(("ratings", (season or "").casefold(), _language()), state, render, "application/pdf",
+                   "referee-ratings.pdf", shows_match=False, pdf=True)
+
+
 @bp.get("/seasons/<path:name>/table.pdf")
 def season_pdf(name: str):
     """A season's league table (RULES.md 5.8), one game's (``?game=``) or each of its games', A4 in the reader's

@@ -1,0 +1,135 @@
+"""Ratings as stored (issue 36): every ended match of a game read in the order the matches ended and handed to the
+rules (``referee.games.rating``), which rate them with openskill. Nothing of it is stored: the ratings are what
+replaying the ended matches gives, every time they are asked for. What a process worked out is kept
+(``RatingsKept``) together with the matches it rated and their versions; asked again, it rates only the matches
+that ended since, and starts again from the first when an earlier one changed (a correction, a void, a match
+taken up again or abandoned) — so it never drifts from the replay."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .. import jsontext
+from ..games import find_game
+from ..games.base import N_
+from ..games.rating import MODEL, Ended, Point, Ratings, ranks_of
+from ..store import Store
+from .base import NotFound
+from .names import name_key
+from .seasons import no_season
+
+
+def unknown_game(key: str) -> NotFound:
+    return NotFound("unknown_game", N_("Referee does not know the game {game!r}."), game=key)
+
+
+@dataclass(frozen=True)
+class Rated:
+    """A game's ratings (of a season's matches, or of all) and each player's name as last written."""
+
+    game: str
+    season: str | None
+    ratings: Ratings
+    names: dict[str, str]  # player key → the name as written in the player's latest match
+    versions: tuple[tuple[int, int], ...] = ()  # each rated match and its version, in the order rated
+
+    def rows(self) -> list[dict[str, Any]]:
+        """One row per rated player, the highest rating first (equal ratings by name)."""
+        rows: list[dict[str, Any]] = []
+        for key, points in self.ratings.history.items():
+            last = points[-1]
+            before = points[-2].rating if len(points) > 1 else 0.0
+            rows.append({"key": key, "player": self.names[key], "mu": last.mu, "sigma": last.sigma,
+                         "rating": last.rating, "matches": len(points), "last_played": last.ended,
+                         "change": last.rating - before, "points": points})
+        rows.sort(key=lambda r: (-r["rating"], r["player"].casefold()))
+        return rows
+
+    def history_of(self, player: str) -> list[Point]:
+        return self.ratings.history.get(name_key(player), [])
+
+
+class RatingsKept:
+    """What one process worked out, per game and season: the ratings and the (match, version) pairs they rate."""
+
+    def __init__(self) -> None:
+        self._kept: dict[tuple[str, str | None], tuple[list[tuple[int, int]], Rated]] = {}
+        self._guard = threading.Lock()
+
+    def ratings(self, db: Store, game: str, season: str | None = None) -> Rated:
+        """The ratings of ``game`` (of a season's events only, with ``season``): raises NotFound for a game Referee
+        does not know or a season with no event of it."""
+        try:
+            find_game(game)
+        except LookupError:
+            raise unknown_game(game) from None
+        events: Sequence[int] | None = None
+        if season is not None:
+            events = db.season_event_ids(season, game)
+            if not events:
+                raise no_season(season)
+        with self._guard:
+            rows = db.ended_matches(game, events)
+            versions = [(int(r[0]), int(r[1])) for r in rows]
+            kept = self._kept.get((game, season))
+            if kept is not None and versions[: len(kept[0])] == kept[0]:
+                start, ratings, names = len(kept[0]), kept[1].ratings.copy(), dict(kept[1].names)
+            else:
+                start, ratings, names = 0, Ratings(), {}
+            for row in rows[start:]:
+                match, names_of = ended(row)
+                ratings.add(match)
+                names.update(names_of)
+            rated = Rated(game, season, ratings, names, tuple(versions))
+            self._kept[(game, season)] = (versions, rated)
+            return rated
+
+
+def ended(row: Sequence[Any]) -> tuple[Ended, dict[str, str]]:
+    """An ended match's row (id, version, when it ended, players, totals, winner; JSON as stored) as the ratings
+    read it, and its players' names by key."""
+    match_id, _version, when, players_json, totals_json, winner = row[:6]
+    players = [str(p) for p in jsontext.parse(players_json)]
+    totals = jsontext.parse(totals_json) or {}
+    keys = tuple(name_key(p) for p in players)
+    return (Ended(int(match_id), str(when), keys, ranks_of(players, totals, winner)),
+            dict(zip(keys, players, strict=True)))
+
+
+__all__ = ["MODEL", "REGULAR", "Rated", "RatingsKept", "ended", "regular_opponents", "unknown_game"]
+
+
+REGULAR = 3  # matches together that make an opponent a regular one
+
+
+def regular_opponents(db: Store, game: str, player: str) -> list[dict[str, Any]]:
+    """Against each opponent the player (a name key) met in at least ``REGULAR`` ended matches of ``game``: how
+    often, the best result (the widest margin over them: a match id, when, the two totals) and the worst."""
+    met: dict[str, list[dict[str, Any]]] = {}
+    names: dict[str, str] = {}
+    for row in db.ended_matches(game):
+        players = [str(p) for p in jsontext.parse(row[3])]
+        keys = [name_key(p) for p in players]
+        if player not in keys:
+            continue
+        totals = jsontext.parse(row[4]) or {}
+        mine = players[keys.index(player)]
+        for other, key in zip(players, keys, strict=True):
+            if key == player:
+                continue
+            names[key] = other
+            met.setdefault(key, []).append({"match_id": int(row[0]), "ended": str(row[2]),
+                                            "mine": int(totals.get(mine, 0)), "theirs": int(totals.get(other, 0))})
+    out = []
+    for key, results in met.items():
+        if len(results) < REGULAR:
+            continue
+        by_margin = sorted(results, key=lambda r: (r["mine"] - r["theirs"], r["ended"]))
+        out.append({"opponent": names[key], "matches": len(results), "best": by_margin[-1], "worst": by_margin[0],
+                    "won": sum(r["mine"] > r["theirs"] for r in results),
+                    "lost": sum(r["mine"] < r["theirs"] for r in results)})
+    out.sort(key=lambda o: (-o["matches"], o["opponent"].casefold()))
+    return out
