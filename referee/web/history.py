@@ -158,7 +158,8 @@ def player_ratings(db: Any, name: str) -> list[dict[str, Any]]:
         rows = rated.rows()
         place = next(i for i, r in enumerate(rows, start=1) if r["key"] == key)
         chart = sheets.rating_svg([p.rating for p in points], [p.sigma for p in points],
-                                  title=gettext("Rating after each match"), noun=gettext("match"))
+                                  title=gettext("Rating after each match"),
+                                  noun=gettext("matches, in the order they ended"))
         out.append({"game": game, "row": rows[place - 1], "place": place, "players": len(rows), "chart": chart,
                     "opponents": regular_opponents(db, game.key, key)})
     return out

@@ -24,7 +24,7 @@ def test_the_switcher_changes_the_language_and_remembers_it(phone):
     _switch(phone, "日本語")
     assert phone.url.endswith("/history?game=spitzer&lang=ja")  # the same page (and its filter)
     assert phone.locator("html").get_attribute("lang") == "ja"
-    assert phone.locator(".nav-links").inner_text().split() == ["履歴", "ルール"]
+    assert phone.locator(".nav-links").inner_text().split() == ["履歴", "レーティング", "ルール"]
 
     phone.goto(phone.base + "/")  # no ?lang= now: the cookie remembers it
     assert phone.locator("html").get_attribute("lang") == "ja"
