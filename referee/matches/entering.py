@@ -44,6 +44,8 @@ def entering_at_once(count: int) -> None:
     if count < 1:
         raise ValueError("at least one deal must be entered at a time")
     _entering = threading.BoundedSemaphore(count)
+
+
 DEFAULT_MAX_DEALS = store.DEFAULT_MAX_DEALS
 
 

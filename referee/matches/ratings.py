@@ -15,7 +15,7 @@ from typing import Any
 from .. import jsontext
 from ..games import find_game
 from ..games.base import N_
-from ..games.rating import MODEL, Ended, Point, Ratings, ranks_of
+from ..games.rating import MODEL, Ended, Ratings, ranks_of
 from ..store import Store
 from .base import NotFound
 from .names import name_key
@@ -47,9 +47,6 @@ class Rated:
                          "change": last.rating - before, "points": points})
         rows.sort(key=lambda r: (-r["rating"], r["player"].casefold()))
         return rows
-
-    def history_of(self, player: str) -> list[Point]:
-        return self.ratings.history.get(name_key(player), [])
 
 
 class RatingsKept:
@@ -99,9 +96,6 @@ def ended(row: Sequence[Any]) -> tuple[Ended, dict[str, str]]:
             dict(zip(keys, players, strict=True)))
 
 
-__all__ = ["MODEL", "REGULAR", "Rated", "RatingsKept", "ended", "regular_opponents", "unknown_game"]
-
-
 REGULAR = 3  # matches together that make an opponent a regular one
 
 
@@ -133,3 +127,6 @@ def regular_opponents(db: Store, game: str, player: str) -> list[dict[str, Any]]
                     "lost": sum(r["mine"] < r["theirs"] for r in results)})
     out.sort(key=lambda o: (-o["matches"], o["opponent"].casefold()))
     return out
+
+
+__all__ = ["MODEL", "REGULAR", "Rated", "RatingsKept", "ended", "regular_opponents", "unknown_game"]

@@ -231,7 +231,7 @@ def _pool(url: str) -> ConnectionPool:
 
 _renewing = threading.Lock()
 _away: set[str] = set()  # the URLs whose server did not answer the last time it was asked (``_renewed``)
-_asked: dict[str, int] = {}  # URL → how many times its server was asked so
+_asked: dict[str, int] = {}  # URL → how many times its server was asked so far
 
 
 def _renewed(url: str, stuck: ConnectionPool) -> ConnectionPool:
