@@ -34,6 +34,11 @@ def _deal_row(row: dict[str, Any]) -> dict[str, Any]:
     row["void"] = bool(row["void"])
     return row
 
+def _deal_rows(cursor: Any) -> list[dict[str, Any]]:
+    names = [c[0] for c in cursor.description]
+    return [_deal_row(dict(zip(names, r, strict=True))) for r in cursor.fetchall()]
+
+
 def _revision_row(row: dict[str, Any]) -> dict[str, Any]:
     return {**row, "input": json.loads(row["input"]), "void": bool(row["void"])}
 
@@ -181,19 +186,15 @@ class MatchRows(SqlStore):
     # ---- deals ------------------------------------------------------------------------------------------
 
     def deals_for(self, match_id: int) -> list[dict[str, Any]]:
-        cursor = self._run("SELECT * FROM deals WHERE match_id = ? ORDER BY number", [match_id])
-        names = [c[0] for c in cursor.description]
-        return [_deal_row(dict(zip(names, r, strict=True))) for r in cursor.fetchall()]
+        return _deal_rows(self._run("SELECT * FROM deals WHERE match_id = ? ORDER BY number", [match_id]))
 
     def deals_numbered(self, match_id: int, numbers: Sequence[int]) -> list[dict[str, Any]]:
         """Some of a match's deals (by number), in order: the few a page shows whole."""
         if not numbers:
             return []
         marks = ", ".join("?" for _ in numbers)
-        cursor = self._run(f"SELECT * FROM deals WHERE match_id = ? AND number IN ({marks}) ORDER BY number",
-                           [match_id, *numbers])
-        names = [c[0] for c in cursor.description]
-        return [_deal_row(dict(zip(names, r, strict=True))) for r in cursor.fetchall()]
+        return _deal_rows(self._run(f"SELECT * FROM deals WHERE match_id = ? AND number IN ({marks}) ORDER BY number",
+                                    [match_id, *numbers]))
 
     def get_deal(self, match_id: int, number: int) -> dict[str, Any] | None:
         rows = list(self._rows("SELECT * FROM deals WHERE match_id = ? AND number = ?", [match_id, number]))

@@ -12,7 +12,7 @@ from flask_babel import gettext
 
 from .. import games, sheets
 from ..games.base import N_, Violation, whole_number
-from ..matches import NotFound, club, seasons
+from ..matches import club, seasons
 from ..matches.money import player_money
 from ..matches.names import name_key
 from ..matches.ratings import regular_opponents
@@ -20,7 +20,7 @@ from ..matches.seasons import season_names
 from ..players import player_stats
 from .db import get_db
 from .i18n import name_order, say
-from .ratings import kept_ratings
+from .ratings import kept_ratings, rating_tables
 
 bp = Blueprint("history", __name__)
 
@@ -137,10 +137,7 @@ def player_names():
 def ratings_page():
     """Every game's ratings (``?season=``: of a season's events only), a table per game."""
     db = get_db()
-    season = " ".join((request.args.get("season") or "").split())[:80] or None
-    tables = rating_tables(db, season)
-    if season is not None and not tables:
-        abort(404, description=gettext("No event belongs to the season %(season)s.", season=repr(season)))
+    season, tables = rating_tables(db, request.args)
     return render_template("ratings.html", tables=tables, season=season,
                            seasons=sorted({s["name"] for s in season_names(db)}, key=str.casefold))
 
@@ -163,16 +160,3 @@ def player_ratings(db: Any, name: str) -> list[dict[str, Any]]:
         out.append({"game": game, "row": rows[place - 1], "place": place, "players": len(rows), "chart": chart,
                     "opponents": regular_opponents(db, game.key, key)})
     return out
-
-
-def rating_tables(db: Any, season: str | None) -> list[dict[str, Any]]:
-    """Each game's ratings (of a season's events: each game the season has events of), its rows highest first and
-    the matches rated (with their versions: what a printed sheet of them is kept by)."""
-    tables = []
-    for game in games.GAMES:
-        try:
-            rated = kept_ratings().ratings(db, game.key, season)
-        except NotFound:  # the season has no event of this game
-            continue
-        tables.append({"game": game, "rows": rated.rows(), "rated": rated.versions})
-    return tables

@@ -4,10 +4,14 @@ process's kept ratings (``RatingsKept``: each app's own)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
-from flask import current_app
+from flask import abort, current_app
+from flask_babel import gettext
 
+from .. import games
 from ..games.base import RuleError, Violation
+from ..matches import NotFound
 from ..matches.ratings import RatingsKept
 
 SEASON_LENGTH = 80
@@ -34,3 +38,20 @@ def rating_query(args: Mapping[str, str]) -> tuple[str, str | None]:
     if problems:
         raise RuleError(problems)
     return game, season
+
+
+def rating_tables(db: Any, args: Mapping[str, str]) -> tuple[str | None, list[dict[str, Any]]]:
+    """What the ratings page and its PDF show for ``?season=`` (optional): the season, and each game's ratings
+    (with a season: each game it has events of), its rows highest first and the matches rated with their versions
+    (what a printed sheet of them is kept by). A season with no event: 404."""
+    season = " ".join((args.get("season") or "").split())[:SEASON_LENGTH] or None
+    tables = []
+    for game in games.GAMES:
+        try:
+            rated = kept_ratings().ratings(db, game.key, season)
+        except NotFound:  # the season has no event of this game
+            continue
+        tables.append({"game": game, "rows": rated.rows(), "rated": rated.versions})
+    if season is not None and not tables:
+        abort(404, description=gettext("No event belongs to the season %(season)s.", season=repr(season)))
+    return season, tables

@@ -41,6 +41,7 @@ from .common import duration
 from .db import get_db
 from .games import find_plug
 from .i18n import current_language, say
+from .ratings import rating_tables
 from .security import links_stay_here, public_origin, public_url
 from .wire import IMMUTABLE
 
@@ -487,12 +488,7 @@ def standings_pdf(event_id: int):
 def ratings_pdf():
     """Every game's ratings (``?season=``: of a season's events), A4 in the reader's language: cached by the
     matches they rate (each ended match and its version)."""
-    from .history import rating_tables
-
-    season = " ".join((request.args.get("season") or "").split())[:80] or None
-    tables = rating_tables(get_db(), season)
-    if season is not None and not tables:
-        abort(404, description=_("No event belongs to the season %(season)s.", season=repr(season)))
+    season, tables = rating_tables(get_db(), request.args)
     state = tuple((t["game"].key, t["rated"]) for t in tables)
 
     def render() -> bytes:

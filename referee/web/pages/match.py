@@ -236,18 +236,16 @@ def _with_working(match: matches.Match, rows: tuple[TableRow, ...], highlight: i
     recent = {r.number for r in rows[-RECENT_WORKING:]} if RECENT_WORKING else set()
     if highlight:
         recent.add(highlight)
-    db = get_db()
-    deals = match.deals if match.deals_read else db.deals_numbered(match.id, sorted(recent))
+    deals = match.deals if match.deals_read else get_db().deals_numbered(match.id, sorted(recent))
     whole = {d["number"]: d for d in deals if d["number"] in recent}
-    shown: list[TableRow] = []
-    for row in rows:
-        d = whole.get(row.number)
-        if d is not None:
-            row = replace(row, css=row.css + (" is-highlighted" if row.number == highlight else ""), deal=d,
-                          replayed=matches.replayed_from_row(d),  # the stored result, no scoring
-                          revisions=db.revisions_for(d["id"]) if d["version"] > 1 else [])
-        shown.append(row)
-    return shown
+    return [_whole_row(row, whole[row.number], highlight) if row.number in whole else row for row in rows]
+
+
+def _whole_row(row: TableRow, deal: dict[str, Any], highlight: int | None = None) -> TableRow:
+    """A compact row with its deal, the deal's stored result (no scoring) and earlier versions: drawn whole."""
+    return replace(row, css=row.css + (" is-highlighted" if row.number == highlight else ""), deal=deal,
+                   replayed=matches.replayed_from_row(deal),
+                   revisions=get_db().revisions_for(deal["id"]) if deal["version"] > 1 else [])
 
 
 # The tag a row carries for its deal's last action (a void deal: "void", whatever the action was).
@@ -317,11 +315,7 @@ def deal_working(match_id: int, number: int):
 def _table_rows_of(match: matches.Match, deals: list[dict[str, Any]]) -> tuple[list[TableRow], list[dict[str, int]]]:
     """``_table_rows`` for some deals only, each with its whole working."""
     rows, series = _compact_table(deals, match.players, current_language())
-    whole = {d["number"]: d for d in deals}
-    db = get_db()
-    return [replace(r, deal=whole[r.number], replayed=matches.replayed_from_row(whole[r.number]),
-                    revisions=db.revisions_for(whole[r.number]["id"]) if whole[r.number]["version"] > 1 else [])
-            for r in rows], list(series)
+    return [_whole_row(row, deal) for row, deal in zip(rows, deals, strict=True)], list(series)
 
 
 def _shown_change(match: matches.Match, last: dict[str, Any] | None, seen: int | None = None
