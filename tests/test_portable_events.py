@@ -138,7 +138,8 @@ def test_an_evening_moves_to_another_referee_as_it_was_played(app, client, eveni
     assert document["seasons"] == [{"name": SEASON, "game": "klaberjass", "best_of": 6, "league_points": "placing"}]
     exported = document["events"][0]
     assert list(exported) == ["uid", "name", "date", "game", "options", "rounds", "round", "seating", "season",
-                              "tariff", "seed", "created", "kind", "avoid", "players", "drawn"]
+                              "tariff", "seed", "created", "kind", "avoid", "first_round", "show_chances",
+                              "players", "drawn"]
     assert (exported["tariff"], exported["options"]["tariff"], exported["season"]) == ("0.05 EUR", "0.05 EUR", SEASON)
     assert exported["players"][-1] == {"name": "Fay", "joined_round": 2, "left_round": None}
     assert [len(r["tables"]) for r in exported["drawn"]] == [2, 3]

@@ -318,11 +318,13 @@ Apart = Collection[frozenset[str]]
 
 def draw(
     seats: int, present: Sequence[str], rounds: Sequence[Round], seating: Seating, seed: int,
-    order: Sequence[str] = (), apart: Apart = (),
+    order: Sequence[str] = (), apart: Apart = (), rated: Sequence[str] | None = None,
 ) -> Draw:
     """The next round's seats for the players ``present`` (in the event's order), after ``rounds``.
 
-    Round 1 (no rounds yet) is a random draw from ``seed``; later rounds follow ``seating``: ``standings`` (``order``:
+    Round 1 (no rounds yet) is a random draw from ``seed``, or, given ``rated`` (the event's ``first_round:
+    rating``: the players by rating, the best first), seated by rating (``seat_by_rating``); later rounds follow
+    ``seating``: ``standings`` (``order``:
     the standings' order, shared places already in the round-1 draw's order) or ``random`` (a draw from ``seed`` with
     the fewest repeated table-mates). Byes (RULES.md 5.2): the players who do not fill a table sit out: the fewest
     byes so far first, then the lowest in the standings, then by the draw. Each pair of ``apart`` sits at different
@@ -330,6 +332,11 @@ def draw(
     a player drawn to sit out may take the seat; later, the byes stay as RULES.md 5.2 gives them)."""
     rng = random.Random(seed)
     avoid = {pair for pair in apart if len(pair) == 2}
+    if not rounds and rated is not None:
+        ranked = [p for p in rated if p in present] + [p for p in present if p not in rated]
+        seated, spare = seat_by_rating(ranked, seats)
+        tables, byes = _keep_apart(seated, spare, avoid, ranked, rng)
+        return Draw(tables, byes)
     if not rounds:
         shuffled = list(present)
         rng.shuffle(shuffled)
@@ -346,6 +353,20 @@ def draw(
         tables = _fewest_repeats(playing, seats, rounds, before, rng, avoid)
     tables, _spare = _keep_apart(tables, (), avoid, playing, rng)
     return Draw(tables, byes)
+
+
+def seat_by_rating(ranked: Sequence[str], seats: int) -> tuple[tuple[tuple[str, ...], ...], tuple[str, ...]]:
+    """Round 1 seated by rating (issue 36): ``ranked`` is the players present, the best rated first and the unrated
+    after them in the order they were entered. Those who do not fill a table sit out: the lowest in that order (in
+    round 1 nobody has had a bye, and the order stands for the draw, RULES.md 5.2). The others are cut into bands of
+    one player per table, as many bands as a table has seats, and table k takes the k-th player of every band, the
+    stronger band in the earlier seat: at two-player tables the top half meets the bottom half in order (1st v
+    (n/2+1)th, 2nd v (n/2+2)th, …); at tables of three or four each table has one player of each band. The tables
+    and the byes."""
+    cut = len(ranked) - len(ranked) % seats
+    count = cut // seats
+    tables = tuple(tuple(ranked[band * count + k] for band in range(seats)) for k in range(count))
+    return tables, tuple(ranked[cut:])
 
 
 def together(tables: Iterable[Sequence[str]], apart: Apart) -> int:

@@ -7,25 +7,38 @@ together, or nothing.
 
 from __future__ import annotations
 
-import datetime
-import re
 import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import jsontext, store
 from ..games import club
-from ..games.base import N_, BaseGame, InvalidOptions, RuleError, Violation
-from ..games.money import BadTariff, parse_tariff
+from ..games.base import N_, BaseGame, RuleError, Violation
 from ..store import Store
 from .base import Conflict, NotFound, log_change
+from .event_fields import (
+    read_avoid,
+    read_date,
+    read_first_round,
+    read_flag,
+    read_kind,
+    read_options,
+    read_players,
+    read_round_length,
+    read_seating,
+    read_tariff,
+    read_text,
+    read_whole,
+)
 from .match_log import add_event
-from .names import clean_name, duplicate_names, name_key, name_problems, new_game, printable
+from .names import clean_name, duplicate_names, name_key, name_problems, new_game
 from .stored import by_other_rules, load, sync
 
+if TYPE_CHECKING:
+    from .ratings import RatingsKept
+
 ROUND_LENGTH = club.ROUND_LENGTH  # an archive's import reads a round's length as the API does
-MAX_EVENT_PLAYERS = 400
 MAX_ROUNDS = 30
 SEED_LIMIT = 1_000_000  # seeds are shown to people: six digits at most
 
@@ -99,9 +112,6 @@ class Link:
     number: int
     token: str
     revoked: bool
-
-
-KINDS = ("club_evening", "tournament")  # what an event is called: its words follow (the pages, the sheets)
 
 
 @dataclass(frozen=True)
@@ -243,10 +253,9 @@ def event_of_match(db: Store, match_id: int) -> tuple[int, int, int] | None:
 # ---- a new event --------------------------------------------------------------------------------------------------
 
 EVENT_FIELDS = ("name", "date", "game", "players", "rounds", "round", "seating", "options", "seed", "season", "tariff",
-                "kind", "avoid")
-EDITABLE = ("name", "date", "season", "tariff", "rounds", "kind", "seating", "avoid")  # PATCH /api/events/<id>
-ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
-MAX_AVOID = 200
+                "kind", "avoid", "first_round", "show_chances")
+EDITABLE = ("name", "date", "season", "tariff", "rounds", "kind", "seating", "avoid", "first_round",
+            "show_chances")  # PATCH /api/events/<id>
 
 
 def create_event(db: Store, raw: Any, also: Sequence[Violation] = ()) -> int:
@@ -256,20 +265,22 @@ def create_event(db: Store, raw: Any, also: Sequence[Violation] = ()) -> int:
         raise InvalidEvent([Violation.of("not_an_object", None, "Send a JSON object with name, game and players.")])
     problems: list[Violation] = [*also, *(Violation.of("unknown_field", key, "Unknown field {field!r}.", field=key)
                                           for key in sorted(set(raw) - set(EVENT_FIELDS)))]
-    name = _text(raw.get("name"), "name", 120, problems, required=True)
+    name = read_text(raw.get("name"), "name", 120, problems, required=True)
     date = read_date(raw.get("date", store.now()[:10]), problems)
     game = new_game(raw.get("game", "klaberjass"), problems)
-    players = _players(raw.get("players"), game, problems)
+    players = read_players(raw.get("players"), game, problems)
     kind = read_kind(raw.get("kind", "club_evening"), problems)
     avoid = read_avoid(raw.get("avoid", []), players, problems)
-    rounds = _whole(raw.get("rounds", 1), "rounds", 1, MAX_ROUNDS, problems)
-    length, deals = _round_length(raw.get("round", "match"), game, problems)
-    seating = _seating(raw.get("seating", "standings"), problems)
-    tariff = _tariff(raw.get("tariff"), problems)
-    options = _options(game, raw.get("options"), deals, tariff, problems)
-    seed = _whole(raw["seed"], "seed", 0, SEED_LIMIT - 1, problems) if raw.get("seed") is not None \
+    rounds = read_whole(raw.get("rounds", 1), "rounds", 1, MAX_ROUNDS, problems)
+    length, deals = read_round_length(raw.get("round", "match"), game, problems)
+    seating = read_seating(raw.get("seating", "standings"), problems)
+    first_round = read_first_round(raw.get("first_round", "random"), problems)
+    show_chances = read_flag(raw.get("show_chances", True), "show_chances", problems)
+    tariff = read_tariff(raw.get("tariff"), problems)
+    options = read_options(game, raw.get("options"), deals, tariff, problems)
+    seed = read_whole(raw["seed"], "seed", 0, SEED_LIMIT - 1, problems) if raw.get("seed") is not None \
         else secrets.randbelow(SEED_LIMIT)
-    season = _text(raw.get("season"), "season", 80, problems)
+    season = read_text(raw.get("season"), "season", 80, problems)
     if problems:
         raise InvalidEvent(problems)
     assert game is not None and options is not None
@@ -278,141 +289,10 @@ def create_event(db: Store, raw: Any, also: Sequence[Violation] = ()) -> int:
         event_id = db.insert_event({
             "name": name, "date": date, "game": game.key, "options": jsontext.dumps(game.options_to_json(options)),
             "rounds": rounds, "round_length": length, "seating": seating, "season": season or None, "tariff": tariff,
-            "seed": seed, "kind": kind, "avoid": jsontext.dumps(avoid)}, players)
+            "seed": seed, "kind": kind, "avoid": jsontext.dumps(avoid), "first_round": first_round,
+            "show_chances": int(show_chances)}, players)
         ensure_links(db, event_id, len(players) // game.seats)  # the cards can be printed before round 1
     return event_id
-
-
-def read_date(value: Any, problems: list[Violation]) -> str:
-    """An event's date: a day of the calendar, written 2026-12-03 (ASCII digits, nothing around them; the API, the
-    forms and an archive's import alike)."""
-    if isinstance(value, str) and ISO_DATE.fullmatch(value):
-        try:
-            return datetime.date.fromisoformat(value).isoformat()
-        except ValueError:
-            pass
-    if value is None or value == "":
-        problems.append(Violation.of("missing", "date", "Give the event's {field}.", field="date"))
-    else:
-        problems.append(Violation.of("bad_date", "date", "The date is a day of the calendar written like 2026-12-03, "
-                                     "not {raw!r}.", raw=value))
-    return ""
-
-
-def read_kind(value: Any, problems: list[Violation]) -> str:
-    if value in KINDS:
-        return str(value)
-    problems.append(Violation.of("bad_kind", "kind", "kind must be club_evening or tournament, not {raw!r}.",
-                                 raw=value))
-    return "club_evening"
-
-
-def read_avoid(raw: Any, players: list[str] | tuple[str, ...], problems: list[Violation]) -> list[list[str]]:
-    """The pairs of players to keep at different tables: each two names of the event (as the event writes them)."""
-    if not isinstance(raw, list) or len(raw) > MAX_AVOID:
-        problems.append(Violation.of("bad_avoid", "avoid", "avoid must be a list of pairs of players' names, e.g. "
-                                     "[[\"Ann\", \"Ben\"]] (at most {most}).", most=MAX_AVOID))
-        return []
-    known = {name_key(p): p for p in players}
-    pairs: list[list[str]] = []
-    for i, pair in enumerate(raw):
-        field_name = f"avoid.{i}"
-        if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(n, str) for n in pair)):
-            problems.append(Violation.of("bad_avoid", field_name, "Each pair to keep apart is two players' names, "
-                                         "not {raw!r}.", raw=pair))
-            continue
-        found = [known.get(name_key(n)) for n in pair]
-        for given, name in zip(pair, found, strict=True):
-            if name is None:
-                problems.append(Violation.of("unknown_player", field_name, "{name!r} does not play in this event.",
-                                             name=given))
-        names = [n for n in found if n is not None]
-        if len(names) < 2:
-            continue
-        if names[0] == names[1]:
-            problems.append(Violation.of("bad_avoid", field_name, "A pair to keep apart is two different players, not "
-                                         "{name!r} twice.", name=names[0]))
-        elif sorted(names) not in [sorted(p) for p in pairs]:
-            pairs.append(names)
-    return pairs
-
-
-def _text(value: Any, field: str, limit: int, problems: list[Violation], required: bool = False) -> str:
-    if value is None or value == "":
-        if required:
-            problems.append(Violation.of("missing", field, "Give the event's {field}.", field=field))
-        return ""
-    if not isinstance(value, str) or len(value) > limit or not printable(value) or not value.strip():
-        problems.append(Violation.of("bad_text", field, "{field} must be text of at most {limit} characters.",
-                                     field=field, limit=limit))
-        return ""
-    return value.strip()
-
-
-def _whole(value: Any, field: str, least: int, most: int, problems: list[Violation]) -> int:
-    if isinstance(value, int) and not isinstance(value, bool) and least <= value <= most:
-        return value
-    problems.append(Violation.of("bad_number", field, "{field} must be a whole number from {least} to {most}, "
-                                 "not {raw!r}.", field=field, least=least, most=most, raw=value))
-    return least
-
-
-def _players(raw: Any, game: BaseGame[Any, Any] | None, problems: list[Violation]) -> list[str]:
-    if not isinstance(raw, list) or not all(isinstance(p, str) for p in raw) or len(raw) > MAX_EVENT_PLAYERS:
-        problems.append(Violation.of("bad_players", "players", "Players must be a list of at most {most} names.",
-                                     most=MAX_EVENT_PLAYERS))
-        return []
-    players = [clean_name(p) for p in raw]
-    problems.extend(name_problems(players))
-    problems.extend(duplicate_names(players))
-    if game is not None and len(players) < game.seats:
-        problems.append(Violation.of("too_few_players", "players", "{count} players do not fill one table of "
-                                     "{seats}.", count=len(players), seats=game.seats))
-    return players
-
-
-def _round_length(raw: Any, game: BaseGame[Any, Any] | None, problems: list[Violation]) -> tuple[str, int | None]:
-    """``match`` (each table plays one whole match) or ``deals:N``: (the text, N or None)."""
-    seats = game.seats if game is not None else 1
-    length = club.round_length(raw, seats)
-    if length is None:
-        problems.append(Violation.of("bad_round", "round", "round must be match or deals:N, N a multiple of the "
-                                     "table's {seats} players (everyone deals equally often), not {raw!r}.",
-                                     seats=seats, raw=raw))
-        return "match", None
-    return length
-
-
-def _options(game: BaseGame[Any, Any] | None, raw: Any, deals: int | None, tariff: str | None,
-             problems: list[Violation]) -> Any:
-    """The tables' options: the event's ``options``, with the round's length as ``deals`` and the event's ``tariff``
-    (when given, it is the tables' tariff)."""
-    if game is None:
-        return None
-    given = dict(raw) if isinstance(raw, Mapping) else ({} if raw is None else raw)
-    if isinstance(given, dict):
-        given.pop("deals", None)  # the round's length says it
-        if deals is not None:
-            given["deals"] = deals
-        if tariff is not None:
-            given["tariff"] = tariff
-    try:
-        return game.parse_options(given)
-    except InvalidOptions as exc:
-        problems.extend(exc.violations)
-        return None
-
-
-def _tariff(raw: Any, problems: list[Violation]) -> str | None:
-    """RULES.md 5.7: money per point with an ISO currency ("0.05 EUR")."""
-    if raw is None or raw == "":
-        return None
-    try:
-        return str(parse_tariff(raw))
-    except BadTariff:
-        problems.append(Violation.of("bad_tariff", "tariff", "The tariff is money per point and a currency, e.g. "
-                                     "'0.05 EUR', not {raw!r}.", raw=raw))
-        return None
 
 
 # ---- the director fixes the evening ------------------------------------------------------------------------------
@@ -443,24 +323,27 @@ def update_event(db: Store, event_id: int, raw: Any) -> None:
 def _edits(event: Event, raw: Mapping[str, Any], problems: list[Violation]) -> dict[str, Any]:
     """The columns a PATCH changes, each read as a new event's is (its problems added to ``problems``)."""
     readers: dict[str, Callable[[Any], Any]] = {
-        "name": lambda value: _text(value, "name", 120, problems, required=True),
+        "name": lambda value: read_text(value, "name", 120, problems, required=True),
         "date": lambda value: read_date(value, problems),
-        "season": lambda value: _text(value, "season", 80, problems) or None,
+        "season": lambda value: read_text(value, "season", 80, problems) or None,
         "kind": lambda value: read_kind(value, problems),
-        "seating": lambda value: _seating(value, problems),
-        "rounds": lambda value: _whole(value, "rounds", max(1, len(event.rounds)), MAX_ROUNDS, problems),
+        "seating": lambda value: read_seating(value, problems),
+        "rounds": lambda value: read_whole(value, "rounds", max(1, len(event.rounds)), MAX_ROUNDS, problems),
         "avoid": lambda value: jsontext.dumps(read_avoid(value, event.everyone, problems)),
-        "tariff": lambda value: _tariff(value, problems),
+        "tariff": lambda value: read_tariff(value, problems),
+        "first_round": lambda value: _first_round_edit(event, value, problems),
+        "show_chances": lambda value: int(read_flag(value, "show_chances", problems)),
     }
     return {key: read(raw[key]) for key, read in readers.items() if key in raw}
 
 
-def _seating(value: Any, problems: list[Violation]) -> str:
-    if value in ("standings", "random"):
-        return str(value)
-    problems.append(Violation.of("bad_seating", "seating", "Seating must be standings or random, not {raw!r}.",
-                                 raw=value))
-    return "standings"
+def _first_round_edit(event: Event, value: Any, problems: list[Violation]) -> str:
+    """How round 1 is seated: changed only until it is drawn."""
+    first_round = read_first_round(value, problems)
+    if event.rounds and first_round != event.row["first_round"]:
+        problems.append(Violation.of("round_drawn", "first_round", "Round 1 is drawn already: how it is seated cannot "
+                                     "change."))
+    return first_round
 
 
 def _retariff(db: Store, event: Event, tariff: str | None) -> None:
@@ -594,10 +477,11 @@ def _player(event: Event, raw_name: Any) -> tuple[str, int, int | None]:
 
 # ---- rounds -------------------------------------------------------------------------------------------------------
 
-def draw_round(db: Store, event_id: int) -> int:
+def draw_round(db: Store, event_id: int, kept: RatingsKept | None = None) -> int:
     """Draw the next round (RULES.md 5.2–5.3): its tables become matches, seat 1 dealing first; each pair of the
-    event's ``avoid`` at different tables while any seating allows it. Refused while a round is in play and after
-    the last round. The round's number."""
+    event's ``avoid`` at different tables while any seating allows it; round 1 by the players' ratings in the event's
+    game when its ``first_round`` is ``rating`` (``kept``: the process's ratings, when it keeps them). Refused while a
+    round is in play and after the last round. The round's number."""
     with db.immediate():
         event = load_event(db, event_id)
         if event.current is not None and not event.current.over:
@@ -613,7 +497,12 @@ def draw_round(db: Store, event_id: int) -> int:
         seed = int(event.row["seed"]) if number == 1 else secrets.randbelow(SEED_LIMIT)
         order = event.standings().order() if event.rounds else []
         apart = {frozenset(pair) for pair in event.avoid}
-        drawn = club.draw(event.game.seats, present, event.as_played(), event.row["seating"], seed, order, apart)
+        rated = None
+        if number == 1 and event.row["first_round"] == "rating":
+            from .ratings import RatingsKept, by_rating  # (the ratings read seasons, which read this module)
+            rated = by_rating((kept or RatingsKept()).ratings(db, event.game.key), present)
+        drawn = club.draw(event.game.seats, present, event.as_played(), event.row["seating"], seed, order, apart,
+                          rated)
         db.insert_round(event_id, number, seed, list(drawn.byes))
         for table_number, players in enumerate(drawn.tables, start=1):
             match_id = db.insert_match(event.game.key, list(players), event.row["options"], players[0],
@@ -783,6 +672,7 @@ class TableView:
     status: club.Status
     later: tuple[tuple[int, tuple[str, ...]], ...]  # the latest round's tables (number, players), when later than this
     later_byes: tuple[str, ...]
+    show_chances: bool = True  # the event's option: each player's chance to win, before the first deal
 
     @property
     def here_now(self) -> tuple[str, ...] | None:
@@ -802,7 +692,7 @@ def table_view(db: Store, match_id: int) -> TableView | None:
     row = db.table_place(match_id)
     if row is None:
         return None
-    event_id, name, kind, round_number, number, rounds, ended, latest = row
+    event_id, name, kind, round_number, number, rounds, ended, latest, show_chances = row
     playing = db.tables_playing(event_id, latest)
     status = club.status_of(int(latest), int(rounds), bool(playing))
     later: list[tuple[int, tuple[str, ...]]] = []
@@ -811,7 +701,7 @@ def table_view(db: Store, match_id: int) -> TableView | None:
         later = [(n, tuple(players)) for n, players in db.round_seats(event_id, latest)]
         byes = tuple(db.round_byes(event_id, latest) or ())
     return TableView(int(event_id), str(name), str(kind), int(round_number), int(number), int(rounds), int(latest),
-                     bool(ended), status, tuple(later), byes)
+                     bool(ended), status, tuple(later), byes, bool(show_chances))
 
 
 def table_state(db: Store, match_id: int) -> str | None:
@@ -874,7 +764,8 @@ def event_to_json(event: Event) -> dict[str, Any]:
         "id": event.id, "name": row["name"], "date": row["date"], "game": event.game.key, "kind": event.kind,
         "options": row["options"], "rounds": row["rounds"], "round": row["round_length"],
         "seating": row["seating"], "season": row["season"], "tariff": row["tariff"], "seed": row["seed"],
-        "avoid": [list(pair) for pair in event.avoid],
+        "avoid": [list(pair) for pair in event.avoid], "first_round": row["first_round"],
+        "show_chances": bool(row["show_chances"]),
         "players": [{"name": name, "joined_round": joined, "left_round": left} for name, joined, left in event.players],
         "status": status,
         "links": [{"table": link.number, "token": link.token, "link_revoked": link.revoked}

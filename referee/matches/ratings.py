@@ -96,6 +96,27 @@ def ended(row: Sequence[Any]) -> tuple[Ended, dict[str, str]]:
             dict(zip(keys, players, strict=True)))
 
 
+def by_rating(rated: Rated, players: Sequence[str]) -> list[str]:
+    """``players`` by their ratings, the highest first; those without a rating after them, in the order given (equal
+    ratings keep it too): how ``first_round: rating`` seats round 1."""
+    def key(entry: tuple[int, str]) -> tuple[int, float, int]:
+        points = rated.ratings.history.get(name_key(entry[1]))
+        return (0, -points[-1].rating, entry[0]) if points else (1, 0.0, entry[0])
+
+    return [p for _i, p in sorted(enumerate(players), key=key)]
+
+
+def chances(rated: Rated, players: Sequence[str]) -> tuple[int, ...]:
+    """Each player's chance to win a match among ``players`` (openskill's ``predict_win``; a player without a rating
+    as a new one), in whole percent adding up to 100: rounded down, then a point each to the largest remainders
+    (the earlier seat first among equal ones)."""
+    exact = [100 * c for c in rated.ratings.chances([name_key(p) for p in players])]
+    whole = [int(c) for c in exact]
+    for i in sorted(range(len(exact)), key=lambda i: (whole[i] - exact[i], i))[: 100 - sum(whole)]:
+        whole[i] += 1
+    return tuple(whole)
+
+
 REGULAR = 3  # matches together that make an opponent a regular one
 
 
@@ -129,4 +150,5 @@ def regular_opponents(db: Store, game: str, player: str) -> list[dict[str, Any]]
     return out
 
 
-__all__ = ["MODEL", "REGULAR", "Rated", "RatingsKept", "ended", "regular_opponents", "unknown_game"]
+__all__ = ["MODEL", "REGULAR", "Rated", "RatingsKept", "by_rating", "chances", "ended", "regular_opponents",
+           "unknown_game"]

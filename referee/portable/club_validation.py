@@ -11,7 +11,7 @@ from .. import games, matches
 from ..games.base import BaseGame, InvalidOptions, UnknownGame, Violation
 from ..games.money import BadTariff, parse_tariff
 from ..games.season import LEAGUE_POINTS
-from ..matches import club
+from ..matches import club, event_fields
 from ..matches.names import duplicate_names, name_problems
 from ..matches.seasons import MAX_BEST_OF
 from .base import MAX_UID
@@ -52,6 +52,8 @@ class _IncomingEvent:
     drawn: list[dict[str, Any]]  # {"number", "seed", "drawn", "byes", "tables": [{"number", "match", …}]}
     kind: str = "club_evening"
     avoid: list[list[str]] = field(default_factory=list)  # pairs of the players' names
+    first_round: str = "random"
+    show_chances: bool = True
 
 
 # An event is read on its own here; the matches its tables name are found once the whole file is read, in the file
@@ -114,6 +116,7 @@ def _read_club_event(raw: Any, i: int, problems: _Problems) -> _IncomingEvent | 
     options = _club_options(raw, values, game, label, where, problems)
     players = _club_players(values, game, label, where, problems)
     kind, avoid = _club_kind_and_avoid(raw, players, label, where, problems)
+    first_round, show_chances = _club_first_round_and_chances(raw, label, where, problems)
     if len(problems) > before:
         return None
     drawn = _club_rounds(values, game, players, label, where, problems)
@@ -124,7 +127,8 @@ def _read_club_event(raw: Any, i: int, problems: _Problems) -> _IncomingEvent | 
         index=i, uid=uid, name=name, date=date, game=game, options=game.options_to_json(options),
         rounds=values["rounds"], round_length=values["round"], seating=values["seating"], season=season,
         tariff=None if options.tariff is None else str(options.tariff), seed=values["seed"],
-        created=values["created"], players=players, drawn=drawn, kind=kind, avoid=avoid)
+        created=values["created"], players=players, drawn=drawn, kind=kind, avoid=avoid,
+        first_round=first_round, show_chances=show_chances)
 
 
 def _club_kind_and_avoid(raw: dict[str, Any], players: list[tuple[str, int, int | None]], label: str, where: str,
@@ -132,11 +136,23 @@ def _club_kind_and_avoid(raw: dict[str, Any], players: list[tuple[str, int, int 
     """What the event is called and its pairs kept apart, as ``POST /api/events`` takes them; a file written before
     they existed has neither (a club evening, nobody kept apart)."""
     found: list[Violation] = []
-    kind = club.read_kind(raw.get("kind", "club_evening"), found)
-    avoid = club.read_avoid(raw.get("avoid", []), [name for name, _joined, _left in players], found)
+    kind = event_fields.read_kind(raw.get("kind", "club_evening"), found)
+    avoid = event_fields.read_avoid(raw.get("avoid", []), [name for name, _joined, _left in players], found)
     for v in found:
         problems.append(Violation(_CLUB, f"{label}: {v.message}", f"{where}.{v.field}"))
     return kind, avoid
+
+
+def _club_first_round_and_chances(raw: dict[str, Any], label: str, where: str,
+                                  problems: _Problems) -> tuple[str, bool]:
+    """How round 1 was seated and whether the tables show the chances to win, as ``POST /api/events`` takes them; a
+    file written before they existed has neither (round 1 drawn at random, the chances shown)."""
+    found: list[Violation] = []
+    first_round = event_fields.read_first_round(raw.get("first_round", "random"), found)
+    show_chances = event_fields.read_flag(raw.get("show_chances", True), "show_chances", found)
+    for v in found:
+        problems.append(Violation(_CLUB, f"{label}: {v.message}", f"{where}.{v.field}"))
+    return first_round, show_chances
 
 
 def _club_text(raw: dict[str, Any], key: str, limit: int, label: str, where: str, problems: _Problems,
@@ -153,12 +169,12 @@ def _club_text(raw: dict[str, Any], key: str, limit: int, label: str, where: str
 
 
 def _club_date(raw: dict[str, Any], label: str, where: str, problems: _Problems) -> str | None:
-    """The event's date as the API takes it (``club.read_date``: a day of the calendar, 2026-12-03)."""
+    """The event's date as the API takes it (``event_fields.read_date``: a day of the calendar, 2026-12-03)."""
     value = problems.need(raw, "date", _TEXT, _CLUB, label, where)
     if value is None:
         return None
     found: list[Violation] = []
-    date = club.read_date(value, found)
+    date = event_fields.read_date(value, found)
     if found:
         problems.append(Violation("bad_date", f'{label}: "date" must be a day of the calendar written like '
                                   f"2026-12-03, not {_show(value)}.", f"{where}.date"))
@@ -221,9 +237,9 @@ def _club_players(values: dict[str, Any], game: BaseGame | None, label: str, whe
     raw_players, rounds = values["players"], values["rounds"]
     if raw_players is None:
         return []
-    if len(raw_players) > club.MAX_EVENT_PLAYERS:
+    if len(raw_players) > event_fields.MAX_EVENT_PLAYERS:
         problems.append(Violation(_CLUB, f"{label} has {len(raw_players)} players; an event has at most "
-                                  f"{club.MAX_EVENT_PLAYERS}.", f"{where}.players"))
+                                  f"{event_fields.MAX_EVENT_PLAYERS}.", f"{where}.players"))
         return []
     players: list[tuple[str, int, int | None]] = []
     for k, item in enumerate(raw_players):

@@ -125,7 +125,7 @@ def _event_document(db: Store, event_id: int, unreadable_ids: set[int]) -> dict[
     """One event of the document: its fields, its players in the order they joined, and its rounds with their
     tables, each naming its match by uid — never its link's token."""
     (uid, name, date, game, options, rounds, round_length, seating, season, tariff, seed, created, kind,
-     avoid) = db.exported_event_fields(event_id)  # type: ignore[misc]  # None (no such event): it is unreadable
+     avoid, first_round, show_chances) = db.exported_event_fields(event_id)  # type: ignore[misc]  # None (no such event): it is unreadable
     players = [{"name": player, "joined_round": joined, "left_round": left}
                for player, joined, left in db.exported_event_players(event_id)]
     revoked_links = db.revoked_event_tables(event_id)  # tables whose every link is revoked
@@ -142,8 +142,8 @@ def _event_document(db: Store, event_id: int, unreadable_ids: set[int]) -> dict[
              for number, round_seed, byes, at in db.exported_event_rounds(event_id)]
     return {"uid": uid, "name": name, "date": date, "game": game, "options": jsontext.parse(options),
             "rounds": rounds, "round": round_length, "seating": seating, "season": season, "tariff": tariff,
-            "seed": seed, "created": created, "kind": kind, "avoid": jsontext.parse(avoid), "players": players,
-            "drawn": drawn}
+            "seed": seed, "created": created, "kind": kind, "avoid": jsontext.parse(avoid),
+            "first_round": first_round, "show_chances": bool(show_chances), "players": players, "drawn": drawn}
 
 
 def _uid_of_unreadable(uid_of: Callable[[int], str | None], noun: str, row_id: int, exc: Exception) -> str | None:

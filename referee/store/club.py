@@ -215,11 +215,11 @@ class ClubRows(SqlStore):
         return None if row is None else tuple(row)
 
     def table_place(self, match_id: int) -> tuple[Any, ...] | None:
-        """(event, its name, its kind, round, table, rounds planned, ended by the director, the latest round) of a
-        table's match; None for a match of its own."""
+        """(event, its name, its kind, round, table, rounds planned, ended by the director, the latest round, whether
+        it shows the chances to win) of a table's match; None for a match of its own."""
         row = self._one(
             "SELECT t.event_id, e.name, e.kind, t.round, t.number, e.rounds, t.ended_by_director IS NOT NULL, "
-            "(SELECT MAX(r.number) FROM event_rounds r WHERE r.event_id = t.event_id) "
+            "(SELECT MAX(r.number) FROM event_rounds r WHERE r.event_id = t.event_id), e.show_chances "
             "FROM event_tables t JOIN events e ON e.id = t.event_id WHERE t.match_id = ?", [match_id])
         return None if row is None else tuple(row)
 

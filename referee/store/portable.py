@@ -37,10 +37,10 @@ class PortableRows(SqlStore):
 
     def exported_event_fields(self, event_id: int) -> tuple[Any, ...] | None:
         """An event's own fields as an export writes them: uid, name, date, game, options, rounds, round_length,
-        seating, season, tariff, seed, created, kind, avoid (JSON as stored)."""
+        seating, season, tariff, seed, created, kind, avoid (JSON as stored), first_round, show_chances (0 or 1)."""
         return self._one(
             "SELECT uid, name, date, game, options, rounds, round_length, seating, season, tariff, seed, created, "
-            "kind, avoid FROM events WHERE id = ?", [event_id])
+            "kind, avoid, first_round, show_chances FROM events WHERE id = ?", [event_id])
 
     def exported_event_players(self, event_id: int) -> list[tuple[str, int, int | None]]:
         """An event's players in the order they joined: (name, joined_round, left_round)."""
@@ -134,13 +134,14 @@ class PortableRows(SqlStore):
 
     def import_event(self, name: str, date: str, game: str, options: str, rounds: int, round_length: Any,
                      seating: str, season: str | None, tariff: str | None, seed: Any, created: str, uid: str,
-                     kind: str, avoid: str) -> int:
+                     kind: str, avoid: str, first_round: str = "random", show_chances: bool = True) -> int:
         """An event's own row as the file has it (options and avoid as JSON text); its id."""
         new_id = self._insert_returning(
             "INSERT INTO events (name, date, game, options, rounds, round_length, seating, season, tariff, seed, "
-            "created, uid, kind, avoid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "created, uid, kind, avoid, first_round, show_chances) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+            "?, ?)",
             [name, date, game, options, rounds, round_length, seating, season, tariff, seed, created, uid, kind,
-             avoid])
+             avoid, first_round, int(show_chances)])
         return int(new_id or 0)
 
     def import_event_players(self, event_id: int, players: list[tuple[str, int, int | None]]) -> None:

@@ -243,6 +243,10 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
                                     WHERE t.match_id = matches.id)
             WHERE id IN (SELECT match_id FROM event_tables) AND place LIKE '% · round %, table %'""",
     ),
+    (
+        "ALTER TABLE events ADD COLUMN first_round TEXT NOT NULL DEFAULT 'random'",
+        'ALTER TABLE events ADD COLUMN show_chances INTEGER NOT NULL DEFAULT 1',
+    ),
 )
 
 # After the migrations: every change of a match's version is announced to the processes listening (``Listener``),

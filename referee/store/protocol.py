@@ -345,8 +345,8 @@ class ClubStore(Protocol):
         ...
 
     def table_place(self, match_id: int) -> tuple[Any, ...] | None:
-        """(event, its name, its kind, round, table, rounds planned, ended by the director, the latest round) of a
-        table's match; None for a match of its own.
+        """(event, its name, its kind, round, table, rounds planned, ended by the director, the latest round, whether
+        it shows the chances to win) of a table's match; None for a match of its own.
         """
         ...
 
@@ -438,7 +438,7 @@ class PortableStore(Protocol):
 
     def exported_event_fields(self, event_id: int) -> tuple[Any, ...] | None:
         """An event's own fields as an export writes them: uid, name, date, game, options, rounds, round_length,
-        seating, season, tariff, seed, created, kind, avoid (JSON as stored).
+        seating, season, tariff, seed, created, kind, avoid (JSON as stored), first_round, show_chances (0 or 1).
         """
         ...
 
@@ -512,7 +512,8 @@ class PortableStore(Protocol):
 
     def import_event(
         self, name: str, date: str, game: str, options: str, rounds: int, round_length: Any, seating: str, season:
-        str | None, tariff: str | None, seed: Any, created: str, uid: str, kind: str, avoid: str,
+        str | None, tariff: str | None, seed: Any, created: str, uid: str, kind: str, avoid: str, first_round:
+        str='random', show_chances: bool=True,
     ) -> int:
         """An event's own row as the file has it (options and avoid as JSON text); its id."""
         ...

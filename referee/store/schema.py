@@ -250,4 +250,10 @@ MIGRATIONS: tuple[str, ...] = (
                                 WHERE t.match_id = matches.id)
         WHERE id IN (SELECT match_id FROM event_tables) AND place LIKE '% · round %, table %'
     """,
+    # 11: how round 1 is seated (random from the seed, or by rating) and whether the tables show each player's
+    # chance to win before their first deal (issue 36)
+    """
+    ALTER TABLE events ADD COLUMN first_round TEXT NOT NULL DEFAULT 'random';
+    ALTER TABLE events ADD COLUMN show_chances INTEGER NOT NULL DEFAULT 1;
+    """,
 )

@@ -415,7 +415,7 @@ def swap_players(event_id: int, number: int):
 @bp.post("/events/<int:event_id>/rounds")
 def draw_round(event_id: int):
     db = get_db()
-    number = club.draw_round(db, event_id)
+    number = club.draw_round(db, event_id, kept_ratings())
     event = club.load_event(db, event_id)
     return jsonify(_linked(club.round_to_json(event.rounds[number - 1]))), 201
 

@@ -29,6 +29,7 @@ from .club_view import event_format, event_words, seating_list
 from .common import capped, go, http_error
 from .db import get_db
 from .i18n import current_language, say
+from .ratings import kept_ratings, table_chances
 
 bp = Blueprint("events", __name__)
 bp.add_app_template_global(event_words, "event_words")
@@ -121,7 +122,7 @@ def _form_context(values: dict[str, Any], errors: dict[str | None, list[str]]) -
 def new_event():
     values = {"name": "", "date": store.now()[:10], "game": games.GAMES[0].key, "players": "", "rounds": "3",
               "length": "match", "deals": "", "seating": "standings", "seed": "", "season": "", "tariff": "",
-              "kind": "club_evening", "avoid": ""}
+              "kind": "club_evening", "avoid": "", "first_round": "random", "show_chances": "1"}
     return render_template("event_new.html", **_form_context(values, {}))
 
 
@@ -148,6 +149,7 @@ def create_event():
         "rounds": rounds if rounds is not None else form.get("rounds", ""), "round": length,
         "seating": form.get("seating", "standings"), "season": form.get("season", ""), "tariff": form.get("tariff", ""),
         "kind": form.get("kind", "club_evening"), "avoid": avoid_lines(form.get("avoid", "")),
+        "first_round": form.get("first_round", "random"), "show_chances": form.get("show_chances", "1") == "1",
     }
     if form.get("seed", "").strip():
         body["seed"] = seed if seed is not None else form.get("seed")
@@ -175,7 +177,18 @@ def _view(event_id: int) -> dict[str, Any]:
     return {"event": event, "standings": standings, "deals": deals if isinstance(deals, int) else None,
             "rounds_total": int(event.row["rounds"]), "settlement": event_settlement(event), "status": status,
             "winners": winners(standings) if status == "ended" else (), "format": event_format(event),
-            "words": event_words(event.kind), "final": status == "ended"}
+            "words": event_words(event.kind), "final": status == "ended", **_chances(event)}
+
+
+def _chances(event: club.Event) -> dict[str, Any]:
+    """Before each table's first deal in the round in play, each player's chance to win it, unless the event hides
+    them: ``chances`` by the table's match id, ``chance_of`` by player (the board's list of who sits where)."""
+    current = event.current
+    if not event.row["show_chances"] or current is None or current.over:
+        return {"chances": {}, "chance_of": {}}
+    chances = {t.match_id: table_chances(get_db(), event.game.key, t.players)
+               for t in current.tables if not t.entered and not t.finished}
+    return {"chances": chances, "chance_of": {p: share for pairs in chances.values() for p, share in pairs or ()}}
 
 
 BOARD_TABLES = 30  # without JavaScript, tables of the round in play a board shows at once, turned with the rows
@@ -333,7 +346,7 @@ def _back(event_id: int, anchor: str = ""):
 
 @bp.post("/events/<int:event_id>/rounds")
 def draw_round(event_id: int):
-    club.draw_round(get_db(), event_id)
+    club.draw_round(get_db(), event_id, kept_ratings())
     return _back(event_id)
 
 
@@ -403,14 +416,16 @@ def swap_players(event_id: int, number: int):
 
 @bp.post("/events/<int:event_id>/edit")
 def edit_event(event_id: int):
-    """The director's Edit form: name, date, season, tariff, rounds, kind, seating, pairs kept apart; every problem
-    beside its field, the input kept (422), nothing changed."""
+    """The director's Edit form: name, date, season, tariff, rounds, kind, seating (round 1's until it is drawn),
+    pairs kept apart, the chances shown; every problem beside its field, the input kept (422), nothing changed."""
     form = request.form
     rounds = whole_number(form.get("rounds", ""), 3)
     body = {"name": form.get("name", ""), "date": form.get("date", ""), "season": form.get("season", ""),
             "tariff": form.get("tariff", ""), "rounds": rounds if rounds is not None else form.get("rounds", ""),
             "kind": form.get("kind", "club_evening"), "seating": form.get("seating", "standings"),
-            "avoid": avoid_lines(form.get("avoid", ""))}
+            "avoid": avoid_lines(form.get("avoid", "")), "show_chances": form.get("show_chances", "1") == "1"}
+    if "first_round" in form:  # offered until round 1 is drawn
+        body["first_round"] = form["first_round"]
     try:
         club.update_event(get_db(), event_id, body)
     except RuleError as exc:

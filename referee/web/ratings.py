@@ -3,7 +3,7 @@ process's kept ratings (``RatingsKept``: each app's own)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from flask import abort, current_app
@@ -12,7 +12,8 @@ from flask_babel import gettext
 from .. import games
 from ..games.base import RuleError, Violation
 from ..matches import NotFound
-from ..matches.ratings import RatingsKept
+from ..matches.names import name_key
+from ..matches.ratings import RatingsKept, chances
 
 SEASON_LENGTH = 80
 
@@ -55,3 +56,13 @@ def rating_tables(db: Any, args: Mapping[str, str]) -> tuple[str | None, list[di
     if season is not None and not tables:
         abort(404, description=gettext("No event belongs to the season %(season)s.", season=repr(season)))
     return season, tables
+
+
+def table_chances(db: Any, game: str, players: Sequence[str]) -> list[tuple[str, float]] | None:
+    """Before a table's first deal, each player's chance to win it by the ratings of ``game`` (openskill's
+    ``predict_win``; in whole percent adding up to 100, as fractions for ``percentformat``); None when nobody at the
+    table has a rating yet (an even split says nothing)."""
+    rated = kept_ratings().ratings(db, game)
+    if not any(name_key(p) in rated.ratings.history for p in players):
+        return None
+    return [(p, share / 100) for p, share in zip(players, chances(rated, players), strict=True)]

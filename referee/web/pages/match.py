@@ -27,6 +27,7 @@ from ...matches.money import match_settlement
 from ..common import capped, go
 from ..db import get_db
 from ..i18n import current_language, name_order, number_writer, say
+from ..ratings import table_chances
 from ..rows import RowCache, row_drawer
 from ..security import csrf_token, table_phone
 from .base import _back_to_table, _group, _load, _table_state, bp, live_etag
@@ -483,6 +484,9 @@ def _club_table(db: Any, match: matches.Match, view: club.TableView) -> dict[str
     return {"view": view, "event": view.event_id, "round": view.round, "table": view.number,
             "confirmed": club.confirmed(db, match.id, match.version),
             "over": match.finished or bool(match.row["abandoned"]),
+            "chances": (table_chances(db, match.game.key, match.players)  # before the first deal, when the event shows
+                        if view.show_chances and not match.deal_count and not match.finished
+                        and view.latest == view.round else None),
             "seating": sorted(seats, key=lambda seat: order(seat[0]))}  # the next round's, once it is drawn
 
 
