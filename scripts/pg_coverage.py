@@ -41,6 +41,7 @@ def run(url: str, folder: str, every: bool) -> None:
 
 def main() -> int:
     with tempfile.TemporaryDirectory(prefix="referee-pg-coverage-") as tmp:
+        os.chmod(tmp, 0o755)  # the server runs as postgres (pg_start, as root): it must reach its folder in here
         cluster = os.path.join(tmp, "cluster")
         os.mkdir(cluster)
         url = subprocess.run(["bash", "-c", f'. scripts/setup.sh && pg_start "{cluster}"'], cwd=ROOT, check=True,

@@ -55,3 +55,33 @@ def test_the_ratings_and_a_players_chart_fit_a_phone_and_a_desktop(phone, langua
         shown = phone.evaluate(WIDEST)
         assert shown["scroll"] <= shown["width"] and not shown["wide"], shown
         screenshot(phone, f"player-rating-{language}-{width}")
+
+
+@pytest.mark.parametrize("language", ["en", "de", "ja"])
+def test_a_table_phone_and_the_board_show_the_chances_before_the_first_deal(phone, language):
+    api = phone.request
+    for n in range(6):
+        ended(api, phone.base, NAMES[n % 2], NAMES[2 + n % 2], n % 2 == 0)  # Ann and Cid win: rated highest
+    made = api.post(phone.base + "/api/events", data={
+        "name": "Club night", "game": "klaberjass", "players": NAMES, "rounds": 2, "first_round": "rating"}).json()
+    first = api.post(phone.base + f"/api/events/{made['id']}/rounds").json()
+    table = first["tables"][0]
+    phone.set_viewport_size({"width": 390, "height": 844})
+    phone.goto(f"{phone.base}/matches/{table['match']}?lang={language}")
+    line = phone.locator("#chances")
+    line.wait_for()
+    shares = [int(s.rstrip("%").strip()) for s in line.locator("b").all_inner_texts()]
+    assert len(shares) == 2 and sum(shares) == 100, shares
+    box = line.bounding_box()
+    assert box is not None and box["x"] + box["width"] <= 390
+    shown = phone.evaluate(WIDEST)
+    assert shown["scroll"] <= shown["width"] and not shown["wide"], shown
+    screenshot(phone, f"table-chances-{language}-390")
+    phone.set_viewport_size({"width": 1920, "height": 1080})
+    phone.goto(f"{phone.base}/events/{made['id']}/board?lang={language}")
+    chances = phone.locator(".seat-list .chance")
+    chances.first.wait_for()
+    assert chances.count() == 4
+    shown = phone.evaluate(WIDEST)
+    assert shown["scroll"] <= shown["width"] and not shown["wide"], shown
+    screenshot(phone, f"board-chances-{language}-1920")

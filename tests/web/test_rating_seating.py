@@ -214,3 +214,45 @@ def test_the_options_travel_with_the_archive_and_the_ratings_are_replayed_there(
     bad = {**document, "events": [{**document["events"][0], "first_round": "elo"}]}
     refused = make_app().test_client().post("/api/import", json=bad)
     assert refused.status_code == 422 and "first_round" in str(refused.json)
+
+
+# ---- the forms -------------------------------------------------------------------------------------------------
+
+def test_the_event_form_sets_both_and_the_directors_form_changes_them(client):
+    from werkzeug.datastructures import MultiDict
+
+    from tests.web.test_events_pages import event_form
+
+    form = MultiDict({**event_form(), "first_round": "rating"})
+    form.setlist("show_chances", ["0"])  # the box unticked: only its hidden "0" is sent
+    answer = client.post("/events/new", data=form)
+    assert answer.status_code == 303
+    eid = int(answer.headers["Location"].rstrip("/").rsplit("/", 1)[1])
+    made = ok(client.get(f"/api/events/{eid}"))
+    assert (made["first_round"], made["show_chances"]) == ("rating", False)
+    page = client.get(f"/events/{eid}").get_data(as_text=True)
+    assert re.search(r'name="first_round" value="rating" checked', page)
+    assert not re.search(r'name="show_chances" value="1" checked', page)
+    edit = MultiDict({"name": made["name"], "date": made["date"], "rounds": "3", "kind": "club_evening",
+                      "seating": "standings", "first_round": "random"})
+    edit.setlist("show_chances", ["1", "0"])  # ticked: its "1" comes first
+    assert client.post(f"/events/{eid}/edit", data=edit).status_code in (302, 303)
+    changed = ok(client.get(f"/api/events/{eid}"))
+    assert (changed["first_round"], changed["show_chances"]) == ("random", True)
+    ok(client.post(f"/api/events/{eid}/rounds"), 201)
+    page = client.get(f"/events/{eid}").get_data(as_text=True)
+    assert 'name="first_round"' not in page  # drawn: no longer offered
+    edit.setlist("show_chances", ["0"])
+    del edit["first_round"]
+    assert client.post(f"/events/{eid}/edit", data=edit).status_code in (302, 303)
+    assert ok(client.get(f"/api/events/{eid}"))["show_chances"] is False
+
+
+def test_a_bad_first_round_in_the_form_is_said_beside_it_and_the_input_kept(client):
+    from tests.web.test_events_pages import event_form
+
+    answer = client.post("/events/new", data={**event_form(), "first_round": "elo", "name": "Kept name"})
+    assert answer.status_code == 422
+    page = answer.get_data(as_text=True)
+    assert "first_round must be random or rating" in page and 'value="Kept name"' in page
+    assert client.get("/api/events/1").status_code == 404
