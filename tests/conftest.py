@@ -271,11 +271,14 @@ def new_database(folder, name: str = "test.sqlite", backend: str = "sqlite") -> 
     return _pg_url(database)
 
 
-# A test's PostgreSQL database, given back: emptied (its ids restarting from 1) and handed to the next test of the
-# worker, rather than dropped and made again — a new database copies some 300 files of the server's catalogues,
-# which cost the whole run minutes of the server's CPU. Only a database left as the template made it (the same
-# tables, the same schema version) and that nobody is connected to any more is handed on; any other is dropped.
+# A test's PostgreSQL database, given back: emptied (its ids restarting from 1), renamed, and handed to the next test
+# of the worker, rather than dropped and made again — a new database copies some 300 files of the server's
+# catalogues, which cost the whole run minutes of the server's CPU. Only a database left as the template made it (the
+# same tables, the same schema version) and that nobody is connected to any more is handed on; any other is dropped.
+# The new name is a new URL: what a process keeps by a database's URL (a board's page, a match's rows) is never taken
+# for the next test's.
 _pg_free: list[str] = []
+_pg_handed_back: set[str] = set()
 _pg_tables: list[frozenset[str]] = []
 
 
@@ -319,12 +322,33 @@ def drop_database(url: str) -> None:
     if PG_SERVER is not None and url.startswith(PG_SERVER.rsplit("/", 1)[0]):
         store.forget(url)
         name = url.rsplit("/", 1)[1]
-        if name in _pg_free:  # given back already (two fixtures held one app): it waits, emptied, for the next test
+        if name in _pg_handed_back:  # given back already (two fixtures held one app)
             return
+        _pg_handed_back.add(name)
         if name.startswith("t_") and _pg_emptied(url):
-            _pg_free.append(name)
-            return
+            renamed = _pg_renamed(name)
+            if renamed is not None:
+                _pg_free.append(renamed)
+                return
         _pg_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def _pg_renamed(name: str) -> str | None:
+    """The emptied database under a new name (its last connection may take a moment to leave); None if it will not."""
+    import uuid
+
+    import psycopg
+
+    renamed = "t_" + uuid.uuid4().hex[:16]
+    for _ in range(20):
+        try:
+            _pg_admin(f'ALTER DATABASE "{name}" RENAME TO "{renamed}"')
+            return renamed
+        except psycopg.errors.ObjectInUse:
+            time.sleep(0.01)
+        except psycopg.Error:
+            return None
+    return None
 
 
 @pytest.fixture
