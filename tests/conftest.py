@@ -192,6 +192,8 @@ BOTH_STORES = frozenset({
     "tests/test_api_docs.py",
     # the ratings: the ended matches in the order they ended, a season's events, an event's options
     "tests/web/test_ratings.py", "tests/web/test_rating_seating.py",
+    # the evening's purse: the fee, prizes and booby, paid and owed, in the archive
+    "tests/web/test_purse.py",
 })
 
 

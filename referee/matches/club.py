@@ -18,13 +18,16 @@ from ..games.base import N_, BaseGame, RuleError, Violation
 from ..store import Store
 from .base import Conflict, NotFound, log_change
 from .event_fields import (
+    fee_problems,
     read_avoid,
     read_date,
+    read_entry_fee,
     read_first_round,
     read_flag,
     read_kind,
     read_options,
     read_players,
+    read_prizes,
     read_round_length,
     read_seating,
     read_tariff,
@@ -185,6 +188,7 @@ def load_event(db: Store, event_id: int) -> Event:
         raise no_event(event_id)
     event_row["options"] = jsontext.parse(event_row["options"])
     event_row["avoid"] = jsontext.parse(event_row.get("avoid") or "[]")
+    event_row["prizes"] = jsontext.parse(event_row.get("prizes") or "[]")
     game = new_game(event_row["game"], [])
     assert game is not None
     players = tuple(db.event_players(event_id))
@@ -253,9 +257,9 @@ def event_of_match(db: Store, match_id: int) -> tuple[int, int, int] | None:
 # ---- a new event --------------------------------------------------------------------------------------------------
 
 EVENT_FIELDS = ("name", "date", "game", "players", "rounds", "round", "seating", "options", "seed", "season", "tariff",
-                "kind", "avoid", "first_round", "show_chances")
+                "kind", "avoid", "first_round", "show_chances", "entry_fee", "prizes", "booby")
 EDITABLE = ("name", "date", "season", "tariff", "rounds", "kind", "seating", "avoid", "first_round",
-            "show_chances")  # PATCH /api/events/<id>
+            "show_chances", "entry_fee", "prizes", "booby")  # PATCH /api/events/<id>
 
 
 def create_event(db: Store, raw: Any, also: Sequence[Violation] = ()) -> int:
@@ -276,6 +280,11 @@ def create_event(db: Store, raw: Any, also: Sequence[Violation] = ()) -> int:
     seating = read_seating(raw.get("seating", "standings"), problems)
     first_round = read_first_round(raw.get("first_round", "random"), problems)
     show_chances = read_flag(raw.get("show_chances", True), "show_chances", problems)
+    entry_fee = read_entry_fee(raw.get("entry_fee"), problems)
+    prizes = read_prizes(raw.get("prizes"), problems)
+    booby = read_flag(raw.get("booby", False), "booby", problems)
+    if "entry_fee" not in {v.field for v in problems}:
+        fee_problems(entry_fee, prizes, booby, problems)
     tariff = read_tariff(raw.get("tariff"), problems)
     options = read_options(game, raw.get("options"), deals, tariff, problems)
     seed = read_whole(raw["seed"], "seed", 0, SEED_LIMIT - 1, problems) if raw.get("seed") is not None \
@@ -290,7 +299,8 @@ def create_event(db: Store, raw: Any, also: Sequence[Violation] = ()) -> int:
             "name": name, "date": date, "game": game.key, "options": jsontext.dumps(game.options_to_json(options)),
             "rounds": rounds, "round_length": length, "seating": seating, "season": season or None, "tariff": tariff,
             "seed": seed, "kind": kind, "avoid": jsontext.dumps(avoid), "first_round": first_round,
-            "show_chances": int(show_chances)}, players)
+            "show_chances": int(show_chances), "entry_fee": entry_fee, "prizes": jsontext.dumps(prizes),
+            "booby": int(booby)}, players)
         ensure_links(db, event_id, len(players) // game.seats)  # the cards can be printed before round 1
     return event_id
 
@@ -310,6 +320,10 @@ def update_event(db: Store, event_id: int, raw: Any) -> None:
                                      Violation.of("unknown_field", key, "Unknown field {field!r}.", field=key)
                                      for key in sorted(set(raw) - set(EDITABLE))]
         changes = _edits(event, raw, problems)
+        if not problems and {"entry_fee", "prizes", "booby"} & set(changes):
+            fee_problems(changes.get("entry_fee", event.row["entry_fee"]),
+                         jsontext.parse(changes["prizes"]) if "prizes" in changes else event.row["prizes"],
+                         bool(changes.get("booby", event.row["booby"])), problems)
         if problems:
             raise InvalidEvent(problems)
         if "tariff" in changes:
@@ -333,6 +347,9 @@ def _edits(event: Event, raw: Mapping[str, Any], problems: list[Violation]) -> d
         "tariff": lambda value: read_tariff(value, problems),
         "first_round": lambda value: _first_round_edit(event, value, problems),
         "show_chances": lambda value: int(read_flag(value, "show_chances", problems)),
+        "entry_fee": lambda value: read_entry_fee(value, problems),
+        "prizes": lambda value: jsontext.dumps(read_prizes(value, problems)),
+        "booby": lambda value: int(read_flag(value, "booby", problems)),
     }
     return {key: read(raw[key]) for key, read in readers.items() if key in raw}
 
@@ -765,7 +782,8 @@ def event_to_json(event: Event) -> dict[str, Any]:
         "options": row["options"], "rounds": row["rounds"], "round": row["round_length"],
         "seating": row["seating"], "season": row["season"], "tariff": row["tariff"], "seed": row["seed"],
         "avoid": [list(pair) for pair in event.avoid], "first_round": row["first_round"],
-        "show_chances": bool(row["show_chances"]),
+        "show_chances": bool(row["show_chances"]), "entry_fee": row["entry_fee"], "prizes": row["prizes"],
+        "booby": bool(row["booby"]),
         "players": [{"name": name, "joined_round": joined, "left_round": left} for name, joined, left in event.players],
         "status": status,
         "links": [{"table": link.number, "token": link.token, "link_revoked": link.revoked}

@@ -11,7 +11,8 @@ from typing import Any
 
 from ..games import club
 from ..games.base import BaseGame, InvalidOptions, Violation
-from ..games.money import BadTariff, parse_tariff
+from ..games.money import BadTariff, currencies, parse_tariff
+from ..games.purse import FEE, BadFee, parse_fee, prize_problem
 from .names import clean_name, duplicate_names, name_key, name_problems, printable
 
 KINDS = ("club_evening", "tournament")  # what an event is called: its words follow (the pages, the sheets)
@@ -181,3 +182,47 @@ def read_flag(value: Any, field: str, problems: list[Violation]) -> bool:
     problems.append(Violation.of("bad_flag", field, "{field} must be true or false, not {raw!r}.", field=field,
                                  raw=value))
     return True
+
+
+def read_entry_fee(value: Any, problems: list[Violation]) -> str | None:
+    """The evening's entry fee (issue 37): an amount above zero in the currency's minor unit and an ISO 4217 code
+    ("5.00 EUR", "500 JPY"), kept as ``purse.Fee`` writes it; None when there is none."""
+    if value is None or value == "":
+        return None
+    try:
+        return str(parse_fee(value))
+    except BadFee:
+        found = FEE.fullmatch(value) if isinstance(value, str) else None
+        if found is not None and found[2].upper() not in currencies():
+            problems.append(Violation.of("unknown_currency", "entry_fee", "{currency!r} is not a currency's ISO "
+                                         "code (e.g. EUR, JPY).", currency=found[2]))
+        else:
+            problems.append(Violation.of("bad_entry_fee", "entry_fee", "The entry fee is an amount above zero, no "
+                                         "finer than the currency's smallest unit, and a currency, e.g. '5.00 EUR', "
+                                         "not {raw!r}.", raw=value))
+        return None
+
+
+def read_prizes(value: Any, problems: list[Violation]) -> list[int | float]:
+    """The prizes: percentages of the prize money by place (1st, 2nd, …), each above zero, adding up to at most 100
+    (what is left is the club's share); [] for none."""
+    if value is None or value == []:
+        return []
+    problem = prize_problem(value)
+    if problem == "over":
+        problems.append(Violation.of("prizes_over_100", "prizes", "The prizes add up to more than 100 %: what is "
+                                     "left of 100 is the club's share."))
+    elif problem is not None:
+        problems.append(Violation.of("bad_prizes", "prizes", "The prizes are percentages of the prize money by "
+                                     "place, each above 0, e.g. [50, 30, 20], not {raw!r}.", raw=value))
+    return [] if problem is not None else list(value)
+
+
+def fee_problems(entry_fee: str | None, prizes: list[Any], booby: bool, problems: list[Violation]) -> None:
+    """Prizes and the booby prize are paid from the entry fees: neither without a fee."""
+    if entry_fee is None and prizes:
+        problems.append(Violation.of("no_entry_fee", "prizes", "Prizes are paid from the entry fees: set the entry "
+                                     "fee first."))
+    if entry_fee is None and booby:
+        problems.append(Violation.of("no_entry_fee", "booby", "The booby prize gives the last place its entry fee "
+                                     "back: set the entry fee first."))

@@ -54,6 +54,10 @@ class _IncomingEvent:
     avoid: list[list[str]] = field(default_factory=list)  # pairs of the players' names
     first_round: str = "random"
     show_chances: bool = True
+    entry_fee: str | None = None
+    prizes: list[Any] = field(default_factory=list)
+    booby: bool = False
+    paid: dict[str, str] = field(default_factory=dict)  # when each player's entry fee was ticked as paid
 
 
 # An event is read on its own here; the matches its tables name are found once the whole file is read, in the file
@@ -117,6 +121,8 @@ def _read_club_event(raw: Any, i: int, problems: _Problems) -> _IncomingEvent | 
     players = _club_players(values, game, label, where, problems)
     kind, avoid = _club_kind_and_avoid(raw, players, label, where, problems)
     first_round, show_chances = _club_first_round_and_chances(raw, label, where, problems)
+    entry_fee, prizes, booby = _club_purse(raw, label, where, problems)
+    paid = _club_paid(values, players, label, where, problems)
     if len(problems) > before:
         return None
     drawn = _club_rounds(values, game, players, label, where, problems)
@@ -128,7 +134,8 @@ def _read_club_event(raw: Any, i: int, problems: _Problems) -> _IncomingEvent | 
         rounds=values["rounds"], round_length=values["round"], seating=values["seating"], season=season,
         tariff=None if options.tariff is None else str(options.tariff), seed=values["seed"],
         created=values["created"], players=players, drawn=drawn, kind=kind, avoid=avoid,
-        first_round=first_round, show_chances=show_chances)
+        first_round=first_round, show_chances=show_chances, entry_fee=entry_fee, prizes=prizes, booby=booby,
+        paid=paid)
 
 
 def _club_kind_and_avoid(raw: dict[str, Any], players: list[tuple[str, int, int | None]], label: str, where: str,
@@ -153,6 +160,36 @@ def _club_first_round_and_chances(raw: dict[str, Any], label: str, where: str,
     for v in found:
         problems.append(Violation(_CLUB, f"{label}: {v.message}", f"{where}.{v.field}"))
     return first_round, show_chances
+
+
+def _club_purse(raw: dict[str, Any], label: str, where: str,
+                problems: _Problems) -> tuple[str | None, list[Any], bool]:
+    """The entry fee, prizes and booby prize, as ``POST /api/events`` takes them; a file written before they existed
+    has none (no fee, no prizes, no booby)."""
+    found: list[Violation] = []
+    entry_fee = event_fields.read_entry_fee(raw.get("entry_fee"), found)
+    prizes = event_fields.read_prizes(raw.get("prizes", []), found)
+    booby = event_fields.read_flag(raw.get("booby", False), "booby", found)
+    if not found:
+        event_fields.fee_problems(entry_fee, prizes, booby, found)
+    for v in found:
+        problems.append(Violation(_CLUB, f"{label}: {v.message}", f"{where}.{v.field}"))
+    return entry_fee, prizes, booby
+
+
+def _club_paid(values: dict[str, Any], players: list[tuple[str, int, int | None]], label: str, where: str,
+               problems: _Problems) -> dict[str, str]:
+    """When each player's fee was ticked as paid ("paid": a date and time, or null: owed; a file written before it
+    existed has none)."""
+    paid: dict[str, str] = {}
+    known = {name for name, _joined, _left in players}
+    for k, item in enumerate(values["players"] or ()):
+        if isinstance(item, dict) and item.get("paid") is not None and isinstance(item.get("name"), str):
+            when = problems.need(item, "paid", _STAMP, _CLUB, f"{label}, player {k + 1}", f"{where}.players.{k}")
+            name = matches.clean_name(item["name"])
+            if when is not None and name in known:
+                paid[name] = when
+    return paid
 
 
 def _club_text(raw: dict[str, Any], key: str, limit: int, label: str, where: str, problems: _Problems,

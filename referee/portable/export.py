@@ -125,9 +125,9 @@ def _event_document(db: Store, event_id: int, unreadable_ids: set[int]) -> dict[
     """One event of the document: its fields, its players in the order they joined, and its rounds with their
     tables, each naming its match by uid — never its link's token."""
     (uid, name, date, game, options, rounds, round_length, seating, season, tariff, seed, created, kind,
-     avoid, first_round, show_chances) = db.exported_event_fields(event_id)  # type: ignore[misc]  # None (no such event): it is unreadable
-    players = [{"name": player, "joined_round": joined, "left_round": left}
-               for player, joined, left in db.exported_event_players(event_id)]
+     avoid, first_round, show_chances, entry_fee, prizes, booby) = db.exported_event_fields(event_id)  # type: ignore[misc]  # None (no such event): it is unreadable
+    players = [{"name": player, "joined_round": joined, "left_round": left, "paid": paid}
+               for player, joined, left, paid in db.exported_event_players(event_id)]
     revoked_links = db.revoked_event_tables(event_id)  # tables whose every link is revoked
     latest = db.latest_event_round(event_id)
     tables: dict[int, list[dict[str, Any]]] = {}
@@ -143,7 +143,8 @@ def _event_document(db: Store, event_id: int, unreadable_ids: set[int]) -> dict[
     return {"uid": uid, "name": name, "date": date, "game": game, "options": jsontext.parse(options),
             "rounds": rounds, "round": round_length, "seating": seating, "season": season, "tariff": tariff,
             "seed": seed, "created": created, "kind": kind, "avoid": jsontext.parse(avoid),
-            "first_round": first_round, "show_chances": bool(show_chances), "players": players, "drawn": drawn}
+            "first_round": first_round, "show_chances": bool(show_chances), "entry_fee": entry_fee,
+            "prizes": jsontext.parse(prizes), "booby": bool(booby), "players": players, "drawn": drawn}
 
 
 def _uid_of_unreadable(uid_of: Callable[[int], str | None], noun: str, row_id: int, exc: Exception) -> str | None:

@@ -89,8 +89,11 @@ def _write_event(db: Store, e: _IncomingEvent) -> int:
     physical tables (the file holds no token: the old links open nothing here; the director prints new cards)."""
     event_id = db.import_event(e.name, e.date, e.game.key, jsontext.dumps(e.options), e.rounds, e.round_length,
                                e.seating, e.season, e.tariff, e.seed, e.created, e.uid, e.kind,
-                               jsontext.dumps(e.avoid), e.first_round, e.show_chances)
+                               jsontext.dumps(e.avoid), e.first_round, e.show_chances, e.entry_fee,
+                               jsontext.dumps(e.prizes), e.booby)
     db.import_event_players(event_id, e.players)
+    for name, when in e.paid.items():
+        db.set_player_paid(event_id, name, when)
     for r in e.drawn:
         db.import_event_round(event_id, r["number"], r["seed"], jsontext.dumps(r["byes"]), r["drawn"])
         for t in r["tables"]:

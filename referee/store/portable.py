@@ -37,15 +37,16 @@ class PortableRows(SqlStore):
 
     def exported_event_fields(self, event_id: int) -> tuple[Any, ...] | None:
         """An event's own fields as an export writes them: uid, name, date, game, options, rounds, round_length,
-        seating, season, tariff, seed, created, kind, avoid (JSON as stored), first_round, show_chances (0 or 1)."""
+        seating, season, tariff, seed, created, kind, avoid (JSON as stored), first_round, show_chances (0 or 1),
+        entry_fee, prizes (JSON as stored), booby (0 or 1)."""
         return self._one(
             "SELECT uid, name, date, game, options, rounds, round_length, seating, season, tariff, seed, created, "
-            "kind, avoid, first_round, show_chances FROM events WHERE id = ?", [event_id])
+            "kind, avoid, first_round, show_chances, entry_fee, prizes, booby FROM events WHERE id = ?", [event_id])
 
-    def exported_event_players(self, event_id: int) -> list[tuple[str, int, int | None]]:
-        """An event's players in the order they joined: (name, joined_round, left_round)."""
+    def exported_event_players(self, event_id: int) -> list[tuple[str, int, int | None, str | None]]:
+        """An event's players in the order they joined: (name, joined_round, left_round, when their fee was paid)."""
         return [tuple(row) for row in self._run(
-            "SELECT name, joined_round, left_round FROM event_players WHERE event_id = ? ORDER BY position",
+            "SELECT name, joined_round, left_round, paid FROM event_players WHERE event_id = ? ORDER BY position",
             [event_id]).fetchall()]
 
     def revoked_event_tables(self, event_id: int) -> dict[int, str]:
@@ -134,14 +135,15 @@ class PortableRows(SqlStore):
 
     def import_event(self, name: str, date: str, game: str, options: str, rounds: int, round_length: Any,
                      seating: str, season: str | None, tariff: str | None, seed: Any, created: str, uid: str,
-                     kind: str, avoid: str, first_round: str = "random", show_chances: bool = True) -> int:
-        """An event's own row as the file has it (options and avoid as JSON text); its id."""
+                     kind: str, avoid: str, first_round: str = "random", show_chances: bool = True,
+                     entry_fee: str | None = None, prizes: str = "[]", booby: bool = False) -> int:
+        """An event's own row as the file has it (options, avoid and prizes as JSON text); its id."""
         new_id = self._insert_returning(
             "INSERT INTO events (name, date, game, options, rounds, round_length, seating, season, tariff, seed, "
-            "created, uid, kind, avoid, first_round, show_chances) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-            "?, ?)",
+            "created, uid, kind, avoid, first_round, show_chances, entry_fee, prizes, booby) VALUES (?, ?, ?, ?, ?, ?, "
+            "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [name, date, game, options, rounds, round_length, seating, season, tariff, seed, created, uid, kind,
-             avoid, first_round, int(show_chances)])
+             avoid, first_round, int(show_chances), entry_fee, prizes, int(booby)])
         return int(new_id or 0)
 
     def import_event_players(self, event_id: int, players: list[tuple[str, int, int | None]]) -> None:

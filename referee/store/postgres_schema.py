@@ -247,6 +247,12 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE events ADD COLUMN first_round TEXT NOT NULL DEFAULT 'random'",
         'ALTER TABLE events ADD COLUMN show_chances INTEGER NOT NULL DEFAULT 1',
     ),
+    (
+        'ALTER TABLE events ADD COLUMN entry_fee TEXT',
+        "ALTER TABLE events ADD COLUMN prizes TEXT NOT NULL DEFAULT '[]'",
+        'ALTER TABLE events ADD COLUMN booby INTEGER NOT NULL DEFAULT 0',
+        'ALTER TABLE event_players ADD COLUMN paid TEXT',
+    ),
 )
 
 # After the migrations: every change of a match's version is announced to the processes listening (``Listener``),

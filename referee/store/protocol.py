@@ -268,6 +268,14 @@ class ClubStore(Protocol):
     def add_event_player(self, event_id: int, position: int, name: str, joined_round: int) -> None:
         ...
 
+    def paid_players(self, event_id: int) -> dict[str, str]:
+        """When each player whose entry fee the director ticked as paid was ticked (the others owe it)."""
+        ...
+
+    def set_player_paid(self, event_id: int, name: str, when: str | None) -> None:
+        """A player's entry fee paid (``when``: now) or owed again (None)."""
+        ...
+
     def set_player_left(self, event_id: int, name: str, left_round: int | None) -> None:
         """The round a player left from (None: they came back, or never left)."""
         ...
@@ -438,12 +446,13 @@ class PortableStore(Protocol):
 
     def exported_event_fields(self, event_id: int) -> tuple[Any, ...] | None:
         """An event's own fields as an export writes them: uid, name, date, game, options, rounds, round_length,
-        seating, season, tariff, seed, created, kind, avoid (JSON as stored), first_round, show_chances (0 or 1).
+        seating, season, tariff, seed, created, kind, avoid (JSON as stored), first_round, show_chances (0 or 1),
+        entry_fee, prizes (JSON as stored), booby (0 or 1).
         """
         ...
 
-    def exported_event_players(self, event_id: int) -> list[tuple[str, int, int | None]]:
-        """An event's players in the order they joined: (name, joined_round, left_round)."""
+    def exported_event_players(self, event_id: int) -> list[tuple[str, int, int | None, str | None]]:
+        """An event's players in the order they joined: (name, joined_round, left_round, when their fee was paid)."""
         ...
 
     def revoked_event_tables(self, event_id: int) -> dict[int, str]:
@@ -513,9 +522,9 @@ class PortableStore(Protocol):
     def import_event(
         self, name: str, date: str, game: str, options: str, rounds: int, round_length: Any, seating: str, season:
         str | None, tariff: str | None, seed: Any, created: str, uid: str, kind: str, avoid: str, first_round:
-        str='random', show_chances: bool=True,
+        str='random', show_chances: bool=True, entry_fee: str | None=None, prizes: str='[]', booby: bool=False,
     ) -> int:
-        """An event's own row as the file has it (options and avoid as JSON text); its id."""
+        """An event's own row as the file has it (options, avoid and prizes as JSON text); its id."""
         ...
 
     def import_event_players(self, event_id: int, players: list[tuple[str, int, int | None]]) -> None:

@@ -256,4 +256,12 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE events ADD COLUMN first_round TEXT NOT NULL DEFAULT 'random';
     ALTER TABLE events ADD COLUMN show_chances INTEGER NOT NULL DEFAULT 1;
     """,
+    # 12: the evening's purse (issue 37): the entry fee ("5.00 EUR"), the prizes by place (percentages, JSON), the
+    # booby prize (the last place's fee back), and when the director ticked each player's fee as paid (NULL: owed)
+    """
+    ALTER TABLE events ADD COLUMN entry_fee TEXT;
+    ALTER TABLE events ADD COLUMN prizes TEXT NOT NULL DEFAULT '[]';
+    ALTER TABLE events ADD COLUMN booby INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE event_players ADD COLUMN paid TEXT;
+    """,
 )

@@ -16,7 +16,7 @@ from flask_babel import gettext
 from .. import games as rules  # read when asked (``games`` here is the view of /api/games)
 from .. import matches, store
 from ..games.base import RuleError, Violation, whole_number
-from ..matches import club, seasons
+from ..matches import club, purse, seasons
 from ..matches.money import event_settlement, event_settlement_of, settlement_to_json
 from ..matches.ratings import MODEL
 from .common import DuplicateKey, capped, duplicate_key_error, loads
@@ -430,6 +430,21 @@ def join_event(event_id: int):
 def leave_event(event_id: int):
     club.leave(get_db(), event_id, _body().get("name"))
     return jsonify(_event_json(event_id))
+
+
+@bp.get("/events/<int:event_id>/purse")
+def event_purse(event_id: int):
+    """The evening's purse (issue 37): the pot, the booby, the prizes by the standings now, the club's share, who has
+    paid and who owes; ``final`` once the event has ended. 404 ``no_purse`` for an event without an entry fee."""
+    db = get_db()
+    return jsonify(purse.purse_to_json(db, club.load_event(db, event_id)))
+
+
+@bp.post("/events/<int:event_id>/players/<path:name>/paid")
+def player_paid(event_id: int, name: str):
+    """``{"paid": true|false}``: the director ticks a player's entry fee as paid, or back to owed → 200 ``{"player",
+    "paid"}``; 404 ``unknown_player`` for a name not in the event, 422 for another body."""
+    return jsonify(purse.mark_paid(get_db(), event_id, name, _body()))
 
 
 @bp.post("/events/<int:event_id>/players/back")

@@ -1,0 +1,130 @@
+"""The evening's purse through the API (issue 37): the entry fee, prizes and booby prize of an event (422 for a bad
+amount, an unknown currency, prizes that do not add up, prizes or a booby without a fee), the purse of a hand-worked
+evening — 8 players at 5.00 EUR, prizes 50/30/20, a shared 2nd place, the booby —, a fee in yen, paid and owed, and
+all of it travelling with the archive."""
+
+from __future__ import annotations
+
+import pytest
+
+EIGHT = ["Ann", "Ben", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal"]
+
+
+def ok(r, status: int = 200):
+    assert r.status_code == status, r.json
+    return r.json
+
+
+def played(dealer: str, elder: str, points: int) -> dict:
+    """The elder takes hearts and makes it with ``points`` of 140 and the last trick."""
+    return {"upcard": "hearts", "calls": ["take"], "points": {elder: points, dealer: 140 - points}, "last_trick": elder}
+
+
+def evening(client, **fields) -> dict:
+    return ok(client.post("/api/events", json={"name": "Skat night", "date": "2026-12-04", "game": "klaberjass",
+                                               "players": EIGHT, "rounds": 1, "round": "deals:2", "seed": 3,
+                                               **fields}), 201)
+
+
+def play_round(client, eid: int, margins: list[int]) -> None:
+    """Round 1's tables, each two deals: seat 2 makes 80 as elder, then seat 1 makes ``margins[k]`` as elder."""
+    drawn = ok(client.post(f"/api/events/{eid}/rounds"), 201)
+    for table, points in zip(drawn["tables"], margins, strict=True):
+        first, second = table["players"]
+        ok(client.post(f"/api/matches/{table['match']}/deals", json=played(first, second, 80)), 201)
+        ok(client.post(f"/api/matches/{table['match']}/deals", json=played(second, first, points)), 201)
+
+
+def test_eight_players_50_30_20_a_shared_second_place_and_the_booby(client):
+    made = evening(client, entry_fee="5.00 EUR", prizes=[50, 30, 20], booby=True)
+    assert (made["entry_fee"], made["prizes"], made["booby"]) == ("5.00 EUR", [50, 30, 20], True)
+    before = ok(client.get(f"/api/events/{made['id']}/purse"))
+    assert (before["pot"], before["entered"], before["final"]) == ("40.00", 8, False)
+    play_round(client, made["id"], [130, 110, 110, 95])  # tables 2 and 3 alike: their winners share 2nd
+    standings = ok(client.get(f"/api/events/{made['id']}/standings"))["rows"]
+    places = [(r["place"], r["shared"]) for r in standings]
+    assert places == [(1, False), (2, True), (2, True), (4, False), (5, False), (6, True), (6, True), (8, False)]
+    first, second, third, last = (standings[0]["player"], standings[1]["player"], standings[2]["player"],
+                                  standings[7]["player"])
+    purse = ok(client.get(f"/api/events/{made['id']}/purse"))
+    assert purse == {
+        "currency": "EUR", "entry_fee": "5.00", "entered": 8, "pot": "40.00",
+        "booby": [{"player": last, "amount": "5.00"}],
+        "prize_money": "35.00",
+        "prizes": [{"place": 1, "shared": False, "player": first, "amount": "17.50"},
+                   {"place": 2, "shared": True, "player": second, "amount": "8.75"},
+                   {"place": 2, "shared": True, "player": third, "amount": "8.75"}],
+        "club": "0.00", "paid": [], "owed": EIGHT, "final": True}
+
+
+def test_a_fee_in_yen_and_the_clubs_share(client):
+    made = ok(client.post("/api/events", json={"name": "Yen night", "game": "klaberjass", "players": EIGHT[:4],
+                                               "entry_fee": "1000 jpy", "prizes": [50, 30]}), 201)
+    assert made["entry_fee"] == "1000 JPY"
+    purse = ok(client.get(f"/api/events/{made['id']}/purse"))
+    assert (purse["currency"], purse["pot"], purse["prize_money"], purse["club"]) == ("JPY", "4000", "4000", "800")
+    assert purse["booby"] == [] and sum(int(p["amount"]) for p in purse["prizes"]) == 3200  # all share 1st: provisional
+
+
+@pytest.mark.parametrize(("fields", "errors"), [
+    ({"entry_fee": "5.005 EUR"}, [("entry_fee", "bad_entry_fee")]),
+    ({"entry_fee": "500.5 JPY"}, [("entry_fee", "bad_entry_fee")]),
+    ({"entry_fee": "0 EUR"}, [("entry_fee", "bad_entry_fee")]),
+    ({"entry_fee": "5 ABC"}, [("entry_fee", "unknown_currency")]),
+    ({"entry_fee": 5}, [("entry_fee", "bad_entry_fee")]),
+    ({"entry_fee": "5 EUR", "prizes": [60, 50]}, [("prizes", "prizes_over_100")]),
+    ({"entry_fee": "5 EUR", "prizes": [50, 0]}, [("prizes", "bad_prizes")]),
+    ({"entry_fee": "5 EUR", "prizes": "50,30"}, [("prizes", "bad_prizes")]),
+    ({"prizes": [50, 30]}, [("prizes", "no_entry_fee")]),
+    ({"booby": True}, [("booby", "no_entry_fee")]),
+    ({"entry_fee": "5 EUR", "booby": "yes"}, [("booby", "bad_flag")]),
+])
+def test_a_bad_fee_or_prizes_are_422_and_store_nothing(client, fields, errors):
+    answer = client.post("/api/events", json={"name": "E", "game": "klaberjass", "players": ["Ann", "Ben"], **fields})
+    assert answer.status_code == 422
+    assert [(e["field"], e["code"]) for e in answer.json["errors"]] == errors
+    assert client.get("/api/events/1").status_code == 404
+
+
+def test_patch_sets_the_fee_and_prizes_and_refuses_prizes_without_a_fee(client):
+    eid = ok(client.post("/api/events", json={"name": "E", "game": "klaberjass", "players": ["Ann", "Ben"]}), 201)["id"]
+    none = client.get(f"/api/events/{eid}/purse")
+    assert none.status_code == 404 and none.json["errors"][0]["code"] == "no_purse"
+    refused = client.patch(f"/api/events/{eid}", json={"prizes": [100]})
+    assert refused.status_code == 422 and refused.json["errors"][0]["code"] == "no_entry_fee"
+    changed = ok(client.patch(f"/api/events/{eid}", json={"entry_fee": "2.50 EUR", "prizes": [100], "booby": True}))
+    assert (changed["entry_fee"], changed["prizes"], changed["booby"]) == ("2.50 EUR", [100], True)
+    refused = client.patch(f"/api/events/{eid}", json={"entry_fee": None})  # its prizes would have no fee
+    assert refused.status_code == 422 and {e["field"] for e in refused.json["errors"]} == {"prizes", "booby"}
+    assert ok(client.get(f"/api/events/{eid}"))["entry_fee"] == "2.50 EUR"
+
+
+def test_paid_and_owed(client):
+    eid = evening(client, entry_fee="5.00 EUR")["id"]
+    assert ok(client.post(f"/api/events/{eid}/players/ann/paid", json={"paid": True})) == {"player": "Ann",
+                                                                                            "paid": True}
+    ok(client.post(f"/api/events/{eid}/players/Hal/paid", json={"paid": True}))
+    purse = ok(client.get(f"/api/events/{eid}/purse"))
+    assert purse["paid"] == ["Ann", "Hal"] and purse["owed"] == EIGHT[1:7]
+    ok(client.post(f"/api/events/{eid}/players/Hal/paid", json={"paid": False}))
+    assert ok(client.get(f"/api/events/{eid}/purse"))["paid"] == ["Ann"]
+    missing = client.post(f"/api/events/{eid}/players/Zed/paid", json={"paid": True})
+    assert missing.status_code == 404 and missing.json["errors"][0]["code"] == "unknown_player"
+    for body in ({"paid": "yes"}, {}, {"paid": True, "more": 1}):
+        assert client.post(f"/api/events/{eid}/players/Ann/paid", json=body).status_code == 422
+    assert ok(client.get(f"/api/events/{eid}/purse"))["paid"] == ["Ann"]  # nothing changed
+
+
+def test_the_purse_travels_with_the_archive(client, make_app):
+    eid = evening(client, entry_fee="5.00 EUR", prizes=[60, 40], booby=True)["id"]
+    ok(client.post(f"/api/events/{eid}/players/Cid/paid", json={"paid": True}))
+    play_round(client, eid, [130, 110, 100, 95])
+    document = ok(client.get("/api/export"))
+    exported = document["events"][0]
+    assert (exported["entry_fee"], exported["prizes"], exported["booby"]) == ("5.00 EUR", [60, 40], True)
+    assert [p["name"] for p in exported["players"] if p["paid"]] == ["Cid"]
+    other = make_app().test_client()
+    ok(other.post("/api/import", json=document))
+    assert ok(other.get("/api/events/1/purse")) == ok(client.get(f"/api/events/{eid}/purse"))
+    bad = {**document, "events": [{**exported, "prizes": [70, 40]}]}
+    assert make_app().test_client().post("/api/import", json=bad).status_code == 422
