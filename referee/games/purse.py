@@ -94,6 +94,7 @@ class Purse:
     prize_money: int
     prizes: tuple[Prize, ...]
     club: int
+    places: tuple[int, ...] = ()  # each place's prize (1st, 2nd, …), whoever takes it
 
 
 def largest_remainder(total: int, quotas: Sequence[Fraction]) -> list[int]:
@@ -114,14 +115,17 @@ def split(total: int, count: int) -> list[int]:
 def purse(fee: Fee, entered: int, prizes: Sequence[float], booby: bool,
           rows: Sequence[tuple[int, bool, str]]) -> Purse:
     """The purse of ``entered`` players at ``fee``, its prizes by the percentages ``prizes`` (of places 1, 2, …) and
-    the standings ``rows`` ((place, shared, player) in order; shared places appear once per player)."""
+    the standings ``rows`` ((place, shared, player) in order; shared places appear once per player). Without rows
+    (nobody placed yet: nothing played) the booby and the places' prizes are set aside for nobody yet: the club's
+    share is then its own, and ``places`` says what each place will take."""
     pot = fee.minor * entered
+    set_aside = fee.minor if booby and entered else 0
     boobies: tuple[tuple[str, int], ...] = ()
-    if booby and rows and pot >= fee.minor:
+    if set_aside and rows:
         last = max(place for place, _shared, _player in rows)
         losers = [player for place, _shared, player in rows if place == last]
-        boobies = tuple(zip(losers, split(fee.minor, len(losers)), strict=True))
-    prize_money = pot - sum(amount for _player, amount in boobies)
+        boobies = tuple(zip(losers, split(set_aside, len(losers)), strict=True))
+    prize_money = pot - set_aside
     quotas = [Fraction(prize_money) * Fraction(str(share)) / 100 for share in prizes]
     by_place = largest_remainder(prize_money, [*quotas, Fraction(prize_money) - sum(quotas, Fraction(0))])[:-1]
     paid: list[Prize] = []
@@ -133,5 +137,5 @@ def purse(fee: Fee, entered: int, prizes: Sequence[float], booby: bool,
         for player, amount in zip(players, split(covered, len(players)), strict=True):
             if amount:
                 paid.append(Prize(place, len(players) > 1, player, amount))
-    club = prize_money - sum(p.amount for p in paid)
-    return Purse(fee, entered, pot, boobies, prize_money, tuple(paid), club)
+    club = prize_money - (sum(p.amount for p in paid) if rows else sum(by_place))
+    return Purse(fee, entered, pot, boobies, prize_money, tuple(paid), club, tuple(by_place))

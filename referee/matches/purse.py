@@ -20,10 +20,10 @@ def no_purse(event_id: int) -> NotFound:
 
 
 def event_purse(event: Event) -> Purse | None:
-    """The purse of ``event`` by its standings now; None without an entry fee."""
+    """The purse of ``event`` by its standings now (nobody placed before the first deal); None without a fee."""
     if event.row.get("entry_fee") is None:
         return None
-    rows = [(row.place, row.shared, row.player) for row in event.standings().rows]
+    rows = [(row.place, row.shared, row.player) for row in event.standings().rows] if event.started else []
     return purse(parse_fee(event.row["entry_fee"]), len(event.players), event.row["prizes"],
                  bool(event.row["booby"]), rows)
 
@@ -44,6 +44,7 @@ def purse_to_json(db: Store, event: Event) -> dict[str, Any]:
         "prizes": [{"place": p.place, "shared": p.shared, "player": p.player, "amount": fee.text(p.amount)}
                    for p in found.prizes],
         "club": fee.text(found.club),
+        "places": [{"place": place, "amount": fee.text(amount)} for place, amount in enumerate(found.places, 1)],
         "paid": [name for name in everyone if name in paid], "owed": [name for name in everyone if name not in paid],
         "final": event.status == "ended",
     }

@@ -12,6 +12,7 @@ thread, as a stream would.
 
 from __future__ import annotations
 
+import re
 import threading
 from typing import Any
 
@@ -23,7 +24,7 @@ from werkzeug.exceptions import Gone, NotFound, UnprocessableEntity
 from .. import games, matches, store
 from ..games.base import RuleError, Violation, whole_number
 from ..games.club import winners
-from ..matches import club
+from ..matches import club, purse
 from ..matches.money import event_settlement
 from .club_view import event_format, event_words, seating_list
 from .common import capped, go, http_error
@@ -122,7 +123,8 @@ def _form_context(values: dict[str, Any], errors: dict[str | None, list[str]]) -
 def new_event():
     values = {"name": "", "date": store.now()[:10], "game": games.GAMES[0].key, "players": "", "rounds": "3",
               "length": "match", "deals": "", "seating": "standings", "seed": "", "season": "", "tariff": "",
-              "kind": "club_evening", "avoid": "", "first_round": "random", "show_chances": "1"}
+              "kind": "club_evening", "avoid": "", "first_round": "random", "show_chances": "1", "entry_fee": "",
+              "prizes": "", "booby": "0"}
     return render_template("event_new.html", **_form_context(values, {}))
 
 
@@ -150,6 +152,8 @@ def create_event():
         "seating": form.get("seating", "standings"), "season": form.get("season", ""), "tariff": form.get("tariff", ""),
         "kind": form.get("kind", "club_evening"), "avoid": avoid_lines(form.get("avoid", "")),
         "first_round": form.get("first_round", "random"), "show_chances": form.get("show_chances", "1") == "1",
+        "entry_fee": form.get("entry_fee", ""), "prizes": prize_list(form.get("prizes", "")),
+        "booby": form.get("booby", "0") == "1",
     }
     if form.get("seed", "").strip():
         body["seed"] = seed if seed is not None else form.get("seed")
@@ -177,7 +181,23 @@ def _view(event_id: int) -> dict[str, Any]:
     return {"event": event, "standings": standings, "deals": deals if isinstance(deals, int) else None,
             "rounds_total": int(event.row["rounds"]), "settlement": event_settlement(event), "status": status,
             "winners": winners(standings) if status == "ended" else (), "format": event_format(event),
-            "words": event_words(event.kind), "final": status == "ended", **_chances(event)}
+            "words": event_words(event.kind), "final": status == "ended", **_chances(event), **_purse(event)}
+
+
+def _purse(event: club.Event) -> dict[str, Any]:
+    """The evening's purse by the standings now and who has paid (issue 37); None without an entry fee."""
+    found = purse.event_purse(event)
+    return {"purse": found, "paid": get_db().paid_players(event.id) if found is not None else {}}
+
+
+def prize_list(text: str) -> Any:
+    """The prizes as the forms take them, "50, 30, 20" (commas or spaces between): a list of numbers, or the text
+    as typed when it is not one (refused beside the field)."""
+    parts = [part for part in re.split(r"[,;\s]+", text.strip()) if part]
+    try:
+        return [int(part) if part.isdigit() else float(part) for part in parts]
+    except ValueError:
+        return text
 
 
 def _chances(event: club.Event) -> dict[str, Any]:
@@ -423,7 +443,9 @@ def edit_event(event_id: int):
     body = {"name": form.get("name", ""), "date": form.get("date", ""), "season": form.get("season", ""),
             "tariff": form.get("tariff", ""), "rounds": rounds if rounds is not None else form.get("rounds", ""),
             "kind": form.get("kind", "club_evening"), "seating": form.get("seating", "standings"),
-            "avoid": avoid_lines(form.get("avoid", "")), "show_chances": form.get("show_chances", "1") == "1"}
+            "avoid": avoid_lines(form.get("avoid", "")), "show_chances": form.get("show_chances", "1") == "1",
+            "entry_fee": form.get("entry_fee", ""), "prizes": prize_list(form.get("prizes", "")),
+            "booby": form.get("booby", "0") == "1"}
     if "first_round" in form:  # offered until round 1 is drawn
         body["first_round"] = form["first_round"]
     try:
@@ -431,6 +453,13 @@ def edit_event(event_id: int):
     except RuleError as exc:
         return _page(event_id, 422, edit_errors=_grouped(list(exc.violations)), edit_values=dict(form))
     return _back(event_id)
+
+
+@bp.post("/events/<int:event_id>/players/<path:name>/paid")
+def player_paid(event_id: int, name: str):
+    """The director's tick at the door: a player's entry fee paid (``paid=1``), or back to owed."""
+    purse.mark_paid(get_db(), event_id, name, {"paid": request.form.get("paid") == "1"})
+    return go(url_for("events.event_page", event_id=event_id) + "#purse")
 
 
 @bp.post("/events/<int:event_id>/delete")

@@ -63,6 +63,11 @@ def test_a_shared_first_place_shares_the_first_prizes_and_a_remainder_goes_to_th
     assert [p.amount for p in everyone.prizes] == [100, 100, 100] and everyone.club == 0  # all places covered
 
 
+def test_before_anybody_is_placed_the_prizes_and_the_booby_are_set_aside():
+    got = purse(parse_fee("5.00 EUR"), 8, [50, 30], True, [])
+    assert (got.booby, got.prizes, got.prize_money, got.places, got.club) == ((), (), 3500, (1750, 1050), 700)
+
+
 @pytest.mark.parametrize("raw", ["5", "5.005 EUR", "0 EUR", "-5 EUR", "5 XXX", "5 EURO", "", None, 5, "٥ EUR"])
 def test_what_is_not_a_fee(raw):
     with pytest.raises(BadFee):

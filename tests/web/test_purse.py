@@ -38,8 +38,11 @@ def play_round(client, eid: int, margins: list[int]) -> None:
 def test_eight_players_50_30_20_a_shared_second_place_and_the_booby(client):
     made = evening(client, entry_fee="5.00 EUR", prizes=[50, 30, 20], booby=True)
     assert (made["entry_fee"], made["prizes"], made["booby"]) == ("5.00 EUR", [50, 30, 20], True)
-    before = ok(client.get(f"/api/events/{made['id']}/purse"))
-    assert (before["pot"], before["entered"], before["final"]) == ("40.00", 8, False)
+    before = ok(client.get(f"/api/events/{made['id']}/purse"))  # nobody placed before the first deal
+    assert (before["pot"], before["entered"], before["final"], before["prize_money"]) == ("40.00", 8, False, "35.00")
+    assert before["booby"] == [] and before["prizes"] == [] and before["club"] == "0.00"
+    assert before["places"] == [{"place": 1, "amount": "17.50"}, {"place": 2, "amount": "10.50"},
+                                {"place": 3, "amount": "7.00"}]
     play_round(client, made["id"], [130, 110, 110, 95])  # tables 2 and 3 alike: their winners share 2nd
     standings = ok(client.get(f"/api/events/{made['id']}/standings"))["rows"]
     places = [(r["place"], r["shared"]) for r in standings]
@@ -54,7 +57,7 @@ def test_eight_players_50_30_20_a_shared_second_place_and_the_booby(client):
         "prizes": [{"place": 1, "shared": False, "player": first, "amount": "17.50"},
                    {"place": 2, "shared": True, "player": second, "amount": "8.75"},
                    {"place": 2, "shared": True, "player": third, "amount": "8.75"}],
-        "club": "0.00", "paid": [], "owed": EIGHT, "final": True}
+        "club": "0.00", "places": before["places"], "paid": [], "owed": EIGHT, "final": True}
 
 
 def test_a_fee_in_yen_and_the_clubs_share(client):
@@ -63,7 +66,8 @@ def test_a_fee_in_yen_and_the_clubs_share(client):
     assert made["entry_fee"] == "1000 JPY"
     purse = ok(client.get(f"/api/events/{made['id']}/purse"))
     assert (purse["currency"], purse["pot"], purse["prize_money"], purse["club"]) == ("JPY", "4000", "4000", "800")
-    assert purse["booby"] == [] and sum(int(p["amount"]) for p in purse["prizes"]) == 3200  # all share 1st: provisional
+    assert purse["booby"] == [] and purse["prizes"] == []  # nobody placed yet
+    assert purse["places"] == [{"place": 1, "amount": "2000"}, {"place": 2, "amount": "1200"}]
 
 
 @pytest.mark.parametrize(("fields", "errors"), [
@@ -128,3 +132,47 @@ def test_the_purse_travels_with_the_archive(client, make_app):
     assert ok(other.get("/api/events/1/purse")) == ok(client.get(f"/api/events/{eid}/purse"))
     bad = {**document, "events": [{**exported, "prizes": [70, 40]}]}
     assert make_app().test_client().post("/api/import", json=bad).status_code == 422
+
+
+# ---- the pages ---------------------------------------------------------------------------------------------------
+
+def test_the_event_form_takes_the_fee_prizes_and_booby_and_refuses_a_bad_fee_beside_it(client):
+    from werkzeug.datastructures import MultiDict
+
+    from tests.web.test_events_pages import event_form
+
+    form = MultiDict({**event_form(), "entry_fee": "5.00 EUR", "prizes": "50, 30, 20"})
+    form.setlist("booby", ["1", "0"])  # ticked: its "1" comes first
+    answer = client.post("/events/new", data=form)
+    assert answer.status_code == 303
+    eid = int(answer.headers["Location"].rstrip("/").rsplit("/", 1)[1])
+    made = ok(client.get(f"/api/events/{eid}"))
+    assert (made["entry_fee"], made["prizes"], made["booby"]) == ("5.00 EUR", [50, 30, 20], True)
+    refused = client.post("/events/new", data={**event_form(), "entry_fee": "5.005 EUR", "prizes": "50 30 twenty"})
+    assert refused.status_code == 422
+    page = refused.get_data(as_text=True)
+    assert "The entry fee is an amount above zero" in page and "The prizes are percentages" in page
+    assert 'value="5.005 EUR"' in page and 'value="50 30 twenty"' in page  # the input kept
+
+
+def test_the_directors_page_ticks_who_paid_and_shows_the_prizes(client):
+    eid = evening(client, entry_fee="5.00 EUR", prizes=[50, 30, 20], booby=True)["id"]
+    page = client.get(f"/events/{eid}").get_data(as_text=True)
+    assert 'id="purse"' in page and "the pot is €40.00" in page and "Paid: 0 of 8" in page
+    answer = client.post(f"/events/{eid}/players/Ann/paid", data={"paid": "1"})
+    assert answer.status_code in (302, 303) and answer.headers["Location"].endswith("#purse")
+    assert ok(client.get(f"/api/events/{eid}/purse"))["paid"] == ["Ann"]
+    page = client.get(f"/events/{eid}").get_data(as_text=True)
+    assert "Paid: 1 of 8" in page and "owed: €35.00" in page and 'aria-pressed="true"' in page
+    client.post(f"/events/{eid}/players/Ann/paid", data={"paid": "0"})
+    assert ok(client.get(f"/api/events/{eid}/purse"))["paid"] == []
+    play_round(client, eid, [130, 110, 110, 95])
+    page = client.get(f"/events/{eid}").get_data(as_text=True)
+    assert "€17.50" in page and "€8.75" in page and "Booby prize:" in page and "The club’s share" not in page
+    assert "The club's share: €0.00" in page
+
+
+def test_an_event_without_a_fee_shows_no_purse(client):
+    eid = evening(client)["id"]
+    assert 'id="purse"' not in client.get(f"/events/{eid}").get_data(as_text=True)
+    assert client.post(f"/events/{eid}/players/Ann/paid", data={"paid": "1"}).status_code == 404
