@@ -33,7 +33,7 @@ from .base import (
     VERSIONS,
     InvalidImport,
 )
-from .csvfiles import CSV_HEADER, CSV_SEATS, deals_csv, deals_csv_text
+from .csvfiles import CSV_HEADER, CSV_SEATS, deals_csv, deals_csv_text, standings_csv
 from .export import CHUNK, export_archive, export_match, export_text, started
 from .importing import ImportReport, import_data
 from .validation import OPTIONS_BEFORE
@@ -62,5 +62,6 @@ __all__ = [
     "export_match",
     "export_text",
     "import_data",
+    "standings_csv",
     "started",
 ]

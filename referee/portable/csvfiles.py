@@ -9,6 +9,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from .. import games, matches
+from ..matches.club import Event
+from ..matches.purse import event_purse
 from ..store import Store
 from .export import CHUNK, _unreadable_match, started
 
@@ -75,3 +77,43 @@ def _csv_pieces(db: Store, match_ids: list[int] | None) -> Iterator[str]:
             out.seek(0)
             out.truncate()
     yield out.getvalue()
+
+
+# ---- an event's standings, to take home (issue 37) ---------------------------------------------------------------
+
+BOM = "\ufeff"  # spreadsheets read a CSV file as UTF-8 when it starts with one
+
+
+def standings_csv(event: Event) -> str:
+    """An event's standings as a spreadsheet reads them (UTF-8 with a byte-order mark): one row per player — place
+    ("2=" shared), player, score, the tie-breaks, each round's result ("win 250", "bye", "absent"; blank while its
+    table plays) and the prize (the booby's included; blank without a purse, or for nobody placed yet)."""
+    two = event.game.seats == 2
+    table = event.standings()
+    numbers = [r.number for r in event.rounds]
+    found = event_purse(event)
+    prizes: dict[str, int] = {}
+    if found is not None:
+        for prize in found.prizes:
+            prizes[prize.player] = prizes.get(prize.player, 0) + prize.amount
+        for player, amount in found.booby:
+            prizes[player] = prizes.get(player, 0) + amount
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["place", "player", "match_points" if two else "points",
+                     *(("difference", "own_totals") if two else ("rounds_won", "best_round")),
+                     *(f"round_{n}" for n in numbers), "prize"])
+    for row in table.rows:
+        lines = {line.round: line for line in row.rounds}
+        results = []
+        for n in numbers:
+            line = lines.get(n)
+            if line is None or line.result is None:
+                results.append("")
+            elif line.total is None or line.result in ("bye", "absent"):
+                results.append(str(line.result))
+            else:
+                results.append(f"{line.result} {line.total}")
+        won = found.fee.text(prizes[row.player]) if found is not None and row.player in prizes else ""
+        writer.writerow([_cell(v) for v in (row.place_text, row.player, row.score, *row.tiebreaks, *results, won)])
+    return BOM + out.getvalue()

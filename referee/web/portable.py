@@ -91,6 +91,19 @@ def match_deals_csv(match_id: int):
     return _streamed(pieces, "text/csv", f"referee-match-{match_id}-deals.csv")
 
 
+@bp.get("/events/<int:event_id>/standings.csv")
+def standings_csv(event_id: int):
+    """The event's standings for a spreadsheet (issue 37): a row per player with the tie-breaks, each round's result
+    and the prize; UTF-8 with a byte-order mark."""
+    try:
+        event = club.load_event(get_db(), event_id)
+    except matches.NotFound as exc:
+        abort(404, description=say(exc.line))
+    response = Response(portable.standings_csv(event), mimetype="text/csv")
+    response.headers["Cache-Control"] = "no-store"
+    return _attachment(response, f"referee-event-{event_id}-standings.csv")
+
+
 @bp.get("/export/deals.csv")
 def archive_deals_csv():
     return _streamed(portable.deals_csv_text(get_db(), None), "text/csv",

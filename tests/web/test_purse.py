@@ -176,3 +176,41 @@ def test_an_event_without_a_fee_shows_no_purse(client):
     eid = evening(client)["id"]
     assert 'id="purse"' not in client.get(f"/events/{eid}").get_data(as_text=True)
     assert client.post(f"/events/{eid}/players/Ann/paid", data={"paid": "1"}).status_code == 404
+
+
+# ---- the standings to take home ------------------------------------------------------------------------------
+
+def test_the_standings_csv_reads_back_with_the_prizes(client):
+    import csv
+    import io
+
+    made = evening(client, entry_fee="5.00 EUR", prizes=[50, 30, 20], booby=True)
+    play_round(client, made["id"], [130, 110, 110, 95])
+    answer = client.get(f"/events/{made['id']}/standings.csv")
+    assert answer.status_code == 200 and answer.mimetype == "text/csv"
+    assert 'filename="referee-event-1-standings.csv"' in answer.headers["Content-Disposition"]
+    raw = answer.get_data()
+    assert raw.startswith(b"\xef\xbb\xbf")  # the byte-order mark: a spreadsheet reads it as UTF-8
+    rows = list(csv.DictReader(io.StringIO(raw.decode("utf-8-sig"))))
+    assert list(rows[0]) == ["place", "player", "match_points", "difference", "own_totals", "round_1", "prize"]
+    standings = ok(client.get(f"/api/events/{made['id']}/standings"))["rows"]
+    assert [r["player"] for r in rows] == [s["player"] for s in standings]
+    assert [r["place"] for r in rows] == ["1", "2=", "2=", "4", "5", "6=", "6=", "8"]
+    assert [r["prize"] for r in rows] == ["17.50", "8.75", "8.75", "", "", "", "", "5.00"]
+    for row, line in zip(rows, standings, strict=True):
+        assert int(row["match_points"]) == line["score"]
+        assert [int(row["difference"]), int(row["own_totals"])] == line["tiebreaks"]
+        first = line["rounds"][0]
+        assert row["round_1"] == f"{first['result']} {first['total']}"
+
+
+def test_a_name_a_spreadsheet_would_run_is_written_as_text_and_an_event_without_a_purse_has_no_prizes(client):
+    import csv
+    import io
+
+    eid = ok(client.post("/api/events", json={"name": "E", "game": "klaberjass",
+                                              "players": ["=SUM(A1)", "Ann"]}), 201)["id"]
+    rows = list(csv.reader(io.StringIO(client.get(f"/events/{eid}/standings.csv").get_data().decode("utf-8-sig"))))
+    assert rows[0][-1] == "prize" and {r[1] for r in rows[1:]} == {"'=SUM(A1)", "Ann"}
+    assert all(r[-1] == "" for r in rows[1:])
+    assert client.get("/events/99/standings.csv").status_code == 404
