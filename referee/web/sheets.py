@@ -35,6 +35,7 @@ from ..games import find_game
 from ..games.base import N_, BaseGame, RuleError, UnknownGame, whole_number
 from ..matches import club
 from ..matches.money import event_settlement, match_settlement
+from ..matches.purse import event_purse, no_purse
 from . import i18n
 from .club_view import event_format, event_words, seating_list
 from .common import duration
@@ -409,7 +410,8 @@ def rules_card_pdf(game_key: str):
 
 # ---- club play's printed lists (RULES.md 5) ------------------------------------------------------------------------
 
-EVENT_SHEETS = {"seating": N_("Seating plan"), "cards": N_("Table cards"), "standings": N_("Standings")}
+EVENT_SHEETS = {"seating": N_("Seating plan"), "cards": N_("Table cards"), "standings": N_("Standings"),
+                "purse": N_("Entry fees: paid and owed")}
 
 
 def _event_sheet(event_id: int, kind: str, round_number: int | None, only: int | None = None) -> Response:
@@ -435,6 +437,9 @@ def _event_sheet(event_id: int, kind: str, round_number: int | None, only: int |
         if only is not None and not cards:
             abort(404, description=_("There is no working link of table %(table)s to print.", table=only))
     origin = public_origin()
+    paid = db.paid_players(event_id) if kind == "purse" else {}
+    if kind == "purse" and event_purse(event) is None:
+        abort(404, description=say(no_purse(event_id).line))
 
     def render() -> bytes:
         links = {c["number"]: public_url("events.table_link", token=c["link"].token) for c in cards}
@@ -443,13 +448,16 @@ def _event_sheet(event_id: int, kind: str, round_number: int | None, only: int |
             "sheets/event.html", event=event, kind=kind, title=_(EVENT_SHEETS[kind]), round=event_round, cards=cards,
             standings=event.standings(), qr={n: sheets.qr_png(url) for n, url in links.items()}, links=links,
             settlement=event_settlement(event) if kind == "standings" else None, seating=seating,
+            purse=event_purse(event) if kind in ("standings", "purse") else None, paid=paid,
             status=event.status, deals=event.row["options"].get("deals"), words=event_words(event.kind),
             stays_here=links_stay_here(), format=event_format(event), pdf=True, **_words())
         return _pdf(html, sheet=True)
 
     name = (f"referee-event-{event_id}-{kind}" + (f"-round-{round_number}" if round_number else "")
             + (f"-table-{only}" if only is not None else "") + ".pdf")
-    return _cached(("event", kind, event_id, round_number, only, _language(), origin), club.event_state(db, event_id),
+    state = club.event_state(db, event_id)  # the cash box's list changes with each tick as well
+    state = f"{state}:{sorted(paid.items())}" if kind == "purse" else state
+    return _cached(("event", kind, event_id, round_number, only, _language(), origin), state,
                    render, "application/pdf", name, shows_match=False, pdf=True)
 
 
@@ -482,6 +490,12 @@ def table_cards_pdf(event_id: int, number: int):
 @bp.get("/events/<int:event_id>/standings.pdf")
 def standings_pdf(event_id: int):
     return _event_sheet(event_id, "standings", None)
+
+
+@bp.get("/events/<int:event_id>/purse.pdf")
+def purse_pdf(event_id: int):
+    """The cash box's list (issue 37): each player's entry fee paid or owed, the pot and the prizes."""
+    return _event_sheet(event_id, "purse", None)
 
 
 @bp.get("/ratings.pdf")

@@ -214,3 +214,26 @@ def test_a_name_a_spreadsheet_would_run_is_written_as_text_and_an_event_without_
     assert rows[0][-1] == "prize" and {r[1] for r in rows[1:]} == {"'=SUM(A1)", "Ann"}
     assert all(r[-1] == "" for r in rows[1:])
     assert client.get("/events/99/standings.csv").status_code == 404
+
+
+def test_the_standings_pdf_shows_the_purse_and_the_cash_box_list_follows_each_tick(client):
+    from tests.test_sheets import pdf_of, text_of
+
+    made = evening(client, entry_fee="5.00 EUR", prizes=[50, 30, 20], booby=True)
+    ok(client.post(f"/api/events/{made['id']}/players/Ann/paid", json={"paid": True}))
+    play_round(client, made["id"], [130, 110, 110, 95])
+    standings = ok(client.get(f"/api/events/{made['id']}/standings"))["rows"]
+    first, second, third, last = (standings[i]["player"] for i in (0, 1, 2, 7))
+    sheet = text_of(pdf_of(client.get(f"/events/{made['id']}/standings.pdf")))
+    assert "Entry fees and prizes" in sheet and "Entry fee €5.00 · 8 players: the pot is €40.00." in sheet
+    for line in (f"1 {first} €17.50", f"2= {second} €8.75", f"2= {third} €8.75", f"Booby prize: {last} €5.00",
+                 "The club's share: €0.00"):
+        assert line in sheet, line
+    cash_box = text_of(pdf_of(client.get(f"/events/{made['id']}/purse.pdf")))
+    assert "Ann ✓ has paid" in cash_box and "Ben owes the fee" in cash_box and "Paid: 1 of 8 · owed: €35.00" in cash_box
+    ok(client.post(f"/api/events/{made['id']}/players/Ben/paid", json={"paid": True}))
+    again = text_of(pdf_of(client.get(f"/events/{made['id']}/purse.pdf")))  # not the list kept before the tick
+    assert "Ben ✓ has paid" in again and "Paid: 2 of 8 · owed: €30.00" in again
+    no_fee = evening(client)["id"]
+    assert client.get(f"/events/{no_fee}/purse.pdf").status_code == 404
+    assert "Entry fees and prizes" not in text_of(pdf_of(client.get(f"/events/{no_fee}/standings.pdf")))
