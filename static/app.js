@@ -80,4 +80,39 @@
       if (field && field.value !== typed[id]) field.value = typed[id];
     });
   });
+  // The round clock (issue 37, _round_clock.html): the time left counted down from data-ends (the end, in UTC; empty
+  // while paused: the page shows the time left as the server had it) by the server's clock — the Date of one answer
+  // of the server tells how far this device's clock is off. At 0: "Last deal".
+  var skew = 0, synced = false;
+  function sync(clock) {
+    if (synced || !window.fetch || !clock.dataset.sync) return;
+    synced = true;
+    var asked = Date.now();
+    fetch(clock.dataset.sync, { cache: "no-store", credentials: "same-origin" }).then(function (response) {
+      var server = Date.parse(response.headers.get("Date") || "");
+      // the Date header is to the second: its middle, against the middle of the request's way there and back
+      if (!isNaN(server)) skew = server + 500 - (asked + Date.now()) / 2;
+    }).catch(function () { /* this device's own clock, then */ });
+  }
+  function pad(n) { return (n < 10 ? "0" : "") + n; }
+  function tick() {
+    document.querySelectorAll("[data-clock]").forEach(function (clock) {
+      if (!clock.dataset.ends) return;
+      sync(clock);
+      var left = Math.max(0, Math.ceil((Date.parse(clock.dataset.ends) - (Date.now() + skew)) / 1000));
+      if (isNaN(left)) return;
+      var hours = Math.floor(left / 3600), minutes = Math.floor(left % 3600 / 60), seconds = left % 60;
+      var time = clock.querySelector("[data-clock-time]");
+      var text = (hours ? hours + ":" + pad(minutes) : pad(minutes)) + ":" + pad(seconds);
+      if (time && time.textContent !== text) {
+        time.textContent = text;
+        time.setAttribute("datetime", "PT" + Math.floor(left / 60) + "M" + seconds + "S");
+      }
+      var last = clock.querySelector("[data-clock-last]");
+      if (last && last.hidden !== (left > 0)) last.hidden = left > 0;
+      clock.classList.toggle("up", left === 0);
+    });
+  }
+  tick();
+  setInterval(tick, 250);
 })();

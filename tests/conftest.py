@@ -194,6 +194,8 @@ BOTH_STORES = frozenset({
     "tests/web/test_ratings.py", "tests/web/test_rating_seating.py",
     # the evening's purse: the fee, prizes and booby, paid and owed, in the archive
     "tests/web/test_purse.py",
+    # the round clock: started with the round, paused, minutes added, in the archive
+    "tests/web/test_round_clock.py",
 })
 
 

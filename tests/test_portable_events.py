@@ -139,11 +139,11 @@ def test_an_evening_moves_to_another_referee_as_it_was_played(app, client, eveni
     exported = document["events"][0]
     assert list(exported) == ["uid", "name", "date", "game", "options", "rounds", "round", "seating", "season",
                               "tariff", "seed", "created", "kind", "avoid", "first_round", "show_chances",
-                              "entry_fee", "prizes", "booby", "players", "drawn"]
+                              "entry_fee", "prizes", "booby", "round_minutes", "players", "drawn"]
     assert (exported["tariff"], exported["options"]["tariff"], exported["season"]) == ("0.05 EUR", "0.05 EUR", SEASON)
     assert exported["players"][-1] == {"name": "Fay", "joined_round": 2, "left_round": None, "paid": None}
     assert [len(r["tables"]) for r in exported["drawn"]] == [2, 3]
-    assert list(exported["drawn"][0]) == ["round", "seed", "drawn", "byes", "tables"]
+    assert list(exported["drawn"][0]) == ["round", "seed", "drawn", "byes", "tables", "clock"]
     assert list(exported["drawn"][0]["tables"][0]) == ["table", "match", "ended_by_director", "revoked"]
     # the table links' tokens are secrets: not in the file
     tokens = [t["token"] for r in evening["drawn"] for t in r["tables"]]

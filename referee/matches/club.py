@@ -15,7 +15,9 @@ from typing import TYPE_CHECKING, Any
 from .. import jsontext, store
 from ..games import club
 from ..games.base import N_, BaseGame, RuleError, Violation
+from ..games.clock import RoundClock
 from ..store import Store
+from . import clock as round_clock
 from .base import Conflict, NotFound, log_change
 from .event_fields import (
     fee_problems,
@@ -29,6 +31,7 @@ from .event_fields import (
     read_players,
     read_prizes,
     read_round_length,
+    read_round_minutes,
     read_seating,
     read_tariff,
     read_text,
@@ -97,6 +100,7 @@ class EventRound:
     drawn: str
     tables: tuple[EventTable, ...]
     byes: tuple[str, ...]
+    clock: RoundClock | None = None  # the round clock (issue 37), when the event gives its rounds minutes
 
     @property
     def over(self) -> bool:
@@ -174,6 +178,12 @@ class Event:
         """A deal was entered at one of its tables (an event with play is history: it can no longer be deleted)."""
         return any(t.entered or t.ended_by_director for r in self.rounds for t in r.tables)
 
+    @property
+    def clock(self) -> RoundClock | None:
+        """The round clock of the round in play (issue 37); None when no round is in play or it has no clock."""
+        current = self.current
+        return current.clock if current is not None and self.status == "playing" else None
+
     def seat_of(self, player: str, round_number: int) -> tuple[int, int] | None:
         """(table, seat) of ``player`` in round ``round_number`` (seat 1 deals first); None: sits out or absent."""
         for t in self.rounds[round_number - 1].tables:
@@ -196,12 +206,13 @@ def load_event(db: Store, event_id: int) -> Event:
     links = {number: Link(number, token, revoked is not None)  # the working one comes last, and stays
              for number, token, revoked in db.event_links(event_id)}
     rounds = []
-    for number, seed, byes, drawn in db.event_rounds(event_id):
+    for number, seed, byes, drawn, *clock in db.event_rounds(event_id):
         tables = []
         for table_number, match_id, ended in db.round_tables(event_id, number):
             link = links.get(table_number) or Link(table_number, "", True)
             tables.append(_table(db, number, table_number, match_id, ended is not None, link.token, link.revoked))
-        rounds.append(EventRound(number, seed, drawn, tuple(tables), tuple(jsontext.parse(byes))))
+        rounds.append(EventRound(number, seed, drawn, tuple(tables), tuple(jsontext.parse(byes)),
+                                 round_clock.clock_of(tuple(clock))))
     return Event(event_row, game, players, tuple(rounds), links)
 
 
@@ -257,9 +268,9 @@ def event_of_match(db: Store, match_id: int) -> tuple[int, int, int] | None:
 # ---- a new event --------------------------------------------------------------------------------------------------
 
 EVENT_FIELDS = ("name", "date", "game", "players", "rounds", "round", "seating", "options", "seed", "season", "tariff",
-                "kind", "avoid", "first_round", "show_chances", "entry_fee", "prizes", "booby")
+                "kind", "avoid", "first_round", "show_chances", "entry_fee", "prizes", "booby", "round_minutes")
 EDITABLE = ("name", "date", "season", "tariff", "rounds", "kind", "seating", "avoid", "first_round",
-            "show_chances", "entry_fee", "prizes", "booby")  # PATCH /api/events/<id>
+            "show_chances", "entry_fee", "prizes", "booby", "round_minutes")  # PATCH /api/events/<id>
 
 
 def create_event(db: Store, raw: Any, also: Sequence[Violation] = ()) -> int:
@@ -285,6 +296,7 @@ def create_event(db: Store, raw: Any, also: Sequence[Violation] = ()) -> int:
     booby = read_flag(raw.get("booby", False), "booby", problems)
     if "entry_fee" not in {v.field for v in problems}:
         fee_problems(entry_fee, prizes, booby, problems)
+    round_minutes = read_round_minutes(raw.get("round_minutes"), problems)
     tariff = read_tariff(raw.get("tariff"), problems)
     options = read_options(game, raw.get("options"), deals, tariff, problems)
     seed = read_whole(raw["seed"], "seed", 0, SEED_LIMIT - 1, problems) if raw.get("seed") is not None \
@@ -300,7 +312,7 @@ def create_event(db: Store, raw: Any, also: Sequence[Violation] = ()) -> int:
             "rounds": rounds, "round_length": length, "seating": seating, "season": season or None, "tariff": tariff,
             "seed": seed, "kind": kind, "avoid": jsontext.dumps(avoid), "first_round": first_round,
             "show_chances": int(show_chances), "entry_fee": entry_fee, "prizes": jsontext.dumps(prizes),
-            "booby": int(booby)}, players)
+            "booby": int(booby), "round_minutes": round_minutes}, players)
         ensure_links(db, event_id, len(players) // game.seats)  # the cards can be printed before round 1
     return event_id
 
@@ -332,6 +344,9 @@ def update_event(db: Store, event_id: int, raw: Any) -> None:
             db.rename_event_tables(event_id, event.row["name"], changes["name"])
         if changes:
             db.update_event(event_id, changes)
+        if "round_minutes" in changes and event.status == "playing":  # the round in play's clock follows
+            assert event.current is not None
+            round_clock.follow_minutes(db, event_id, event.current.number, event.clock, changes["round_minutes"])
 
 
 def _edits(event: Event, raw: Mapping[str, Any], problems: list[Violation]) -> dict[str, Any]:
@@ -350,6 +365,7 @@ def _edits(event: Event, raw: Mapping[str, Any], problems: list[Violation]) -> d
         "entry_fee": lambda value: read_entry_fee(value, problems),
         "prizes": lambda value: jsontext.dumps(read_prizes(value, problems)),
         "booby": lambda value: int(read_flag(value, "booby", problems)),
+        "round_minutes": lambda value: read_round_minutes(value, problems),
     }
     return {key: read(raw[key]) for key, read in readers.items() if key in raw}
 
@@ -521,6 +537,7 @@ def draw_round(db: Store, event_id: int, kept: RatingsKept | None = None) -> int
         drawn = club.draw(event.game.seats, present, event.as_played(), event.row["seating"], seed, order, apart,
                           rated)
         db.insert_round(event_id, number, seed, list(drawn.byes))
+        round_clock.started(db, event_id, number, event.row.get("round_minutes"))  # issue 37: the clock runs
         for table_number, players in enumerate(drawn.tables, start=1):
             match_id = db.insert_match(event.game.key, list(players), event.row["options"], players[0],
                                           place=event.row["name"])
@@ -783,7 +800,8 @@ def event_to_json(event: Event) -> dict[str, Any]:
         "seating": row["seating"], "season": row["season"], "tariff": row["tariff"], "seed": row["seed"],
         "avoid": [list(pair) for pair in event.avoid], "first_round": row["first_round"],
         "show_chances": bool(row["show_chances"]), "entry_fee": row["entry_fee"], "prizes": row["prizes"],
-        "booby": bool(row["booby"]),
+        "booby": bool(row["booby"]), "round_minutes": row.get("round_minutes"),
+        **clock_to_json(event),
         "players": [{"name": name, "joined_round": joined, "left_round": left} for name, joined, left in event.players],
         "status": status,
         "links": [{"table": link.number, "token": link.token, "link_revoked": link.revoked}
@@ -793,6 +811,39 @@ def event_to_json(event: Event) -> dict[str, Any]:
         "over": status == "ended",
         "winners": list(club.winners(event.standings())) if status == "ended" else [],
     }
+
+
+def clock_to_json(event: Event) -> dict[str, Any]:
+    """The round in play's clock (issue 37): ``round_ends_at`` (ISO 8601, UTC; null while paused or without a
+    clock) and ``round_clock`` (null, or its minutes, what was added, whether paused, the seconds left)."""
+    current, clock = event.current, event.clock
+    if current is None or clock is None:
+        return {"round_ends_at": None, "round_clock": None}
+    said = round_clock.to_json(current.number, clock, round_clock.now())
+    assert said is not None
+    return {"round_ends_at": said["ends_at"], "round_clock": said}
+
+
+def change_clock(db: Store, event_id: int, raw: Any) -> dict[str, Any]:
+    """``POST /api/events/<id>/clock``: the director pauses the round clock (``{"paused": true}``), runs it again
+    (``false``) or adds minutes (``{"add_minutes": 5}``, or takes some off: ``-1``); the clock as it is then.
+    InvalidEvent for a bad body, Conflict ``no_clock`` when no round with a clock is in play."""
+    if not isinstance(raw, Mapping):
+        raise InvalidEvent([Violation.of("not_an_object", None, "Send a JSON object: add_minutes or paused.")])
+    add, paused, problems = round_clock.read_change(dict(raw))
+    if problems:
+        raise InvalidEvent(problems)
+    with db.immediate():
+        event = load_event(db, event_id)
+        current, clock = event.current, event.clock
+        if current is None or clock is None:
+            raise round_clock.no_clock(event_id)
+        moment = round_clock.now()
+        clock = round_clock.changed(clock, add, paused, moment)
+        round_clock.save(db, event_id, current.number, clock)
+    said = round_clock.to_json(current.number, clock, moment)
+    assert said is not None
+    return {"round_ends_at": said["ends_at"], "round_clock": said}
 
 
 def standings_to_json(table: club.Standings, status: str | None = None) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from typing import Any
 
 from ..games import club
 from ..games.base import BaseGame, InvalidOptions, Violation
+from ..games.clock import MAX_ROUND_MINUTES
 from ..games.money import BadTariff, currencies, parse_tariff
 from ..games.purse import FEE, BadFee, parse_fee, prize_problem
 from .names import clean_name, duplicate_names, name_key, name_problems, printable
@@ -226,3 +227,15 @@ def fee_problems(entry_fee: str | None, prizes: list[Any], booby: bool, problems
     if entry_fee is None and booby:
         problems.append(Violation.of("no_entry_fee", "booby", "The booby prize gives the last place its entry fee "
                                      "back: set the entry fee first."))
+
+
+def read_round_minutes(value: Any, problems: list[Violation]) -> int | None:
+    """The round clock (issue 37): the minutes each round is given, a whole number from 1 to 600; None (or "") for no
+    clock."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= MAX_ROUND_MINUTES:
+        return value
+    problems.append(Violation.of("bad_round_minutes", "round_minutes", "The round clock is a whole number of minutes "
+                                 "from 1 to {most}, or none, not {raw!r}.", most=str(MAX_ROUND_MINUTES), raw=value))
+    return None

@@ -58,6 +58,7 @@ class _IncomingEvent:
     prizes: list[Any] = field(default_factory=list)
     booby: bool = False
     paid: dict[str, str] = field(default_factory=dict)  # when each player's entry fee was ticked as paid
+    round_minutes: int | None = None  # the round clock's minutes (issue 37)
 
 
 # An event is read on its own here; the matches its tables name are found once the whole file is read, in the file
@@ -123,6 +124,7 @@ def _read_club_event(raw: Any, i: int, problems: _Problems) -> _IncomingEvent | 
     first_round, show_chances = _club_first_round_and_chances(raw, label, where, problems)
     entry_fee, prizes, booby = _club_purse(raw, label, where, problems)
     paid = _club_paid(values, players, label, where, problems)
+    round_minutes = _club_round_minutes(raw, label, where, problems)
     if len(problems) > before:
         return None
     drawn = _club_rounds(values, game, players, label, where, problems)
@@ -135,7 +137,7 @@ def _read_club_event(raw: Any, i: int, problems: _Problems) -> _IncomingEvent | 
         tariff=None if options.tariff is None else str(options.tariff), seed=values["seed"],
         created=values["created"], players=players, drawn=drawn, kind=kind, avoid=avoid,
         first_round=first_round, show_chances=show_chances, entry_fee=entry_fee, prizes=prizes, booby=booby,
-        paid=paid)
+        paid=paid, round_minutes=round_minutes)
 
 
 def _club_kind_and_avoid(raw: dict[str, Any], players: list[tuple[str, int, int | None]], label: str, where: str,
@@ -175,6 +177,39 @@ def _club_purse(raw: dict[str, Any], label: str, where: str,
     for v in found:
         problems.append(Violation(_CLUB, f"{label}: {v.message}", f"{where}.{v.field}"))
     return entry_fee, prizes, booby
+
+
+def _club_round_minutes(raw: dict[str, Any], label: str, where: str, problems: _Problems) -> int | None:
+    """The minutes of the round clock, as ``POST /api/events`` takes them; a file written before it existed has none."""
+    found: list[Violation] = []
+    minutes = event_fields.read_round_minutes(raw.get("round_minutes"), found)
+    for v in found:
+        problems.append(Violation(_CLUB, f"{label}: {v.message}", f"{where}.{v.field}"))
+    return minutes
+
+
+def _club_clock(raw: dict[str, Any], said: str, at: str, problems: _Problems) -> dict[str, Any] | None:
+    """A round's clock (issue 37) as the file keeps it: null (none; a file written before it existed has none), or its
+    minutes, when it started, the minutes added, the seconds paused and when it was paused (null: running)."""
+    clock = raw.get("clock")
+    if clock is None:
+        return None
+    where, label = f"{at}.clock", f"{said}'s clock"
+    if not isinstance(clock, dict):
+        problems.append(Violation(_CLUB, f"{label} must be an object or null, not {_show(clock)}.", where))
+        return None
+    before = len(problems)
+    minutes = problems.need(clock, "minutes", _COUNT, _CLUB, label, where)
+    started = problems.need(clock, "started", _STAMP, _CLUB, label, where)
+    paused_at = problems.need(clock, "paused_at", _STAMP, _CLUB, label, where, nullable=True)
+    numbers = {key: clock.get(key) for key in ("added_minutes", "paused_seconds")}
+    for key, value in numbers.items():
+        if not (isinstance(value, int) and not isinstance(value, bool) and abs(value) <= 10**7):
+            problems.append(Violation(_CLUB, f'{label}: "{key}" must be a whole number, not {_show(value)}.',
+                                      f"{where}.{key}"))
+    if len(problems) > before:
+        return None
+    return {"minutes": minutes, "started": started, "paused_at": paused_at, **numbers}
 
 
 def _club_paid(values: dict[str, Any], players: list[tuple[str, int, int | None]], label: str, where: str,
@@ -329,8 +364,10 @@ def _club_rounds(values: dict[str, Any], game: BaseGame | None, players: list[tu
         stamp = problems.need(raw, "drawn", _STAMP, _CLUB, said, at)
         byes = _club_byes(raw, k + 1, players, said, at, problems)
         tables = _club_tables(raw, len(players) // game.seats, said, at, problems)
+        clock = _club_clock(raw, said, at, problems)
         if len(problems) == before:
-            drawn.append({"number": k + 1, "seed": seed, "drawn": stamp, "byes": byes, "tables": tables})
+            drawn.append({"number": k + 1, "seed": seed, "drawn": stamp, "byes": byes, "tables": tables,
+                          "clock": clock})
     return drawn
 
 

@@ -125,7 +125,7 @@ def _event_document(db: Store, event_id: int, unreadable_ids: set[int]) -> dict[
     """One event of the document: its fields, its players in the order they joined, and its rounds with their
     tables, each naming its match by uid — never its link's token."""
     (uid, name, date, game, options, rounds, round_length, seating, season, tariff, seed, created, kind,
-     avoid, first_round, show_chances, entry_fee, prizes, booby) = db.exported_event_fields(event_id)  # type: ignore[misc]  # None (no such event): it is unreadable
+     avoid, first_round, show_chances, entry_fee, prizes, booby, round_minutes) = db.exported_event_fields(event_id)  # type: ignore[misc]  # None (no such event): it is unreadable
     players = [{"name": player, "joined_round": joined, "left_round": left, "paid": paid}
                for player, joined, left, paid in db.exported_event_players(event_id)]
     revoked_links = db.revoked_event_tables(event_id)  # tables whose every link is revoked
@@ -138,13 +138,24 @@ def _event_document(db: Store, event_id: int, unreadable_ids: set[int]) -> dict[
         tables.setdefault(round_number, []).append(
             {"table": number, "match": match_uid, "ended_by_director": ended, "revoked": revoked})
     drawn = [{"round": number, "seed": round_seed, "drawn": at, "byes": jsontext.parse(byes),
-              "tables": tables.get(number, [])}
+              "tables": tables.get(number, []), "clock": _round_clock(db.round_clock(event_id, number))}
              for number, round_seed, byes, at in db.exported_event_rounds(event_id)]
     return {"uid": uid, "name": name, "date": date, "game": game, "options": jsontext.parse(options),
             "rounds": rounds, "round": round_length, "seating": seating, "season": season, "tariff": tariff,
             "seed": seed, "created": created, "kind": kind, "avoid": jsontext.parse(avoid),
             "first_round": first_round, "show_chances": bool(show_chances), "entry_fee": entry_fee,
-            "prizes": jsontext.parse(prizes), "booby": bool(booby), "players": players, "drawn": drawn}
+            "prizes": jsontext.parse(prizes), "booby": bool(booby), "round_minutes": round_minutes, "players": players,
+            "drawn": drawn}
+
+
+def _round_clock(row: tuple[int, str, int, int, str | None] | None) -> dict[str, Any] | None:
+    """A round's clock as the file keeps it (issue 37): the minutes it started with and when, the minutes added, the
+    seconds paused and when it was paused (null: running); null for a round without one."""
+    if row is None:
+        return None
+    minutes, started, added, paused_seconds, paused_at = row
+    return {"minutes": minutes, "started": started, "added_minutes": added, "paused_seconds": paused_seconds,
+            "paused_at": paused_at}
 
 
 def _uid_of_unreadable(uid_of: Callable[[int], str | None], noun: str, row_id: int, exc: Exception) -> str | None:

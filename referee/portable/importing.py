@@ -90,12 +90,16 @@ def _write_event(db: Store, e: _IncomingEvent) -> int:
     event_id = db.import_event(e.name, e.date, e.game.key, jsontext.dumps(e.options), e.rounds, e.round_length,
                                e.seating, e.season, e.tariff, e.seed, e.created, e.uid, e.kind,
                                jsontext.dumps(e.avoid), e.first_round, e.show_chances, e.entry_fee,
-                               jsontext.dumps(e.prizes), e.booby)
+                               jsontext.dumps(e.prizes), e.booby, e.round_minutes)
     db.import_event_players(event_id, e.players)
     for name, when in e.paid.items():
         db.set_player_paid(event_id, name, when)
     for r in e.drawn:
         db.import_event_round(event_id, r["number"], r["seed"], jsontext.dumps(r["byes"]), r["drawn"])
+        if r.get("clock"):
+            c = r["clock"]
+            db.set_round_clock(event_id, r["number"], c["minutes"], c["started"], c["added_minutes"],
+                               c["paused_seconds"], c["paused_at"])
         for t in r["tables"]:
             match_id = db.match_id_of_uid(t["match"])
             if match_id is None:  # cannot be: ``_check_tables`` found it here or in the file (written above)

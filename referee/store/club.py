@@ -38,11 +38,12 @@ class ClubRows(SqlStore):
             "SELECT name, joined_round, left_round FROM event_players WHERE event_id = ? ORDER BY position",
             [event_id]).fetchall()]
 
-    def event_rounds(self, event_id: int) -> list[tuple[int, int, str, str]]:
-        """(number, seed, byes as JSON text, when drawn) of each round drawn, in order."""
-        return [(row[0], row[1], row[2], row[3]) for row in self._run(
-            "SELECT number, seed, byes, drawn FROM event_rounds WHERE event_id = ? ORDER BY number",
-            [event_id]).fetchall()]
+    def event_rounds(self, event_id: int) -> list[tuple[Any, ...]]:
+        """(number, seed, byes as JSON text, when drawn, then its clock: minutes (None: no clock), when started,
+        minutes added, seconds paused, when paused) of each round drawn, in order."""
+        return [tuple(row) for row in self._run(
+            "SELECT number, seed, byes, drawn, clock_minutes, clock_started, clock_added, clock_paused_seconds, "
+            "clock_paused_at FROM event_rounds WHERE event_id = ? ORDER BY number", [event_id]).fetchall()]
 
     def round_tables(self, event_id: int, round_number: int) -> list[tuple[int, int, str | None]]:
         """(number, match id, when the director ended it or None) of each table of a round, in order."""
@@ -154,6 +155,23 @@ class ClubRows(SqlStore):
         match's version says it)."""
         self._run("UPDATE event_rounds SET byes = ? WHERE event_id = ? AND number = ?",
                   [jsontext.dumps(byes), event_id, round_number])
+        self._run("UPDATE events SET edited = edited + 1 WHERE id = ?", [event_id])
+
+    def round_clock(self, event_id: int, round_number: int) -> tuple[int, str, int, int, str | None] | None:
+        """A round's clock (issue 37): (minutes it started with, when it started, minutes added since, seconds spent
+        paused, when it was paused or None while running); None: the round has no clock."""
+        row = self._one("SELECT clock_minutes, clock_started, clock_added, clock_paused_seconds, clock_paused_at "
+                        "FROM event_rounds WHERE event_id = ? AND number = ? AND clock_minutes IS NOT NULL",
+                        [event_id, round_number])
+        return None if row is None else (int(row[0]), str(row[1]), int(row[2]), int(row[3]), row[4])
+
+    def set_round_clock(self, event_id: int, round_number: int, minutes: int | None, started: str | None, added: int,
+                        paused_seconds: int, paused_at: str | None) -> None:
+        """A round's clock as the director leaves it (started, paused, run again, minutes added; ``minutes`` None: no
+        clock): the event's edits one more (the board and the tables' phones follow the clock)."""
+        self._run("UPDATE event_rounds SET clock_minutes = ?, clock_started = ?, clock_added = ?, "
+                  "clock_paused_seconds = ?, clock_paused_at = ? WHERE event_id = ? AND number = ?",
+                  [minutes, started, added, paused_seconds, paused_at, event_id, round_number])
         self._run("UPDATE events SET edited = edited + 1 WHERE id = ?", [event_id])
 
     def reseat_match(self, match_id: int, players: list[str]) -> None:

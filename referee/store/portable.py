@@ -38,10 +38,11 @@ class PortableRows(SqlStore):
     def exported_event_fields(self, event_id: int) -> tuple[Any, ...] | None:
         """An event's own fields as an export writes them: uid, name, date, game, options, rounds, round_length,
         seating, season, tariff, seed, created, kind, avoid (JSON as stored), first_round, show_chances (0 or 1),
-        entry_fee, prizes (JSON as stored), booby (0 or 1)."""
+        entry_fee, prizes (JSON as stored), booby (0 or 1), round_minutes."""
         return self._one(
             "SELECT uid, name, date, game, options, rounds, round_length, seating, season, tariff, seed, created, "
-            "kind, avoid, first_round, show_chances, entry_fee, prizes, booby FROM events WHERE id = ?", [event_id])
+            "kind, avoid, first_round, show_chances, entry_fee, prizes, booby, round_minutes FROM events WHERE id = ?",
+            [event_id])
 
     def exported_event_players(self, event_id: int) -> list[tuple[str, int, int | None, str | None]]:
         """An event's players in the order they joined: (name, joined_round, left_round, when their fee was paid)."""
@@ -136,14 +137,15 @@ class PortableRows(SqlStore):
     def import_event(self, name: str, date: str, game: str, options: str, rounds: int, round_length: Any,
                      seating: str, season: str | None, tariff: str | None, seed: Any, created: str, uid: str,
                      kind: str, avoid: str, first_round: str = "random", show_chances: bool = True,
-                     entry_fee: str | None = None, prizes: str = "[]", booby: bool = False) -> int:
+                     entry_fee: str | None = None, prizes: str = "[]", booby: bool = False,
+                     round_minutes: int | None = None) -> int:
         """An event's own row as the file has it (options, avoid and prizes as JSON text); its id."""
         new_id = self._insert_returning(
             "INSERT INTO events (name, date, game, options, rounds, round_length, seating, season, tariff, seed, "
-            "created, uid, kind, avoid, first_round, show_chances, entry_fee, prizes, booby) VALUES (?, ?, ?, ?, ?, ?, "
-            "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "created, uid, kind, avoid, first_round, show_chances, entry_fee, prizes, booby, round_minutes) VALUES "
+            "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [name, date, game, options, rounds, round_length, seating, season, tariff, seed, created, uid, kind,
-             avoid, first_round, int(show_chances), entry_fee, prizes, int(booby)])
+             avoid, first_round, int(show_chances), entry_fee, prizes, int(booby), round_minutes])
         return int(new_id or 0)
 
     def import_event_players(self, event_id: int, players: list[tuple[str, int, int | None]]) -> None:

@@ -253,6 +253,14 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         'ALTER TABLE events ADD COLUMN booby INTEGER NOT NULL DEFAULT 0',
         'ALTER TABLE event_players ADD COLUMN paid TEXT',
     ),
+    (
+        'ALTER TABLE events ADD COLUMN round_minutes INTEGER',
+        'ALTER TABLE event_rounds ADD COLUMN clock_minutes INTEGER',
+        'ALTER TABLE event_rounds ADD COLUMN clock_started TEXT',
+        'ALTER TABLE event_rounds ADD COLUMN clock_added INTEGER NOT NULL DEFAULT 0',
+        'ALTER TABLE event_rounds ADD COLUMN clock_paused_seconds INTEGER NOT NULL DEFAULT 0',
+        'ALTER TABLE event_rounds ADD COLUMN clock_paused_at TEXT',
+    ),
 )
 
 # After the migrations: every change of a match's version is announced to the processes listening (``Listener``),

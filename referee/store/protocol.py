@@ -229,8 +229,10 @@ class ClubStore(Protocol):
         """(name, joined round, left round) of each player, in the order they joined."""
         ...
 
-    def event_rounds(self, event_id: int) -> list[tuple[int, int, str, str]]:
-        """(number, seed, byes as JSON text, when drawn) of each round drawn, in order."""
+    def event_rounds(self, event_id: int) -> list[tuple[Any, ...]]:
+        """(number, seed, byes as JSON text, when drawn, then its clock: minutes (None: no clock), when started,
+        minutes added, seconds paused, when paused) of each round drawn, in order.
+        """
         ...
 
     def round_tables(self, event_id: int, round_number: int) -> list[tuple[int, int, str | None]]:
@@ -306,6 +308,21 @@ class ClubStore(Protocol):
     def set_byes(self, event_id: int, round_number: int, byes: list[str]) -> None:
         """Who sits out a round, changed by the director: the event's edits one more (a bye is not a match, so no
         match's version says it).
+        """
+        ...
+
+    def round_clock(self, event_id: int, round_number: int) -> tuple[int, str, int, int, str | None] | None:
+        """A round's clock (issue 37): (minutes it started with, when it started, minutes added since, seconds spent
+        paused, when it was paused or None while running); None: the round has no clock.
+        """
+        ...
+
+    def set_round_clock(
+        self, event_id: int, round_number: int, minutes: int | None, started: str | None, added: int,
+        paused_seconds: int, paused_at: str | None,
+    ) -> None:
+        """A round's clock as the director leaves it (started, paused, run again, minutes added; ``minutes`` None: no
+        clock): the event's edits one more (the board and the tables' phones follow the clock).
         """
         ...
 
@@ -447,7 +464,7 @@ class PortableStore(Protocol):
     def exported_event_fields(self, event_id: int) -> tuple[Any, ...] | None:
         """An event's own fields as an export writes them: uid, name, date, game, options, rounds, round_length,
         seating, season, tariff, seed, created, kind, avoid (JSON as stored), first_round, show_chances (0 or 1),
-        entry_fee, prizes (JSON as stored), booby (0 or 1).
+        entry_fee, prizes (JSON as stored), booby (0 or 1), round_minutes.
         """
         ...
 
@@ -523,6 +540,7 @@ class PortableStore(Protocol):
         self, name: str, date: str, game: str, options: str, rounds: int, round_length: Any, seating: str, season:
         str | None, tariff: str | None, seed: Any, created: str, uid: str, kind: str, avoid: str, first_round:
         str='random', show_chances: bool=True, entry_fee: str | None=None, prizes: str='[]', booby: bool=False,
+        round_minutes: int | None=None,
     ) -> int:
         """An event's own row as the file has it (options, avoid and prizes as JSON text); its id."""
         ...

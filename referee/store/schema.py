@@ -264,4 +264,15 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE events ADD COLUMN booby INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE event_players ADD COLUMN paid TEXT;
     """,
+    # 13: the round clock (issue 37): the minutes an event gives each round (NULL: no clock), and each round's clock
+    # as the director left it: the minutes it started with and when, minutes added since, seconds spent paused, and
+    # when it was paused (NULL: running)
+    """
+    ALTER TABLE events ADD COLUMN round_minutes INTEGER;
+    ALTER TABLE event_rounds ADD COLUMN clock_minutes INTEGER;
+    ALTER TABLE event_rounds ADD COLUMN clock_started TEXT;
+    ALTER TABLE event_rounds ADD COLUMN clock_added INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE event_rounds ADD COLUMN clock_paused_seconds INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE event_rounds ADD COLUMN clock_paused_at TEXT;
+    """,
 )

@@ -447,6 +447,14 @@ def player_paid(event_id: int, name: str):
     return jsonify(purse.mark_paid(get_db(), event_id, name, _body()))
 
 
+@bp.post("/events/<int:event_id>/clock")
+def event_clock(event_id: int):
+    """The round clock (issue 37): ``{"paused": true|false}`` pauses it or runs it again, ``{"add_minutes": n}`` adds
+    minutes (negative: takes them off) → 200 ``{"round_ends_at", "round_clock"}``; 422 for another body, 409
+    ``no_clock`` when no round with a clock is in play."""
+    return jsonify(club.change_clock(get_db(), event_id, _body()))
+
+
 @bp.post("/events/<int:event_id>/players/back")
 def come_back(event_id: int):
     """A player who left is drawn again from the next round on (the undo of a leave)."""

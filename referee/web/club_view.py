@@ -8,6 +8,8 @@ from typing import Any
 
 from flask_babel import gettext, ngettext
 
+from ..games.clock import RoundClock, duration, mm_ss, utc_text
+from ..matches import clock as round_clock
 from ..matches import club
 from .i18n import sorted_names
 
@@ -71,3 +73,15 @@ def next_round_at(event: club.Event, table: club.EventTable) -> dict[str, Any] |
         moves.append({"player": player, "table": seat[0] if seat else None, "seat": seat[1] if seat else None,
                       "out": player in latest.byes, "left": player not in latest.seated})
     return {"round": latest.number, "table": here, "moves": moves}
+
+
+def clock_view(round_number: int, clock: RoundClock | None) -> dict[str, Any] | None:
+    """What a round clock shows (``_round_clock.html``; static/app.js counts it down): the time left as "mm:ss" and as
+    an HTML duration, when it ends (none while paused), whether it is paused and whether time is up (the last deal)."""
+    if clock is None:
+        return None
+    left = clock.seconds_left(round_clock.now())
+    ends = clock.ends_at()
+    return {"round": round_number, "left": left, "mm_ss": mm_ss(left), "duration": duration(left),
+            "ends_at": utc_text(ends) if ends else "", "paused": clock.paused, "up": left == 0,
+            "minutes": clock.minutes, "added": clock.added}

@@ -26,7 +26,7 @@ from ..games.base import RuleError, Violation, whole_number
 from ..games.club import winners
 from ..matches import club, purse
 from ..matches.money import event_settlement
-from .club_view import event_format, event_words, seating_list
+from .club_view import clock_view, event_format, event_words, seating_list
 from .common import capped, go, http_error
 from .db import get_db
 from .i18n import current_language, say
@@ -124,7 +124,7 @@ def new_event():
     values = {"name": "", "date": store.now()[:10], "game": games.GAMES[0].key, "players": "", "rounds": "3",
               "length": "match", "deals": "", "seating": "standings", "seed": "", "season": "", "tariff": "",
               "kind": "club_evening", "avoid": "", "first_round": "random", "show_chances": "1", "entry_fee": "",
-              "prizes": "", "booby": "0"}
+              "prizes": "", "booby": "0", "round_minutes": ""}
     return render_template("event_new.html", **_form_context(values, {}))
 
 
@@ -132,6 +132,16 @@ def avoid_lines(text: str) -> list[list[str]]:
     """The pairs to keep apart, as the forms take them: one pair a line, the two names separated by a comma."""
     return [[name.strip() for name in line.split(",", 1)] if "," in line else [line.strip()]
             for line in text.splitlines() if line.strip()]
+
+
+def minutes_field(text: str) -> Any:
+    """The round clock's minutes as the forms take them: a whole number, None when empty (no clock), else the text as
+    typed (refused beside the field)."""
+    text = text.strip()
+    if not text:
+        return None
+    minutes = whole_number(text, 4)
+    return minutes if minutes is not None else text
 
 
 def avoid_text(pairs: Any) -> str:
@@ -153,7 +163,7 @@ def create_event():
         "kind": form.get("kind", "club_evening"), "avoid": avoid_lines(form.get("avoid", "")),
         "first_round": form.get("first_round", "random"), "show_chances": form.get("show_chances", "1") == "1",
         "entry_fee": form.get("entry_fee", ""), "prizes": prize_list(form.get("prizes", "")),
-        "booby": form.get("booby", "0") == "1",
+        "booby": form.get("booby", "0") == "1", "round_minutes": minutes_field(form.get("round_minutes", "")),
     }
     if form.get("seed", "").strip():
         body["seed"] = seed if seed is not None else form.get("seed")
@@ -181,7 +191,8 @@ def _view(event_id: int) -> dict[str, Any]:
     return {"event": event, "standings": standings, "deals": deals if isinstance(deals, int) else None,
             "rounds_total": int(event.row["rounds"]), "settlement": event_settlement(event), "status": status,
             "winners": winners(standings) if status == "ended" else (), "format": event_format(event),
-            "words": event_words(event.kind), "final": status == "ended", **_chances(event), **_purse(event)}
+            "words": event_words(event.kind), "final": status == "ended", **_chances(event), **_purse(event),
+            "clock": clock_view(event.current.number, event.clock) if event.current else None}
 
 
 def _purse(event: club.Event) -> dict[str, Any]:
@@ -445,7 +456,7 @@ def edit_event(event_id: int):
             "kind": form.get("kind", "club_evening"), "seating": form.get("seating", "standings"),
             "avoid": avoid_lines(form.get("avoid", "")), "show_chances": form.get("show_chances", "1") == "1",
             "entry_fee": form.get("entry_fee", ""), "prizes": prize_list(form.get("prizes", "")),
-            "booby": form.get("booby", "0") == "1"}
+            "booby": form.get("booby", "0") == "1", "round_minutes": minutes_field(form.get("round_minutes", ""))}
     if "first_round" in form:  # offered until round 1 is drawn
         body["first_round"] = form["first_round"]
     try:
@@ -455,11 +466,30 @@ def edit_event(event_id: int):
     return _back(event_id)
 
 
+@bp.post("/events/<int:event_id>/clock")
+def event_clock(event_id: int):
+    """The director's buttons of the round clock: pause it (``paused=1``), run it again (``paused=0``), add minutes or
+    take them off (``add_minutes=5``, ``-1``); refused beside the clock (422), 409 when no round clock runs."""
+    form = request.form
+    body: dict[str, Any] = {}
+    if "paused" in form:
+        body["paused"] = form["paused"] == "1"
+    if "add_minutes" in form:
+        minutes = form["add_minutes"].strip()
+        body["add_minutes"] = int(minutes) if re.fullmatch(r"[-+]?[0-9]{1,4}", minutes) else minutes
+    try:
+        club.change_clock(get_db(), event_id, body)
+    except RuleError as exc:
+        return _page(event_id, 422, clock_errors=[say(v) for v in capped(exc.violations)])
+    return _back(event_id, "#round-clock")
+
+
 @bp.post("/events/<int:event_id>/players/<path:name>/paid")
 def player_paid(event_id: int, name: str):
     """The director's tick at the door: a player's entry fee paid (``paid=1``), or back to owed."""
     purse.mark_paid(get_db(), event_id, name, {"paid": request.form.get("paid") == "1"})
-    return go(url_for("events.event_page", event_id=event_id) + "#purse")
+    back = "#players" if request.form.get("back") == "players" else "#purse"  # the check-in list, or the purse
+    return go(url_for("events.event_page", event_id=event_id) + back)
 
 
 @bp.post("/events/<int:event_id>/delete")

@@ -237,3 +237,19 @@ def test_the_standings_pdf_shows_the_purse_and_the_cash_box_list_follows_each_ti
     no_fee = evening(client)["id"]
     assert client.get(f"/events/{no_fee}/purse.pdf").status_code == 404
     assert "Entry fees and prizes" not in text_of(pdf_of(client.get(f"/events/{no_fee}/standings.pdf")))
+
+
+def test_the_check_in_list_shows_and_changes_the_tick(client):
+    """The director's check-in list (Players: join or leave) has the same tick as the purse beside each player: paid
+    or owed, one tap to change, back to the list."""
+    eid = evening(client, entry_fee="5.00 EUR")["id"]
+    ok(client.post(f"/api/events/{eid}/players/Ben/paid", json={"paid": True}))
+    page = client.get(f"/events/{eid}").get_data(as_text=True)
+    players = page[page.index('id="players"'):page.index('id="edit"')]
+    assert players.count('aria-pressed="true"') == 1 and players.count('aria-pressed="false"') == 7
+    assert players.index(">Ben<") < players.index('aria-pressed="true"') < players.index(">Cid<")
+    r = client.post(f"/events/{eid}/players/Cid/paid", data={"paid": "1", "back": "players"})
+    assert r.status_code in (302, 303) and r.headers["Location"].endswith("#players")
+    assert ok(client.get(f"/api/events/{eid}/purse"))["paid"] == ["Ben", "Cid"]
+    none = client.get(f"/events/{evening(client)['id']}").get_data(as_text=True)  # no fee: no tick
+    assert "owes the fee" not in none

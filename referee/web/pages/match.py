@@ -21,9 +21,11 @@ from ... import jsontext, matches, sheets, store
 from ...games.base import N_, InvalidDeal, RuleError, Table, Term, line_from_json, whole_number
 from ...games.club import Closed
 from ...games.match import MatchState
+from ...matches import clock as round_clock
 from ...matches import club
 from ...matches.changes import DIRECTOR_ACTIONS
 from ...matches.money import match_settlement
+from ..club_view import clock_view
 from ..common import capped, go
 from ..db import get_db
 from ..i18n import current_language, name_order, number_writer, say
@@ -487,7 +489,10 @@ def _club_table(db: Any, match: matches.Match, view: club.TableView) -> dict[str
             "chances": (table_chances(db, match.game.key, match.players)  # before the first deal, when the event shows
                         if view.show_chances and not match.deal_count and not match.finished
                         and view.latest == view.round else None),
-            "seating": sorted(seats, key=lambda seat: order(seat[0]))}  # the next round's, once it is drawn
+            "seating": sorted(seats, key=lambda seat: order(seat[0])),  # the next round's, once it is drawn
+            "clock": (clock_view(view.round, round_clock.clock_of(db.round_clock(view.event_id, view.round)))
+                      if view.latest == view.round and view.status == "playing" and not match.finished
+                      and not match.row["abandoned"] and not view.ended_by_director else None)}
 
 
 def _match_extras(match: matches.Match, seen: int | None = None) -> dict[str, Any]:

@@ -1,0 +1,107 @@
+"""The round clock as stored (issue 37): an event's ``round_minutes`` gives each round a clock, started when the round
+is drawn; the director pauses it, runs it again and adds minutes (``POST /api/events/<id>/clock``); the board and the
+tables' phones show the time left. The arithmetic is ``referee.games.clock``'s; this reads and writes the round's
+clock and says it as the API does. The clock never ends a table (RULES.md 5.4)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from ..games.base import N_, Violation
+from ..games.clock import MAX_ADD_MINUTES, RoundClock, parse_utc, start, utc_text
+from ..store import Store
+from .base import Conflict
+from .event_fields import read_flag
+
+
+def now() -> datetime:
+    """The time the clocks run by (the tests set it)."""
+    return datetime.now(UTC)
+
+
+def clock_of(row: tuple[Any, ...] | None) -> RoundClock | None:
+    """A round's clock from its stored columns (minutes, started, added, seconds paused, paused at); None: none."""
+    if row is None or row[0] is None or row[1] is None:
+        return None
+    minutes, started, added, paused_seconds, paused_at = row
+    return RoundClock(int(minutes), parse_utc(str(started)), int(added or 0), int(paused_seconds or 0),
+                      parse_utc(str(paused_at)) if paused_at else None)
+
+
+def save(db: Store, event_id: int, round_number: int, clock: RoundClock | None) -> None:
+    """The round's clock as it is now (None: the round has none)."""
+    if clock is None:
+        db.set_round_clock(event_id, round_number, None, None, 0, 0, None)
+        return
+    db.set_round_clock(event_id, round_number, clock.minutes, utc_text(clock.started), clock.added,
+                       clock.paused_seconds, utc_text(clock.paused_at) if clock.paused_at else None)
+
+
+def started(db: Store, event_id: int, round_number: int, minutes: int | None) -> None:
+    """A round just drawn: its clock starts now with the event's ``round_minutes`` (none without)."""
+    if minutes is not None:
+        save(db, event_id, round_number, start(int(minutes), now()))
+
+
+def follow_minutes(db: Store, event_id: int, round_number: int | None, clock: RoundClock | None,
+                   minutes: int | None) -> None:
+    """The director changed ``round_minutes`` while round ``round_number`` is in play: its clock follows — started now
+    when it had none, its length changed when it has one (what was added and paused still counts), gone with None."""
+    if round_number is None:
+        return
+    if minutes is None:
+        if clock is not None:
+            save(db, event_id, round_number, None)
+    elif clock is None:
+        save(db, event_id, round_number, start(minutes, now()))
+    elif clock.minutes != minutes:
+        save(db, event_id, round_number, RoundClock(minutes, clock.started, clock.added, clock.paused_seconds,
+                                                    clock.paused_at))
+
+
+def no_clock(event_id: int) -> Conflict:
+    return Conflict("no_clock", N_("Event {event} has no round clock running: give its rounds minutes (round_minutes) "
+                                   "and draw a round."), event=str(event_id))
+
+
+def read_change(raw: dict[str, Any]) -> tuple[int | None, bool | None, list[Violation]]:
+    """``POST /api/events/<id>/clock``'s body: ``add_minutes`` (a whole number from −120 to 120, not 0) and/or
+    ``paused`` (true or false): (minutes to add, paused, every problem)."""
+    problems: list[Violation] = [Violation.of("unknown_field", key, "Unknown field {field!r}.", field=key)
+                                 for key in sorted(set(raw) - {"add_minutes", "paused"})]
+    if "add_minutes" not in raw and "paused" not in raw:
+        problems.append(Violation.of("nothing_to_change", None, "Send add_minutes (e.g. 5, or -1) or paused (true or "
+                                     "false)."))
+    add = raw.get("add_minutes")
+    if "add_minutes" in raw and not (isinstance(add, int) and not isinstance(add, bool)
+                                     and 0 < abs(add) <= MAX_ADD_MINUTES):
+        problems.append(Violation.of("bad_add_minutes", "add_minutes", "add_minutes is a whole number of minutes "
+                                     "from -{most} to {most}, not 0, not {raw!r}.", most=str(MAX_ADD_MINUTES),
+                                     raw=add))
+        add = None
+    paused = read_flag(raw["paused"], "paused", problems) if "paused" in raw else None
+    return add, paused, problems
+
+
+def changed(clock: RoundClock, add: int | None, paused: bool | None, moment: datetime) -> RoundClock:
+    """The clock after the director's change: paused or run again at ``moment``, then minutes added."""
+    if paused is True:
+        clock = clock.pause(moment)
+    elif paused is False:
+        clock = clock.resume(moment)
+    return clock.add(add) if add else clock
+
+
+def to_json(round_number: int, clock: RoundClock | None, moment: datetime) -> dict[str, Any] | None:
+    """The round's clock as the API says it: ``ends_at`` (ISO 8601, UTC; null while paused), ``seconds_left``,
+    ``paused``, ``last_deal`` (time is up: finish the deal in play), ``minutes`` and ``added_minutes``."""
+    if clock is None:
+        return None
+    ends = clock.ends_at()
+    return {"round": round_number, "minutes": clock.minutes, "added_minutes": clock.added,
+            "started": utc_text(clock.started), "ends_at": utc_text(ends) if ends else None,
+            "paused": clock.paused, "seconds_left": clock.seconds_left(moment), "last_deal": clock.is_up(moment)}
+
+
+__all__ = ["changed", "clock_of", "follow_minutes", "no_clock", "now", "read_change", "save", "started", "to_json"]

@@ -1,0 +1,105 @@
+"""The round clock in a real browser (issue 37): a table's phone at 390×844 and the board at 1920×1080, in English,
+German and Japanese — the time left big in a <time datetime="PT…"> element, counting down by itself, "Last deal" once
+it reaches 0 without a reload, nothing wider than the screen; the director pauses it from the page. Screenshots go to
+test-artifacts/clock-table-<lang>-390.png, clock-board-<lang>-1920.png and clock-last-deal-<lang>-390.png."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from referee.matches import clock as round_clock
+from tests.browser.conftest import screenshot
+from tests.browser.test_pages_languages_layout import WIDEST
+
+FOUR = ["Ann", "Ben", "Cid", "Dee"]
+LAST_DEAL = {"en": "Last deal", "de": "Letztes Spiel", "ja": "ラストディール"}
+MM_SS = re.compile(r"[0-9]{2}:[0-9]{2}")
+
+
+def evening(phone, minutes: int) -> tuple[dict, dict]:
+    api = phone.request
+    made = api.post(phone.base + "/api/events", data={
+        "name": "Klaverjas night", "game": "klaberjass", "players": FOUR, "rounds": 2, "round_minutes": minutes}).json()
+    drawn = api.post(f"{phone.base}/api/events/{made['id']}/rounds").json()
+    return made, drawn
+
+
+def fits(phone, width: int) -> None:
+    shown = phone.evaluate(WIDEST)
+    assert shown["scroll"] <= shown["width"] and not shown["wide"], shown
+    box = phone.locator("[data-clock]").first.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
+
+
+@pytest.mark.parametrize("language", ["en", "de", "ja"])
+def test_the_clock_on_a_tables_phone_and_on_the_board(phone, language):
+    made, drawn = evening(phone, 45)
+    phone.set_viewport_size({"width": 390, "height": 844})
+    phone.goto(f"{phone.base}/matches/{drawn['tables'][0]['match']}?lang={language}")
+    time = phone.locator("#table-clock time")
+    time.wait_for()
+    first = time.inner_text()
+    assert MM_SS.fullmatch(first) and first in ("45:00", "44:59", "44:58"), first
+    assert re.fullmatch(r"PT4[45]M[0-9]+S", time.get_attribute("datetime") or "")
+    phone.wait_for_function("t => document.querySelector('#table-clock time').textContent !== t", arg=first,
+                            timeout=5000)  # it counts down by itself
+    assert phone.locator("#table-clock [data-clock-last]").is_hidden()
+    size = phone.evaluate("() => parseFloat(getComputedStyle(document.querySelector('#table-clock time')).fontSize)")
+    assert size >= 48, size  # big: read from across the table
+    fits(phone, 390)
+    screenshot(phone, f"clock-table-{language}-390")
+
+    phone.set_viewport_size({"width": 1920, "height": 1080})
+    phone.goto(f"{phone.base}/events/{made['id']}/board?lang={language}")
+    board = phone.locator("#board-clock time")
+    board.wait_for()
+    assert MM_SS.fullmatch(board.inner_text())
+    assert phone.evaluate("() => parseFloat(getComputedStyle(document.querySelector('#board-clock time')).fontSize)") \
+        >= 100  # the room reads it from the back
+    fits(phone, 1920)
+    screenshot(phone, f"clock-board-{language}-1920")
+
+
+@pytest.mark.parametrize("language", ["en", "de", "ja"])
+def test_at_0_the_phone_says_last_deal_without_a_reload(phone, monkeypatch, language):
+    started = datetime.now(UTC) - timedelta(minutes=4, seconds=57)  # drawn "4:57 ago": 3 seconds left
+    monkeypatch.setattr(round_clock, "now", lambda: started)
+    _made, drawn = evening(phone, 5)
+    monkeypatch.undo()
+    phone.set_viewport_size({"width": 390, "height": 844})
+    phone.goto(f"{phone.base}/matches/{drawn['tables'][0]['match']}?lang={language}")
+    last = phone.locator("#table-clock [data-clock-last]")
+    last.wait_for(state="visible", timeout=8000)
+    assert LAST_DEAL[language] in last.inner_text()
+    assert phone.locator("#table-clock time").inner_text() == "00:00"
+    assert phone.locator("#table-clock time").get_attribute("datetime") == "PT0M0S"
+    assert phone.locator("#enter-deal").is_visible()  # the deal in play is still entered: the clock ends no table
+    fits(phone, 390)
+    screenshot(phone, f"clock-last-deal-{language}-390")
+
+
+def test_the_director_pauses_and_adds_minutes(phone):
+    made, _drawn = evening(phone, 30)
+    phone.set_viewport_size({"width": 390, "height": 844})
+    phone.goto(f"{phone.base}/events/{made['id']}")
+    clock = phone.locator("#round-clock")
+    clock.wait_for()
+    clock.get_by_role("button", name="Pause the clock").click()
+    phone.locator("#round-clock [data-clock-paused]").wait_for(state="visible")
+    frozen = phone.locator("#round-clock time").inner_text()
+    phone.wait_for_timeout(1300)
+    assert phone.locator("#round-clock time").inner_text() == frozen  # paused: it stands still
+    phone.locator("#round-clock").get_by_role("button", name="Add five minutes").click()
+    phone.locator("#round-clock .clock-given").wait_for()
+    minutes = int(phone.locator("#round-clock time").inner_text().split(":")[0])
+    assert minutes >= 34  # 30 and 5 more, paused
+    phone.locator("#round-clock").get_by_role("button", name="Run the clock again").click()
+    phone.locator("#round-clock [data-clock-paused]").wait_for(state="hidden")
+    event = phone.request.get(f"{phone.base}/api/events/{made['id']}").json()
+    assert event["round_clock"]["added_minutes"] == 5 and not event["round_clock"]["paused"]
+    assert event["round_ends_at"] is not None
+    fits(phone, 390)
+    screenshot(phone, "clock-director-en-390")
