@@ -47,7 +47,12 @@ def test_an_event_its_players_rounds_tables_and_links_read_back(db):
     assert row is not None and row["name"] == "Friday" and row["seed"] == 48213 and row["uid"] and row["created"]
     assert db.event_row(event_id + 1) is None
     assert db.event_players(event_id) == [("Ann", 1, None), ("Ben", 1, None), ("Cid", 1, None), ("Dee", 1, None)]
-    assert [(n, seed, byes) for n, seed, byes, _drawn in db.event_rounds(event_id)] == [(1, 48213, "[]")]
+    assert [(n, seed, byes, clock) for n, seed, byes, _drawn, *clock in db.event_rounds(event_id)] == \
+        [(1, 48213, "[]", [None, None, 0, 0, None])]  # no round clock
+    db.set_round_clock(event_id, 1, 45, "2026-12-06T19:00:00Z", 5, 60, None)
+    assert db.round_clock(event_id, 1) == (45, "2026-12-06T19:00:00Z", 5, 60, None)
+    assert [clock for *_round, clock in [(r[:4], list(r[4:])) for r in db.event_rounds(event_id)]] == \
+        [[45, "2026-12-06T19:00:00Z", 5, 60, None]]
     assert db.round_tables(event_id, 1) == [(1, first, None), (2, second, None)]
     assert db.event_of_match(second) == (event_id, 1, 2)
     assert db.linked_tables(event_id) == {1, 2}
