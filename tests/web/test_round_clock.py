@@ -222,6 +222,10 @@ def test_the_director_page_the_board_and_a_tables_phone_show_the_clock(client, c
     clock.at(46 * 60)
     phone = client.get(f"/matches/{drawn['tables'][0]['match']}").get_data(as_text=True)
     assert "00:00</time>" in phone and 'data-clock-last hidden' not in phone
+    for language, words in (("de", "Letztes Spiel: das laufende Spiel zu Ende spielen"),
+                            ("ja", "ラストディール：今のディールを最後まで")):
+        page = client.get(f"/matches/{drawn['tables'][0]['match']}?lang={language}").get_data(as_text=True)
+        assert words in page and "00:00</time>" in page
 
 
 def test_the_directors_buttons(client, clock):
