@@ -235,7 +235,8 @@ def _table(db: Store, round_number: int, number: int, match_id: int, ended: bool
 
 def event_state(db: Store, event_id: int) -> str | None:
     """What changes whenever anything the board shows changes (its rounds, players, tables, and every table's match
-    version and confirmations), read in one query: the board's validator. None: no such event."""
+    version and confirmations), read in one query: the board's validator, ending "-1" while the round clock runs.
+    None: no such event."""
     row = db.event_state(event_id)
     return None if row is None else "-".join(str(x) for x in row)
 

@@ -59,7 +59,8 @@ class ClubRows(SqlStore):
 
     def event_state(self, event_id: int) -> tuple[Any, ...] | None:
         """Counts that move whenever anything an event's board shows changes (its rounds, players, tables, every
-        table's match version, links and confirmations), in one query; None: no such event."""
+        table's match version, links and confirmations), in one query, and last whether the latest round's clock is
+        running (1) or not (0); None: no such event."""
         row = self._one(
             "SELECT (SELECT COUNT(*) FROM event_players p WHERE p.event_id = e.id), "
             "(SELECT COUNT(*) FROM event_players p WHERE p.event_id = e.id AND p.left_round IS NOT NULL), "
@@ -68,7 +69,9 @@ class ClubRows(SqlStore):
             " JOIN matches m ON m.id = t.match_id WHERE t.event_id = e.id), "
             "(SELECT COUNT(*) || '.' || COUNT(l.revoked) FROM event_links l WHERE l.event_id = e.id), "
             "(SELECT COUNT(*) FROM confirmations c JOIN event_tables t ON t.match_id = c.match_id "
-            " WHERE t.event_id = e.id), e.edited "
+            " WHERE t.event_id = e.id), e.edited, "
+            "COALESCE((SELECT CASE WHEN r.clock_minutes IS NOT NULL AND r.clock_paused_at IS NULL THEN 1 ELSE 0 END "
+            " FROM event_rounds r WHERE r.event_id = e.id ORDER BY r.number DESC LIMIT 1), 0) "
             "FROM events e WHERE e.id = ?", [event_id])
         return None if row is None else tuple(row)
 

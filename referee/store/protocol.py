@@ -245,7 +245,8 @@ class ClubStore(Protocol):
 
     def event_state(self, event_id: int) -> tuple[Any, ...] | None:
         """Counts that move whenever anything an event's board shows changes (its rounds, players, tables, every
-        table's match version, links and confirmations), in one query; None: no such event.
+        table's match version, links and confirmations), in one query, and last whether the latest round's clock
+        is running (1) or not (0); None: no such event.
         """
         ...
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 import threading
+import time
 from typing import Any
 
 from flask import Blueprint, Response, current_app, make_response, render_template, request, session, url_for
@@ -222,6 +223,15 @@ def _chances(event: club.Event) -> dict[str, Any]:
     return {"chances": chances, "chance_of": {p: share for pairs in chances.values() for p, share in pairs or ()}}
 
 
+CLOCK_REDRAW = 30  # seconds: while a round clock runs, a board is drawn anew this often (its time left, for screens
+# without JavaScript; with it, static/app.js counts every second)
+
+
+def clock_redraw() -> int:
+    """The half minute it is: while a round clock runs, the board's validator moves with it."""
+    return int(time.time() // CLOCK_REDRAW)
+
+
 BOARD_TABLES = 30  # without JavaScript, tables of the round in play a board shows at once, turned with the rows
 
 
@@ -320,6 +330,8 @@ def board(event_id: int):
         raise club.no_event(event_id)
     page = whole_number(request.args.get("page", ""), 4) if "page" in request.args else None
     etag = f"{state}-{current_language()}-{'all' if page is None else page}"
+    if state.endswith("-1"):  # a round clock runs: drawn again every half minute (a screen without script counts
+        etag += f"-t{clock_redraw()}"  # by the page it is sent, and "Last deal" comes in time)
     if request.if_none_match.contains_weak(etag):
         return Response(status=304, headers={"ETag": f'W/"{etag}"', "Cache-Control": "no-cache"})
     key = (str(current_app.config["DATABASE"]), event_id, etag)

@@ -262,3 +262,25 @@ def test_the_forms_take_the_minutes(client):
                                                     "round_minutes": ""})
     assert edit.status_code in (302, 303)
     assert ok(client.get(f"/api/events/{eid}"))["round_minutes"] is None
+
+
+def test_a_board_without_script_is_drawn_again_while_the_clock_runs(client, clock, monkeypatch):
+    """The board answers 304 while nothing changed; while a round clock runs its validator moves every half minute
+    (a screen without JavaScript shows the time left it is sent), and not while the clock is paused."""
+    from referee.web import events
+
+    half_minute = [100]
+    monkeypatch.setattr(events, "clock_redraw", lambda: half_minute[0])
+    eid = evening(client, round_minutes=45)["id"]
+    ok(client.post(f"/api/events/{eid}/rounds"), 201)
+    first = client.get(f"/events/{eid}/board")
+    etag = first.headers["ETag"]
+    assert client.get(f"/events/{eid}/board", headers={"If-None-Match": etag}).status_code == 304
+    clock.at(31)
+    half_minute[0] = 101
+    again = client.get(f"/events/{eid}/board", headers={"If-None-Match": etag})
+    assert again.status_code == 200 and "44:29</time>" in again.get_data(as_text=True)
+    ok(client.post(f"/api/events/{eid}/clock", json={"paused": True}))
+    paused = client.get(f"/events/{eid}/board").headers["ETag"]
+    half_minute[0] = 102
+    assert client.get(f"/events/{eid}/board", headers={"If-None-Match": paused}).status_code == 304
