@@ -94,6 +94,7 @@
       if (!isNaN(server)) skew = server + 500 - (asked + Date.now()) / 2;
     }).catch(function () { /* this device's own clock, then */ });
   }
+  var SOON = 300; // the last five minutes are shown in amber (as _round_clock.html draws them)
   function pad(n) { return (n < 10 ? "0" : "") + n; }
   function tick() {
     document.querySelectorAll("[data-clock]").forEach(function (clock) {
@@ -111,6 +112,7 @@
       var last = clock.querySelector("[data-clock-last]");
       if (last && last.hidden !== (left > 0)) last.hidden = left > 0;
       clock.classList.toggle("up", left === 0);
+      clock.classList.toggle("soon", left > 0 && left <= SOON);
     });
   }
   tick();

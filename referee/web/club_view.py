@@ -75,6 +75,9 @@ def next_round_at(event: club.Event, table: club.EventTable) -> dict[str, Any] |
     return {"round": latest.number, "table": here, "moves": moves}
 
 
+SOON = 300  # seconds: the round clock's last five minutes are shown in amber
+
+
 def clock_view(round_number: int, clock: RoundClock | None) -> dict[str, Any] | None:
     """What a round clock shows (``_round_clock.html``; static/app.js counts it down): the time left as "mm:ss" and as
     an HTML duration, when it ends (none while paused), whether it is paused and whether time is up (the last deal)."""
@@ -84,4 +87,5 @@ def clock_view(round_number: int, clock: RoundClock | None) -> dict[str, Any] | 
     ends = clock.ends_at()
     return {"round": round_number, "left": left, "mm_ss": mm_ss(left), "duration": duration(left),
             "ends_at": utc_text(ends) if ends else "", "paused": clock.paused, "up": left == 0,
+            "soon": 0 < left <= SOON,
             "minutes": clock.minutes, "added": clock.added}

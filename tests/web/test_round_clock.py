@@ -219,8 +219,12 @@ def test_the_director_page_the_board_and_a_tables_phone_show_the_clock(client, c
     assert 'id="table-clock"' in phone and "29:55</time>" in phone and "Pause the clock" not in phone
     assert "Last deal: finish the deal in play" in phone  # hidden until the time is up
     assert 'data-clock-last hidden' in phone
+    clock.at(41 * 60)  # the last five minutes: amber
+    phone = client.get(f"/matches/{drawn['tables'][0]['match']}").get_data(as_text=True)
+    assert 'class="round-clock soon"' in phone and "04:00</time>" in phone
     clock.at(46 * 60)
     phone = client.get(f"/matches/{drawn['tables'][0]['match']}").get_data(as_text=True)
+    assert 'class="round-clock up"' in phone
     assert "00:00</time>" in phone and 'data-clock-last hidden' not in phone
     for language, words in (("de", "Letztes Spiel: das laufende Spiel zu Ende spielen"),
                             ("ja", "ラストディール：今のディールを最後まで")):
