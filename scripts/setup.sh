@@ -76,6 +76,16 @@ python_env() {
   }
   echo "Installing the Python packages of $lock into .venv/ ..."
   rm -f "$stamp"
+  # The lock's own pip first, by its hashes: the pip a new venv of Python 3.11 comes with (23.2) cannot match a
+  # dependency's extras (weasyprint's fonttools[woff]) with the lock's pin in --require-hashes mode once a newer
+  # release of that package is out, and refuses the whole install.
+  local pins
+  pins=$(mktemp)
+  awk '/^pip==/ { on = 1 } on { print; if ($0 !~ /\\$/) exit }' "$lock" > "$pins"
+  if [ -s "$pins" ]; then
+    .venv/bin/python -m pip install --quiet --disable-pip-version-check --require-hashes -r "$pins"
+  fi
+  rm -f "$pins"
   .venv/bin/python -m pip install --quiet --disable-pip-version-check --require-hashes -r "$lock"
   # The build backend (hatchling) is in the lock: no isolated build environment, nothing else fetched.
   .venv/bin/python -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
