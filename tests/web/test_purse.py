@@ -253,3 +253,71 @@ def test_the_check_in_list_shows_and_changes_the_tick(client):
     assert ok(client.get(f"/api/events/{eid}/purse"))["paid"] == ["Ben", "Cid"]
     none = client.get(f"/events/{evening(client)['id']}").get_data(as_text=True)  # no fee: no tick
     assert "owes the fee" not in none
+
+
+def _spreadsheet_cells(path) -> list[list[tuple[str, str]]]:
+    """The rows of the first sheet of a flat OpenDocument spreadsheet: each cell's (value type, text)."""
+    from xml.etree import ElementTree
+
+    ns = {"table": "urn:oasis:names:tc:opendocument:xmlns:table:1.0",
+          "office": "urn:oasis:names:tc:opendocument:xmlns:office:1.0",
+          "text": "urn:oasis:names:tc:opendocument:xmlns:text:1.0"}
+    sheet = ElementTree.parse(path).getroot().find(".//table:table", ns)
+    assert sheet is not None
+    rows = []
+    for row in sheet.findall("table:table-row", ns):
+        cells = []
+        for cell in row.findall("table:table-cell", ns):
+            if cell.get(f"{{{ns['table']}}}formula") is not None:
+                cells.append(("formula", ""))
+                continue
+            text = "\n".join("".join(p.itertext()) for p in cell.findall("text:p", ns))
+            repeat = int(cell.get(f"{{{ns['table']}}}number-columns-repeated", "1"))
+            cells.extend([(cell.get(f"{{{ns['office']}}}value-type", ""), text)] * (repeat if text else 0))
+        if cells:
+            rows.append(cells)
+    return rows
+
+
+def test_the_standings_csv_opens_in_a_spreadsheet(client, tmp_path):
+    """What the director sends round is opened in a spreadsheet: LibreOffice Calc (headless) reads the file as a
+    double-click does — comma-separated, the character set found from the file itself (its byte-order mark) — and
+    every name comes out as written, accents and Japanese too, the prizes as numbers, and a name that looks like a
+    formula stays text (never run)."""
+    import os
+    import shutil
+    import subprocess
+
+    soffice = shutil.which("soffice")
+    if soffice is None:
+        message = "LibreOffice Calc is not installed (scripts/test installs libreoffice-calc-nogui)."
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    names = ["Zoë", "山田", "=SUM(A1)", "Ann"]
+    eid = ok(client.post("/api/events", json={"name": "Club night", "date": "2026-12-06", "game": "klaberjass",
+                                              "players": names, "rounds": 1, "round": "deals:2", "seed": 3,
+                                              "entry_fee": "5.00 EUR", "prizes": [60, 40]}), 201)["id"]
+    play_round(client, eid, [130, 95])
+    source = tmp_path / "standings.csv"
+    source.write_bytes(client.get(f"/events/{eid}/standings.csv").get_data())
+    done = subprocess.run([soffice, f"-env:UserInstallation=file://{tmp_path}/office", "--headless",
+                           "--infilter=CSV:44,34,,1", "--convert-to", "fods", "--outdir", str(tmp_path), str(source)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and (tmp_path / "standings.fods").exists(), done.stderr
+    rows = _spreadsheet_cells(tmp_path / "standings.fods")
+    assert [text for _kind, text in rows[0]] == ["place", "player", "match_points", "difference", "own_totals",
+                                                  "round_1", "prize"]
+    standings = ok(client.get(f"/api/events/{eid}/standings"))["rows"]
+    shown = {row[1][1]: row for row in rows[1:]}
+    expected = {s["player"] if not s["player"].startswith("=") else "'" + s["player"]: s for s in standings}
+    assert set(shown) == set(expected) == {"Zoë", "山田", "'=SUM(A1)", "Ann"}
+    purse = ok(client.get(f"/api/events/{eid}/purse"))
+    prizes = {p["player"]: p["amount"] for p in purse["prizes"]}
+    for name, row in shown.items():
+        player = expected[name]["player"]
+        assert row[1][0] == "string"  # the formula-looking name is text in the sheet, not a formula
+        assert row[2] == ("float", str(expected[name]["score"]))
+        if player in prizes:
+            assert row[-1][0] == "float" and float(row[-1][1]) == float(prizes[player])
+    assert not any(kind == "formula" for row in rows for kind, _text in row)
