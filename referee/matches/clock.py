@@ -93,15 +93,18 @@ def changed(clock: RoundClock, add: int | None, paused: bool | None, moment: dat
     return clock.add(add) if add else clock
 
 
-def to_json(round_number: int, clock: RoundClock | None, moment: datetime) -> dict[str, Any] | None:
-    """The round's clock as the API says it: ``ends_at`` (ISO 8601, UTC; null while paused), ``seconds_left``,
-    ``paused``, ``last_deal`` (time is up: finish the deal in play), ``minutes`` and ``added_minutes``."""
-    if clock is None:
-        return None
+def to_json(round_number: int | None, clock: RoundClock | None, moment: datetime) -> dict[str, Any]:
+    """The round's clock as the API says it: ``round_ends_at`` (ISO 8601, UTC; null while paused or without a clock)
+    and ``round_clock`` (null, or its ``ends_at``, ``seconds_left``, ``paused``, ``last_deal`` — time is up: finish
+    the deal in play —, ``minutes`` and ``added_minutes``)."""
+    if round_number is None or clock is None:
+        return {"round_ends_at": None, "round_clock": None}
     ends = clock.ends_at()
-    return {"round": round_number, "minutes": clock.minutes, "added_minutes": clock.added,
-            "started": utc_text(clock.started), "ends_at": utc_text(ends) if ends else None,
-            "paused": clock.paused, "seconds_left": clock.seconds_left(moment), "last_deal": clock.is_up(moment)}
+    ends_at = utc_text(ends) if ends else None
+    return {"round_ends_at": ends_at, "round_clock": {
+        "round": round_number, "minutes": clock.minutes, "added_minutes": clock.added,
+        "started": utc_text(clock.started), "ends_at": ends_at, "paused": clock.paused,
+        "seconds_left": clock.seconds_left(moment), "last_deal": clock.is_up(moment)}}
 
 
 __all__ = ["changed", "clock_of", "follow_minutes", "no_clock", "now", "read_change", "save", "started", "to_json"]

@@ -802,7 +802,7 @@ def event_to_json(event: Event) -> dict[str, Any]:
         "avoid": [list(pair) for pair in event.avoid], "first_round": row["first_round"],
         "show_chances": bool(row["show_chances"]), "entry_fee": row["entry_fee"], "prizes": row["prizes"],
         "booby": bool(row["booby"]), "round_minutes": row.get("round_minutes"),
-        **clock_to_json(event),
+        **round_clock.to_json(event.current.number if event.current else None, event.clock, round_clock.now()),
         "players": [{"name": name, "joined_round": joined, "left_round": left} for name, joined, left in event.players],
         "status": status,
         "links": [{"table": link.number, "token": link.token, "link_revoked": link.revoked}
@@ -812,17 +812,6 @@ def event_to_json(event: Event) -> dict[str, Any]:
         "over": status == "ended",
         "winners": list(club.winners(event.standings())) if status == "ended" else [],
     }
-
-
-def clock_to_json(event: Event) -> dict[str, Any]:
-    """The round in play's clock (issue 37): ``round_ends_at`` (ISO 8601, UTC; null while paused or without a
-    clock) and ``round_clock`` (null, or its minutes, what was added, whether paused, the seconds left)."""
-    current, clock = event.current, event.clock
-    if current is None or clock is None:
-        return {"round_ends_at": None, "round_clock": None}
-    said = round_clock.to_json(current.number, clock, round_clock.now())
-    assert said is not None
-    return {"round_ends_at": said["ends_at"], "round_clock": said}
 
 
 def change_clock(db: Store, event_id: int, raw: Any) -> dict[str, Any]:
@@ -842,9 +831,7 @@ def change_clock(db: Store, event_id: int, raw: Any) -> dict[str, Any]:
         moment = round_clock.now()
         clock = round_clock.changed(clock, add, paused, moment)
         round_clock.save(db, event_id, current.number, clock)
-    said = round_clock.to_json(current.number, clock, moment)
-    assert said is not None
-    return {"round_ends_at": said["ends_at"], "round_clock": said}
+    return round_clock.to_json(current.number, clock, moment)
 
 
 def standings_to_json(table: club.Standings, status: str | None = None) -> dict[str, Any]:

@@ -85,7 +85,7 @@ def clock_view(round_number: int, clock: RoundClock | None) -> dict[str, Any] | 
         return None
     left = clock.seconds_left(round_clock.now())
     ends = clock.ends_at()
-    return {"round": round_number, "left": left, "mm_ss": mm_ss(left), "duration": duration(left),
+    return {"round": round_number, "mm_ss": mm_ss(left), "duration": duration(left),
             "ends_at": utc_text(ends) if ends else "", "paused": clock.paused, "up": left == 0,
             "soon": 0 < left <= SOON,
             "minutes": clock.minutes, "added": clock.added}

@@ -487,8 +487,8 @@ def event_clock(event_id: int):
     if "paused" in form:
         body["paused"] = form["paused"] == "1"
     if "add_minutes" in form:
-        minutes = form["add_minutes"].strip()
-        body["add_minutes"] = int(minutes) if re.fullmatch(r"[-+]?[0-9]{1,4}", minutes) else minutes
+        minutes = whole_number(form["add_minutes"], 4)
+        body["add_minutes"] = minutes if minutes is not None else form["add_minutes"]
     try:
         club.change_clock(get_db(), event_id, body)
     except RuleError as exc:
