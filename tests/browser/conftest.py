@@ -80,6 +80,11 @@ class PageProblems(list):
 
 
 def _context(browser, problems: PageProblems | None = None, **kwargs):
+    """A phone's context. Its service worker is blocked unless asked for (``service_workers="allow"``, or the
+    ``service_worker`` mark on a test that uses the fixtures below): installing it fetches and caches the static files
+    on each test's new origin, a quarter of what a cold page costs Chromium, and only the tests of the worker, the
+    offline page and the kept table need it."""
+    kwargs.setdefault("service_workers", "block")
     context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True, **kwargs)
     # How long a step may wait for the page (an element, a navigation), not a speed target: with the tests on
     # both cores of a busy 2-core machine, a sheet's download once took over 10 s.
@@ -98,11 +103,15 @@ def page_problems():
     assert not problems, "the page reported:\n" + "\n".join(problems)
 
 
+def _service_workers(request) -> str:
+    return "allow" if request.node.get_closest_marker("service_worker") else "block"
+
+
 @pytest.fixture
-def phone_context(browser, page_problems, live_server):
+def phone_context(request, browser, page_problems, live_server):
     """A phone's browser context (JavaScript on), watched: for a test that needs a second page. It closes
     before the server stops (a late favicon request is not a refused connection)."""
-    context = _context(browser, page_problems)
+    context = _context(browser, page_problems, service_workers=_service_workers(request))
     yield context
     context.close()
 
@@ -115,21 +124,38 @@ def phone(phone_context, live_server):
 
 
 @pytest.fixture
-def phone_without_js(browser, live_server, page_problems):
-    context = _context(browser, page_problems, java_script_enabled=False)
+def phone_without_js(request, browser, live_server, page_problems):
+    context = _context(browser, page_problems, java_script_enabled=False, service_workers=_service_workers(request))
     page = context.new_page()
     page.base = live_server
     yield page
     context.close()
 
 
+def screenshots_wanted() -> bool:
+    """REFEREE_SCREENSHOTS=1: the browser tests keep pictures in test-artifacts/ for a person to look at. Not by
+    default: a whole page drawn again and encoded costs Chromium ~0.23 CPU-seconds, ~130 pictures a run."""
+    return os.environ.get("REFEREE_SCREENSHOTS", "") not in ("", "0")
+
+
 def screenshot(page, name: str) -> None:
-    """Keep a picture of what the user saw (test-artifacts/, not committed) for a person to look at: the whole
-    page, one image pixel per CSS pixel (390 wide, as the phone lays it out). At the phone's own 2× density a
-    long page took ~370 ms to encode, at CSS scale ~140 (about 100 pictures a run);
+    """Keep a picture of what the user saw (test-artifacts/, not committed) for a person to look at, when
+    REFEREE_SCREENSHOTS=1: the whole page, one image pixel per CSS pixel (390 wide, as the phone lays it out). At
+    the phone's own 2× density a long page took ~370 ms to encode, at CSS scale ~140;
     REFEREE_SCREENSHOT_SCALE=device takes them at the phone's density."""
+    if not screenshots_wanted():
+        return
     ARTIFACTS.mkdir(exist_ok=True)
     scale = "device" if os.environ.get("REFEREE_SCREENSHOT_SCALE") == "device" else "css"
     # caret="initial": Playwright would hide the caret with an inline style, which htmx then copies while it settles
     # a swap (blocked by the Content-Security-Policy: a console error the page did not make).
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True, caret="initial", scale=scale)
+
+
+def view_shot(target, name: str) -> None:
+    """A picture of the first screen (a page) or of one element (a locator), as the thumb sees it, when
+    REFEREE_SCREENSHOTS=1 (see ``screenshot``)."""
+    if not screenshots_wanted():
+        return
+    ARTIFACTS.mkdir(exist_ok=True)
+    target.screenshot(path=str(ARTIFACTS / f"{name}.png"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.conftest import ARTIFACTS
+from tests.browser.conftest import view_shot
 
 pytestmark = pytest.mark.browser
 
@@ -45,5 +45,4 @@ def test_each_line_ends_in_its_players_name_inside_the_chart(phone):
             if one is not other:
                 assert one["bottom"] <= other["y"] + 0.5 or other["bottom"] <= one["y"] + 0.5, (one, other)
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
-    ARTIFACTS.mkdir(exist_ok=True)
-    phone.locator(".chart-wrap").screenshot(path=str(ARTIFACTS / "chart-names-at-the-line-ends.png"))
+    view_shot(phone.locator(".chart-wrap"), "chart-names-at-the-line-ends")

@@ -9,7 +9,7 @@ import urllib.request
 
 import pytest
 
-from tests.browser.conftest import ARTIFACTS, _context
+from tests.browser.conftest import _context, view_shot
 from tests.browser.entry_helpers import TAP_COUNTER, Taps, idle, match_id
 
 pytestmark = pytest.mark.browser
@@ -52,8 +52,7 @@ def api_match(page, mid: str) -> dict:
 
 def shot(page, name: str) -> None:
     """What the thumb sees: the viewport, with the save bar fixed to its bottom."""
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+    view_shot(page, name)
 
 
 def in_view(page, selector: str) -> bool:

@@ -8,7 +8,7 @@ import urllib.request
 
 import pytest
 
-from tests.browser.conftest import screenshot
+from tests.browser.conftest import screenshot, view_shot
 
 pytestmark = pytest.mark.browser
 
@@ -68,6 +68,7 @@ def test_manifest_is_valid_and_its_icons_load(phone):
             ("image/png", "512x512", "maskable")} <= purposes
 
 
+@pytest.mark.service_worker
 def test_service_worker_registers_and_shows_the_offline_page(phone):
     mid = new_match(phone.base)
     phone.goto(f"{phone.base}/matches/{mid}")
@@ -107,13 +108,13 @@ def test_the_screen_stays_on_during_a_match(phone):
         toggle.evaluate("(b) => b.getAttribute('aria-label') || b.textContent").strip().startswith("☀ Keep screen on")
     )
     toggle.scroll_into_view_if_needed()
-    phone.screenshot(path=str(_artifact("awake-toggle-on")))
+    view_shot(phone, "awake-toggle-on")
 
     toggle.click()
     phone.wait_for_selector('body[data-awake="off"]')
     assert toggle.get_attribute("aria-pressed") == "false"
     assert phone.evaluate("localStorage.getItem('referee.keep-screen-on')") == "off"
-    phone.screenshot(path=str(_artifact("awake-toggle-off")))
+    view_shot(phone, "awake-toggle-off")
     phone.goto(f"{phone.base}/matches/{mid}/deals/new")  # remembered on the phone
     phone.wait_for_selector('body[data-awake="off"]')
     assert phone.locator("#awake-toggle").get_attribute("aria-pressed") == "false"
@@ -149,7 +150,7 @@ def test_without_the_wake_lock_api_one_line_says_why(phone):
     assert note.is_visible() and note.text_content().startswith("Serving Referee over https keeps the screen awake")
     assert phone.locator("#awake-toggle").is_hidden()
     note.scroll_into_view_if_needed()
-    phone.screenshot(path=str(_artifact("awake-unavailable")))
+    view_shot(phone, "awake-unavailable")
 
 
 def test_other_pages_do_not_hold_the_screen(phone):
@@ -159,10 +160,3 @@ def test_other_pages_do_not_hold_the_screen(phone):
         phone.wait_for_load_state("load")
         assert phone.evaluate("window.__wake.requests") == 0, path
         assert phone.locator("#awake-toggle").count() == 0
-
-
-def _artifact(name: str):
-    from tests.browser.conftest import ARTIFACTS
-
-    ARTIFACTS.mkdir(exist_ok=True)
-    return ARTIFACTS / f"{name}.png"

@@ -17,7 +17,7 @@ import urllib.request
 
 import pytest
 
-from tests.browser.conftest import _context, screenshot
+from tests.browser.conftest import _context, _service_workers, screenshot
 from tests.browser.entry_helpers import idle
 
 pytestmark = pytest.mark.browser
@@ -43,22 +43,22 @@ def mid(live_server) -> int:
 
 
 @pytest.fixture
-def phones(browser, live_server, page_problems):
+def phones(request, browser, live_server, page_problems):
     """Phones A, B and C: each its own browser context (cookies, storage), watched for page errors."""
-    yield from _phones(browser, live_server, page_problems)
+    yield from _phones(browser, live_server, page_problems, service_workers=_service_workers(request))
 
 
 @pytest.fixture
-def phones_offline(browser, live_server):
+def phones_offline(request, browser, live_server):
     """The same phones for the tests that cut the connection: a request that cannot be sent is what they are about
     (Chromium reports it on the console); an uncaught script error still fails them."""
     errors: list[str] = []
-    yield from _phones(browser, live_server, None, errors)
+    yield from _phones(browser, live_server, None, errors, service_workers=_service_workers(request))
     assert errors == []
 
 
-def _phones(browser, live_server, problems, errors: list[str] | None = None):
-    contexts = [_context(browser, problems) for _ in range(3)]
+def _phones(browser, live_server, problems, errors: list[str] | None = None, service_workers: str = "block"):
+    contexts = [_context(browser, problems, service_workers=service_workers) for _ in range(3)]
     pages = []
     for context in contexts:
         page = context.new_page()
@@ -245,6 +245,7 @@ def test_a_third_phone_follows_every_change_within_2_s_without_a_reload(phones, 
     assert c.locator("#activity").get_attribute("open") is not None
 
 
+@pytest.mark.service_worker
 def test_the_last_table_seen_is_kept_for_offline_with_its_time(phones_offline, live_server, mid):
     _, _, c = phones_offline
     api(live_server, f"/api/matches/{mid}/deals", {"upcard": "clubs", "calls": ["take"],

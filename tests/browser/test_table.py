@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.conftest import ARTIFACTS, _context, screenshot
+from tests.browser.conftest import _context, screenshot, view_shot
 from tests.conftest import THROWN_IN
 
 pytestmark = pytest.mark.browser
@@ -203,8 +203,7 @@ def test_dark_mode_follows_the_phone_and_the_toggle_is_remembered(browser, live_
     page = context.new_page()
     page.goto(f"{live_server}/matches/{mid}?new=3")
     assert shows(page) == "dark"
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "44-dark-spitzer-table.png"))
+    view_shot(page, "44-dark-spitzer-table")
     toggle = page.locator("#theme-toggle")
     box_ = toggle.bounding_box()
     assert box_["width"] >= 44 and box_["height"] >= 44
