@@ -132,12 +132,45 @@ def _lock_files_let_go(request) -> Iterator[None]:
 # converter's key leaves out its ``map`` (the app's whole URL map: its repr, a rule at a time, cost an app 250 ms).
 
 class _OnceCompiledRule(Rule):
+    # A rule's text read into its parts once per process (half of what binding an app's 121 rules cost): the parts,
+    # the trace and the converters it asked for, replayed for the next app's rule (its converters made anew, bound to
+    # that app's map, as werkzeug makes them). The same reading with the same defaults has the same builder.
+    _parsed: dict[tuple[Any, ...], tuple[list[Any], list[Any], list[tuple[Any, ...]]]] = {}
     _builders: dict[tuple[Any, ...], Any] = {}
+    _asked: list[tuple[Any, ...]] | None = None
+    _read_as: list[tuple[Any, ...]]
+
+    def compile(self) -> None:
+        self._read_as = []
+        super().compile()
+
+    def get_converter(self, variable_name, converter_name, args, kwargs):  # type: ignore[override]
+        if self._asked is not None:
+            self._asked.append((variable_name, converter_name, args, dict(kwargs)))
+        return super().get_converter(variable_name, converter_name, args, kwargs)
+
+    def _parse_rule(self, rule: str):  # type: ignore[override]
+        key = (rule, tuple(sorted((name, id(c)) for name, c in self.map.converters.items())))
+        self._read_as.append(key)
+        known = self._parsed.get(key)
+        if known is None:
+            trace_from = len(self._trace)
+            self._asked = []
+            try:
+                parts = list(super()._parse_rule(rule))
+                self._parsed[key] = (parts, self._trace[trace_from:], self._asked)
+            finally:
+                self._asked = None
+            return parts
+        parts, trace, asked = known
+        self._trace.extend(trace)
+        for variable_name, converter_name, args, kwargs in asked:
+            self._converters[variable_name] = self.get_converter(variable_name, converter_name, args, kwargs)
+            self.arguments.add(variable_name)
+        return parts
 
     def _compile_builder(self, append_unknown: bool = True):  # type: ignore[override]
-        key = (tuple(self._trace), repr(sorted((self.defaults or {}).items())), append_unknown,
-               tuple(sorted((name, type(c).__qualname__, repr({k: v for k, v in vars(c).items() if k != "map"}))
-                            for name, c in self._converters.items())))
+        key = (tuple(self._read_as), repr(sorted((self.defaults or {}).items())), append_unknown)
         built = self._builders.get(key)
         if built is None:
             built = self._builders[key] = super()._compile_builder(append_unknown)
