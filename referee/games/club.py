@@ -15,8 +15,6 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Literal, NamedTuple
 
-import networkx as nx
-
 Seating = Literal["standings", "random"]
 Result = Literal["win", "draw", "loss", "bye", "absent"]
 Status = Literal["open", "playing", "between_rounds", "ended"]
@@ -477,6 +475,8 @@ def _pair_by_standings(ranked: Sequence[str], before: Mapping[frozenset[str], in
     n = len(ranked)
     repeat_cost = n ** 3  # more than the sum of every squared distance
     apart_cost = repeat_cost * n * (1 + max(before.values(), default=0))  # more than every repeat together
+    import networkx as nx  # here, not at the top: 90 ms of every start of Referee, for the draw alone
+
     graph: nx.Graph[int] = nx.Graph()
     for i, j in combinations(range(n), 2):
         pair = frozenset((ranked[i], ranked[j]))
@@ -525,6 +525,8 @@ def _pair_fewest_repeats(
     n = len(players)
     apart_cost = (n + 1) * 1000 * (1 + max(before.values(), default=0))  # more than every repeat together
     big = apart_cost * 2
+    import networkx as nx  # (see _pair_by_standings)
+
     graph: nx.Graph[str] = nx.Graph()
     for a, b in combinations(players, 2):
         pair = frozenset((a, b))
