@@ -82,8 +82,8 @@ class PageProblems(list):
 def _context(browser, problems: PageProblems | None = None, **kwargs):
     """A phone's context. Its service worker is blocked unless asked for (``service_workers="allow"``, or the
     ``service_worker`` mark on a test that uses the fixtures below): installing it fetches and caches the static files
-    on each test's new origin, a quarter of what a cold page costs Chromium, and only the tests of the worker, the
-    offline page and the kept table need it."""
+    on each test's new origin (about a fifth of what a new context and its first pages cost Chromium), and only the
+    tests of the worker, the offline page and the kept table need it."""
     kwargs.setdefault("service_workers", "block")
     context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True, **kwargs)
     # How long a step may wait for the page (an element, a navigation), not a speed target: with the tests on
