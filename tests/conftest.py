@@ -126,15 +126,13 @@ def _lock_files_let_go(request) -> Iterator[None]:
 
 
 # ---- apps by the thousand ----------------------------------------------------------------------------
-# A run makes an app for nearly every test. Werkzeug compiles each URL rule's builder from an AST (about a
-# millisecond a rule, over a hundred rules an app): the same code for the same rule every time, so the harness
-# compiles each once per process. The builder is werkzeug's own, bound to each app's rule as werkzeug binds it. A
-# converter's key leaves out its ``map`` (the app's whole URL map: its repr, a rule at a time, cost an app 250 ms).
+# A run makes an app for nearly every test, and each app binds the same 121 URL rules: werkzeug reads each rule's
+# text into its parts (half of what binding cost) and compiles its builder from an AST (about a millisecond a rule).
+# The harness does both once per process: a rule's parts, its trace and the converters it asked for are replayed for
+# the next app's rule (its converters made anew, bound to that app's map, as werkzeug makes them), and the same reading
+# with the same defaults has the same builder — werkzeug's own, bound to each app's rule as werkzeug binds it.
 
 class _OnceCompiledRule(Rule):
-    # A rule's text read into its parts once per process (half of what binding an app's 121 rules cost): the parts,
-    # the trace and the converters it asked for, replayed for the next app's rule (its converters made anew, bound to
-    # that app's map, as werkzeug makes them). The same reading with the same defaults has the same builder.
     _parsed: dict[tuple[Any, ...], tuple[list[Any], list[Any], list[tuple[Any, ...]]]] = {}
     _builders: dict[tuple[Any, ...], Any] = {}
     _asked: list[tuple[Any, ...]] | None = None

@@ -80,10 +80,10 @@ class PageProblems(list):
 
 
 def _context(browser, problems: PageProblems | None = None, **kwargs):
-    """A phone's context. Its service worker is blocked unless asked for (``service_workers="allow"``, or the
-    ``service_worker`` mark on a test that uses the fixtures below): installing it fetches and caches the static files
-    on each test's new origin (about a fifth of what a new context and its first pages cost Chromium), and only the
-    tests of the worker, the offline page and the kept table need it."""
+    """A phone's context. Its service worker is blocked unless asked for (``service_workers="allow"``, which the
+    ``service_workers`` fixture gives a test marked ``service_worker``): installing it fetches and caches the static
+    files on each test's new origin (about a fifth of what a new context and its first pages cost Chromium), and only
+    the tests of the worker, the offline page and the kept table need it."""
     kwargs.setdefault("service_workers", "block")
     context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True, **kwargs)
     # How long a step may wait for the page (an element, a navigation), not a speed target: with the tests on
@@ -103,15 +103,17 @@ def page_problems():
     assert not problems, "the page reported:\n" + "\n".join(problems)
 
 
-def _service_workers(request) -> str:
+@pytest.fixture
+def service_workers(request) -> str:
+    """For ``_context``: "allow" in a test marked ``service_worker``, "block" in the others."""
     return "allow" if request.node.get_closest_marker("service_worker") else "block"
 
 
 @pytest.fixture
-def phone_context(request, browser, page_problems, live_server):
+def phone_context(browser, page_problems, live_server, service_workers):
     """A phone's browser context (JavaScript on), watched: for a test that needs a second page. It closes
     before the server stops (a late favicon request is not a refused connection)."""
-    context = _context(browser, page_problems, service_workers=_service_workers(request))
+    context = _context(browser, page_problems, service_workers=service_workers)
     yield context
     context.close()
 
@@ -124,8 +126,8 @@ def phone(phone_context, live_server):
 
 
 @pytest.fixture
-def phone_without_js(request, browser, live_server, page_problems):
-    context = _context(browser, page_problems, java_script_enabled=False, service_workers=_service_workers(request))
+def phone_without_js(browser, live_server, page_problems, service_workers):
+    context = _context(browser, page_problems, java_script_enabled=False, service_workers=service_workers)
     page = context.new_page()
     page.base = live_server
     yield page

@@ -17,7 +17,7 @@ import urllib.request
 
 import pytest
 
-from tests.browser.conftest import _context, _service_workers, screenshot
+from tests.browser.conftest import _context, screenshot
 from tests.browser.entry_helpers import idle
 
 pytestmark = pytest.mark.browser
@@ -43,21 +43,21 @@ def mid(live_server) -> int:
 
 
 @pytest.fixture
-def phones(request, browser, live_server, page_problems):
+def phones(browser, live_server, page_problems, service_workers):
     """Phones A, B and C: each its own browser context (cookies, storage), watched for page errors."""
-    yield from _phones(browser, live_server, page_problems, service_workers=_service_workers(request))
+    yield from _phones(browser, live_server, page_problems, service_workers)
 
 
 @pytest.fixture
-def phones_offline(request, browser, live_server):
+def phones_offline(browser, live_server, service_workers):
     """The same phones for the tests that cut the connection: a request that cannot be sent is what they are about
     (Chromium reports it on the console); an uncaught script error still fails them."""
     errors: list[str] = []
-    yield from _phones(browser, live_server, None, errors, service_workers=_service_workers(request))
+    yield from _phones(browser, live_server, None, service_workers, errors)
     assert errors == []
 
 
-def _phones(browser, live_server, problems, errors: list[str] | None = None, service_workers: str = "block"):
+def _phones(browser, live_server, problems, service_workers: str, errors: list[str] | None = None):
     contexts = [_context(browser, problems, service_workers=service_workers) for _ in range(3)]
     pages = []
     for context in contexts:
