@@ -202,4 +202,6 @@ def test_a_deal_can_be_entered_without_javascript(phone_without_js):
     page.locator("#points-1").fill("50")
     tap_radio(page, "last_trick", "1")
     page.get_by_role("button", name="Save deal").click()
+    # A full page post: the click returns before the table arrives, whose totals are read next.
+    page.wait_for_url(re.compile(r"/matches/\d+\?new=1$"))
     assert totals(page) == {"Ann": 80, "Ben": 60}
