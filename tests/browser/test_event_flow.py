@@ -5,9 +5,9 @@ standings within 3 s, without a reload."""
 from __future__ import annotations
 
 import json
-import time
 import urllib.request
 
+from referee.web.events import BOARD_REFRESH
 from tests.browser.conftest import _context, screenshot
 from tests.browser.test_table import api
 
@@ -33,8 +33,14 @@ def test_a_12_player_evening_drawn_played_on_two_table_phones_and_followed_on_th
     event_id = int(director.url.rstrip("/").rsplit("/", 1)[1])
 
     screen = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()  # the club room's television
+    # The board's refreshes, counted as they land: the standings must be new on the first one asked for after the deals.
+    screen.add_init_script("window.boardAsked = 0; window.boardLanded = [];"
+                           "document.addEventListener('htmx:beforeRequest', () => { window.boardAsked += 1; });"
+                           "document.addEventListener('htmx:afterSettle', () => {"
+                           " window.boardLanded.push(document.querySelector('table.standings tbody tr').innerText); });")
     screen.goto(f"{live_server}/events/{event_id}/board")
     screen.get_by_text("provisional: tables still playing").wait_for()
+    assert screen.locator("#board").get_attribute("hx-trigger") == f"every {BOARD_REFRESH}s"
 
     tables = api(live_server, f"/api/events/{event_id}", method="GET")["drawn"][0]["tables"]
     for table in tables[:2]:  # two table phones, each with its table's link
@@ -42,11 +48,14 @@ def test_a_12_player_evening_drawn_played_on_two_table_phones_and_followed_on_th
         deal = {"upcard": "hearts", "calls": ["take"], "points": {elder: 100, dealer: 40}, "last_trick": elder}
         answer = _post_with_token(live_server, table, deal)
         assert answer["deal"]["result"]["scores"] == {elder: 110, dealer: 40}
-    entered = time.monotonic()
+    asked = screen.evaluate("window.boardAsked")  # refreshes asked for before the deals were in (one may be on its way)
     leader = tables[0]["players"][1]
     first_row = screen.locator("table.standings tbody tr").first
-    first_row.get_by_text("+70").wait_for(timeout=3_000 + 1_000)  # the board's refresh is every 3 s
-    assert time.monotonic() - entered <= 3.5
+    first_row.get_by_text("+70").wait_for(timeout=(BOARD_REFRESH + 3) * 1_000)
+    # Within one refresh (3 s): the first refresh asked for after the deals shows them — counted rather than timed, a
+    # busy machine's render time being no part of it (a loaded 2-core runner took 3.5 s from the post to the row).
+    landed = screen.evaluate("window.boardLanded")
+    assert len(landed) <= asked + 1 and "+70" in landed[-1], (asked, landed)
     assert screen.locator("table.standings tbody tr").first.locator("td").nth(0).inner_text() in ("1", "1=")
     assert leader in [screen.locator("table.standings tbody tr").nth(i).locator("td").nth(1).inner_text()
                       for i in range(2)]
