@@ -303,10 +303,22 @@ def test_the_import_limit_is_a_clear_413(make_app):
 
 # ---- a bad file stores nothing --------------------------------------------------------------
 
+@pytest.fixture(scope="module")
+def good_export(module_app) -> str:
+    """The export of ``fill_archive``'s archive, made once per module and database: the tests below import it, or a
+    broken copy of it, into another Referee (``other``) and never write here."""
+    conn = store.connect(module_app.config["DATABASE"], migrate_schema=False)
+    try:
+        fill_archive(conn)
+    finally:
+        conn.conn.close()
+    return module_app.test_client().get("/api/export").get_data(as_text=True)
+
+
 @pytest.fixture
-def good(client, db):
-    fill_archive(db)
-    return client.get("/api/export").json
+def good(good_export) -> dict:
+    """A good document of each test's own (a test may change it)."""
+    return json.loads(good_export)
 
 
 def nested(depth: int):
@@ -536,7 +548,7 @@ def test_an_unreadable_body_is_422(other, body, code):
     assert count_rows(other_db)["matches"] == 0
 
 
-def test_the_truncated_text_of_a_real_export_is_refused(client, good, other):
+def test_the_truncated_text_of_a_real_export_is_refused(good, other):
     _, other_client, other_db = other
     text = json.dumps(good)
     r = other_client.post("/api/import", data=text[: len(text) // 2], content_type="application/json")
