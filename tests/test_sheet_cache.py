@@ -96,6 +96,7 @@ def test_unknown_match_and_long_sheet_still_refused(client, renders):
     assert not renders
 
 
+@pytest.mark.sqlite_only  # blank sheets and rules cards: no match, nothing stored
 def test_blank_sheets_and_rules_cards_are_cached_per_names_and_options(client, renders):
     a = client.get("/sheets/klaberjass.pdf?players=Ann,Ben")
     assert client.get("/sheets/klaberjass.pdf?players=Ann,Ben").data == a.data
@@ -128,6 +129,7 @@ def test_the_cache_is_bounded_by_count_and_bytes():
     assert big.body == b"x" * 11 and cache.get("d", 1) is None and cache.size == 9
 
 
+@pytest.mark.sqlite_only  # blank sheets and rules cards: no match, nothing stored
 def test_the_app_cache_respects_its_configured_bound(app, client, renders):
     app.config["SHEET_CACHE_ENTRIES"] = 2
     app.extensions.pop("referee.sheet_cache", None)
@@ -138,6 +140,7 @@ def test_the_app_cache_respects_its_configured_bound(app, client, renders):
     assert len(renders) == 4
 
 
+@pytest.mark.sqlite_only  # blank sheets and rules cards: no match, nothing stored
 def test_the_cache_bound_comes_from_the_environment_too(app, client, renders, monkeypatch):
     app.config.pop("SHEET_CACHE_ENTRIES", None)
     monkeypatch.setenv("REFEREE_SHEET_CACHE_ENTRIES", "1")
