@@ -114,10 +114,12 @@ def english(language: str) -> English:
 
 
 def english_left(text: str, language: str) -> dict[str, str]:
-    """The English strings (probe → its msgid) that read on a page of ``language``."""
+    """The English strings (probe → its msgid) that read on a page of ``language``: as words of their own (the
+    pattern), looked for only where the probe's text is there at all (a thousand probes a page, each a pattern too
+    many for re's cache of compiled patterns)."""
     table = english(language)
     return {probe: msgid for probe, msgid in table.probes.items()
-            if re.search(rf"(?<![\w-]){re.escape(probe)}(?![\w-])", text)}
+            if probe in text and re.search(rf"(?<![\w-]){re.escape(probe)}(?![\w-])", text)}
 
 
 # ---- the world the pages show --------------------------------------------------------------------
