@@ -1,10 +1,11 @@
-"""Check tests/conftest.py's BOTH_STORES: the tests run on PostgreSQL send it every statement the whole suite would.
+"""Check tests/conftest.py's BOTH_STORES and the tests marked both_stores: the tests run on PostgreSQL send it every
+statement the whole suite would.
 
 Starts a throwaway PostgreSQL cluster (scripts/setup.sh's pg_start), runs every test but the browser's on PostgreSQL
 (REFEREE_TEST_BOTH_STORES=all), then the usual selection, each recording the statements the store sent PostgreSQL
 (REFEREE_TEST_SQL_TRACE: SQLite's dialect, a list of placeholders folded into one); prints how many each heard and
-every statement only the whole suite sent, with a test that sent it. Exits 1 when there is one: add that test's
-module to BOTH_STORES. Takes about four minutes on two cores.
+every statement only the whole suite sent, with a test that sent it. Exits 1 when there is one: mark that test
+``both_stores`` (or add its module to BOTH_STORES). Takes about four minutes on two cores.
 
     .venv/bin/python scripts/pg_coverage.py
 """
@@ -53,7 +54,7 @@ def main() -> int:
             subprocess.run(["bash", "-c", f'. scripts/setup.sh && pg_stop "{cluster}"'], cwd=ROOT, check=False)
         everything, selected = heard(os.path.join(tmp, "all")), heard(os.path.join(tmp, "selected"))
     missing = sorted(set(everything) - set(selected))
-    print(f"statements sent to PostgreSQL: {len(everything)} by every test, {len(selected)} by BOTH_STORES; "
+    print(f"statements sent to PostgreSQL: {len(everything)} by every test, {len(selected)} by the selection; "
           f"{len(missing)} missing")
     for sql in missing:
         print(f"  {sql[:150]}\n    e.g. {sorted(everything[sql])[0]}")

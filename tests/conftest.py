@@ -201,10 +201,11 @@ Flask.jinja_options = {**Flask.jinja_options, "bytecode_cache": _ProcessBytecode
 
 # ---- the database under test ---------------------------------------------------------------------
 # Every test runs on SQLite: a file in the test's folder. With REFEREE_TEST_POSTGRES (a PostgreSQL server's URL, its
-# maintenance database: scripts/test starts a throwaway cluster), the store's contract — the modules of BOTH_STORES —
-# runs on PostgreSQL as well: each of their tests that gets an app twice, ``[sqlite]`` and ``[postgres]``, the second
-# on a database of its own on that server, made from a template migrated once per worker and dropped after the test.
-# Together they send PostgreSQL every statement the whole suite sends it (scripts/pg_coverage.py checks that).
+# maintenance database: scripts/test starts a throwaway cluster), the store's contract (the modules of BOTH_STORES)
+# and the end-to-end tests marked ``both_stores`` run on PostgreSQL as well: each of their tests that gets an app
+# twice, ``[sqlite]`` and ``[postgres]``, the second on a database of its own on that server, made from a template
+# migrated once per worker. Together they send PostgreSQL every statement the whole suite sends it
+# (scripts/pg_coverage.py checks that, and names a test that sends one they do not).
 
 PG_SERVER = os.environ.get("REFEREE_TEST_POSTGRES") or None
 if PG_SERVER == "0":
@@ -216,27 +217,25 @@ BOTH_STORES = frozenset({
     "tests/test_store.py", "tests/test_migrations.py", "tests/test_engine.py", "tests/test_portable.py",
     "tests/test_portable_events.py", "tests/test_health.py", "tests/web/test_many_phones.py",
     "tests/web/test_undo_redo.py",
-    # end to end, chosen so that every statement is sent: club evenings, seasons and money, the archive, sessions
-    # and links, the sheets' cache, the deals option's matches, the API as documented
-    "tests/web/test_club_room.py", "tests/web/test_money_seasons.py", "tests/web/test_archive.py",
-    "tests/web/test_security.py", "tests/test_sheet_cache.py", "tests/games/test_deals_option.py",
+    # money, whole: amounts summed and settled by the database (a number's type is the dialect's), the season's
+    # table and the evening's purse — the fee, prizes and booby, paid and owed, in the archive
+    "tests/web/test_money_seasons.py", "tests/web/test_purse.py",
+    # the API as documented
     "tests/test_api_docs.py",
-    # the ratings: the ended matches in the order they ended, a season's events, an event's options
-    "tests/web/test_ratings.py", "tests/web/test_rating_seating.py",
-    # the evening's purse: the fee, prizes and booby, paid and owed, in the archive
-    "tests/web/test_purse.py",
-    # the round clock: started with the round, paused, minutes added, in the archive
-    "tests/web/test_round_clock.py",
 })
+# End to end beyond those, a test of each behaviour marked ``both_stores`` (club evenings and their tables' links,
+# the archive's search, sessions and share links, the sheets' cache, a match of n deals, the ratings in the order
+# the matches ended, the round clock): the ones that send the statements the modules above do not.
 
 
 def pytest_generate_tests(metafunc) -> None:
-    """A test of BOTH_STORES that gets an app runs on each database (``backend``)."""
+    """A test of BOTH_STORES, or marked ``both_stores``, that gets an app runs on each database (``backend``)."""
     if PG_SERVER is None or "backend" not in metafunc.fixturenames:
         return
     path = os.path.relpath(str(metafunc.definition.path), os.path.dirname(os.path.dirname(__file__)))
     every = os.environ.get("REFEREE_TEST_BOTH_STORES") == "all"  # every module (scripts/pg_coverage.py)
-    if (every or path in BOTH_STORES) and not metafunc.definition.get_closest_marker("sqlite_only"):
+    chosen = path in BOTH_STORES or metafunc.definition.get_closest_marker("both_stores")
+    if (every or chosen) and not metafunc.definition.get_closest_marker("sqlite_only"):
         metafunc.parametrize("backend", ["sqlite", "postgres"], scope="module")
 
 

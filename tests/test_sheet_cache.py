@@ -50,6 +50,7 @@ def test_a_second_request_is_served_from_the_cache(client, match, renders):
     pytest.param(lambda c, m: c.delete(f"/api/matches/{m}/deals/2"), "40 12", id="a deal voided"),
     pytest.param(lambda c, m: c.patch(f"/api/matches/{m}", json={"place": "Kitchen"}), "52 52", id="place set"),
 ])
+@pytest.mark.both_stores
 def test_a_change_to_the_match_renders_the_sheet_anew(client, match, renders, change, totals):
     before = client.get(f"/matches/{match}/sheet.pdf")
     assert line_after(pdf_of(before), "Totals so far") == "52 52"
@@ -96,7 +97,6 @@ def test_unknown_match_and_long_sheet_still_refused(client, renders):
     assert not renders
 
 
-@pytest.mark.sqlite_only  # blank sheets and rules cards: no match, nothing stored
 def test_blank_sheets_and_rules_cards_are_cached_per_names_and_options(client, renders):
     a = client.get("/sheets/klaberjass.pdf?players=Ann,Ben")
     assert client.get("/sheets/klaberjass.pdf?players=Ann,Ben").data == a.data
@@ -129,7 +129,6 @@ def test_the_cache_is_bounded_by_count_and_bytes():
     assert big.body == b"x" * 11 and cache.get("d", 1) is None and cache.size == 9
 
 
-@pytest.mark.sqlite_only  # blank sheets and rules cards: no match, nothing stored
 def test_the_app_cache_respects_its_configured_bound(app, client, renders):
     app.config["SHEET_CACHE_ENTRIES"] = 2
     app.extensions.pop("referee.sheet_cache", None)
@@ -140,7 +139,6 @@ def test_the_app_cache_respects_its_configured_bound(app, client, renders):
     assert len(renders) == 4
 
 
-@pytest.mark.sqlite_only  # blank sheets and rules cards: no match, nothing stored
 def test_the_cache_bound_comes_from_the_environment_too(app, client, renders, monkeypatch):
     app.config.pop("SHEET_CACHE_ENTRIES", None)
     monkeypatch.setenv("REFEREE_SHEET_CACHE_ENTRIES", "1")
@@ -154,6 +152,7 @@ def test_the_cache_bound_comes_from_the_environment_too(app, client, renders, mo
     assert len(renders) == 3
 
 
+@pytest.mark.both_stores
 def test_the_version_is_the_match_rows_version_column(client, match):
     from referee.web.db import get_db
     from referee.web.sheets import match_version

@@ -339,8 +339,12 @@ def test_offline_save_is_sent_by_itself_when_the_connection_returns(thumb):
 
 
 def slow_network(page, latency_ms: int = 1500) -> None:
-    cdp = page.context.new_cdp_session(page)
-    cdp.send("Network.enable")
+    """Each request of the page takes ``latency_ms`` more (0: as fast as it is). One DevTools session a page: the
+    conditions are a session's, so a second session would add its own to the first's."""
+    cdp = getattr(page, "slow_network_session", None)
+    if cdp is None:
+        cdp = page.slow_network_session = page.context.new_cdp_session(page)
+        cdp.send("Network.enable")
     cdp.send("Network.emulateNetworkConditions",
              {"offline": False, "latency": latency_ms, "downloadThroughput": -1, "uploadThroughput": -1})
 
@@ -365,13 +369,15 @@ def test_with_slow_network_two_quick_passes_are_two_passes_and_a_double_save_is_
     assert page.locator("#entry").get_attribute("aria-busy") == "true"
     page.get_by_text("(round 2)").wait_for(timeout=15_000)
     assert page.locator(".calls li").all_inner_texts() == ["Ben pass", "Ann pass"]
+    slow_network(page, 0)  # the rest of the deal at the usual speed: the double tap on Save is the next slow part
     page.locator("button[value='call:spades']").click()
-    page.locator("#bid-outcome").wait_for(timeout=15_000)
+    page.locator("#bid-outcome").wait_for()
     page.locator("#points-0").fill("36")
     page.locator("#points-1").fill("90")
     chip(page, "last_trick", "1").click()
-    page.locator("#bar-summary").get_by_text("Ben made it").wait_for(timeout=15_000)
+    page.locator("#bar-summary").get_by_text("Ben made it").wait_for()
     page.wait_for_load_state("networkidle")
+    slow_network(page)
     tap_twice(page, "#save")
     page.locator("#deal-1").wait_for(timeout=20_000)
     deals = api_match(page, mid)["deals"]
@@ -392,6 +398,7 @@ def test_points_typed_while_a_tap_is_on_its_way_are_previewed(thumb):
     page.locator("#bar-summary").get_by_text("Still to enter: Enter how many tricks the declaring side took.").wait_for(
         timeout=15_000)
     assert page.locator("#points").input_value() == "95"
+    slow_network(page, 0)
     page.get_by_role("button", name="6 tricks").click()
     page.locator("#bar-summary").get_by_text("+27 to Dee").wait_for(timeout=15_000)
 

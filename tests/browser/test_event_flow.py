@@ -36,8 +36,8 @@ def test_a_12_player_evening_drawn_played_on_two_table_phones_and_followed_on_th
     # The board's refreshes, counted as they land: the standings must be new on the first one asked for after the deals.
     screen.add_init_script("window.boardAsked = 0; window.boardLanded = [];"
                            "document.addEventListener('htmx:beforeRequest', () => { window.boardAsked += 1; });"
-                           "document.addEventListener('htmx:afterSettle', () => {"
-                           " window.boardLanded.push(document.querySelector('table.standings tbody tr').innerText); });")
+                           "document.addEventListener('htmx:afterSettle', () => { window.boardLanded.push("
+                           "document.querySelector('table.standings tbody tr').innerText); });")
     screen.goto(f"{live_server}/events/{event_id}/board")
     screen.get_by_text("provisional: tables still playing").wait_for()
     assert screen.locator("#board").get_attribute("hx-trigger") == f"every {BOARD_REFRESH}s"

@@ -356,7 +356,8 @@ def test_axe_finds_no_wcag21_aa_violation_and_targets_are_44px_in_light_and_dark
             tiny = page.evaluate(SMALL_TEXT)
             headings = page.locator("h1").count()
             if result or small or tiny or headings != 1:
-                problems[f"{scheme} {path}"] = {"axe": result, "under 44 px": small, "under 14 px": tiny, "h1": headings}
+                problems[f"{scheme} {path}"] = {"axe": result, "under 44 px": small, "under 14 px": tiny,
+                                                "h1": headings}
     context.close()
     assert problems == {}
 

@@ -56,6 +56,7 @@ def table_played(client, players: list[str], deals: list[dict]) -> tuple[int, di
 
 # ---- the worked example, through the API ---------------------------------------------------------------------------
 
+@pytest.mark.both_stores
 def test_table_1_of_the_worked_example_ends_after_4_deals_ann_winning(client):
     mid, match = table_played(client, ["Ann", "Ben"], TABLE_1)
     assert match["totals"] == {"Ann": 320, "Ben": 276}

@@ -80,6 +80,7 @@ def ids_on(page_body: str) -> list[int]:
         ("game=klaberjass&player=ben&status=finished", ["a"]),
     ],
 )
+@pytest.mark.both_stores
 def test_history_filters_and_search(client, archive, query, expected):
     r = client.get(f"/history?{query}")
     assert r.status_code == 200

@@ -50,6 +50,7 @@ def event(client, event_id: int, headers: dict | None = None) -> dict:
 
 # ---- the status, and honest standings ------------------------------------------------------------------------
 
+@pytest.mark.both_stores
 def test_the_status_goes_open_playing_between_rounds_ended_and_the_end_is_final(client):
     made = new_event(client)
     assert made["status"] == "open" and made["winners"] == [] and made["over"] is False
@@ -100,6 +101,7 @@ def test_a_table_with_no_deal_entered_has_no_result_yet(client):
 
 # ---- the director fixes the evening ----------------------------------------------------------------------------
 
+@pytest.mark.both_stores
 def test_patch_changes_the_event_and_every_bad_field_is_refused_with_nothing_changed(client):
     made = new_event(client, tariff="0.01 EUR")
     first = draw(client, made["id"])
@@ -129,6 +131,7 @@ def test_patch_changes_the_event_and_every_bad_field_is_refused_with_nothing_cha
         assert r.status_code == 422 and r.json["errors"][0]["code"] == "bad_date", date
 
 
+@pytest.mark.both_stores
 def test_the_rounds_never_go_below_those_drawn(client):
     made = new_event(client, rounds=3)
     for t in draw(client, made["id"])["tables"]:
@@ -416,6 +419,7 @@ def test_a_revoked_link_tells_its_phone_to_scan_the_new_card(locked):
     assert phone.get(f"/matches/{table['match']}").status_code == 200  # the new card opened: the phone goes on
 
 
+@pytest.mark.both_stores
 def test_a_table_phone_follows_its_table_into_the_next_round(client):
     made = new_event(client)
     first = draw(client, made["id"])

@@ -122,6 +122,7 @@ def test_bad_options_are_422_beside_their_field_and_store_nothing(client, fields
     assert client.get("/api/events/1").status_code == 404  # nothing stored
 
 
+@pytest.mark.both_stores
 def test_first_round_changes_until_round_one_is_drawn_and_show_chances_any_time(client):
     made = event(client, ["Ann", "Ben"])
     eid = made["id"]
@@ -218,6 +219,7 @@ def test_the_options_travel_with_the_archive_and_the_ratings_are_replayed_there(
 
 # ---- the forms -------------------------------------------------------------------------------------------------
 
+@pytest.mark.both_stores
 def test_the_event_form_sets_both_and_the_directors_form_changes_them(client):
     from werkzeug.datastructures import MultiDict
 

@@ -56,6 +56,7 @@ def test_ranks_put_the_winner_first_then_the_totals_and_equal_totals_share_a_ran
     assert ranks_of(["A", "B"], {"A": 70, "B": 70}, None) == (1, 1)  # a draw
 
 
+@pytest.mark.both_stores
 def test_two_player_ratings_are_openskills_own_in_the_order_the_matches_ended(client):
     klaberjass(client, ("Ann", "Ben"))
     klaberjass(client, ("Ben", "Cid"))
@@ -117,6 +118,7 @@ def test_four_player_spitzer_tables_are_one_free_for_all_each_ties_included(clie
     assert client.get("/api/ratings?game=klaberjass").json["rows"] == []  # one rating per player per game
 
 
+@pytest.mark.both_stores
 def test_a_season_limits_the_ratings_to_its_events_matches(client):
     from tests.web.test_money_seasons import evening
 
@@ -172,6 +174,7 @@ def test_the_ratings_page_the_players_chart_and_the_pdf(client):
     assert "Ratings" in printed and rows[0]["player"] in printed
 
 
+@pytest.mark.both_stores
 def test_matches_ended_since_are_rated_on_top_of_the_kept_ratings_as_a_full_replay_would(client):
     klaberjass(client, ("Ann", "Ben"))
     assert len(client.get("/api/ratings?game=klaberjass").json["rows"]) == 2  # kept by the app now

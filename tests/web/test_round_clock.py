@@ -125,6 +125,7 @@ def test_an_event_without_round_minutes_has_no_clock(client, clock):
     assert codes(client.post("/api/events/999/clock", json={"paused": True}), 404) == [(None, "not_found")]
 
 
+@pytest.mark.both_stores
 def test_the_length_changed_mid_round(client, clock):
     eid = evening(client)["id"]
     ok(client.post(f"/api/events/{eid}/rounds"), 201)

@@ -32,6 +32,7 @@ def test_without_a_passphrase_everything_is_open(client):
     assert client.get("/login").status_code == 302  # nothing to log in to
 
 
+@pytest.mark.both_stores
 def test_pages_need_the_passphrase(locked):
     client = locked.test_client()
     r = client.get("/history?game=spitzer")
@@ -104,6 +105,7 @@ def test_share_link_refuses_every_change(client):
             assert getattr(client, method)(path).status_code == 405
 
 
+@pytest.mark.both_stores
 def test_share_link_works_without_the_passphrase_and_can_be_revoked(locked):
     client = locked.test_client()
     client.post("/login", data={"passphrase": "open sesame"})
