@@ -44,7 +44,7 @@ def mid(live_server) -> int:
 
 @pytest.fixture
 def phones(browser, live_server, page_problems, service_workers):
-    """Phones A, B and C: each its own browser context (cookies, storage), watched for page errors."""
+    """Phones A, B and C (``Phones``), watched for page errors."""
     yield from _phones(browser, live_server, page_problems, service_workers)
 
 
@@ -57,18 +57,35 @@ def phones_offline(browser, live_server, service_workers):
     assert errors == []
 
 
+class Phones:
+    """Phones A, B and C of one table (``phones.a`` …): each its own browser context (cookies, storage), made when
+    the test first takes it — a test of two phones does not pay for a third."""
+
+    def __init__(self, browser, live_server, problems, service_workers: str, errors: list[str] | None) -> None:
+        self._made: dict[str, object] = {}
+        self._args = (browser, live_server, problems, service_workers, errors)
+
+    def __getattr__(self, name: str):
+        if name not in ("a", "b", "c"):
+            raise AttributeError(name)
+        if name not in self._made:
+            browser, live_server, problems, service_workers, errors = self._args
+            page = _context(browser, problems, service_workers=service_workers).new_page()
+            page.base = live_server
+            if errors is not None:
+                page.on("pageerror", lambda exc: errors.append(str(exc)))
+            self._made[name] = page
+        return self._made[name]
+
+    def close(self) -> None:
+        for page in self._made.values():
+            page.context.close()  # type: ignore[attr-defined]
+
+
 def _phones(browser, live_server, problems, service_workers: str, errors: list[str] | None = None):
-    contexts = [_context(browser, problems, service_workers=service_workers) for _ in range(3)]
-    pages = []
-    for context in contexts:
-        page = context.new_page()
-        page.base = live_server
-        if errors is not None:
-            page.on("pageerror", lambda exc: errors.append(str(exc)))
-        pages.append(page)
-    yield pages
-    for context in contexts:
-        context.close()
+    phones = Phones(browser, live_server, problems, service_workers, errors)
+    yield phones
+    phones.close()
 
 
 def chip(page, name: str, value: str):
@@ -116,7 +133,7 @@ def b_was_shown_the_other_deal(b) -> None:
 
 
 def test_the_race_stores_one_deal_4_and_enter_as_deal_5_is_scored_with_its_dealer(phones, live_server, mid):
-    a, b, _ = phones
+    a, b = phones.a, phones.b
     for phone in (a, b):
         phone.goto(f"{live_server}/matches/{mid}")
         phone.get_by_role("link", name="Enter deal 4").click()
@@ -147,7 +164,7 @@ def test_the_race_stores_one_deal_4_and_enter_as_deal_5_is_scored_with_its_deale
 
 @pytest.mark.timing
 def test_a_form_left_open_says_deal_taken_before_save_and_refuses_it_later(phones, live_server, mid):
-    a, b, _ = phones
+    a, b = phones.a, phones.b
     b.goto(f"{live_server}/matches/{mid}/deals/new")
     enter_as_b(b)
     a.goto(f"{live_server}/matches/{mid}/deals/new")
@@ -173,7 +190,7 @@ def test_a_form_left_open_says_deal_taken_before_save_and_refuses_it_later(phone
 
 
 def test_an_outbox_entry_whose_deal_was_taken_is_never_stored_under_another_number(phones_offline, live_server, mid):
-    a, b, _ = phones_offline
+    a, b = phones_offline.a, phones_offline.b
     b.goto(f"{live_server}/matches/{mid}/deals/new")
     enter_as_b(b)
     b.context.set_offline(True)
@@ -193,7 +210,7 @@ def test_an_outbox_entry_whose_deal_was_taken_is_never_stored_under_another_numb
 def test_an_outbox_entry_refused_elsewhere_is_offered_on_the_table(phones, live_server, mid):
     """The phone moved on to the table meanwhile: the table says the deal was not stored and opens it with the
     choices."""
-    a, b, _ = phones
+    a, b = phones.a, phones.b
     b.goto(f"{live_server}/matches/{mid}/deals/new")
     enter_as_b(b)
     fields = b.evaluate("Array.from(new FormData(document.getElementById('entry')))")
@@ -214,7 +231,7 @@ def test_an_outbox_entry_refused_elsewhere_is_offered_on_the_table(phones, live_
 
 @pytest.mark.timing
 def test_a_third_phone_follows_every_change_within_2_s_without_a_reload(phones, live_server, mid):
-    a, _, c = phones
+    a, c = phones.a, phones.c
     c.goto(f"{live_server}/matches/{mid}")
     c.evaluate("window.stillThisPage = true")
     c.locator("#activity summary").click()  # an open <details> stays open through the updates
@@ -247,7 +264,7 @@ def test_a_third_phone_follows_every_change_within_2_s_without_a_reload(phones, 
 
 @pytest.mark.service_worker
 def test_the_last_table_seen_is_kept_for_offline_with_its_time(phones_offline, live_server, mid):
-    _, _, c = phones_offline
+    c = phones_offline.c
     api(live_server, f"/api/matches/{mid}/deals", {"upcard": "clubs", "calls": ["take"],
                                                    "points": {"Ann": 80, "Ben": 50}, "last_trick": "Ann"})
     c.goto(f"{live_server}/matches/{mid}")
@@ -279,7 +296,7 @@ def test_the_last_table_seen_is_kept_for_offline_with_its_time(phones_offline, l
 
 
 def test_the_preview_says_it_needs_the_connection(phones_offline, live_server, mid):
-    _, b, _ = phones_offline
+    b = phones_offline.b
     b.goto(f"{live_server}/matches/{mid}/deals/new?upcard=hearts")
     b.locator("button[value='call:take']").click()
     b.locator("#bid-outcome").wait_for()
