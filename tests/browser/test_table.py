@@ -309,17 +309,14 @@ def every_page(live_server):
     return paths, ids
 
 
-def share_path(browser, live_server, mid: int) -> str:
-    """A read-only share link, made as a player makes it: Share → Create a read-only link."""
-    context = _context(browser)
-    page = context.new_page()
+def share_path(page, live_server, mid: int) -> str:
+    """A read-only share link, made as a player makes it on ``page``: Share → Create a read-only link."""
     page.goto(f"{live_server}/matches/{mid}")
     page.locator("#share summary").click()
     page.locator("#create-share").click()
     page.wait_for_load_state("load")
     page.locator("#share summary").click()
     url = page.locator(".share-url").first.get_attribute("href")
-    context.close()
     return url[url.index("/share/"):]
 
 
@@ -340,7 +337,7 @@ def test_axe_finds_no_wcag21_aa_violation_and_targets_are_44px_in_light_and_dark
     axe = AXE.read_text()
     problems = {}
     paths, ids = every_page
-    for path in paths + [share_path(browser, live_server, ids["spitzer"])]:
+    for path in paths + [share_path(page, live_server, ids["spitzer"])]:
         page.emulate_media(color_scheme="light")
         page.goto(live_server + path)
         page.evaluate("document.querySelectorAll('main details').forEach(d => { d.open = true; })")  # folded parts too
@@ -364,12 +361,13 @@ def test_axe_finds_no_wcag21_aa_violation_and_targets_are_44px_in_light_and_dark
 
 def test_no_page_scrolls_sideways_at_320_px(browser, live_server, every_page):
     paths, ids = every_page
-    paths = paths + [share_path(browser, live_server, ids["spitzer"])]
     wide = {}
     # a phone (whose browser may widen its layout to fit a page), and a narrow window that keeps its width
     for kind, mobile in (("phone", True), ("window", False)):
         context = browser.new_context(viewport={"width": 320, "height": 640}, is_mobile=mobile, has_touch=mobile)
         page = context.new_page()
+        if kind == "phone":  # the share link, made on the phone as a player makes it
+            paths = paths + [share_path(page, live_server, ids["spitzer"])]
         for path in paths:
             page.goto(live_server + path)
             overflow = page.evaluate("document.documentElement.scrollWidth - innerWidth")
