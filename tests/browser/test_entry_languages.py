@@ -191,51 +191,51 @@ def test_a_mistake_is_shown_beside_its_field_in_each_language(phone):
     fits(page, "entry-de-mistake-320")
 
 
-@pytest.mark.parametrize("lang, take, to_call", [("de", "Ben nimmt ♥", "Ben ist dran:"),
-                                                 ("ja", "Benが♥でテイク", "Benの宣言：")])
-def test_the_klaberjass_form_fits_at_320_in_both_languages(phone, lang, take, to_call):
+def test_the_klaberjass_form_fits_at_320_in_both_languages(phone):
+    """German, then Japanese, on one phone at 320 px."""
     page = phone
     page.set_viewport_size({"width": 320, "height": 844})
-    start(page, "klaberjass", ["Ann", "Ben"], lang)
-    open_entry(page)
-    page.locator("#to-call").wait_for()  # who calls is asked before the upcard: "Ben takes", no suit yet
-    tap_radio(page, "upcard", "hearts")
-    expect(page.locator("button[value='call:take']")).to_have_text(take, timeout=20_000)  # who takes, and what
-    assert page.locator("#to-call").inner_text() == to_call
-    fits(page, None)  # (a full-page picture here, then a tap, makes htmx set an inline style: CSP error)
-    page.wait_for_load_state("networkidle")
-    page.locator("button[value='call:take']").click()
-    page.locator("#bid-outcome").wait_for()
-    page.wait_for_load_state("networkidle")
-    page.locator("button[value='addseq:0:clubs']").click()
-    page.locator(".seq-row .chips.runs").first.wait_for()
-    page.wait_for_load_state("networkidle")
-    page.locator("details.counting summary").click()
-    fits(page, f"entry-{lang}-klaberjass-play-320")
+    for lang, take, to_call in (("de", "Ben nimmt ♥", "Ben ist dran:"), ("ja", "Benが♥でテイク", "Benの宣言：")):
+        start(page, "klaberjass", ["Ann", "Ben"], lang)
+        open_entry(page)
+        page.locator("#to-call").wait_for()  # who calls is asked before the upcard: "Ben takes", no suit yet
+        tap_radio(page, "upcard", "hearts")
+        expect(page.locator("button[value='call:take']")).to_have_text(take, timeout=20_000)  # who takes, and what
+        assert page.locator("#to-call").inner_text() == to_call, lang
+        fits(page, None)  # (a full-page picture here, then a tap, makes htmx set an inline style: CSP error)
+        page.wait_for_load_state("networkidle")
+        page.locator("button[value='call:take']").click()
+        page.locator("#bid-outcome").wait_for()
+        page.wait_for_load_state("networkidle")
+        page.locator("button[value='addseq:0:clubs']").click()
+        page.locator(".seq-row .chips.runs").first.wait_for()
+        page.wait_for_load_state("networkidle")
+        page.locator("details.counting summary").click()
+        fits(page, f"entry-{lang}-klaberjass-play-320")
 
 
-@pytest.mark.parametrize("lang, player, restored", [
-    ("de", "Spieler 1", "Die begonnene Eingabe ist wiederhergestellt."),
-    ("ja", "プレイヤー1", "入力中の内容を復元しました。"),
-])
-def test_what_the_scripts_write_is_in_the_language(phone, lang, player, restored):
+def test_what_the_scripts_write_is_in_the_language(phone):
     """Words written by the scripts, not the server: the first-dealer chip of an emptied name, and the note
-    over a draft that came back after a reload."""
+    over a draft that came back after a reload — in German, then in Japanese, on one phone."""
     page = phone
-    page.goto(f"{page.base}/matches/new?game=klaberjass&lang={lang}")
-    name = page.locator("input[name='player-0']")
-    name.fill("Ann")
-    assert page.locator("[data-mirror='player-0']").inner_text() == "Ann"
-    name.fill("")
-    assert page.locator("[data-mirror='player-0']").inner_text() == player
-    name.fill("Ann")
-    page.locator("input[name='player-1']").fill("Ben")
-    page.locator("form button[type='submit'].primary").click()
-    page.wait_for_url(re.compile(r"/matches/\d+$"))
-    open_entry(page)
-    page.locator("input[name='upcard'][value='spades']").locator("xpath=..").click()
-    page.wait_for_load_state("networkidle")
-    page.wait_for_timeout(400)
-    page.reload()
-    page.locator("#draft-note").get_by_text(restored).wait_for()
-    assert page.locator("#draft-discard").inner_text() in ("Verwerfen", "破棄")
+    for lang, player, restored, discard in (
+        ("de", "Spieler 1", "Die begonnene Eingabe ist wiederhergestellt.", "Verwerfen"),
+        ("ja", "プレイヤー1", "入力中の内容を復元しました。", "破棄"),
+    ):
+        page.goto(f"{page.base}/matches/new?game=klaberjass&lang={lang}")
+        name = page.locator("input[name='player-0']")
+        name.fill("Ann")
+        assert page.locator("[data-mirror='player-0']").inner_text() == "Ann"
+        name.fill("")
+        assert page.locator("[data-mirror='player-0']").inner_text() == player, lang
+        name.fill("Ann")
+        page.locator("input[name='player-1']").fill("Ben")
+        page.locator("form button[type='submit'].primary").click()
+        page.wait_for_url(re.compile(r"/matches/\d+$"))
+        open_entry(page)
+        page.locator("input[name='upcard'][value='spades']").locator("xpath=..").click()
+        page.wait_for_load_state("networkidle")
+        page.wait_for_timeout(400)
+        page.reload()
+        page.locator("#draft-note").get_by_text(restored).wait_for()
+        assert page.locator("#draft-discard").inner_text() == discard, lang
