@@ -210,7 +210,7 @@ def test_an_outbox_entry_whose_deal_was_taken_is_never_stored_under_another_numb
 def test_an_outbox_entry_refused_elsewhere_is_offered_on_the_table(phones, live_server, mid):
     """The phone moved on to the table meanwhile: the table says the deal was not stored and opens it with the
     choices."""
-    a, b = phones.a, phones.b
+    b = phones.b
     b.goto(f"{live_server}/matches/{mid}/deals/new")
     enter_as_b(b)
     fields = b.evaluate("Array.from(new FormData(document.getElementById('entry')))")
