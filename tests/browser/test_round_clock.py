@@ -9,8 +9,6 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime, timedelta
 
-import pytest
-
 from referee.matches import clock as round_clock
 from tests.browser.conftest import screenshot
 from tests.browser.test_pages_languages_layout import WIDEST
@@ -18,6 +16,7 @@ from tests.browser.test_pages_languages_layout import WIDEST
 FOUR = ["Ann", "Ben", "Cid", "Dee"]
 LAST_DEAL = {"en": "Last deal", "de": "Letztes Spiel", "ja": "ラストディール"}
 MM_SS = re.compile(r"[0-9]{2}:[0-9]{2}")
+FONT_SIZE = "(selector) => parseFloat(getComputedStyle(document.querySelector(selector)).fontSize)"
 
 
 def evening(phone, minutes: int) -> tuple[dict, dict]:
@@ -35,33 +34,34 @@ def fits(phone, width: int) -> None:
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
 
 
-@pytest.mark.parametrize("language", ["en", "de", "ja"])
-def test_the_clock_on_a_tables_phone_and_on_the_board(phone, language):
-    made, drawn = evening(phone, 45)
-    phone.set_viewport_size({"width": 390, "height": 844})
-    phone.goto(f"{phone.base}/matches/{drawn['tables'][0]['match']}?lang={language}")
-    time = phone.locator("#table-clock time")
-    time.wait_for()
-    first = time.inner_text()
-    assert MM_SS.fullmatch(first) and first in ("45:00", "44:59", "44:58"), first
-    assert re.fullmatch(r"PT4[45]M[0-9]+S", time.get_attribute("datetime") or "")
-    phone.wait_for_function("t => document.querySelector('#table-clock time').textContent !== t", arg=first,
-                            timeout=5000)  # it counts down by itself
-    assert phone.locator("#table-clock [data-clock-last]").is_hidden()
-    size = phone.evaluate("() => parseFloat(getComputedStyle(document.querySelector('#table-clock time')).fontSize)")
-    assert size >= 48, size  # big: read from across the table
-    fits(phone, 390)
-    screenshot(phone, f"clock-table-{language}-390")
+def test_the_clock_on_a_tables_phone_and_on_the_board(phone):
+    """In English, German and Japanese on one phone: an evening each, its clock started anew."""
+    for language in ("en", "de", "ja"):
+        made, drawn = evening(phone, 45)
+        phone.set_viewport_size({"width": 390, "height": 844})
+        phone.goto(f"{phone.base}/matches/{drawn['tables'][0]['match']}?lang={language}")
+        time = phone.locator("#table-clock time")
+        time.wait_for()
+        first = time.inner_text()
+        assert MM_SS.fullmatch(first) and first in ("45:00", "44:59", "44:58"), (language, first)
+        assert re.fullmatch(r"PT4[45]M[0-9]+S", time.get_attribute("datetime") or "")
+        phone.wait_for_function("t => document.querySelector('#table-clock time').textContent !== t", arg=first,
+                                timeout=5000)  # it counts down by itself
+        assert phone.locator("#table-clock [data-clock-last]").is_hidden()
+        size = phone.evaluate(FONT_SIZE, "#table-clock time")
+        assert size >= 48, (language, size)  # big: read from across the table
+        fits(phone, 390)
+        screenshot(phone, f"clock-table-{language}-390")
 
-    phone.set_viewport_size({"width": 1920, "height": 1080})
-    phone.goto(f"{phone.base}/events/{made['id']}/board?lang={language}")
-    board = phone.locator("#board-clock time")
-    board.wait_for()
-    assert MM_SS.fullmatch(board.inner_text())
-    assert phone.evaluate("() => parseFloat(getComputedStyle(document.querySelector('#board-clock time')).fontSize)") \
-        >= 100  # the room reads it from the back
-    fits(phone, 1920)
-    screenshot(phone, f"clock-board-{language}-1920")
+        phone.set_viewport_size({"width": 1920, "height": 1080})
+        phone.goto(f"{phone.base}/events/{made['id']}/board?lang={language}")
+        board = phone.locator("#board-clock time")
+        board.wait_for()
+        assert MM_SS.fullmatch(board.inner_text())
+        size = phone.evaluate(FONT_SIZE, "#board-clock time")
+        assert size >= 100, (language, size)  # the room reads it from the back
+        fits(phone, 1920)
+        screenshot(phone, f"clock-board-{language}-1920")
 
 
 def test_at_0_the_phone_says_last_deal_without_a_reload(phone, monkeypatch):
