@@ -11,6 +11,16 @@ from referee.web.events import BOARD_REFRESH
 from tests.browser.conftest import _context, screenshot
 from tests.browser.test_table import api
 
+# Counts the board's own refreshes (an htmx request for /events/<id>/board), as they are asked for and as they land
+# (with the first row of the standings each showed).
+BOARD_COUNTS = """
+window.boardAsked = 0; window.boardLanded = [];
+const ofBoard = (e) => /\\/board(\\?|$)/.test(((e.detail || {}).pathInfo || {}).requestPath || "");
+document.addEventListener("htmx:beforeRequest", (e) => { if (ofBoard(e)) window.boardAsked += 1; });
+document.addEventListener("htmx:afterSettle", (e) => {
+  if (ofBoard(e)) window.boardLanded.push(document.querySelector("table.standings tbody tr").innerText);
+});
+"""
 TWELVE = ["Ann", "Ben", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim", "Lou"]
 
 
@@ -34,10 +44,7 @@ def test_a_12_player_evening_drawn_played_on_two_table_phones_and_followed_on_th
 
     screen = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()  # the club room's television
     # The board's refreshes, counted as they land: the standings must be new on the first one asked for after the deals.
-    screen.add_init_script("window.boardAsked = 0; window.boardLanded = [];"
-                           "document.addEventListener('htmx:beforeRequest', () => { window.boardAsked += 1; });"
-                           "document.addEventListener('htmx:afterSettle', () => { window.boardLanded.push("
-                           "document.querySelector('table.standings tbody tr').innerText); });")
+    screen.add_init_script(BOARD_COUNTS)
     screen.goto(f"{live_server}/events/{event_id}/board")
     screen.get_by_text("provisional: tables still playing").wait_for()
     assert screen.locator("#board").get_attribute("hx-trigger") == f"every {BOARD_REFRESH}s"
