@@ -60,31 +60,33 @@ def one_deal(base: str, table: dict, elder_points: int, token: str | None = None
 
 
 @pytest.mark.parametrize("count", [12, 40])
-@pytest.mark.parametrize("width, height", [(1920, 1080), (1366, 768)])
-def test_every_player_s_row_is_on_the_board_within_30_s(browser, live_server, count, width, height):
+def test_every_player_s_row_is_on_the_board_within_30_s(browser, live_server, count):
+    """On a television (1920×1080), then on a projector's smaller screen (1366×768): the board opened on each."""
     event = api(live_server, "/api/events", {"name": f"Club night of {count}", "game": "klaberjass",
                                             "players": players(count), "rounds": 1, "round": "deals:2", "seed": 3})
     drawn = api(live_server, f"/api/events/{event['id']}/rounds")
     for i, table in enumerate(drawn["tables"]):
         one_deal(live_server, table, 60 + (i * 7) % 70)
-    screen = browser.new_context(viewport={"width": width, "height": height}).new_page()
+    screen = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
     screen.clock.install()  # the board's own clock: its 8 s pages, run through in no time
-    screen.goto(f"{live_server}/events/{event['id']}/board")
-    screen.locator("table.standings tbody tr").first.wait_for()
-    seen: set[str] = set()
-    smallest = 1000.0
-    for _second in range(0, 31):  # 30 s of the board's own clock
-        shown = screen.evaluate(ON_SCREEN)
-        seen.update(shown["seen"])
-        smallest = min(smallest, shown["px"])
-        if len(seen) == count:
-            break
-        screen.clock.run_for(1000)
-    missing = set(players(count)) - seen
-    assert not missing, f"within 30 s at {width}×{height}, never on screen: {missing}"
-    assert smallest >= 18  # read from across the room
-    assert screen.evaluate("document.documentElement.scrollWidth") <= width  # nothing cut off at the side
-    screenshot(screen, f"board-{count}-{width}x{height}")
+    for width, height in ((1920, 1080), (1366, 768)):
+        screen.set_viewport_size({"width": width, "height": height})
+        screen.goto(f"{live_server}/events/{event['id']}/board")
+        screen.locator("table.standings tbody tr").first.wait_for()
+        seen: set[str] = set()
+        smallest = 1000.0
+        for _second in range(0, 31):  # 30 s of the board's own clock
+            shown = screen.evaluate(ON_SCREEN)
+            seen.update(shown["seen"])
+            smallest = min(smallest, shown["px"])
+            if len(seen) == count:
+                break
+            screen.clock.run_for(1000)
+        missing = set(players(count)) - seen
+        assert not missing, f"within 30 s at {width}×{height}, never on screen: {missing}"
+        assert smallest >= 18, (width, smallest)  # read from across the room
+        assert screen.evaluate("document.documentElement.scrollWidth") <= width  # nothing cut off at the side
+        screenshot(screen, f"board-{count}-{width}x{height}")
     screen.context.close()
 
 
