@@ -140,8 +140,11 @@ def test_the_race_stores_one_deal_4_and_enter_as_deal_5_is_scored_with_its_deale
         phone.locator("#entry").wait_for()
     enter_as_b(b)
     enter_as_a(a)
-    a.locator("#save").click()
-    b.locator("#save").click()  # at once: before B's page could have heard of A's deal
+    # A's save answered first (two taps "at once" reach the server in either order on a busy machine), then B's at
+    # once, before B's page could have heard of A's deal
+    with a.expect_response(lambda response: response.request.method == "POST"):
+        a.locator("#save").click()
+    b.locator("#save").click()
     a.wait_for_url(re.compile(rf"/matches/{mid}\?new=4$"))
     b_was_shown_the_other_deal(b)
     stored = deals(live_server, mid)
