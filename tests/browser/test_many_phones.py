@@ -14,6 +14,8 @@ import json
 import re
 import time
 import urllib.request
+from functools import cached_property
+from typing import Any
 
 import pytest
 
@@ -42,10 +44,38 @@ def mid(live_server) -> int:
     return match["id"]
 
 
+class Phones:
+    """Phones A, B and C of one table (``phones.a`` …): each its own browser context (cookies, storage), made when
+    the test first takes it — a test of two phones does not pay for a third."""
+
+    def __init__(self, browser, live_server, problems, service_workers: str, errors: list[str] | None = None) -> None:
+        self._new = lambda: _context(browser, problems, service_workers=service_workers).new_page()
+        self._base, self._errors = live_server, errors
+        self._made: list[Any] = []
+
+    def _phone(self):
+        page = self._new()
+        page.base = self._base
+        if self._errors is not None:
+            page.on("pageerror", lambda exc: self._errors.append(str(exc)))
+        self._made.append(page)
+        return page
+
+    a = cached_property(_phone)
+    b = cached_property(_phone)
+    c = cached_property(_phone)
+
+    def close(self) -> None:
+        for page in self._made:
+            page.context.close()
+
+
 @pytest.fixture
 def phones(browser, live_server, page_problems, service_workers):
     """Phones A, B and C (``Phones``), watched for page errors."""
-    yield from _phones(browser, live_server, page_problems, service_workers)
+    made = Phones(browser, live_server, page_problems, service_workers)
+    yield made
+    made.close()
 
 
 @pytest.fixture
@@ -53,39 +83,10 @@ def phones_offline(browser, live_server, service_workers):
     """The same phones for the tests that cut the connection: a request that cannot be sent is what they are about
     (Chromium reports it on the console); an uncaught script error still fails them."""
     errors: list[str] = []
-    yield from _phones(browser, live_server, None, service_workers, errors)
+    made = Phones(browser, live_server, None, service_workers, errors)
+    yield made
+    made.close()
     assert errors == []
-
-
-class Phones:
-    """Phones A, B and C of one table (``phones.a`` …): each its own browser context (cookies, storage), made when
-    the test first takes it — a test of two phones does not pay for a third."""
-
-    def __init__(self, browser, live_server, problems, service_workers: str, errors: list[str] | None) -> None:
-        self._made: dict[str, object] = {}
-        self._args = (browser, live_server, problems, service_workers, errors)
-
-    def __getattr__(self, name: str):
-        if name not in ("a", "b", "c"):
-            raise AttributeError(name)
-        if name not in self._made:
-            browser, live_server, problems, service_workers, errors = self._args
-            page = _context(browser, problems, service_workers=service_workers).new_page()
-            page.base = live_server
-            if errors is not None:
-                page.on("pageerror", lambda exc: errors.append(str(exc)))
-            self._made[name] = page
-        return self._made[name]
-
-    def close(self) -> None:
-        for page in self._made.values():
-            page.context.close()  # type: ignore[attr-defined]
-
-
-def _phones(browser, live_server, problems, service_workers: str, errors: list[str] | None = None):
-    phones = Phones(browser, live_server, problems, service_workers, errors)
-    yield phones
-    phones.close()
 
 
 def chip(page, name: str, value: str):
