@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import gc
 import html
 import os
 import re
@@ -47,6 +48,17 @@ def pytest_collection_modifyitems(config, items) -> None:
         if left_out:
             config.hook.pytest_deselected(items=left_out)
             items[:] = [item for item in items if not item.get_closest_marker("postgres_only")]
+
+
+def pytest_collection_finish(session) -> None:
+    """Python's cyclic garbage collector, tuned for a run of thousands of tests: what exists once the tests are
+    collected (the modules, every test item, hypothesis's strategies) lives to the end, so it is frozen out of the
+    collector's scans (``gc.freeze``), and the youngest generation is scanned every 7,000 allocations instead of
+    700 (an app, a database and a few requests per test). The collector took 11 of 121 CPU-seconds of tests/web and
+    tests/games on two workers; 6 after (docs/performance.md). Garbage is collected as before, only less often."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(7000, 10, 10)
 
 
 # ---- worked examples and common deals ---------------------------------------------------------
