@@ -12,7 +12,7 @@ import re
 from collections import Counter
 from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import combinations
+from itertools import combinations, permutations
 from typing import Literal, NamedTuple
 
 Seating = Literal["standings", "random"]
@@ -396,19 +396,24 @@ class _Seats:
         self.tables = len(seated)
         self.apart = apart
         self.rank = {p: i for i, p in enumerate(order)}
+        # the pairs as combinations() gives them (either order), and each group's count kept as the swaps go: the
+        # search asks them up to 20,000 times
+        self.pairs = {(a, b) for pair in set(apart) if len(pair) == 2 for a, b in permutations(pair)}
+        self.costs = [self._count(g) for g in range(len(self.groups))]
 
-    def cost(self, group: int) -> int:
-        return 0 if group == self.tables else together([self.groups[group]], self.apart)
+    def _count(self, group: int) -> int:
+        return 0 if group == self.tables else sum([pair in self.pairs for pair in combinations(self.groups[group], 2)])
 
     def together_anywhere(self) -> list[int]:
-        return [g for g in range(self.tables) if self.cost(g)]
+        return [g for g in range(self.tables) if self.costs[g]]
 
     def move(self, a: int, i: int, b: int, j: int) -> int:
         """Swap groups[a][i] and groups[b][j]; the change in the count."""
-        was = self.cost(a) + self.cost(b)
-        groups = self.groups
+        costs, groups = self.costs, self.groups
+        was = costs[a] + costs[b]
         groups[a][i], groups[b][j] = groups[b][j], groups[a][i]
-        return self.cost(a) + self.cost(b) - was
+        costs[a], costs[b] = self._count(a), self._count(b)
+        return costs[a] + costs[b] - was
 
     def nearest_moves(self) -> None:
         """While a table seats a pair: its later player (in the order) changes places with the nearest in the order
@@ -571,10 +576,16 @@ def _search(
         return tables
 
     apart_cost = len(players) ** 3
+    # what each pair costs at one table, looked up by the pair as combinations() gives it (either order): the search
+    # asks it millions of times for a big room, and a frozenset made for every lookup was half of its time
+    weights: dict[tuple[str, str], int] = {}
+    for pair, cost in [*before.items(), *((p, apart_cost) for p in set(apart))]:
+        if len(pair) == 2:
+            x, y = sorted(pair)
+            weights[x, y] = weights[y, x] = weights.get((x, y), 0) + cost
 
     def cost_of(table: Sequence[str]) -> int:
-        return sum(before.get(frozenset(pair), 0) + (frozenset(pair) in apart) * apart_cost
-                   for pair in combinations(table, 2))
+        return sum([weights.get(pair, 0) for pair in combinations(table, 2)])
 
     costs = [cost_of(t) for t in tables]
     for _step in range(4000):
