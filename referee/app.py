@@ -183,7 +183,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     Htmx(app)
     i18n.init_app(app)  # languages: before the web layer, so its answers are marked last (Vary, Content-Language)
     register(app)
-    for error in store.outage_errors():  # in place of the web layer's answer to them, which reads the database
+    # in place of the web layer's answer to them, which reads the database
+    for error in store.outage_errors(app.config["DATABASE"]):
         app.register_error_handler(error, _database_unreachable)
     register_cli(app)
     return app

@@ -43,6 +43,6 @@ def register(app: Flask) -> None:
 
     app.register_error_handler(HTTPException, http_error)
     app.register_error_handler(store.DatabaseError, database_error)
-    for error in store.outage_errors():  # PostgreSQL gone away mid-request: 503, not 500
+    for error in store.outage_errors(app.config["DATABASE"]):  # PostgreSQL gone away mid-request: 503, not 500
         app.register_error_handler(error, database_unavailable)
     app.register_error_handler(Exception, unexpected_error)
