@@ -36,18 +36,30 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.enviro
 
 # ---- pytest-xdist -----------------------------------------------------------------------------
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own, which reads the groups into the tests' ids
 def pytest_collection_modifyitems(config, items) -> None:
     """scripts/test runs the tests on every core (--dist loadgroup): the ones marked ``timing`` go to one worker,
     one after another, so that two of them never make each other late. The tests of PostgreSQL itself
     (``postgres_only``) run only with a PostgreSQL server (REFEREE_TEST_POSTGRES)."""
     for item in items:
         if item.get_closest_marker("timing"):
-            item.add_marker(pytest.mark.xdist_group("timing"))
+            _in_group(item, "timing")
     if PG_SERVER is None:
         left_out = [item for item in items if item.get_closest_marker("postgres_only")]
         if left_out:
             config.hook.pytest_deselected(items=left_out)
             items[:] = [item for item in items if not item.get_closest_marker("postgres_only")]
+
+
+def _in_group(item, group: str) -> None:
+    """``item`` to the worker of ``group``. pytest-xdist (3.8) tells its scheduler a test's group by appending
+    "@<group>" to the test's id, as ``item._nodeid``; pytest 9 keeps the id as ``item._id``, so that the group was lost
+    and the ``timing`` tests ran on every worker at once. The id is given its group here, as xdist would."""
+    item.add_marker(pytest.mark.xdist_group(group))
+    if not item.nodeid.endswith(f"@{group}") and hasattr(item, "_id"):  # xdist reads the group after the last "@"
+        from _pytest.nodeid import coerce_node_id
+
+        item._id = coerce_node_id(f"{item.nodeid}@{group}")
 
 
 def pytest_collection_finish(session) -> None:
