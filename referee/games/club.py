@@ -398,7 +398,7 @@ class _Seats:
         self.rank = {p: i for i, p in enumerate(order)}
         # the pairs as combinations() gives them (either order), and each group's count kept as the swaps go: the
         # search asks them up to 20,000 times
-        self.pairs = {(a, b) for pair in set(apart) if len(pair) == 2 for a, b in permutations(pair)}
+        self.pairs = {(a, b) for pair in set(apart) if len(pair) == 2 for a, b in permutations(pair, 2)}
         self.costs = [self._count(g) for g in range(len(self.groups))]
 
     def _count(self, group: int) -> int:
@@ -581,8 +581,8 @@ def _search(
     weights: dict[tuple[str, str], int] = {}
     for pair, cost in [*before.items(), *((p, apart_cost) for p in set(apart))]:
         if len(pair) == 2:
-            x, y = sorted(pair)
-            weights[x, y] = weights[y, x] = weights.get((x, y), 0) + cost
+            for ordered in permutations(pair, 2):
+                weights[ordered] = weights.get(ordered, 0) + cost
 
     def cost_of(table: Sequence[str]) -> int:
         return sum([weights.get(pair, 0) for pair in combinations(table, 2)])
