@@ -9,7 +9,17 @@ from datetime import UTC, datetime
 from typing import Any
 
 from ..games.base import N_, Violation
-from ..games.clock import MAX_ADD_MINUTES, RoundClock, parse_utc, start, utc_text
+from ..games.clock import (
+    LATEST,
+    MAX_ADD_MINUTES,
+    MAX_ADDED_MINUTES,
+    MAX_ROUND_MINUTES,
+    RoundClock,
+    parse_utc,
+    problems,
+    start,
+    utc_text,
+)
 from ..store import Store
 from .base import Conflict
 from .event_fields import read_flag
@@ -44,20 +54,25 @@ def started(db: Store, event_id: int, round_number: int, minutes: int | None) ->
         save(db, event_id, round_number, start(int(minutes), now()))
 
 
-def follow_minutes(db: Store, event_id: int, round_number: int | None, clock: RoundClock | None,
-                   minutes: int | None) -> None:
-    """The director changed ``round_minutes`` while round ``round_number`` is in play: its clock follows — started now
-    when it had none, its length changed when it has one (what was added and paused still counts), gone with None."""
-    if round_number is None:
-        return
+def followed(clock: RoundClock | None, minutes: int | None, moment: datetime) -> RoundClock | None:
+    """The director changed ``round_minutes`` while a round is in play: its clock follows — started at ``moment`` when
+    it had none, its length changed when it has one (what was added and paused still counts), gone with None."""
     if minutes is None:
-        if clock is not None:
-            save(db, event_id, round_number, None)
-    elif clock is None:
-        save(db, event_id, round_number, start(minutes, now()))
-    elif clock.minutes != minutes:
-        save(db, event_id, round_number, RoundClock(minutes, clock.started, clock.added, clock.paused_seconds,
-                                                    clock.paused_at))
+        return None
+    if clock is None:
+        return start(minutes, moment)
+    return RoundClock(minutes, clock.started, clock.added, clock.paused_seconds, clock.paused_at)
+
+
+def too_long(clock: RoundClock | None, field: str | None) -> list[Violation]:
+    """The director's change refused (issue 47) when the clock it would leave is not one Referee keeps
+    (``games.clock.problems``: what the import checks too), said on ``field``; [] when it is."""
+    if clock is None or not problems(clock):
+        return []
+    return [Violation.of("clock_too_long", field, "The round clock would run longer than a clock can: at most "
+                         "{minutes} minutes a round, {most} minutes added in all, and ending by {latest} (the last "
+                         "moment Referee can write). Nothing was changed.", minutes=str(MAX_ROUND_MINUTES),
+                         most=str(MAX_ADDED_MINUTES), latest=utc_text(LATEST))]
 
 
 def no_clock(event_id: int) -> Conflict:
@@ -85,12 +100,13 @@ def read_change(raw: dict[str, Any]) -> tuple[int | None, bool | None, list[Viol
 
 
 def changed(clock: RoundClock, add: int | None, paused: bool | None, moment: datetime) -> RoundClock:
-    """The clock after the director's change: paused or run again at ``moment``, then minutes added."""
+    """The clock after the director's change: paused or run again at ``moment``, then minutes added (or taken off)
+    from the time left then."""
     if paused is True:
         clock = clock.pause(moment)
     elif paused is False:
         clock = clock.resume(moment)
-    return clock.add(add) if add else clock
+    return clock.add(add, moment) if add else clock
 
 
 def to_json(round_number: int | None, clock: RoundClock | None, moment: datetime) -> dict[str, Any]:
@@ -107,4 +123,5 @@ def to_json(round_number: int | None, clock: RoundClock | None, moment: datetime
         "seconds_left": clock.seconds_left(moment), "last_deal": clock.is_up(moment)}}
 
 
-__all__ = ["changed", "clock_of", "follow_minutes", "no_clock", "now", "read_change", "save", "started", "to_json"]
+__all__ = ["changed", "clock_of", "followed", "no_clock", "now", "read_change", "save", "started", "to_json",
+           "too_long"]
