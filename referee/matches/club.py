@@ -333,6 +333,7 @@ def update_event(db: Store, event_id: int, raw: Any) -> None:
                                      Violation.of("unknown_field", key, "Unknown field {field!r}.", field=key)
                                      for key in sorted(set(raw) - set(EDITABLE))]
         changes = _edits(event, raw, problems)
+        clock = _clock_followed(event, changes, problems)
         if not problems and {"entry_fee", "prizes", "booby"} & set(changes):
             fee_problems(changes.get("entry_fee", event.row["entry_fee"]),
                          jsontext.parse(changes["prizes"]) if "prizes" in changes else event.row["prizes"],
@@ -345,9 +346,22 @@ def update_event(db: Store, event_id: int, raw: Any) -> None:
             db.rename_event_tables(event_id, event.row["name"], changes["name"])
         if changes:
             db.update_event(event_id, changes)
-        if "round_minutes" in changes and event.status == "playing":  # the round in play's clock follows
+        if clock != event.clock:  # the round in play's clock follows its new minutes
             assert event.current is not None
-            round_clock.follow_minutes(db, event_id, event.current.number, event.clock, changes["round_minutes"])
+            round_clock.save(db, event_id, event.current.number, clock)
+
+
+def _clock_followed(event: Event, changes: Mapping[str, Any], problems: list[Violation]) -> RoundClock | None:
+    """The round in play's clock as a PATCH of ``round_minutes`` leaves it (``event.clock`` when it does not change
+    it); one it cannot keep is refused on ``round_minutes`` (issue 47), before anything is stored."""
+    if "round_minutes" not in changes or event.status != "playing" or event.current is None or \
+            "round_minutes" in {v.field for v in problems}:
+        return event.clock
+    clock = round_clock.followed(event.clock, changes["round_minutes"], round_clock.now())
+    if clock is not None and event.clock is not None and clock.minutes == event.clock.minutes:
+        return event.clock  # the same minutes: nothing changes (not even a clock an earlier import damaged)
+    problems.extend(round_clock.too_long(clock, "round_minutes"))
+    return clock
 
 
 def _edits(event: Event, raw: Mapping[str, Any], problems: list[Violation]) -> dict[str, Any]:
@@ -830,6 +844,9 @@ def change_clock(db: Store, event_id: int, raw: Any) -> dict[str, Any]:
             raise round_clock.no_clock(event_id)
         moment = round_clock.now()
         clock = round_clock.changed(clock, add, paused, moment)
+        refused = round_clock.too_long(clock, "add_minutes" if add else "paused")
+        if refused:
+            raise InvalidEvent(refused)
         round_clock.save(db, event_id, current.number, clock)
     return round_clock.to_json(current.number, clock, moment)
 

@@ -9,6 +9,8 @@ from typing import Any
 
 from .. import games, matches
 from ..games.base import BaseGame, InvalidOptions, UnknownGame, Violation
+from ..games.clock import RoundClock, parse_utc
+from ..games.clock import problems as clock_problems
 from ..games.money import BadTariff, parse_tariff
 from ..games.season import LEAGUE_POINTS
 from ..matches import club, event_fields
@@ -190,7 +192,10 @@ def _club_round_minutes(raw: dict[str, Any], label: str, where: str, problems: _
 
 def _club_clock(raw: dict[str, Any], said: str, at: str, problems: _Problems) -> dict[str, Any] | None:
     """A round's clock (issue 37) as the file keeps it: null (none; a file written before it existed has none), or its
-    minutes, when it started, the minutes added, the seconds paused and when it was paused (null: running)."""
+    minutes, when it started, the minutes added, the seconds paused and when it was paused (null: running) — each of
+    its kind, then the clock as a whole as the API keeps one (issue 47, ``games.clock.problems``: minutes from 1 to
+    600, times that can be written, paused no longer than it can have been), so that whatever Referee writes imports
+    and nothing imported overflows its arithmetic."""
     clock = raw.get("clock")
     if clock is None:
         return None
@@ -202,11 +207,16 @@ def _club_clock(raw: dict[str, Any], said: str, at: str, problems: _Problems) ->
     minutes = problems.need(clock, "minutes", _COUNT, _CLUB, label, where)
     started = problems.need(clock, "started", _STAMP, _CLUB, label, where)
     paused_at = problems.need(clock, "paused_at", _STAMP, _CLUB, label, where, nullable=True)
-    numbers = {key: clock.get(key) for key in ("added_minutes", "paused_seconds")}
+    numbers: dict[str, Any] = {key: clock.get(key) for key in ("added_minutes", "paused_seconds")}
     for key, value in numbers.items():
-        if not (isinstance(value, int) and not isinstance(value, bool) and abs(value) <= 10**7):
+        if not (isinstance(value, int) and not isinstance(value, bool)):
             problems.append(Violation(_CLUB, f'{label}: "{key}" must be a whole number, not {_show(value)}.',
                                       f"{where}.{key}"))
+    if len(problems) > before:
+        return None
+    for v in clock_problems(RoundClock(minutes, parse_utc(started), numbers["added_minutes"],
+                                       numbers["paused_seconds"], parse_utc(paused_at) if paused_at else None)):
+        problems.append(Violation(_CLUB, f"{label}: {v.message}", f"{where}.{v.field}"))
     if len(problems) > before:
         return None
     return {"minutes": minutes, "started": started, "paused_at": paused_at, **numbers}

@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from referee import store
 from referee.matches import clock as round_clock
 from tests.conftest import changed
 
@@ -201,6 +202,183 @@ def test_the_clock_travels_with_the_archive(client, make_app, clock):
                         ("events.0.drawn.0.clock", {"drawn": [{**exported["drawn"][0], "clock": [30]}]})]:
         r = make_app().test_client().post("/api/import", json={**document, "events": [{**exported, **edit}]})
         assert r.status_code == 422 and field in {e["field"] for e in r.json["errors"]}, (field, r.json)
+
+
+# ---- issue 47: time off is not banked; a clock Referee can keep, read and write ----------------------------------
+
+def test_time_taken_off_past_what_is_left_is_not_banked(client, clock):
+    """Point 13: −120 twice on a 45-minute clock, then +5 shows five minutes (it showed 0 s: 240 minutes were banked).
+    In between the time is up now: 0 s, the last deal, the minutes taken off as far as there were any."""
+    eid = evening(client, round_minutes=45)["id"]
+    ok(client.post(f"/api/events/{eid}/rounds"), 201)
+    clock.at(600)  # 19:10: 35 minutes left
+    off = ok(client.post(f"/api/events/{eid}/clock", json={"add_minutes": -120}))
+    assert off == {"round_ends_at": "2026-12-06T19:10:00Z", "round_clock": {
+        "round": 1, "minutes": 45, "added_minutes": -35, "started": "2026-12-06T19:00:00Z",
+        "ends_at": "2026-12-06T19:10:00Z", "paused": False, "seconds_left": 0, "last_deal": True}}
+    assert ok(client.post(f"/api/events/{eid}/clock", json={"add_minutes": -120})) == off  # nothing left to take
+    clock.at(630)  # half a minute at 0
+    five = ok(client.post(f"/api/events/{eid}/clock", json={"add_minutes": 5}))
+    assert (five["round_ends_at"], five["round_clock"]["seconds_left"], five["round_clock"]["added_minutes"],
+            five["round_clock"]["last_deal"]) == ("2026-12-06T19:15:30Z", 300, -30, False)
+    assert ok(client.get(f"/api/events/{eid}"))["round_clock"] == five["round_clock"]
+    page = client.get(f"/events/{eid}").get_data(as_text=True)
+    assert "05:00</time>" in page and "30 min taken off" in page
+
+
+def test_a_paused_clock_takes_minutes_off_and_adds_them_from_where_it_stands(client, clock):
+    eid = evening(client, round_minutes=45)["id"]
+    ok(client.post(f"/api/events/{eid}/rounds"), 201)
+    clock.at(60)
+    ok(client.post(f"/api/events/{eid}/clock", json={"paused": True}))  # 44 minutes left, standing
+    clock.at(300)
+    off = ok(client.post(f"/api/events/{eid}/clock", json={"add_minutes": -60}))["round_clock"]
+    assert (off["seconds_left"], off["last_deal"], off["added_minutes"], off["paused"]) == (0, True, -44, True)
+    clock.at(400)
+    two = ok(client.post(f"/api/events/{eid}/clock", json={"add_minutes": 2}))["round_clock"]
+    assert (two["seconds_left"], two["paused"]) == (120, True)
+    clock.at(500)
+    running = ok(client.post(f"/api/events/{eid}/clock", json={"paused": False}))
+    assert running["round_ends_at"] == "2026-12-06T19:10:20Z"
+
+
+def test_minutes_added_after_the_time_ran_out_count_from_now(client, clock):
+    eid = evening(client, round_minutes=5)["id"]
+    ok(client.post(f"/api/events/{eid}/rounds"), 201)
+    clock.at(20 * 60)  # 15 minutes after the time was up, the director gives the tables five more
+    five = ok(client.post(f"/api/events/{eid}/clock", json={"add_minutes": 5}))
+    assert (five["round_ends_at"], five["round_clock"]["seconds_left"]) == ("2026-12-06T19:25:00Z", 300)
+
+
+def exported_with_clock(client, make_app, clock_fields: dict) -> tuple[dict, dict]:
+    """The archive of an evening whose round 1 has a 45-minute clock, that clock changed to ``clock_fields``."""
+    eid = evening(client, round_minutes=45)["id"]
+    ok(client.post(f"/api/events/{eid}/rounds"), 201)
+    document = ok(client.get("/api/export"))
+    exported = document["events"][0]
+    exported["drawn"][0]["clock"].update(clock_fields)
+    return document, exported["drawn"][0]["clock"]
+
+
+def imported(make_app, document: dict):
+    there = make_app()
+    ok(there.test_client().post("/api/import", json=document))
+    return there.test_client()
+
+
+@pytest.mark.both_stores
+def test_a_clock_paused_for_219_days_goes_out_and_comes_back(client, make_app, clock):
+    """Point 12: paused 18,950,075 seconds, run again; Referee's own export imports (it was refused: "must be a whole
+    number, not 18950075")."""
+    eid = evening(client, round_minutes=45)["id"]
+    ok(client.post(f"/api/events/{eid}/rounds"), 201)
+    clock.at(600)
+    ok(client.post(f"/api/events/{eid}/clock", json={"paused": True}))
+    clock.at(600 + 18_950_075)
+    running = ok(client.post(f"/api/events/{eid}/clock", json={"paused": False}))["round_clock"]
+    assert running["seconds_left"] == 35 * 60
+    document = ok(client.get("/api/export"))
+    assert document["events"][0]["drawn"][0]["clock"]["paused_seconds"] == 18_950_075
+    other = imported(make_app, document)
+    assert ok(other.get("/api/events/1"))["round_clock"] == running
+
+
+@pytest.mark.both_stores
+def test_a_clock_paused_since_1950_runs_again(client, make_app, clock):
+    """Point 12 on PostgreSQL: running again a clock paused longer than 2**31 seconds stores them (BIGINT; it answered
+    500), and the export that says them imports."""
+    document, _ = exported_with_clock(client, make_app, {"started": "1950-01-01T19:00:00Z",
+                                                         "paused_at": "1950-01-01T19:10:00Z"})
+    other = imported(make_app, document)
+    running = ok(other.post("/api/events/1/clock", json={"paused": False}))
+    assert (running["round_ends_at"], running["round_clock"]["seconds_left"]) == ("2026-12-06T19:35:00Z", 35 * 60)
+    again = ok(other.get("/api/export"))
+    paused_seconds = again["events"][0]["drawn"][0]["clock"]["paused_seconds"]
+    assert paused_seconds == int((T0 - datetime(1950, 1, 1, 19, 10, tzinfo=UTC)).total_seconds()) > 2**31
+    assert ok(imported(make_app, again).get("/api/events/1"))["round_clock"] == running["round_clock"]
+
+
+@pytest.mark.parametrize(("fields", "wrong"), [
+    pytest.param({"started": "9998-06-01T19:00:00Z", "minutes": 1_000_000}, "minutes",
+                 id="point 11: 1,000,000 minutes from 9998"),
+    pytest.param({"minutes": 601}, "minutes", id="over ten hours"),
+    pytest.param({"started": "9998-12-31T23:30:00Z"}, "minutes", id="ends after 9998"),
+    pytest.param({"started": "9998-12-31T23:00:00Z", "paused_seconds": 900}, "paused_seconds",
+                 id="paused longer than it can have been"),
+    pytest.param({"paused_seconds": -1}, "paused_seconds", id="paused for less than nothing"),
+    pytest.param({"added_minutes": 10**7 + 1}, "added_minutes", id="too many minutes added"),
+    pytest.param({"paused_at": "2026-12-06T18:59:59Z"}, "paused_at", id="paused before it started"),
+    pytest.param({"started": "9998-12-31T22:00:00-14:00"}, "started", id="started after 9998 in UTC"),
+])
+def test_the_import_checks_a_clock_as_the_api_does(client, make_app, clock, fields, wrong):
+    document, _ = exported_with_clock(client, make_app, fields)
+    there = make_app()
+    r = there.test_client().post("/api/import", json=document)
+    assert codes(r) == [(f"events.0.drawn.0.clock.{wrong}", "bad_club_event")]
+    assert r.json["errors"][0]["message"].startswith("Event 1, round 1's clock: ")
+    assert there.test_client().get("/api/events/1").status_code == 404  # nothing stored
+
+
+def test_a_clock_ending_at_the_last_second_that_can_be_written_imports_and_cannot_be_made_longer(client, make_app,
+                                                                                                 clock):
+    """Imported, a clock that ends at 9998-12-31 23:40: adding 120 minutes, running it longer or setting the round's
+    minutes past the last moment that can be written is refused (422 ``clock_too_long``) and nothing is stored."""
+    document, _ = exported_with_clock(client, make_app, {"started": "9998-12-31T22:00:00Z", "minutes": 100})
+    other = imported(make_app, document)
+    before = ok(other.get("/api/events/1"))
+    assert before["round_ends_at"] == "9998-12-31T23:40:00Z"
+    r = other.post("/api/events/1/clock", json={"add_minutes": 120})
+    assert codes(r) == [("add_minutes", "clock_too_long")]
+    assert "9998-12-31T23:59:59Z" in r.json["errors"][0]["message"]
+    r = other.patch("/api/events/1", json={"round_minutes": 600, "name": "Renamed"})
+    assert codes(r) == [("round_minutes", "clock_too_long")]
+    assert ok(other.get("/api/events/1")) == before  # nothing stored: neither the name nor the minutes
+    assert ok(other.post("/api/events/1/clock", json={"add_minutes": 19}))["round_ends_at"] == "9998-12-31T23:59:00Z"
+    form = other.post("/events/1/clock", data={"add_minutes": "5"})
+    assert form.status_code == 422 and 'data-field="clock"' in form.get_data(as_text=True)
+    edit = other.post("/events/1/edit?lang=de", data={"name": "Renamed", "date": "2026-12-06", "rounds": "2",
+                                                      "kind": "club_evening", "seating": "standings",
+                                                      "round_minutes": "600"})
+    page = edit.get_data(as_text=True)
+    assert edit.status_code == 422 and 'data-field="round_minutes"' in page and 'value="600"' in page
+    assert "So liefe die Rundenuhr länger, als eine Uhr laufen kann" in page
+    after = ok(other.get("/api/events/1"))
+    assert (after["name"], after["round_minutes"], after["round_ends_at"]) == ("Klaverjas night", 45,
+                                                                               "9998-12-31T23:59:00Z")
+
+
+def damaged(app, event_id: int) -> None:
+    """Round 1's clock as an import before issue 47 could leave it (1,000,000 minutes from 9998): written as it is."""
+    db = store.connect(app.config["DATABASE"], migrate_schema=False)
+    try:
+        with db.immediate():
+            db.set_round_clock(event_id, 1, 1_000_000, "9998-06-01T19:00:00Z", 0, 0, None)
+    finally:
+        db.close()
+
+
+@pytest.mark.both_stores
+def test_a_damaged_clock_is_shown_and_answered_never_a_500(app, client, clock):
+    """Point 11: a clock that would end after the year 9999, kept by an earlier import: the event's JSON, the director's
+    page, the board and the tables' phones show it held at the last moment that can be written; a change that keeps
+    it so is refused (422) and stores nothing; setting the round's minutes again mends it."""
+    eid = evening(client, round_minutes=45)["id"]
+    drawn = ok(client.post(f"/api/events/{eid}/rounds"), 201)
+    damaged(app, eid)
+    event = ok(client.get(f"/api/events/{eid}"))
+    assert event["round_ends_at"] == "9998-12-31T23:59:59Z"
+    assert event["round_clock"]["seconds_left"] == int((datetime(9998, 12, 31, 23, 59, 59, tzinfo=UTC)
+                                                         - T0).total_seconds())
+    for url in (f"/events/{eid}", f"/events/{eid}/board", f"/matches/{drawn['tables'][0]['match']}",
+                f"/t/{event['links'][0]['token']}"):
+        page = client.get(url, follow_redirects=True)
+        assert page.status_code == 200 and 'data-ends="9998-12-31T23:59:59Z"' in page.get_data(as_text=True), url
+    r = client.post(f"/api/events/{eid}/clock", json={"paused": True})
+    assert codes(r) == [("paused", "clock_too_long")]
+    assert ok(client.get(f"/api/events/{eid}")) == event  # nothing stored
+    assert ok(client.patch(f"/api/events/{eid}", json={"name": "Renamed"}))["name"] == "Renamed"
+    mended = ok(client.patch(f"/api/events/{eid}", json={"round_minutes": 30}))
+    assert mended["round_ends_at"] == "9998-06-01T19:30:00Z"
 
 
 # ---- the pages ----------------------------------------------------------------------------------------------------
