@@ -261,6 +261,10 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         'ALTER TABLE event_rounds ADD COLUMN clock_paused_seconds INTEGER NOT NULL DEFAULT 0',
         'ALTER TABLE event_rounds ADD COLUMN clock_paused_at TEXT',
     ),
+    # 14: the round clock's seconds paused (issue 47) may pass 2**31 (a clock paused since 1950, imported, run again)
+    (
+        'ALTER TABLE event_rounds ALTER COLUMN clock_paused_seconds TYPE BIGINT',
+    ),
 )
 
 # After the migrations: every change of a match's version is announced to the processes listening (``Listener``),

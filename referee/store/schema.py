@@ -275,4 +275,9 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE event_rounds ADD COLUMN clock_paused_seconds INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE event_rounds ADD COLUMN clock_paused_at TEXT;
     """,
+    # 14: the round clock's seconds paused (issue 47) may pass 2**31 (a clock paused since 1950, imported): SQLite's
+    # INTEGER holds 64 bits already, so nothing changes here (PostgreSQL's column becomes a BIGINT)
+    """
+    -- nothing: clock_paused_seconds is a 64-bit INTEGER in SQLite
+    """,
 )
