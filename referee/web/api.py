@@ -180,9 +180,10 @@ def _action_id(body: Any) -> int:
 
 @bp.post("/matches/<int:match_id>/undo")
 def undo(match_id: int):
-    """Undo exactly the action named by id; 409 (nothing undone) when another action came after it."""
+    """Undo exactly the action named by id; 409 (nothing undone) when another action came after it, or (a table's
+    token) when it is not that table's own (RULES.md 5.6)."""
     db = get_db()
-    event, match = matches.undo(db, match_id, _action_id(_body()), store.acting_device.get())
+    event, match = matches.undo(db, match_id, _action_id(_body()), store.acting_device.get(), store.acting_table.get())
     done = {"id": event["id"], "action": event["action"], "deal": event["deal_number"], "at": event["at"]}
     return jsonify({"undone": done, "match": _match_json(db, match)})
 
