@@ -542,6 +542,15 @@ def confirm_match(match_id: int):
     return jsonify(_match_json(db, matches.load(db, match_id)))
 
 
+@bp.post("/events/<int:event_id>/tables/<int:number>/confirm")
+def confirm_table(event_id: int, number: int):
+    """RULES.md 5.6: the director confirms table ``number``'s result for every player who has not (``{"round": r}``;
+    no body: the latest round's table) → 200 the table's confirmations; 409 ``match_not_over`` while it plays, 404 for
+    a table the round does not have."""
+    raw = _body() if request.get_data(cache=True).strip() else None
+    return jsonify(club.confirm_table(get_db(), event_id, number, club.read_round(raw)).to_json())
+
+
 # ---- ratings (issue 36) --------------------------------------------------------------------------------------------
 
 @bp.get("/ratings")
