@@ -295,6 +295,8 @@ def test_the_director_s_actions_take_a_bare_post_as_curl_sends_it(app):
     assert plain.post(f"/api/events/{event['id']}/rounds").status_code == 201
     assert plain.post(f"/api/events/{event['id']}/tables/1/revoke").status_code == 200
     assert plain.post(f"/api/events/{event['id']}/tables/1/end").status_code == 200
+    confirmed = plain.post(f"/api/events/{event['id']}/tables/1/confirm")  # the table the director ended, for its
+    assert confirmed.status_code == 200 and confirmed.json["added"] == confirmed.json["players"]  # players
 
 
 def test_a_joker_judge_table_ranks_by_match_points_then_differences(client):
@@ -354,6 +356,7 @@ def test_the_standings_say_which_rounds_of_a_player_are_not_confirmed(client):
     assert all(rows[p]["confirmed"] is False for p in FOUR)  # as before: every table ended and confirmed
 
 
+@pytest.mark.both_stores
 def test_the_director_confirms_a_table_for_its_players_in_one_call(client):
     event, first, second, late = _two_rounds_half_confirmed(client)
     eid = event["id"]

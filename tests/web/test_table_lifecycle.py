@@ -219,6 +219,7 @@ def _last_action(evening: Evening) -> dict:
     return evening.director.get(f"/api/matches/{evening.match}/events", headers=AUTH).json["events"][-1]
 
 
+@pytest.mark.both_stores
 def test_while_the_table_is_open_its_phone_restores_a_voided_deal_and_undoes_its_own_last_action(locked):
     evening = Evening(locked)
     phone, bearer, match = evening.phone, evening.bearer, evening.match
@@ -253,6 +254,7 @@ def test_while_the_table_is_open_its_phone_restores_a_voided_deal_and_undoes_its
     assert 'id="redo"' not in phone.get(f"/matches/{match}").get_data(as_text=True)  # Redo is the director's
 
 
+@pytest.mark.both_stores
 def test_a_table_s_link_never_undoes_the_director_s_action(locked):
     evening = Evening(locked)
     phone, bearer, match = evening.phone, evening.bearer, evening.match
