@@ -600,7 +600,11 @@ def test_every_action_referee_logs_imports_again(client, db, other):
         matches.end_match(db, mid)
         made = client.post("/api/events", json={"name": "E", "game": "klaberjass", "players": ["Ann", "Ben"]})
         event_id = made.json["id"]
-        table = client.post(f"/api/events/{event_id}/rounds").json["tables"][0]["match"]
+        drawn = client.post(f"/api/events/{event_id}/rounds").json["tables"][0]
+        table = drawn["match"]
+        entered = client.post(f"/api/matches/{table}/deals", json=THROWN_IN,  # by the table's link: "table"
+                              headers={"Authorization": f"Bearer {drawn['token']}"})
+        assert entered.status_code == 201, entered.json
         client.post(f"/api/events/{event_id}/tables/1/end")  # a table its director ended and took up again: "by"
         client.post(f"/api/events/{event_id}/tables/1/resume")
     finally:
@@ -610,13 +614,18 @@ def test_every_action_referee_logs_imports_again(client, db, other):
     assert set(logged) == set(matches.EVENT_ACTIONS)
     assert all(keys <= set(matches.EVENT_DETAIL[action]) and "device" in keys for action, keys in logged.items())
     at_table = client.get(f"/api/matches/{table}/export").json["matches"][0]["events"]
-    assert [(e["action"], e["detail"].get("by")) for e in at_table] == [("abandoned", "director"),
-                                                                       ("resumed", "director")]
+    assert [(e["action"], e["detail"].get("by"), e["detail"].get("table")) for e in at_table] == [
+        ("entered", None, 1), ("abandoned", "director", None), ("resumed", "director", None)]
     assert set().union(*logged.values(), *(set(e["detail"]) for e in at_table)) == set(matches.DETAIL_KINDS)
     _, other_client, _ = other
     r = other_client.post("/api/import", json=doc)
     assert r.status_code == 200, r.json
     assert without_time(other_client.get(f"/api/matches/{r.json['imported'][0]}/export").json) == without_time(doc)
+    table_doc = client.get(f"/api/matches/{table}/export").json  # the link's mark comes back with its action
+    r = other_client.post("/api/import", json=table_doc)
+    assert r.status_code == 200, r.json
+    again = other_client.get(f"/api/matches/{r.json['imported'][0]}/export").json["matches"][0]["events"]
+    assert [e["detail"].get("table") for e in again] == [1, None, None]
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -11,7 +11,7 @@ import random
 import re
 from collections import Counter
 from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations, permutations
 from typing import Literal, NamedTuple
 
@@ -81,6 +81,7 @@ class Row:
     tiebreaks: tuple[int, ...]  # in the rule's order
     rounds: tuple[RoundLine, ...]
     confirmed: bool  # every table the player sat at has ended and is confirmed (RULES.md 5.6)
+    unconfirmed: tuple[int, ...] = ()  # the rounds whose table of the player's has ended, not yet confirmed by all
 
     @property
     def place_text(self) -> str:
@@ -122,16 +123,19 @@ def standings(seats: int, players: Sequence[str], rounds: Sequence[Round]) -> St
     shared. A table still playing counts with its current totals (``provisional``) once its first deal is entered;
     who leads it counts as winning it. A table with no deal entered yet counts nothing (its players are playing), unless
     the director ended it: then it counts as it stands, 0 : 0. Players on one place are listed in the order of the
-    round-1 draw, then the event's."""
+    round-1 draw, then the event's. Each row says which rounds' tables of the player's have ended and wait for
+    their players' confirmations (RULES.md 5.6: ``unconfirmed``)."""
     draw_order = _draw_order(players, rounds)
     keyed: list[tuple[tuple[int, ...], Row]] = []
     for player in players:
         lines = tuple(_line(player, r) for r in rounds)
         figures = _two_player(player, rounds, lines) if seats == 2 else _spitzer(player, rounds, lines)
         confirmed = all(t.finished and t.confirmed for r in rounds for t in r.tables if player in t.players)
-        keyed.append((figures, Row(0, False, player, figures[0], figures[1:], lines, confirmed)))
+        unconfirmed = tuple(r.number for r in rounds for t in r.tables
+                            if player in t.players and t.finished and not t.confirmed)
+        keyed.append((figures, Row(0, False, player, figures[0], figures[1:], lines, confirmed, unconfirmed)))
     keyed.sort(key=lambda kr: (tuple(-x for x in kr[0]), draw_order[kr[1].player]))
-    rows = [Row(place, shared, row.player, row.score, row.tiebreaks, row.rounds, row.confirmed)
+    rows = [replace(row, place=place, shared=shared)
             for (place, shared), (_key, row) in zip(places([key for key, _ in keyed]), keyed, strict=True)]
     provisional = any(not t.finished for r in rounds for t in r.tables)
     return Standings(tuple(rows), provisional)

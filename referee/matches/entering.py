@@ -182,7 +182,8 @@ def _enter(db: Store, match_id: int, deal_input: Any, key: str | None, max_deals
     """``enter_deal``'s work, once it is this entry's turn."""
     digest = body_hash(deal_input) if key else None
     plan = plan_from_snapshot(db, match_id, deal_input, key, digest, max_deals, expected, scored)
-    deal = db.write_grouped((plan, store.acting_device.get()), _write_all) if plan is not None else None
+    deal = db.write_grouped((plan, store.acting_device.get(), store.acting_table.get()), _write_all) \
+        if plan is not None else None
     if isinstance(deal, KeyUsed):  # sent again (a retry, a double tap): the deal its key entered
         return _entered_before(db, match_id, deal, digest)
     if plan is None or deal is None:
@@ -217,16 +218,18 @@ def _entered_before(db: Store, match_id: int, used: KeyUsed | tuple[int, str | N
     return Entered(number, load(db, match_id), True)
 
 
-def _write_all(db: Store, items: list[tuple[Plan, str | None]]) -> list[dict[str, Any] | KeyUsed | None]:
+def _write_all(db: Store, items: list[tuple[Plan, str | None, int | None]]
+               ) -> list[dict[str, Any] | KeyUsed | None]:
     """The deals of several phones, in one transaction (``store.write_grouped``): each stored only if its match
     is still as its plan found it (a second deal for the same match in the same group is not: it is entered
-    again, alone). Each event says which phone entered the deal."""
+    again, alone). Each event says which phone entered the deal, and which table's link, if one did."""
     stored = []
-    for plan, device in items:
-        token = store.acting_device.set(device)
+    for plan, device, table in items:
+        token, table_token = store.acting_device.set(device), store.acting_table.set(table)
         try:
             stored.append(write_plan(db, plan, guarded=True))
         finally:
+            store.acting_table.reset(table_token)
             store.acting_device.reset(token)
     return stored
 

@@ -92,18 +92,19 @@ DETAIL_KINDS: dict[str, tuple[str, Any]] = {
     "redid": ("the id of the action it redid (a whole number, 1 or more)", _is_event_id),
     "by": ('"director" (a table of a club event its director ended or took up again)',
            lambda value, _players=None: value == "director"),
+    "table": ("the number of the table whose link (its phone) did it (a whole number, 1 or more)", _is_version),
 }
 # The keys each action's detail may hold: what the functions above write (``_add_event``), and nothing else. Every
 # one is optional: "device" only where a phone's cookie was known, "scores" since corrections recorded them.
 EVENT_DETAIL: dict[str, tuple[str, ...]] = {
-    "entered": ("device",),
-    "corrected": ("from_version", "restored_version", "changes", "scores", "device"),  # restore_version too
-    "voided": ("from_version", "device"),
-    "restored": ("from_version", "device"),
+    "entered": ("device", "table"),
+    "corrected": ("from_version", "restored_version", "changes", "scores", "device", "table"),  # restore_version too
+    "voided": ("from_version", "device", "table"),
+    "restored": ("from_version", "device", "table"),
     "ended": ("device",),
     "abandoned": ("device", "by"),
     "resumed": ("device", "by"),
-    "undone": ("undid", "from_version", "device"),
+    "undone": ("undid", "from_version", "device", "table"),
     "redone": ("redid", "device"),
 }
 
@@ -164,6 +165,13 @@ def describe_event(event: dict[str, Any], noun: str = "deal", device: str | None
         what = Line("event", "{what} by this phone", what=what) if by == device else Line(
             "event", "{what} by another phone", what=what)
     return what
+
+
+def done_by_table(event: Mapping[str, Any] | None, table: int) -> bool:
+    """Was ``event`` done by table ``table``'s link, and is it one a link may do (RULES.md 5.6: enter, correct, void,
+    restore its deals)? What a table's link may undo: its own last action, never the director's (an action without
+    the table's mark, or of a kind only the director does)."""
+    return event is not None and event.get("action") in DEAL_EVENTS and event_detail(event).get("table") == table
 
 
 def latest_event(db: Store, match_id: int) -> dict[str, Any] | None:

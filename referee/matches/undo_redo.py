@@ -14,6 +14,7 @@ from .match_log import (
     DEAL_EVENTS,
     add_event,
     describe_event,
+    done_by_table,
     get_event,
     last_undoable,
     latest_action_after,
@@ -62,10 +63,12 @@ def _out_of_turn(verb: str, wanted: dict[str, Any] | None, latest: dict[str, Any
                      else N_("Not redone: {what} cannot be redone now."), latest, what=what)
 
 
-def undo(db: Store, match_id: int, event_id: int, device: str | None = None) -> tuple[dict[str, Any], Match]:
+def undo(db: Store, match_id: int, event_id: int, device: str | None = None, table: int | None = None
+         ) -> tuple[dict[str, Any], Match]:
     """Undo exactly the action ``event_id``; refused (OutOfTurn, nothing changed) unless it is still the
     last action on the match, so a phone never undoes another phone's entry made a second earlier.
-    What the action changed is kept as a version, never deleted."""
+    What the action changed is kept as a version, never deleted. ``table``: a table's link asks (its number), which
+    undoes only its own last action (RULES.md 5.6: ``done_by_table``), never the director's (``not_table_s_action``)."""
     with db.immediate():
         match = load(db, match_id)
         event = last_undoable(db, match_id)
@@ -79,6 +82,10 @@ def undo(db: Store, match_id: int, event_id: int, device: str | None = None) -> 
             raise _out_of_turn("undo", wanted, event, db, match_id, match.game.deal_noun, device)
         action, number = event["action"], event["deal_number"]
         not_the_director_s(db, match_id, action)
+        if table is not None and not done_by_table(event, table):
+            raise Conflict("not_table_s_action", N_("Not undone: {what} was not done by table {table}'s phone: "
+                                                    "only the director can undo it."),
+                           what=describe_event(event, match.game.deal_noun, device), table=str(table))
         detail: dict[str, Any] = {"undid": event["id"]}
         if action in DEAL_EVENTS:
             deal = match.deal(number)

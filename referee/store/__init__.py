@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from .base import DEFAULT_MAX_DEALS, DEFAULT_MAX_EVENTS, EVENTS_PER_DEAL, _group_of, after_commit, now
 from .health import CannotStart, check_health, free_bytes, start_problem
 from .locks import LOCK_SUFFIX, WriteLock, close_write_lock, open_lock_file, write_lock
-from .match_log import TooManyActions, acting_device
+from .match_log import TooManyActions, acting_device, acting_table
 from .protocol import Store
 from .schema import MIGRATIONS
 from .sqlite import TooNew, close_idle
@@ -32,9 +32,10 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CannotStart", "DEFAULT_MAX_DEALS", "DEFAULT_MAX_EVENTS", "DatabaseError", "EVENTS_PER_DEAL", "LOCK_SUFFIX",
-    "MIGRATIONS", "Store", "TooManyActions", "TooNew", "WriteLock", "acting_device", "after_commit", "check_health",
-    "close_idle", "close_write_lock", "connect", "forget", "free_bytes", "kind_of", "lend", "now", "open_lock_file",
-    "outage_errors", "problem_of", "redact", "shown", "start_problem", "unreachable", "write_lock", "_group_of",
+    "MIGRATIONS", "Store", "TooManyActions", "TooNew", "WriteLock", "acting_device", "acting_table", "after_commit",
+    "check_health", "close_idle", "close_write_lock", "connect", "forget", "free_bytes", "kind_of", "lend", "now",
+    "open_lock_file", "outage_errors", "problem_of", "redact", "shown", "start_problem", "unreachable", "write_lock",
+    "_group_of",
 ]
 
 

@@ -14,6 +14,9 @@ from .base import SqlStore, now
 # Which phone is making the change (a hash of its long-lived device cookie), set by the web layer for
 # each request: every action records it, so Undo can say "entered by this phone" or "by another phone".
 acting_device: ContextVar[str | None] = ContextVar("acting_device", default=None)
+# Which table's link is making the change (its number), set by the web layer when a request acts as a table link (its
+# token as Bearer, or a phone its card opened): every action records it, so a link undoes only its own (RULES.md 5.6).
+acting_table: ContextVar[int | None] = ContextVar("acting_table", default=None)
 
 
 class TooManyActions(Exception):
@@ -47,8 +50,12 @@ class MatchLog(SqlStore):
         the count is part of the INSERT, so it costs no statement of its own."""
         detail = dict(detail or {})
         device = acting_device.get()
-        if device and at is None:  # an imported event keeps the detail it came with
-            detail.setdefault("device", device)
+        table = acting_table.get()
+        if at is None:  # an imported event keeps the detail it came with
+            if device:
+                detail.setdefault("device", device)
+            if table is not None:
+                detail.setdefault("table", table)
         limit = int(self.max_events)
         event_id = self._insert_returning(
             "INSERT INTO match_events (match_id, deal_number, action, at, detail, undone) SELECT ?, ?, ?, ?, ?, 0 "

@@ -180,9 +180,10 @@ def _action_id(body: Any) -> int:
 
 @bp.post("/matches/<int:match_id>/undo")
 def undo(match_id: int):
-    """Undo exactly the action named by id; 409 (nothing undone) when another action came after it."""
+    """Undo exactly the action named by id; 409 (nothing undone) when another action came after it, or (a table's
+    token) when it is not that table's own (RULES.md 5.6)."""
     db = get_db()
-    event, match = matches.undo(db, match_id, _action_id(_body()), store.acting_device.get())
+    event, match = matches.undo(db, match_id, _action_id(_body()), store.acting_device.get(), store.acting_table.get())
     done = {"id": event["id"], "action": event["action"], "deal": event["deal_number"], "at": event["at"]}
     return jsonify({"undone": done, "match": _match_json(db, match)})
 
@@ -539,6 +540,15 @@ def confirm_match(match_id: int):
     db = get_db()
     club.confirm(db, match_id, _body().get("player"))
     return jsonify(_match_json(db, matches.load(db, match_id)))
+
+
+@bp.post("/events/<int:event_id>/tables/<int:number>/confirm")
+def confirm_table(event_id: int, number: int):
+    """RULES.md 5.6: the director confirms table ``number``'s result for every player who has not (``{"round": r}``;
+    no body: the latest round's table) → 200 the table's confirmations; 409 ``match_not_over`` while it plays, 404 for
+    a table the round does not have."""
+    raw = _body() if request.get_data(cache=True).strip() else None
+    return jsonify(club.confirm_table(get_db(), event_id, number, club.read_round(raw)).to_json())
 
 
 # ---- ratings (issue 36) --------------------------------------------------------------------------------------------

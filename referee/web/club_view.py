@@ -31,6 +31,13 @@ def event_words(kind: str) -> dict[str, str]:
                                   "at it.")}
 
 
+def unconfirmed_mark(rounds: tuple[int, ...]) -> str:
+    """The mark beside a player in the standings while tables of theirs have ended and wait for their players'
+    confirmations (RULES.md 5.6): "* round 2 not confirmed", "* rounds 1, 3 not confirmed"."""
+    return ngettext("* round %(rounds)s not confirmed", "* rounds %(rounds)s not confirmed", len(rounds),
+                    rounds=gettext(", ").join(str(r) for r in rounds))
+
+
 def event_format(event: club.Event) -> str:
     """"3 rounds of 4 deals, seated by the standings" (RULES.md 5.3–5.4), in the reader's language."""
     rounds = int(event.row["rounds"])

@@ -27,7 +27,7 @@ from ..games.base import RuleError, Violation, whole_number
 from ..games.club import winners
 from ..matches import club, purse
 from ..matches.money import event_settlement
-from .club_view import clock_view, event_format, event_words, seating_list
+from .club_view import clock_view, event_format, event_words, seating_list, unconfirmed_mark
 from .common import capped, go, http_error
 from .db import get_db
 from .i18n import current_language, say
@@ -35,6 +35,7 @@ from .ratings import kept_ratings, table_chances
 
 bp = Blueprint("events", __name__)
 bp.add_app_template_global(event_words, "event_words")
+bp.add_app_template_global(unconfirmed_mark, "unconfirmed_mark")
 
 BOARD_REFRESH = 3  # seconds: the board shows a deal within this of its entry at any table
 
@@ -193,7 +194,15 @@ def _view(event_id: int) -> dict[str, Any]:
             "rounds_total": int(event.row["rounds"]), "settlement": event_settlement(event), "status": status,
             "winners": winners(standings) if status == "ended" else (), "format": event_format(event),
             "words": event_words(event.kind), "final": status == "ended", **_chances(event), **_purse(event),
-            "clock": clock_view(event.current.number, event.clock) if event.current else None}
+            "clock": clock_view(event.current.number, event.clock) if event.current else None,
+            "to_confirm": _to_confirm(event, status)}
+
+
+def _to_confirm(event: club.Event, status: str) -> list[club.EventTable]:
+    """The ended tables still waiting for their players' confirmations (RULES.md 5.6) that the round in play's list
+    does not show: the earlier rounds' (every round's, once the event is over), for the director to confirm."""
+    return [t for r in event.rounds for t in r.tables
+            if t.state == "unconfirmed" and (r is not event.current or status == "ended")]
 
 
 def _purse(event: club.Event) -> dict[str, Any]:
@@ -428,6 +437,16 @@ def resume_table(event_id: int, number: int):
     """The undo of End table early, while its round is the latest."""
     club.resume_table(get_db(), event_id, number)
     return _back(event_id, f"#table-{number}")
+
+
+@bp.post("/events/<int:event_id>/tables/<int:number>/confirm")
+def confirm_table(event_id: int, number: int):
+    """The director confirms a table's result for its players who have not (RULES.md 5.6), asked first on the page;
+    ``round``: the table's round (the latest when left out)."""
+    raw = request.form.get("round", "").strip()
+    club.confirm_table(get_db(), event_id, number, club.read_round({"round": whole_number(raw, 3) or raw} if raw
+                                                                   else None))
+    return _back(event_id, f"#table-{number}" if request.form.get("back") == "table" else "#h-round")
 
 
 @bp.post("/events/<int:event_id>/tables/<int:number>/revoke")

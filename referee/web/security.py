@@ -78,7 +78,7 @@ OPEN_PATHS = ("/static/", "/share/", "/t/", "/login", "/favicon", "/manifest.web
 # API actions that take no body: a POST without one (and without Content-Type) is accepted.
 BODYLESS = {"api.end_match", "api.abandon_match", "api.resume_match", "api.rematch", "api.restore_deal",
             "api.restore_version", "api.draw_round", "api.end_table", "api.revoke_table_link",
-            "api.renew_table_link", "api.resume_table"}
+            "api.renew_table_link", "api.resume_table", "api.confirm_table"}
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; "
     "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
@@ -366,13 +366,16 @@ def _bearer() -> str | None:
     return header[7:] if header.startswith("Bearer ") else None
 
 
-# What a table link's token may do, for its table's match in the round in play only (issues 24, 33): enter, correct and
-# void its deals, confirm it; and read its event's standings.
-TABLE_ENDPOINTS = frozenset({"api.add_deal", "api.correct_deal", "api.void_deal", "api.confirm_match"})
+# What a table link's token may do, for its table's match in the round in play only (issues 24, 33, 47; RULES.md 5.6):
+# enter, correct, void and restore its deals (a voided deal, or an earlier version), undo its own last action, confirm
+# it; and read its event's standings.
+TABLE_ENDPOINTS = frozenset({"api.add_deal", "api.correct_deal", "api.void_deal", "api.restore_deal",
+                             "api.restore_version", "api.undo", "api.confirm_match"})
 TABLE_API_LOOKS = frozenset({"api.standings"})  # GET, its own event's
 # ... and the pages a phone opened by a table link (``/t/<token>``) may use: these for the round in play's match, ...
 TABLE_PAGES = frozenset({"pages.match_page", "pages.live", "pages.new_deal", "pages.edit_deal", "pages.void_deal",
-                         "pages.deal_working", "events.confirm_match"})
+                         "pages.restore_deal", "pages.restore_version", "pages.undo", "pages.deal_working",
+                         "events.confirm_match"})
 TABLE_LOOKS = frozenset({"pages.match_page", "pages.live", "pages.deal_working", "sheets.match_sheet",
                          "sheets.match_sheet_pdf"})  # ... GET, any round's at its table,
 EVENT_LOOKS = frozenset({"events.board", "sheets.standings_pdf"})  # ... GET, its event's standings,
@@ -380,16 +383,19 @@ RULES_LOOKS = frozenset({"pages.rules_index", "pages.rules_page", "sheets.rules_
                          "sheets.columns_css"})  # ... and the rules (and how a sheet is set on a screen).
 
 
-# ... of which these enter, correct or void the table's deals: only while the table is open (RULES.md 5.6).
-DEAL_WRITES = frozenset({"api.add_deal", "api.correct_deal", "api.void_deal", "pages.new_deal", "pages.edit_deal",
-                         "pages.void_deal"})
+# ... of which these enter, correct, void or restore the table's deals, or undo: only while the table is open (RULES.md
+# 5.6), all alike.
+DEAL_WRITES = frozenset({"api.add_deal", "api.correct_deal", "api.void_deal", "api.restore_deal", "api.restore_version",
+                         "api.undo", "pages.new_deal", "pages.edit_deal", "pages.void_deal", "pages.restore_deal",
+                         "pages.restore_version", "pages.undo"})
 
 
 def table_may_write(link: club.TableLink, match_id: int) -> None:
     """May this table link (its token as Bearer, or the session of a phone it opened) change its table's deals now?
     The one place that decides it, for every way a table's phone writes (the API, the entry pages with or without
-    htmx, the outbox sending what was typed offline): only while the table is open (RULES.md 5.6, ``link_closed``);
-    else ``409 table_closed``, saying why and that the director still can. Confirming is not changing the deals."""
+    htmx, the outbox sending what was typed offline; restoring a deal and undoing as voiding): only while the table is
+    open (RULES.md 5.6, ``link_closed``); else ``409 table_closed``, saying why and that the director still can.
+    Confirming is not changing the deals."""
     if request.endpoint in DEAL_WRITES and request.method not in ("GET", "HEAD"):
         reason = club.link_closed(get_db(), match_id)
         if reason is not None:
@@ -441,10 +447,12 @@ def _table_link(is_api: bool):
         _after_sign_in(is_api)  # a cross-site or non-JSON write is refused as such first
         table_may_write(link, match_id)  # an earlier round's table: refused as closed
         if match_id == link.match_id:
+            store.acting_table.set(link.number)  # what it does is the table's own (its undo: RULES.md 5.6)
             return True
     if request.method == "GET" and request.endpoint in TABLE_API_LOOKS and view.get("event_id") == link.event_id:
         return True
-    message = gettext("A table link enters, corrects, voids and confirms its own table's deals only.")
+    message = gettext("A table link enters, corrects, voids, restores and confirms its own table's deals, and undoes "
+                      "its own last action, only.")
     return jsonify({"errors": [{"field": None, "code": "forbidden", "message": message}]}), 403
 
 
@@ -458,7 +466,10 @@ def _own_table_page(link: club.TableLink, match_id: int, is_api: bool) -> Any:
     if match_id == link.match_id or endpoint in DEAL_WRITES:
         _after_sign_in(is_api)
     table_may_write(link, match_id)  # an earlier round's table: refused as closed
-    return None if match_id == link.match_id else False
+    if match_id != link.match_id:
+        return False
+    store.acting_table.set(link.number)  # what it does is the table's own (its undo: RULES.md 5.6)
+    return None
 
 
 def _table_page(is_api: bool):
@@ -482,8 +493,9 @@ def _table_page(is_api: bool):
                 return None
             if endpoint == "pages.home":  # "Referee" at the top: this phone's table
                 return redirect(url_for("events.table_link", token=link.token))
-    raise Forbidden(gettext("This phone was opened by a table link: it enters, corrects, voids and confirms its own "
-                            "table's deals only (or the link was revoked, or its round is over)."))
+    raise Forbidden(gettext("This phone was opened by a table link: it enters, corrects, voids, restores and confirms "
+                            "its own table's deals, and undoes its own last action, only (or the link was revoked, or "
+                            "its round is over)."))
 
 
 def _bare_post() -> bool:
@@ -498,6 +510,7 @@ def _bare_post() -> bool:
 
 
 def _guard():
+    store.acting_table.set(None)  # set below when this request acts as a table's link (a thread serves many requests)
     if not host_allowed(request.host, current_app.config["_ALLOWED_HOSTS"]):
         log.warning("refused a request for host %r from %s", request.host[:100], _client())
         raise BadRequest(gettext(

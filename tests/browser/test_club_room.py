@@ -219,3 +219,40 @@ def test_the_director_s_page_follows_the_tables_and_keeps_an_open_question(brows
     director.locator("#table-2").get_by_text("not started").wait_for()
     assert director.evaluate("document.documentElement.scrollWidth") <= 390
     screenshot(director, "director-live")
+
+
+def thumb_tap(page, locator) -> None:
+    """A thumb's tap: the element's box read once, a pause, then a tap at its middle (no re-aiming)."""
+    locator.scroll_into_view_if_needed()
+    box = locator.bounding_box()
+    assert box is not None
+    page.wait_for_timeout(100)
+    page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+
+def test_a_table_phone_restores_its_voided_deal_and_undoes_it_with_a_thumb(browser, locked_server, page_problems):
+    """Issue 47, point 1: the phone's Restore on a voided deal answered 403; now, while the table is open, the tap
+    restores it (the deal counts again), and the phone's Undo takes its own last action back."""
+    base = locked_server
+    event = director_api(base, "/api/events", {"name": "Thursday", "game": "klaberjass", "players": players(4),
+                                               "rounds": 2, "round": "deals:2", "seed": 3})
+    table = director_api(base, f"/api/events/{event['id']}/rounds")["tables"][0]
+    dealer, elder = table["players"]
+    one_deal(base, table, 80, token=table["token"])
+    api(base, f"/api/matches/{table['match']}/deals/1", method="DELETE", token=table["token"])
+    phone = _context(browser, page_problems).new_page()
+    phone.goto(table["url"].replace("http://localhost", base))
+    phone.wait_for_url(re.compile(rf"/matches/{table['match']}$"))
+
+    def match() -> dict:
+        return api(base, f"/api/matches/{table['match']}", method="GET", token=PHRASE)
+
+    thumb_tap(phone, phone.get_by_role("button", name="Restore deal 1"))
+    phone.locator("#undo").get_by_text("deal 1 restored").wait_for()
+    assert match()["totals"] == {dealer: 66, elder: 90} and match()["deals"][0]["void"] is False
+    screenshot(phone, "table-phone-restored")
+    thumb_tap(phone, phone.locator("#undo"))
+    thumb_tap(phone, phone.locator("#undo-yes"))
+    phone.get_by_role("button", name="Restore deal 1").wait_for()
+    assert match()["totals"] == {dealer: 0, elder: 0} and match()["deals"][0]["void"] is True
+    assert phone.locator("#redo").count() == 0  # Redo is the director's

@@ -578,7 +578,7 @@ def test_the_japanese_pages_say_round_and_table_in_japanese(client):
     assert "順位" in text(client.get(f"/events/{made['id']}?lang=ja"))
 
 
-def test_the_standings_sheet_names_its_season_and_explains_only_the_marks_it_shows(client):
+def test_the_standings_sheet_names_its_season_and_marks_only_the_rounds_not_confirmed(client):
     from pypdf import PdfReader
 
     made = new_event(client, season="Winter 2026", rounds=1)
@@ -586,12 +586,12 @@ def test_the_standings_sheet_names_its_season_and_explains_only_the_marks_it_sho
     for t in tables:
         play_out(client, t)
     words = PdfReader(io.BytesIO(client.get(f"/events/{made['id']}/standings.pdf").data)).pages[0].extract_text()
-    assert "season Winter 2026" in words and "* not confirmed" in words and "Final standings" in words
+    assert "season Winter 2026" in words and "* round 1 not confirmed" in words and "Final standings" in words
     for t in tables:
         for p in t["players"]:
             client.post(f"/api/matches/{t['match']}/confirm", json={"player": p})
     words = PdfReader(io.BytesIO(client.get(f"/events/{made['id']}/standings.pdf").data)).pages[0].extract_text()
     assert "*" not in words and "not confirmed" not in words  # no mark: no footnote
     page = client.get(f"/events/{made['id']}").get_data(as_text=True)
-    assert "* not confirmed" not in text(page)
+    assert "not confirmed" not in text(page)
 

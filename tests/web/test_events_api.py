@@ -209,6 +209,8 @@ def test_a_table_token_enters_corrects_voids_and_confirms_its_own_match_and_noth
         ("get", f"/api/events/{event['id']}", None),
         ("post", f"/api/events/{event['id']}/rounds", None),
         ("post", f"/api/events/{event['id']}/tables/1/end", None),
+        ("post", f"/api/events/{event['id']}/tables/1/confirm", None),  # the director's, for the players
+        ("post", f"/api/matches/{mine['match']}/redo", {"action": 1}),  # Redo is the director's too
         ("post", f"/api/matches/{mine['match']}/end", None),
         ("post", "/api/matches", {"game": "klaberjass", "players": ["X", "Y"]}),
         ("get", "/api/export", None),
@@ -293,6 +295,8 @@ def test_the_director_s_actions_take_a_bare_post_as_curl_sends_it(app):
     assert plain.post(f"/api/events/{event['id']}/rounds").status_code == 201
     assert plain.post(f"/api/events/{event['id']}/tables/1/revoke").status_code == 200
     assert plain.post(f"/api/events/{event['id']}/tables/1/end").status_code == 200
+    confirmed = plain.post(f"/api/events/{event['id']}/tables/1/confirm")  # the table the director ended, for its
+    assert confirmed.status_code == 200 and confirmed.json["added"] == confirmed.json["players"]  # players
 
 
 def test_a_joker_judge_table_ranks_by_match_points_then_differences(client):
@@ -310,3 +314,86 @@ def test_a_joker_judge_table_ranks_by_match_points_then_differences(client):
     rows = client.get(f"/api/events/{event['id']}/standings").json["rows"]
     assert [(r["place"], r["player"], r["score"], r["tiebreaks"], r["rounds"][0]["result"]) for r in rows] == [
         (1, "Ben", 2, [120, 120], "win"), (2, "Ann", 0, [-120, 0], "loss")]
+
+
+# ---- the director confirms a table for its players (issue 47, point 8; RULES.md 5.6) ---------------------------------
+
+def _two_rounds_half_confirmed(client) -> tuple[dict, list[dict], list[dict], str]:
+    """Round 1 played out at both tables (Klaberjass, 2 deals each: 156 : 156, a draw everywhere), table 1 confirmed
+    by its players and table 2 not; round 2 drawn and the table of one of round 1's table 2 (``late``) played out, not
+    confirmed."""
+    from tests.web.test_club_room import play_out
+
+    event = new_event(client, rounds=2, round="deals:2", seed=7)
+    first = draw(client, event["id"])["tables"]
+    for t in first:
+        play_out(client, t)
+    for p in first[0]["players"]:
+        assert client.post(f"/api/matches/{first[0]['match']}/confirm", json={"player": p}).status_code == 200
+    second = draw(client, event["id"])["tables"]
+    late = first[1]["players"][0]
+    play_out(client, next(t for t in second if late in t["players"]))
+    return event, first, second, late
+
+
+def _unconfirmed(client, event_id: int) -> dict[str, list[int]]:
+    rows = client.get(f"/api/events/{event_id}/standings").json["rows"]
+    return {r["player"]: r["unconfirmed_rounds"] for r in rows}
+
+
+def test_the_standings_say_which_rounds_of_a_player_are_not_confirmed(client):
+    event, first, second, late = _two_rounds_half_confirmed(client)
+    waiting = next(t for t in second if late in t["players"])
+    other = next(t for t in second if late not in t["players"])
+    expected = {p: [] for p in FOUR}
+    for p in first[1]["players"]:
+        expected[p].append(1)  # round 1's table 2: ended, nobody confirmed
+    for p in waiting["players"]:
+        expected[p].append(2)  # ended in round 2, not confirmed; the other table of round 2 still plays: no mark
+    assert _unconfirmed(client, event["id"]) == expected
+    assert expected[late] == [1, 2] and all(expected[p] in ([], [1]) for p in other["players"])
+    rows = {r["player"]: r for r in client.get(f"/api/events/{event['id']}/standings").json["rows"]}
+    assert all(rows[p]["confirmed"] is False for p in FOUR)  # as before: every table ended and confirmed
+
+
+@pytest.mark.both_stores
+def test_the_director_confirms_a_table_for_its_players_in_one_call(client):
+    event, first, second, late = _two_rounds_half_confirmed(client)
+    eid = event["id"]
+    playing = next(t for t in second if late not in t["players"])
+    waiting = next(t for t in second if late in t["players"])
+    # a table still playing: refused, nothing stored
+    r = client.post(f"/api/events/{eid}/tables/{playing['table']}/confirm")
+    assert r.status_code == 409 and r.json["errors"][0]["code"] == "match_not_over"
+    assert client.get(f"/api/matches/{playing['match']}").json["confirmed"] == []
+    # no such table, no such round: 404; a body that is not one: 422, nothing stored
+    for path, body in ((f"/api/events/{eid}/tables/9/confirm", None), (f"/api/events/{eid}/tables/1/confirm",
+                                                                        {"round": 3}),
+                       (f"/api/events/{eid + 1}/tables/1/confirm", None)):
+        r = client.post(path, json=body) if body else client.post(path)
+        assert r.status_code == 404 and r.json["errors"][0]["code"] == "not_found", (path, body)
+    for body, code in (({"round": "one"}, "bad_round"), ({"round": 0}, "bad_round"), ({"round": True}, "bad_round"),
+                       ({"table": 2}, "unknown_field"), ([1], "bad_body")):
+        r = client.post(f"/api/events/{eid}/tables/2/confirm", json=body)
+        assert r.status_code == 422 and r.json["errors"][0]["code"] == code, body
+    assert _unconfirmed(client, eid)[late] == [1, 2]
+    # round 1's table 2, named by its round: every player confirmed at once
+    r = client.post(f"/api/events/{eid}/tables/2/confirm", json={"round": 1})
+    assert r.status_code == 200, r.json
+    players = first[1]["players"]
+    assert {k: r.json[k] for k in ("round", "table", "match", "players", "confirmed", "added")} == {
+        "round": 1, "table": 2, "match": first[1]["match"], "players": players, "confirmed": players,
+        "added": players}
+    assert sorted(r.json["confirmations"]) == sorted(players)
+    assert client.get(f"/api/matches/{first[1]['match']}").json["confirmed"] == players
+    assert _unconfirmed(client, eid)[late] == [2]
+    # the latest round's table (no body), one of whose players confirmed already: the other one is added
+    one = waiting["players"][1]
+    assert client.post(f"/api/matches/{waiting['match']}/confirm", json={"player": one}).status_code == 200
+    r = client.post(f"/api/events/{eid}/tables/{waiting['table']}/confirm")
+    assert r.status_code == 200 and r.json["round"] == 2 and r.json["added"] == [waiting["players"][0]]
+    assert r.json["confirmed"] == waiting["players"]
+    again = client.post(f"/api/events/{eid}/tables/{waiting['table']}/confirm")
+    assert again.status_code == 200 and again.json["added"] == [] and again.json["confirmations"] == \
+        r.json["confirmations"]  # nothing stored twice
+    assert _unconfirmed(client, eid) == {p: [] for p in FOUR}

@@ -78,7 +78,7 @@ def test_the_director_draws_plays_ends_and_reads_the_standings(client):
     assert page.count("ended by the director") == 4 and "Draw round 2" in page
     assert "provisional" not in page
     # the standings: the elder of table 1 won (2 match points, +30); the other tables, 0 : 0, are draws
-    assert re.search(rf"1 {elder} \* not confirmed 2 \+30 90", page)  # * and the words for screen readers
+    assert re.search(rf"1 {elder} \* round 1 not confirmed 2 \+30 90", page)  # the round whose table waits
     assert client.post(f"/events/{event_id}/tables/1/revoke").status_code == 303
     assert "table link revoked" in text(client.get(f"/events/{event_id}"))
 
@@ -263,3 +263,53 @@ def test_a_revoked_table_gets_a_new_link_and_its_card_alone(client):
     assert card.status_code == 200 and card.mimetype == "application/pdf"
     assert client.get(f"/events/{event_id}/rounds/1/cards.pdf?table=9").status_code == 404
     assert client.get(f"/events/{event_id}/rounds/1/cards.pdf?table=x").status_code == 404
+
+
+def test_the_marks_say_which_rounds_are_not_confirmed_and_the_director_confirms_a_table_in_one_tap(client):
+    """Issue 47, point 8: "* round 2 not confirmed" on the page, the board and the printed list, in every language;
+    the director's page confirms an ended table for its players (asked first, naming them), of any round."""
+    from pypdf import PdfReader
+
+    from tests.web.test_events_api import _two_rounds_half_confirmed
+
+    event, first, second, late = _two_rounds_half_confirmed(client)
+    eid = event["id"]
+    waiting = next(t for t in second if late in t["players"])
+    playing = next(t for t in second if late not in t["players"])
+
+    def pdf(lang: str = "en") -> str:
+        r = client.get(f"/events/{eid}/standings.pdf?lang={lang}")
+        return " ".join(PdfReader(__import__("io").BytesIO(r.data)).pages[0].extract_text().split())
+
+    page = text(client.get(f"/events/{eid}"))
+    assert f"{late} * rounds 1, 2 not confirmed" in page
+    assert f"{late} * rounds 1, 2 not confirmed" in text(client.get(f"/events/{eid}/board"))
+    assert f"{late} * rounds 1, 2 not confirmed" in pdf()
+    assert f"{late} * Runden 1, 2 nicht bestätigt" in text(client.get(f"/events/{eid}?lang=de")) and \
+        f"{late} * Runden 1, 2 nicht bestätigt" in pdf("de")
+    assert f"{late} * ラウンド 1、2 未確認" in text(client.get(f"/events/{eid}?lang=ja")) and \
+        f"{late} * ラウンド 1、2 未確認" in pdf("ja")
+    # asked first, naming the players: round 1's table 2 (listed apart) and round 2's ended table; not the one playing
+    a, b = first[1]["players"]
+    assert "Not confirmed yet" in page and "Round 1, table 2" in page
+    assert f"Confirm the result of round 1, table 2 for {a}, {b}? Do it once they have agreed it" in page
+    assert f"Confirm the result of round 2, table {waiting['table']} for {', '.join(waiting['players'])}?" in page
+    assert f"round 2, table {playing['table']} for" not in page
+    html_page = client.get(f"/events/{eid}?lang=en").get_data(as_text=True)
+    assert html_page.count('<details class="confirm"><summary class="button small" aria-label="Confirm for the '
+                           'players') == 2
+    r = client.post(f"/events/{eid}/tables/2/confirm", data={"round": "1", "back": "list"})
+    assert r.status_code == 303 and r.headers["Location"].endswith(f"/events/{eid}#h-round")
+    assert client.get(f"/api/matches/{first[1]['match']}").json["confirmed"] == [a, b]
+    page = text(client.get(f"/events/{eid}?lang=en"))
+    assert "Not confirmed yet" not in page and f"{late} * round 2 not confirmed" in page
+    assert f"{late} * round 2 not confirmed" in pdf() and f"{late} * Runde 2 nicht bestätigt" in pdf("de")
+    # a table still playing: the 409 page, nothing stored
+    refused = client.post(f"/events/{eid}/tables/{playing['table']}/confirm", data={"round": "2", "back": "table"})
+    assert refused.status_code == 409 and "is still being played" in text(refused)
+    assert client.get(f"/api/matches/{playing['match']}").json["confirmed"] == []
+    r = client.post(f"/events/{eid}/tables/{waiting['table']}/confirm", data={"round": "2", "back": "table"})
+    assert r.status_code == 303 and r.headers["Location"].endswith(f"#table-{waiting['table']}")
+    page = text(client.get(f"/events/{eid}?lang=en"))
+    assert "not confirmed" not in page and "Confirm the result" not in page
+    assert "not confirmed" not in pdf()

@@ -207,3 +207,111 @@ def test_on_the_real_server_a_table_s_token_stops_writing_when_its_table_closes(
         status, answer = _http(base, "PUT", f"/api/matches/{second['match']}/deals/1", second["token"],
                                deal(second, 90))
         assert (status, answer["errors"][0]["code"]) == (409, "table_closed")
+
+
+# ---- restore and undo from the table's phone (issue 47, point 1; RULES.md 5.6) ---------------------------------------
+
+def _match(evening: Evening) -> dict:
+    return evening.director.get(f"/api/matches/{evening.match}", headers=AUTH).json
+
+
+def _last_action(evening: Evening) -> dict:
+    return evening.director.get(f"/api/matches/{evening.match}/events", headers=AUTH).json["events"][-1]
+
+
+@pytest.mark.both_stores
+def test_while_the_table_is_open_its_phone_restores_a_voided_deal_and_undoes_its_own_last_action(locked):
+    evening = Evening(locked)
+    phone, bearer, match = evening.phone, evening.bearer, evening.match
+    dealer, elder = evening.table["players"]
+    assert phone.post(f"/api/matches/{match}/deals", json=deal(evening.table), headers=bearer).status_code == 201
+    assert phone.delete(f"/api/matches/{match}/deals/1", headers=bearer).status_code == 200
+    assert _match(evening)["totals"] == {dealer: 0, elder: 0}
+    # the token restores its voided deal: back in the totals (the elder 80 + 10 last trick = 90, the dealer 66)
+    r = phone.post(f"/api/matches/{match}/deals/1/restore", headers=bearer)
+    assert r.status_code == 200, r.json
+    assert r.json["deal"]["void"] is False and r.json["match"]["totals"] == {dealer: 66, elder: 90}
+    assert _last_action(evening)["action"] == "restored"
+    # the phone's page: its voided deal offers Restore, and the tap restores it
+    assert phone.post(f"/matches/{match}/deals/1/void").status_code == 303
+    page = phone.get(f"/matches/{match}").get_data(as_text=True)
+    assert f'action="/matches/{match}/deals/1/restore"' in page
+    assert phone.post(f"/matches/{match}/deals/1/restore").status_code == 303
+    assert _match(evening)["totals"] == {dealer: 66, elder: 90}
+    # Undo of the phone's own last action (the restore), offered on its page and done there: void again
+    page = phone.get(f"/matches/{match}").get_data(as_text=True)
+    assert 'id="undo-confirm"' in page and 'id="redo"' not in page
+    restored = _last_action(evening)
+    assert f'name="action" value="{restored["id"]}"' in page
+    assert phone.post(f"/matches/{match}/undo", data={"action": str(restored["id"])}).status_code == 303
+    assert _match(evening)["totals"] == {dealer: 0, elder: 0}
+    assert _match(evening)["deals"][0]["void"] is True
+    # ... and with the token: the undo of its void before it (the deal is counted again)
+    voided = _match(evening)["undo"]["action"]
+    r = phone.post(f"/api/matches/{match}/undo", json={"action": voided}, headers=bearer)
+    assert r.status_code == 200, r.json
+    assert r.json["undone"]["action"] == "voided" and r.json["match"]["totals"] == {dealer: 66, elder: 90}
+    assert 'id="redo"' not in phone.get(f"/matches/{match}").get_data(as_text=True)  # Redo is the director's
+
+
+@pytest.mark.both_stores
+def test_a_table_s_link_never_undoes_the_director_s_action(locked):
+    evening = Evening(locked)
+    phone, bearer, match = evening.phone, evening.bearer, evening.match
+    dealer, elder = evening.table["players"]
+    assert phone.post(f"/api/matches/{match}/deals", json=deal(evening.table), headers=bearer).status_code == 201
+    # the director corrects deal 1 (the elder 100 + 10, the dealer 46): the last action is the director's
+    fixed = evening.director.put(f"/api/matches/{match}/deals/1", json=deal(evening.table, 100), headers=AUTH)
+    assert fixed.status_code == 200 and fixed.json["match"]["totals"] == {dealer: 46, elder: 110}
+    corrected = _last_action(evening)
+    before = _match(evening)
+    assert 'id="undo-confirm"' not in phone.get(f"/matches/{match}").get_data(as_text=True)  # not offered
+    r = phone.post(f"/api/matches/{match}/undo", json={"action": corrected["id"]}, headers=bearer)
+    assert r.status_code == 409
+    assert r.json["errors"] == [{"field": None, "code": "not_table_s_action", "message":
+                                 "Not undone: deal 1 corrected was not done by table 1's phone: only the director "
+                                 "can undo it."}]
+    page = phone.post(f"/matches/{match}/undo?lang=de", data={"action": str(corrected["id"])})
+    assert page.status_code == 409 and "nur die Spielleitung kann es rückgängig machen" in text(page)
+    assert _match(evening) == before  # nothing changed
+    # nor an older action of the table's own, past the director's: only the last one is undone
+    entered = evening.director.get(f"/api/matches/{match}/events", headers=AUTH).json["events"][-2]
+    r = phone.post(f"/api/matches/{match}/undo", json={"action": entered["id"]}, headers=bearer)
+    assert r.status_code == 409 and r.json["errors"][0]["code"] == "not_last_action"
+    assert _match(evening) == before
+    # the director undoes it
+    r = evening.director.post(f"/api/matches/{match}/undo", json={"action": corrected["id"]}, headers=AUTH)
+    assert r.status_code == 200 and r.json["match"]["totals"] == {dealer: 66, elder: 90}
+
+
+@pytest.mark.parametrize("how", CLOSINGS)
+def test_restore_and_undo_from_the_table_are_refused_as_void_is_once_the_table_is_closed(locked, how):
+    evening = Evening(locked, rounds=1 if how == "event_over" else 2)
+    phone, bearer, match = evening.phone, evening.bearer, evening.match
+    assert phone.post(f"/api/matches/{match}/deals", json=deal(evening.table), headers=bearer).status_code == 201
+    assert phone.delete(f"/api/matches/{match}/deals/1", headers=bearer).status_code == 200
+    evening.close(how)  # deal 1 stays void; the table's match goes on from deal 2
+    before = _match(evening)
+    assert before["deals"][0]["void"] is True
+    last = before["undo"]["action"]
+    answers = {
+        "void": phone.delete(f"/api/matches/{match}/deals/2", headers=bearer),
+        "restore": phone.post(f"/api/matches/{match}/deals/1/restore", headers=bearer),
+        "restore a version": phone.post(f"/api/matches/{match}/deals/1/versions/1/restore", headers=bearer),
+        "undo": phone.post(f"/api/matches/{match}/undo", json={"action": last}, headers=bearer),
+    }
+    for name, r in answers.items():
+        assert r.status_code == 409, (name, r.json)
+        assert r.json["errors"][0]["code"] == "table_closed", name
+        assert r.json["errors"][0]["message"] == answers["void"].json["errors"][0]["message"], name
+    for path, data in ((f"/matches/{match}/deals/1/restore", None), (f"/matches/{match}/undo", {"action": str(last)}),
+                       (f"/matches/{match}/deals/1/versions/1/restore", None)):
+        r = phone.post(path, data=data)
+        assert r.status_code == 409 and "only the director can change it now" in text(r), path
+    assert _match(evening) == before  # nothing changed
+    shown = phone.get(f"/matches/{match}").get_data(as_text=True)
+    for offered in ("/deals/1/restore", "/versions/", "undo-confirm", 'id="redo"'):
+        assert offered not in shown, offered
+    # the director still may
+    r = evening.director.post(f"/api/matches/{match}/deals/1/restore", headers=AUTH)
+    assert r.status_code in (200, 409) and (r.status_code == 200 or r.json["errors"][0]["code"] == "deal_after_end")

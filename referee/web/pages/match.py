@@ -402,7 +402,9 @@ def resume_match(match_id: int):
 
 @bp.post("/matches/<int:match_id>/undo")
 def undo(match_id: int):
-    return _undo_or_redo(matches.undo, match_id)
+    """Undo; a table's phone undoes only its own last action (RULES.md 5.6: ``acting_table``)."""
+    table = store.acting_table.get()
+    return _undo_or_redo(lambda db, m, e, device: matches.undo(db, m, e, device, table), match_id)
 
 
 @bp.post("/matches/<int:match_id>/redo")
@@ -466,10 +468,13 @@ def _activity_page() -> tuple[bool, int | None]:
 
 def _undo_and_redo(db: Any, match_id: int, event_table: bool) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
     """What Undo and Redo would take back or bring back; at a table of an event, never its director's end or
-    taking up again (RULES.md 5.4: those are the director's, on the event's page); for a table's phone nothing (it
-    may not undo: the director does)."""
-    if event_table and table_phone():
-        return None, None
+    taking up again (RULES.md 5.4: those are the director's, on the event's page); for a table's phone, while its
+    table is open, Undo of its own last action only, and no Redo (RULES.md 5.6: the director's)."""
+    phone = table_phone() if event_table else None
+    if phone is not None:
+        undoable = matches.last_undoable(db, match_id)
+        mine = _closed_to_phone(match_id) is None and phone.match_id == match_id
+        return (undoable if mine and matches.done_by_table(undoable, phone.number) else None), None
     undoable, redoable = matches.last_undoable(db, match_id), matches.last_redoable(db, match_id)
     if event_table:
         undoable = None if undoable and undoable["action"] in DIRECTOR_ACTIONS else undoable
