@@ -2,7 +2,8 @@
 //  - The standings: as many rows as the screen holds, in as many columns as its width holds, a page at a time,
 //    each page held PAGE_MS (about 8 s: long enough to find one's name). Every row is on screen within about
 //    CYCLE_MS (30 s): where more pages than that would take are needed, the type is made smaller, down to
-//    MIN_PX (still readable from across a room), and only then are the pages held a little less.
+//    MIN_PX (still readable from across a room), and only then are the pages held a little less. The width comes
+//    first (issue 47): the type is made smaller, down to FEWEST_PAGES_FROM of it, where more columns save a page.
 //  - The tables (or, after a draw, who sits where): as many as fit beside the standings, turned on the same clock.
 //  - htmx asks for the board again every few seconds (hx-get on #board): after each swap the page shown is kept.
 //  - A narrow screen (a phone) is not paged: it scrolls, as any page.
@@ -12,6 +13,7 @@
   var CYCLE_MS = 30000;
   var MIN_PAGE_MS = 5000;
   var MIN_PX = 18;
+  var FEWEST_PAGES_FROM = 0.6;  // of the largest type: how much smaller it may be set to save pages (issue 47)
   var WIDE = "(min-width: 700px)";
   var state = { page: 0, shownAt: Date.now(), scale: 1, timer: null };  // scale: of the type, as last laid out
 
@@ -138,14 +140,15 @@
     }
     el.classList.add("paged");
     var budget = Math.floor(CYCLE_MS / PAGE_MS);
-    // The largest type that shows every row within CYCLE_MS with no column cut off; then, a little smaller type
-    // (down to 0.8 of it) where that saves a page. At MIN_PX, however many pages it takes, held shorter.
+    // Issue 47: the width is used before the pages — of the type sizes from the largest down to FEWEST_PAGES_FROM
+    // of it (never below MIN_PX), the one that shows every row in the fewest pages (more columns side by side), the
+    // largest of those; no column cut off. Where none fits within CYCLE_MS: at MIN_PX, held shorter.
     var scale = 1, best = null, tried;
     for (;;) {
       tried = attempt(el, scale);
       var fits = !tried.tooWide && tried.pages <= budget;
       if (fits && (!best || tried.pages < best.pages)) best = { scale: scale, pages: tried.pages };
-      if ((best && scale < best.scale * 0.8) || tried.px * 0.92 < MIN_PX) break;
+      if ((best && (best.pages === 1 || scale < FEWEST_PAGES_FROM)) || tried.px * 0.92 < MIN_PX) break;
       scale *= 0.92;
     }
     if (best && best.scale !== scale) tried = attempt(el, best.scale);

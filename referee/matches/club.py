@@ -150,6 +150,19 @@ class Event:
     def next_round(self) -> int:
         return len(self.rounds) + 1
 
+    def card_tables(self, spare: int = 0) -> tuple[int, ...]:
+        """The physical tables a card is printed for (issue 47): one for each table the players present can fill in
+        the game's table size (RULES.md 5.2: who does not fill one sits out), or the round in play's tables where it
+        has more, at least one; and ``spare`` more after them."""
+        filled = len(self.present(self.next_round)) // self.game.seats
+        current = self.current
+        playing = len(current.tables) if current is not None and not current.over else 0
+        return tuple(range(1, max(filled, playing, 1) + spare + 1))
+
+    def cards(self, spare: int = 0) -> tuple[int, ...]:
+        """Of ``card_tables``, those whose link works (a revoked one not yet replaced has no card to print)."""
+        return tuple(n for n in self.card_tables(spare) if n in self.links and not self.links[n].revoked)
+
     def as_played(self) -> list[club.Round]:
         """The rounds for the rules (``referee.games.club``)."""
         return [club.Round(r.number, r.seed, tuple(
@@ -600,6 +613,13 @@ def ensure_links(db: Store, event_id: int, tables: int) -> None:
     for number in range(1, tables + 1):
         if number not in have:
             db.insert_link(event_id, number, secrets.token_urlsafe(18), now)
+
+
+def spare_links(db: Store, event_id: int, spare: int) -> None:
+    """Links for ``spare`` spare cards after the tables the players present fill (issue 47: printed for a table
+    that may still be needed); a link once made stays, and the table of that number uses it when it is drawn."""
+    with db.immediate():
+        ensure_links(db, event_id, len(load_event(db, event_id).card_tables(spare)))
 
 
 def revoke_table_link(db: Store, event_id: int, table_number: int) -> None:

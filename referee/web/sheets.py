@@ -414,12 +414,16 @@ EVENT_SHEETS = {"seating": N_("Seating plan"), "cards": N_("Table cards"), "stan
                 "purse": N_("Entry fees: paid and owed")}
 
 
-def _event_sheet(event_id: int, kind: str, round_number: int | None, only: int | None = None) -> Response:
+def _event_sheet(event_id: int, kind: str, round_number: int | None, only: int | None = None, spare: int = 0,
+                 ) -> Response:
     """A printed list of an event, A4, in the reader's language: a round's seating plan (by table, and who sits
     where), the table cards (one a page, with the QR code of the table's link, which opens that table in every round
-    of the event: printed once; a round's cards also name its players), or the standings."""
+    of the event: printed once; a round's cards also name its players; the evening's, one a table the players
+    present fill, and ``spare`` more), or the standings."""
     db = get_db()
     try:
+        if spare:
+            club.spare_links(db, event_id, spare)  # a spare card's link is made when it is first printed
         event = club.load_event(db, event_id)
     except matches.NotFound as exc:
         abort(404, description=say(exc.line))
@@ -428,14 +432,7 @@ def _event_sheet(event_id: int, kind: str, round_number: int | None, only: int |
         if not 1 <= round_number <= len(event.rounds):
             abort(404, description=_("Round %(round)s has not been drawn.", round=round_number))
         event_round = event.rounds[round_number - 1]
-    cards: list[dict[str, Any]] = []
-    if kind == "cards":
-        seated = {t.number: t for t in event_round.tables} if event_round is not None else {}
-        numbers = sorted(seated) if event_round is not None else sorted(event.links)
-        cards = [{"number": n, "table": seated.get(n), "link": event.links[n]} for n in numbers
-                 if n in event.links and not event.links[n].revoked and only in (None, n)]
-        if only is not None and not cards:
-            abort(404, description=_("There is no working link of table %(table)s to print.", table=only))
+    cards = _cards(event, event_round, only, spare) if kind == "cards" else []
     origin = public_origin()
     paid = db.paid_players(event_id) if kind == "purse" else {}
     if kind == "purse" and event_purse(event) is None:
@@ -454,11 +451,25 @@ def _event_sheet(event_id: int, kind: str, round_number: int | None, only: int |
         return _pdf(html, sheet=True)
 
     name = (f"referee-event-{event_id}-{kind}" + (f"-round-{round_number}" if round_number else "")
-            + (f"-table-{only}" if only is not None else "") + ".pdf")
+            + (f"-table-{only}" if only is not None else "") + (f"-spare-{spare}" if spare else "") + ".pdf")
     state = club.event_state(db, event_id)  # the cash box's list changes with each tick as well
     state = f"{state}:{sorted(paid.items())}" if kind == "purse" else state
-    return _cached(("event", kind, event_id, round_number, only, _language(), origin), state,
+    return _cached(("event", kind, event_id, round_number, only, spare, _language(), origin), state,
                    render, "application/pdf", name, shows_match=False, pdf=True)
+
+
+def _cards(event: club.Event, event_round: club.EventRound | None, only: int | None, spare: int,
+           ) -> list[dict[str, Any]]:
+    """The cards to print: a round's tables, or the evening's (issue 47: one a table the players present fill, and
+    ``spare`` more), or ``only`` that table's (404 when it has no working link)."""
+    seated = {t.number: t for t in event_round.tables} if event_round is not None else {}
+    numbers = sorted(seated) if event_round is not None else \
+        sorted(event.links) if only is not None else list(event.cards(spare))
+    cards = [{"number": n, "table": seated.get(n), "link": event.links[n]} for n in numbers
+             if n in event.links and not event.links[n].revoked and only in (None, n)]
+    if only is not None and not cards:
+        abort(404, description=_("There is no working link of table %(table)s to print.", table=only))
+    return cards
 
 
 @bp.get("/events/<int:event_id>/rounds/<int:number>/seating.pdf")
@@ -473,11 +484,24 @@ def _only_table(round_number: int | None) -> int | None:
     return only
 
 
+SPARE_MOST = 9  # spare cards one print may add
+
+
+def _spare() -> int:
+    """``?spare=n``: n spare cards after the tables the players present fill (0 without); 422 for anything else."""
+    raw = request.args.get("spare")
+    spare = whole_number(raw if raw is not None else "0", 1)
+    if spare is None or not 0 <= spare <= SPARE_MOST:
+        abort(422, description=_("Spare cards: a whole number from 0 to %(most)s.", most=SPARE_MOST))
+    return spare
+
+
 @bp.get("/events/<int:event_id>/cards.pdf")
 def evening_cards_pdf(event_id: int):
-    """Every table's card for the whole event, one a page; ``?table=n`` table n's alone (printed again with a new
-    link)."""
-    return _event_sheet(event_id, "cards", None, _only_table(None))
+    """The event's table cards, one a page: a card for each table the players present fill (issue 47), ``?spare=n``
+    n more (a table that may still be needed; its link is made then, and stays); ``?table=n`` table n's alone
+    (printed again with a new link)."""
+    return _event_sheet(event_id, "cards", None, _only_table(None), _spare())
 
 
 @bp.get("/events/<int:event_id>/rounds/<int:number>/cards.pdf")

@@ -90,6 +90,55 @@ def test_every_player_s_row_is_on_the_board_within_30_s(browser, live_server, co
     screen.context.close()
 
 
+# What the board shows now: its standings rows and columns on screen, their right edge, the widest element's right edge,
+# and the seats whose "table 1, seat 3" is broken over two lines.
+BOARD_LAYOUT = """() => {
+  const shown = e => !e.hidden && !e.closest("[hidden]") && e.getClientRects().length;
+  const tables = [...document.querySelectorAll("table.standings")].filter(shown);
+  const rows = [...document.querySelectorAll("table.standings tbody tr")].filter(shown);
+  const over = [...document.querySelectorAll("#board *")].filter(e => shown(e)
+    && e.getBoundingClientRect().right > innerWidth + 1).map(e => e.tagName + "." + e.className);
+  const broken = [...document.querySelectorAll(".seat-list .seat-at")].filter(shown)
+    .filter(e => e.getClientRects().length > 1).map(e => e.textContent);
+  return {rows: rows.length, columns: tables.length, over, broken,
+          right: Math.max(0, ...tables.map(t => t.getBoundingClientRect().right))};
+}"""
+
+
+def test_the_board_uses_the_width_before_it_turns_pages(browser, live_server):
+    """Issue 47, point 10: 40 players' final standings at 1920×1080 stand in columns, all on one page; at 1366×768
+    more than one column before a page is turned (it was 14 rows, one column, 3 pages); no
+    element wider than the screen; the seats listed after a draw never break inside "table 10, seat 3"."""
+    names = players(40)
+    event = api(live_server, "/api/events", {"name": "Club night of 40", "game": "klaberjass", "players": names,
+                                            "rounds": 1, "round": "deals:2", "seed": 3})
+    spitzer = api(live_server, "/api/events", {"name": "Spitzer night", "game": "spitzer", "players": names,
+                                              "rounds": 2, "round_minutes": 45})
+    api(live_server, f"/api/events/{spitzer['id']}/rounds")
+    drawn = api(live_server, f"/api/events/{event['id']}/rounds")
+    for i, table in enumerate(drawn["tables"]):
+        one_deal(live_server, table, 60 + (i * 7) % 70)
+        one_deal(live_server, {**table, "players": table["players"][::-1]}, 60 + (i * 3) % 50)
+    assert api(live_server, f"/api/events/{event['id']}", method="GET")["status"] == "ended"
+    screen = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
+    for (width, height), language in (((1920, 1080), "de"), ((1366, 768), "de"), ((1280, 720), "ja")):
+        screen.set_viewport_size({"width": width, "height": height})
+        screen.goto(f"{live_server}/events/{event['id']}/board?lang={language}")
+        screen.locator("#board.paged table.standings tbody tr").first.wait_for()
+        shown = screen.evaluate(BOARD_LAYOUT)
+        assert not shown["over"], (width, shown)
+        if width == 1920:
+            assert shown["rows"] == 40 and shown["columns"] >= 2, shown  # one page: no page to turn
+        else:
+            assert shown["columns"] >= 2 and shown["rows"] >= 20, (width, shown)
+        screenshot(screen, f"board-columns-{language}-{width}")
+        screen.goto(f"{live_server}/events/{spitzer['id']}/board?lang=de")
+        screen.locator(".seat-list .seat-at").first.wait_for()
+        shown = screen.evaluate(BOARD_LAYOUT)
+        assert not shown["broken"] and not shown["over"], (width, shown)
+    screen.context.close()
+
+
 def test_the_board_names_the_winner_once_the_evening_is_over(browser, live_server):
     event = api(live_server, "/api/events", {"name": "Final night", "game": "klaberjass", "players": players(4),
                                             "rounds": 1, "round": "deals:2", "seed": 3})

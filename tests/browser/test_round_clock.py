@@ -64,6 +64,60 @@ def test_the_clock_on_a_tables_phone_and_on_the_board(phone):
         screenshot(phone, f"clock-board-{language}-1920")
 
 
+FIRST_DEAL = {  # the first deal of a table ``t``, by the API
+    "spitzer": lambda t: {"contract": "normal", "declarers": t["players"][:2], "points": 70, "tricks": 5},
+    "klaberjass": lambda t: {"upcard": "hearts", "calls": ["take"], "last_trick": t["players"][1],
+                             "points": {t["players"][1]: 80, t["players"][0]: 60}},
+    "joker-judge": lambda t: {"bids": {t["players"][0]: 2, t["players"][1]: 1}, "tricks": [
+        {"cards": {t["players"][0]: "K", t["players"][1]: "J"}, "judge": None},
+        {"cards": {t["players"][0]: "Q", t["players"][1]: "J"}, "judge": None}]},
+}
+# The game's first question on the table's page: Spitzer's contracts, Klaberjass's upcard, Joker Judge's Enter.
+FIRST_QUESTION = {"spitzer": ".quick-start .button", "klaberjass": ".quick-start .button", "joker-judge": "#enter-deal"}
+BOTTOMS = """(selector) => [...document.querySelectorAll(selector)].map(e => e.getBoundingClientRect().bottom)"""
+
+
+def test_a_tables_first_question_is_on_the_phones_first_screen_with_the_clock_running(phone):
+    """Issue 47, point 7: at 390×844, with the round clock running, the confirmation text and the table shown, every
+    button of the game's first question ends within the first 844 px — before the table's first deal (the clock
+    big) and after it (the clock on one line) — in English, German and Japanese; the last one, tapped where it is,
+    opens the entry form."""
+    phone.set_viewport_size({"width": 390, "height": 844})
+    director = phone.context.browser.new_context()  # the director's API, apart from the phone's table session
+    api = director.request
+    for game, players in (("spitzer", FOUR), ("klaberjass", FOUR[:2]), ("joker-judge", FOUR[:2])):
+        made = api.post(phone.base + "/api/events", data={"name": "Vereinsabend am Donnerstag", "game": game,
+                                                          "players": players, "round_minutes": 45}).json()
+        table = api.post(f"{phone.base}/api/events/{made['id']}/rounds").json()["tables"][0]
+        for entered in (False, True):
+            if entered:
+                assert api.post(f"{phone.base}/api/matches/{table['match']}/deals",
+                                data=FIRST_DEAL[game](table)).status == 201
+            for language in ("en", "de", "ja"):
+                phone.goto(f"{phone.base}/t/{table['token']}?lang={language}")
+                phone.locator("#table-clock time").wait_for()
+                foot = phone.locator("#club-table-foot").inner_text()
+                assert language != "en" or "Once the match has ended, each player confirms the result here." in foot
+                bottoms = phone.evaluate(BOTTOMS, FIRST_QUESTION[game])
+                assert bottoms and max(bottoms) <= 844, (game, entered, language, bottoms)
+                clock = phone.locator("#table-clock").bounding_box()
+                label = phone.locator("#table-clock .clock-label").bounding_box()
+                time = phone.locator("#table-clock time").bounding_box()
+                assert clock is not None and label is not None and time is not None
+                if entered:  # compact: the label beside the time, one line
+                    assert clock["height"] <= 60 and label["y"] < time["y"] + time["height"], (game, language, clock)
+                else:
+                    assert clock["height"] >= 90 and label["y"] + label["height"] <= time["y"] + 4, (game, clock)
+                fits(phone, 390)
+                screenshot(phone, f"first-question-{game}-{'entered' if entered else 'fresh'}-{language}-390")
+        last = phone.locator(FIRST_QUESTION[game]).last.bounding_box()
+        assert last is not None
+        phone.wait_for_timeout(100)
+        phone.touchscreen.tap(last["x"] + last["width"] / 2, last["y"] + last["height"] / 2)
+        phone.wait_for_url(re.compile(rf"/matches/{table['match']}/deals/new"))
+    director.close()
+
+
 def test_at_0_the_phone_says_last_deal_without_a_reload(phone, monkeypatch):
     """The page counts to 0 by itself and says "Last deal" (the words in German and Japanese are checked on the
     server's page: tests/web/test_round_clock.py)."""

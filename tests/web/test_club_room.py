@@ -282,6 +282,69 @@ def test_before_round_1_a_table_link_waits_for_the_draw(client):
     assert cards.status_code == 200 and cards.mimetype == "application/pdf"
 
 
+# ---- a card a physical table (issue 47, point 5) ---------------------------------------------------------------
+
+THIRTEEN = ["Ann", "Ben", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal", "Ida", "Jan", "Kai", "Lea", "Max"]
+
+
+def card_tables(client, url: str) -> list[str]:
+    """The table each page of a cards PDF is for ("Table 3"), page by page."""
+    from tests.test_sheets import pdf_of
+
+    return [re.search(r"Table [0-9]+", " ".join((page.extract_text() or "").split())).group(0)
+            for page in pdf_of(client.get(url)).pages]
+
+
+@pytest.mark.both_stores
+def test_a_card_for_each_table_the_players_present_fill_and_a_spare_when_asked(client):
+    """13 Spitzer players fill 3 tables of 4 (one sits out); after one left and one arrived, still 3 — not the 4
+    links the join made room for. ``?spare=1`` adds one card, with the link the 4th table uses once drawn."""
+    made = new_event(client, game="spitzer", players=THIRTEEN, round="deals:4")
+    cards = f"/events/{made['id']}/cards.pdf"
+    client.post(f"/api/events/{made['id']}/players/leave", json={"name": "Max"})
+    client.post(f"/api/events/{made['id']}/players", json={"name": "Ned"})
+    links = {link["table"]: link["token"] for link in event(client, made["id"])["links"]}
+    assert sorted(links) == [1, 2, 3, 4]  # links stay as made: a card once printed keeps working
+    page = text(client.get(f"/events/{made['id']}"))
+    assert "The 3 table cards (PDF)" in page and "With a spare card: 4 cards (PDF)" in page
+    assert card_tables(client, cards) == ["Table 1", "Table 2", "Table 3"]
+    assert card_tables(client, cards + "?spare=1") == ["Table 1", "Table 2", "Table 3", "Table 4"]
+    assert card_tables(client, cards + "?table=4") == ["Table 4"]  # a card of its own still prints
+    drawn = draw(client, made["id"])
+    assert len(drawn["tables"]) == 3 and len(drawn["byes"]) == 1
+    assert card_tables(client, cards) == ["Table 1", "Table 2", "Table 3"]
+    assert {link["table"]: link["token"] for link in event(client, made["id"])["links"]} == links
+
+
+@pytest.mark.both_stores
+def test_klaberjass_cards_for_odd_numbers_the_spare_link_made_once_and_the_tables_in_play(client):
+    made = new_event(client, players=["Ann", "Ben", "Cid", "Dee", "Eve"])  # 2 tables, one sits out
+    cards = f"/events/{made['id']}/cards.pdf"
+    assert [link["table"] for link in made["links"]] == [1, 2]
+    assert "The 2 table cards (PDF)" in text(client.get(f"/events/{made['id']}"))
+    assert card_tables(client, cards) == ["Table 1", "Table 2"]
+    assert card_tables(client, cards + "?spare=1") == ["Table 1", "Table 2", "Table 3"]
+    spare = {link["table"]: link["token"] for link in event(client, made["id"])["links"]}
+    assert sorted(spare) == [1, 2, 3]  # the spare card's link, made when it was printed
+    card_tables(client, cards + "?spare=1")
+    assert {link["table"]: link["token"] for link in event(client, made["id"])["links"]} == spare  # and kept
+    assert card_tables(client, cards + "?spare=2") == ["Table 1", "Table 2", "Table 3", "Table 4"]
+    client.post(f"/api/events/{made['id']}/players", json={"name": "Fay"})  # 6: three tables
+    drawn = draw(client, made["id"])
+    assert [t["token"] for t in drawn["tables"]] == [spare[1], spare[2], spare[3]]  # the spare card, now table 3
+    for name in drawn["tables"][2]["players"]:  # two leave while their table plays: 4 are drawn next
+        client.post(f"/api/events/{made['id']}/players/leave", json={"name": name})
+    assert card_tables(client, cards) == ["Table 1", "Table 2", "Table 3"]  # table 3 still plays this round
+    for t in drawn["tables"]:
+        play_out(client, t)
+    assert card_tables(client, cards) == ["Table 1", "Table 2"]
+    before = event(client, made["id"])["links"]
+    for bad in ("x", "-1", "10", "1.5", ""):
+        refused = client.get(f"{cards}?spare={bad}")
+        assert refused.status_code == 422 and "Spare cards: a whole number from 0 to 9." in text(refused), bad
+    assert event(client, made["id"])["links"] == before  # nothing made
+
+
 # ---- the address the links are built on -------------------------------------------------------------------------
 
 @pytest.mark.parametrize("config, host, expected, stays", [
