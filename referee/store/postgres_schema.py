@@ -261,6 +261,11 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         'ALTER TABLE event_rounds ADD COLUMN clock_paused_seconds INTEGER NOT NULL DEFAULT 0',
         'ALTER TABLE event_rounds ADD COLUMN clock_paused_at TEXT',
     ),
+    (  # 14: what each player paid (issue 47), as in schema.py
+        'ALTER TABLE event_players ADD COLUMN paid_amount TEXT',
+        """UPDATE event_players SET paid_amount = (SELECT e.entry_fee FROM events e WHERE e.id = event_players.event_id)
+            WHERE paid IS NOT NULL""",
+    ),
 )
 
 # After the migrations: every change of a match's version is announced to the processes listening (``Listener``),

@@ -275,4 +275,13 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE event_rounds ADD COLUMN clock_paused_seconds INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE event_rounds ADD COLUMN clock_paused_at TEXT;
     """,
+    # 14: what each player paid (issue 47): the amount put in the cash box ("5.00 EUR") beside when it was recorded,
+    # so that a fee changed afterwards leaves the player owing the difference (or to be given it back). A fee ticked
+    # as paid before meant "paid the fee that was set then"; the fee's history was not kept, so it reads as the event's
+    # fee now (NULL where the event has no fee now: paid in full, whatever fee is set later)
+    """
+    ALTER TABLE event_players ADD COLUMN paid_amount TEXT;
+    UPDATE event_players SET paid_amount = (SELECT e.entry_fee FROM events e WHERE e.id = event_players.event_id)
+        WHERE paid IS NOT NULL;
+    """,
 )
