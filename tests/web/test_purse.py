@@ -136,6 +136,13 @@ def test_a_fee_changed_after_ann_paid_leaves_her_owing_the_difference_or_gives_s
     ok(client.patch(f"/api/events/{eid}", json={"entry_fee": "10.00 EUR"}))
     raised = ok(client.get(f"/api/events/{eid}/purse"))
     assert (raised["pot"], raised["collected"], raised["paid"], raised["give_back"]) == ("80.00", "7.50", [], [])
+    from tests.test_sheets import pdf_of, text_of
+
+    sheet = text_of(pdf_of(client.get(f"/events/{eid}/purse.pdf")))  # not the list kept before the fee changed
+    assert "Ann owes €5.00 more ☐ €5.00" in sheet and "Ben owes €7.50 more ☐ €2.50" in sheet
+    assert "In the box: €7.50 · Paid: 0 of 8 · owed: €72.50" in sheet
+    page = client.get(f"/events/{eid}").get_data(as_text=True)
+    assert "In the box: €7.50" in page and "owes €5.00 more" in page and 'aria-pressed="mixed"' in page
     assert raised["owed"] == EIGHT and raised["owing"][:2] == [{"player": "Ann", "paid": "5.00", "amount": "5.00"},
                                                                {"player": "Ben", "paid": "2.50", "amount": "7.50"}]
     ok(client.patch(f"/api/events/{eid}", json={"entry_fee": "3.00 EUR"}))
@@ -143,6 +150,8 @@ def test_a_fee_changed_after_ann_paid_leaves_her_owing_the_difference_or_gives_s
     assert (lowered["collected"], lowered["paid"]) == ("7.50", ["Ann"])
     assert lowered["give_back"] == [{"player": "Ann", "paid": "5.00", "amount": "2.00"}]
     assert lowered["owing"][0] == {"player": "Ben", "paid": "2.50", "amount": "0.50"}
+    sheet = text_of(pdf_of(client.get(f"/events/{eid}/purse.pdf")))
+    assert "Ann ✓ gets €2.00 back ☐ €5.00" in sheet and "to give back: €2.00" in sheet
     ok(client.post(f"/api/events/{eid}/players/Ann/paid", json={"paid": True}))  # 2.00 given back: 3.00 in full
     settled = ok(client.get(f"/api/events/{eid}/purse"))
     assert (settled["collected"], settled["paid"], settled["give_back"]) == ("5.50", ["Ann"], [])
@@ -562,8 +571,8 @@ def test_an_amount_that_reads_two_ways_is_refused_beside_its_field_and_kept(clie
     assert answer.status_code == 422
     page = answer.get_data(as_text=True)
     assert said in page and f'value="{typed}"' in page
-    at = page.index(said)
-    assert page.rfind(f'name="{field}"', 0, at) > page.rfind('name="', 0, page.rfind(f'name="{field}"', 0, at) - 1)
+    at, message = page.index(f'name="{field}"'), page.index(said)
+    assert at < message < page.index('name="', at + 1)  # beside its field: before the next field
     assert client.get("/api/events/1").status_code == 404  # nothing stored
     if lang == "de":  # the director's Edit form refuses it beside the field too, and changes nothing
         eid = ok(client.post("/api/events", json={"name": "E", "game": "klaberjass", "players": ["Ann", "Ben"],
