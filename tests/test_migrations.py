@@ -379,3 +379,35 @@ def test_a_migration_that_fails_leaves_the_file_as_it_was(tmp_path, reference):
     with pytest.raises(sqlite3.OperationalError):
         open_app(path)
     assert snapshot(path) == before
+
+
+def test_migration_14_reads_a_fee_ticked_as_paid_as_the_fee_set_then(tmp_path):
+    """Schema 14 (issue 47) keeps what each player paid. A fee ticked as paid before it meant "paid the fee that was
+    set then"; the fee's history was not kept, so it becomes the event's fee at the migration — and a fee raised after
+    it leaves the player owing the difference. Where the event has no fee any more, the amount stays unknown (NULL)
+    and reads as the fee in full, as the tick did."""
+    path = tmp_path / "old.sqlite"
+    client = open_app(path).test_client()
+    made = client.post("/api/events", json={"name": "E", "game": "klaberjass", "players": ["Ann", "Ben", "Cid", "Dee"],
+                                            "entry_fee": "5.00 EUR"})
+    assert made.status_code == 201
+    for name in ("Ann", "Cid"):
+        assert client.post(f"/api/events/1/players/{name}/paid", json={"paid": True}).status_code == 200
+    conn = sql(path)  # back to schema 13: a tick without an amount; another event whose fee was taken off after
+    conn.execute("INSERT INTO events (name, date, game, options, rounds, round_length, seating, seed, created, uid) "
+                 "SELECT name, date, game, options, rounds, round_length, seating, seed, created, 'b' FROM events")
+    conn.execute("INSERT INTO event_players (event_id, position, name, joined_round, paid) VALUES "
+                 "(2, 0, 'Ann', 1, '2026-12-04T18:50:00+00:00'), (2, 1, 'Ben', 1, NULL)")
+    conn.execute("ALTER TABLE event_players DROP COLUMN paid_amount")
+    conn.execute("PRAGMA user_version = 13")
+    conn.close()
+    client = open_app(path).test_client()
+    rows = sql(path).execute("SELECT event_id, name, paid_amount FROM event_players ORDER BY event_id, position")
+    assert [tuple(r) for r in rows] == [(1, "Ann", "5.00 EUR"), (1, "Ben", None), (1, "Cid", "5.00 EUR"),
+                                        (1, "Dee", None), (2, "Ann", None), (2, "Ben", None)]
+    assert client.patch("/api/events/1", json={"entry_fee": "10.00 EUR"}).status_code == 200
+    purse = client.get("/api/events/1/purse").json
+    assert purse["collected"] == "10.00" and purse["owing"][0] == {"player": "Ann", "paid": "5.00", "amount": "5.00"}
+    assert client.patch("/api/events/2", json={"entry_fee": "4.00 EUR"}).status_code == 200
+    later = client.get("/api/events/2/purse").json  # the tick without an amount: the fee in full, whatever it is
+    assert (later["collected"], later["paid"], later["owed"]) == ("4.00", ["Ann"], ["Ben"])

@@ -150,7 +150,8 @@ def test_an_evening_moves_to_another_referee_as_it_was_played(app, client, eveni
                               "tariff", "seed", "created", "kind", "avoid", "first_round", "show_chances",
                               "entry_fee", "prizes", "booby", "round_minutes", "players", "drawn"]
     assert (exported["tariff"], exported["options"]["tariff"], exported["season"]) == ("0.05 EUR", "0.05 EUR", SEASON)
-    assert exported["players"][-1] == {"name": "Fay", "joined_round": 2, "left_round": None, "paid": None}
+    assert exported["players"][-1] == {"name": "Fay", "joined_round": 2, "left_round": None, "paid": None,
+                                         "paid_amount": None}
     assert [len(r["tables"]) for r in exported["drawn"]] == [2, 3]
     assert list(exported["drawn"][0]) == ["round", "seed", "drawn", "byes", "tables", "clock"]
     assert list(exported["drawn"][0]["tables"][0]) == ["table", "match", "ended_by_director", "revoked"]

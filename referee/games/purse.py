@@ -139,3 +139,74 @@ def purse(fee: Fee, entered: int, prizes: Sequence[float], booby: bool,
                 paid.append(Prize(place, len(players) > 1, player, amount))
     club = prize_money - (sum(p.amount for p in paid) if rows else sum(by_place))
     return Purse(fee, entered, pot, boobies, prize_money, tuple(paid), club, tuple(by_place))
+
+
+# ---- the cash box: what each player paid, and what is still owed or to be given back (issue 47) --------------------
+
+PAID = re.compile(r"([0-9]{1,9}(?:\.[0-9]{1,6})?)")  # an amount as the API writes money: "5.00", "500"
+
+
+def parse_paid(raw: object, fee: Fee) -> int:
+    """What a player put in the box, ``raw`` written as the API writes money ("5.00"; "500" for JPY) in the fee's
+    currency: above zero, no finer than the currency's minor unit, at most ``MAX_FEE``; in minor units. Raises
+    BadFee."""
+    found = PAID.fullmatch(raw) if isinstance(raw, str) else None
+    if found is None:
+        raise BadFee(raw)
+    amount = Decimal(found[1])
+    minor = amount.scaleb(fee.digits)
+    if not 0 < amount <= MAX_FEE or minor != minor.to_integral_value():
+        raise BadFee(raw)
+    return int(minor)
+
+
+@dataclass(frozen=True)
+class Due:
+    """A player at the cash box: ``paid`` (minor units in the box) and ``owes`` — the fee less what was paid: above
+    zero still owed (nothing paid, part of it, or the fee went up since), below zero to be given back (the fee went
+    down since), zero settled."""
+
+    player: str
+    paid: int
+    owes: int
+
+
+@dataclass(frozen=True)
+class CashBox:
+    """What is in the box (``collected``: the sum paid, not the pot) and each player's due, in the event's order."""
+
+    fee: Fee
+    dues: tuple[Due, ...]
+
+    @property
+    def collected(self) -> int:
+        return sum(due.paid for due in self.dues)
+
+    @property
+    def owing(self) -> tuple[Due, ...]:
+        return tuple(due for due in self.dues if due.owes > 0)
+
+    @property
+    def give_back(self) -> tuple[Due, ...]:
+        return tuple(due for due in self.dues if due.owes < 0)
+
+    @property
+    def settled(self) -> tuple[str, ...]:
+        """Who has paid the fee in full (or more: then they are given the rest back, ``give_back``)."""
+        return tuple(due.player for due in self.dues if due.owes <= 0)
+
+    @property
+    def owed(self) -> int:
+        """The money still to come in: what the players who owe still owe, together."""
+        return sum(due.owes for due in self.owing)
+
+    @property
+    def to_give_back(self) -> int:
+        return -sum(due.owes for due in self.give_back)
+
+
+def cash_box(fee: Fee, players: Sequence[str], paid: dict[str, int]) -> CashBox:
+    """The cash box of ``players`` at ``fee``, ``paid`` each player's money in the box (minor units; a player not in it
+    has paid nothing). A fee changed after someone paid leaves them owing the difference, or to be given it back: 5.00
+    paid, the fee now 10.00 → owes 5.00; the fee now 3.00 → 2.00 back."""
+    return CashBox(fee, tuple(Due(player, paid.get(player, 0), fee.minor - paid.get(player, 0)) for player in players))

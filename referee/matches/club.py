@@ -333,24 +333,27 @@ def create_event(db: Store, raw: Any, also: Sequence[Violation] = ()) -> int:
 
 # ---- the director fixes the evening ------------------------------------------------------------------------------
 
-def update_event(db: Store, event_id: int, raw: Any) -> None:
+def update_event(db: Store, event_id: int, raw: Any, also: Sequence[Violation] = ()) -> None:
     """PATCH an event: its name, date, season, tariff (every table's too), number of rounds (never below the rounds
     drawn), kind, seating (from the next round on) and pairs kept apart; raises InvalidEvent with every problem at
-    once, and changes nothing then."""
+    once (``also``: those the caller found itself, such as a form's amount that reads two ways), and changes nothing
+    then."""
     if not isinstance(raw, Mapping):
         raise InvalidEvent([Violation.of("not_an_object", None, "Send a JSON object of the fields to change.")])
     with db.immediate():
         event = load_event(db, event_id)
-        problems: list[Violation] = [Violation.of("not_editable", key, "{field!r} cannot be changed once the event is "
-                                                  "made.", field=key) if key in EVENT_FIELDS else
-                                     Violation.of("unknown_field", key, "Unknown field {field!r}.", field=key)
-                                     for key in sorted(set(raw) - set(EDITABLE))]
+        problems: list[Violation] = [*also, *(
+            Violation.of("not_editable", key, "{field!r} cannot be changed once the event is made.", field=key)
+            if key in EVENT_FIELDS else Violation.of("unknown_field", key, "Unknown field {field!r}.", field=key)
+            for key in sorted(set(raw) - set(EDITABLE)))]
         changes = _edits(event, raw, problems)
         clock = _clock_followed(event, changes, problems)
         if not problems and {"entry_fee", "prizes", "booby"} & set(changes):
             fee_problems(changes.get("entry_fee", event.row["entry_fee"]),
                          jsontext.parse(changes["prizes"]) if "prizes" in changes else event.row["prizes"],
                          bool(changes.get("booby", event.row["booby"])), problems)
+        if not problems and changes.get("entry_fee") is not None:
+            _fee_currency_problems(db, event_id, changes["entry_fee"], problems)
         if problems:
             raise InvalidEvent(problems)
         if "tariff" in changes:
@@ -396,6 +399,20 @@ def _edits(event: Event, raw: Mapping[str, Any], problems: list[Violation]) -> d
         "round_minutes": lambda value: read_round_minutes(value, problems),
     }
     return {key: read(raw[key]) for key, read in readers.items() if key in raw}
+
+
+def _fee_currency_problems(db: Store, event_id: int, entry_fee: str, problems: list[Violation]) -> None:
+    """The money in the cash box is in the fee's currency: a new fee in another one is refused while anyone's payment
+    is recorded (it could not be compared with it): ``paid_in_other_currency``."""
+    currency = entry_fee.rsplit(" ", 1)[-1]
+    other = {name: amount.rsplit(" ", 1)[-1] for name, (_when, amount) in db.paid_players(event_id).items()
+             if amount is not None and amount.rsplit(" ", 1)[-1] != currency}
+    if other:
+        players = sorted(other)
+        problems.append(Violation.of(
+            "paid_in_other_currency", "entry_fee", "Payments in {currency} are recorded ({players}): the entry fee "
+            "stays in {currency} until they are set back to owed.", players=players,
+            currency=other[players[0]]))
 
 
 def _first_round_edit(event: Event, value: Any, problems: list[Violation]) -> str:

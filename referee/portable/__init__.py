@@ -33,7 +33,7 @@ from .base import (
     VERSIONS,
     InvalidImport,
 )
-from .csvfiles import CSV_HEADER, CSV_SEATS, deals_csv, deals_csv_text, standings_csv
+from .csvfiles import CSV_HEADER, CSV_SEATS, CsvWords, deals_csv, deals_csv_text, standings_csv
 from .export import CHUNK, export_archive, export_match, export_text, started
 from .importing import ImportReport, import_data
 from .validation import OPTIONS_BEFORE
@@ -52,6 +52,7 @@ __all__ = [
     "VERSION",
     "VERSIONS",
     "BackupReport",
+    "CsvWords",
     "DamagedDatabase",
     "ImportReport",
     "InvalidImport",

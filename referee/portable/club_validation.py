@@ -12,6 +12,7 @@ from ..games.base import BaseGame, InvalidOptions, UnknownGame, Violation
 from ..games.clock import RoundClock, parse_utc
 from ..games.clock import problems as clock_problems
 from ..games.money import BadTariff, parse_tariff
+from ..games.purse import BadFee, parse_fee
 from ..games.season import LEAGUE_POINTS
 from ..matches import club, event_fields
 from ..matches.names import duplicate_names, name_problems
@@ -59,7 +60,7 @@ class _IncomingEvent:
     entry_fee: str | None = None
     prizes: list[Any] = field(default_factory=list)
     booby: bool = False
-    paid: dict[str, str] = field(default_factory=dict)  # when each player's entry fee was ticked as paid
+    paid: dict[str, tuple[str, str | None]] = field(default_factory=dict)  # when each player paid, and how much
     round_minutes: int | None = None  # the round clock's minutes (issue 37)
 
 
@@ -125,7 +126,7 @@ def _read_club_event(raw: Any, i: int, problems: _Problems) -> _IncomingEvent | 
     kind, avoid = _club_kind_and_avoid(raw, players, label, where, problems)
     first_round, show_chances = _club_first_round_and_chances(raw, label, where, problems)
     entry_fee, prizes, booby = _club_purse(raw, label, where, problems)
-    paid = _club_paid(values, players, label, where, problems)
+    paid = _club_paid(values, players, entry_fee, label, where, problems)
     round_minutes = _club_round_minutes(raw, label, where, problems)
     if len(problems) > before:
         return None
@@ -222,18 +223,33 @@ def _club_clock(raw: dict[str, Any], said: str, at: str, problems: _Problems) ->
     return {"minutes": minutes, "started": started, "paused_at": paused_at, **numbers}
 
 
-def _club_paid(values: dict[str, Any], players: list[tuple[str, int, int | None]], label: str, where: str,
-               problems: _Problems) -> dict[str, str]:
-    """When each player's fee was ticked as paid ("paid": a date and time, or null: owed; a file written before it
-    existed has none)."""
-    paid: dict[str, str] = {}
+def _club_paid(values: dict[str, Any], players: list[tuple[str, int, int | None]], entry_fee: str | None, label: str,
+               where: str, problems: _Problems) -> dict[str, tuple[str, str | None]]:
+    """When each player paid ("paid": a date and time, or null: nothing paid) and what ("paid_amount": "5.00 EUR", in
+    the fee's currency). A file written before amounts were kept has none: the player paid the fee the file sets (the
+    fee set then, as far as anyone knows), and one written before "paid" existed has neither."""
+    paid: dict[str, tuple[str, str | None]] = {}
     known = {name for name, _joined, _left in players}
+    fee = parse_fee(entry_fee) if entry_fee is not None else None
     for k, item in enumerate(values["players"] or ()):
         if isinstance(item, dict) and item.get("paid") is not None and isinstance(item.get("name"), str):
-            when = problems.need(item, "paid", _STAMP, _CLUB, f"{label}, player {k + 1}", f"{where}.players.{k}")
+            who, at = f"{label}, player {k + 1}", f"{where}.players.{k}"
+            when = problems.need(item, "paid", _STAMP, _CLUB, who, at)
+            amount = item.get("paid_amount", entry_fee)
+            if amount is not None:
+                try:
+                    money = parse_fee(amount)
+                    if fee is not None and money.currency != fee.currency:
+                        raise BadFee(amount)
+                    amount = str(money)
+                except BadFee:
+                    problems.append(Violation(_CLUB, f'{who}: "paid_amount" must be an amount above zero in the entry '
+                                              f"fee's currency, e.g. \"5.00 EUR\", not {_show(amount)}.",
+                                              f"{at}.paid_amount"))
+                    continue
             name = matches.clean_name(item["name"])
             if when is not None and name in known:
-                paid[name] = when
+                paid[name] = (when, amount)
     return paid
 
 

@@ -126,8 +126,8 @@ def _event_document(db: Store, event_id: int, unreadable_ids: set[int]) -> dict[
     tables, each naming its match by uid — never its link's token."""
     (uid, name, date, game, options, rounds, round_length, seating, season, tariff, seed, created, kind,
      avoid, first_round, show_chances, entry_fee, prizes, booby, round_minutes) = db.exported_event_fields(event_id)  # type: ignore[misc]  # None (no such event): it is unreadable
-    players = [{"name": player, "joined_round": joined, "left_round": left, "paid": paid}
-               for player, joined, left, paid in db.exported_event_players(event_id)]
+    players = [{"name": player, "joined_round": joined, "left_round": left, "paid": paid, "paid_amount": amount}
+               for player, joined, left, paid, amount in db.exported_event_players(event_id)]
     revoked_links = db.revoked_event_tables(event_id)  # tables whose every link is revoked
     latest = db.latest_event_round(event_id)
     tables: dict[int, list[dict[str, Any]]] = {}

@@ -92,8 +92,8 @@ def _write_event(db: Store, e: _IncomingEvent) -> int:
                                jsontext.dumps(e.avoid), e.first_round, e.show_chances, e.entry_fee,
                                jsontext.dumps(e.prizes), e.booby, e.round_minutes)
     db.import_event_players(event_id, e.players)
-    for name, when in e.paid.items():
-        db.set_player_paid(event_id, name, when)
+    for name, (when, amount) in e.paid.items():
+        db.set_player_paid(event_id, name, when, amount)
     for r in e.drawn:
         db.import_event_round(event_id, r["number"], r["seed"], jsontext.dumps(r["byes"]), r["drawn"])
         if r.get("clock"):

@@ -109,14 +109,18 @@ class ClubRows(SqlStore):
         self._run("INSERT INTO event_players (event_id, position, name, joined_round) VALUES (?, ?, ?, ?)",
                   [event_id, position, name, joined_round])
 
-    def paid_players(self, event_id: int) -> dict[str, str]:
-        """When each player whose entry fee the director ticked as paid was ticked (the others owe it)."""
-        return {row[0]: row[1] for row in self._run(
-            "SELECT name, paid FROM event_players WHERE event_id = ? AND paid IS NOT NULL", [event_id]).fetchall()}
+    def paid_players(self, event_id: int) -> dict[str, tuple[str, str | None]]:
+        """What each player who has paid put in the box: (when it was recorded, the amount as "5.00 EUR"); the amount
+        is None for a fee ticked as paid before amounts were kept, with no fee set then (it reads as the fee in full).
+        The others have paid nothing."""
+        return {row[0]: (row[1], row[2]) for row in self._run(
+            "SELECT name, paid, paid_amount FROM event_players WHERE event_id = ? AND paid IS NOT NULL",
+            [event_id]).fetchall()}
 
-    def set_player_paid(self, event_id: int, name: str, when: str | None) -> None:
-        """A player's entry fee paid (``when``: now) or owed again (None)."""
-        self._run("UPDATE event_players SET paid = ? WHERE event_id = ? AND name = ?", [when, event_id, name])
+    def set_player_paid(self, event_id: int, name: str, when: str | None, amount: str | None = None) -> None:
+        """What a player put in the box (``when``: now; ``amount``: "5.00 EUR"), or nothing again (None, None)."""
+        self._run("UPDATE event_players SET paid = ?, paid_amount = ? WHERE event_id = ? AND name = ?",
+                  [when, amount if when is not None else None, event_id, name])
 
     def set_player_left(self, event_id: int, name: str, left_round: int | None) -> None:
         """The round a player left from (None: they came back, or never left)."""

@@ -44,10 +44,12 @@ class PortableRows(SqlStore):
             "kind, avoid, first_round, show_chances, entry_fee, prizes, booby, round_minutes FROM events WHERE id = ?",
             [event_id])
 
-    def exported_event_players(self, event_id: int) -> list[tuple[str, int, int | None, str | None]]:
-        """An event's players in the order they joined: (name, joined_round, left_round, when their fee was paid)."""
+    def exported_event_players(self, event_id: int) -> list[tuple[str, int, int | None, str | None, str | None]]:
+        """An event's players in the order they joined: (name, joined_round, left_round, when their fee was paid,
+        what they paid: "5.00 EUR")."""
         return [tuple(row) for row in self._run(
-            "SELECT name, joined_round, left_round, paid FROM event_players WHERE event_id = ? ORDER BY position",
+            "SELECT name, joined_round, left_round, paid, paid_amount FROM event_players WHERE event_id = ? "
+            "ORDER BY position",
             [event_id]).fetchall()]
 
     def revoked_event_tables(self, event_id: int) -> dict[int, str]:

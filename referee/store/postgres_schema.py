@@ -261,9 +261,13 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         'ALTER TABLE event_rounds ADD COLUMN clock_paused_seconds INTEGER NOT NULL DEFAULT 0',
         'ALTER TABLE event_rounds ADD COLUMN clock_paused_at TEXT',
     ),
-    # 14: the round clock's seconds paused (issue 47) may pass 2**31 (a clock paused since 1950, imported, run again)
+    # 14 (issue 47): what each player paid, as in schema.py; the round clock's seconds paused may pass 2**31 (a clock
+    # paused since 1950, imported, run again)
     (
         'ALTER TABLE event_rounds ALTER COLUMN clock_paused_seconds TYPE BIGINT',
+        'ALTER TABLE event_players ADD COLUMN paid_amount TEXT',
+        """UPDATE event_players SET paid_amount = (SELECT e.entry_fee FROM events e WHERE e.id = event_players.event_id)
+            WHERE paid IS NOT NULL""",
     ),
 )
 

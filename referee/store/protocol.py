@@ -271,12 +271,15 @@ class ClubStore(Protocol):
     def add_event_player(self, event_id: int, position: int, name: str, joined_round: int) -> None:
         ...
 
-    def paid_players(self, event_id: int) -> dict[str, str]:
-        """When each player whose entry fee the director ticked as paid was ticked (the others owe it)."""
+    def paid_players(self, event_id: int) -> dict[str, tuple[str, str | None]]:
+        """What each player who has paid put in the box: (when it was recorded, the amount as "5.00 EUR"); the amount
+        is None for a fee ticked as paid before amounts were kept, with no fee set then (it reads as the fee in
+        full). The others have paid nothing.
+        """
         ...
 
-    def set_player_paid(self, event_id: int, name: str, when: str | None) -> None:
-        """A player's entry fee paid (``when``: now) or owed again (None)."""
+    def set_player_paid(self, event_id: int, name: str, when: str | None, amount: str | None=None) -> None:
+        """What a player put in the box (``when``: now; ``amount``: "5.00 EUR"), or nothing again (None, None)."""
         ...
 
     def set_player_left(self, event_id: int, name: str, left_round: int | None) -> None:
@@ -469,8 +472,10 @@ class PortableStore(Protocol):
         """
         ...
 
-    def exported_event_players(self, event_id: int) -> list[tuple[str, int, int | None, str | None]]:
-        """An event's players in the order they joined: (name, joined_round, left_round, when their fee was paid)."""
+    def exported_event_players(self, event_id: int) -> list[tuple[str, int, int | None, str | None, str | None]]:
+        """An event's players in the order they joined: (name, joined_round, left_round, when their fee was paid,
+        what they paid: "5.00 EUR").
+        """
         ...
 
     def revoked_event_tables(self, event_id: int) -> dict[int, str]:

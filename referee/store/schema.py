@@ -275,9 +275,15 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE event_rounds ADD COLUMN clock_paused_seconds INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE event_rounds ADD COLUMN clock_paused_at TEXT;
     """,
-    # 14: the round clock's seconds paused (issue 47) may pass 2**31 (a clock paused since 1950, imported): SQLite's
-    # INTEGER holds 64 bits already, so nothing changes here (PostgreSQL's column becomes a BIGINT)
+    # 14 (issue 47): what each player paid — the amount put in the cash box ("5.00 EUR") beside when it was
+    # recorded, so that a fee changed afterwards leaves the player owing the difference (or to be given it back). A
+    # fee ticked as paid before meant "paid the fee that was set then"; the fee's history was not kept, so it reads as
+    # the event's fee now (NULL where the event has no fee now: paid in full, whatever fee is set later). The round
+    # clock's seconds paused may pass 2**31 (a clock paused since 1950, imported): SQLite's INTEGER holds 64 bits
+    # already (PostgreSQL's column becomes a BIGINT).
     """
-    -- nothing: clock_paused_seconds is a 64-bit INTEGER in SQLite
+    ALTER TABLE event_players ADD COLUMN paid_amount TEXT;
+    UPDATE event_players SET paid_amount = (SELECT e.entry_fee FROM events e WHERE e.id = event_players.event_id)
+        WHERE paid IS NOT NULL;
     """,
 )

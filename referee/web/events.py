@@ -12,7 +12,6 @@ thread, as a stream would.
 
 from __future__ import annotations
 
-import re
 import threading
 import time
 from typing import Any
@@ -30,7 +29,7 @@ from ..matches.money import event_settlement
 from .club_view import clock_view, event_format, event_words, seating_list, unconfirmed_mark
 from .common import capped, go, http_error
 from .db import get_db
-from .i18n import current_language, say
+from .i18n import current_language, say, typed_money, typed_prizes
 from .ratings import kept_ratings, table_chances
 
 bp = Blueprint("events", __name__)
@@ -161,15 +160,14 @@ def create_event():
     body: dict[str, Any] = {
         "name": form.get("name", ""), "date": form.get("date", ""), "game": form.get("game", ""), "players": players,
         "rounds": rounds if rounds is not None else form.get("rounds", ""), "round": length,
-        "seating": form.get("seating", "standings"), "season": form.get("season", ""), "tariff": form.get("tariff", ""),
+        "seating": form.get("seating", "standings"), "season": form.get("season", ""),
         "kind": form.get("kind", "club_evening"), "avoid": avoid_lines(form.get("avoid", "")),
         "first_round": form.get("first_round", "random"), "show_chances": form.get("show_chances", "1") == "1",
-        "entry_fee": form.get("entry_fee", ""), "prizes": prize_list(form.get("prizes", "")),
         "booby": form.get("booby", "0") == "1", "round_minutes": minutes_field(form.get("round_minutes", "")),
     }
     if form.get("seed", "").strip():
         body["seed"] = seed if seed is not None else form.get("seed")
-    problems: list[Violation] = []
+    problems: list[Violation] = money_fields(form, body)
     if not by_deals and form.get("deals", "").strip():  # a contradiction: said beside the field, never guessed
         problems.append(Violation.of("round_contradiction", "round", "A number of deals is given, but a round is "
                                      "one whole match: choose “a number of deals”, or clear the number."))
@@ -206,19 +204,29 @@ def _to_confirm(event: club.Event, status: str) -> list[club.EventTable]:
 
 
 def _purse(event: club.Event) -> dict[str, Any]:
-    """The evening's purse by the standings now and who has paid (issue 37); None without an entry fee."""
+    """The evening's purse by the standings now and the cash box: what each player paid and still owes, or is to be
+    given back (issues 37, 47); None without an entry fee."""
     found = purse.event_purse(event)
-    return {"purse": found, "paid": get_db().paid_players(event.id) if found is not None else {}}
+    box = purse.event_cash_box(get_db(), event) if found is not None else None
+    return {"purse": found, "box": box, "dues": {due.player: due for due in box.dues} if box is not None else {}}
 
 
-def prize_list(text: str) -> Any:
-    """The prizes as the forms take them, "50, 30, 20" (commas or spaces between): a list of numbers, or the text
-    as typed when it is not one (refused beside the field)."""
-    parts = [part for part in re.split(r"[,;\s]+", text.strip()) if part]
-    try:
-        return [int(part) if part.isdigit() else float(part) for part in parts]
-    except ValueError:
-        return text
+def money_fields(form: Any, body: dict[str, Any]) -> list[Violation]:
+    """The entry fee, the tariff and the prizes as the page's language writes them ("5,00 EUR", "12,5; 30" on a German
+    page: issue 47), put in ``body`` as the API takes them; what cannot be read so is refused beside its field (the
+    problems returned) and goes on as "nothing", so that the service still finds the other fields' problems and
+    never stores a value read the wrong way."""
+    problems = []
+    for field in ("entry_fee", "tariff"):
+        body[field], problem = typed_money(form.get(field, ""), field)
+        if problem is not None:
+            problems.append(problem)
+            body[field] = None
+    body["prizes"], problem = typed_prizes(form.get("prizes", ""))
+    if problem is not None:
+        problems.append(problem)
+        body["prizes"] = []
+    return problems
 
 
 def _chances(event: club.Event) -> dict[str, Any]:
@@ -482,16 +490,17 @@ def edit_event(event_id: int):
     pairs kept apart, the chances shown; every problem beside its field, the input kept (422), nothing changed."""
     form = request.form
     rounds = whole_number(form.get("rounds", ""), 3)
-    body = {"name": form.get("name", ""), "date": form.get("date", ""), "season": form.get("season", ""),
-            "tariff": form.get("tariff", ""), "rounds": rounds if rounds is not None else form.get("rounds", ""),
-            "kind": form.get("kind", "club_evening"), "seating": form.get("seating", "standings"),
-            "avoid": avoid_lines(form.get("avoid", "")), "show_chances": form.get("show_chances", "1") == "1",
-            "entry_fee": form.get("entry_fee", ""), "prizes": prize_list(form.get("prizes", "")),
-            "booby": form.get("booby", "0") == "1", "round_minutes": minutes_field(form.get("round_minutes", ""))}
+    body: dict[str, Any] = {
+        "name": form.get("name", ""), "date": form.get("date", ""), "season": form.get("season", ""),
+        "rounds": rounds if rounds is not None else form.get("rounds", ""),
+        "kind": form.get("kind", "club_evening"), "seating": form.get("seating", "standings"),
+        "avoid": avoid_lines(form.get("avoid", "")), "show_chances": form.get("show_chances", "1") == "1",
+        "booby": form.get("booby", "0") == "1", "round_minutes": minutes_field(form.get("round_minutes", ""))}
     if "first_round" in form:  # offered until round 1 is drawn
         body["first_round"] = form["first_round"]
+    problems = money_fields(form, body)
     try:
-        club.update_event(get_db(), event_id, body)
+        club.update_event(get_db(), event_id, body, also=problems)
     except RuleError as exc:
         return _page(event_id, 422, edit_errors=_grouped(list(exc.violations)), edit_values=dict(form))
     return _back(event_id)

@@ -20,6 +20,7 @@ reads as the English text the rules wrote, unchanged.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable, Iterable
 from datetime import datetime
 from decimal import Decimal
@@ -33,11 +34,14 @@ from babel import Locale
 from babel.dates import format_date, format_datetime, format_time
 from babel.lists import format_list
 from babel.numbers import (
+    NumberFormatError,
     format_currency,
     format_decimal,
     get_currency_precision,
+    get_decimal_symbol,
     get_group_symbol,
     get_minus_sign_symbol,
+    parse_decimal,
 )
 from flask import Flask, Response, current_app, has_request_context, request
 from flask_babel import Babel, get_locale, get_translations, gettext, ngettext, pgettext
@@ -324,6 +328,96 @@ def _whole_numbers(code: str) -> Callable[[int], str] | None:
     return grouped if all(grouped(v) == format_decimal(v, locale=locale) for v in sample) else None
 
 
+# ---- money typed into a form ("5,00 EUR" on a German page) ------------------------------------------------------
+
+TYPED_MONEY = re.compile(r"\s*(\S+)\s+([A-Za-z]{3})\s*")
+_CODES = {"entry_fee": "bad_entry_fee", "tariff": "bad_tariff"}
+
+
+def typed_money(text: str, field: str) -> tuple[str, Violation | None]:
+    """An amount and a currency typed into a form field (the entry fee, a tariff: issue 47), read as the page's
+    language writes numbers (Babel's ``parse_decimal``, strict) and given to the service as the API writes money
+    ("5,00 EUR" on a German page → "5.00 EUR"; "5.00 EUR", the API's own way, is taken on every page where it cannot
+    be a grouped number). A thousands separator, a decimal comma on a page whose numbers have a decimal point, or a
+    value that reads two ways ("5.000 EUR" on a German page: five, or five thousand?) is refused beside the field
+    (``field``'s usual code, a sentence saying how to write it). Anything else is given on as typed: the service says
+    what is wrong with it."""
+    found = TYPED_MONEY.fullmatch(text or "")
+    if found is None:
+        return text, None
+    amount, code = found[1], found[2].upper()
+    locale = _locale()
+    decimal, group = get_decimal_symbol(locale), get_group_symbol(locale)
+    refused = _CODES.get(field, "bad_money")
+    if decimal == "," and re.fullmatch(r"[1-9][0-9]{0,2}\.[0-9]{3}", amount):
+        return text, Violation.of(refused, field, "{raw!r} can be read two ways: write {one!r} or {other!r} (a decimal "
+                                  "comma, no thousands separator).", raw=text, one=f"{amount.replace('.', ',')} {code}",
+                                  other=f"{amount.replace('.', '')} {code}")
+    if re.fullmatch(r"[0-9]+(\.[0-9]+)?", amount):
+        return text, None  # the API's own way ("5.00", "0.05")
+    try:
+        value: Decimal | None = parse_decimal(amount, locale=locale, strict=True)
+    except NumberFormatError:
+        value = None
+    if value is not None and group not in amount:
+        return f"{format(value, 'f')} {code}", None  # "5,00" on a German page
+    if value is not None:
+        return text, Violation.of(refused, field, "Write the amount without a thousands separator, e.g. {example!r}, "
+                                  "not {raw!r}.", raw=text,
+                                  example=f"{format(value, 'f').replace('.', decimal)} {code}")
+    if decimal == "." and re.fullmatch(r"[0-9]+,[0-9]+", amount):
+        return text, Violation.of(refused, field, "Write the amount with a decimal point, e.g. {example!r}, not "
+                                  "{raw!r}.", raw=text, example=f"{amount.replace(',', '.')} {code}")
+    if decimal == "," and "." in amount:
+        return text, Violation.of(refused, field, "Write the amount with a decimal comma and no thousands separator, "
+                                  "e.g. {example!r}, not {raw!r}.", raw=text, example=f"5,00 {code}")
+    return text, None
+
+
+def typed_prizes(text: str) -> tuple[Any, Violation | None]:
+    """The prizes as the forms take them, percentages by place with commas or spaces between ("50, 30, 20"), on a page
+    whose numbers have a decimal comma also "12,5; 30; 20" (issue 47): a list of numbers, or the text as typed when
+    it is not one (the service refuses it beside the field). There a comma between two numbers with no space ("50,30")
+    reads two ways — a list, or 50.3 % — and is refused beside the field, said how to write it."""
+    text = (text or "").strip()
+    if get_decimal_symbol(_locale()) == ",":
+        if ";" in text:
+            parts = [part for part in re.split(r"[;\s]+", text) if part]
+        else:
+            parts = []
+            for part in (part for part in re.split(r",\s+|\s+", text) if part):
+                if re.fullmatch(r"[0-9]+,[0-9]+", part):
+                    return text, Violation.of("bad_prizes", "prizes", "{raw!r} can be read two ways: separate the "
+                                              "prizes with a space or a semicolon (50 30 20, or 12,5; 30), not a comma "
+                                              "alone.", raw=text)
+                parts.extend(piece for piece in part.split(",") if piece)
+    else:
+        parts = [part for part in re.split(r"[,;\s]+", text) if part]
+    try:
+        numbers = [_typed_number(part) for part in parts]
+    except (NumberFormatError, ArithmeticError):
+        return text, None
+    return [int(n) if n == n.to_integral_value() else float(n) for n in numbers], None
+
+
+def _typed_number(part: str) -> Decimal:
+    """A number typed in a form as the page's language writes it, or as the API does ("12.5", where that cannot be
+    a grouped number: not "12.500" on a German page)."""
+    if re.fullmatch(r"[0-9]+(\.[0-9]+)?", part) and not (
+            get_group_symbol(_locale()) == "." and re.fullmatch(r"[0-9]{1,3}(\.[0-9]{3})+", part)):
+        return Decimal(part)
+    return parse_decimal(part, locale=_locale(), strict=True)
+
+
+def money_text(stored: Any) -> str:
+    """An amount as stored ("5.00 EUR") as a form of the page's language shows it to be changed ("5,00 EUR" on a
+    German page), read back by ``typed_money``; anything else as it is."""
+    found = TYPED_MONEY.fullmatch(stored) if isinstance(stored, str) else None
+    if found is None or not re.fullmatch(r"[0-9]+(\.[0-9]+)?", found[1]):
+        return "" if stored is None else str(stored)
+    return f"{found[1].replace('.', get_decimal_symbol(_locale()))} {found[2]}"
+
+
 def moment(value: datetime) -> str:
     """A date and time as the current language writes it, to the minute ("29 Nov 2026, 13:05" is English;
     "29.11.2026, 13:05", "2026/11/29 13:05")."""
@@ -467,6 +561,7 @@ def init_app(app: Flask) -> None:
     app.add_template_filter(decimal1, "decimal1")
     app.add_template_filter(money, "money")
     app.add_template_filter(per_point, "per_point")
+    app.add_template_filter(money_text, "money_text")
     app.add_template_filter(datetime_filter, "datetime")
     app.add_template_filter(day, "day")
     app.add_template_filter(html_list, "html_list")

@@ -11,8 +11,9 @@ from collections.abc import Iterator
 from datetime import date
 from typing import Any
 
+from babel.numbers import get_decimal_symbol
 from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request
-from flask_babel import gettext
+from flask_babel import gettext, pgettext
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from .. import games, matches, portable
@@ -21,7 +22,7 @@ from ..matches import club
 from ..store import Store
 from .common import DuplicateKey, capped, duplicate_key_error, loads
 from .db import get_db, holding_connection
-from .i18n import number, say
+from .i18n import DEFAULT, current_language, number, say
 
 bp = Blueprint("portable", __name__)
 
@@ -91,6 +92,25 @@ def match_deals_csv(match_id: int):
     return _streamed(pieces, "text/csv", f"referee-match-{match_id}-deals.csv")
 
 
+def csv_words() -> portable.CsvWords:
+    """The standings file in the language of the request, as its pages choose it (issue 47): English as it always was
+    (the columns' keys, "," and "."); another language its own headers and words, and where its decimal separator is
+    a comma (German) ';' between fields and a decimal comma, as that language's spreadsheets open a file."""
+    language = current_language()
+    if language == DEFAULT:
+        return portable.CsvWords()
+    decimal = get_decimal_symbol(locale=language)
+    headers = {"place": pgettext("standings", "Place"), "player": gettext("Player"),
+               "match_points": gettext("Match points"), "points": gettext("Points"),
+               "difference": gettext("Difference"), "own_totals": gettext("Own totals"),
+               "rounds_won": gettext("Rounds won"), "best_round": gettext("Best round"),
+               "round": gettext("Round %(round)s", round="{round}"), "prize": gettext("Prize"),
+               "balance": gettext("Balance")}
+    results = {"win": pgettext("csv", "win"), "loss": pgettext("csv", "loss"), "draw": pgettext("csv", "draw"),
+               "bye": pgettext("csv", "bye"), "absent": pgettext("csv", "absent")}
+    return portable.CsvWords(headers, results, ";" if decimal == "," else ",", decimal)
+
+
 @bp.get("/events/<int:event_id>/standings.csv")
 def standings_csv(event_id: int):
     """The event's standings for a spreadsheet (issue 37): a row per player with the tie-breaks, each round's result
@@ -99,7 +119,7 @@ def standings_csv(event_id: int):
         event = club.load_event(get_db(), event_id)
     except matches.NotFound as exc:
         abort(404, description=say(exc.line))
-    response = Response(portable.standings_csv(event), mimetype="text/csv")
+    response = Response(portable.standings_csv(event, csv_words()), mimetype="text/csv")
     response.headers["Cache-Control"] = "no-store"
     return _attachment(response, f"referee-event-{event_id}-standings.csv")
 

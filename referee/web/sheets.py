@@ -35,7 +35,7 @@ from ..games import find_game
 from ..games.base import N_, BaseGame, RuleError, UnknownGame, whole_number
 from ..matches import club
 from ..matches.money import event_settlement, match_settlement
-from ..matches.purse import event_purse, no_purse
+from ..matches.purse import event_cash_box, event_purse, no_purse
 from . import i18n
 from .club_view import event_format, event_words, seating_list
 from .common import duration
@@ -445,7 +445,8 @@ def _event_sheet(event_id: int, kind: str, round_number: int | None, only: int |
             "sheets/event.html", event=event, kind=kind, title=_(EVENT_SHEETS[kind]), round=event_round, cards=cards,
             standings=event.standings(), qr={n: sheets.qr_png(url) for n, url in links.items()}, links=links,
             settlement=event_settlement(event) if kind == "standings" else None, seating=seating,
-            purse=event_purse(event) if kind in ("standings", "purse") else None, paid=paid,
+            purse=event_purse(event) if kind in ("standings", "purse") else None,
+            box=event_cash_box(db, event) if kind == "purse" else None,
             status=event.status, deals=event.row["options"].get("deals"), words=event_words(event.kind),
             stays_here=links_stay_here(), format=event_format(event), pdf=True, **_words())
         return _pdf(html, sheet=True)
@@ -518,7 +519,8 @@ def standings_pdf(event_id: int):
 
 @bp.get("/events/<int:event_id>/purse.pdf")
 def purse_pdf(event_id: int):
-    """The cash box's list (issue 37): each player's entry fee paid or owed, the pot and the prizes."""
+    """The cash box's list (issues 37, 47): what each player paid and still owes (or gets back), what is in the box,
+    and the payouts place by place (who receives what), so the director pays out from one sheet."""
     return _event_sheet(event_id, "purse", None)
 
 

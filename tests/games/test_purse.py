@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from referee.games.purse import BadFee, Prize, parse_fee, prize_problem, purse
+from referee.games.purse import BadFee, Due, Prize, cash_box, parse_fee, parse_paid, prize_problem, purse
 
 
 def rows_of(*places):
@@ -112,3 +112,42 @@ def test_prizes_booby_and_club_add_up_to_the_pot_exactly(evening):
     for place in {p.place for p in got.prizes}:  # who share a place get the same, to a unit
         amounts = [p.amount for p in got.prizes if p.place == place]
         assert max(amounts) - min(amounts) <= 1
+
+
+# ---- the cash box (issue 47): what each player paid against the fee now -------------------------------------------
+
+def test_a_fee_raised_after_ann_paid_leaves_her_owing_the_difference_and_lowered_gives_some_back():
+    paid = {"Ann": 500}  # Ann paid 5.00 EUR at the door
+    at_five = cash_box(parse_fee("5.00 EUR"), ["Ann", "Ben"], paid)
+    assert at_five.dues == (Due("Ann", 500, 0), Due("Ben", 0, 500))
+    assert (at_five.collected, at_five.owed, at_five.to_give_back, at_five.settled) == (500, 500, 0, ("Ann",))
+    at_ten = cash_box(parse_fee("10.00 EUR"), ["Ann", "Ben"], paid)  # the director raised the fee: Ann owes 5.00
+    assert at_ten.owing == (Due("Ann", 500, 500), Due("Ben", 0, 1000)) and at_ten.settled == ()
+    assert (at_ten.collected, at_ten.owed, at_ten.give_back) == (500, 1500, ())  # in the box: 5.00, not the pot
+    at_three = cash_box(parse_fee("3.00 EUR"), ["Ann", "Ben"], paid)  # lowered: Ann gets 2.00 back
+    assert at_three.give_back == (Due("Ann", 500, -200),) and at_three.settled == ("Ann",)
+    assert (at_three.collected, at_three.owed, at_three.to_give_back) == (500, 300, 200)
+
+
+def test_the_box_holds_what_was_paid_65_of_a_pot_of_80():
+    fee = parse_fee("10.00 EUR")
+    eight = ["Ann", "Ben", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal"]
+    box = cash_box(fee, eight, {**{name: 1000 for name in eight[:6]}, "Gus": 500})  # Gus paid half, Hal nothing
+    assert fee.text(box.collected) == "65.00" and fee.text(box.owed) == "15.00"
+    assert [(d.player, d.owes) for d in box.owing] == [("Gus", 500), ("Hal", 1000)]
+
+
+@pytest.mark.parametrize(("raw", "fee", "minor"), [
+    ("5.00", "10.00 EUR", 500), ("5", "10.00 EUR", 500), ("0.01", "5.00 EUR", 1), ("12.50", "5.00 EUR", 1250),
+    ("500", "1000 JPY", 500),
+])
+def test_an_amount_paid(raw, fee, minor):
+    assert parse_paid(raw, parse_fee(fee)) == minor
+
+
+@pytest.mark.parametrize("raw", ["0", "0.00", "5.005", "-5", "5,00", " 5.00", "5.00 EUR", "abc", "", 5, None,
+                                 "1000001", "500.5"])
+def test_what_is_not_an_amount_paid(raw):
+    fee = parse_fee("500 JPY") if raw == "500.5" else parse_fee("5.00 EUR")
+    with pytest.raises(BadFee):
+        parse_paid(raw, fee)

@@ -133,6 +133,23 @@ def test_a_bad_tariff_is_refused_beside_its_field_and_kept(client):
         "0.05 EUR"
 
 
+def test_a_tariff_typed_with_a_decimal_comma_on_a_german_page_is_read_as_meant(client):
+    """Issue 47: "0,05 EUR" in the German match form is 0.05 EUR a point; "1.000,05 EUR" (a thousands separator) is
+    refused beside the field, kept as typed, and no match is made."""
+    form = {"game": "klaberjass", "player-0": "Ann", "player-1": "Ben", "first_dealer": "0",
+            "option-tariff": "0,05 EUR"}
+    r = client.post("/matches/new?lang=de", data=form)
+    assert r.status_code == 303
+    assert client.get(r.headers["Location"].replace("/matches/", "/api/matches/")).json["options"]["tariff"] == \
+        "0.05 EUR"
+    refused = client.post("/matches/new?lang=de", data={**form, "player-1": "", "option-tariff": "1.000,05 EUR"})
+    assert refused.status_code == 422
+    page = refused.get_data(as_text=True)
+    assert 'data-field="options.tariff">Schreibe den Betrag ohne Tausenderpunkt' in page
+    assert 'value="1.000,05 EUR"' in page and 'data-field="players.1"' in page  # every problem at once
+    assert client.get("/api/matches").json["matches"][0]["id"] == 1  # only the first match was made
+
+
 # ---- seasons ------------------------------------------------------------------------------------------------------
 
 def evening(client, season: str, game: str = "klaberjass", date: str = "") -> int:

@@ -4,6 +4,7 @@ health check a load balancer or a monitor asks.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from typing import Any
 
@@ -12,9 +13,10 @@ from flask_babel import gettext
 
 from ... import games, matches, store
 from ...games import find_game
-from ...games.base import RuleError, UnknownGame, whole_number
+from ...games.base import RuleError, UnknownGame, Violation, whole_number
 from ..common import go
 from ..db import get_db
+from ..i18n import typed_money
 from ..sheets import configured_options, rules_template
 from .base import _group, bp
 
@@ -60,17 +62,26 @@ def create_match():
         if spec.none_label and form.get(f"option-{spec.name}-none"):
             raw = "none"
         options[spec.name] = raw if raw != "" else spec.to_json(spec.default)
+    problems: list[Violation] = []
+    if isinstance(options.get("tariff"), str) and options["tariff"] != "none":  # "0,05 EUR" on a German page
+        options["tariff"], problem = typed_money(options["tariff"], "tariff")
+        if problem is not None:
+            problems.append(dataclasses.replace(problem, field="options.tariff"))
+            options["tariff"] = "none"  # the others' problems are still found; nothing is stored
     dealer_index = form.get("first_dealer", "0")
     seat = whole_number(dealer_index, 2)
     first = players[seat] if seat is not None and 0 <= seat < len(players) else None
     request_body = {"game": form.get("game", game.key), "players": players, "options": options,
                     "first_dealer": first, "place": form.get("place", ""), "note": form.get("note", "")}
     try:
+        if problems:
+            matches.parse_new_match(request_body)  # every other problem too
+            raise RuleError(problems)
         match_id = matches.start_match(get_db(), request_body)
     except RuleError as exc:
         values: dict[str, Any] = dict(form)
         values["players"] = players
-        errors = _group(list(exc.violations))
+        errors = _group([*problems, *(v for v in exc.violations if v not in problems)])
         if "first_dealer" in errors and errors.get(f"players.{dealer_index}"):
             errors.pop("first_dealer")
         return render_template("new_match.html", values=values, errors=errors, **ctx), 422
