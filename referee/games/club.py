@@ -245,24 +245,37 @@ def table_result(players: Sequence[str], totals: Mapping[str, int], match_finish
     return TableResult(True, ahead[0] if len(ahead) == 1 else None)
 
 
-def status(rounds_planned: int, rounds: Sequence[Round]) -> Status:
-    """Where an event stands: ``open`` before round 1 is drawn, ``playing`` while a table of the latest round plays,
-    ``between_rounds`` once it is over and more rounds are planned, ``ended`` once the last planned round is over
-    (RULES.md 5.4: a round is over when every table's match has ended)."""
+def status(rounds_planned: int, rounds: Sequence[Round], ended: bool = False) -> Status:
+    """Where an event stands: ``open`` before round 1 is drawn, ``playing`` while a table of the latest round plays —
+    and, in the last planned round, until the event ends —, ``between_rounds`` once a round before the last is over,
+    ``ended`` once the event is over (``ended``: the director ended it, or every table of the last round ended and was
+    confirmed by all its players: ``evening_done``). RULES.md 5.4: until then the last round's ended tables stay
+    open like any other round's, so a typo at the last table can still be fixed."""
+    if ended:
+        return "ended"
     if not rounds:
         return "open"
     latest = rounds[-1]
     return status_of(latest.number, rounds_planned, not all(t.finished for t in latest.tables))
 
 
-def status_of(drawn: int, rounds_planned: int, playing: bool) -> Status:
+def status_of(drawn: int, rounds_planned: int, playing: bool, ended: bool = False) -> Status:
     """``status`` from what a query counts: the rounds drawn, the rounds planned, whether a table of the latest round
-    still plays."""
+    still plays, whether the event has ended."""
+    if ended:
+        return "ended"
     if not drawn:
         return "open"
-    if playing:
+    if playing or drawn >= rounds_planned:
         return "playing"
-    return "ended" if drawn >= rounds_planned else "between_rounds"
+    return "between_rounds"
+
+
+def evening_done(rounds_planned: int, rounds: Sequence[Round]) -> bool:
+    """RULES.md 5.4: the event ends by itself once the last planned round is drawn and every table of it has ended
+    and been confirmed by all its players (5.6)."""
+    return bool(rounds) and len(rounds) >= rounds_planned and all(t.finished and t.confirmed
+                                                                  for t in rounds[-1].tables)
 
 
 def link_closed(*, latest_round: bool, ended_by_director: bool, confirmed_by_all: bool,
@@ -272,12 +285,12 @@ def link_closed(*, latest_round: bool, ended_by_director: bool, confirmed_by_all
     once the event is over. The link still shows the result; the director may still correct the table."""
     if not latest_round:
         return "round_over"
+    if event_status == "ended":
+        return "event_over"
     if ended_by_director:
         return "ended_by_director"
     if confirmed_by_all:
         return "confirmed"
-    if event_status == "ended":
-        return "event_over"
     return None
 
 

@@ -261,6 +261,16 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         'ALTER TABLE event_rounds ADD COLUMN clock_paused_seconds INTEGER NOT NULL DEFAULT 0',
         'ALTER TABLE event_rounds ADD COLUMN clock_paused_at TEXT',
     ),
+    # 14: when an event ended (issue 47, RULES.md 5.4); events over by the earlier rule stay over
+    (
+        'ALTER TABLE events ADD COLUMN ended TEXT',
+        """UPDATE events SET ended = (SELECT MAX(m.updated) FROM event_tables t JOIN matches m ON m.id = t.match_id
+                                WHERE t.event_id = events.id)
+        WHERE (SELECT COUNT(*) FROM event_rounds r WHERE r.event_id = events.id) >= events.rounds
+          AND NOT EXISTS (SELECT 1 FROM event_tables t JOIN matches m ON m.id = t.match_id
+                          WHERE t.event_id = events.id AND m.finished = 0 AND t.ended_by_director IS NULL
+                            AND t.round = (SELECT MAX(r.number) FROM event_rounds r WHERE r.event_id = events.id))""",
+    ),
 )
 
 # After the migrations: every change of a match's version is announced to the processes listening (``Listener``),

@@ -15,12 +15,14 @@ from referee.games.club import (
     Table,
     TableResult,
     draw,
+    evening_done,
     leaders,
     met,
     repeats,
     round_length,
     standings,
     status,
+    status_of,
     table_result,
     together,
     winners,
@@ -318,17 +320,34 @@ def test_spitzer_tables_not_started_win_no_round():
     assert rows["E"].tiebreaks == (1, 3) and rows["G"].tiebreaks == (0, 0)  # G at 0 behind 3: no round won
 
 
-@pytest.mark.parametrize("planned, rounds, expected", [
-    pytest.param(3, [], "open", id="nothing drawn: open"),
-    pytest.param(3, [Round(1, 1, (Table(1, ("A", "B")),))], "playing", id="a table plays"),
-    pytest.param(3, [Round(1, 1, (Table(1, ("A", "B"), finished=True),))], "between_rounds", id="round over"),
-    pytest.param(1, [Round(1, 1, (Table(1, ("A", "B"), finished=True),))], "ended", id="the last round over"),
+@pytest.mark.parametrize("planned, rounds, ended, expected", [
+    pytest.param(3, [], False, "open", id="nothing drawn: open"),
+    pytest.param(3, [Round(1, 1, (Table(1, ("A", "B")),))], False, "playing", id="a table plays"),
+    pytest.param(3, [Round(1, 1, (Table(1, ("A", "B"), finished=True),))], False, "between_rounds", id="round over"),
+    pytest.param(1, [Round(1, 1, (Table(1, ("A", "B"), finished=True),))], False, "playing",
+                 id="the last round over, the event not ended: its tables stay open"),
+    pytest.param(1, [Round(1, 1, (Table(1, ("A", "B"), finished=True),))], True, "ended", id="the event ended"),
     pytest.param(2, [Round(1, 1, (Table(1, ("A", "B"), finished=True),)),
-                     Round(2, 2, (Table(1, ("A", "B"), finished=True), Table(2, ("C", "D"))))], "playing",
+                     Round(2, 2, (Table(1, ("A", "B"), finished=True), Table(2, ("C", "D"))))], False, "playing",
                  id="the last round, one table still playing"),
 ])
-def test_the_event_s_status(planned, rounds, expected):
-    assert status(planned, rounds) == expected
+def test_the_event_s_status(planned, rounds, ended, expected):
+    assert status(planned, rounds, ended) == expected
+    assert status_of(len(rounds), planned, bool(rounds) and not all(t.finished for t in rounds[-1].tables),
+                     ended) == expected
+
+
+@pytest.mark.parametrize("planned, tables, done", [
+    pytest.param(1, [Table(1, ("A", "B"), finished=True, confirmed=True)], True, id="the last round confirmed"),
+    pytest.param(1, [Table(1, ("A", "B"), finished=True, confirmed=True), Table(2, ("C", "D"), finished=True)],
+                 False, id="one table not confirmed"),
+    pytest.param(1, [Table(1, ("A", "B"), confirmed=True)], False, id="one table still playing"),
+    pytest.param(2, [Table(1, ("A", "B"), finished=True, confirmed=True)], False, id="not the last round"),
+])
+def test_the_event_ends_by_itself_once_its_last_round_is_confirmed(planned, tables, done):
+    """RULES.md 5.4: once every table of the last round has ended and been confirmed by all its players."""
+    assert evening_done(planned, [Round(1, 1, tuple(tables))]) is done
+    assert evening_done(1, []) is False
 
 
 def test_the_winners_are_everyone_on_first_place():
