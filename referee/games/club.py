@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations, permutations
-from typing import Literal, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 Seating = Literal["standings", "random"]
 Result = Literal["win", "draw", "loss", "bye", "absent"]
@@ -493,6 +493,10 @@ def _pair_by_standings(ranked: Sequence[str], before: Mapping[frozenset[str], in
     n = len(ranked)
     repeat_cost = n ** 3  # more than the sum of every squared distance
     apart_cost = repeat_cost * n * (1 + max(before.values(), default=0))  # more than every repeat together
+    if n > EXACT_PAIRING_UP_TO:
+        near = _pair_near_places(ranked, before, apart)
+        if near is not None:
+            return near
     import networkx as nx  # here, not at the top: 90 ms of every start of Referee, for the draw alone
 
     graph: nx.Graph[int] = nx.Graph()
@@ -502,6 +506,45 @@ def _pair_by_standings(ranked: Sequence[str], before: Mapping[frozenset[str], in
         graph.add_edge(i, j, weight=apart_cost * n - cost)
     pairs = nx.max_weight_matching(graph, maxcardinality=True)
     return tuple(sorted((tuple(ranked[k] for k in sorted(pair)) for pair in pairs), key=lambda t: ranked.index(t[0])))
+
+
+EXACT_PAIRING_UP_TO = 64  # players: above, two-player tables are paired among players near in the standings
+NEAR_PLACES = 8  # … at most this many places apart
+NEAR_OPEN = 3  # … with at most this many players waiting for a partner at any place of the list
+
+
+def _pair_near_places(ranked: Sequence[str], before: Mapping[frozenset[str], int], apart: Apart,
+                      ) -> tuple[tuple[str, ...], ...] | None:
+    """``_pair_by_standings`` for a big room (issue 47: a maximum-weight matching over 400 players took seconds):
+    the same costs — a distance in the standings costs its square —, among the pairings that pair nobody more than
+    ``NEAR_PLACES`` places apart, found exactly by walking down the standings (each step: the next player waits for a
+    partner, or pairs with one of the ``NEAR_OPEN`` players waiting). None when every such pairing seats a pair that
+    met before or is kept apart: then the whole room is matched (the rule's "while a pairing without any repeat
+    exists")."""
+    # state: the places still waiting for a partner → (cost so far, the pairs so far as a linked list)
+    states: dict[tuple[int, ...], tuple[int, tuple[Any, ...] | None]] = {(): (0, None)}
+    for i in range(len(ranked)):
+        following: dict[tuple[int, ...], tuple[int, tuple[Any, ...] | None]] = {}
+        for waiting, (cost, pairs) in states.items():
+            steps = [((*waiting, i), cost, pairs)] if len(waiting) < NEAR_OPEN else []
+            steps += [(waiting[:k] + waiting[k + 1:], cost + (i - j) ** 2, ((j, i), pairs))
+                      for k, j in enumerate(waiting)
+                      if frozenset((ranked[j], ranked[i])) not in apart and not before.get(frozenset((ranked[j],
+                                                                                                       ranked[i])), 0)]
+            for after, spent, paired in steps:
+                if after and after[0] <= i - NEAR_PLACES:
+                    continue  # its partner would be too far down
+                if after not in following or spent < following[after][0]:
+                    following[after] = (spent, paired)
+        states = following
+    if () not in states:
+        return None
+    found: list[tuple[str, str]] = []
+    pairs = states[()][1]
+    while pairs is not None:
+        (j, i), pairs = pairs
+        found.append((ranked[j], ranked[i]))
+    return tuple(sorted(found, key=lambda t: ranked.index(t[0])))
 
 
 def _fewest_repeats(

@@ -608,39 +608,60 @@ def draw_round(db: Store, event_id: int, kept: RatingsKept | None = None) -> int
     """Draw the next round (RULES.md 5.2–5.3): its tables become matches, seat 1 dealing first; each pair of the
     event's ``avoid`` at different tables while any seating allows it; round 1 by the players' ratings in the event's
     game when its ``first_round`` is ``rating`` (``kept``: the process's ratings, when it keeps them). Refused while a
-    round is in play and after the last round. The round's number."""
+    round is in play and after the last round. The round's number.
+
+    The draw is worked out before the write lock is taken (issue 47: for the biggest room it takes a moment, and a
+    deal entered at another table meanwhile must not wait for it), then written under the lock only if nothing it
+    depends on changed meanwhile (``event_state``: the players, rounds, tables, their matches and the event's
+    settings); else it is worked out again — the last time under the lock."""
+    for _attempt in range(2):
+        state = db.event_state(event_id)
+        event = load_event(db, event_id)
+        number, seed, drawn = _planned_round(db, event, kept)
+        with db.immediate():
+            if db.event_state(event_id) == state:
+                return _write_round(db, event, number, seed, drawn)
     with db.immediate():
         event = load_event(db, event_id)
-        _not_ended(event)
-        if event.current is not None and not event.current.over:
-            raise Conflict("round_in_play", N_("Round {round} is still being played: the next round is drawn when "
-                                               "every table has ended."), round=str(event.current.number))
-        number = event.next_round
-        if number > int(event.row["rounds"]):
-            raise Conflict("event_over", N_("Event {event} has drawn its last round."), event=str(event_id))
-        present = event.present(number)
-        if len(present) < event.game.seats:
-            raise Conflict("too_few_present", N_("{count} players present do not fill one table."),
-                           count=str(len(present)))
-        seed = int(event.row["seed"]) if number == 1 else secrets.randbelow(SEED_LIMIT)
-        order = event.standings().order() if event.rounds else []
-        apart = {frozenset(pair) for pair in event.avoid}
-        rated = None
-        if number == 1 and event.row["first_round"] == "rating":
-            from .ratings import RatingsKept, by_rating  # (the ratings read seasons, which read this module)
-            rated = by_rating((kept or RatingsKept()).ratings(db, event.game.key), present)
-        drawn = club.draw(event.game.seats, present, event.as_played(), event.row["seating"], seed, order, apart,
-                          rated)
-        db.insert_round(event_id, number, seed, list(drawn.byes))
-        round_clock.started(db, event_id, number, event.row.get("round_minutes"))  # issue 37: the clock runs
-        for table_number, players in enumerate(drawn.tables, start=1):
-            match_id = db.insert_match(event.game.key, list(players), event.row["options"], players[0],
-                                          place=event.row["name"])
-            sync(db, match_id, touch=False)
-            log_change("started", match_id)
-            db.insert_table(event_id, number, table_number, match_id)
-        ensure_links(db, event_id, len(drawn.tables))
-        return number
+        return _write_round(db, event, *_planned_round(db, event, kept))
+
+
+def _planned_round(db: Store, event: Event, kept: RatingsKept | None) -> tuple[int, int, club.Draw]:
+    """The next round's number, seed and seats (``draw_round``), or the refusal of it."""
+    _not_ended(event)
+    if event.current is not None and not event.current.over:
+        raise Conflict("round_in_play", N_("Round {round} is still being played: the next round is drawn when "
+                                           "every table has ended."), round=str(event.current.number))
+    number = event.next_round
+    if number > int(event.row["rounds"]):
+        raise Conflict("event_over", N_("Event {event} has drawn its last round."), event=str(event.id))
+    present = event.present(number)
+    if len(present) < event.game.seats:
+        raise Conflict("too_few_present", N_("{count} players present do not fill one table."),
+                       count=str(len(present)))
+    seed = int(event.row["seed"]) if number == 1 else secrets.randbelow(SEED_LIMIT)
+    order = event.standings().order() if event.rounds else []
+    apart = {frozenset(pair) for pair in event.avoid}
+    rated = None
+    if number == 1 and event.row["first_round"] == "rating":
+        from .ratings import RatingsKept, by_rating  # (the ratings read seasons, which read this module)
+        rated = by_rating((kept or RatingsKept()).ratings(db, event.game.key), present)
+    drawn = club.draw(event.game.seats, present, event.as_played(), event.row["seating"], seed, order, apart, rated)
+    return number, seed, drawn
+
+
+def _write_round(db: Store, event: Event, number: int, seed: int, drawn: club.Draw) -> int:
+    """The round drawn, its tables' matches started (inside the caller's write transaction)."""
+    db.insert_round(event.id, number, seed, list(drawn.byes))
+    round_clock.started(db, event.id, number, event.row.get("round_minutes"))  # issue 37: the clock runs
+    for table_number, players in enumerate(drawn.tables, start=1):
+        match_id = db.insert_match(event.game.key, list(players), event.row["options"], players[0],
+                                   place=event.row["name"])
+        sync(db, match_id, touch=False)
+        log_change("started", match_id)
+        db.insert_table(event.id, number, table_number, match_id)
+    ensure_links(db, event.id, len(drawn.tables))
+    return number
 
 
 def end_table(db: Store, event_id: int, table_number: int) -> None:

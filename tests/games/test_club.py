@@ -444,3 +444,35 @@ def test_a_pair_is_kept_apart_whenever_some_seating_allows_it(n, seats, seating,
         possible = any(_possible_without(seats, [p for p in players if p not in out], pairs)
                        for out in combinations(players, n % seats))
         assert (together(drawn.tables, pairs) == 0) == possible
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_big_room_is_paired_near_the_standings_as_closely_as_the_whole_matching(seed):
+    """Issue 47, point 16: above 64 players, pairing by the standings looks at players at most 8 places apart (a
+    walk down the list, milliseconds for 400) — and comes to the cost of the maximum-weight matching over the whole
+    room (seconds), with no repeat and no pair kept apart seated together."""
+    import random
+
+    from referee.games import club as rules
+
+    rng = random.Random(seed)
+    ranked = [f"P{i:03}" for i in range(80)]
+    before = {frozenset(rng.sample(ranked[i:i + 6], 2)): 1 for i in range(0, 74, 2)}  # repeats near each other
+    apart = {frozenset(rng.sample(ranked[i:i + 4], 2)) for i in range(0, 76, 5)}
+    place = {p: i for i, p in enumerate(ranked)}
+
+    def cost(tables):
+        return sum((place[b] - place[a]) ** 2 for a, b in tables)
+
+    near = rules._pair_near_places(ranked, before, apart)
+    assert near is not None and sorted(p for t in near for p in t) == ranked
+    assert repeats(near, before) == 0 and together(near, apart) == 0
+    limit = rules.EXACT_PAIRING_UP_TO
+    try:
+        rules.EXACT_PAIRING_UP_TO = 1000  # the whole room's matching, as below 64 players
+        whole = rules._pair_by_standings(ranked, before, apart)
+    finally:
+        rules.EXACT_PAIRING_UP_TO = limit
+    assert repeats(whole, before) == 0 and together(whole, apart) == 0
+    assert cost(near) == cost(whole)
+    assert rules._pair_by_standings(ranked, before, apart) == near  # what a room of 80 is paired by

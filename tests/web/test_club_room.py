@@ -736,3 +736,26 @@ def test_the_standings_sheet_names_its_season_and_explains_only_the_marks_it_sho
     page = client.get(f"/events/{made['id']}").get_data(as_text=True)
     assert "* not confirmed" not in text(page)
 
+
+
+def test_the_draw_is_worked_out_before_the_write_lock_and_again_when_the_event_changed_meanwhile(client, monkeypatch):
+    """Issue 47, point 16: while a round's draw is worked out, other tables write (the write lock is free: a player
+    joins here, in the middle of it); the draw then sees that the event changed and is worked out again, so the round
+    written is the event's as it is now."""
+    from referee.games import club as rules
+
+    made = new_event(client)
+    real, present = rules.draw, []
+
+    def drawing(seats, players, *rest, **kw):
+        present.append(tuple(players))
+        if len(present) == 1:  # would wait for ever if the draw held the write lock
+            joined = client.post(f"/api/events/{made['id']}/players", json={"name": "Fay"})
+            assert joined.status_code == 200, joined.json
+        return real(seats, players, *rest, **kw)
+
+    monkeypatch.setattr("referee.matches.club.club.draw", drawing)
+    drawn = draw(client, made["id"])
+    assert present == [tuple(FOUR), (*FOUR, "Fay")]
+    assert len(drawn["tables"]) == 2 and len(drawn["byes"]) == 1
+    assert sorted([*(p for t in drawn["tables"] for p in t["players"]), *drawn["byes"]]) == sorted([*FOUR, "Fay"])
