@@ -127,6 +127,36 @@ class _SqliteInt(IntegerConverter):
         return number if number <= 2**63 - 1 else 0
 
 
+class RoundAsked(int):
+    """A round number past what the database holds, as a URL asked for it: no round has it (it compares as 0, so the
+    service answers 404 as for any unknown round), and it reads as the number asked (shortened past 40 digits)."""
+
+    digits: str
+
+    def __new__(cls, digits: str) -> RoundAsked:
+        asked = super().__new__(cls, 0)
+        asked.digits = digits if len(digits) <= 40 else f"{digits[:20]}…{digits[-6:]}"
+        return asked
+
+    def __str__(self) -> str:
+        return self.digits
+
+    __repr__ = __str__
+
+    def __format__(self, spec: str) -> str:
+        return format(self.digits, spec)
+
+
+class _RoundNumber(IntegerConverter):
+    """A round's number in a URL (``<round:number>``): any number of digits. One past what the database holds is no
+    round — 404, the number asked named as for any unknown round (issue 47) — never "round 0", and never parsed
+    whole (Python refuses to read an integer of more than 4,300 digits)."""
+
+    def to_python(self, value: str) -> int:
+        digits = value.lstrip("0") or "0"
+        return int(digits) if len(digits) <= 18 else RoundAsked(digits)
+
+
 def sqlite_path(database: str) -> str:
     """REFEREE_DATABASE as the store takes it: a path, or ``sqlite:`` and a path (``sqlite:///srv/referee.sqlite``,
     ``sqlite:instance/referee.sqlite``) — the embedded default —, or a PostgreSQL URL, kept as it is."""
@@ -146,6 +176,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         instance_relative_config=True,
     )
     app.url_map.converters["int"] = _SqliteInt
+    app.url_map.converters["round"] = _RoundNumber
     instance = Path(app.instance_path)
     database = sqlite_path(os.environ.get("REFEREE_DATABASE") or str(instance / "referee.sqlite"))
     app.config.from_mapping(

@@ -148,7 +148,7 @@ def test_an_evening_moves_to_another_referee_as_it_was_played(app, client, eveni
     exported = document["events"][0]
     assert list(exported) == ["uid", "name", "date", "game", "options", "rounds", "round", "seating", "season",
                               "tariff", "seed", "created", "kind", "avoid", "first_round", "show_chances",
-                              "entry_fee", "prizes", "booby", "round_minutes", "players", "drawn"]
+                              "entry_fee", "prizes", "booby", "round_minutes", "ended", "players", "drawn"]
     assert (exported["tariff"], exported["options"]["tariff"], exported["season"]) == ("0.05 EUR", "0.05 EUR", SEASON)
     assert exported["players"][-1] == {"name": "Fay", "joined_round": 2, "left_round": None, "paid": None,
                                          "paid_amount": None}
@@ -482,3 +482,33 @@ def test_the_import_page_lists_the_club_events_it_brought(client, evening, make_
     again = there.post("/import", data={"file": (io.BytesIO(json.dumps(document).encode()), "again.json")},
                        content_type="multipart/form-data")
     assert "Skipped 1 club event already here." in text(again)
+
+
+def test_when_an_evening_ended_moves_with_it_and_an_older_file_s_evening_is_over_as_it_was(client, make_app):
+    """Issue 47: the event's ``ended`` is exported and imported; a file written before it existed has none, and its
+    event whose last round was over is over (the rule it was played under), one still playing goes on."""
+    made = ok(client.post("/api/events", json={"name": "One round", "game": "klaberjass", "players": ["Ann", "Ben"],
+                                               "round": "deals:2"}), 201)
+    [table] = ok(client.post(f"/api/events/{made['id']}/rounds"), 201)["tables"]
+    dealer, elder = table["players"]
+    for deal in ({"upcard": "hearts", "calls": ["take"], "points": {elder: 80, dealer: 66}, "last_trick": elder},
+                 {"upcard": "hearts", "calls": ["take"], "points": {dealer: 80, elder: 66}, "last_trick": dealer}):
+        ok(client.post(f"/api/matches/{table['match']}/deals", json=deal), 201)
+    going_on = ok(client.get("/api/export"))
+    assert going_on["events"][0]["ended"] is None
+    ended = ok(client.post(f"/api/events/{made['id']}/end"))
+    over = ok(client.get("/api/export"))
+    assert over["events"][0]["ended"] == ended["ended_at"]
+    older = copy.deepcopy(going_on)
+    del older["events"][0]["ended"]
+    for document, status, ended_at in ((going_on, "playing", None), (over, "ended", ended["ended_at"]),
+                                       (older, "ended", going_on["events"][0]["drawn"][0]["drawn"])):
+        other = make_app().test_client()
+        answer = ok(other.post("/api/import", json=document))
+        [event_id] = answer["events_imported"]
+        shown = ok(other.get(f"/api/events/{event_id}"))
+        assert (shown["status"], shown["ended_at"]) == (status, ended_at)
+    bad = copy.deepcopy(over)
+    bad["events"][0]["ended"] = "yesterday"
+    r = make_app().test_client().post("/api/import", json=bad)
+    assert r.status_code == 422 and r.json["errors"][0]["field"] == "events.0.ended"

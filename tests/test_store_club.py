@@ -59,7 +59,7 @@ def test_an_event_its_players_rounds_tables_and_links_read_back(db):
     assert db.round_seats(event_id, 1) == [(1, ["Ann", "Ben"]), (2, ["Cid", "Dee"])]
     assert db.round_byes(event_id, 1) == [] and db.round_byes(event_id, 2) is None
     assert db.tables_playing(event_id, 1) == 2
-    assert db.list_events()[0] == (event_id, "Friday", "2026-12-04", "klaberjass", 2, "club_evening", 1, 2)
+    assert db.list_events()[0] == (event_id, "Friday", "2026-12-04", "klaberjass", 2, "club_evening", 1, 2, False)
     assert db.everyone_in_events() == [(event_id, p) for p in ("Ann", "Ben", "Cid", "Dee")]
 
 
@@ -107,6 +107,14 @@ def test_the_validators_counts_move_with_each_change(db):
     with db.immediate():
         db.set_player_left(event_id, "Dee", None)
     assert db.event_players(event_id)[3] == ("Dee", 1, None)
+    board, table = db.event_state(event_id), db.table_state(first)
+    assert db.table_closing(first)[-1] in (0, False) and db.table_place(first)[-1] in (0, False)
+    with db.immediate():  # the event ends (issue 47): stored, and every validator moves
+        db.set_event_ended(event_id, "2026-12-04T23:30:00Z")
+    assert db.event_row(event_id)["ended"] == "2026-12-04T23:30:00Z"
+    assert db.event_state(event_id) != board and db.table_state(first) != table
+    assert db.table_closing(first)[-1] in (1, True) and db.table_place(first)[-1] in (1, True)
+    assert db.list_events()[0][-1] in (1, True)
 
 
 def test_the_director_s_changes_and_an_unplayed_event_deleted(db):

@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import combinations, permutations
-from typing import Literal, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 Seating = Literal["standings", "random"]
 Result = Literal["win", "draw", "loss", "bye", "absent"]
@@ -249,24 +249,37 @@ def table_result(players: Sequence[str], totals: Mapping[str, int], match_finish
     return TableResult(True, ahead[0] if len(ahead) == 1 else None)
 
 
-def status(rounds_planned: int, rounds: Sequence[Round]) -> Status:
-    """Where an event stands: ``open`` before round 1 is drawn, ``playing`` while a table of the latest round plays,
-    ``between_rounds`` once it is over and more rounds are planned, ``ended`` once the last planned round is over
-    (RULES.md 5.4: a round is over when every table's match has ended)."""
+def status(rounds_planned: int, rounds: Sequence[Round], ended: bool = False) -> Status:
+    """Where an event stands: ``open`` before round 1 is drawn, ``playing`` while a table of the latest round plays —
+    and, in the last planned round, until the event ends —, ``between_rounds`` once a round before the last is over,
+    ``ended`` once the event is over (``ended``: the director ended it, or every table of the last round ended and was
+    confirmed by all its players: ``evening_done``). RULES.md 5.4: until then the last round's ended tables stay
+    open like any other round's, so a typo at the last table can still be fixed."""
+    if ended:
+        return "ended"
     if not rounds:
         return "open"
     latest = rounds[-1]
     return status_of(latest.number, rounds_planned, not all(t.finished for t in latest.tables))
 
 
-def status_of(drawn: int, rounds_planned: int, playing: bool) -> Status:
+def status_of(drawn: int, rounds_planned: int, playing: bool, ended: bool = False) -> Status:
     """``status`` from what a query counts: the rounds drawn, the rounds planned, whether a table of the latest round
-    still plays."""
+    still plays, whether the event has ended."""
+    if ended:
+        return "ended"
     if not drawn:
         return "open"
-    if playing:
+    if playing or drawn >= rounds_planned:
         return "playing"
-    return "ended" if drawn >= rounds_planned else "between_rounds"
+    return "between_rounds"
+
+
+def evening_done(rounds_planned: int, rounds: Sequence[Round]) -> bool:
+    """RULES.md 5.4: the event ends by itself once the last planned round is drawn and every table of it has ended
+    and been confirmed by all its players (5.6)."""
+    return bool(rounds) and len(rounds) >= rounds_planned and all(t.finished and t.confirmed
+                                                                  for t in rounds[-1].tables)
 
 
 def link_closed(*, latest_round: bool, ended_by_director: bool, confirmed_by_all: bool,
@@ -276,12 +289,12 @@ def link_closed(*, latest_round: bool, ended_by_director: bool, confirmed_by_all
     once the event is over. The link still shows the result; the director may still correct the table."""
     if not latest_round:
         return "round_over"
+    if event_status == "ended":
+        return "event_over"
     if ended_by_director:
         return "ended_by_director"
     if confirmed_by_all:
         return "confirmed"
-    if event_status == "ended":
-        return "event_over"
     return None
 
 
@@ -484,6 +497,10 @@ def _pair_by_standings(ranked: Sequence[str], before: Mapping[frozenset[str], in
     n = len(ranked)
     repeat_cost = n ** 3  # more than the sum of every squared distance
     apart_cost = repeat_cost * n * (1 + max(before.values(), default=0))  # more than every repeat together
+    if n > EXACT_PAIRING_UP_TO:
+        near = _pair_near_places(ranked, before, apart)
+        if near is not None:
+            return near
     import networkx as nx  # here, not at the top: 90 ms of every start of Referee, for the draw alone
 
     graph: nx.Graph[int] = nx.Graph()
@@ -493,6 +510,45 @@ def _pair_by_standings(ranked: Sequence[str], before: Mapping[frozenset[str], in
         graph.add_edge(i, j, weight=apart_cost * n - cost)
     pairs = nx.max_weight_matching(graph, maxcardinality=True)
     return tuple(sorted((tuple(ranked[k] for k in sorted(pair)) for pair in pairs), key=lambda t: ranked.index(t[0])))
+
+
+EXACT_PAIRING_UP_TO = 64  # players: above, two-player tables are paired among players near in the standings
+NEAR_PLACES = 8  # … at most this many places apart
+NEAR_OPEN = 3  # … with at most this many players waiting for a partner at any place of the list
+
+
+def _pair_near_places(ranked: Sequence[str], before: Mapping[frozenset[str], int], apart: Apart,
+                      ) -> tuple[tuple[str, ...], ...] | None:
+    """``_pair_by_standings`` for a big room (issue 47: a maximum-weight matching over 400 players took seconds):
+    the same costs — a distance in the standings costs its square —, among the pairings that pair nobody more than
+    ``NEAR_PLACES`` places apart, found exactly by walking down the standings (each step: the next player waits for a
+    partner, or pairs with one of the ``NEAR_OPEN`` players waiting). None when every such pairing seats a pair that
+    met before or is kept apart: then the whole room is matched (the rule's "while a pairing without any repeat
+    exists")."""
+    # state: the places still waiting for a partner → (cost so far, the pairs so far as a linked list)
+    states: dict[tuple[int, ...], tuple[int, tuple[Any, ...] | None]] = {(): (0, None)}
+    for i in range(len(ranked)):
+        following: dict[tuple[int, ...], tuple[int, tuple[Any, ...] | None]] = {}
+        for waiting, (cost, pairs) in states.items():
+            steps = [((*waiting, i), cost, pairs)] if len(waiting) < NEAR_OPEN else []
+            steps += [(waiting[:k] + waiting[k + 1:], cost + (i - j) ** 2, ((j, i), pairs))
+                      for k, j in enumerate(waiting)
+                      if frozenset((ranked[j], ranked[i])) not in apart and not before.get(frozenset((ranked[j],
+                                                                                                       ranked[i])), 0)]
+            for after, spent, paired in steps:
+                if after and after[0] <= i - NEAR_PLACES:
+                    continue  # its partner would be too far down
+                if after not in following or spent < following[after][0]:
+                    following[after] = (spent, paired)
+        states = following
+    if () not in states:
+        return None
+    found: list[tuple[str, str]] = []
+    pairs = states[()][1]
+    while pairs is not None:
+        (j, i), pairs = pairs
+        found.append((ranked[j], ranked[i]))
+    return tuple(sorted(found, key=lambda t: ranked.index(t[0])))
 
 
 def _fewest_repeats(

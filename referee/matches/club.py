@@ -174,8 +174,9 @@ class Event:
 
     @property
     def status(self) -> club.Status:
-        """``open``, ``playing``, ``between_rounds`` or ``ended`` (``referee.games.club.status``)."""
-        return club.status(int(self.row["rounds"]), self.as_played())
+        """``open``, ``playing``, ``between_rounds`` or ``ended`` (``referee.games.club.status``): ended once the
+        director ended it or every table of its last round ended and was confirmed (RULES.md 5.4)."""
+        return club.status(int(self.row["rounds"]), self.as_played(), self.row.get("ended") is not None)
 
     @property
     def kind(self) -> str:
@@ -258,8 +259,8 @@ def list_events(db: Store, limit: int = 100) -> list[dict[str, Any]]:
     """The latest events first: id, name, date, game, kind, rounds, how many are drawn and the status (as
     ``Event.status``, from the latest round's tables still playing)."""
     return [{"id": event_id, "name": name, "date": date, "game": game, "kind": kind, "rounds": rounds, "drawn": drawn,
-             "status": club.status_of(drawn, rounds, bool(playing))}
-            for event_id, name, date, game, rounds, kind, drawn, playing in db.list_events(limit)]
+             "status": club.status_of(drawn, rounds, bool(playing), bool(ended))}
+            for event_id, name, date, game, rounds, kind, drawn, playing, ended in db.list_events(limit)]
 
 
 def player_events(db: Store, name: str) -> list[tuple[Event, club.Row]]:
@@ -365,6 +366,8 @@ def update_event(db: Store, event_id: int, raw: Any, also: Sequence[Violation] =
         if clock != event.clock:  # the round in play's clock follows its new minutes
             assert event.current is not None
             round_clock.save(db, event_id, event.current.number, clock)
+        if "rounds" in changes:  # the round just confirmed may now be the last (RULES.md 5.4)
+            _end_if_done(db, event_id)
 
 
 def _clock_followed(event: Event, changes: Mapping[str, Any], problems: list[Violation]) -> RoundClock | None:
@@ -388,7 +391,7 @@ def _edits(event: Event, raw: Mapping[str, Any], problems: list[Violation]) -> d
         "season": lambda value: read_text(value, "season", 80, problems) or None,
         "kind": lambda value: read_kind(value, problems),
         "seating": lambda value: read_seating(value, problems),
-        "rounds": lambda value: read_whole(value, "rounds", max(1, len(event.rounds)), MAX_ROUNDS, problems),
+        "rounds": lambda value: _rounds_edit(event, value, problems),
         "avoid": lambda value: jsontext.dumps(read_avoid(value, event.everyone, problems)),
         "tariff": lambda value: read_tariff(value, problems),
         "first_round": lambda value: _first_round_edit(event, value, problems),
@@ -413,6 +416,15 @@ def _fee_currency_problems(db: Store, event_id: int, entry_fee: str, problems: l
             "paid_in_other_currency", "entry_fee", "Payments in {currency} are recorded ({players}): the entry fee "
             "stays in {currency} until they are set back to owed.", players=players,
             currency=other[players[0]]))
+
+
+def _rounds_edit(event: Event, value: Any, problems: list[Violation]) -> int:
+    """The number of rounds: never below those drawn, and fixed once the event has ended."""
+    rounds = read_whole(value, "rounds", max(1, len(event.rounds)), MAX_ROUNDS, problems)
+    if event.status == "ended" and rounds != int(event.row["rounds"]) and "rounds" not in {v.field for v in problems}:
+        problems.append(Violation.of("event_over", "rounds", "The event is over: its {rounds} rounds stay as they "
+                                     "were played.", rounds=event.row["rounds"]))
+    return rounds
 
 
 def _first_round_edit(event: Event, value: Any, problems: list[Violation]) -> str:
@@ -444,9 +456,7 @@ def delete_event(db: Store, event_id: int) -> None:
     links; one with play is history: 409 ``event_started`` (it can be renamed, not erased)."""
     with db.immediate():
         event = load_event(db, event_id)
-        if event.started:
-            raise Conflict("event_started", N_("A deal was entered at a table of event {event}: an event with play "
-                                               "is kept (it can be renamed, not deleted)."), event=str(event_id))
+        _not_deletable(event)
         matches = [t.match_id for r in event.rounds for t in r.tables]
         db.delete_event_rows(event_id)
         for match_id in matches:
@@ -456,10 +466,29 @@ def delete_event(db: Store, event_id: int) -> None:
             log_change("deleted with its event", match_id)
 
 
+def _not_deletable(event: Event) -> None:
+    """409 ``event_started`` for an event with play, saying what is in the way: a deal entered at a table, or else a
+    table the director ended (it counts as it stands, 0 : 0: RULES.md 5.5)."""
+    tables = [t for r in event.rounds for t in r.tables]
+    if any(t.entered for t in tables):
+        raise Conflict("event_started", N_("A deal was entered at a table of event {event}: an event with play "
+                                           "is kept (it can be renamed, not deleted)."), event=str(event.id))
+    ended = next((t for t in tables if t.ended_by_director), None)
+    if ended is not None:
+        raise Conflict("event_started", N_("The director ended table {table} of round {round}, which counts as it "
+                                           "stands (0 : 0): event {event} has a result and is kept (it can be "
+                                           "renamed, not deleted)."),
+                       table=str(ended.number), round=str(ended.round), event=str(event.id))
+
+
 def swap(db: Store, event_id: int, round_number: int, raw: Any) -> None:
     """Two players of round ``round_number`` change places, seat for seat (one may be sitting out), before a deal is
     entered at either's table: 409 ``table_started`` after; only the latest round (``round_over`` for an earlier
-    one)."""
+    one); 409 ``event_over`` once the evening has ended. A swap that would seat a pair of the event's ``avoid`` at one
+    table is refused (409 ``kept_apart``, naming the pair) unless the body says ``"confirm": true``."""
+    body = raw if isinstance(raw, Mapping) else {}
+    problems: list[Violation] = []
+    confirmed_apart = read_flag(body.get("confirm", False), "confirm", problems)
     with db.immediate():
         event = load_event(db, event_id)
         if not 1 <= round_number <= len(event.rounds):
@@ -468,8 +497,11 @@ def swap(db: Store, event_id: int, round_number: int, raw: Any) -> None:
         if round_number != len(event.rounds):
             raise Conflict("round_over", N_("Round {round} is over: only the latest round's seats can change."),
                            round=str(round_number))
+        _not_ended(event)
         event_round = event.rounds[-1]
-        a, b = _swapped_pair(event_round, raw.get("players") if isinstance(raw, Mapping) else None)
+        a, b = _swapped_pair(event_round, body.get("players"))
+        if problems:
+            raise InvalidEvent(problems)
         tables = [t for t in event_round.tables if a in t.players or b in t.players]
         if not tables:
             raise InvalidEvent([Violation.of("bad_swap", "players", "{a} and {b} both sit out: there is no seat to "
@@ -479,12 +511,36 @@ def swap(db: Store, event_id: int, round_number: int, raw: Any) -> None:
             raise Conflict("table_started", N_("Table {table} has started: its players stay where they sit."),
                            table=str(started.number))
         swapped = {a: b, b: a}
+        if not confirmed_apart:
+            _apart_after_swap(event, tables, swapped)
         for t in tables:  # no deal entered yet: its players in other seats (seat 1 deals first)
             db.reseat_match(t.match_id, [swapped.get(p, p) for p in t.players])
             sync(db, t.match_id, from_number=None)
             log_change("seats changed by the director", t.match_id)
         if a in event_round.byes or b in event_round.byes:
             db.set_byes(event_id, round_number, [swapped.get(p, p) for p in event_round.byes])
+
+
+class KeptApart(Conflict):
+    """409 ``kept_apart``: a swap would seat a pair the event keeps apart at one table; ``pair`` names them."""
+
+    def __init__(self, pair: tuple[str, str], table: int) -> None:
+        super().__init__("kept_apart", N_("{a} and {b} are kept apart, and this change would seat them together at "
+                                          "table {table}. Change their seats anyway?"),
+                         a=pair[0], b=pair[1], table=str(table))
+        self.pair = pair
+        self.table = table
+
+
+def _apart_after_swap(event: Event, tables: Sequence[EventTable], swapped: Mapping[str, str]) -> None:
+    """KeptApart when a table of ``tables``, its players changed as ``swapped`` says, comes to seat a pair of the
+    event's ``avoid`` (a pair the draw could not part, already at one table, is no news)."""
+    for t in tables:
+        seated = {swapped.get(p, p) for p in t.players}
+        pair = next(((x, y) for x, y in event.avoid
+                     if {x, y} <= seated and not {x, y} <= set(t.players)), None)
+        if pair is not None:
+            raise KeptApart(pair, t.number)
 
 
 def _swapped_pair(event_round: EventRound, players: Any) -> tuple[str, str]:
@@ -516,8 +572,45 @@ def join(db: Store, event_id: int, raw_name: Any) -> None:
 
 
 def _not_over(event: Event) -> None:
+    _not_ended(event)
     if event.next_round > int(event.row["rounds"]):
         raise Conflict("event_over", N_("Event {event} has drawn its last round."), event=str(event.id))
+
+
+def _not_ended(event: Event) -> None:
+    """409 ``event_over`` once the event has ended (RULES.md 5.4): nothing of its play changes any more, but the
+    director may still correct a table (5.6)."""
+    if event.status == "ended":
+        raise Conflict("event_over", N_("Event {event} is over: its seats, players and tables no longer change (the "
+                                        "director may still correct a table)."), event=str(event.id))
+
+
+def end_event(db: Store, event_id: int) -> None:
+    """``POST /api/events/<id>/end``: the director ends the event (RULES.md 5.4) once its last round is drawn; the
+    tables still playing end as they stand, as ``end_table`` ends one. Then the standings and the purse are final and
+    the tables' links only show their results (5.6). 409 ``rounds_left`` before the last round is drawn,
+    ``event_over`` once it has ended."""
+    with db.immediate():
+        event = load_event(db, event_id)
+        _not_ended(event)
+        planned = int(event.row["rounds"])
+        if len(event.rounds) < planned:
+            raise Conflict("rounds_left", N_("Event {event} has drawn {drawn} of its {rounds} rounds: it ends after "
+                                             "its last round (or lower its number of rounds first)."),
+                           event=str(event_id), drawn=str(len(event.rounds)), rounds=str(planned))
+        assert event.current is not None
+        for table in event.current.tables:
+            if not table.finished:
+                _end(db, event_id, table)
+        db.set_event_ended(event_id, store.now())
+
+
+def _end_if_done(db: Store, event_id: int) -> None:
+    """The event ends by itself once every table of its last round has ended and been confirmed by all its players
+    (RULES.md 5.4); inside the caller's transaction."""
+    event = load_event(db, event_id)
+    if event.status != "ended" and club.evening_done(int(event.row["rounds"]), event.as_played()):
+        db.set_event_ended(event_id, store.now())
 
 
 def leave(db: Store, event_id: int, raw_name: Any) -> None:
@@ -559,38 +652,60 @@ def draw_round(db: Store, event_id: int, kept: RatingsKept | None = None) -> int
     """Draw the next round (RULES.md 5.2–5.3): its tables become matches, seat 1 dealing first; each pair of the
     event's ``avoid`` at different tables while any seating allows it; round 1 by the players' ratings in the event's
     game when its ``first_round`` is ``rating`` (``kept``: the process's ratings, when it keeps them). Refused while a
-    round is in play and after the last round. The round's number."""
+    round is in play and after the last round. The round's number.
+
+    The draw is worked out before the write lock is taken (issue 47: for the biggest room it takes a moment, and a
+    deal entered at another table meanwhile must not wait for it), then written under the lock only if nothing it
+    depends on changed meanwhile (``event_state``: the players, rounds, tables, their matches and the event's
+    settings); else it is worked out again — the last time under the lock."""
+    for _attempt in range(2):
+        state = db.event_state(event_id)
+        event = load_event(db, event_id)
+        number, seed, drawn = _planned_round(db, event, kept)
+        with db.immediate():
+            if db.event_state(event_id) == state:
+                return _write_round(db, event, number, seed, drawn)
     with db.immediate():
         event = load_event(db, event_id)
-        if event.current is not None and not event.current.over:
-            raise Conflict("round_in_play", N_("Round {round} is still being played: the next round is drawn when "
-                                               "every table has ended."), round=str(event.current.number))
-        number = event.next_round
-        if number > int(event.row["rounds"]):
-            raise Conflict("event_over", N_("Event {event} has drawn its last round."), event=str(event_id))
-        present = event.present(number)
-        if len(present) < event.game.seats:
-            raise Conflict("too_few_present", N_("{count} players present do not fill one table."),
-                           count=str(len(present)))
-        seed = int(event.row["seed"]) if number == 1 else secrets.randbelow(SEED_LIMIT)
-        order = event.standings().order() if event.rounds else []
-        apart = {frozenset(pair) for pair in event.avoid}
-        rated = None
-        if number == 1 and event.row["first_round"] == "rating":
-            from .ratings import RatingsKept, by_rating  # (the ratings read seasons, which read this module)
-            rated = by_rating((kept or RatingsKept()).ratings(db, event.game.key), present)
-        drawn = club.draw(event.game.seats, present, event.as_played(), event.row["seating"], seed, order, apart,
-                          rated)
-        db.insert_round(event_id, number, seed, list(drawn.byes))
-        round_clock.started(db, event_id, number, event.row.get("round_minutes"))  # issue 37: the clock runs
-        for table_number, players in enumerate(drawn.tables, start=1):
-            match_id = db.insert_match(event.game.key, list(players), event.row["options"], players[0],
-                                          place=event.row["name"])
-            sync(db, match_id, touch=False)
-            log_change("started", match_id)
-            db.insert_table(event_id, number, table_number, match_id)
-        ensure_links(db, event_id, len(drawn.tables))
-        return number
+        return _write_round(db, event, *_planned_round(db, event, kept))
+
+
+def _planned_round(db: Store, event: Event, kept: RatingsKept | None) -> tuple[int, int, club.Draw]:
+    """The next round's number, seed and seats (``draw_round``), or the refusal of it."""
+    _not_ended(event)
+    if event.current is not None and not event.current.over:
+        raise Conflict("round_in_play", N_("Round {round} is still being played: the next round is drawn when "
+                                           "every table has ended."), round=str(event.current.number))
+    number = event.next_round
+    if number > int(event.row["rounds"]):
+        raise Conflict("event_over", N_("Event {event} has drawn its last round."), event=str(event.id))
+    present = event.present(number)
+    if len(present) < event.game.seats:
+        raise Conflict("too_few_present", N_("{count} players present do not fill one table."),
+                       count=str(len(present)))
+    seed = int(event.row["seed"]) if number == 1 else secrets.randbelow(SEED_LIMIT)
+    order = event.standings().order() if event.rounds else []
+    apart = {frozenset(pair) for pair in event.avoid}
+    rated = None
+    if number == 1 and event.row["first_round"] == "rating":
+        from .ratings import RatingsKept, by_rating  # (the ratings read seasons, which read this module)
+        rated = by_rating((kept or RatingsKept()).ratings(db, event.game.key), present)
+    drawn = club.draw(event.game.seats, present, event.as_played(), event.row["seating"], seed, order, apart, rated)
+    return number, seed, drawn
+
+
+def _write_round(db: Store, event: Event, number: int, seed: int, drawn: club.Draw) -> int:
+    """The round drawn, its tables' matches started (inside the caller's write transaction)."""
+    db.insert_round(event.id, number, seed, list(drawn.byes))
+    round_clock.started(db, event.id, number, event.row.get("round_minutes"))  # issue 37: the clock runs
+    for table_number, players in enumerate(drawn.tables, start=1):
+        match_id = db.insert_match(event.game.key, list(players), event.row["options"], players[0],
+                                   place=event.row["name"])
+        sync(db, match_id, touch=False)
+        log_change("started", match_id)
+        db.insert_table(event.id, number, table_number, match_id)
+    ensure_links(db, event.id, len(drawn.tables))
+    return number
 
 
 def end_table(db: Store, event_id: int, table_number: int) -> None:
@@ -600,11 +715,16 @@ def end_table(db: Store, event_id: int, table_number: int) -> None:
         table = _table_in_play(db, event_id, table_number)
         if table.finished:
             raise Conflict("table_ended", N_("Table {table} has ended already."), table=str(table_number))
-        db.set_table_ended(event_id, table.round, table_number, store.now())
-        db.update_match_fields(table.match_id, abandoned=1)  # as ``abandon`` does, inside this transaction
-        add_event(db, table.match_id, "abandoned", detail={"by": "director"})
-        log_change("ended by the director", table.match_id)
-        sync(db, table.match_id, from_number=None)
+        _end(db, event_id, table)
+
+
+def _end(db: Store, event_id: int, table: EventTable) -> None:
+    """A table of the latest round ended by the director: it counts as it stands (RULES.md 5.4)."""
+    db.set_table_ended(event_id, table.round, table.number, store.now())
+    db.update_match_fields(table.match_id, abandoned=1)  # as ``abandon`` does, inside this transaction
+    add_event(db, table.match_id, "abandoned", detail={"by": "director"})
+    log_change("ended by the director", table.match_id)
+    sync(db, table.match_id, from_number=None)
 
 
 def resume_table(db: Store, event_id: int, table_number: int) -> None:
@@ -667,12 +787,15 @@ def _link_of_table(db: Store, event_id: int, table_number: int) -> None:
 
 
 def _table_in_play(db: Store, event_id: int, table_number: int) -> EventTable:
-    """Table ``table_number`` of the event's latest round; NotFound when there is none."""
-    current = load_event(db, event_id).current
+    """Table ``table_number`` of the event's latest round; NotFound when there is none, 409 ``event_over`` once the
+    event has ended."""
+    event = load_event(db, event_id)
+    current = event.current
     table = next((t for t in current.tables if t.number == table_number), None) if current else None
     if table is None:
         raise NotFound("not_found", N_("Event {event} has no table {table} in play."), event=str(event_id),
                        table=str(table_number))
+    _not_ended(event)
     return table
 
 
@@ -719,10 +842,10 @@ def link_closed(db: Store, match_id: int) -> club.Closed | None:
     row = db.table_closing(match_id)
     if row is None:
         return None
-    round_number, latest, planned, ended, players, confirmed_count, playing = row
+    round_number, latest, planned, ended, players, confirmed_count, playing, event_ended = row
     return club.link_closed(latest_round=int(round_number) == int(latest), ended_by_director=bool(ended),
                             confirmed_by_all=int(confirmed_count) >= len(jsontext.parse(players)),
-                            event_status=club.status_of(int(latest), int(planned), bool(playing)))
+                            event_status=club.status_of(int(latest), int(planned), bool(playing), bool(event_ended)))
 
 
 CLOSED_LINES: Mapping[club.Closed, str] = {  # why, and who still can
@@ -778,9 +901,9 @@ def table_view(db: Store, match_id: int) -> TableView | None:
     row = db.table_place(match_id)
     if row is None:
         return None
-    event_id, name, kind, round_number, number, rounds, ended, latest, show_chances = row
+    event_id, name, kind, round_number, number, rounds, ended, latest, show_chances, event_ended = row
     playing = db.tables_playing(event_id, latest)
-    status = club.status_of(int(latest), int(rounds), bool(playing))
+    status = club.status_of(int(latest), int(rounds), bool(playing), bool(event_ended))
     later: list[tuple[int, tuple[str, ...]]] = []
     byes: tuple[str, ...] = ()
     if latest > round_number:
@@ -823,7 +946,11 @@ def confirm(db: Store, match_id: int, raw_player: Any) -> tuple[str, ...]:
                                              name=raw_player)])
         _ended(match)
         db.add_confirmation(match_id, player, match.version)
-        return confirmed(db, match_id, match.version)
+        now_confirmed = confirmed(db, match_id, match.version)
+        place = event_of_match(db, match_id) if set(now_confirmed) >= set(match.players) else None
+        if place is not None:  # the last table's last confirmation ends the event (RULES.md 5.4)
+            _end_if_done(db, place[0])
+        return now_confirmed
 
 
 def _ended(match: Any) -> None:
@@ -890,6 +1017,7 @@ def confirm_table(db: Store, event_id: int, table_number: int, round_number: int
             db.add_confirmation(match.id, player, match.version)
         if added:
             log_change(f"confirmed by the director for {len(added)} of its players", match.id)
+            _end_if_done(db, event_id)  # the last table's confirmations end the event (RULES.md 5.4)
         return TableConfirmed(number, table_number, match.id, tuple(match.players), added,
                               confirmations(db, match.id, match.version))
 
@@ -927,6 +1055,7 @@ def event_to_json(event: Event) -> dict[str, Any]:
         "drawn": [round_to_json(r) for r in event.rounds],
         "in_play": current.number if current is not None and not current.over else None,
         "over": status == "ended",
+        "ended_at": row.get("ended"),
         "winners": list(club.winners(event.standings())) if status == "ended" else [],
     }
 

@@ -62,6 +62,8 @@ class _IncomingEvent:
     booby: bool = False
     paid: dict[str, tuple[str, str | None]] = field(default_factory=dict)  # when each player paid, and how much
     round_minutes: int | None = None  # the round clock's minutes (issue 37)
+    ended: str | None = None  # when the event ended (issue 47); None: it goes on
+    ended_given: bool = True  # False for a file written before events kept when they ended (the earlier rule then)
 
 
 # An event is read on its own here; the matches its tables name are found once the whole file is read, in the file
@@ -128,6 +130,7 @@ def _read_club_event(raw: Any, i: int, problems: _Problems) -> _IncomingEvent | 
     entry_fee, prizes, booby = _club_purse(raw, label, where, problems)
     paid = _club_paid(values, players, entry_fee, label, where, problems)
     round_minutes = _club_round_minutes(raw, label, where, problems)
+    ended = problems.need(raw, "ended", _STAMP, _CLUB, label, where) if raw.get("ended") is not None else None
     if len(problems) > before:
         return None
     drawn = _club_rounds(values, game, players, label, where, problems)
@@ -140,7 +143,7 @@ def _read_club_event(raw: Any, i: int, problems: _Problems) -> _IncomingEvent | 
         tariff=None if options.tariff is None else str(options.tariff), seed=values["seed"],
         created=values["created"], players=players, drawn=drawn, kind=kind, avoid=avoid,
         first_round=first_round, show_chances=show_chances, entry_fee=entry_fee, prizes=prizes, booby=booby,
-        paid=paid, round_minutes=round_minutes)
+        paid=paid, round_minutes=round_minutes, ended=ended, ended_given="ended" in raw)
 
 
 def _club_kind_and_avoid(raw: dict[str, Any], players: list[tuple[str, int, int | None]], label: str, where: str,

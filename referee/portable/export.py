@@ -124,8 +124,9 @@ class _TableNotExported(Exception):
 def _event_document(db: Store, event_id: int, unreadable_ids: set[int]) -> dict[str, Any]:
     """One event of the document: its fields, its players in the order they joined, and its rounds with their
     tables, each naming its match by uid — never its link's token."""
+    fields = db.exported_event_fields(event_id)
     (uid, name, date, game, options, rounds, round_length, seating, season, tariff, seed, created, kind,
-     avoid, first_round, show_chances, entry_fee, prizes, booby, round_minutes) = db.exported_event_fields(event_id)  # type: ignore[misc]  # None (no such event): it is unreadable
+     avoid, first_round, show_chances, entry_fee, prizes, booby, round_minutes, event_ended) = fields  # type: ignore[misc]  # None (no such event): it is unreadable
     players = [{"name": player, "joined_round": joined, "left_round": left, "paid": paid, "paid_amount": amount}
                for player, joined, left, paid, amount in db.exported_event_players(event_id)]
     revoked_links = db.revoked_event_tables(event_id)  # tables whose every link is revoked
@@ -144,8 +145,8 @@ def _event_document(db: Store, event_id: int, unreadable_ids: set[int]) -> dict[
             "rounds": rounds, "round": round_length, "seating": seating, "season": season, "tariff": tariff,
             "seed": seed, "created": created, "kind": kind, "avoid": jsontext.parse(avoid),
             "first_round": first_round, "show_chances": bool(show_chances), "entry_fee": entry_fee,
-            "prizes": jsontext.parse(prizes), "booby": bool(booby), "round_minutes": round_minutes, "players": players,
-            "drawn": drawn}
+            "prizes": jsontext.parse(prizes), "booby": bool(booby), "round_minutes": round_minutes,
+            "ended": event_ended, "players": players, "drawn": drawn}
 
 
 def _round_clock(row: tuple[int, str, int, int, str | None] | None) -> dict[str, Any] | None:

@@ -111,6 +111,12 @@ def _write_event(db: Store, e: _IncomingEvent) -> int:
             db.import_revoked_link(event_id, t["number"], t["revoked"])
     tables = max([len(r["tables"]) for r in e.drawn] + [len(_present(e.players, len(e.drawn) + 1)) // e.game.seats])
     club.ensure_links(db, event_id, tables)
+    if e.ended is not None:
+        db.set_event_ended(event_id, e.ended)
+    elif not e.ended_given and e.drawn and len(e.drawn) >= e.rounds:  # a file written before events kept when they
+        current = club.load_event(db, event_id).current  # ended: over as it was then, once its last round was over
+        if current is not None and current.over:
+            db.set_event_ended(event_id, e.drawn[-1]["drawn"])
     return event_id
 
 

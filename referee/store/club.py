@@ -76,14 +76,14 @@ class ClubRows(SqlStore):
         return None if row is None else tuple(row)
 
     def list_events(self, limit: int = 100) -> list[tuple[Any, ...]]:
-        """(id, name, date, game, rounds, kind, rounds drawn, tables of the latest round still playing) of the latest
-        events, latest first."""
+        """(id, name, date, game, rounds, kind, rounds drawn, tables of the latest round still playing, whether it
+        ended) of the latest events, latest first."""
         return [tuple(row) for row in self._run(
             "SELECT e.id, e.name, e.date, e.game, e.rounds, e.kind, "
             "(SELECT COUNT(*) FROM event_rounds r WHERE r.event_id = e.id), "
             "(SELECT COUNT(*) FROM event_tables t JOIN matches m ON m.id = t.match_id WHERE t.event_id = e.id "
             " AND t.round = (SELECT MAX(r.number) FROM event_rounds r WHERE r.event_id = e.id) "
-            " AND m.finished = 0 AND t.ended_by_director IS NULL) "
+            " AND m.finished = 0 AND t.ended_by_director IS NULL), e.ended IS NOT NULL "
             "FROM events e ORDER BY e.date DESC, e.id DESC LIMIT ?", [limit]).fetchall()]
 
     def everyone_in_events(self) -> list[tuple[int, str]]:
@@ -140,6 +140,11 @@ class ClubRows(SqlStore):
         columns = sorted(changes)
         self._run(f"UPDATE events SET {', '.join(f'{c} = ?' for c in columns)}, edited = edited + 1 "
                   "WHERE id = ?", [changes[c] for c in columns] + [event_id])
+
+    def set_event_ended(self, event_id: int, when: str) -> None:
+        """The event is over (RULES.md 5.4), from ``when``: its edits one more (the board and the tables' phones
+        follow)."""
+        self._run("UPDATE events SET ended = ?, edited = edited + 1 WHERE id = ?", [when, event_id])
 
     def set_event_options(self, event_id: int, options: dict[str, Any]) -> None:
         self._run("UPDATE events SET options = ? WHERE id = ?", [jsontext.dumps(options), event_id])
@@ -237,23 +242,24 @@ class ClubRows(SqlStore):
     # ---- what a table's match page and link ask -------------------------------------------------------------------
     def table_closing(self, match_id: int) -> tuple[Any, ...] | None:
         """(the table's round, the event's latest round, rounds planned, ended by the director, the match's players as
-        JSON, how many confirmed it as it stands, tables of its round still playing) of a table's match, in one query
-        (``club.link_closed``); None for a match that is no event's table."""
+        JSON, how many confirmed it as it stands, tables of its round still playing, whether the event ended) of a
+        table's match, in one query (``club.link_closed``); None for a match that is no event's table."""
         row = self._one(
             "SELECT t.round, (SELECT MAX(r.number) FROM event_rounds r WHERE r.event_id = t.event_id), e.rounds, "
             "t.ended_by_director IS NOT NULL, m.players, "
             "(SELECT COUNT(DISTINCT c.player) FROM confirmations c WHERE c.match_id = m.id AND c.version = m.version), "
-            f"{_PLAYING_IN_ROUND} "
+            f"{_PLAYING_IN_ROUND}, e.ended IS NOT NULL "
             "FROM event_tables t JOIN events e ON e.id = t.event_id JOIN matches m ON m.id = t.match_id "
             "WHERE t.match_id = ?", [match_id])
         return None if row is None else tuple(row)
 
     def table_place(self, match_id: int) -> tuple[Any, ...] | None:
         """(event, its name, its kind, round, table, rounds planned, ended by the director, the latest round, whether
-        it shows the chances to win) of a table's match; None for a match of its own."""
+        it shows the chances to win, whether the event ended) of a table's match; None for a match of its own."""
         row = self._one(
             "SELECT t.event_id, e.name, e.kind, t.round, t.number, e.rounds, t.ended_by_director IS NOT NULL, "
-            "(SELECT MAX(r.number) FROM event_rounds r WHERE r.event_id = t.event_id), e.show_chances "
+            "(SELECT MAX(r.number) FROM event_rounds r WHERE r.event_id = t.event_id), e.show_chances, "
+            "e.ended IS NOT NULL "
             "FROM event_tables t JOIN events e ON e.id = t.event_id WHERE t.match_id = ?", [match_id])
         return None if row is None else tuple(row)
 

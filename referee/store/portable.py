@@ -38,11 +38,11 @@ class PortableRows(SqlStore):
     def exported_event_fields(self, event_id: int) -> tuple[Any, ...] | None:
         """An event's own fields as an export writes them: uid, name, date, game, options, rounds, round_length,
         seating, season, tariff, seed, created, kind, avoid (JSON as stored), first_round, show_chances (0 or 1),
-        entry_fee, prizes (JSON as stored), booby (0 or 1), round_minutes."""
+        entry_fee, prizes (JSON as stored), booby (0 or 1), round_minutes, ended (when it ended, or None)."""
         return self._one(
             "SELECT uid, name, date, game, options, rounds, round_length, seating, season, tariff, seed, created, "
-            "kind, avoid, first_round, show_chances, entry_fee, prizes, booby, round_minutes FROM events WHERE id = ?",
-            [event_id])
+            "kind, avoid, first_round, show_chances, entry_fee, prizes, booby, round_minutes, ended FROM events "
+            "WHERE id = ?", [event_id])
 
     def exported_event_players(self, event_id: int) -> list[tuple[str, int, int | None, str | None, str | None]]:
         """An event's players in the order they joined: (name, joined_round, left_round, when their fee was paid,

@@ -251,8 +251,8 @@ class ClubStore(Protocol):
         ...
 
     def list_events(self, limit: int=100) -> list[tuple[Any, ...]]:
-        """(id, name, date, game, rounds, kind, rounds drawn, tables of the latest round still playing) of the latest
-        events, latest first.
+        """(id, name, date, game, rounds, kind, rounds drawn, tables of the latest round still playing, whether it
+        ended) of the latest events, latest first.
         """
         ...
 
@@ -292,6 +292,12 @@ class ClubStore(Protocol):
 
     def update_event(self, event_id: int, changes: dict[str, Any]) -> None:
         """Columns of an event changed by the director (names the service checked), its edits one more."""
+        ...
+
+    def set_event_ended(self, event_id: int, when: str) -> None:
+        """The event is over (RULES.md 5.4), from ``when``: its edits one more (the board and the tables' phones
+        follow).
+        """
         ...
 
     def set_event_options(self, event_id: int, options: dict[str, Any]) -> None:
@@ -368,14 +374,14 @@ class ClubStore(Protocol):
 
     def table_closing(self, match_id: int) -> tuple[Any, ...] | None:
         """(the table's round, the event's latest round, rounds planned, ended by the director, the match's players
-        as JSON, how many confirmed it as it stands, tables of its round still playing) of a table's match, in one
-        query (``club.link_closed``); None for a match that is no event's table.
+        as JSON, how many confirmed it as it stands, tables of its round still playing, whether the event ended)
+        of a table's match, in one query (``club.link_closed``); None for a match that is no event's table.
         """
         ...
 
     def table_place(self, match_id: int) -> tuple[Any, ...] | None:
         """(event, its name, its kind, round, table, rounds planned, ended by the director, the latest round, whether
-        it shows the chances to win) of a table's match; None for a match of its own.
+        it shows the chances to win, whether the event ended) of a table's match; None for a match of its own.
         """
         ...
 
@@ -468,7 +474,7 @@ class PortableStore(Protocol):
     def exported_event_fields(self, event_id: int) -> tuple[Any, ...] | None:
         """An event's own fields as an export writes them: uid, name, date, game, options, rounds, round_length,
         seating, season, tariff, seed, created, kind, avoid (JSON as stored), first_round, show_chances (0 or 1),
-        entry_fee, prizes (JSON as stored), booby (0 or 1), round_minutes.
+        entry_fee, prizes (JSON as stored), booby (0 or 1), round_minutes, ended (when it ended, or None).
         """
         ...
 

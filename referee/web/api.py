@@ -404,10 +404,11 @@ def delete_event(event_id: int):
     return "", 204
 
 
-@bp.post("/events/<int:event_id>/rounds/<int:number>/swap")
+@bp.post("/events/<int:event_id>/rounds/<round:number>/swap")
 def swap_players(event_id: int, number: int):
     """``{"players": ["Ann", "Cid"]}``: two players of round ``number`` change places, seat for seat, before a deal is
-    entered at either's table → 200 the round (as ``POST …/rounds`` answers it); 409 ``table_started`` after."""
+    entered at either's table → 200 the round (as ``POST …/rounds`` answers it); 409 ``table_started`` after; 409
+    ``kept_apart`` (naming the pair) when it would seat a pair kept apart at one table, unless ``"confirm": true``."""
     db = get_db()
     club.swap(db, event_id, number, _body())
     return jsonify(_linked(club.round_to_json(club.load_event(db, event_id).rounds[number - 1])))
@@ -466,6 +467,15 @@ def come_back(event_id: int):
 @bp.post("/events/<int:event_id>/tables/<int:number>/end")
 def end_table(event_id: int, number: int):
     club.end_table(get_db(), event_id, number)
+    return jsonify(_event_json(event_id))
+
+
+@bp.post("/events/<int:event_id>/end")
+def end_event(event_id: int):
+    """The director ends the event once its last round is drawn (RULES.md 5.4): tables still playing end as they
+    stand → 200 the event, ``status`` "ended"; 409 ``rounds_left`` before the last round is drawn, ``event_over``
+    once it has ended."""
+    club.end_event(get_db(), event_id)
     return jsonify(_event_json(event_id))
 
 

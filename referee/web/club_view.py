@@ -21,12 +21,22 @@ def event_words(kind: str) -> dict[str, str]:
         return {"noun": gettext("tournament"), "the": gettext("The tournament"),
                 "over": gettext("The tournament is over."), "delete": gettext("Delete this tournament"),
                 "edit": gettext("Edit the tournament"),
-                "last": gettext("This is the last round: the tournament ends once every table has ended."),
+                "last": gettext("This is the last round: the tournament ends once every table has ended and been "
+                                "confirmed by all its players, or when you end it."),
+                "end": gettext("End the tournament"), "end_now": gettext("Yes, end the tournament now"),
+                "ask_end": gettext("End the tournament now? Tables still playing end as they stand; the standings "
+                                   "and the prizes become final, and the tables' links only show their results. You "
+                                   "can still correct a table afterwards."),
                 "ask_delete": gettext("Delete this tournament? Its rounds, tables and links go with it; nothing was "
                                       "played at it.")}
     return {"noun": gettext("club evening"), "the": gettext("The evening"), "over": gettext("The evening is over."),
             "delete": gettext("Delete this evening"), "edit": gettext("Edit the evening"),
-            "last": gettext("This is the last round: the evening ends once every table has ended."),
+            "last": gettext("This is the last round: the evening ends once every table has ended and been "
+                            "confirmed by all its players, or when you end it."),
+            "end": gettext("End the evening"), "end_now": gettext("Yes, end the evening now"),
+            "ask_end": gettext("End the evening now? Tables still playing end as they stand; the standings and the "
+                               "prizes become final, and the tables' links only show their results. You can still "
+                               "correct a table afterwards."),
             "ask_delete": gettext("Delete this evening? Its rounds, tables and links go with it; nothing was played "
                                   "at it.")}
 

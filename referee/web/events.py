@@ -457,6 +457,13 @@ def confirm_table(event_id: int, number: int):
     return _back(event_id, f"#table-{number}" if request.form.get("back") == "table" else "#h-round")
 
 
+@bp.post("/events/<int:event_id>/end")
+def end_event(event_id: int):
+    """The director ends the evening, asked first (RULES.md 5.4): tables still playing end as they stand."""
+    club.end_event(get_db(), event_id)
+    return _back(event_id)
+
+
 @bp.post("/events/<int:event_id>/tables/<int:number>/revoke")
 def revoke_table_link(event_id: int, number: int):
     club.revoke_table_link(get_db(), event_id, number)
@@ -470,15 +477,17 @@ def renew_table_link(event_id: int, number: int):
     return _back(event_id, f"#table-{number}")
 
 
-@bp.post("/events/<int:event_id>/rounds/<int:number>/swap")
+@bp.post("/events/<int:event_id>/rounds/<round:number>/swap")
 def swap_players(event_id: int, number: int):
     """Two players of the round change places (the director's form: two names); said beside the form when refused,
     the names kept (422 for names that do not fit, 409 once a table has started)."""
     names = [request.form.get("a", ""), request.form.get("b", "")]
     try:
-        club.swap(get_db(), event_id, number, {"players": names})
+        club.swap(get_db(), event_id, number, {"players": names, "confirm": request.form.get("confirm") == "1"})
     except RuleError as exc:
         return _page(event_id, 422, swap_errors=[say(v) for v in capped(exc.violations)], swap_names=names)
+    except club.KeptApart as exc:  # asked first, naming the pair: the same two names again, with confirm
+        return _page(event_id, 409, swap_errors=[say(exc.line)], swap_names=names, swap_ask=exc.pair)
     except matches.Conflict as exc:
         return _page(event_id, 409, swap_errors=[say(exc.line)], swap_names=names)
     return _back(event_id, "#swap")

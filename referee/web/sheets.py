@@ -473,7 +473,7 @@ def _cards(event: club.Event, event_round: club.EventRound | None, only: int | N
     return cards
 
 
-@bp.get("/events/<int:event_id>/rounds/<int:number>/seating.pdf")
+@bp.get("/events/<int:event_id>/rounds/<round:number>/seating.pdf")
 def seating_pdf(event_id: int, number: int):
     return _event_sheet(event_id, "seating", number)
 
@@ -505,7 +505,7 @@ def evening_cards_pdf(event_id: int):
     return _event_sheet(event_id, "cards", None, _only_table(None), _spare())
 
 
-@bp.get("/events/<int:event_id>/rounds/<int:number>/cards.pdf")
+@bp.get("/events/<int:event_id>/rounds/<round:number>/cards.pdf")
 def table_cards_pdf(event_id: int, number: int):
     """The cards of round ``number``'s tables, each naming the round's players too (the same links as the evening's
     cards); ``?table=n`` table n's alone."""

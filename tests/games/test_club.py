@@ -15,12 +15,14 @@ from referee.games.club import (
     Table,
     TableResult,
     draw,
+    evening_done,
     leaders,
     met,
     repeats,
     round_length,
     standings,
     status,
+    status_of,
     table_result,
     together,
     winners,
@@ -318,17 +320,34 @@ def test_spitzer_tables_not_started_win_no_round():
     assert rows["E"].tiebreaks == (1, 3) and rows["G"].tiebreaks == (0, 0)  # G at 0 behind 3: no round won
 
 
-@pytest.mark.parametrize("planned, rounds, expected", [
-    pytest.param(3, [], "open", id="nothing drawn: open"),
-    pytest.param(3, [Round(1, 1, (Table(1, ("A", "B")),))], "playing", id="a table plays"),
-    pytest.param(3, [Round(1, 1, (Table(1, ("A", "B"), finished=True),))], "between_rounds", id="round over"),
-    pytest.param(1, [Round(1, 1, (Table(1, ("A", "B"), finished=True),))], "ended", id="the last round over"),
+@pytest.mark.parametrize("planned, rounds, ended, expected", [
+    pytest.param(3, [], False, "open", id="nothing drawn: open"),
+    pytest.param(3, [Round(1, 1, (Table(1, ("A", "B")),))], False, "playing", id="a table plays"),
+    pytest.param(3, [Round(1, 1, (Table(1, ("A", "B"), finished=True),))], False, "between_rounds", id="round over"),
+    pytest.param(1, [Round(1, 1, (Table(1, ("A", "B"), finished=True),))], False, "playing",
+                 id="the last round over, the event not ended: its tables stay open"),
+    pytest.param(1, [Round(1, 1, (Table(1, ("A", "B"), finished=True),))], True, "ended", id="the event ended"),
     pytest.param(2, [Round(1, 1, (Table(1, ("A", "B"), finished=True),)),
-                     Round(2, 2, (Table(1, ("A", "B"), finished=True), Table(2, ("C", "D"))))], "playing",
+                     Round(2, 2, (Table(1, ("A", "B"), finished=True), Table(2, ("C", "D"))))], False, "playing",
                  id="the last round, one table still playing"),
 ])
-def test_the_event_s_status(planned, rounds, expected):
-    assert status(planned, rounds) == expected
+def test_the_event_s_status(planned, rounds, ended, expected):
+    assert status(planned, rounds, ended) == expected
+    assert status_of(len(rounds), planned, bool(rounds) and not all(t.finished for t in rounds[-1].tables),
+                     ended) == expected
+
+
+@pytest.mark.parametrize("planned, tables, done", [
+    pytest.param(1, [Table(1, ("A", "B"), finished=True, confirmed=True)], True, id="the last round confirmed"),
+    pytest.param(1, [Table(1, ("A", "B"), finished=True, confirmed=True), Table(2, ("C", "D"), finished=True)],
+                 False, id="one table not confirmed"),
+    pytest.param(1, [Table(1, ("A", "B"), confirmed=True)], False, id="one table still playing"),
+    pytest.param(2, [Table(1, ("A", "B"), finished=True, confirmed=True)], False, id="not the last round"),
+])
+def test_the_event_ends_by_itself_once_its_last_round_is_confirmed(planned, tables, done):
+    """RULES.md 5.4: once every table of the last round has ended and been confirmed by all its players."""
+    assert evening_done(planned, [Round(1, 1, tuple(tables))]) is done
+    assert evening_done(1, []) is False
 
 
 def test_the_winners_are_everyone_on_first_place():
@@ -425,3 +444,35 @@ def test_a_pair_is_kept_apart_whenever_some_seating_allows_it(n, seats, seating,
         possible = any(_possible_without(seats, [p for p in players if p not in out], pairs)
                        for out in combinations(players, n % seats))
         assert (together(drawn.tables, pairs) == 0) == possible
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_big_room_is_paired_near_the_standings_as_closely_as_the_whole_matching(seed):
+    """Issue 47, point 16: above 64 players, pairing by the standings looks at players at most 8 places apart (a
+    walk down the list, milliseconds for 400) — and comes to the cost of the maximum-weight matching over the whole
+    room (seconds), with no repeat and no pair kept apart seated together."""
+    import random
+
+    from referee.games import club as rules
+
+    rng = random.Random(seed)
+    ranked = [f"P{i:03}" for i in range(80)]
+    before = {frozenset(rng.sample(ranked[i:i + 6], 2)): 1 for i in range(0, 74, 2)}  # repeats near each other
+    apart = {frozenset(rng.sample(ranked[i:i + 4], 2)) for i in range(0, 76, 5)}
+    place = {p: i for i, p in enumerate(ranked)}
+
+    def cost(tables):
+        return sum((place[b] - place[a]) ** 2 for a, b in tables)
+
+    near = rules._pair_near_places(ranked, before, apart)
+    assert near is not None and sorted(p for t in near for p in t) == ranked
+    assert repeats(near, before) == 0 and together(near, apart) == 0
+    limit = rules.EXACT_PAIRING_UP_TO
+    try:
+        rules.EXACT_PAIRING_UP_TO = 1000  # the whole room's matching, as below 64 players
+        whole = rules._pair_by_standings(ranked, before, apart)
+    finally:
+        rules.EXACT_PAIRING_UP_TO = limit
+    assert repeats(whole, before) == 0 and together(whole, apart) == 0
+    assert cost(near) == cost(whole)
+    assert rules._pair_by_standings(ranked, before, apart) == near  # what a room of 80 is paired by

@@ -52,7 +52,7 @@ def event(client, event_id: int, headers: dict | None = None) -> dict:
 
 @pytest.mark.both_stores
 def test_the_status_goes_open_playing_between_rounds_ended_and_the_end_is_final(client):
-    made = new_event(client)
+    made = new_event(client, entry_fee="5.00 EUR")
     assert made["status"] == "open" and made["winners"] == [] and made["over"] is False
     first = draw(client, made["id"])
     assert event(client, made["id"])["status"] == "playing"
@@ -64,6 +64,19 @@ def test_the_status_goes_open_playing_between_rounds_ended_and_the_end_is_final(
     second = draw(client, made["id"])
     for t in second["tables"]:
         play_out(client, t)
+    # RULES.md 5.4: the last round is over, but the evening goes on (its tables open) until the director ends it
+    going_on = event(client, made["id"])
+    assert (going_on["status"], going_on["over"], going_on["winners"], going_on["ended_at"]) == (
+        "playing", False, [], None)
+    assert client.get(f"/api/events/{made['id']}/standings").json["final"] is False
+    assert client.get(f"/api/events/{made['id']}/purse").json["final"] is False
+    page = text(client.get(f"/events/{made['id']}"))
+    assert "Round 2 of 2 is over" in page and "End the evening now? Tables still playing end as they stand" in page
+    r = client.post(f"/api/events/{made['id']}/end")
+    assert r.status_code == 200 and r.json["status"] == "ended" and r.json["ended_at"]
+    again = client.post(f"/api/events/{made['id']}/end")
+    assert again.status_code == 409 and again.json["errors"][0]["code"] == "event_over"
+    assert client.get(f"/api/events/{made['id']}/purse").json["final"] is True
     ended = event(client, made["id"])
     assert ended["status"] == "ended" and ended["over"] is True
     standings = client.get(f"/api/events/{made['id']}/standings").json
@@ -76,10 +89,62 @@ def test_the_status_goes_open_playing_between_rounds_ended_and_the_end_is_final(
     assert client.post(f"/api/events/{made['id']}/players/leave", json={"name": "Ann"}).status_code == 409
     page = client.get(f"/events/{made['id']}").get_data(as_text=True)
     assert "The evening is over." in text(page) and "The standings below are final." in text(page)
-    for gone in ("Draw round", "End early", "Revoke table", "leaves", "A late player", "Change two players"):
+    for gone in ("Draw round", "End early", "Revoke table", "leaves", "A late player", "Change two players",
+                 "End the evening"):
         assert gone not in text(page), gone
     board = text(client.get(f"/events/{made['id']}/board"))
     assert "Final standings" in board and ("The winner:" in board or "Sharing first place:" in board)
+
+
+@pytest.mark.both_stores
+def test_the_director_ends_the_evening_tables_playing_end_as_they_stand_and_play_stops(client):
+    made = new_event(client, players=[*FOUR, "Eve"], avoid=[["Ann", "Ben"]])
+    first = draw(client, made["id"])
+    page = text(client.get(f"/events/{made['id']}"))
+    assert "End the evening" not in page  # shown once the last round is drawn
+    r = client.post(f"/api/events/{made['id']}/end")
+    assert r.status_code == 409 and r.json["errors"][0]["code"] == "rounds_left"
+    assert "has drawn 1 of its 2 rounds" in r.json["errors"][0]["message"]
+    for t in first["tables"]:
+        play_out(client, t)
+    second = draw(client, made["id"])
+    played, playing = second["tables"]
+    play_out(client, played)
+    client.post(f"/api/matches/{playing['match']}/deals", json=deal(playing, 100))  # one deal in: 110 : 46
+    assert "End the evening now?" in text(client.get(f"/events/{made['id']}"))
+    standings = client.get(f"/api/events/{made['id']}/standings").json
+    assert (standings["provisional"], standings["final"]) == (True, False)
+    r = client.post(f"/events/{made['id']}/end")  # the director's page, asked first
+    assert r.status_code == 303
+    ended = event(client, made["id"])
+    assert ended["status"] == "ended" and ended["over"] is True
+    table = ended["drawn"][1]["tables"][1]
+    assert (table["finished"], table["ended_by_director"]) == (True, True)  # as it stood
+    dealer, elder = playing["players"]
+    assert table["totals"] == {elder: 110, dealer: 46} and table["winner"] == elder
+    standings = client.get(f"/api/events/{made['id']}/standings").json
+    assert (standings["provisional"], standings["final"]) == (False, True)
+    # after the end: nothing of the evening's play changes (409), and nothing changed
+    before = event(client, made["id"])
+    refused = {
+        "draw": client.post(f"/api/events/{made['id']}/rounds"),
+        "join": client.post(f"/api/events/{made['id']}/players", json={"name": "Fay"}),
+        "leave": client.post(f"/api/events/{made['id']}/players/leave", json={"name": "Ann"}),
+        "swap": client.post(f"/api/events/{made['id']}/rounds/2/swap", json={"players": ["Ann", "Eve"]}),
+        "end a table": client.post(f"/api/events/{made['id']}/tables/1/end"),
+        "take a table up again": client.post(f"/api/events/{made['id']}/tables/2/resume"),
+    }
+    for name, r in refused.items():
+        assert (r.status_code, r.json["errors"][0]["code"]) == (409, "event_over"), name
+    r = client.patch(f"/api/events/{made['id']}", json={"rounds": 3})
+    assert r.status_code == 422 and (r.json["errors"][0]["field"], r.json["errors"][0]["code"]) == (
+        "rounds", "event_over")
+    assert event(client, made["id"]) == before
+    assert client.patch(f"/api/events/{made['id']}", json={"name": "Friday night"}).status_code == 200
+    # the director may still correct a table (RULES.md 5.6): kept, and asking for the confirmations again
+    corrected = client.put(f"/api/matches/{played['match']}/deals/1", json=deal(played, 90))
+    assert corrected.status_code == 200, corrected.json
+    assert event(client, made["id"])["status"] == "ended"
 
 
 def test_a_table_with_no_deal_entered_has_no_result_yet(client):
@@ -159,6 +224,18 @@ def test_an_event_nothing_was_played_at_can_be_deleted_one_with_play_cannot(clie
     assert client.get(f"/api/events/{played['id']}").status_code == 200
     assert "Delete this evening" not in text(client.get(f"/events/{played['id']}"))
     assert client.delete("/api/events/99").status_code == 404
+    # a table the director ended with no deal counts (0 : 0): kept, and the message says that, not "a deal"
+    ended = new_event(client)
+    draw(client, ended["id"])
+    client.post(f"/api/events/{ended['id']}/tables/2/end")
+    for language, said in (("en", f"The director ended table 2 of round 1, which counts as it stands (0 : 0): event "
+                                  f"{ended['id']} has a result and is kept (it can be renamed, not deleted)."),
+                           ("de", "Die Spielleitung hat Tisch 2 der Runde 1 beendet"),
+                           ("ja", "運営が第1ラウンドのテーブル 2 を終了しました")):
+        r = client.delete(f"/api/events/{ended['id']}", headers={"Accept-Language": language})
+        assert r.status_code == 409 and r.json["errors"][0]["code"] == "event_started"
+        assert r.json["errors"][0]["message"].startswith(said), (language, r.json)
+    assert client.get(f"/api/events/{ended['id']}").status_code == 200
 
 
 def test_the_page_deletes_an_unplayed_event_after_asking(client):
@@ -204,6 +281,68 @@ def test_the_swap_form_changes_seats_and_says_why_it_cannot(client):
     client.post(f"/api/matches/{table['match']}/deals", json=deal(table))
     r = client.post(f"/events/{made['id']}/rounds/1/swap", data={"a": a, "b": d})
     assert r.status_code == 409 and "Table 1 has started: its players stay where they sit." in text(r)
+
+
+def test_a_swap_that_seats_a_kept_apart_pair_together_asks_first(client):
+    """Issue 47, point 2: 409 ``kept_apart`` naming the pair, nothing changed; ``"confirm": true`` does it."""
+    made = new_event(client, avoid=[["Ann", "Ben"]])
+    first = draw(client, made["id"])
+    (a, b), (c, d) = (t["players"] for t in first["tables"])
+    # the one at Ann's table who is not Ann changes places with Ben: Ann and Ben would share a table
+    ann_table = next(t for t in first["tables"] if "Ann" in t["players"])
+    other = next(p for p in ann_table["players"] if p != "Ann")
+    before = event(client, made["id"])
+    r = client.post(f"/api/events/{made['id']}/rounds/1/swap", json={"players": [other, "ben"]})
+    assert r.status_code == 409, r.json
+    [error] = r.json["errors"]
+    assert error["code"] == "kept_apart"
+    assert error["message"] == (f"Ann and Ben are kept apart, and this change would seat them together at table "
+                                f"{ann_table['table']}. Change their seats anyway?")
+    assert event(client, made["id"]) == before  # nothing changed
+    r = client.post(f"/api/events/{made['id']}/rounds/1/swap", json={"players": [other, "Ben"], "confirm": "yes"})
+    assert r.status_code == 422 and r.json["errors"][0]["field"] == "confirm"
+    assert event(client, made["id"]) == before
+    r = client.post(f"/api/events/{made['id']}/rounds/1/swap", json={"players": [other, "Ben"], "confirm": True})
+    assert r.status_code == 200, r.json
+    assert sorted(next(t for t in r.json["tables"] if "Ann" in t["players"])["players"]) == ["Ann", "Ben"]
+    # a pair already together is no news: changing the other table's seats is not asked about
+    r = client.post(f"/api/events/{made['id']}/rounds/1/swap", json={"players": ["Ann", "Ben"]})
+    assert r.status_code == 200, r.json
+    assert {a, b, c, d} == set(FOUR)
+
+
+def test_the_director_s_page_asks_before_seating_a_kept_apart_pair_together(client):
+    made = new_event(client, avoid=[["Ann", "Ben"]])
+    first = draw(client, made["id"])
+    ann_table = next(t for t in first["tables"] if "Ann" in t["players"])
+    other = next(p for p in ann_table["players"] if p != "Ann")
+    r = client.post(f"/events/{made['id']}/rounds/1/swap", data={"a": other, "b": "Ben"})
+    assert r.status_code == 409
+    page = r.get_data(as_text=True)
+    assert "Ann and Ben are kept apart, and this change would seat them together" in text(r)
+    assert 'name="confirm" value="1"' in page and "Yes: seat Ann and Ben together" in text(r)
+    assert f'<option value="{other}" selected' in page  # the names kept
+    assert all("Ann" not in t["players"] or "Ben" not in t["players"]
+               for t in event(client, made["id"])["drawn"][0]["tables"])
+    r = client.post(f"/events/{made['id']}/rounds/1/swap", data={"a": other, "b": "Ben", "confirm": "1"})
+    assert r.status_code == 303
+    assert any({"Ann", "Ben"} == set(t["players"]) for t in event(client, made["id"])["drawn"][0]["tables"])
+
+
+@pytest.mark.parametrize("number", ["0", "2", "9223372036854775808", "1" + "0" * 100, "9" * 5000])
+def test_a_round_number_no_round_has_is_404_naming_it(client, number):
+    """Issue 47, point 17: past 64 bits too, never "round 0"."""
+    made = new_event(client)
+    draw(client, made["id"])
+    shown = number if len(number) <= 40 else f"{number[:20]}…{number[-6:]}"
+    r = client.post(f"/api/events/{made['id']}/rounds/{number}/swap", json={"players": ["Ann", "Ben"]})
+    assert r.status_code == 404 and r.json["errors"][0]["code"] == "not_found"
+    assert r.json["errors"][0]["message"] == f"Event {made['id']} has no round {shown}."
+    r = client.post(f"/events/{made['id']}/rounds/{number}/swap", data={"a": "Ann", "b": "Ben"})
+    assert r.status_code == 404 and f"has no round {shown}." in text(r)
+    for sheet in ("seating.pdf", "cards.pdf"):
+        r = client.get(f"/events/{made['id']}/rounds/{number}/{sheet}")
+        assert r.status_code == 404 and f"Round {shown} has not been drawn." in text(r), sheet
 
 
 def test_pairs_kept_apart_are_seated_at_different_tables_in_every_round(client):
@@ -649,12 +788,36 @@ def test_the_standings_sheet_names_its_season_and_marks_only_the_rounds_not_conf
     for t in tables:
         play_out(client, t)
     words = PdfReader(io.BytesIO(client.get(f"/events/{made['id']}/standings.pdf").data)).pages[0].extract_text()
-    assert "season Winter 2026" in words and "* round 1 not confirmed" in words and "Final standings" in words
+    assert "season Winter 2026" in words and "* round 1 not confirmed" in words
+    assert "Final standings" not in words  # not over until its tables are confirmed (RULES.md 5.4)
     for t in tables:
         for p in t["players"]:
             client.post(f"/api/matches/{t['match']}/confirm", json={"player": p})
     words = PdfReader(io.BytesIO(client.get(f"/events/{made['id']}/standings.pdf").data)).pages[0].extract_text()
     assert "*" not in words and "not confirmed" not in words  # no mark: no footnote
+    assert "Final standings" in words
     page = client.get(f"/events/{made['id']}").get_data(as_text=True)
     assert "not confirmed" not in text(page)
 
+
+def test_the_draw_is_worked_out_before_the_write_lock_and_again_when_the_event_changed_meanwhile(client, monkeypatch):
+    """Issue 47, point 16: while a round's draw is worked out, other tables write (the write lock is free: a player
+    joins here, in the middle of it); the draw then sees that the event changed and is worked out again, so the round
+    written is the event's as it is now."""
+    from referee.games import club as rules
+
+    made = new_event(client)
+    real, present = rules.draw, []
+
+    def drawing(seats, players, *rest, **kw):
+        present.append(tuple(players))
+        if len(present) == 1:  # would wait for ever if the draw held the write lock
+            joined = client.post(f"/api/events/{made['id']}/players", json={"name": "Fay"})
+            assert joined.status_code == 200, joined.json
+        return real(seats, players, *rest, **kw)
+
+    monkeypatch.setattr("referee.matches.club.club.draw", drawing)
+    drawn = draw(client, made["id"])
+    assert present == [tuple(FOUR), (*FOUR, "Fay")]
+    assert len(drawn["tables"]) == 2 and len(drawn["byes"]) == 1
+    assert sorted([*(p for t in drawn["tables"] for p in t["players"]), *drawn["byes"]]) == sorted([*FOUR, "Fay"])

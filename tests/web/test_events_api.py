@@ -71,7 +71,10 @@ def test_the_worked_example_end_to_end(client):
         play(client, t["match"], [{"upcard": "clubs", "calls": ["pass"] * 4}] * 4)  # four thrown-in deals: draws
     draw(client, event["id"], 409)  # after the last round
     shown = client.get(f"/api/events/{event['id']}").json
-    assert shown["over"] is True and [r["round"] for r in shown["drawn"]] == [1, 2]
+    assert shown["over"] is False and shown["status"] == "playing"  # its tables stay open until the event ends
+    ended = client.post(f"/api/events/{event['id']}/end")
+    assert ended.status_code == 200 and ended.json["over"] is True and ended.json["status"] == "ended"
+    assert [r["round"] for r in ended.json["drawn"]] == [1, 2]
 
 
 def _draws_the_example(seed: int) -> bool:

@@ -44,6 +44,8 @@ def test_eight_players_50_30_20_a_shared_second_place_and_the_booby(client):
     assert before["places"] == [{"place": 1, "amount": "17.50"}, {"place": 2, "amount": "10.50"},
                                 {"place": 3, "amount": "7.00"}]
     play_round(client, made["id"], [130, 110, 110, 95])  # tables 2 and 3 alike: their winners share 2nd
+    assert ok(client.get(f"/api/events/{made['id']}/purse"))["final"] is False  # not until the evening ends
+    ok(client.post(f"/api/events/{made['id']}/end"))  # issue 47: final only then
     standings = ok(client.get(f"/api/events/{made['id']}/standings"))["rows"]
     places = [(r["place"], r["shared"]) for r in standings]
     assert places == [(1, False), (2, True), (2, True), (4, False), (5, False), (6, True), (6, True), (8, False)]

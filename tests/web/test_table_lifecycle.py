@@ -67,6 +67,8 @@ class Evening:
             self.play_out(t)
         if how == "round_over":
             self.draw()
+        if how == "event_over":  # the director ends the event (RULES.md 5.4)
+            assert self.director.post(f"/api/events/{self.id}/end", headers=AUTH).status_code == 200
 
 
 @pytest.mark.parametrize("how", CLOSINGS)
@@ -203,9 +205,15 @@ def test_on_the_real_server_a_table_s_token_stops_writing_when_its_table_closes(
         second = evening.tables[1]
         for d in (deal(second), deal(second, second=True)):
             assert _http(base, "POST", f"/api/matches/{second['match']}/deals", second["token"], d)[0] == 201
-        # the event's last round is over: its tables' tokens write no more
+        # the event's last round is over, its last table not yet confirmed: its token still fixes a typo
+        assert _http(base, "PUT", f"/api/matches/{second['match']}/deals/1", second["token"], deal(second, 90))[0] \
+            == 200
+        for player in second["players"]:
+            assert _http(base, "POST", f"/api/matches/{second['match']}/confirm", second["token"],
+                         {"player": player})[0] == 200
+        # confirmed by its players: its token writes no more
         status, answer = _http(base, "PUT", f"/api/matches/{second['match']}/deals/1", second["token"],
-                               deal(second, 90))
+                               deal(second, 80))
         assert (status, answer["errors"][0]["code"]) == (409, "table_closed")
 
 
@@ -315,3 +323,34 @@ def test_restore_and_undo_from_the_table_are_refused_as_void_is_once_the_table_i
     # the director still may
     r = evening.director.post(f"/api/matches/{match}/deals/1/restore", headers=AUTH)
     assert r.status_code in (200, 409) and (r.status_code == 200 or r.json["errors"][0]["code"] == "deal_after_end")
+
+
+def test_the_last_table_fixes_its_typo_then_the_evening_ends_once_every_table_is_confirmed(locked):
+    """Issue 47, RULES.md 5.4: the last round's last deal no longer ends the evening: the last table's phone still
+    corrects its typo; the evening ends by itself once every table of the last round is confirmed by all its
+    players, and then the links only show the results."""
+    evening = Evening(locked, rounds=1)
+    last, first = evening.tables[1], evening.tables[0]
+    evening.play_out(first)
+    evening.play_out(last)
+    bearer = {"Authorization": f"Bearer {last['token']}"}
+    fixed = evening.phone.put(f"/api/matches/{last['match']}/deals/2", json=deal(last, 70, second=True),
+                              headers=bearer)
+    assert fixed.status_code == 200, fixed.json  # the typo, fixed from the table
+    shown = evening.director.get(f"/api/events/{evening.id}", headers=AUTH).json
+    assert shown["status"] == "playing" and shown["over"] is False
+    for t in (first, last):
+        for p in t["players"]:
+            assert shown["status"] == "playing"  # not before the last confirmation
+            r = evening.phone.post(f"/api/matches/{t['match']}/confirm", json={"player": p},
+                                   headers={"Authorization": f"Bearer {t['token']}"})
+            assert r.status_code == 200, r.json
+            shown = evening.director.get(f"/api/events/{evening.id}", headers=AUTH).json
+    assert shown["status"] == "ended" and shown["over"] is True and shown["ended_at"]
+    standings = evening.director.get(f"/api/events/{evening.id}/standings", headers=AUTH).json
+    assert standings["final"] is True
+    r = evening.phone.put(f"/api/matches/{last['match']}/deals/2", json=deal(last, 80, second=True), headers=bearer)
+    assert (r.status_code, r.json["errors"][0]["code"]) == (409, "table_closed")
+    assert r.json["errors"][0]["message"].startswith("The event is over: table 2's result stands")
+    board = text(evening.director.get(f"/events/{evening.id}/board", headers=AUTH))
+    assert "Final standings" in board
