@@ -399,6 +399,7 @@ def test_migration_14_reads_a_fee_ticked_as_paid_as_the_fee_set_then(tmp_path):
     conn.execute("INSERT INTO event_players (event_id, position, name, joined_round, paid) VALUES "
                  "(2, 0, 'Ann', 1, '2026-12-04T18:50:00+00:00'), (2, 1, 'Ben', 1, NULL)")
     conn.execute("ALTER TABLE event_players DROP COLUMN paid_amount")
+    conn.execute("ALTER TABLE events DROP COLUMN ended")  # schema 15's
     conn.execute("PRAGMA user_version = 13")
     conn.close()
     client = open_app(path).test_client()

@@ -263,12 +263,14 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     ),
     # 14 (issue 47): what each player paid, as in schema.py; the round clock's seconds paused may pass 2**31 (a clock
     # paused since 1950, imported, run again)
-    # and when an event ended (issue 47, RULES.md 5.4); events over by the earlier rule stay over
     (
         'ALTER TABLE event_rounds ALTER COLUMN clock_paused_seconds TYPE BIGINT',
         'ALTER TABLE event_players ADD COLUMN paid_amount TEXT',
         """UPDATE event_players SET paid_amount = (SELECT e.entry_fee FROM events e WHERE e.id = event_players.event_id)
             WHERE paid IS NOT NULL""",
+    ),
+    # 15: when an event ended (issue 47, RULES.md 5.4); events over by the earlier rule stay over
+    (
         'ALTER TABLE events ADD COLUMN ended TEXT',
         """UPDATE events SET ended = (SELECT MAX(m.updated) FROM event_tables t JOIN matches m ON m.id = t.match_id
                                 WHERE t.event_id = events.id)

@@ -281,13 +281,15 @@ MIGRATIONS: tuple[str, ...] = (
     # the event's fee now (NULL where the event has no fee now: paid in full, whatever fee is set later). The round
     # clock's seconds paused may pass 2**31 (a clock paused since 1950, imported): SQLite's INTEGER holds 64 bits
     # already (PostgreSQL's column becomes a BIGINT).
-    # and when an event ended (issue 47, RULES.md 5.4): the director ended it, or every table of its last round ended
-    # and was confirmed by all its players (NULL: it goes on; the last round's ended tables stay open). Events over by
-    # the earlier rule (their last round drawn and no table of it playing) stay over.
     """
     ALTER TABLE event_players ADD COLUMN paid_amount TEXT;
     UPDATE event_players SET paid_amount = (SELECT e.entry_fee FROM events e WHERE e.id = event_players.event_id)
         WHERE paid IS NOT NULL;
+    """,
+    # 15: when an event ended (issue 47, RULES.md 5.4): the director ended it, or every table of its last round ended
+    # and was confirmed by all its players (NULL: it goes on; the last round's ended tables stay open). Events over by
+    # the earlier rule (their last round drawn and no table of it playing) stay over.
+    """
     ALTER TABLE events ADD COLUMN ended TEXT;
     UPDATE events SET ended = (SELECT MAX(m.updated) FROM event_tables t JOIN matches m ON m.id = t.match_id
                                 WHERE t.event_id = events.id)
