@@ -261,6 +261,10 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         'ALTER TABLE event_rounds ADD COLUMN clock_paused_seconds INTEGER NOT NULL DEFAULT 0',
         'ALTER TABLE event_rounds ADD COLUMN clock_paused_at TEXT',
     ),
+    # 14: a player's name keyed by one identity rule (NFKC, case folding, spacing): the summaries built again at start
+    (
+        'DELETE FROM match_players',
+    ),
 )
 
 # After the migrations: every change of a match's version is announced to the processes listening (``Listener``),

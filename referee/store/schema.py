@@ -275,4 +275,9 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE event_rounds ADD COLUMN clock_paused_seconds INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE event_rounds ADD COLUMN clock_paused_at TEXT;
     """,
+    # 14: a player's name keyed by one identity rule (issue 47: NFKC, case folding, spacing; "Ａｎｎ" is "Ann"): the
+    # per-player summaries, keyed the older way, are dropped and built again at start (backfill_summaries)
+    """
+    DELETE FROM match_players
+    """,
 )

@@ -37,7 +37,7 @@ def parse_filters(args: Mapping[str, str]) -> tuple[dict[str, Any], list[Violati
     status = args.get("status") or None
     if status and status not in STATUSES:
         problems.append(Violation.of("bad_status", "status", "The status must be in progress, finished or abandoned."))
-    player = re.sub(r"\s+", " ", args.get("player", "")).strip().casefold()[:40] or None
+    player = name_key(args.get("player", ""))[:40] or None  # as the names are keyed: NFKC, case, spacing
     since, until, bad_dates = _period(args)
     problems.extend(bad_dates)
     raw_page = args.get("page", "1")
