@@ -286,6 +286,30 @@ def test_history_filters_by_player_find_migrated_matches(old_database, reference
     ]
 
 
+def test_names_keyed_the_older_way_are_keyed_again_by_one_identity_rule(tmp_path):
+    """Schema 14 (issue 47): a name is keyed by NFKC, case folding and spacing. Summaries keyed before it (case and
+    spacing only: the full-width "Ａｎｎ" an input method types was "ａｎｎ", apart from "ann") are built again on
+    start, so the filters, the player page and the name suggestions find her as Ann."""
+    path = tmp_path / "referee.sqlite"
+    client = open_app(path).test_client()
+    full = "\uff21\uff4e\uff4e"
+    made = client.post("/api/matches", json={"game": "klaberjass", "players": [full, "Ben"]}).json["id"]
+    plain = client.post("/api/matches", json={"game": "klaberjass", "players": ["Ann", "Cid"]}).json["id"]
+    conn = sql(path)
+    conn.execute("UPDATE match_players SET name_key = ? WHERE name = ?", ["\uff41\uff4e\uff4e", full])  # as 13 keyed
+    conn.execute(f"PRAGMA user_version = {LATEST - 1}")
+    conn.close()
+    client = open_app(path).test_client()
+    check_file(path)
+    ids = lambda query: {m["id"] for m in client.get(f"/api/matches?{query}").json["matches"]}  # noqa: E731
+    assert ids("player=ann") == {made, plain} and ids("player=" + full) == {made, plain}
+    page = client.get("/players/Ann").get_data(as_text=True)
+    assert f"/matches/{made}" in page and f"/matches/{plain}" in page
+    assert len([n for n in client.get("/api/players").json["players"] if n in ("Ann", full)]) == 1  # one person
+    keys = {tuple(r) for r in sql(path).execute("SELECT name, name_key FROM match_players")}
+    assert keys == {(full, "ann"), ("Ann", "ann"), ("Ben", "ben"), ("Cid", "cid")}
+
+
 def test_json_written_with_ascii_escapes_reads_the_same(old_database, reference):
     """Older code wrote JSON with \\u escapes ("Zo\\u00eb"): the migrated match reads and filters the same."""
     path = old_database(1, ascii_json=True)

@@ -2,20 +2,33 @@
 openskill's Plackett–Luce model with the library's defaults (``openskill.models.PlackettLuce()``): its players ranked
 by their final totals as the game ranks them — the winner first, then the others by total, highest first; equal
 totals share a rank. A two-player match is a 1-v-1 match, a Spitzer table of three or four one free-for-all match.
-Abandoned matches and matches in play change nobody's rating. Pure: the caller reads the ended matches and hands
-them over in order; the ratings are what replaying them gives, never stored as the only truth.
+An event's table the director ended counts as it stands (RULES.md 5.4: the highest total first, equal totals sharing
+a rank) once a deal of it counted; abandoned matches and matches in play change nobody's rating. Pure: the caller
+reads the ended matches and hands them over in order; the ratings are what replaying them gives, never stored as the
+only truth.
 
 A player's figure is openskill's ``ordinal()``, ``mu − 3·sigma``: a new player's is 0 (mu 25, sigma 25/3), and it
-rises as the model grows surer (sigma falls) as much as when the player wins."""
+rises as the model grows surer (sigma falls) as much as when the player wins. People read it on a scale like Elo's
+(``shown``): ``START + SCALE × ordinal``, whole points, never below 0 — a new player starts at 1000."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
 MODEL = "openskill PlackettLuce"
+START = 1000  # the figure a new player is shown (openskill's ordinal 0)
+SCALE = 40  # shown points per point of the ordinal: a club's ratings read from about 600 to 2200, like Elo's
+
+
+def shown(ordinal: float) -> int:
+    """The rating as people read it (issue 47): ``START + SCALE × ordinal`` rounded to whole points (a half up),
+    never below 0 — a new player's 1000; ordinal 2.5 is 1100, −3.1 is 876. The API's ``rating`` stays the
+    ordinal."""
+    return max(0, math.floor(START + SCALE * ordinal + 0.5))
 
 
 @dataclass(frozen=True)
@@ -54,6 +67,11 @@ class Point:
     @property
     def rating(self) -> float:
         return self.mu - 3 * self.sigma
+
+    @property
+    def shown(self) -> int:
+        """The rating as people read it (``shown``)."""
+        return shown(self.rating)
 
 
 @dataclass

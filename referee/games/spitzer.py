@@ -453,7 +453,7 @@ def _read_points(raw: object, side: Side, problems: list[Violation]) -> int | No
         return None
     if raw == 1:
         problems.append(Violation.of(
-            "impossible_points", "points", "{side} cannot have {points} card points: no card is worth 1.",
+            "impossible_points", "points", "{side} cannot have 1 card point: no card is worth 1.",
             side=side, points=raw,
         ))
         return None
@@ -503,12 +503,18 @@ def _check_points_fit_tricks(points: int, tricks: int, side: Side, problems: lis
             ))
         elif points < least:
             others = TRICKS - tricks
+            # the verb agrees with the other side's tricks: "1 trick holds", "2 tricks hold" (a sentence for each,
+            # as ngettext gives one per count: German "der 1 Stich … hält", "die 2 Stiche … halten")
+            params = {"side": side, "points": points, "tricks": _tricks(tricks), "others": _tricks(others),
+                      "others_most": MAX_POINTS[others], "least": least}
             problems.append(Violation.of(
                 "points_under_tricks", "points",
+                "{side} cannot have only {points} card points in {tricks}: the other side's {others} holds at most "
+                "{others_most}, which leaves at least {least}.", **params,
+            ) if others == 1 else Violation.of(
+                "points_under_tricks", "points",
                 "{side} cannot have only {points} card points in {tricks}: the other side's {others} hold at most "
-                "{others_most}, which leaves at least {least}.",
-                side=side, points=points, tricks=_tricks(tricks), others=_tricks(others),
-                others_most=MAX_POINTS[others], least=least,
+                "{others_most}, which leaves at least {least}.", **params,
             ))
 
 

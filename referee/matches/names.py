@@ -24,8 +24,12 @@ def clean_name(name: str) -> str:
 
 
 def name_key(name: str) -> str:
-    """Names are the same person when equal ignoring case and spacing."""
-    return clean_name(name).casefold()
+    """A player's identity, the one rule wherever a name is matched or keyed (an event's roster, ratings, seating by
+    rating, player pages, the history's filter, autocompletion, seasons, money, an archive's import): names are the
+    same person when equal after NFKC (the full-width "Ａｎｎ" an input method types is "Ann"; "ﬁ" is "fi"), case
+    folding and spacing (any run of spaces, the ideographic one too, is one; none at either end)."""
+    folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+    return re.sub(r"\s+", " ", folded).strip()
 
 
 # Letters of Cyrillic and Greek that look like a Latin letter (after casefolding), for telling apart names that

@@ -1,6 +1,8 @@
 """Ratings as stored (issue 36): every ended match of a game read in the order the matches ended and handed to the
 rules (``referee.games.rating``), which rate them with openskill. Nothing of it is stored: the ratings are what
-replaying the ended matches gives, every time they are asked for. What a process worked out is kept
+replaying the ended matches gives, every time they are asked for. The ended matches are the finished ones and the
+event tables the director ended with a deal counted (RULES.md 5.4: as they stand); ending such a table or taking it
+up again changes the matches read, so the next ask rates again. What a process worked out is kept
 (``RatingsKept``) together with the matches it rated and their versions; asked again, it rates only the matches
 that ended since, and starts again from the first when an earlier one changed (a correction, a void, a match
 taken up again or abandoned) — so it never drifts from the replay."""
@@ -15,7 +17,7 @@ from typing import Any
 from .. import jsontext
 from ..games import find_game
 from ..games.base import N_
-from ..games.rating import MODEL, Ended, Ratings, ranks_of
+from ..games.rating import MODEL, Ended, Ratings, ranks_of, shown
 from ..store import Store
 from .base import NotFound
 from .names import name_key
@@ -44,7 +46,9 @@ class Rated:
             before = points[-2].rating if len(points) > 1 else 0.0
             rows.append({"key": key, "player": self.names[key], "mu": last.mu, "sigma": last.sigma,
                          "rating": last.rating, "matches": len(points), "last_played": last.ended,
-                         "change": last.rating - before, "points": points})
+                         "change": last.rating - before, "points": points,
+                         # as people read it (issue 47): whole points, a new player's START; the change in them
+                         "shown": last.shown, "shown_change": last.shown - shown(before)})
         rows.sort(key=lambda r: (-r["rating"], r["player"].casefold()))
         return rows
 

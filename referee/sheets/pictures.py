@@ -98,13 +98,14 @@ def chart_svg(
 
 
 def rating_svg(ratings: Sequence[float], sigmas: Sequence[float], width: int = 360, height: int = 170,
-               title: str = "Rating", noun: str = "match") -> str:
+               title: str = "Rating", noun: str = "match", start: float = 0.0) -> str:
     """A player's rating after each ended match (a line, a dot per match while there are few) inside its ±σ band
-    (grey), the first match at the left; the y axis from the lowest to the highest the band reaches, 0 always in
-    view (every player starts there). Drawn inside the viewBox, readable in black and white."""
+    (grey), the first match at the left; the y axis from the lowest to the highest the band reaches, ``start``
+    always in view (every player starts there) and never below 0 (no rating is shown below it). Drawn inside the
+    viewBox, readable in black and white."""
     left, top, bottom, right = 34, 8, 26, 10
-    low = min([0.0] + [r - s for r, s in zip(ratings, sigmas, strict=True)])
-    high = max([1.0] + [r + s for r, s in zip(ratings, sigmas, strict=True)])
+    low = max(0.0, min([float(start)] + [r - s for r, s in zip(ratings, sigmas, strict=True)]))
+    high = max([float(start) + 1] + [r + s for r, s in zip(ratings, sigmas, strict=True)])
     span = high - low
     step = max(1, _nice_step(int(span) or 1))
     low, high = step * (low // step), step * -(-high // step)
@@ -124,13 +125,13 @@ def rating_svg(ratings: Sequence[float], sigmas: Sequence[float], width: int = 3
     v = low
     while v <= high:
         out.append(f'<line x1="{left}" x2="{left + w}" y1="{y(v):.1f}" y2="{y(v):.1f}" stroke="#ddd" '
-                   f'stroke-width="{0.9 if v == 0 else 0.5}"/>'
+                   f'stroke-width="{0.9 if v == start else 0.5}"/>'
                    f'<text x="{left - 4}" y="{y(v) + 3:.1f}" text-anchor="end" font-size="9">{int(v)}</text>')
         v += step
     if ratings:
         band = ([f"{x(i):.1f},{y(r + s):.1f}" for i, (r, s) in enumerate(zip(ratings, sigmas, strict=True))]
-                + [f"{x(i):.1f},{y(r - s):.1f}" for i, (r, s) in reversed(list(enumerate(zip(ratings, sigmas,
-                                                                                           strict=True))))])
+                + [f"{x(i):.1f},{y(max(low, r - s)):.1f}" for i, (r, s) in reversed(list(enumerate(zip(ratings, sigmas,
+                                                                                                      strict=True))))])
         out.append(f'<polygon points="{" ".join(band)}" fill="#000" fill-opacity="0.12" stroke="none"/>')
         line = " ".join(f"{x(i):.1f},{y(r):.1f}" for i, r in enumerate(ratings))
         out.append(f'<polyline points="{line}" fill="none" stroke="#000" stroke-width="1.4"/>')

@@ -323,8 +323,10 @@ class MatchRows(SqlStore):
 
     def ended_matches(self, game: str, event_ids: Sequence[int] | None = None) -> list[tuple[Any, ...]]:
         """(id, version, when it ended, players, totals, winner; JSON as stored) of every ended match of a game —
-        finished, not abandoned —, of the events ``event_ids`` only when given, in the order they ended: the time
-        the deal that ended it was first entered (a match ended by hand: its last change), then as created."""
+        finished, not abandoned; and an event's table the director ended with a deal counted, as it stands (RULES.md
+        5.4; stored as abandoned, without a winner) —, of the events ``event_ids`` only when given, in the order they
+        ended: the time the deal that ended it was first entered (a table the director ended: when they ended it; a
+        match ended by hand: its last change), then as created."""
         within = ""
         params: list[Any] = [game]
         if event_ids is not None:
@@ -334,9 +336,12 @@ class MatchRows(SqlStore):
             within = f" AND m.id IN (SELECT match_id FROM event_tables WHERE event_id IN ({marks}))"
             params += list(event_ids)
         return [tuple(r) for r in self._run(
-            "SELECT m.id, m.version, COALESCE(d.created, m.updated) AS ended, m.players, m.totals, m.winner "
+            "SELECT m.id, m.version, COALESCE(d.created, t.ended_by_director, m.updated) AS ended, m.players, "
+            "m.totals, m.winner "
             "FROM matches m LEFT JOIN deals d ON d.match_id = m.id AND d.number = m.ended_at "
-            "WHERE m.game = ? AND m.status = 'finished' AND m.abandoned = 0" + within +
+            "LEFT JOIN event_tables t ON t.match_id = m.id "
+            "WHERE m.game = ? AND ((m.status = 'finished' AND m.abandoned = 0) OR (t.ended_by_director IS NOT NULL "
+            "AND EXISTS (SELECT 1 FROM deals c WHERE c.match_id = m.id AND c.void = 0)))" + within +
             " ORDER BY ended, m.id", params).fetchall()]
 
     def matches_without_summary(self) -> list[int]:

@@ -279,6 +279,10 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
                           WHERE t.event_id = events.id AND m.finished = 0 AND t.ended_by_director IS NULL
                             AND t.round = (SELECT MAX(r.number) FROM event_rounds r WHERE r.event_id = events.id))""",
     ),
+    # 16: a player's name keyed by one identity rule (NFKC, case folding, spacing): the summaries built again at start
+    (
+        'DELETE FROM match_players',
+    ),
 )
 
 # After the migrations: every change of a match's version is announced to the processes listening (``Listener``),

@@ -120,8 +120,10 @@ class MatchStore(Protocol):
 
     def ended_matches(self, game: str, event_ids: Sequence[int] | None=None) -> list[tuple[Any, ...]]:
         """(id, version, when it ended, players, totals, winner; JSON as stored) of every ended match of a game —
-        finished, not abandoned —, of the events ``event_ids`` only when given, in the order they ended: the time
-        the deal that ended it was first entered (a match ended by hand: its last change), then as created.
+        finished, not abandoned; and an event's table the director ended with a deal counted, as it stands
+        (RULES.md 5.4; stored as abandoned, without a winner) —, of the events ``event_ids`` only when given, in
+        the order they ended: the time the deal that ended it was first entered (a table the director ended: when
+        they ended it; a match ended by hand: its last change), then as created.
         """
         ...
 

@@ -298,4 +298,9 @@ MIGRATIONS: tuple[str, ...] = (
                           WHERE t.event_id = events.id AND m.finished = 0 AND t.ended_by_director IS NULL
                             AND t.round = (SELECT MAX(r.number) FROM event_rounds r WHERE r.event_id = events.id));
     """,
+    # 16: a player's name keyed by one identity rule (issue 47: NFKC, case folding, spacing; "Ａｎｎ" is "Ann"): the
+    # per-player summaries, keyed the older way, are dropped and built again at start (backfill_summaries)
+    """
+    DELETE FROM match_players
+    """,
 )

@@ -566,9 +566,11 @@ def confirm_table(event_id: int, number: int):
 @bp.get("/ratings")
 def ratings():
     """A game's ratings from every ended match (``?game=``; ``&season=`` for a season's events only), the highest
-    first: openskill's Plackett–Luce, ``rating`` = mu − 3·sigma."""
+    first: openskill's Plackett–Luce, ``rating`` = mu − 3·sigma; ``display_rating`` the figure the pages show
+    (``referee.games.rating.shown``: 1000 + 40 × rating, whole, never below 0)."""
     game, season = rating_query(request.args)
     rated = kept_ratings().ratings(get_db(), game, season)
     return jsonify({"game": game, "model": MODEL,
                     "rows": [{"player": r["player"], "mu": r["mu"], "sigma": r["sigma"], "rating": r["rating"],
-                              "matches": r["matches"], "last_played": r["last_played"]} for r in rated.rows()]})
+                              "display_rating": r["shown"], "matches": r["matches"],
+                              "last_played": r["last_played"]} for r in rated.rows()]})

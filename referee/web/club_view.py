@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask_babel import gettext, ngettext
+from flask_babel import gettext, ngettext, pgettext
 
 from ..games.clock import RoundClock, duration, mm_ss, utc_text
 from ..matches import clock as round_clock
@@ -46,6 +46,44 @@ def unconfirmed_mark(rounds: tuple[int, ...]) -> str:
     confirmations (RULES.md 5.6): "* round 2 not confirmed", "* rounds 1, 3 not confirmed"."""
     return ngettext("* round %(rounds)s not confirmed", "* rounds %(rounds)s not confirmed", len(rounds),
                     rounds=gettext(", ").join(str(r) for r in rounds))
+
+
+def season_words(events: Any, best: int | None = None) -> dict[str, Any]:
+    """The words of a season's table for what its events are (RULES.md 5.8, issue 47): German says Spielabende when
+    every event of it is a club evening, Turniere when every one is a tournament, Veranstaltungen when it has both;
+    Japanese 例会, 大会 or イベント. ``short(n)`` heads the column of its n-th event. Whole sentences, not a word put
+    into one."""
+    kinds = {e.kind for e in events}
+    count = len(events)
+    if kinds == {"club_evening"}:
+        return {"count": ngettext("%(num)s club evening", "%(num)s club evenings", count),
+                "best": ngettext("The best %(num)s evening of each player counts",
+                                 "The best %(num)s evenings of each player count", best or 0),
+                "every": gettext("Every evening counts"),
+                "by_first": gettext("points as each evening's standings rank by first"),
+                "column": gettext("Evenings"),
+                "bracket": gettext("(in brackets): an evening that does not count among a player's best"),
+                "best_of_field": gettext("Best of (empty: every evening counts)"),
+                "short": lambda n: pgettext("club evening", "E%(number)s", number=n)}
+    if kinds == {"tournament"}:
+        return {"count": ngettext("%(num)s tournament", "%(num)s tournaments", count),
+                "best": ngettext("The best %(num)s tournament of each player counts",
+                                 "The best %(num)s tournaments of each player count", best or 0),
+                "every": gettext("Every tournament counts"),
+                "by_first": gettext("points as each tournament's standings rank by first"),
+                "column": gettext("Tournaments"),
+                "bracket": gettext("(in brackets): a tournament that does not count among a player's best"),
+                "best_of_field": gettext("Best of (empty: every tournament counts)"),
+                "short": lambda n: gettext("T%(number)s", number=n)}
+    return {"count": ngettext("%(num)s event", "%(num)s events", count),
+            "best": ngettext("The best %(num)s event of each player counts",
+                                 "The best %(num)s events of each player count", best or 0),
+            "every": gettext("Every event counts"),
+            "by_first": gettext("points as each event's standings rank by first"),
+            "column": gettext("Events"),
+            "bracket": gettext("(in brackets): an event that does not count among a player's best"),
+            "best_of_field": gettext("Best of (empty: every event counts)"),
+            "short": lambda n: gettext("E%(number)s", number=n)}
 
 
 def event_format(event: club.Event) -> str:

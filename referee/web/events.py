@@ -26,6 +26,7 @@ from ..games.base import RuleError, Violation, whole_number
 from ..games.club import winners
 from ..matches import club, purse
 from ..matches.money import event_settlement
+from ..matches.names import name_key
 from .club_view import clock_view, event_format, event_words, seating_list, unconfirmed_mark
 from .common import capped, go, http_error
 from .db import get_db
@@ -290,9 +291,9 @@ def _tables_shown(view: dict[str, Any]) -> dict[str, Any]:
     counts = {state: sum(1 for t in tables if t.state == state) for state in TABLE_FILTERS[1:]}
     shown = [t for t in tables if show in ("all", t.state)]
     if find:
-        key = find.casefold()
+        key = name_key(find)  # a part of a name, as names are matched everywhere (NFKC, case, spacing)
         shown = [t for t in shown if find == str(t.number)] if find.isdigit() else \
-            [t for t in shown if any(key in p.casefold() for p in t.players)]
+            [t for t in shown if any(key in name_key(p) for p in t.players)]
     return {"shown_tables": shown, "show": show, "find": find, "table_counts": counts,
             "filterable": len(tables) >= FILTER_FROM}
 

@@ -11,6 +11,7 @@ from flask import Blueprint, abort, jsonify, render_template, request
 from flask_babel import gettext
 
 from .. import games, sheets
+from ..games import rating
 from ..games.base import N_, Violation, whole_number
 from ..matches import club, seasons
 from ..matches.money import player_money
@@ -37,7 +38,7 @@ def parse_filters(args: Mapping[str, str]) -> tuple[dict[str, Any], list[Violati
     status = args.get("status") or None
     if status and status not in STATUSES:
         problems.append(Violation.of("bad_status", "status", "The status must be in progress, finished or abandoned."))
-    player = re.sub(r"\s+", " ", args.get("player", "")).strip().casefold()[:40] or None
+    player = name_key(args.get("player", ""))[:40] or None  # as the names are keyed: NFKC, case, spacing
     since, until, bad_dates = _period(args)
     problems.extend(bad_dates)
     raw_page = args.get("page", "1")
@@ -138,7 +139,7 @@ def ratings_page():
     """Every game's ratings (``?season=``: of a season's events only), a table per game."""
     db = get_db()
     season, tables = rating_tables(db, request.args)
-    return render_template("ratings.html", tables=tables, season=season,
+    return render_template("ratings.html", tables=tables, season=season, start=rating.START, scale=rating.SCALE,
                            seasons=sorted({s["name"] for s in season_names(db)}, key=str.casefold))
 
 
@@ -154,9 +155,9 @@ def player_ratings(db: Any, name: str) -> list[dict[str, Any]]:
             continue
         rows = rated.rows()
         place = next(i for i, r in enumerate(rows, start=1) if r["key"] == key)
-        chart = sheets.rating_svg([p.rating for p in points], [p.sigma for p in points],
+        chart = sheets.rating_svg([p.shown for p in points], [rating.SCALE * p.sigma for p in points],
                                   title=gettext("Rating after each match"),
-                                  noun=gettext("matches, in the order they ended"))
+                                  noun=gettext("matches, in the order they ended"), start=rating.START)
         out.append({"game": game, "row": rows[place - 1], "place": place, "players": len(rows), "chart": chart,
                     "opponents": regular_opponents(db, game.key, key)})
     return out

@@ -222,20 +222,21 @@ def localized(violation: Violation) -> Violation:
 # ---- names in narrow headings ----------------------------------------------------------------------
 
 LONG_WORD = 8  # letters: a shorter word fits a sheet's narrowest name column (four players, 8 pt)
+SHORT_WORD = 6  # letters: on a phone's card of four (390 px) a name of six fits only whole or where it may break
 SOFT_HYPHEN = "\u00ad"
 
 
 @cache
-def _hyphenators() -> tuple[pyphen.Pyphen, ...]:
+def _hyphenators(left: int = 3) -> tuple[pyphen.Pyphen, ...]:
     """German hyphenation first (it follows the syllables as spoken, which suits names from most of Europe),
-    English for a word it cannot break. At least three letters at each end: no "Ho-" (WeasyPrint can drop the
-    hyphen of a line that is just full)."""
-    return tuple(pyphen.Pyphen(lang=code, left=3, right=3) for code in ("de_DE", "en_US"))
+    English for a word it cannot break. At least ``left`` letters before the first break and three after the last:
+    no "Ho-" (WeasyPrint can drop the hyphen of a line that is just full), no "Monik-a"."""
+    return tuple(pyphen.Pyphen(lang=code, left=left, right=3) for code in ("de_DE", "en_US"))
 
 
 @cache
-def _hyphenate_word(word: str) -> str:
-    for dictionary in _hyphenators():
+def _hyphenate_word(word: str, left: int = 3) -> str:
+    for dictionary in _hyphenators(left):
         breaks: list[int] = []
         for at in dictionary.positions(word):
             if int(at) - (breaks[-1] if breaks else 0) >= 2:  # no piece of one letter ("Chri-s-to-pher")
@@ -246,12 +247,15 @@ def _hyphenate_word(word: str) -> str:
     return word
 
 
-def hyphenated(text: Any) -> str:
-    """``text`` with soft hyphens in its long words, so a long name in a narrow column breaks as "Bar-tho-lo-mäus",
-    not "Bartholomäu s". Invisible where the word fits; copy and search ignore them. A word no dictionary can
-    break still breaks where it must (``overflow-wrap: anywhere`` in the style sheets)."""
+def hyphenated(text: Any, shortest: int = LONG_WORD) -> str:
+    """``text`` with soft hyphens in its words of ``shortest`` letters or more, so a long name in a narrow column
+    breaks as "Bar-tho-lo-mäus", not "Bartholomäu s". Invisible where the word fits; copy and search ignore them.
+    Only where German (else English) hyphenation allows: a phone's card of four asks from ``SHORT_WORD`` letters on,
+    two letters before the first break, so "Monika" breaks, if it must, as "Mo-nika" — never "Monik-a". A word no
+    dictionary can break still breaks where it must (``overflow-wrap: anywhere`` in the style sheets)."""
     text = "" if text is None else str(text)
-    return " ".join(_hyphenate_word(word) if len(word) >= LONG_WORD and word.isalpha() else word
+    left = 2 if shortest < LONG_WORD else 3
+    return " ".join(_hyphenate_word(word, left) if len(word) >= shortest and word.isalpha() else word
                     for word in text.split(" "))
 
 

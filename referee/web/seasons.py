@@ -14,6 +14,7 @@ from werkzeug.exceptions import NotFound, UnprocessableEntity
 from .. import games, matches
 from ..games.base import RuleError
 from ..matches import seasons
+from .club_view import season_words
 from .common import capped, go, http_error
 from .db import get_db
 from .i18n import name_order, say
@@ -83,6 +84,12 @@ def season_sheet_context(name: str, game: str | None) -> dict[str, Any]:
     tables = _tables(name, game)
     return {"name": tables[0].name, "tables": tables, "games": {g.key: g for g in games.GAMES},
             "title": _("Season table")}
+
+
+@bp.app_template_global("season_words")
+def season_words_global(events: Any, best: int | None = None) -> dict[str, Any]:
+    """``club_view.season_words`` for the season's page and its printed table."""
+    return season_words(events, best)
 
 
 @bp.app_template_filter("league_points")

@@ -31,7 +31,7 @@ from markupsafe import Markup
 from werkzeug.exceptions import ServiceUnavailable
 
 from .. import matches, sheets
-from ..games import find_game
+from ..games import find_game, rating
 from ..games.base import N_, BaseGame, RuleError, UnknownGame, whole_number
 from ..matches import club
 from ..matches.money import event_settlement, match_settlement
@@ -532,7 +532,8 @@ def ratings_pdf():
     state = tuple((t["game"].key, t["rated"]) for t in tables)
 
     def render() -> bytes:
-        return _pdf(render_template("sheets/ratings.html", pdf=True, tables=tables, season=season, **_words()),
+        return _pdf(render_template("sheets/ratings.html", pdf=True, tables=tables, season=season, start=rating.START,
+                                    scale=rating.SCALE, **_words()),
                     sheet=True)
 
     return _cached(("ratings", (season or "").casefold(), _language()), state, render, "application/pdf",

@@ -139,6 +139,25 @@ def test_long_names_on_a_phone_break_between_syllables_not_at_random(phone):
         screenshot(phone, f"spitzer-long-names-{lang}")
 
 
+def test_a_name_that_fits_its_card_is_never_broken_and_a_longer_one_only_at_a_syllable(phone):
+    """Issue 47: "Monik-a" on a card of four at 390 px. Names of six or seven letters fit their cards whole (German
+    and Japanese too, with a role tag beside one of them); "Susanne" and "Wolfgang" break, if at all, only where
+    German hyphenation allows ("Su-sanne", "Wolf-gang"), never a letter from the end."""
+    players = ["Monika", "Michael", "Susanne", "Wolfgang"]
+    answer = phone.request.post(f"{phone.base}/api/matches", data={"game": "spitzer", "players": players})
+    match_id = answer.json()["id"]
+    for lang in ("de", "ja", "en"):
+        phone.goto(f"{phone.base}/matches/{match_id}?lang={lang}")
+        assert phone.viewport_size["width"] == 390
+        breaks = phone.evaluate(LINE_BREAKS, ".total-card .who a, .scores thead th")
+        broken = {b["text"] for b in breaks}
+        assert not broken & {"Monika", "Michael"}, (lang, breaks)  # they fit whole
+        assert all(b["soft"] and b["before"] not in "ae" for b in breaks), (lang, breaks)  # "Su-", "Wolf-" only
+        assert phone.evaluate(OUTSIDE_THEIR_CARD) == [], lang
+        no_horizontal_scroll(phone)
+        screenshot(phone, f"spitzer-six-letter-names-{lang}")
+
+
 TOTALS_TOPS = """() => [...document.querySelectorAll(".total-card .total")].map((e) => e.getBoundingClientRect().top)"""
 NORMAL = {"contract": "normal", "declarers": ["Ann", "Cid"], "points": 75, "tricks": 5}
 

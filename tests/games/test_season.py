@@ -100,6 +100,26 @@ def test_the_same_player_whatever_case_and_spacing_named_as_lately():
     assert [(r.player, r.points, r.events) for r in table.rows] == [("Ann", 5, 3), ("Ben", 1, 3)]
 
 
+def test_a_full_width_name_is_the_same_season_player():
+    """Issue 47: one identity rule, NFKC too: "Ａｎｎ" typed with an input method is Ann in the season's table."""
+    events = [evening(1, {"\uff21\uff4e\uff4e": 2, "Ben": 0}), evening(2, {"Ann": 2, "Ben": 0})]
+    table = season_table(events, key=name_key)
+    assert [(r.player, r.points, r.events) for r in table.rows] == [("Ann", 4, 2), ("Ben", 0, 2)]
+
+
+@pytest.mark.parametrize(("name", "key"), [
+    pytest.param("Ann", "ann", id="plain"),
+    pytest.param("\uff21\uff4e\uff4e", "ann", id="full-width letters (NFKC)"),
+    pytest.param("  ANN\u3000 Lee ", "ann lee", id="case, an ideographic space, spacing"),
+    pytest.param("Zoe\u0308", "zo\u00eb", id="a combining diaeresis is the letter"),
+    pytest.param("Stra\u00dfe", "strasse", id="case folding, not lowering"),
+    pytest.param("\ufb01ona", "fiona", id="a ligature"),
+    pytest.param("\u2168", "ix", id="a Roman numeral"),
+])
+def test_one_identity_rule_for_names(name, key):
+    assert name_key(name) == key
+
+
 @pytest.mark.parametrize("provisional", [True, False])
 def test_a_season_is_provisional_while_one_of_its_evenings_still_plays(provisional):
     events = [evening(1, {"Ann": 2, "Ben": 0}), evening(2, {"Ann": 2, "Ben": 0}, provisional=provisional)]

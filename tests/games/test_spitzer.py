@@ -1080,8 +1080,15 @@ def test_messages_keep_their_english_words():
         "The partnership must be queens, called_ace or first_trick, not 'solo'."
     )
     assert messages(deal("zola", [BEN], 70, 7))["points_under_tricks"] == (
-        "Ben cannot have only 70 card points in 7 tricks: the other side's 1 trick hold at most 44, which leaves "
+        "Ben cannot have only 70 card points in 7 tricks: the other side's 1 trick holds at most 44, which leaves "
         "at least 76."
+    )
+    assert messages(deal("zola", [BEN], 30, 6))["points_under_tricks"] == (  # 120 − 84 = 36
+        "Ben cannot have only 30 card points in 6 tricks: the other side's 2 tricks hold at most 84, which leaves "
+        "at least 36."
+    )
+    assert messages(deal("zola", [BEN], 1, 1))["impossible_points"] == (
+        "Ben cannot have 1 card point: no card is worth 1."
     )
     assert messages(deal("zola", [BEN], 50, 1))["points_over_tricks"] == (
         "Ben cannot have 50 card points in 1 trick: 4 cards hold at most 44."

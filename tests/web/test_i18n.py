@@ -326,3 +326,17 @@ def test_the_cli_speaks_the_language_of_the_environment(env, expected):
         timeout=60,
     )
     assert r.returncode == 2 and expected in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize(("name", "shortest", "expected"), [
+    pytest.param("Monika", 8, "Monika", id="a sheet's columns: six letters fit, no break offered"),
+    pytest.param("Monika", 6, "Mo\u00adnika", id="a phone's card of four: at a syllable, never Monik-a"),
+    pytest.param("Susanne", 6, "Su\u00adsanne", id="two letters before the first break, three after the last"),
+    pytest.param("Bartholomäus", 8, "Bar\u00adtho\u00adlo\u00admäus", id="a long name as before"),
+    pytest.param("Ann Lee", 6, "Ann Lee", id="short words: the space is the break"),
+    pytest.param("山田太郎", 6, "山田太郎", id="Japanese breaks between its characters by itself"),
+])
+def test_names_get_soft_hyphens_only_where_their_language_allows(name, shortest, expected):
+    from referee.web.i18n import hyphenated
+
+    assert hyphenated(name, shortest) == expected

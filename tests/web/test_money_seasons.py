@@ -207,7 +207,8 @@ def test_the_season_page_its_settings_form_its_pdf_and_the_history_filter(client
     ids = [evening(client, "Winter 2026", date=f"2026-12-0{n}") for n in (1, 2)]
     client.post("/api/matches", json={"game": "klaberjass", "players": ["Zed", "Yul"]})  # not in the season
     page = text(client.get("/seasons/Winter 2026"))
-    assert "Season Winter 2026" in page and "Every event counts" in page and "1= Ann 2 2 1 1" in page
+    assert "Season Winter 2026" in page and "Every evening counts" in page and "2 club evenings" in page
+    assert "1= Ann 2 2 1 1" in page
     r = client.post("/seasons/Winter 2026/settings", data={"game": "klaberjass", "best_of": "zero",
                                                            "league_points": "placing"})
     assert r.status_code == 422
@@ -218,7 +219,7 @@ def test_the_season_page_its_settings_form_its_pdf_and_the_history_filter(client
                                                            "league_points": "placing"})
     assert r.status_code == 303
     page = text(client.get("/seasons/Winter 2026"))
-    assert "The best 1 events of each player count" in page and "1= Ann 2.5 2 2.5 ( 2.5 ) not counted" in page
+    assert "The best 1 evening of each player counts" in page and "1= Ann 2.5 2 2.5 ( 2.5 ) not counted" in page
     pdf = text_of(pdf_of(client.get("/seasons/Winter 2026/table.pdf")))
     assert "Season Winter 2026" in pdf and "1= Ann 2.5 2 2.5 (2.5)" in pdf
     german = text_of(pdf_of(client.get("/seasons/Winter 2026/table.pdf?lang=de")))

@@ -333,3 +333,72 @@ def test_the_scripts_get_their_sentences_in_the_language(world, language, expect
     assert words["waiting_many"]["deal"] == expected["waiting_many"]
     assert words["not_accepted"] == expected["not_accepted"] and words["nouns"]["deal"] == expected["deal"]
     assert all(isinstance(v, (str, dict)) and v for v in words.values())
+
+
+# ---- issue 47: German "Platz" for a place in a table, and each season says what its events are ------------------
+
+def _season_evening(client, season: str, kind: str, date: str) -> None:
+    """A one-round Klaberjass event of ``kind`` in ``season``, both tables drawn 0 : 0 over two thrown-in deals."""
+    from tests.web.test_events_api import draw, play
+
+    made = client.post("/api/events", json={"name": f"{season} {date}", "date": date, "game": "klaberjass",
+                                             "players": list(NAMES), "rounds": 1, "round": "deals:2", "seed": 1,
+                                             "season": season, "kind": kind})
+    assert made.status_code == 201, made.json
+    for table in draw(client, made.json["id"])["tables"]:
+        play(client, table["match"], [{"upcard": "clubs", "calls": ["pass"] * 4}] * 2)
+
+
+@pytest.fixture
+def seasons_world(client):
+    for date in ("2026-11-06", "2026-11-13"):
+        _season_evening(client, "Herbst", "club_evening", date)
+        _season_evening(client, "Pokal", "tournament", date)
+    _season_evening(client, "Gemischt", "club_evening", "2026-11-20")
+    _season_evening(client, "Gemischt", "tournament", "2026-11-27")
+    client.put("/api/seasons/Herbst", json={"best_of": 1})  # the "best of" lines say the kind too
+    return client
+
+
+@pytest.mark.parametrize(("season", "german", "not_german", "japanese", "not_japanese"), [
+    pytest.param("Herbst", ["Spielabende", "2 Spielabende", "Je Spieler zählt 1 Spielabend, der beste",
+                            "ein Spielabend, der"], ["Turnier", "Veranstaltung"],
+                 ["例会", "第1回"], ["大会", "イベント"], id="club evenings"),
+    pytest.param("Pokal", ["Turniere", "2 Turniere", "T1"], ["Spielabend", "Veranstaltung"], ["大会", "第1戦"],
+                 ["例会", "イベント"], id="tournaments"),
+    pytest.param("Gemischt", ["Veranstaltungen", "2 Veranstaltungen", "V1"], ["Spielabend", "Turnier"],
+                 ["イベント"], ["例会", "大会"], id="both kinds"),
+])
+def test_a_season_table_names_what_its_events_are_and_says_platz(seasons_world, season, german, not_german,
+                                                                  japanese, not_japanese):
+    from tests.test_sheets import pdf_of, text_of
+
+    for language, said, unsaid in (("de", german, not_german), ("ja", japanese, not_japanese)):
+        page = seasons_world.get(f"/seasons/{season}?lang={language}")
+        assert page.status_code == 200
+        shown = visible_text(page.get_data(as_text=True))
+        sheet = text_of(pdf_of(seasons_world.get(f"/seasons/{season}/table.pdf?game=klaberjass&lang={language}")))
+        for text, sheet_too in ((shown, False), (" ".join(sheet.split()), True)):
+            for word in said:
+                if not (sheet_too and word.startswith("2 ")):  # the sheet does not count the events
+                    assert word in text, (language, word)
+            for word in unsaid:
+                assert word not in text.replace(season, ""), (language, word)
+        assert not english_left(shown, language)
+    assert re.search(r"\bPlatz\b", visible_text(seasons_world.get(f"/seasons/{season}?lang=de").get_data(as_text=True)))
+    assert "順位" in visible_text(seasons_world.get(f"/seasons/{season}?lang=ja").get_data(as_text=True))
+
+
+def test_the_ratings_page_and_sheet_say_platz_in_german_not_ort(seasons_world):
+    from tests.test_sheets import pdf_of, text_of
+
+    page = visible_text(seasons_world.get("/ratings?lang=de").get_data(as_text=True))
+    sheet = text_of(pdf_of(seasons_world.get("/ratings.pdf?lang=de")))
+    for text in (page, sheet):
+        assert re.search(r"\bPlatz\b", text) and not re.search(r"\bOrt\b", text)
+    assert not english_left(page, "de")
+    japanese = visible_text(seasons_world.get("/ratings?lang=ja").get_data(as_text=True))
+    assert "順位" in japanese and "場所" not in japanese
+    where = visible_text(seasons_world.get("/matches/new?lang=ja").get_data(as_text=True))
+    assert "場所" in where  # where a match is played is still 場所
+    assert re.search(r"\bOrt\b", visible_text(seasons_world.get("/matches/new?lang=de").get_data(as_text=True)))

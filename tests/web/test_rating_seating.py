@@ -258,3 +258,37 @@ def test_a_bad_first_round_in_the_form_is_said_beside_it_and_the_input_kept(clie
     page = answer.get_data(as_text=True)
     assert "first_round must be random or rating" in page and 'value="Kept name"' in page
     assert client.get("/api/events/1").status_code == 404
+
+
+# ---- issue 47: one identity rule (NFKC, case, spacing) ------------------------------------------------------------
+
+@pytest.mark.both_stores
+def test_a_full_width_name_typed_with_an_ime_is_the_same_rated_player_in_the_next_event(client):
+    from tests.web.test_ratings import director_event, elder_wins
+
+    full = "\uff21\uff4e\uff4e"  # "Ａｎｎ", full-width, as a Japanese input method types it
+    same = client.post("/api/events", json={"name": "Club night", "game": "klaberjass", "players": [full, "Ann"]})
+    assert same.status_code == 422 and [e["code"] for e in same.json["errors"]] == ["duplicate_name"]
+    first, tables = director_event(client, [full, "Ben"])
+    elder_wins(client, tables[0])
+    ok(client.post(f"/api/events/{first}/tables/1/end"))
+    rows = ok(client.get("/api/ratings?game=klaberjass"))["rows"]
+    assert sorted(row["player"] for row in rows) == sorted([full, "Ben"])
+    ranked = [row["player"].replace(full, "Ann") for row in rows]  # who is rated higher: the one who won
+    # the next evening writes her "ann  " (ASCII, lower case, spaces): rated, so seated among the rated, not last
+    made = event(client, ["Cid", "Dee", "ann  ", "Ben"], first_round="rating")
+    drawn = ok(client.post(f"/api/events/{made['id']}/rounds"), 201)
+    seated = tables_of(drawn)
+    top, second = ("ann" if p == "Ann" else p for p in ranked)
+    assert seated == [[top, "Cid"], [second, "Dee"]]  # unrated she would sit as [["Ben", "Dee"], ["Cid", "ann"]]
+    match = next(t for t in drawn["tables"] if "ann" in t["players"])
+    elder_wins(client, match)
+    ok(client.post(f"/api/events/{made['id']}/tables/{match['table']}/end"))
+    rows = ok(client.get("/api/ratings?game=klaberjass"))["rows"]
+    hers = [row for row in rows if row["player"] in (full, "ann", "Ann")]
+    assert len(hers) == 1 and hers[0]["matches"] == 2 and hers[0]["player"] == "ann"  # one row, as last written
+    assert len(rows) == 3  # Ann, Ben and her second opponent: nobody twice
+    page = client.get("/players/" + full)  # her page, reached by either spelling, lists both evenings' matches
+    assert page.status_code == 200 and page.get_data(as_text=True).count("Club night") >= 2
+    history = ok(client.get("/api/matches?player=" + full))
+    assert len(history["matches"]) == 2

@@ -160,18 +160,24 @@ def test_the_ratings_page_the_players_chart_and_the_pdf(client):
     page = client.get("/ratings")
     assert page.status_code == 200
     said = text(page)
-    for row in rows:
-        assert row["player"] in said and f"{row['rating']:.1f}" in said
+    for row in rows:  # the figure people read (1000 + 40 × the ordinal, whole), never the ordinal itself
+        assert row["player"] in said and f"{row['display_rating']:,}" in said
+        assert row["display_rating"] == int(1000 + 40 * row["rating"] + 0.5)
+        assert f"{row['rating']:.1f}" not in said
+    assert "A new player starts at 1,000." in said and "1,000 + 40 × (μ − 3σ)" in said
     assert "No match of this game has ended yet." in said  # Spitzer, Joker Judge
     ann = client.get("/players/Ann").get_data(as_text=True)
     assert 'class="chart rating-chart"' in ann and ann.count("<circle") == 3  # a dot after each of her matches
     assert "Against regular opponents" in ann and "Ben" in text(ann)
     german = text(client.get("/ratings?lang=de"))
-    assert "Wertungen" in german and f"{rows[0]['rating']:.1f}".replace(".", ",") in german
+    assert "Wertungen" in german and f"{rows[0]['display_rating']:,}".replace(",", ".") in german
+    assert "Wer neu ist, beginnt mit 1.000." in german
+    assert "1,000 + 40 × (μ − 3σ)" in text(client.get("/ratings?lang=ja"))
     pdf = client.get("/ratings.pdf?lang=en")
     assert pdf.status_code == 200 and pdf.mimetype == "application/pdf"
     printed = text_of(pdf_of(pdf))
-    assert "Ratings" in printed and rows[0]["player"] in printed
+    assert "Ratings" in printed and rows[0]["player"] in printed and f"{rows[0]['display_rating']:,}" in printed
+    assert "A new player starts at 1,000." in printed and "μ\n" not in printed
 
 
 @pytest.mark.both_stores
@@ -182,3 +188,82 @@ def test_matches_ended_since_are_rated_on_top_of_the_kept_ratings_as_a_full_repl
     klaberjass(client, ("Cid", "Ann"))
     answer = client.get("/api/ratings?game=klaberjass").json
     close(by_player(answer), expected([(["Ann", "Ben"], [1, 2]), (["Ben", "Cid"], [2, 1]), (["Cid", "Ann"], [1, 2])]))
+
+
+# ---- issue 47: a table the director ended is rated as it stands (RULES.md 5.4) -------------------------------------
+
+def director_event(client, players, **fields) -> tuple[int, list[dict]]:
+    """A one-round Klaberjass evening of ``players`` (seed 7, open-ended matches), its round drawn: (id, tables)."""
+    made = client.post("/api/events", json={"name": "Club night", "date": "2026-12-04", "game": "klaberjass",
+                                             "players": players, "rounds": 1, "seed": 7,
+                                             "options": {"target": "none"}, **fields})
+    assert made.status_code == 201, made.json
+    drawn = client.post(f"/api/events/{made.json['id']}/rounds")
+    assert drawn.status_code == 201, drawn.json
+    return made.json["id"], drawn.json["tables"]
+
+
+def elder_wins(client, table: dict) -> dict:
+    """One deal at ``table``: seat 1 deals, the elder (seat 2) takes hearts and makes it, 110 : 40."""
+    dealer, elder = table["players"]
+    deal = {"upcard": "hearts", "calls": ["take"], "points": {elder: 100, dealer: 40}, "last_trick": elder}
+    answer = client.post(f"/api/matches/{table['match']}/deals", json=deal)
+    assert answer.status_code == 201, answer.json
+    assert answer.json["match"]["totals"] == {elder: 110, dealer: 40}
+    return answer.json["match"]
+
+
+@pytest.mark.both_stores
+def test_a_table_the_director_ended_is_rated_as_it_stands_and_again_when_taken_up(client):
+    eid, tables = director_event(client, ["Ann", "Ben", "Cid", "Dee", "Eve", "Fay"])
+    lead, level, empty = tables
+    elder_wins(client, lead)  # the elder leads 110 : 40
+    thrown = {"upcard": "clubs", "calls": ["pass"] * 4}  # thrown in: 0 : 0, level
+    assert client.post(f"/api/matches/{level['match']}/deals", json=thrown).status_code == 201
+    assert client.get("/api/ratings?game=klaberjass").json["rows"] == []  # all three still playing
+    for number in (1, 2, 3):
+        assert client.post(f"/api/events/{eid}/tables/{number}/end").status_code == 200
+    assert client.get(f"/api/matches/{lead['match']}").json["status"] == "abandoned"  # as stored, and yet rated:
+    answer = client.get("/api/ratings?game=klaberjass").json
+    # the leader first, the level table a draw; the table ended before any deal (0 : 0 in the standings) rates nobody
+    close(by_player(answer), expected([(lead["players"], [2, 1]), (level["players"], [1, 1])]))
+    assert {row["player"] for row in answer["rows"]} == {*lead["players"], *level["players"]}
+    assert client.post(f"/api/events/{eid}/tables/1/resume").status_code == 200  # playing again: rated no more
+    close(by_player(client.get("/api/ratings?game=klaberjass").json), expected([(level["players"], [1, 1])]))
+    assert client.post(f"/api/events/{eid}/tables/1/end").status_code == 200  # ended again: rated again
+    close(by_player(client.get("/api/ratings?game=klaberjass").json),
+          expected([(level["players"], [1, 1]), (lead["players"], [2, 1])]))  # in the order they ended
+
+
+def test_a_match_abandoned_outside_the_director_still_rates_nobody_beside_an_ended_table(client):
+    eid, tables = director_event(client, ["Ann", "Ben"])
+    elder_wins(client, tables[0])
+    gone = klaberjass(client, ("Cid", "Dee"), end=False)
+    assert client.post(f"/api/matches/{gone}/abandon").status_code == 200
+    assert client.post(f"/api/events/{eid}/tables/1/end").status_code == 200
+    close(by_player(client.get("/api/ratings?game=klaberjass").json), expected([(tables[0]["players"], [2, 1])]))
+
+
+# ---- issue 47: the figure people read ------------------------------------------------------------------------------
+
+def test_the_shown_figure_is_1000_plus_40_times_the_ordinal_whole_and_never_below_zero():
+    from referee.games.rating import Point, shown
+
+    assert shown(0.0) == 1000  # a new player
+    assert shown(2.5) == 1100 and shown(-3.1) == 876  # 1000 + 100, 1000 − 124
+    assert shown(0.0125) == 1001 and shown(-0.0125) == 1000  # a half rounds up: 1000.5 → 1001, 999.5 → 1000
+    assert shown(-25.0) == 0 and shown(-40.0) == 0  # nobody below 0
+    assert Point(1, "", 27.0, 2.0).shown == 1840  # ordinal 27 − 6 = 21: 1000 + 840
+
+
+def test_the_api_keeps_the_ordinal_and_adds_the_shown_figure_beside_it(client):
+    klaberjass(client, ("Ann", "Ben"))
+    rows = {row["player"]: row for row in client.get("/api/ratings?game=klaberjass").json["rows"]}
+    model = PlackettLuce()
+    ann, ben = model.rate([[model.rating()], [model.rating()]], ranks=[1, 2])
+    for row, (rating,) in ((rows["Ann"], ann), (rows["Ben"], ben)):
+        assert row["rating"] == pytest.approx(rating.ordinal(), abs=1e-9)  # openskill's ordinal, as before
+        assert row["display_rating"] == int(1000 + 40 * rating.ordinal() + 0.5)
+    # by hand: one win of a new player over another: Ann mu 27.6354, sigma 8.0659 → ordinal 3.4377 → 1000 + 137.5
+    # → 1138; Ben mu 22.3646, sigma 8.0659 → ordinal −1.8331 → 1000 − 73.3 → 927
+    assert (rows["Ann"]["display_rating"], rows["Ben"]["display_rating"]) == (1138, 927)

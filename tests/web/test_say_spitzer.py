@@ -77,7 +77,8 @@ VIOLATIONS: list[tuple[str, str, Any, SpitzerOptions]] = [
     ("points_without_tricks", "took no trick", deal("zola", [BEN], 10, 0), DEFAULTS),
     ("all_tricks_points", "took all 8 tricks", deal("zola", [BEN], 100, 8), DEFAULTS),
     ("points_over_tricks", "hold at most", deal("normal", [ANN, CID], 100, 2), DEFAULTS),
-    ("points_under_tricks", "cannot have only", deal("normal", [ANN, CID], 12, 5), DEFAULTS),
+    ("points_under_tricks", "tricks hold at most", deal("normal", [ANN, CID], 12, 5), DEFAULTS),
+    ("points_under_tricks", "1 trick holds at most", deal("zola", [BEN], 70, 7), DEFAULTS),
     ("impossible_cell", "The Q♣ always wins", deal("normal", [ANN, CID], 0, 0), DEFAULTS),
     ("alone_needs_first_trick", "so won the first trick",
      deal("normal", [ANN], 0, 0, partnership="first_trick"), DEFAULTS),
@@ -220,9 +221,14 @@ def test_violations_read_as_a_player_says_them(app, lang, code, piece, entry, ex
 
 
 @pytest.mark.parametrize("lang, code, piece, entry, expected", [
-    ("de", "points_under_tricks", "cannot have only", deal("normal", [ANN, CID], 12, 5),
-     "Ann und Cid (5 Stiche): nur 12 Augen sind unmöglich – die Gegenpartei (3 Stiche) hat höchstens 100 Augen, "
-     "es bleiben also mindestens 20."),
+    ("de", "points_under_tricks", "hold at most", deal("normal", [ANN, CID], 12, 5),
+     "Ann und Cid (5 Stiche): nur 12 Augen sind unmöglich – die 3 Stiche der Gegenpartei halten höchstens 100 "
+     "Augen, es bleiben also mindestens 20."),
+    ("de", "points_under_tricks", "holds at most", deal("zola", [BEN], 70, 7),  # issue 47: "1 trick holds"
+     "Ben (7 Stiche): nur 70 Augen sind unmöglich – der 1 Stich der Gegenpartei hält höchstens 44 Augen, es "
+     "bleiben also mindestens 76."),
+    ("ja", "points_under_tricks", "holds at most", deal("zola", [BEN], 70, 7),
+     "Benが7トリックでカード点70点だけということはありません。相手側の1トリックは最大44点なので、少なくとも76点は残ります。"),
     ("ja", "bad_called_ace", "diamonds are trumps",
      deal("normal", [ANN, CID], partnership="called_ace", called_ace="diamonds"),
      "指名するAのスートはクラブ、スペードまたはハートのいずれかです（'diamonds'ではありません）。"
