@@ -48,6 +48,12 @@ def unconfirmed_mark(rounds: tuple[int, ...]) -> str:
                     rounds=gettext(", ").join(str(r) for r in rounds))
 
 
+def unconfirmed_short(rounds: tuple[int, ...]) -> str:
+    """The board's mark for the same (a room reads it from afar, beside a name kept on one line): "* R2", "* R1, R3",
+    explained once under the board's standings."""
+    return "* " + gettext(", ").join(gettext("R%(round)s", round=r) for r in rounds)
+
+
 def season_words(events: Any, best: int | None = None) -> dict[str, Any]:
     """The words of a season's table for what its events are (RULES.md 5.8, issue 47): German says Spielabende when
     every event of it is a club evening, Turniere when every one is a tournament, Veranstaltungen when it has both;

@@ -27,7 +27,7 @@ from ..games.club import winners
 from ..matches import club, purse
 from ..matches.money import event_settlement
 from ..matches.names import name_key
-from .club_view import clock_view, event_format, event_words, seating_list, unconfirmed_mark
+from .club_view import clock_view, event_format, event_words, seating_list, unconfirmed_mark, unconfirmed_short
 from .common import capped, go, http_error
 from .db import get_db
 from .i18n import current_language, say, typed_money, typed_prizes
@@ -36,6 +36,7 @@ from .ratings import kept_ratings, table_chances
 bp = Blueprint("events", __name__)
 bp.add_app_template_global(event_words, "event_words")
 bp.add_app_template_global(unconfirmed_mark, "unconfirmed_mark")
+bp.add_app_template_global(unconfirmed_short, "unconfirmed_short")
 
 BOARD_REFRESH = 3  # seconds: the board shows a deal within this of its entry at any table
 

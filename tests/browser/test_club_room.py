@@ -119,7 +119,7 @@ def test_the_board_uses_the_width_before_it_turns_pages(browser, live_server):
     for i, table in enumerate(drawn["tables"]):
         one_deal(live_server, table, 60 + (i * 7) % 70)
         one_deal(live_server, {**table, "players": table["players"][::-1]}, 60 + (i * 3) % 50)
-    assert api(live_server, f"/api/events/{event['id']}", method="GET")["status"] == "ended"
+    assert api(live_server, f"/api/events/{event['id']}/end")["status"] == "ended"  # RULES.md 5.4: the director
     screen = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
     for (width, height), language in (((1920, 1080), "de"), ((1366, 768), "de"), ((1280, 720), "ja")):
         screen.set_viewport_size({"width": width, "height": height})
@@ -150,7 +150,12 @@ def test_the_board_names_the_winner_once_the_evening_is_over(browser, live_serve
         one_deal(live_server, table, 100)
         one_deal(live_server, {**table, "players": table["players"][::-1]}, 46)  # the dealer takes it next
     winners = [t["players"][1] for t in drawn["tables"]]
-    screen.get_by_text("Final standings").first.wait_for(timeout=8_000)  # the board's refresh: every 3 s
+    screen.get_by_text("Round 1 of 1 is over").first.wait_for(timeout=8_000)  # the board's refresh: every 3 s
+    assert api(live_server, f"/api/events/{event['id']}", method="GET")["status"] == "playing"  # not over yet
+    for table in drawn["tables"]:  # RULES.md 5.4: the evening ends once every table is confirmed by its players
+        for player in table["players"]:
+            api(live_server, f"/api/matches/{table['match']}/confirm", {"player": player})
+    screen.get_by_text("Final standings").first.wait_for(timeout=8_000)
     text = screen.locator("#winners").inner_text()
     assert text.startswith("Sharing first place:") and all(w in text for w in winners)
     assert api(live_server, f"/api/events/{event['id']}", method="GET")["status"] == "ended"
