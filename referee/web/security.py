@@ -78,7 +78,7 @@ OPEN_PATHS = ("/static/", "/share/", "/t/", "/login", "/favicon", "/manifest.web
 # API actions that take no body: a POST without one (and without Content-Type) is accepted.
 BODYLESS = {"api.end_match", "api.abandon_match", "api.resume_match", "api.rematch", "api.restore_deal",
             "api.restore_version", "api.draw_round", "api.end_table", "api.revoke_table_link",
-            "api.renew_table_link", "api.resume_table", "api.confirm_table"}
+            "api.renew_table_link", "api.resume_table", "api.confirm_table", "api.end_event"}
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; "
     "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"

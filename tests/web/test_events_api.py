@@ -300,6 +300,8 @@ def test_the_director_s_actions_take_a_bare_post_as_curl_sends_it(app):
     assert plain.post(f"/api/events/{event['id']}/tables/1/end").status_code == 200
     confirmed = plain.post(f"/api/events/{event['id']}/tables/1/confirm")  # the table the director ended, for its
     assert confirmed.status_code == 200 and confirmed.json["added"] == confirmed.json["players"]  # players
+    ended = plain.post(f"/api/events/{event['id']}/end")  # the evening, its other table as it stands (RULES.md 5.4)
+    assert ended.status_code == 200 and ended.json["status"] == "ended"
 
 
 def test_a_joker_judge_table_ranks_by_match_points_then_differences(client):
