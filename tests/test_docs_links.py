@@ -170,3 +170,19 @@ def test_readme_is_a_quick_start_naming_every_setting() -> None:
     assert sorted(read - in_tables) == []
     full = (ROOT / "docs" / "guide" / "hosting.md").read_text(encoding="utf-8")
     assert sorted(n for n in read if not n.startswith("REFEREE_TEST_") and f"`{n}`" not in full) == []
+
+
+def test_paths_to_the_docs_in_the_code_exist() -> None:
+    """Where Referee's own words send a person to a document ("see \"Your data\" in docs/guide/hosting.md"), the
+    document is there, and so is the heading the message names."""
+    named: dict[str, set[Path]] = {}
+    for folder in ("referee", "templates", "scripts", "tests"):
+        for path in (ROOT / folder).rglob("*"):
+            if path.is_file() and path.suffix in (".py", ".html", ".pot", "") and path != Path(__file__).resolve():
+                for doc in re.findall(r"\bdocs/[\w/.-]*\w\.md\b", path.read_text(encoding="utf-8", errors="replace")):
+                    named.setdefault(doc, set()).add(path)
+    assert "docs/guide/hosting.md" in named, "the code was not read"
+    assert sorted(doc for doc in named if not (ROOT / doc).is_file()) == []
+    hosting = anchors(ROOT / "docs" / "guide" / "hosting.md")
+    assert {"your-data-export-import-backups", "serving-over-https"} <= hosting
+
