@@ -24,7 +24,7 @@ from werkzeug.test import TestResponse
 from referee import create_app, store
 
 # ---- hypothesis -------------------------------------------------------------------------------
-# A property test's own @settings(max_examples=...) is its budget, chosen for what it explores (see README, Tests);
+# A property test's own @settings(max_examples=...) is its budget, chosen for what it explores (see docs/testing.md);
 # the profile decides the rest. "ci" (CI=true): a fixed, reproducible run — derandomized (the same examples each
 # run, so a red CI is a real regression and not a draw), no example database, no deadline (a shared 2-core machine
 # would make timing noise fail a test). "dev" (elsewhere): a fresh random draw each run, failures kept in

@@ -39,7 +39,7 @@ needs_loopback_addresses = pytest.mark.skipif(
 
 @pytest.fixture
 def proxied(tmp_path_factory):
-    """Behind one proxy (the README's Caddy): each request's client is its X-Forwarded-For."""
+    """Behind one proxy (docs/guide/hosting.md's Caddy): each request's client is its X-Forwarded-For."""
     settings = {"REFEREE_PROXIES": "1", "REFEREE_PASSPHRASE": PASSPHRASE}
     with _serve(tmp_path_factory, "guess-proxied", settings) as server:
         yield server

@@ -43,7 +43,7 @@ def _serve(tmp_path_factory, name: str, settings: dict[str, str]) -> Iterator[Se
 
 @pytest.fixture(scope="module")
 def proxied(tmp_path_factory):
-    """Referee as the README starts it behind Caddy: one proxy, a passphrase, the public host allowed."""
+    """Referee as docs/guide/hosting.md starts it behind Caddy: one proxy, a passphrase, the public host allowed."""
     with _serve(tmp_path_factory, "proxied", {"REFEREE_PROXIES": "1", "REFEREE_PASSPHRASE": PASSPHRASE,
                                               "REFEREE_ALLOWED_HOSTS": SITE}) as server:
         yield server

@@ -176,7 +176,7 @@ def database_error(exc: store.DatabaseError) -> tuple[Any, int]:
     elif "malformed" in text or "not a database" in text or "corrupt" in text:
         code, status, message = "database_damaged", 503, gettext(
             "Referee's database file is damaged: nothing was stored by this request. Stop Referee and restore "
-            "your latest backup (see \"Your data\" in the README).")
+            "your latest backup (see \"Your data\" in docs/guide/hosting.md).")
     else:
         return unexpected_error(exc)
     current_app.logger.error("%s on %s %s: %s", code, request.method, request.path, exc)
