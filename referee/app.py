@@ -21,7 +21,7 @@ from werkzeug.routing import IntegerConverter
 
 from . import jsontext, store
 from .assets import asset_folder
-from .cli import register_cli
+from .commands import register_commands
 from .matches import ENTERING_AT_ONCE, backfill_summaries, entering_at_once
 from .web import i18n, register
 
@@ -217,7 +217,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     # in place of the web layer's answer to them, which reads the database
     for error in store.outage_errors(app.config["DATABASE"]):
         app.register_error_handler(error, _database_unreachable)
-    register_cli(app)
+    register_commands(app)
     return app
 
 

@@ -8,8 +8,8 @@ Waitress is told what to trust and how many connections to keep (``server_settin
 of the proxy's connections only (``REFEREE_TRUSTED_PROXY``) and clears them from everyone else's; idle
 connections cannot take every slot (``REFEREE_CONNECTION_LIMIT``, ``REFEREE_CHANNEL_TIMEOUT``).
 
-The commands Referee adds to ``flask --app referee`` are registered here too (``register_cli``, called by
-``create_app``): ``backup PATH [--force]``.
+The app (``referee.app``) is imported here when the server starts, and never imports this module: the commands of
+``flask --app referee`` live in ``referee.commands``.
 """
 
 from __future__ import annotations
@@ -304,33 +304,6 @@ def _announce(app: Flask, server: Any, settings: dict[str, Any]) -> None:
                     "every match. Set REFEREE_PASSPHRASE=... and start it again.")
         lines = "\n".join(f"!! {line}" for line in warning.splitlines())
         print(f"\n{bar}\n{lines}\n{bar}\n", file=sys.stderr, flush=True)
-
-
-def register_cli(app: Flask) -> None:
-    """Adds ``flask --app referee backup PATH [--force]`` (``referee.portable.backup``)."""
-    import click  # loaded when an app is made, not for `referee --help` (see _app_and_settings)
-
-    from . import store
-    from .portable import backup
-
-    @app.cli.command("backup")
-    @click.argument("path", type=click.Path(path_type=Path))
-    @click.option("--force", is_flag=True, help="Overwrite PATH if it exists.")
-    def backup_command(path: Path, force: bool) -> None:
-        """Copy the database (consistently, while the app runs) to PATH."""
-        try:
-            report = backup(app.config["DATABASE"], path, force=force)
-        except OSError as exc:
-            raise click.ClickException(str(exc)) from None
-        except Exception as exc:  # the database's own errors (SQLite's, PostgreSQL's): said in one line
-            problem = store.problem_of(app.config["DATABASE"], exc)
-            if problem is None:
-                raise
-            raise click.ClickException(problem) from None
-        click.echo(
-            f"Backed up {report.source} to {report.target}: {report.matches} matches, {report.deals} deals, "
-            f"{report.size:,} bytes."
-        )
 
 
 def main(argv: list[str] | None = None) -> None:
