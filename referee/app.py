@@ -157,10 +157,11 @@ def create_app(test_config: Mapping[str, Any] | None = None, *, settings: config
     """The application factory: the ``REFEREE_*`` settings (``settings``, else read from the environment now) as the
     app's configuration, ``test_config`` over them (DATABASE, SECRET_KEY, ...). A setting that cannot be used stops
     the start (``store.CannotStart``, one line saying which)."""
-    try:
-        settings = settings or config.environment()
-    except config.SettingError as exc:
-        raise store.CannotStart(str(exc)) from None
+    if settings is None:
+        try:
+            settings = config.environment()
+        except config.SettingError as exc:
+            raise store.CannotStart(str(exc)) from None
     app = Flask(
         __name__,
         template_folder=asset_folder("templates"),
