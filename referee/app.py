@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import os
 import secrets
 import sys
 import threading
@@ -19,9 +18,9 @@ from htmx_flask import Htmx
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.routing import IntegerConverter
 
-from . import jsontext, store
+from . import config, jsontext, store
 from .assets import asset_folder
-from .cli import register_cli
+from .commands import register_commands
 from .matches import ENTERING_AT_ONCE, backfill_summaries, entering_at_once
 from .web import i18n, register
 
@@ -43,9 +42,7 @@ class _JSONProvider(DefaultJSONProvider):
 
 
 def _secret_key(instance: Path) -> str:
-    """REFEREE_SECRET_KEY, or a key generated once into instance/secret_key."""
-    if os.environ.get("REFEREE_SECRET_KEY"):
-        return os.environ["REFEREE_SECRET_KEY"]
+    """A key generated once into instance/secret_key (when REFEREE_SECRET_KEY is not set)."""
     path = instance / "secret_key"
     if not path.exists():
         instance.mkdir(parents=True, exist_ok=True)
@@ -84,17 +81,6 @@ def _log_to_stderr() -> None:
         if log.level == logging.NOTSET:
             log.setLevel(logging.INFO)
         log.propagate = False  # waitress configures the root logger too: one line, not two
-
-
-def _number(variable: str, default: int) -> int:
-    """A whole-number setting from the environment; a value that is not one stops the start, saying so."""
-    raw = os.environ.get(variable, "").strip()
-    if not raw:
-        return default
-    try:
-        return int(raw)
-    except ValueError:
-        raise store.CannotStart(f"{variable} must be a whole number, not {raw!r}.") from None
 
 
 def _open_database(app: Flask, instance: Path) -> None:
@@ -167,8 +153,15 @@ def sqlite_path(database: str) -> str:
     return database
 
 
-def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
-    """The application factory. ``test_config`` overrides configuration (DATABASE, SECRET_KEY, ...)."""
+def create_app(test_config: Mapping[str, Any] | None = None, *, settings: config.Settings | None = None) -> Flask:
+    """The application factory: the ``REFEREE_*`` settings (``settings``, else read from the environment now) as the
+    app's configuration, ``test_config`` over them (DATABASE, SECRET_KEY, ...). A setting that cannot be used stops
+    the start (``store.CannotStart``, one line saying which)."""
+    if settings is None:
+        try:
+            settings = config.environment()
+        except config.SettingError as exc:
+            raise store.CannotStart(str(exc)) from None
     app = Flask(
         __name__,
         template_folder=asset_folder("templates"),
@@ -178,28 +171,20 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.url_map.converters["int"] = _SqliteInt
     app.url_map.converters["round"] = _RoundNumber
     instance = Path(app.instance_path)
-    database = sqlite_path(os.environ.get("REFEREE_DATABASE") or str(instance / "referee.sqlite"))
-    app.config.from_mapping(
-        DATABASE=database,
-        MAX_CONTENT_LENGTH=256 * 1024,
-        PASSPHRASE=os.environ.get("REFEREE_PASSPHRASE") or None,
-        CSRF=True,
-        ALLOWED_HOSTS=os.environ.get("REFEREE_ALLOWED_HOSTS", ""),
-        PUBLIC_URL=os.environ.get("REFEREE_PUBLIC_URL") or None,
-        PROXIES=_number("REFEREE_PROXIES", 0),
-        PASSPHRASE_GLOBAL_THROTTLE=os.environ.get("REFEREE_PASSPHRASE_GLOBAL_THROTTLE") or None,
-        SESSION_IDLE_DAYS=_number("REFEREE_SESSION_IDLE_DAYS", 14),
-        MAX_DEALS=_number("REFEREE_MAX_DEALS", store.DEFAULT_MAX_DEALS),
-        MAX_EVENTS=_number("REFEREE_MAX_EVENTS", 0),  # 0: store.EVENTS_PER_DEAL for each of MAX_DEALS (below)
-        SHEET_MAX_PAGES=_number("REFEREE_SHEET_MAX_PAGES", 50),
-        ENTERING_AT_ONCE=_number("REFEREE_ENTERING_AT_ONCE", ENTERING_AT_ONCE),
-    )
+    app.config.from_mapping(MAX_CONTENT_LENGTH=256 * 1024, CSRF=True, **settings.app_config())
+    app.config["DATABASE"] = sqlite_path(settings.database or str(instance / "referee.sqlite"))
+    if settings.max_deals is None:
+        app.config["MAX_DEALS"] = store.DEFAULT_MAX_DEALS
+    if settings.entering_at_once is None:
+        app.config["ENTERING_AT_ONCE"] = ENTERING_AT_ONCE
     if test_config:
         app.config.update(test_config)
     if not app.config.get("MAX_EVENTS"):  # the actions one match keeps: ten a deal, whatever MAX_DEALS is
         app.config["MAX_EVENTS"] = store.EVENTS_PER_DEAL * int(app.config["MAX_DEALS"])
-    if int(app.config["ENTERING_AT_ONCE"]) < 1:
-        raise store.CannotStart(f"REFEREE_ENTERING_AT_ONCE must be 1 or more, not {app.config['ENTERING_AT_ONCE']}.")
+    try:
+        config.check_held(app.config)
+    except config.SettingError as exc:
+        raise store.CannotStart(str(exc)) from None
     entering_at_once(int(app.config["ENTERING_AT_ONCE"]))
     n = int(app.config["PROXIES"])
     if n > 0 and not app.config.get("SERVER_READS_PROXY_HEADERS"):
@@ -209,6 +194,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n, x_proto=n, x_host=n, x_port=n)  # type: ignore[method-assign]
     app.json = _JSONProvider(app)
     _log_to_stderr()
+    for problem in settings.problems:
+        logging.getLogger("referee").warning("%s", problem)
     _open_database(app, instance)
 
     Htmx(app)
@@ -217,7 +204,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     # in place of the web layer's answer to them, which reads the database
     for error in store.outage_errors(app.config["DATABASE"]):
         app.register_error_handler(error, _database_unreachable)
-    register_cli(app)
+    register_commands(app)
     return app
 
 

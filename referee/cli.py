@@ -8,34 +8,25 @@ Waitress is told what to trust and how many connections to keep (``server_settin
 of the proxy's connections only (``REFEREE_TRUSTED_PROXY``) and clears them from everyone else's; idle
 connections cannot take every slot (``REFEREE_CONNECTION_LIMIT``, ``REFEREE_CHANNEL_TIMEOUT``).
 
-The commands Referee adds to ``flask --app referee`` are registered here too (``register_cli``, called by
-``create_app``): ``backup PATH [--force]``.
+The app (``referee.app``) is imported here when the server starts, and never imports this module: the commands of
+``flask --app referee`` live in ``referee.commands``.
 """
 
 from __future__ import annotations
 
 import argparse
 import errno
-import gettext
 import ipaddress
-import os
 import socket
 import subprocess
 import sys
-from collections.abc import Mapping
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from . import config
+from .config import SettingError, Settings, _
 
 if TYPE_CHECKING:
     from flask import Flask
-
-TRANSLATIONS = Path(__file__).resolve().parent / "translations"
-
-
-def _(text: str) -> str:
-    """``text`` in the language of the environment (LANGUAGE, LC_ALL, LC_MESSAGES, LANG), English by default
-    or when the catalogues are not compiled."""
-    return gettext.translation("messages", TRANSLATIONS, fallback=True).gettext(text)
 
 
 def lan_addresses() -> list[str]:
@@ -95,24 +86,6 @@ SPARE_FILES_PER_THREAD = 4
 PROXY_HEADERS = frozenset({"x-forwarded-for", "x-forwarded-proto", "x-forwarded-host", "x-forwarded-port"})
 
 
-class SettingError(ValueError):
-    """A setting Referee cannot start with: its message is one line for people."""
-
-
-def _whole(env: Mapping[str, str], name: str, default: int, low: int) -> int:
-    raw = env.get(name, "").strip()
-    if not raw:
-        return default
-    try:
-        value = int(raw)
-    except ValueError:
-        value = low - 1
-    if value < low:
-        raise SettingError(_("%(name)s must be a whole number, %(low)s or more, not %(value)s")
-                           % {"name": name, "low": low, "value": repr(raw)})
-    return value
-
-
 def open_files(wanted: int) -> int:
     """How many files this process may open (``ulimit -n``), its soft limit raised towards ``wanted`` first as far
     as the hard limit allows (waitress polls its sockets, so more than 1024 is safe)."""
@@ -133,10 +106,9 @@ def open_files(wanted: int) -> int:
     return soft
 
 
-def _connection_limit(env: Mapping[str, str], threads: int) -> int:
+def _connection_limit(asked: int | None, threads: int) -> int:
     """REFEREE_CONNECTION_LIMIT, or 1000 when this process may open files enough for them (fewer otherwise)."""
     spare = SPARE_FILES + SPARE_FILES_PER_THREAD * threads
-    asked = _whole(env, "REFEREE_CONNECTION_LIMIT", 0, 1)
     allowed = open_files((asked or CONNECTION_LIMIT) + spare)
     if asked and asked + spare > allowed:
         raise SettingError(
@@ -146,47 +118,41 @@ def _connection_limit(env: Mapping[str, str], threads: int) -> int:
     return asked or max(10, min(CONNECTION_LIMIT, allowed - spare))
 
 
-def _trusted_proxy(env: Mapping[str, str], proxies: int, host: str) -> str | None:
+def _trusted_proxy(given: str | None, proxies: int, host: str) -> str | None:
     """The address the proxy connects from (waitress compares it with the peer's exactly), ``*`` for any peer;
     by default this machine's loopback address, in the family Referee listens on."""
-    raw = env.get("REFEREE_TRUSTED_PROXY", "").strip()
     if proxies <= 0:
-        if raw:
+        if given:
             raise SettingError(_("REFEREE_TRUSTED_PROXY is set but REFEREE_PROXIES is not: set REFEREE_PROXIES to "
                                  "the number of proxies in front of Referee"))
         return None
-    if raw == "*":
-        return raw
-    if not raw:
-        try:
-            return "::1" if ipaddress.ip_address(host.split("%")[0]).version == 6 else "127.0.0.1"
-        except ValueError:  # a host name
-            return "127.0.0.1"
+    if given:
+        return given  # an IP address in its short form, or * (config.Address)
     try:
-        return ipaddress.ip_address(raw).compressed
-    except ValueError:
-        raise SettingError(_("REFEREE_TRUSTED_PROXY must be the IP address the proxy connects from (or *), not "
-                             "%(value)s") % {"value": repr(raw)}) from None
+        return "::1" if ipaddress.ip_address(host.split("%")[0]).version == 6 else "127.0.0.1"
+    except ValueError:  # a host name
+        return "127.0.0.1"
 
 
-def server_settings(env: Mapping[str, str], *, host: str, threads: int, proxies: int) -> dict[str, Any]:
-    """Waitress's adjustments from the environment: the proxies it trusts and the connections it keeps.
+def server_settings(settings: Settings, *, host: str, threads: int, proxies: int) -> dict[str, Any]:
+    """Waitress's adjustments from the settings: the proxies it trusts and the connections it keeps.
 
     Behind ``proxies`` proxies, waitress reads X-Forwarded-For/-Proto/-Host/-Port from the trusted proxy's
     connections (the ``proxies`` last entries of each) and clears them from every other peer's, so the app sees
     the client's address, scheme and host — and a client that connects directly forges none of them."""
-    settings: dict[str, Any] = {"threads": threads}
-    trusted = _trusted_proxy(env, proxies, host)
+    adjustments: dict[str, Any] = {"threads": threads}
+    trusted = _trusted_proxy(settings.trusted_proxy, proxies, host)
     if trusted is not None:
-        settings.update(trusted_proxy=trusted, trusted_proxy_count=proxies, trusted_proxy_headers=set(PROXY_HEADERS))
-    timeout = _whole(env, "REFEREE_CHANNEL_TIMEOUT", CHANNEL_TIMEOUT, 1)
-    settings.update(
-        connection_limit=_connection_limit(env, threads),
+        adjustments.update(trusted_proxy=trusted, trusted_proxy_count=proxies,
+                           trusted_proxy_headers=set(PROXY_HEADERS))
+    timeout = settings.channel_timeout
+    adjustments.update(
+        connection_limit=_connection_limit(settings.connection_limit, threads),
         channel_timeout=timeout,
         cleanup_interval=max(1, min(10, timeout // 3)),  # an idle connection closes within 1⅓ × the timeout
         asyncore_use_poll=True,  # select() fails on descriptors past 1024
     )
-    return settings
+    return adjustments
 
 
 def url_host(host: str) -> str:
@@ -212,23 +178,25 @@ def lan_names() -> list[str]:
     return [name, f"{name.split('.')[0]}.local"] if name else []
 
 
-def _arguments(argv: list[str] | None) -> argparse.Namespace:
+def _arguments(argv: list[str] | None, settings: Settings) -> argparse.Namespace:
+    """The command line, its options' defaults from the settings (REFEREE_HOST, REFEREE_PORT, REFEREE_THREADS),
+    read by the options' own parsers."""
     parser = _Parser(prog="referee", description=_("Serve Referee with waitress."))
-    parser.add_argument("--host", default=os.environ.get("REFEREE_HOST", "127.0.0.1"),
+    parser.add_argument("--host", default=settings.host,
                         help=_("address to listen on (default 127.0.0.1: this machine only)"))
-    parser.add_argument("--port", type=_port, default=os.environ.get("REFEREE_PORT", "5000"),
+    parser.add_argument("--port", type=_port, default=settings.port,
                         help=_("port to listen on, 1–65535 (default 5000)"))
     parser.add_argument(
         "--lan",
         action="store_true",
         help=_("listen on the local network too (0.0.0.0) so phones can reach it; prints the address and a QR code"),
     )
-    parser.add_argument("--threads", type=_threads, default=os.environ.get("REFEREE_THREADS", "8"),
+    parser.add_argument("--threads", type=_threads, default=settings.threads,
                         help=_("worker threads (default 8)"))
     return parser.parse_args(argv)
 
 
-def _app_and_settings(args: argparse.Namespace, host: str) -> tuple[Flask, dict[str, Any]]:
+def _app_and_settings(args: argparse.Namespace, host: str, settings: Settings) -> tuple[Flask, dict[str, Any]]:
     """The app on its database and waitress's settings; a start that cannot be made ends here, in one line."""
     # Flask and the app are loaded only now, after the arguments: `referee --help` and a mistyped argument answer at
     # once (the same holds for waitress, segno and WeasyPrint below).
@@ -236,12 +204,12 @@ def _app_and_settings(args: argparse.Namespace, host: str) -> tuple[Flask, dict[
     from .app import create_app
 
     # waitress reads the proxies' headers (server_settings), not the app's ProxyFix as well
-    config: dict[str, Any] = {"SERVER_READS_PROXY_HEADERS": True}
+    given: dict[str, Any] = {"SERVER_READS_PROXY_HEADERS": True}
     if args.lan:  # the names phones use for this machine are allowed hosts too
-        config["LAN_HOSTS"] = [*lan_addresses(), *lan_names()]
+        given["LAN_HOSTS"] = [*lan_addresses(), *lan_names()]
     try:
-        app = create_app(config)
-        settings = server_settings(os.environ, host=host, threads=args.threads, proxies=int(app.config["PROXIES"]))
+        app = create_app(given, settings=settings)
+        adjustments = server_settings(settings, host=host, threads=args.threads, proxies=int(app.config["PROXIES"]))
     except store.CannotStart as exc:
         print(exc.format_message(), file=sys.stderr, flush=True)
         sys.exit(exc.exit_code)
@@ -249,7 +217,7 @@ def _app_and_settings(args: argparse.Namespace, host: str) -> tuple[Flask, dict[
         print(f"referee: {exc}", file=sys.stderr, flush=True)
         sys.exit(2)
     app.config["THREADS"] = args.threads  # the sheet renders keep most of them free (referee.web.sheets)
-    return app, settings
+    return app, adjustments
 
 
 def _listen(app: Flask, host: str, port: int, settings: dict[str, Any]) -> Any:
@@ -306,45 +274,23 @@ def _announce(app: Flask, server: Any, settings: dict[str, Any]) -> None:
         print(f"\n{bar}\n{lines}\n{bar}\n", file=sys.stderr, flush=True)
 
 
-def register_cli(app: Flask) -> None:
-    """Adds ``flask --app referee backup PATH [--force]`` (``referee.portable.backup``)."""
-    import click  # loaded when an app is made, not for `referee --help` (see _app_and_settings)
-
-    from . import store
-    from .portable import backup
-
-    @app.cli.command("backup")
-    @click.argument("path", type=click.Path(path_type=Path))
-    @click.option("--force", is_flag=True, help="Overwrite PATH if it exists.")
-    def backup_command(path: Path, force: bool) -> None:
-        """Copy the database (consistently, while the app runs) to PATH."""
-        try:
-            report = backup(app.config["DATABASE"], path, force=force)
-        except OSError as exc:
-            raise click.ClickException(str(exc)) from None
-        except Exception as exc:  # the database's own errors (SQLite's, PostgreSQL's): said in one line
-            problem = store.problem_of(app.config["DATABASE"], exc)
-            if problem is None:
-                raise
-            raise click.ClickException(problem) from None
-        click.echo(
-            f"Backed up {report.source} to {report.target}: {report.matches} matches, {report.deals} deals, "
-            f"{report.size:,} bytes."
-        )
-
-
 def main(argv: list[str] | None = None) -> None:
-    args = _arguments(argv)
+    try:
+        settings = config.environment()  # every REFEREE_* setting, read once
+    except SettingError as exc:
+        print(f"referee: {exc}", file=sys.stderr, flush=True)
+        sys.exit(2)
+    args = _arguments(argv, settings)
     host = "0.0.0.0" if args.lan else args.host
-    app, settings = _app_and_settings(args, host)
+    app, adjustments = _app_and_settings(args, host, settings)
     from .web.sheets import start_render_server  # loaded when used (see _app_and_settings)
 
     try:
         start_render_server(app)  # WeasyPrint loads in the renders' fork server while the server starts
     except OSError:  # the first sheet starts it (and says what is wrong)
         pass
-    server = _listen(app, host, args.port, settings)
-    _announce(app, server, settings)
+    server = _listen(app, host, args.port, adjustments)
+    _announce(app, server, adjustments)
     try:
         server.run()
     except KeyboardInterrupt:

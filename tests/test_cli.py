@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from referee.config import read
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -122,7 +124,7 @@ def test_waitress_keeps_many_connections_and_closes_idle_ones_by_default(monkeyp
     from referee import cli
 
     monkeypatch.setattr(cli, "open_files", lambda wanted: wanted)  # files enough
-    settings = cli.server_settings({}, host="127.0.0.1", threads=8, proxies=0)
+    settings = cli.server_settings(read({}), host="127.0.0.1", threads=8, proxies=0)
     assert settings["connection_limit"] == 1000  # waitress's own default is 100
     assert (settings["channel_timeout"], settings["cleanup_interval"], settings["asyncore_use_poll"]) == (30, 10, True)
     assert "trusted_proxy" not in settings  # nobody's X-Forwarded-* is read: waitress clears them
@@ -140,7 +142,7 @@ def test_waitress_keeps_many_connections_and_closes_idle_ones_by_default(monkeyp
 def test_behind_proxies_waitress_reads_their_headers_from_the_proxy_only(host, given, trusted):
     from referee.cli import server_settings
 
-    settings = server_settings({"REFEREE_TRUSTED_PROXY": given}, host=host, threads=8, proxies=2)
+    settings = server_settings(read({"REFEREE_TRUSTED_PROXY": given}), host=host, threads=8, proxies=2)
     assert settings["trusted_proxy"] == trusted
     assert settings["trusted_proxy_count"] == 2
     assert settings["trusted_proxy_headers"] == {"x-forwarded-for", "x-forwarded-proto", "x-forwarded-host",
@@ -167,9 +169,9 @@ def test_a_connection_limit_beyond_the_open_file_limit_is_refused_or_lowered(mon
     monkeypatch.setattr(cli, "open_files", lambda wanted: 300)
     with pytest.raises(cli.SettingError, match=r"needs 1096 open files, but this process may open only 300 "
                                                r"\(ulimit -n\)"):
-        cli.server_settings({"REFEREE_CONNECTION_LIMIT": "1000"}, host="127.0.0.1", threads=8, proxies=0)
+        cli.server_settings(read({"REFEREE_CONNECTION_LIMIT": "1000"}), host="127.0.0.1", threads=8, proxies=0)
     # the default fits itself under the limit, leaving files for the threads' databases
-    assert cli.server_settings({}, host="127.0.0.1", threads=8, proxies=0)["connection_limit"] == 300 - 96
+    assert cli.server_settings(read({}), host="127.0.0.1", threads=8, proxies=0)["connection_limit"] == 300 - 96
 
 
 def test_the_open_file_limit_is_raised_as_far_as_the_hard_limit_allows():

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from referee import config
+
 ROOT = Path(__file__).resolve().parent.parent
 
 # [text](target) or [text](target "title"); an image's ![alt](target) too. Reference definitions: [label]: target.
@@ -148,15 +150,14 @@ def test_broken_links_are_found(tmp_path: Path) -> None:
 
 
 def settings_read() -> set[str]:
-    """Every REFEREE_* setting the code reads: named in referee/ or scripts/, or read by referee/web/sheets.py's
-    _setting("NAME", …) as REFEREE_NAME."""
-    names: set[str] = set()
+    """Every REFEREE_* setting the code reads: referee/config.py's list (SETTINGS), and any named in referee/ or
+    scripts/ (the tests' and benchmarks' own)."""
+    names = {entry.variable for entry in config.SETTINGS}
     for folder in ("referee", "scripts"):
         for path in (ROOT / folder).rglob("*"):
             if path.is_file() and path.suffix in ("", ".py", ".sh"):
                 text = path.read_text(encoding="utf-8", errors="replace")
                 names |= set(re.findall(r"\bREFEREE_[A-Z][A-Z0-9_]*[A-Z0-9]\b", text))
-                names |= {f"REFEREE_{n}" for n in re.findall(r"\b_setting\(\s*\"([A-Z_]+)\"", text)}
     return names
 
 

@@ -139,11 +139,11 @@ def test_the_app_cache_respects_its_configured_bound(app, client, renders):
     assert len(renders) == 4
 
 
-def test_the_cache_bound_comes_from_the_environment_too(app, client, renders, monkeypatch):
-    app.config.pop("SHEET_CACHE_ENTRIES", None)
+def test_the_cache_bound_comes_from_the_environment_too(make_app, renders, monkeypatch):
     monkeypatch.setenv("REFEREE_SHEET_CACHE_ENTRIES", "1")
     monkeypatch.setenv("REFEREE_SHEET_CACHE_BYTES", "not a number")  # logged; the default (32 MiB) is used
-    app.extensions.pop("referee.sheet_cache", None)
+    app = make_app()
+    client = app.test_client()
     client.get("/sheets/klaberjass.pdf")
     client.get("/sheets/spitzer.pdf")
     cache = app.extensions["referee.sheet_cache"]

@@ -88,9 +88,7 @@ class Background:
 
 def test_renders_beyond_the_bound_wait_then_get_503_and_beyond_the_queue_503_at_once(
         app, real_server, monkeypatch):
-    monkeypatch.setenv("REFEREE_SHEET_RENDERS", "1")
-    monkeypatch.setenv("REFEREE_SHEET_QUEUE", "1")
-    monkeypatch.setenv("REFEREE_SHEET_WAIT", "1")
+    app.config.update(SHEET_RENDERS=1, SHEET_QUEUE=1, SHEET_WAIT=1)  # REFEREE_SHEET_RENDERS=1 ...
     held = HeldRenders(monkeypatch)
     try:
         rendering = Background(real_server, "/sheets/klaberjass.pdf")

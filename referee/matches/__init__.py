@@ -16,6 +16,7 @@ Its rooms, each importing only those above it in this list:
 - ``entering``: a new deal, the write path (``enter_deal``);
 - ``changes``: every other change (start, correct, void, restore, end, abandon, rematch, place and note);
 - ``undo_redo``: undo and redo of the last action;
+- ``ratings``: the ended matches rated, kept per process (read by the seat draw of a first round by rating);
 - ``club``: club play (RULES.md 5): events, rounds, tables and their links, confirmations;
 - ``money``: balances and settlements (RULES.md 5.7) of a match or an event, from its totals;
 - ``seasons``: a season's league table (RULES.md 5.8) and its settings;

@@ -54,3 +54,8 @@ def no_match(match_id: int) -> NotFound:
 
 def no_deal(match_id: int, number: int) -> NotFound:
     return NotFound("not_found", N_("Match {match} has no deal {number}."), match=str(match_id), number=str(number))
+
+
+def no_season(name: str) -> NotFound:
+    """No event belongs to the season ``name`` (its league table and its ratings alike answer 404)."""
+    return NotFound("not_found", N_("No event belongs to the season {season!r}."), season=name)

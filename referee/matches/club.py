@@ -10,7 +10,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .. import jsontext, store
 from ..games import club
@@ -39,10 +39,8 @@ from .event_fields import (
 )
 from .match_log import add_event
 from .names import clean_name, duplicate_names, name_key, name_problems, new_game
+from .ratings import RatingsKept, by_rating
 from .stored import by_other_rules, load, sync
-
-if TYPE_CHECKING:
-    from .ratings import RatingsKept
 
 ROUND_LENGTH = club.ROUND_LENGTH  # an archive's import reads a round's length as the API does
 MAX_ROUNDS = 30
@@ -688,7 +686,6 @@ def _planned_round(db: Store, event: Event, kept: RatingsKept | None) -> tuple[i
     apart = {frozenset(pair) for pair in event.avoid}
     rated = None
     if number == 1 and event.row["first_round"] == "rating":
-        from .ratings import RatingsKept, by_rating  # (the ratings read seasons, which read this module)
         rated = by_rating((kept or RatingsKept()).ratings(db, event.game.key), present)
     drawn = club.draw(event.game.seats, present, event.as_played(), event.row["seating"], seed, order, apart, rated)
     return number, seed, drawn

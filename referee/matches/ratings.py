@@ -19,9 +19,8 @@ from ..games import find_game
 from ..games.base import N_
 from ..games.rating import MODEL, Ended, Ratings, ranks_of, shown
 from ..store import Store
-from .base import NotFound
+from .base import NotFound, no_season
 from .names import name_key
-from .seasons import no_season
 
 
 def unknown_game(key: str) -> NotFound:

@@ -8,10 +8,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..games import season as rules
-from ..games.base import N_, RuleError, Violation, whole_number
+from ..games.base import RuleError, Violation, whole_number
 from ..games.season import LEAGUE_POINTS, LeaguePoints, SeasonTable
 from ..store import Store
-from .base import NotFound
+from .base import no_season
 from .club import Event, load_event
 from .names import name_key
 
@@ -29,10 +29,6 @@ class Settings:
 
 
 DEFAULT = Settings(None, "score")
-
-
-def no_season(name: str) -> NotFound:
-    return NotFound("not_found", N_("No event belongs to the season {season!r}."), season=name)
 
 
 def season_names(db: Store) -> list[dict[str, Any]]:

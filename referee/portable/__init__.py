@@ -16,7 +16,7 @@ The modules, each importing only those before it (none imports this one):
 ``base`` (the format's name, versions and limits; ``InvalidImport``) → ``problems`` (a value's kinds, the problems
 found) → ``club_validation`` (events and seasons) → ``validation`` (the document and its matches) → ``importing``
 (the database's checks, the writing); ``export`` → ``csvfiles``; ``backup`` on its own. This module hands every
-public name on. The ``flask --app referee backup`` command is registered by ``referee.cli``.
+public name on. The ``flask --app referee backup`` command is registered by ``referee.commands``.
 """
 
 from __future__ import annotations

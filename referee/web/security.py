@@ -692,9 +692,5 @@ def init_app(app: Flask) -> None:
     app.config["PERMANENT_SESSION_LIFETIME"] = timedelta(days=float(app.config.get("SESSION_IDLE_DAYS", 14)))
     tiers = app.config.get("PASSPHRASE_THROTTLE") or THROTTLE
     total = app.config.get("PASSPHRASE_GLOBAL_THROTTLE") or GLOBAL_THROTTLE
-    try:
-        app.extensions["referee_throttle"] = _Throttle(tiers, total)
-    except ValueError:
-        raise store.CannotStart(f"REFEREE_PASSPHRASE_GLOBAL_THROTTLE must be a limit such as {GLOBAL_THROTTLE!r} "
-                                f"(or several, separated by ';'), not {total!r}.") from None
+    app.extensions["referee_throttle"] = _Throttle(tiers, total)  # the total checked with the settings (config.py)
     app.register_blueprint(bp)

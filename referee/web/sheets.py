@@ -51,22 +51,19 @@ bp = Blueprint("sheets", __name__)
 BLANK_ROWS = 32
 
 
-def _setting(name: str, default: int) -> int:
-    """A whole-number setting: the app's configuration, else ``REFEREE_<name>`` from the environment, else the
-    default (an unreadable value is logged and the default used)."""
-    raw = current_app.config.get(name, os.environ.get(f"REFEREE_{name}", ""))
-    try:
-        return int(raw) if str(raw).strip() else default
-    except ValueError:
-        current_app.logger.warning("REFEREE_%s must be a whole number, not %r: %s used", name, raw, default)
-        return default
+def _configured(name: str, default: int) -> int:
+    """A sheet's whole-number setting as the app holds it (``REFEREE_<name>``, read by referee.config), else
+    ``default``."""
+    value = current_app.config.get(name)
+    return default if value is None else int(value)
 
 
 def sheet_cache() -> sheets.SheetCache:
     """This app's sheet cache (made on first use; bounded by SHEET_CACHE_ENTRIES and SHEET_CACHE_BYTES)."""
     cache = current_app.extensions.get("referee.sheet_cache")
     if cache is None:
-        made = sheets.SheetCache(_setting("SHEET_CACHE_ENTRIES", 64), _setting("SHEET_CACHE_BYTES", 32 * 1024 * 1024))
+        made = sheets.SheetCache(_configured("SHEET_CACHE_ENTRIES", 64),
+                                 _configured("SHEET_CACHE_BYTES", 32 * 1024 * 1024))
         cache = current_app.extensions.setdefault("referee.sheet_cache", made)
     return cache
 
@@ -87,20 +84,20 @@ def render_gate() -> sheets.RenderGate:
     gate = current_app.extensions.get("referee.render_gate")
     if gate is None:
         threads = int(current_app.config.get("THREADS") or 8)
-        renders = max(1, _setting("SHEET_RENDERS", default_renders(threads)))
-        waiting = max(0, _setting("SHEET_QUEUE", renders))
+        renders = max(1, _configured("SHEET_RENDERS", default_renders(threads)))
+        waiting = max(0, _configured("SHEET_QUEUE", renders))
         if renders + waiting >= threads:
             current_app.logger.warning(
                 "REFEREE_SHEET_RENDERS (%s) and REFEREE_SHEET_QUEUE (%s) take every one of the %s threads: while "
                 "sheets are printed, other requests wait", renders, waiting, threads)
-        made = sheets.RenderGate(renders, waiting, _setting("SHEET_WAIT", 15))
+        made = sheets.RenderGate(renders, waiting, _configured("SHEET_WAIT", 15))
         gate = current_app.extensions.setdefault("referee.render_gate", made)
     return gate
 
 
 def in_children() -> bool:
     """Are PDFs rendered in child processes (SHEET_PROCESSES, on by default)?"""
-    return bool(_setting("SHEET_PROCESSES", 1))
+    return bool(_configured("SHEET_PROCESSES", 1))
 
 
 def start_render_server(app: Flask) -> None:
