@@ -284,7 +284,8 @@ def test_the_marks_say_which_rounds_are_not_confirmed_and_the_director_confirms_
     page = text(client.get(f"/events/{eid}"))
     assert f"{late} * rounds 1, 2 not confirmed" in page
     board = text(client.get(f"/events/{eid}/board"))  # a room reads it from afar: short, explained once
-    assert f"{late} * R1, R2" in board and "* R1, R2 …: the rounds whose table of the player's has ended" in board
+    assert f"{late} * R1, R2" in board
+    assert "* R1, R2 …: the rounds whose table of the player's has ended" in board
     assert "* R1, R2 …: die Runden, deren Tisch des Spielers fertig ist" in text(client.get(f"/events/{eid}/board?lang=de"))
     assert f"{late} * rounds 1, 2 not confirmed" in pdf()
     assert f"{late} * Runden 1, 2 nicht bestätigt" in text(client.get(f"/events/{eid}?lang=de")) and \
