@@ -286,7 +286,8 @@ def test_the_marks_say_which_rounds_are_not_confirmed_and_the_director_confirms_
     board = text(client.get(f"/events/{eid}/board"))  # a room reads it from afar: short, explained once
     assert f"{late} * R1, R2" in board
     assert "* R1, R2 …: the rounds whose table of the player's has ended" in board
-    assert "* R1, R2 …: die Runden, deren Tisch des Spielers fertig ist" in text(client.get(f"/events/{eid}/board?lang=de"))
+    german = text(client.get(f"/events/{eid}/board?lang=de"))
+    assert "* R1, R2 …: die Runden, deren Tisch des Spielers fertig ist" in german
     assert f"{late} * rounds 1, 2 not confirmed" in pdf()
     assert f"{late} * Runden 1, 2 nicht bestätigt" in text(client.get(f"/events/{eid}?lang=de")) and \
         f"{late} * Runden 1, 2 nicht bestätigt" in pdf("de")
