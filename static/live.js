@@ -17,15 +17,7 @@
   var STORE = "tables";
   var KEEP = 20;  // tables kept on the phone, the most recently seen
 
-  function words() {
-    try { return JSON.parse(document.getElementById("script-words").content) || {}; } catch (e) { return {}; }
-  }
-  function say(key, english, values) {
-    var text = words()[key];
-    if (typeof text !== "string") text = english;
-    Object.keys(values || {}).forEach(function (name) { text = text.split("{" + name + "}").join(values[name]); });
-    return text;
-  }
+  var say = window.refereeWords.say;  // static/app.js
   function clock(at) {
     var lang = document.documentElement.lang || undefined;
     try { return new Date(at).toLocaleTimeString(lang, { hour: "2-digit", minute: "2-digit", hourCycle: "h23" }); }
