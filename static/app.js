@@ -1,16 +1,23 @@
 // Referee: the little JavaScript beyond htmx. No inline scripts anywhere.
+// window.refereeWords: the sentences in the page's language (base.html's meta) for every script; English if missing.
 (function () {
   "use strict";
-  // The sentences in the page's language (a meta element of base.html); English if it is missing.
-  function say(key, english, values) {
-    var text = english;
-    try {
-      var words = JSON.parse(document.getElementById("script-words").content);
-      if (typeof words[key] === "string") text = words[key];
-    } catch (e) { /* English */ }
+  function words() {
+    try { return JSON.parse(document.getElementById("script-words").content) || {}; } catch (e) { return {}; }
+  }
+  function say(key, english, values, noun) {
+    var text = words()[key];
+    if (noun && text && typeof text === "object") text = text[noun];
+    if (typeof text !== "string") text = english;
     Object.keys(values || {}).forEach(function (name) { text = text.split("{" + name + "}").join(values[name]); });
     return text;
   }
+  function noun(name) { return (words().nouns || {})[name] || name; }
+  window.refereeWords = { words: words, say: say, noun: noun };
+})();
+(function () {
+  "use strict";
+  var say = window.refereeWords.say;
   // A request htmx does not swap (404, 409, 500...): say so at the top instead of failing silently.
   document.addEventListener("htmx:responseError", function (event) {
     var flash = document.getElementById("flash");

@@ -5,7 +5,8 @@
 //    MIN_PX (still readable from across a room), and only then are the pages held a little less. The width comes
 //    first (issue 47): the type is made smaller, down to FEWEST_PAGES_FROM of it, where more columns save a page.
 //  - The tables (or, after a draw, who sits where): as many as fit beside the standings, turned on the same clock.
-//  - htmx asks for the board again every few seconds (hx-get on #board): after each swap the page shown is kept.
+//  - live.js asks for the board again every few seconds (data-live on #board, as every live page): after each
+//    swap the page shown is kept.
 //  - A narrow screen (a phone) is not paged: it scrolls, as any page.
 (function () {
   "use strict";
@@ -175,15 +176,11 @@
     layout();
     if (state.timer === null) state.timer = window.setInterval(tick, 250);
   }
-  // The board came again (htmx): unchanged (the browser's cache answered for a 304), it is left as it is; else
-  // it is laid out at the scale found, on the page it was at.
-  var lastHtml = null;
-  document.addEventListener("htmx:beforeSwap", function (event) {
-    var html = event.detail.xhr && event.detail.xhr.responseText;
-    if (html && html === lastHtml) event.detail.shouldSwap = false;
-    lastHtml = html || lastHtml;
-  });
-  document.addEventListener("htmx:afterSettle", function () { if (board()) layout(); });
+  // The board came again (static/live.js swapped in a changed one; a 304 leaves it as it is): laid out at the
+  // scale found, on the page it was at.
+  document.addEventListener("referee:live", function () { if (board()) layout(); });
+  // Its "Offline — the event as of …" shown or hidden (live.js): the rows laid out again in the room left.
+  document.addEventListener("referee:live-state", function () { if (board()) layout(); });
   var resized = null;
   window.addEventListener("resize", function () {
     window.clearTimeout(resized);

@@ -12,18 +12,8 @@
   var OUTBOX = "referee.outbox";
   var DRAFT = "referee.draft.";
   var SENT = "referee.sent";
-  // The sentences in the page's language (a meta element of base.html, read when needed); English if it is missing.
-  function words() {
-    try { return JSON.parse(document.getElementById("script-words").content) || {}; } catch (e) { return {}; }
-  }
-  function say(key, english, values, noun) {
-    var text = words()[key];
-    if (noun && text && typeof text === "object") text = text[noun];
-    if (typeof text !== "string") text = english;
-    Object.keys(values || {}).forEach(function (name) { text = text.split("{" + name + "}").join(values[name]); });
-    return text;
-  }
-  function nounWord(noun) { return (words().nouns || {})[noun] || noun; }
+  var say = window.refereeWords.say;
+  var nounWord = window.refereeWords.noun;  // the page's sentences: static/app.js
   var NO_CONNECTION_EN = "Not sent — no connection. Kept on this phone; sent when the connection is back.";
   var REPLACED_EN = "This table's link was replaced by the director: scan the new card. What this phone has typed " +
     "is kept, and sent once the new card is opened.";

@@ -1,7 +1,8 @@
-// Referee: the table follows the other phones, and stays readable offline.
-//  - The part of a page marked data-live (the match page's table, an entry form's head) asks its URL every
-//    1.5 s while the page is visible, with If-None-Match: its data-etag. Referee answers 304 (nothing changed:
-//    one small query) or the part as it is now, which is swapped in — open <details> stay open, and nothing
+// Referee: live pages follow the other phones (the match page, the entry form's head, the director's page, the
+// board, a shared table: one mechanism), and the table stays readable offline.
+//  - The part of a page marked data-live asks its URL every data-every ms (else 1.5 s) while the page is visible,
+//    with If-None-Match: its data-etag. Referee answers 304 (nothing changed: one small query; a shared table 204)
+//    or the part as it is now, which is swapped in ("referee:live") — open <details> stay open, and nothing
 //    being typed is touched (the entry form's fields are not in that part).
 //  - The match page's table is kept on this phone (IndexedDB, not the HTTP cache) each time it is drawn; when
 //    the connection is gone, the page says "Offline — the table as of 21:14", and the offline page (served by
@@ -17,15 +18,7 @@
   var STORE = "tables";
   var KEEP = 20;  // tables kept on the phone, the most recently seen
 
-  function words() {
-    try { return JSON.parse(document.getElementById("script-words").content) || {}; } catch (e) { return {}; }
-  }
-  function say(key, english, values) {
-    var text = words()[key];
-    if (typeof text !== "string") text = english;
-    Object.keys(values || {}).forEach(function (name) { text = text.split("{" + name + "}").join(values[name]); });
-    return text;
-  }
+  var say = window.refereeWords.say;  // static/app.js
   function clock(at) {
     var lang = document.documentElement.lang || undefined;
     try { return new Date(at).toLocaleTimeString(lang, { hour: "2-digit", minute: "2-digit", hourCycle: "h23" }); }
@@ -120,7 +113,16 @@
     return fresh;
   }
 
+  // The note shown or hidden: "referee:live-state" (board.js lays the board out again).
   function showState(el, offline) {
+    var note = el && el.querySelector("#offline-note, #live-state");
+    var was = note ? note.hidden : null;
+    setState(el, offline);
+    if (note && note.hidden !== was) {
+      document.dispatchEvent(new CustomEvent("referee:live-state", { detail: { element: el, offline: !note.hidden } }));
+    }
+  }
+  function setState(el, offline) {
     if (!el) return;
     var note = el.querySelector("#offline-note, #live-state");
     if (!note) return;
@@ -163,7 +165,7 @@
         showState(region(), "signed-out");
         return null;
       }
-      if (response.status === 304) {
+      if (response.status === 304 || response.status === 204) {  // unchanged (a shared table says 204)
         lastSeen = Date.now();
         showState(region(), false);
         return null;
@@ -191,9 +193,13 @@
       schedule();
     });
   }
+  function every() {
+    var el = region();
+    return (el && Number(el.dataset.every)) || EVERY_MS;
+  }
   function schedule(delay) {
     if (stopped || timer !== null) return;
-    timer = window.setTimeout(poll, delay === undefined ? EVERY_MS : delay);
+    timer = window.setTimeout(poll, delay === undefined ? every() : delay);
   }
   function now() {
     if (timer !== null) { window.clearTimeout(timer); timer = null; }

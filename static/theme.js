@@ -6,7 +6,7 @@
   "use strict";
   var KEY = "referee-theme";
   var SIGNS = { auto: "◐", light: "☀", dark: "☾" };
-  // English until the page's words are read (script_words() in referee/web/i18n.py, the <meta> of base.html)
+  // English until the page's words are read (static/app.js's refereeWords; a page without them, unavailable.html, stays English)
   var WORDS = { auto: "Theme: automatic ({scheme})", light: "Theme: light", dark: "Theme: dark",
                 schemes: { light: "light", dark: "dark" }, tap: "{theme} — tap for {next}" };
   var phone = window.matchMedia ? window.matchMedia("(prefers-color-scheme: dark)") : null;
@@ -18,11 +18,9 @@
   function fill(text, values) {
     return String(text).replace(/\{(\w+)\}/g, function (all, name) { return name in values ? values[name] : all; });
   }
-  function readWords() {
-    try {
-      var given = JSON.parse(document.getElementById("script-words").content).theme;
-      if (given) for (var key in WORDS) if (given[key]) WORDS[key] = given[key];
-    } catch (e) { /* no words on this page: English */ }
+  function readWords() {  // static/app.js, run by then (a deferred script: before DOMContentLoaded)
+    var given = window.refereeWords ? window.refereeWords.words().theme : null;
+    if (given) for (var key in WORDS) if (given[key]) WORDS[key] = given[key];
   }
   function apply(theme) {
     if (theme === "auto") document.documentElement.removeAttribute("data-theme");

@@ -229,7 +229,7 @@ Flask.jinja_options = {**Flask.jinja_options, "bytecode_cache": _ProcessBytecode
 # and the end-to-end tests marked ``both_stores`` run on PostgreSQL as well: each of their tests that gets an app
 # twice, ``[sqlite]`` and ``[postgres]``, the second on a database of its own on that server, made from a template
 # migrated once per worker. Together they send PostgreSQL every statement the whole suite sends it
-# (scripts/pg_coverage.py checks that, and names a test that sends one they do not).
+# (scripts/tools/pg_coverage.py checks that, and names a test that sends one they do not).
 
 PG_SERVER = os.environ.get("REFEREE_TEST_POSTGRES") or None
 if PG_SERVER == "0":
@@ -257,7 +257,7 @@ def pytest_generate_tests(metafunc) -> None:
     if PG_SERVER is None or "backend" not in metafunc.fixturenames:
         return
     path = os.path.relpath(str(metafunc.definition.path), os.path.dirname(os.path.dirname(__file__)))
-    every = os.environ.get("REFEREE_TEST_BOTH_STORES") == "all"  # every module (scripts/pg_coverage.py)
+    every = os.environ.get("REFEREE_TEST_BOTH_STORES") == "all"  # every module (scripts/tools/pg_coverage.py)
     chosen = path in BOTH_STORES or metafunc.definition.get_closest_marker("both_stores")
     if (every or chosen) and not metafunc.definition.get_closest_marker("sqlite_only"):
         metafunc.parametrize("backend", ["sqlite", "postgres"], scope="module")
@@ -541,7 +541,7 @@ Flask.test_client_class = FormClient
 
 # ---- which statements PostgreSQL hears (REFEREE_TEST_SQL_TRACE=folder) ------------------------------------------
 # Each worker writes the statements the store sent to PostgreSQL, each with the tests that sent it, to a JSON file in
-# the folder: scripts/pg_coverage.py reads them to check that the tests run on PostgreSQL send every one.
+# the folder: scripts/tools/pg_coverage.py reads them to check that the tests run on PostgreSQL send every one.
 
 _TRACE = os.environ.get("REFEREE_TEST_SQL_TRACE") or None
 _heard: dict[str, set[str]] = {}

@@ -187,3 +187,39 @@ def test_paths_to_the_docs_in_the_code_exist() -> None:
     hosting = anchors(ROOT / "docs" / "guide" / "hosting.md")
     assert {"your-data-export-import-backups", "serving-over-https"} <= hosting
 
+
+
+_SCRIPT = re.compile(r"\bscripts/[\w/.-]*[\w]")
+
+
+def scripts_named(root: Path = ROOT) -> dict[str, set[Path]]:
+    """Every ``scripts/…`` path the docs, the README, the tests, CI, the pre-commit hooks and the scripts themselves
+    name, with where: a script moved (issue 50, point 8: benchmarks under scripts/bench/, tools under
+    scripts/tools/) leaves no one pointing at where it was."""
+    sources = [*documents(root), root / ".ci" / "run", root / "pyproject.toml", root / ".pre-commit-config.yaml"]
+    for folder in ("tests", "scripts"):
+        sources += [path for path in (root / folder).rglob("*")
+                    if path.is_file() and path.suffix in (".py", ".sh", "") and path != Path(__file__).resolve()]
+    named: dict[str, set[Path]] = {}
+    for path in sources:
+        if path.is_file():
+            for name in _SCRIPT.findall(path.read_text(encoding="utf-8", errors="replace")):
+                named.setdefault(name.removesuffix("."), set()).add(path)
+    return named
+
+
+def test_every_script_named_is_where_it_is_named_and_scripts_stays_short(tmp_path) -> None:
+    named = scripts_named()
+    assert {"scripts/test", "scripts/lint", "scripts/bench/bench_live.py", "scripts/tools/store_protocol.py"} <= set(
+        named), "the files were not read"
+    assert sorted(f"{name} ({', '.join(sorted(str(p.relative_to(ROOT)) for p in named[name]))})"
+                  for name in named if not (ROOT / name).exists()) == []
+    top = sorted(path.name for path in (ROOT / "scripts").iterdir() if path.name != "__pycache__")
+    assert len(top) <= 10, top
+    assert {"serve", "test", "lint", "lock", "i18n", "setup.sh"} <= set(top)
+    # And it would notice: a README naming a script that is not there.
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "scripts" / "bench").mkdir(parents=True)
+    (tmp_path / "scripts" / "bench" / "bench_live.py").write_text("")
+    (tmp_path / "README.md").write_text("Run `scripts/bench_live.py`, then scripts/bench/bench_live.py.\n")
+    assert {name for name in scripts_named(tmp_path) if not (tmp_path / name).exists()} == {"scripts/bench_live.py"}

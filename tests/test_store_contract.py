@@ -57,8 +57,8 @@ def test_nothing_outside_the_store_asks_which_database_it_is_on():
 
 
 def test_the_protocol_is_the_one_the_mixins_declare():
-    """protocol.py is generated from the mixins (scripts/store_protocol.py): a method added to one is in it."""
-    done = subprocess.run([sys.executable, "scripts/store_protocol.py", "--check"], cwd=ROOT, capture_output=True,
+    """protocol.py is generated from the mixins (scripts/tools/store_protocol.py): a method added to one is in it."""
+    done = subprocess.run([sys.executable, "scripts/tools/store_protocol.py", "--check"], cwd=ROOT, capture_output=True,
                           text=True)
     assert done.returncode == 0, done.stderr
 

@@ -2,7 +2,7 @@
 one Protocol per concern and ``Store`` for all of them. ``SqliteStore`` and ``PostgresStore`` satisfy it (mypy checks
 both: the assignments at the end of ``sqlite`` and ``postgres``); code outside the package is typed against it.
 
-Generated from the mixins' signatures by scripts/store_protocol.py (``--check`` in scripts/lint): change a mixin,
+Generated from the mixins' signatures by scripts/tools/store_protocol.py (``--check`` in scripts/lint): change a mixin,
 then run it again."""
 
 from __future__ import annotations

@@ -358,6 +358,7 @@ def board(event_id: int):
     if html is None:
         view = _view(event_id)
         html = render_template("event_board.html", refresh=BOARD_REFRESH, board_page=_board_page(view, page),
+                               board_etag=f'W/"{etag}"',
                                seating=_finding_seats(view["event"]),
                                **view)
         with _boards_lock:  # the server's threads share it

@@ -532,6 +532,8 @@ def script_words() -> dict[str, Any]:
                                  "phone has typed is kept, and sent once the new card is opened."),
         "live_offline_event": gettext("Offline — the event as of %(time)s. It follows the tables again when the "
                                       "connection is back.", time="{time}"),
+        "share_offline": gettext("Offline — the table as of %(time)s. It updates by itself again when the "
+                                 "connection is back.", time="{time}"),  # a shared table (read-only)
         "as_of": gettext("as of %(time)s", time="{time}"),
         "preview_offline": gettext("The preview needs the connection. What you enter is kept on this phone and "
                                    "checked by Referee when it arrives."),

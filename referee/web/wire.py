@@ -43,8 +43,10 @@ AWAKE = frozenset({"pages.match_page", "pages.new_deal", "pages.edit_deal"})
 # Pages that load the table's scripts (entry.js: drafts and the outbox; live.js: following the match, the tables kept
 # offline): those pages and the offline page. Every other page goes without them, lighter.
 TABLE_PAGES = AWAKE | {"wire.offline"}
-LIVE_PAGES = TABLE_PAGES | {"events.event_page", "events.join_event", "events.edit_event", "events.swap_players"}
-# ^ live.js alone: the director's page follows its tables (its forms' 422 answers are the same page)
+LIVE_PAGES = TABLE_PAGES | {"events.event_page", "events.join_event", "events.edit_event", "events.swap_players",
+                            "events.board", "share.shared"}
+# ^ live.js alone: the director's page follows its tables (its forms' 422 answers are the same page), the board and a
+# shared table follow play
 COMPRESSIBLE = ("text/", "application/javascript", "application/json", "application/manifest+json", "image/svg+xml")
 HASHED = re.compile(r"^(?P<stem>.+)\.(?P<hash>[0-9a-f]{10})(?P<suffix>\.[^./]+)$")
 # Besides every stylesheet and script of the pages (not the PDF sheets'), the service worker keeps these.
@@ -179,7 +181,8 @@ def wants_table_scripts() -> bool:
 
 
 def wants_live() -> bool:
-    """Whether this page loads live.js (base.html): the match pages, and the director's page of an event."""
+    """Whether this page loads live.js (base.html): the match pages, the director's page of an event, its board and
+    a shared table."""
     return request.endpoint in LIVE_PAGES
 
 

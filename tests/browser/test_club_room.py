@@ -163,6 +163,73 @@ def test_the_board_names_the_winner_once_the_evening_is_over(browser, live_serve
     screen.context.close()
 
 
+# The answers the page had to its own asks for the board (static/live.js), each with when it came (ms).
+BOARD_ASKS = """() => performance.getEntriesByType("resource").filter(e => /\\/events\\/\\d+\\/board$/.test(e.name))
+  .map(e => ({at: e.responseEnd, status: e.responseStatus}))"""
+
+
+@pytest.mark.timing
+def test_the_board_asks_again_every_3_s_and_is_swapped_only_when_play_changes_it(browser, live_server,
+                                                                                  page_problems):
+    """Issue 50, point 8: the board follows play as every live page does (static/live.js: If-None-Match, 304 while
+    nothing changed), every 3 s as before; a 304 leaves the board as it is (not drawn again), a deal entered at a
+    table is on it within one more ask, laid out again by board.js."""
+    event = api(live_server, "/api/events", {"name": "Asks", "game": "klaberjass", "players": players(12),
+                                            "rounds": 1, "round": "deals:2", "seed": 3})
+    drawn = api(live_server, f"/api/events/{event['id']}/rounds")
+    for table in drawn["tables"][1:]:
+        one_deal(live_server, table, 80)
+    screen = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
+    page_problems.watch(screen)
+    screen.goto(f"{live_server}/events/{event['id']}/board")
+    screen.locator("#board.paged table.standings tbody tr").first.wait_for()
+    screen.evaluate("document.getElementById('board').stillThis = true; window.stillThisPage = true")
+    screen.wait_for_function(f"() => ({BOARD_ASKS})().length >= 3", timeout=12_000)
+    asks = screen.evaluate(BOARD_ASKS)
+    assert [a["status"] for a in asks] == [304] * len(asks), asks  # nothing changed: nothing sent, nothing drawn
+    gaps = [later["at"] - earlier["at"] for earlier, later in zip(asks, asks[1:], strict=False)]
+    assert all(2_800 <= gap <= 4_500 for gap in gaps), gaps  # every 3 s (BOARD_REFRESH)
+    assert screen.evaluate("document.getElementById('board').stillThis") is True
+    table = drawn["tables"][0]
+    dealer, elder = table["players"]
+    one_deal(live_server, table, 100)  # elder takes it: 100 + 10 last trick = 110, dealer 46 (RULES.md 1.5)
+    screen.wait_for_function("() => document.getElementById('board').stillThis === undefined", timeout=4_500)
+    assert screen.evaluate(BOARD_ASKS)[-1]["status"] == 200
+    row = screen.locator("table.standings tbody tr", has_text=elder).first
+    assert "110" in row.inner_text()
+    assert screen.locator("#board").get_attribute("class") == "paged"  # board.js laid the new board out again
+    assert screen.evaluate("window.stillThisPage") is True  # never reloaded
+    screen.context.close()
+
+
+def test_the_board_without_a_connection_says_since_when_and_still_shows_every_row(browser, live_server):
+    """The board's "Offline — the event as of …" (live.js, as the director's page) takes room at the top: board.js lays
+    the rows out again around it, so that every player's row stays on the screen; it goes once the board answers."""
+    event = api(live_server, "/api/events", {"name": "Offline", "game": "klaberjass", "players": players(12),
+                                            "rounds": 1, "round": "deals:2", "seed": 3})
+    for table in api(live_server, f"/api/events/{event['id']}/rounds")["tables"]:
+        one_deal(live_server, table, 80)
+    context = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="de-DE",
+                                  extra_http_headers={"Accept-Language": "de-DE"})
+    screen = context.new_page()
+    screen.goto(f"{live_server}/events/{event['id']}/board")
+    screen.locator("#board.paged table.standings tbody tr").first.wait_for()
+    assert len(screen.evaluate(ON_SCREEN)["seen"]) == 12
+    context.set_offline(True)
+    try:
+        note = screen.locator("#live-state")
+        note.get_by_text(re.compile(r"^Offline – die Veranstaltung von \d\d:\d\d\. Sie folgt den Tischen wieder")) \
+            .wait_for(timeout=6_000)
+        screen.wait_for_timeout(300)  # laid out again (the note's event, then board.js)
+        assert sorted(screen.evaluate(ON_SCREEN)["seen"]) == sorted(players(12))  # none pushed off the bottom
+        screenshot(screen, "board-offline-de")
+    finally:
+        context.set_offline(False)
+    screen.evaluate("window.dispatchEvent(new Event('online'))")
+    note.wait_for(state="hidden", timeout=6_000)
+    context.close()
+
+
 PHRASE = "open sesame"
 
 

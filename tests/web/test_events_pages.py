@@ -87,7 +87,8 @@ def test_the_board_refreshes_itself_and_shows_standings_and_tables(client):
     event_id = created(client)
     client.post(f"/events/{event_id}/rounds")
     page = client.get(f"/events/{event_id}/board").get_data(as_text=True)
-    assert 'class="board"' in page and 'hx-trigger="every 3s"' in page
+    assert 'class="board"' in page and f'data-live="/events/{event_id}/board"' in page and 'data-every="3000"' in page
+    assert "hx-trigger" not in page  # static/live.js asks for it again, as for every live page
     assert '<noscript><meta http-equiv="refresh" content="3"></noscript>' in page
     assert "Who sits where: round 1" in text(page) and "Standings" in text(page)  # players find their tables
     assert "End table" not in page and "/history" not in page.split("<main>")[1]  # a screen, not a page to use
@@ -114,6 +115,9 @@ def test_the_board_answers_304_until_something_it_shows_changes(client):
     first = client.get(f"/events/{event_id}/board")
     etag = first.headers["ETag"]
     assert first.headers["Cache-Control"] == "no-cache"
+    # the page names its own ETag for static/live.js's If-None-Match: its first ask is a 304 already
+    named = re.search(r'id="board" data-live="[^"]*" data-etag="([^"]*)"', first.get_data(as_text=True))
+    assert named and html.unescape(named.group(1)) == etag
     again = client.get(f"/events/{event_id}/board", headers={"If-None-Match": etag})
     assert again.status_code == 304 and again.get_data() == b""
     table = client.get(f"/api/events/{event_id}").json["drawn"][0]["tables"][0]
@@ -195,7 +199,7 @@ def test_the_board_holds_every_row_and_without_javascript_turns_pages_of_them(cl
     client.post(f"/events/{event_id}/rounds")
     first = client.get(f"/events/{event_id}/board").get_data(as_text=True)
     assert text(first).count("Player ") >= 46 * 2  # every standings row (board.js fits them to the screen)
-    assert f'hx-get="/events/{event_id}/board"' in first and 'src="/static/board.' in first
+    assert f'data-live="/events/{event_id}/board"' in first and 'src="/static/board.' in first
     assert f'url=/events/{event_id}/board?page=0' in first  # without JavaScript: pages of 16 rows
     page = client.get(f"/events/{event_id}/board?page=0").get_data(as_text=True)
     assert "page 1 of 3" in text(page) and f'url=/events/{event_id}/board?page=1' in page

@@ -264,7 +264,7 @@ def test_long_keys_are_refused_not_cut(client):
     assert len(client.get(f"/api/matches/{match_id}").json["deals"]) == 3
 
 
-# ---- import in bounded memory (its time: scripts/bench_import.py) -------------------------
+# ---- import in bounded memory (its time: scripts/bench/bench_import.py) -------------------------
 
 IMPORT_CHILD = r"""
 import json, resource, sys
@@ -292,7 +292,7 @@ def _hostile(size: int, item: bytes) -> bytes:
 def test_a_hostile_import_is_refused_in_bounded_memory(tmp_path, mib, item):
     """Issue 11: ~700k empty match objects (2 MiB) took 2.8 GB and 20 s; under a 3 GiB limit 4 MiB killed
     the process. Now, under a 768 MiB address-space limit (the app alone maps ~190 MiB), a clear 422. The time
-    it takes (target: under 2 s) is scripts/bench_import.py's figure: a timed test fails on a loaded machine."""
+    it takes (target: under 2 s) is scripts/bench/bench_import.py's figure: a timed test fails on a loaded machine."""
     import json
     import subprocess
     import sys

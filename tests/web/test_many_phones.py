@@ -456,7 +456,7 @@ def test_a_new_share_link_is_shown_at_once(phones, mid):
 
 
 def test_the_table_scripts_load_only_where_a_table_is(phones, mid):
-    """The home page's first load stays light (issue 21: ≤ 35 KB, scripts/bench_weight.py): entry.js and live.js
+    """The home page's first load stays light (issue 21: ≤ 35 KB, scripts/bench/bench_weight.py): entry.js and live.js
     come with the match page, the entry form and the offline page only."""
     a, _ = phones
     for path, wanted in (("/", False), ("/history", False), ("/rules", False), (f"/matches/{mid}", True),

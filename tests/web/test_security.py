@@ -87,6 +87,8 @@ def test_share_link_shows_the_live_table_read_only(client):
     assert r.status_code == 200 and 'data-total="206"' in body
     assert "<form" not in body and "Correct" not in body and "/matches/" not in body
     assert r.headers["Referrer-Policy"] == "no-referrer"
+    # it follows the match as every live page does (static/live.js, every 4 s), not by an htmx trigger of its own
+    assert 'data-every="4000"' in body and "hx-trigger" not in body and 'src="/static/live.' in body
     from urllib.parse import unquote
 
     stamp = unquote(re.search(r"live\?v=([^\"]+)\"", body).group(1).replace("&#43;", "+"))

@@ -21,7 +21,7 @@ average come first: figures taken on a busy machine are not comparable, and the 
 
 Exits 1 when a verification fails, else 0. The servers are killed at the end.
 
-    .venv/bin/python scripts/bench_postgres.py [--postgres URL] [--clients 16] [--seconds 10] [--threads 8]
+    .venv/bin/python scripts/bench/bench_postgres.py [--postgres URL] [--clients 16] [--seconds 10] [--threads 8]
 """
 
 from __future__ import annotations

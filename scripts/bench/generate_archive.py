@@ -3,7 +3,7 @@
 Every deal is a valid entry of its game (the rules check each one while the match summaries are
 rebuilt), spread over three years and a pool of 60 players, finished, in progress and abandoned.
 
-    .venv/bin/python scripts/generate_archive.py instance/big.sqlite [--matches 10000] [--deals 300000] [--seed 7]
+    .venv/bin/python scripts/bench/generate_archive.py instance/big.sqlite [--matches 10000] [--deals 300000] [--seed 7]
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import uuid
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from referee import matches, store  # noqa: E402
 from referee.games import find_game  # noqa: E402

@@ -17,7 +17,7 @@ process as the server renders them (``referee.sheets.render_pdf``), except for t
 in this process so that its CPU time is counted; the very first render includes starting the renders' fork
 server (WeasyPrint loaded and warmed up there).
 
-    .venv/bin/python scripts/bench_sheets.py [--runs 5] [--profile]
+    .venv/bin/python scripts/bench/bench_sheets.py [--runs 5] [--profile]
 
 ``--concurrent`` measures instead what many big sheets at once do to the real server (waitress, a subprocess,
 ``--threads`` 8): ``--sheets`` 8 clients each ask for the sheet with the working of its own ``--deals``-deal match
@@ -28,7 +28,7 @@ went, the probe's slowest answer (target ≤ 2 s), how often a request waited fo
 (the renders' fork server and children share pages), and the server's own RSS.
 ``--env NAME=VALUE`` passes settings (``REFEREE_SHEET_RENDERS=1``…) to the server.
 
-    .venv/bin/python scripts/bench_sheets.py --concurrent [--sheets 8] [--deals 784] [--env NAME=VALUE]
+    .venv/bin/python scripts/bench/bench_sheets.py --concurrent [--sheets 8] [--deals 784] [--env NAME=VALUE]
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from benchkit import Client, serving  # noqa: E402

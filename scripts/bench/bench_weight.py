@@ -13,7 +13,7 @@ transferred (status line + headers + body as sent, compressed or not):
 Prints each figure and "met" / "NOT met" against the targets (first load ≤ 35 KB, entry swap ≤ 8 KB);
 exits 1 when a target is not met. The server is killed at the end.
 
-    .venv/bin/python scripts/bench_weight.py [--port 0]
+    .venv/bin/python scripts/bench/bench_weight.py [--port 0]
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import urlencode
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 KB = 1024
 FIRST_LOAD_TARGET = 35 * KB
 SWAP_TARGET = 8 * KB

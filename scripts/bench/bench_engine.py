@@ -17,7 +17,7 @@ its view reads the JSON body and inserts one row in a transaction), each on a te
 Each figure with its target and "met" / "NOT met"; exits 1 when one is not met. The servers are killed at the end.
 The machine's load average is printed first: figures taken on a busy machine are not comparable.
 
-    .venv/bin/python scripts/bench_engine.py [--quick] [--threads 8] [--only throughput|post|page|load|sql]
+    .venv/bin/python scripts/bench/bench_engine.py [--quick] [--threads 8] [--only throughput|post|page|load|sql]
 """
 
 from __future__ import annotations

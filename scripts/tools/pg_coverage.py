@@ -7,7 +7,7 @@ Starts a throwaway PostgreSQL cluster (scripts/setup.sh's pg_start), runs every 
 every statement only the whole suite sent, with a test that sent it. Exits 1 when there is one: mark that test
 ``both_stores`` (or add its module to BOTH_STORES). Takes about four minutes on two cores.
 
-    .venv/bin/python scripts/pg_coverage.py
+    .venv/bin/python scripts/tools/pg_coverage.py
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def heard(folder: str) -> dict[str, set[str]]:

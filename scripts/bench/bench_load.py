@@ -7,7 +7,7 @@ second, p50 / p90 / p99 / max latency and the errors (any answer but 201, or an 
 none), then checks every match: its deals numbered 1..n, as many as were answered 201, and its totals equal
 to the sum of its deals' scores. Exits 1 on any error or mismatch. The server is killed at the end.
 
-    .venv/bin/python scripts/bench_load.py [--seconds 60] [--clients 50] [--port 0] [--threads 8]
+    .venv/bin/python scripts/bench/bench_load.py [--seconds 60] [--clients 50] [--port 0] [--threads 8]
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ Plackett–Luce over 20,000 matches), the answer asked again (nothing new: the k
 ended matches' ids and versions), and the answer after one more match ended (that match alone rated on top of
 the kept ratings). Target: asked again and after one more match, ≤ 300 ms. Exits 1 when a target is not met.
 
-    .venv/bin/python scripts/bench_ratings.py [--players 200] [--matches 20000] [--samples 5]
+    .venv/bin/python scripts/bench/bench_ratings.py [--players 200] [--matches 20000] [--samples 5]
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from referee import create_app, store  # noqa: E402
 from referee.games import find_game  # noqa: E402
 from referee.matches.stored import player_row  # noqa: E402

@@ -14,7 +14,7 @@ processes, each write an ``immediate()`` transaction holding the lock for 2 ms, 
 
 Exits 1 on an error, a mismatch or a target not met. The servers are killed at the end.
 
-    .venv/bin/python scripts/bench_processes.py [--deals 100] [--writers 16] [--threads 8] [--code DIR]
+    .venv/bin/python scripts/bench/bench_processes.py [--deals 100] [--writers 16] [--threads 8] [--code DIR]
 
 ``--code DIR`` runs the servers from another checkout's ``referee`` package (e.g. an unpacked copy of main, for
 main's store: ``git archive main | tar -x -C /tmp/referee-main``, then ``--code /tmp/referee-main``).

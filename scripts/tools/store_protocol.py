@@ -1,13 +1,15 @@
 """Write referee/store/protocol.py from the store mixins' public methods (their signatures and the first paragraph
 of their docstrings), one Protocol per concern; ``--check``: exit 1 when the file is not what it would write.
 
-    .venv/bin/python scripts/store_protocol.py [--check]
+    .venv/bin/python scripts/tools/store_protocol.py [--check]
 """
 
 import ast
 import os
 import sys
 import textwrap
+
+os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))  # the repository's root
 
 GROUPS = [
     ("MatchStore", "A match's row, its players' rows, its deals and their earlier versions; the archive's searches.",
@@ -25,7 +27,7 @@ HEAD = '''"""The store's interface: every operation the rest of Referee needs of
 one Protocol per concern and ``Store`` for all of them. ``SqliteStore`` and ``PostgresStore`` satisfy it (mypy checks
 both: the assignments at the end of ``sqlite`` and ``postgres``); code outside the package is typed against it.
 
-Generated from the mixins' signatures by scripts/store_protocol.py (``--check`` in scripts/lint): change a mixin,
+Generated from the mixins' signatures by scripts/tools/store_protocol.py (``--check`` in scripts/lint): change a mixin,
 then run it again."""
 
 from __future__ import annotations
@@ -123,5 +125,5 @@ text = "\n".join(out)
 
 if "--check" in sys.argv:
     current = open("referee/store/protocol.py").read() == text
-    sys.exit(0 if current else "referee/store/protocol.py is not current: run scripts/store_protocol.py")
+    sys.exit(0 if current else "referee/store/protocol.py is not current: run scripts/tools/store_protocol.py")
 open("referee/store/protocol.py", "w").write(text)

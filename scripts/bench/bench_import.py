@@ -7,7 +7,7 @@ limit (RLIMIT_AS, default 3 GiB); prints the status, the seconds the request too
 2 MiB took 20 s before). Exits 1 when one is refused otherwise than with a 422 or misses the target.
 (tests/web/test_hardening.py checks the refusal under a 768 MiB limit; the time is measured here, where a loaded
 machine is seen in the figures rather than failing a test.)
-Usage: .venv/bin/python scripts/bench_import.py [limit in MiB]
+Usage: .venv/bin/python scripts/bench/bench_import.py [limit in MiB]
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ them. Then, against the real server (waitress, a subprocess, on loopback):
 Then in this process, with tracemalloc: the peak Python memory of writing the archive export through the test
 client (read as it is sent, never kept whole).
 
-Usage: .venv/bin/python scripts/bench_events.py [--events 200000] [--views 8]
+Usage: .venv/bin/python scripts/bench/bench_events.py [--events 200000] [--views 8]
 Figures vary with the machine and with other work on it: repeat a run before comparing.
 """
 
@@ -30,7 +30,7 @@ import tracemalloc
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from benchkit import serving  # noqa: E402
 

@@ -13,7 +13,7 @@ SQLite file:
    server process; Referee has none): each stream holds a worker thread for as long as the page is open, so beyond
    8 pages the streams, and every request after them, wait for a worker.
 
-Usage: .venv/bin/python scripts/bench_live.py [--seconds 20] [--pages 60] [--threads 8]
+Usage: .venv/bin/python scripts/bench/bench_live.py [--seconds 20] [--pages 60] [--threads 8]
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ Against ``python -m referee`` (waitress, 8 threads) on a temporary SQLite file:
    ≤ 1.5 s) and the longest any of those deals waited meanwhile (target ≤ 0.5 s: the draw is worked out before the
    write lock is taken).
 
-Usage: .venv/bin/python scripts/bench_club.py [--boards 200] [--seconds 20] [--rate 2] [--evenings 8] [--only 4]
+Usage: .venv/bin/python scripts/bench/bench_club.py [--boards 200] [--seconds 20] [--rate 2] [--evenings 8] [--only 4]
 """
 
 from __future__ import annotations

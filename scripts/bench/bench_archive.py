@@ -1,9 +1,9 @@
 """Benchmark: the history page, a filtered history page and a player page on a big archive.
 
 Make the archive first (10,000 matches, 300,000 deals):
-    .venv/bin/python scripts/generate_archive.py instance/big.sqlite
+    .venv/bin/python scripts/bench/generate_archive.py instance/big.sqlite
 then:
-    .venv/bin/python scripts/bench_archive.py instance/big.sqlite [--runs 30]
+    .venv/bin/python scripts/bench/bench_archive.py instance/big.sqlite [--runs 30]
 Prints the median and the slowest time of each page through the app (target: under 150 ms).
 """
 
@@ -16,7 +16,7 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from referee import create_app, store  # noqa: E402
 

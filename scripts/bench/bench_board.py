@@ -1,20 +1,17 @@
-"""Club play in the room (issue 33): what a club meets on its first night, measured on the real server. Prints its
-figures; not a test (the tests assert the behaviour, this shows it for any checkout, before and after a change).
+"""The club room's screens, measured on the real server: how long the board takes to show every player's standings
+row, and how soon the director's page shows a deal entered at a table. Prints its figures (issue 33 asked for them;
+the tests assert the behaviour, this shows it for any checkout, before and after a change to the board or to how
+live pages refresh).
 
 Against ``python -m referee --lan`` (waitress) on a temporary SQLite file, with Debian's Chromium:
 
 1. the board: for 12, 40 and 60 players at 1920×1080 and 1366×768, which players' standings rows were wholly on
    screen (and not covered or clipped) at some moment within 30 s of opening it, sampled every 0.25 s; when every
    row had been seen; and the rows' type size (px);
-2. the standings right after round 1 is drawn, before any deal: the match points each player is given;
-3. a table's link across rounds: whether ``tables[n].token`` is the same in round 1 and round 2, and what
-   ``/t/<round 1's token>`` answers once round 2 is drawn;
-4. the table cards' address when the director's laptop opens Referee as http://127.0.0.1: the host of
-   ``tables[n].url``;
-5. the director's page: whether a deal entered at a table shows there within 8 s without a reload;
-6. ``GET /api/events/<id>``'s ``status`` after the last round.
+2. the director's page: whether a deal entered at a table shows there within 8 s without a reload, and after how
+   long.
 
-Usage: .venv/bin/python scripts/club_room_audit.py [--only board|standings|links|cards|director|status]
+Usage: .venv/bin/python scripts/bench/bench_board.py [--only board|director]
 """
 
 from __future__ import annotations
@@ -25,7 +22,6 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from urllib.parse import urlparse
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from benchkit import Client, serving_database  # noqa: E402
@@ -86,11 +82,6 @@ def one_deal(client: Client, table: dict, points: int) -> None:
     call(client, "POST", f"/api/matches/{table['match']}/deals", deal, 201)
 
 
-def play_out(client: Client, table: dict) -> None:
-    for _ in range(2):
-        call(client, "POST", f"/api/matches/{table['match']}/deals", {"upcard": "clubs", "calls": ["pass"] * 4}, 201)
-
-
 def board(base: str, client: Client, browser) -> None:
     print("1. The board: standings rows seen on screen within 30 s")
     for n in (12, 40, 60):
@@ -118,36 +109,8 @@ def board(base: str, client: Client, browser) -> None:
                   f"rows' type {px:.0f} px")
 
 
-def standings(client: Client) -> None:
-    print("2. The standings right after round 1 is drawn (no deal entered)")
-    event_id, _drawn = new_event(client, 12)
-    rows = call(client, "GET", f"/api/events/{event_id}/standings")["rows"]
-    scores = sorted({r["score"] for r in rows})
-    results = sorted({str(line["result"]) for r in rows for line in r["rounds"]})
-    print(f"   match points given: {scores}; round results: {results}")
-
-
-def links(base: str, client: Client) -> None:
-    print("3. A table's link across rounds")
-    event_id, drawn = new_event(client, 4)
-    first = drawn["tables"][0]
-    for table in drawn["tables"]:
-        play_out(client, table)
-    second = call(client, "POST", f"/api/events/{event_id}/rounds", None, 201)
-    same = first["token"] == second["tables"][0]["token"]
-    status, _ = Client(urlparse(base).port or 80).request("GET", f"/t/{first['token']}")
-    print(f"   tables[1].token the same in rounds 1 and 2: {same}; /t/<round 1's token> after round 2 is drawn: "
-          f"{status}")
-
-
-def cards(client: Client) -> None:
-    print("4. The table cards' address, Referee opened on the laptop as http://127.0.0.1 (served with --lan)")
-    _event_id, drawn = new_event(client, 4)
-    print(f"   tables[1].url: {drawn['tables'][0]['url']}")
-
-
 def director(base: str, client: Client, browser) -> None:
-    print("5. The director's page after a deal at a table (no reload)")
+    print("2. The director's page after a deal at a table (no reload)")
     event_id, drawn = new_event(client, 4)
     page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
     page.goto(f"{base}/events/{event_id}")
@@ -164,31 +127,21 @@ def director(base: str, client: Client, browser) -> None:
     print(f"   shown {f'after {shown:.1f} s' if shown is not None else 'not within 8 s'}")
 
 
-def status(client: Client) -> None:
-    print("6. The event's status after its last round")
-    event_id, drawn = new_event(client, 4, rounds=1)
-    for table in drawn["tables"]:
-        play_out(client, table)
-    event = call(client, "GET", f"/api/events/{event_id}")
-    print(f"   status: {event.get('status', '(no such field)')!r}")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--only", choices=["board", "standings", "links", "cards", "director", "status"])
+    parser.add_argument("--only", choices=["board", "director"])
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as playwright:
         command = [sys.executable, "-m", "referee", "--lan"]  # the port and threads from the environment
-        with serving_database(Path(tmp), "audit", Path(tmp) / "audit.sqlite", 8, command) as (served_port, _log,
+        with serving_database(Path(tmp), "board", Path(tmp) / "board.sqlite", 8, command) as (served_port, _log,
                                                                                               _proc):
             base = f"http://127.0.0.1:{served_port}"
             client = Client(served_port)
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            steps = {"board": lambda: board(base, client, browser), "standings": lambda: standings(client),
-                     "links": lambda: links(base, client), "cards": lambda: cards(client),
-                     "director": lambda: director(base, client, browser), "status": lambda: status(client)}
+            steps = {"board": lambda: board(base, client, browser),
+                     "director": lambda: director(base, client, browser)}
             for name, step in steps.items():
                 if args.only in (None, name):
                     step()

@@ -7,7 +7,7 @@ corrected, so that rows carry their tags and earlier versions), then ``GET /matc
 /matches/<id>/deals/<n>`` with ``HX-Request``), each asked ``--samples`` times after one warm-up request. Prints the
 median and the fastest of each (wall time, and this process's CPU time), per round, for every N.
 
-    .venv/bin/python scripts/bench_match_page.py [--deals 200 2000] [--samples 20] [--rounds 3] [--database FILE]
+    .venv/bin/python scripts/bench/bench_match_page.py [--deals 200 2000] [--samples 20] [--rounds 3] [--database FILE]
 
 The figures swing with other work on the machine: compare runs made one after the other, round by round.
 """
@@ -22,7 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from referee import create_app  # noqa: E402
 
 PLAYERS = ("Ann", "Ben")
