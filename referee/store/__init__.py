@@ -32,10 +32,10 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CannotStart", "DEFAULT_MAX_DEALS", "DEFAULT_MAX_EVENTS", "DatabaseError", "EVENTS_PER_DEAL", "LOCK_SUFFIX",
-    "MIGRATIONS", "Store", "TooManyActions", "TooNew", "Unscoped", "WriteLock", "acting_device", "acting_table", "after_commit",
-    "check_health", "close_idle", "close_write_lock", "connect", "forget", "free_bytes", "kind_of", "lend", "now",
-    "open_lock_file", "outage_errors", "problem_of", "redact", "shown", "start_problem", "unreachable", "write_lock",
-    "_group_of",
+    "MIGRATIONS", "Store", "TooManyActions", "TooNew", "Unscoped", "WriteLock", "acting_device", "acting_table",
+    "after_commit", "check_health", "close_idle", "close_write_lock", "connect", "forget", "free_bytes", "kind_of",
+    "lend", "now", "open_lock_file", "outage_errors", "problem_of", "redact", "shown", "start_problem", "unreachable",
+    "write_lock", "_group_of",
 ]
 
 

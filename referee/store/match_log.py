@@ -126,8 +126,8 @@ class MatchLog(SqlStore):
         if from_id is None:
             return int(self._run("SELECT count(*) FROM match_events WHERE match_id = ? AND space = referee_space()",
                                  [match_id]).fetchone()[0])
-        return int(self._run("SELECT count(*) FROM match_events WHERE match_id = ? AND space = referee_space() AND id >= ?",
-                                   [match_id, from_id]).fetchone()[0])
+        return int(self._run("SELECT count(*) FROM match_events WHERE match_id = ? AND space = referee_space() "
+                             "AND id >= ?", [match_id, from_id]).fetchone()[0])
 
     def mark_action_undone(self, event_id: int, undone: bool = True) -> None:
         self._run("UPDATE match_events SET undone = ? WHERE id = ? AND space = referee_space()",

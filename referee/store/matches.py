@@ -93,12 +93,12 @@ class MatchRows(SqlStore):
     def list_matches(self, status: str | None = None, limit: int = 20) -> list[dict[str, Any]]:
         if status:
             rows = self._rows(
-                "SELECT * FROM matches WHERE space = referee_space() AND status = ? ORDER BY updated DESC, id DESC LIMIT ?",
-                [status, limit]
+                "SELECT * FROM matches WHERE space = referee_space() AND status = ? "
+                "ORDER BY updated DESC, id DESC LIMIT ?", [status, limit]
             )
         else:
-            rows = self._rows("SELECT * FROM matches WHERE space = referee_space() ORDER BY updated DESC, id DESC LIMIT ?",
-                              [limit])
+            rows = self._rows("SELECT * FROM matches WHERE space = referee_space() "
+                              "ORDER BY updated DESC, id DESC LIMIT ?", [limit])
         return [_match_row(r) for r in rows]
 
     def update_match_summary(

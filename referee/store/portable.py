@@ -178,7 +178,8 @@ class PortableRows(SqlStore):
     def import_event_table(self, event_id: int, round_number: int, number: int, match_id: int,
                            ended_by_director: Any) -> None:
         self._run("INSERT INTO event_tables (event_id, round, number, match_id, ended_by_director, space) "
-                  "VALUES (?, ?, ?, ?, ?, referee_space())", [event_id, round_number, number, match_id, ended_by_director])
+                  "VALUES (?, ?, ?, ?, ?, referee_space())",
+                  [event_id, round_number, number, match_id, ended_by_director])
 
     def import_revoked_link(self, event_id: int, number: int, revoked: str) -> None:
         """A link of a table revoked in the round in play (a new token, made and revoked then): it stays so."""

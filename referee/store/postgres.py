@@ -395,9 +395,9 @@ class Versions:
 
 class Listener:
     """One thread per process on a connection that LISTENs: each NOTIFY goes into ``versions`` — "<match id>
-    <version> <space>", or "e<event id> <space>" for a change an event's board shows, sent by the triggers when a change commits, in
-    any process. It connects again after the connection is lost (a restarted server), every two seconds, and forgets
-    what it knew until then."""
+    <version> <space>", or "e<event id> <space>" for a change an event's board shows, sent by the triggers when a
+    change commits, in any process. It connects again after the connection is lost (a restarted server), every two
+    seconds, and forgets what it knew until then."""
 
     def __init__(self, url: str, versions: Versions) -> None:
         self.url, self.versions = url, versions
