@@ -459,3 +459,47 @@ def test_migration_14_reads_a_fee_ticked_as_paid_as_the_fee_set_then(tmp_path):
     assert client.patch("/api/events/2", json={"entry_fee": "4.00 EUR"}).status_code == 200
     later = client.get("/api/events/2/purse").json  # the tick without an amount: the fee in full, whatever it is
     assert (later["collected"], later["paid"], later["owed"]) == ("4.00", ["Ann"], ["Ben"])
+
+
+# ---- spaces (schema 17, issue 48) ------------------------------------------------------------------------------------
+
+SPACED = ("matches", "deals", "deal_revisions", "match_players", "match_events", "share_links", "idempotency_keys",
+          "sessions", "events", "event_players", "event_rounds", "event_tables", "confirmations", "seasons",
+          "event_links")
+
+
+def test_a_database_from_before_spaces_becomes_space_1_with_everything_in_it(old_database, tmp_path):
+    """Every row of a database at schema 16 — its matches with their deals, log, links and keys, an evening, a
+    season's settings, a session — is space 1's after the migration, and space 1 is the only space: "Club", under a
+    slug of its own (not the name's: two databases get two)."""
+    path = old_database(16)
+    conn = sql(path)
+    conn.execute("INSERT INTO events (id, name, date, game, options, rounds, round_length, seating, seed, created, "
+                 "uid) VALUES (7, 'Freitag', '2026-12-04', 'klaberjass', '{}', 2, 'match', 'standings', 1, "
+                 "'2026-12-04T18:00:00+00:00', 'e7')")
+    conn.execute("INSERT INTO event_players (event_id, position, name, joined_round) VALUES (7, 0, 'Ann', 1)")
+    conn.execute("INSERT INTO seasons (name, game, best_of, league_points) "
+                 "VALUES ('Winter', 'klaberjass', 3, 'placing')")
+    conn.execute("INSERT INTO sessions (id, created, seen) VALUES ('s1', '2026-12-04', '2026-12-04')")
+    before = {t: conn.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0] for t in SPACED}
+    conn.close()
+    assert before["matches"] >= 2 and before["deals"] >= 4 and before["match_events"] >= 1 and before["seasons"] == 1
+    open_app(path)
+    check_file(path)
+    conn = sql(path)
+    for table in SPACED:
+        assert conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0] == before[table], table
+        assert conn.execute(f"SELECT COUNT(*) FROM {table} WHERE space <> 1").fetchone()[0] == 0, table
+    spaces = [tuple(r) for r in conn.execute("SELECT id, name, slug, key_hash, passphrase_hash FROM spaces")]
+    conn.close()
+    assert len(spaces) == 1 and spaces[0][:2] == (1, "Club") and spaces[0][3:] == (None, None)
+    assert re.fullmatch(r"club-[0-9a-f]{10}", spaces[0][2])
+    db = store.connect(path)
+    try:
+        assert len(db.all_match_ids()) == before["matches"] and db.all_event_ids() == [7]
+        assert db.season_settings("winter", "klaberjass") == (3, "placing") and db.session_seen("s1") == "2026-12-04"
+    finally:
+        db.close()
+    other = tmp_path / "other.sqlite"
+    store.connect(other).close()
+    assert sql(other).execute("SELECT slug FROM spaces").fetchone()[0] != spaces[0][2]
