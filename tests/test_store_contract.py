@@ -334,7 +334,7 @@ def test_the_same_archive_imports_into_two_spaces_each_its_own_copy(two_spaces):
     assert client.get("/api/export").json["matches"] == archive["matches"]  # space 2's own, as they were
 
 
-@pytest.mark.skipif(PG_SERVER is None, reason="needs REFEREE_TEST_POSTGRES (scripts/test starts one)")
+@pytest.mark.parametrize("two_spaces", ["postgres"], indirect=True)
 def test_on_postgresql_a_query_that_forgets_the_space_sees_and_changes_only_its_own(two_spaces):
     """The second wall: row-level security. Raw statements that name no space, on Referee's own connection (a role
     that is no superuser and may not bypass it), see and change only the space the transaction is bound to; with no
@@ -342,8 +342,6 @@ def test_on_postgresql_a_query_that_forgets_the_space_sees_and_changes_only_its_
     import psycopg
 
     url, _app, _current, held = two_spaces
-    if not url.startswith("postgres"):
-        pytest.skip("row-level security is PostgreSQL's")
     one, two = store.connect(url, migrate_schema=False), store.connect(url, migrate_schema=False, space=2)
     try:
         assert one.execute("SELECT rolsuper, rolbypassrls FROM pg_roles WHERE rolname = current_user"
