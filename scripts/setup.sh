@@ -145,6 +145,13 @@ pg_start() {
     cat "$dir/server.log" >&2
     return 1
   }
+  # the role Referee connects as in the tests (tests/conftest.py makes it too, on a server of your own): no
+  # superuser, no BYPASSRLS, so that row-level security holds it
+  "$bin/psql" -q -h 127.0.0.1 -p "$port" -U postgres -d postgres \
+    -c "CREATE ROLE referee_app LOGIN NOSUPERUSER NOBYPASSRLS NOCREATEDB NOCREATEROLE" >/dev/null 2>>"$dir/server.log" || {
+    cat "$dir/server.log" >&2
+    return 1
+  }
   echo "postgresql://postgres@127.0.0.1:$port/postgres"
 }
 

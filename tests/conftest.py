@@ -271,10 +271,43 @@ def backend() -> str:
 
 _pg_made: list[str] = []
 
+# Referee connects to the tests' databases as a role that is no superuser and may not bypass row-level security
+# (issue 48: a superuser, or a role with BYPASSRLS, would see every space whatever the policies say). It owns what it
+# migrates, and FORCE ROW LEVEL SECURITY holds the owner to the policies too. The server's own user (PG_SERVER's)
+# makes the role and the databases, and empties them between tests.
+APP_ROLE = "referee_app"
+_pg_role_made: list[bool] = []
 
-def _pg_url(name: str) -> str:
+
+def _pg_admin_url(name: str) -> str:
     assert PG_SERVER is not None
     return PG_SERVER.rsplit("/", 1)[0] + "/" + name
+
+
+def _pg_url(name: str) -> str:
+    """The URL Referee is given for database ``name``: as APP_ROLE."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    _pg_role()
+    parts = urlsplit(_pg_admin_url(name))
+    host = parts.netloc.rpartition("@")[2]
+    return urlunsplit(parts._replace(netloc=f"{APP_ROLE}@{host}"))
+
+
+def _pg_role() -> None:
+    """APP_ROLE, made once on the server (every worker asks; the first makes it)."""
+    if _pg_role_made:
+        return
+    import psycopg
+
+    assert PG_SERVER is not None
+    with psycopg.connect(PG_SERVER, autocommit=True) as conn:
+        if conn.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", [APP_ROLE]).fetchone() is None:
+            try:
+                conn.execute(f"CREATE ROLE {APP_ROLE} LOGIN NOSUPERUSER NOBYPASSRLS NOCREATEDB NOCREATEROLE")
+            except (psycopg.errors.DuplicateObject, psycopg.errors.UniqueViolation):
+                pass  # another worker made it meanwhile
+    _pg_role_made.append(True)
 
 
 def _pg_admin(sql: str) -> None:
@@ -289,8 +322,9 @@ def _pg_template() -> str:
     name = "referee_template_" + os.environ.get("PYTEST_XDIST_WORKER", "main")
     if name not in _pg_made:
         _pg_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        _pg_admin(f'CREATE DATABASE "{name}"')
-        store.connect(_pg_url(name)).close()  # migrated once, copied for each test
+        _pg_role()
+        _pg_admin(f'CREATE DATABASE "{name}" OWNER {APP_ROLE}')
+        store.connect(_pg_url(name)).close()  # migrated once (by Referee's role: it owns the tables), copied for each
         _pg_made.append(name)
     return name
 
@@ -325,7 +359,7 @@ def new_database(folder, name: str = "test.sqlite", backend: str = "sqlite") -> 
     if _pg_free:  # one an earlier test of this worker gave back, emptied
         return _pg_url(_pg_free.pop())
     database = "t_" + uuid.uuid4().hex[:16]
-    _pg_admin(f'CREATE DATABASE "{database}" TEMPLATE "{_pg_template()}"')
+    _pg_admin(f'CREATE DATABASE "{database}" TEMPLATE "{_pg_template()}" OWNER {APP_ROLE}')
     return _pg_url(database)
 
 
@@ -348,9 +382,9 @@ def _pg_emptied(url: str) -> bool:
     import psycopg
 
     try:
-        with psycopg.connect(url, autocommit=True) as conn:
+        with psycopg.connect(_pg_admin_url(url.rsplit("/", 1)[1]), autocommit=True) as conn:
             if not _pg_tables:
-                with psycopg.connect(_pg_url(_pg_template()), autocommit=True) as template:
+                with psycopg.connect(_pg_admin_url(_pg_template()), autocommit=True) as template:
                     _pg_tables.append(_tables(template))
             for _ in range(50):  # the app's connections, closed just now, are gone in a moment
                 others = conn.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
@@ -367,11 +401,13 @@ def _pg_emptied(url: str) -> bool:
             if version is None or version[0] != len(store.MIGRATIONS):
                 return False
             # DELETE, not TRUNCATE: a TRUNCATE makes each table and index a new file (90 ms for a test's few rows);
-            # the foreign keys' checks are off for it (this connection only), and the ids restart from 1
+            # the foreign keys' checks are off for it (this connection only), and the ids restart from 1. The
+            # first space (the Referee as it always was) stays, as the template has it; the others go.
             sequences = [r[0] for r in conn.execute("SELECT quote_ident(sequencename) FROM pg_sequences "
-                                                    "WHERE schemaname = 'public'")]
+                                                    "WHERE schemaname = 'public' AND sequencename <> 'spaces_id_seq'")]
             conn.execute("SET lock_timeout = '2s'; SET session_replication_role = replica; "
-                         + " ".join(f'DELETE FROM "{t}";' for t in sorted(tables - {"referee_schema"}))
+                         + " ".join(f'DELETE FROM "{t}";' for t in sorted(tables - {"referee_schema", "spaces"}))
+                         + "DELETE FROM spaces WHERE id <> 1; ALTER TABLE spaces ALTER COLUMN id RESTART WITH 2; "
                          + " ".join(f"ALTER SEQUENCE {seq} RESTART;" for seq in sequences))
         return True
     except psycopg.Error:
@@ -381,7 +417,7 @@ def _pg_emptied(url: str) -> bool:
 def drop_database(url: str) -> None:
     """A test's PostgreSQL database, dropped with the connections still open on it (a SQLite file goes with the
     test's folder)."""
-    if PG_SERVER is not None and url.startswith(PG_SERVER.rsplit("/", 1)[0]):
+    if PG_SERVER is not None and url.startswith(_pg_url("").rsplit("/", 1)[0]):
         store.forget(url)
         name = url.rsplit("/", 1)[1]
         if name in _pg_handed_back:  # given back already (two fixtures held one app)

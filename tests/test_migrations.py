@@ -56,6 +56,26 @@ def make_schema(path: Path, version: int) -> None:
     conn.close()
 
 
+def back_to_16(path: Path) -> None:
+    """The file as schema 16 held it (before spaces): made again at 16, and every row copied in but its space."""
+    store.forget(path)
+    older = path.with_name(path.name + ".16")
+    make_schema(older, 16)
+    conn = sql(older)
+    conn.execute("ATTACH DATABASE ? AS now", [str(path)])
+    conn.execute("BEGIN")
+    for table in sorted(tables(conn)):
+        kept = ", ".join(c for c in columns(conn, table) if c in {r["name"] for r in conn.execute(
+            f"PRAGMA now.table_info({table})")})
+        conn.execute(f"INSERT INTO main.{table} ({kept}) SELECT {kept} FROM now.{table}")
+    conn.execute("COMMIT")
+    conn.execute("DETACH DATABASE now")
+    conn.close()
+    for suffix in ("-wal", "-shm"):
+        Path(str(path) + suffix).unlink(missing_ok=True)
+    older.replace(path)
+
+
 def columns(conn: sqlite3.Connection, table: str) -> list[str]:
     return [r["name"] for r in conn.execute(f"PRAGMA table_info({table})")]
 
@@ -216,7 +236,8 @@ def test_an_empty_file_is_migrated_to_the_latest_schema(tmp_path):
     check_file(path)
     created = {m for script in MIGRATIONS for m in re.findall(r"CREATE TABLE (\w+)", script)}
     renamed = {m for script in MIGRATIONS for m in re.findall(r"ALTER TABLE (\w+) RENAME TO", script)}
-    assert renamed == {"event_tables_10"}  # schema 10 makes event_tables again under that name
+    # schema 10 makes event_tables again under that name, schema 17 seasons (its key by space)
+    assert renamed == {"event_tables_10", "seasons_17"}
     assert created - renamed <= tables(sql(path))
 
 
@@ -295,9 +316,10 @@ def test_names_keyed_the_older_way_are_keyed_again_by_one_identity_rule(tmp_path
     full = "\uff21\uff4e\uff4e"
     made = client.post("/api/matches", json={"game": "klaberjass", "players": [full, "Ben"]}).json["id"]
     plain = client.post("/api/matches", json={"game": "klaberjass", "players": ["Ann", "Cid"]}).json["id"]
+    back_to_16(path)
     conn = sql(path)
     conn.execute("UPDATE match_players SET name_key = ? WHERE name = ?", ["\uff41\uff4e\uff4e", full])  # as 13 keyed
-    conn.execute(f"PRAGMA user_version = {LATEST - 1}")
+    conn.execute("PRAGMA user_version = 15")
     conn.close()
     client = open_app(path).test_client()
     check_file(path)
@@ -417,6 +439,7 @@ def test_migration_14_reads_a_fee_ticked_as_paid_as_the_fee_set_then(tmp_path):
     assert made.status_code == 201
     for name in ("Ann", "Cid"):
         assert client.post(f"/api/events/1/players/{name}/paid", json={"paid": True}).status_code == 200
+    back_to_16(path)
     conn = sql(path)  # back to schema 13: a tick without an amount; another event whose fee was taken off after
     conn.execute("INSERT INTO events (name, date, game, options, rounds, round_length, seating, seed, created, uid) "
                  "SELECT name, date, game, options, rounds, round_length, seating, seed, created, 'b' FROM events")
@@ -436,3 +459,47 @@ def test_migration_14_reads_a_fee_ticked_as_paid_as_the_fee_set_then(tmp_path):
     assert client.patch("/api/events/2", json={"entry_fee": "4.00 EUR"}).status_code == 200
     later = client.get("/api/events/2/purse").json  # the tick without an amount: the fee in full, whatever it is
     assert (later["collected"], later["paid"], later["owed"]) == ("4.00", ["Ann"], ["Ben"])
+
+
+# ---- spaces (schema 17, issue 48) ------------------------------------------------------------------------------------
+
+SPACED = ("matches", "deals", "deal_revisions", "match_players", "match_events", "share_links", "idempotency_keys",
+          "sessions", "events", "event_players", "event_rounds", "event_tables", "confirmations", "seasons",
+          "event_links")
+
+
+def test_a_database_from_before_spaces_becomes_space_1_with_everything_in_it(old_database, tmp_path):
+    """Every row of a database at schema 16 — its matches with their deals, log, links and keys, an evening, a
+    season's settings, a session — is space 1's after the migration, and space 1 is the only space: "Club", under a
+    slug of its own (not the name's: two databases get two)."""
+    path = old_database(16)
+    conn = sql(path)
+    conn.execute("INSERT INTO events (id, name, date, game, options, rounds, round_length, seating, seed, created, "
+                 "uid) VALUES (7, 'Freitag', '2026-12-04', 'klaberjass', '{}', 2, 'match', 'standings', 1, "
+                 "'2026-12-04T18:00:00+00:00', 'e7')")
+    conn.execute("INSERT INTO event_players (event_id, position, name, joined_round) VALUES (7, 0, 'Ann', 1)")
+    conn.execute("INSERT INTO seasons (name, game, best_of, league_points) "
+                 "VALUES ('Winter', 'klaberjass', 3, 'placing')")
+    conn.execute("INSERT INTO sessions (id, created, seen) VALUES ('s1', '2026-12-04', '2026-12-04')")
+    before = {t: conn.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0] for t in SPACED}
+    conn.close()
+    assert before["matches"] >= 2 and before["deals"] >= 4 and before["match_events"] >= 1 and before["seasons"] == 1
+    open_app(path)
+    check_file(path)
+    conn = sql(path)
+    for table in SPACED:
+        assert conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0] == before[table], table
+        assert conn.execute(f"SELECT COUNT(*) FROM {table} WHERE space <> 1").fetchone()[0] == 0, table
+    spaces = [tuple(r) for r in conn.execute("SELECT id, name, slug, key_hash, passphrase_hash FROM spaces")]
+    conn.close()
+    assert len(spaces) == 1 and spaces[0][:2] == (1, "Club") and spaces[0][3:] == (None, None)
+    assert re.fullmatch(r"club-[0-9a-f]{10}", spaces[0][2])
+    db = store.connect(path)
+    try:
+        assert len(db.all_match_ids()) == before["matches"] and db.all_event_ids() == [7]
+        assert db.season_settings("winter", "klaberjass") == (3, "placing") and db.session_seen("s1") == "2026-12-04"
+    finally:
+        db.close()
+    other = tmp_path / "other.sqlite"
+    store.connect(other).close()
+    assert sql(other).execute("SELECT slug FROM spaces").fetchone()[0] != spaces[0][2]

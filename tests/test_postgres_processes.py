@@ -156,20 +156,20 @@ def test_the_versions_heard_follow_every_write(database):
     match = client.post("/api/matches", json={"game": "klaberjass", "players": ["Ann", "Ben"]}).json
     answer = client.post(f"/api/matches/{match['id']}/deals", json=DEALS[0]).json
     version = answer["match"]["version"]
-    while versions.get(match["id"]) != version and time.monotonic() < deadline:
+    while versions.get(1, match["id"]) != version and time.monotonic() < deadline:
         time.sleep(0.01)
-    assert versions.get(match["id"]) == version  # heard through NOTIFY, not read
+    assert versions.get(1, match["id"]) == version  # heard through NOTIFY, not read
     event = client.post("/api/events", json={"name": "E", "game": "klaberjass", "players": ["Ann", "Ben"]}).json
-    before = versions.event_generation(event["id"])
+    before = versions.event_generation(1, event["id"])
     table = client.post(f"/api/events/{event['id']}/rounds").json["tables"][0]  # a round drawn: heard
-    while versions.event_generation(event["id"]) == before and time.monotonic() < deadline:
+    while versions.event_generation(1, event["id"]) == before and time.monotonic() < deadline:
         time.sleep(0.01)
-    drawn = versions.event_generation(event["id"])
+    drawn = versions.event_generation(1, event["id"])
     assert drawn is not None and before is not None and drawn[1] > before[1]
     client.post(f"/api/matches/{table['match']}/deals", json=DEALS[0])  # a table's deal: heard for its event too
-    while versions.event_generation(event["id"]) == drawn and time.monotonic() < deadline:
+    while versions.event_generation(1, event["id"]) == drawn and time.monotonic() < deadline:
         time.sleep(0.01)
-    assert versions.event_generation(event["id"]) != drawn
+    assert versions.event_generation(1, event["id"]) != drawn
 
 
 def test_an_unreachable_database_stops_the_start_with_one_line(tmp_path):

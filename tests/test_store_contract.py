@@ -148,3 +148,309 @@ def test_the_change_feed_is_one_call_on_both_stores(tmp_path):
             db.close()
             if url.startswith("postgres"):
                 drop_database(url)
+
+
+# ---- spaces (issue 48): two side by side, each store bound to its own ------------------------------------------------
+
+def _second_space(url: str) -> None:
+    """Space 2 beside the first (the operator's command will make it; here its row alone)."""
+    db = store.connect(url, migrate_schema=False)
+    try:
+        db.execute("INSERT INTO spaces (id, slug, name, created, last_used) VALUES (2, 'tisch-7k2m9q', 'Tisch', "
+                   "'2026-12-07T18:00:00+00:00', '2026-12-07T18:00:00+00:00')")
+    finally:
+        db.close()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def two_spaces(request, tmp_path):
+    """A database with two spaces: space 2 filled through the API (a match of three deals, one corrected, one undone,
+    shared; an evening of two players with round 1 drawn and played at its table, ended, confirmed; a season's
+    settings; a session), space 1 with one match of its own. Yields (url, app, what space 2 holds: ids and tokens)."""
+    from flask import g
+
+    from referee import create_app
+
+    from .conftest import TEST_CONFIG, worked_example
+
+    if request.param == "postgres" and PG_SERVER is None:
+        pytest.skip("REFEREE_TEST_POSTGRES is not set")
+    url = new_database(tmp_path, backend=request.param)
+    _second_space(url)
+    app = create_app({"DATABASE": url, **TEST_CONFIG})
+    current = {"space": 2}
+    app.before_request(lambda: setattr(g, "space", current["space"]))  # what /s/<slug>/ will set
+    client = app.test_client()
+    made = client.post("/api/matches", json={"game": "klaberjass", "players": ["Ann", "Ben"], "place": "Tisch"}).json
+    match = made["id"]
+    for _ in range(3):
+        assert client.post(f"/api/matches/{match}/deals", json=worked_example()).status_code == 201
+    assert client.put(f"/api/matches/{match}/deals/2", json=worked_example()).status_code == 200
+    undo = client.get(f"/api/matches/{match}").json["undo"]["action"]
+    assert client.post(f"/api/matches/{match}/undo", json={"action": undo}).status_code == 200
+    assert client.post(f"/matches/{match}/share").status_code == 303
+    event = client.post("/api/events", json={"name": "Freitag", "game": "klaberjass", "season": "Winter",
+                                             "players": ["Ann", "Ben"]}).json
+    table = client.post(f"/api/events/{event['id']}/rounds").json["tables"][0]
+    assert client.post(f"/api/matches/{table['match']}/deals", json=worked_example()).status_code == 201
+    assert client.post(f"/api/events/{event['id']}/tables/1/end").status_code == 200  # the director ends it
+    assert client.put("/api/seasons/Winter", json={"game": "klaberjass", "best_of": 3,
+                                                   "league_points": "placing"}).status_code == 200
+    two = store.connect(url, migrate_schema=False, space=2)
+    try:
+        with two.immediate():
+            two.add_confirmation(table["match"], "Ann", two.match_version(table["match"]))
+        held = {"match": match, "deal": two.get_deal(match, 1)["id"], "uid": made["uid"], "event": event["id"],
+                "table_match": table["match"], "token": table["token"], "share": two.share_links_for(match)[0]["token"],
+                "action": two.latest_actions(match, 1)[0]["id"], "session": two.create_session()}
+    finally:
+        two.close()
+    current["space"] = 1
+    assert client.post("/api/matches", json={"game": "klaberjass", "players": ["Eve", "Fay"]}).status_code == 201
+    yield url, app, current, held
+    store.forget(url)
+    drop_database(url)
+
+
+def _view(db) -> dict:
+    """Everything a store shows of its space, read through its methods (the export's rows among them)."""
+    matches = db.all_match_ids()
+    events = db.all_event_ids()
+    return {
+        "matches": [db.get_match(m) for m in matches],
+        "deals": [db.deals_for(m) for m in matches],
+        "revisions": [db.revisions_for_match(m) for m in matches],
+        "log": [db.actions_of(m) for m in matches],
+        "shares": [db.share_links_for(m) for m in matches],
+        "confirmations": [db.confirmations(m, db.match_version(m)) for m in matches],
+        "events": [(db.event_row(e), db.event_players(e), db.event_rounds(e), db.event_links(e)) for e in events],
+        "seasons": db.all_season_settings(), "names": db.known_names(), "listed": db.list_matches(limit=100),
+        "ended": db.ended_matches("klaberjass"), "in_events": db.everyone_in_events(),
+    }
+
+
+def test_what_one_space_holds_is_invisible_to_a_store_of_another(two_spaces):
+    url, _app, _current, held = two_spaces
+    one, two = store.connect(url, migrate_schema=False), store.connect(url, migrate_schema=False, space=2)
+    try:
+        assert one.space == 1 and two.space == 2
+        m, e = held["match"], held["event"]
+        assert two.get_match(m) is not None and len(two.deals_for(m)) == 3  # space 2 holds them ...
+        assert two.link_row(held["token"]) is not None and two.session_seen(held["session"]) is not None
+        # ... and a store of space 1 knows none of them: every id, token and name answers as unknown
+        assert one.get_match(m) is None and one.match_version(m) is None and one.current_version(m) is None
+        assert one.sheet_version(m) is None and one.match_uid(m) is None and not one.has_match_uid(held["uid"])
+        assert one.match_id_of_uid(held["uid"]) is None and one.match_seats_of_uid(held["uid"]) is None
+        assert one.deals_for(m) == [] and one.get_deal(m, 1) is None and one.deals_numbered(m, [1, 2]) == []
+        assert one.next_deal_number(m) == 1 and one.revisions_for_match(m) == {}
+        assert one.revisions_for(held["deal"]) == []
+        assert one.actions_of(m) == [] and one.action_count(m) == 0 and one.get_action(m, held["action"]) is None
+        assert one.latest_actions(m, 10) == [] and one.actions_after(m, 0, 10) == []
+        assert one.match_for_share(held["share"]) is None and one.share_links_for(m) == []
+        assert one.session_seen(held["session"]) is None
+        assert one.link_row(held["token"]) is None and one.event_row(e) is None and one.event_state(e) is None
+        assert one.event_players(e) == [] and one.event_rounds(e) == [] and one.event_links(e) == []
+        assert one.round_tables(e, 1) == [] and one.table_matches(e, 1) == [] and one.linked_tables(e) == set()
+        assert one.event_of_match(held["table_match"]) is None and one.table_place(held["table_match"]) is None
+        assert one.table_closing(held["table_match"]) is None and one.table_state(held["table_match"]) is None
+        assert not one.is_event_table(held["table_match"]) and one.confirmations(held["table_match"], 1) == []
+        assert one.exported_event_fields(e) is None and one.event_uid(e) is None
+        assert one.seasons_events() == [] and one.season_games("Winter") == []
+        assert one.season_settings("Winter", "klaberjass") is None and one.all_season_settings() == []
+        assert one.player_rows("ann") == [] and one.player_matches_outside_events("ann") == []
+        assert set(one.known_names()) == {"Eve", "Fay"} and one.everyone_in_events() == []
+        assert [r["players"] for r in one.list_matches(limit=100)] == [["Eve", "Fay"]]
+        assert one.search_matches(player="ann")[1] == 0 and one.search_matches()[1] == 1
+        assert one.ended_matches("klaberjass") == [] and one.list_events() == []
+        assert len(one.all_match_ids()) == 1 and one.all_event_ids() == []
+        assert one.matches_without_summary() == []
+        assert two.season_settings("Winter", "klaberjass") == (3, "placing")
+    finally:
+        one.close()
+        two.close()
+
+
+def test_a_store_of_one_space_cannot_change_another(two_spaces):
+    url, _app, _current, held = two_spaces
+    one, two = store.connect(url, migrate_schema=False), store.connect(url, migrate_schema=False, space=2)
+    try:
+        before = _view(two)
+        m, e, t = held["match"], held["event"], held["table_match"]
+        with one.immediate():
+            one.update_match_fields(m, place="elsewhere", note="taken")
+            one.update_match_summary(m, "finished", "Ann", {"Ann": 1, "Ben": 0}, 9)
+            one.store_standing(m, {"deal_count": 0})
+            one.set_match_options(t, {})
+            one.reseat_match(m, ["Ben", "Ann"])
+            one.set_imported_match(m, "2020-01-01", True, True)
+            one.mark_action_undone(held["action"], False)
+            one.store_results([(held["deal"], None, None, 0, 0, "{}")])
+            one.replace_match_players(m, [])
+            one.revise_deal(two.get_deal(m, 1), "voided", void=True)  # the deal's row: not written
+            assert not one.revoke_share_link(m, held["share"])
+            assert not one.advance_match(m, {"deal_count": 0}, [], guard=(two.match_version(m), "in_progress", 0))
+            one.update_event(e, {"name": "Taken"})
+            one.set_event_ended(e, "2026-12-07T20:00:00+00:00")
+            one.set_event_options(e, {})
+            one.set_byes(e, 1, ["Ann"])
+            one.set_round_clock(e, 1, 45, "2026-12-07T19:00:00+00:00", 0, 0, None)
+            one.set_table_ended(e, 1, 1, "2026-12-07T20:00:00+00:00")
+            one.set_player_left(e, "Ann", 1)
+            one.set_player_paid(e, "Ann", "2026-12-07T19:00:00+00:00", "5.00 EUR")
+            one.revoke_links(e, 1, "2026-12-07T20:00:00+00:00")
+            one.rename_event_tables(e, "Freitag", "Taken")
+            one.delete_event_rows(e)
+            one.delete_event(e)
+            one.save_season_settings("Winter", "klaberjass", None, "score")  # space 1's own season of that name
+        one.end_session(held["session"])
+        one.touch_session(held["session"])
+        one.end_idle_sessions("9999")
+        assert _view(two) == before  # nothing of space 2 changed
+        assert two.session_seen(held["session"]) is not None
+        assert one.season_settings("Winter", "klaberjass") == (None, "score")
+        assert two.season_settings("Winter", "klaberjass") == (3, "placing")
+    finally:
+        one.close()
+        two.close()
+
+
+def test_the_same_archive_imports_into_two_spaces_each_its_own_copy(two_spaces):
+    """What is unique is unique within a space: space 2's export, imported into space 1, makes space 1's own copy
+    (the same uids), and importing it again there finds it already in."""
+    url, app, current, held = two_spaces
+    client = app.test_client()
+    current["space"] = 2
+    archive = client.get("/api/export").json
+    assert [m["uid"] for m in archive["matches"]][0] == held["uid"]
+    current["space"] = 1
+    assert client.get(f"/api/matches/{held['match']}").status_code == 404
+    first = client.post("/api/import", json=archive)
+    assert first.status_code in (200, 201), first.json
+    mine = client.get("/api/export").json
+    assert held["uid"] in {m["uid"] for m in mine["matches"]} and len(mine["matches"]) == len(archive["matches"]) + 1
+    again = client.post("/api/import", json=archive)
+    assert again.status_code in (200, 201) and len(client.get("/api/export").json["matches"]) == len(mine["matches"])
+    current["space"] = 2
+    assert client.get("/api/export").json["matches"] == archive["matches"]  # space 2's own, as they were
+
+
+@pytest.mark.parametrize("two_spaces", ["postgres"], indirect=True)
+def test_on_postgresql_a_query_that_forgets_the_space_sees_and_changes_only_its_own(two_spaces):
+    """The second wall: row-level security. Raw statements that name no space, on Referee's own connection (a role
+    that is no superuser and may not bypass it), see and change only the space the transaction is bound to; with no
+    space bound they see nothing; a row written into another space is refused."""
+    import psycopg
+
+    url, _app, _current, held = two_spaces
+    one, two = store.connect(url, migrate_schema=False), store.connect(url, migrate_schema=False, space=2)
+    try:
+        assert one.execute("SELECT rolsuper, rolbypassrls FROM pg_roles WHERE rolname = current_user"
+                           ).fetchone() == (False, False)
+        theirs = len(two.all_match_ids())
+        assert theirs == 2
+        with one.immediate():
+            seen = one.query("SELECT id, space FROM matches")
+            assert [r["space"] for r in seen] == [1] and held["match"] not in {r["id"] for r in seen}
+            assert one.execute("UPDATE matches SET note = 'forgot'").rowcount == 1
+            assert one.execute("DELETE FROM share_links").rowcount == 0  # space 2's link is not there to delete
+            assert one.execute("SELECT count(*) FROM deals").fetchone()[0] == 0
+        assert {two.get_match(m)["note"] for m in two.all_match_ids()} == {""}
+        assert two.match_for_share(held["share"]) == held["match"]
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):  # WITH CHECK: not into another space
+            with one.immediate():
+                one.execute("INSERT INTO sessions (id, created, seen, space) VALUES ('x', 'now', 'now', 2)")
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            with one.immediate():
+                one.execute("UPDATE matches SET space = 2")
+    finally:
+        one.close()
+        two.close()
+    with psycopg.connect(url, autocommit=True) as bare:  # Referee's role, no space bound
+        assert bare.execute("SELECT count(*) FROM matches").fetchone() == (0,)
+        assert bare.execute("SELECT count(*) FROM events").fetchone() == (0,)
+        assert bare.execute("UPDATE matches SET note = 'forgot'").rowcount == 0
+        bare.execute("BEGIN")
+        bare.execute("SELECT set_config('referee.space', '2', true)")
+        assert bare.execute("SELECT count(*) FROM matches").fetchone() == (theirs,)
+        bare.execute("COMMIT")
+        assert bare.execute("SELECT count(*) FROM matches").fetchone() == (0,)  # bound for that transaction only
+
+
+def test_every_statement_of_the_store_names_the_space():
+    """The store's guard: a statement that uses a table of a space's data without ``referee_space()`` for it is
+    refused before it runs (``base.scoped``), so a method that forgets fails in every test that calls it."""
+    from referee.store.base import Unscoped, scoped
+
+    assert scoped("SELECT * FROM matches WHERE id = ? AND space = referee_space()")
+    for forgetful in ("SELECT * FROM matches WHERE id = ?", "DELETE FROM deals WHERE match_id = ?",
+                      "UPDATE events SET name = ? WHERE id = ?",
+                      "SELECT 1 FROM event_tables t JOIN matches m ON m.id = t.match_id "
+                      "WHERE t.space = referee_space()",
+                      "INSERT INTO confirmations (match_id, player, version, at) VALUES (?, ?, ?, ?)"):
+        with pytest.raises(Unscoped):
+            scoped(forgetful)
+    assert scoped("SELECT version FROM referee_schema")  # not a space's data
+    # and every statement written in the store's modules, as far as it is written out whole
+    found = []
+    for path in STORE.glob("*.py"):
+        if path.name in ("schema.py", "postgres_schema.py", "backup.py", "health.py"):
+            continue  # the schema's own statements, and whole-file copies
+        tree = ast.parse(path.read_text())
+        pieces = {id(v) for node in ast.walk(tree) if isinstance(node, ast.JoinedStr) for v in node.values}
+        for node in ast.walk(tree):  # (an f-string's pieces are checked as they run)
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and SQL.match(node.value) \
+                    and id(node) not in pieces:
+                try:
+                    scoped(node.value)
+                except Unscoped as exc:
+                    found.append(f"{path.name}:{node.lineno}: {exc}")
+    assert found == []
+
+
+@pytest.mark.skipif(PG_SERVER is None, reason="needs REFEREE_TEST_POSTGRES (scripts/test starts one)")
+def test_on_postgresql_a_database_from_before_spaces_becomes_space_1_with_everything_in_it():
+    """A PostgreSQL database at schema 16 with a match, its deal, an evening and a season: migrated, every row is
+    space 1's, space 1 ("Club") is the only space, and the store of space 1 reads it all."""
+    import uuid
+
+    import psycopg
+
+    from referee.store.postgres_schema import PREAMBLE, SPACED
+
+    from .conftest import APP_ROLE, _pg_admin, _pg_url
+
+    name = "t_" + uuid.uuid4().hex[:16]
+    url = _pg_url(name)
+    _pg_admin(f'CREATE DATABASE "{name}" OWNER {APP_ROLE}')
+    try:
+        with psycopg.connect(url, autocommit=True) as conn, conn.transaction():
+            for statement in (*PREAMBLE, *(s for script in postgres_schema.MIGRATIONS[:16] for s in script)):
+                conn.execute(statement)
+            conn.execute("INSERT INTO referee_schema (version) VALUES (16)")
+            conn.execute("INSERT INTO matches (id, uid, game, players, options, first_dealer, created, updated) "
+                         "VALUES (5, 'u5', 'klaberjass', '[\"Ann\", \"Ben\"]', '{}', 'Ann', '2026-12-04', "
+                         "'2026-12-04')")
+            conn.execute("INSERT INTO deals (match_id, number, dealer, input, created, updated) "
+                         "VALUES (5, 1, 'Ann', '{}', '2026-12-04', '2026-12-04')")
+            conn.execute("INSERT INTO events (id, name, date, game, options, rounds, round_length, seating, seed, "
+                         "created, uid) VALUES (7, 'Freitag', '2026-12-04', 'klaberjass', '{}', 2, 'match', "
+                         "'standings', 1, '2026-12-04', 'e7')")
+            conn.execute("INSERT INTO seasons (name, game, best_of, league_points) "
+                         "VALUES ('Winter', 'klaberjass', 3, 'placing')")
+        db = store.connect(url)
+        try:
+            assert db.schema_version() == len(postgres_schema.MIGRATIONS)
+            assert db.all_match_ids() == [5] and [d["number"] for d in db.deals_for(5)] == [1]
+            assert db.all_event_ids() == [7] and db.season_settings("winter", "klaberjass") == (3, "placing")
+            assert [tuple(r) for r in db.execute("SELECT id, name FROM spaces").fetchall()] == [(1, "Club")]
+            for table in SPACED:
+                assert db.execute(f"SELECT COUNT(*) FROM {table} WHERE space <> 1").fetchone()[0] == 0
+        finally:
+            db.close()
+        with psycopg.connect(url, autocommit=True) as bare:  # and the wall stands: no space bound, nothing seen
+            assert bare.execute("SELECT COUNT(*) FROM matches").fetchone() == (0,)
+            forced = bare.execute("SELECT COUNT(*) FROM pg_class WHERE relname = ANY(%s) AND relrowsecurity "
+                                  "AND relforcerowsecurity", [list(SPACED)]).fetchone()
+            assert forced == (len(SPACED),)
+    finally:
+        drop_database(url)

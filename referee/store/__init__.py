@@ -17,7 +17,7 @@ from pathlib import Path
 from sqlite3 import DatabaseError  # noqa: E402,I001
 from typing import TYPE_CHECKING
 
-from .base import DEFAULT_MAX_DEALS, DEFAULT_MAX_EVENTS, EVENTS_PER_DEAL, _group_of, after_commit, now
+from .base import DEFAULT_MAX_DEALS, DEFAULT_MAX_EVENTS, EVENTS_PER_DEAL, Unscoped, _group_of, after_commit, now
 from .health import CannotStart, check_health, free_bytes, start_problem
 from .locks import LOCK_SUFFIX, WriteLock, close_write_lock, open_lock_file, write_lock
 from .match_log import TooManyActions, acting_device, acting_table
@@ -32,35 +32,35 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CannotStart", "DEFAULT_MAX_DEALS", "DEFAULT_MAX_EVENTS", "DatabaseError", "EVENTS_PER_DEAL", "LOCK_SUFFIX",
-    "MIGRATIONS", "Store", "TooManyActions", "TooNew", "WriteLock", "acting_device", "acting_table", "after_commit",
-    "check_health", "close_idle", "close_write_lock", "connect", "forget", "free_bytes", "kind_of", "lend", "now",
-    "open_lock_file", "outage_errors", "problem_of", "redact", "shown", "start_problem", "unreachable", "write_lock",
-    "_group_of",
+    "MIGRATIONS", "Store", "TooManyActions", "TooNew", "Unscoped", "WriteLock", "acting_device", "acting_table",
+    "after_commit", "check_health", "close_idle", "close_write_lock", "connect", "forget", "free_bytes", "kind_of",
+    "lend", "now", "open_lock_file", "outage_errors", "problem_of", "redact", "shown", "start_problem", "unreachable",
+    "write_lock", "_group_of",
 ]
 
 
-def connect(url: str | Path, migrate_schema: bool = True) -> SqliteStore | PostgresStore:
+def connect(url: str | Path, migrate_schema: bool = True, space: int = 1) -> SqliteStore | PostgresStore:
     """A store of its own on ``url`` (a SQLite file's path, or a ``postgresql://`` URL), migrated to the latest
-    schema unless told not to; ``close()`` it when done."""
+    schema unless told not to, working in ``space`` (1: the Referee as it always was); ``close()`` it when done."""
     if is_postgres(url):
         from . import postgres
 
-        return postgres.connect(str(url), migrate_schema)
+        return postgres.connect(str(url), migrate_schema, space)
     from . import sqlite
 
-    return sqlite.connect(url, migrate_schema)
+    return sqlite.connect(url, migrate_schema, space)
 
 
-def lend(url: str | Path) -> SqliteStore | PostgresStore:
-    """A store for one request (``web.db.get_db``): kept between requests by this process, not migrated (the app
-    migrated at start). ``give_back()`` it at the request's end."""
+def lend(url: str | Path, space: int = 1) -> SqliteStore | PostgresStore:
+    """A store for one request (``web.db.get_db``), working in ``space``: kept between requests by this process, not
+    migrated (the app migrated at start). ``give_back()`` it at the request's end."""
     if is_postgres(url):
         from . import postgres
 
-        return postgres.lend(str(url))
+        return postgres.lend(str(url), space)
     from . import sqlite
 
-    return sqlite.lend(str(url))
+    return sqlite.lend(str(url), space)
 
 
 def kind_of(url: str | Path) -> str:

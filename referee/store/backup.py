@@ -78,6 +78,7 @@ def _from_postgres(url: str, target: Path) -> Copied:
         try:
             src.conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
             tables = [row[0] for row in dst.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+            dst.execute("DELETE FROM spaces")  # the new file's own first space: the database's spaces replace it
             for table in tables:
                 columns = [row[1] for row in dst.execute(f"PRAGMA table_info({table})")]
                 names = ", ".join(columns)

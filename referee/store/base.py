@@ -10,6 +10,8 @@ change feed — each store writes in its own (``sqlite``, ``postgres``)."""
 
 from __future__ import annotations
 
+import functools
+import re
 import threading
 import weakref
 from collections.abc import Callable, Iterator, Sequence
@@ -19,6 +21,7 @@ from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from .locks import WriteLock
+from .postgres_schema import SPACED
 
 
 def now() -> str:
@@ -49,12 +52,51 @@ EVENTS_PER_DEAL = 10
 DEFAULT_MAX_EVENTS = EVENTS_PER_DEAL * DEFAULT_MAX_DEALS
 
 
+# ---- spaces (issue 48) ---------------------------------------------------------------------------------------------
+#
+# A store works in one space (``space``: 1, the Referee as it always was, unless told). Every statement of the mixins
+# names it through ``referee_space()`` — on SQLite a function of the connection that answers the store's space, on
+# PostgreSQL a SQL function reading the setting ``referee.space`` the store binds its connection to, which is also
+# what the tables' row-level security compares (``postgres_schema``) — once for each table of a space's data it reads
+# or writes (``scoped``: checked once per statement, before it first runs). Nothing reads across spaces but the
+# methods whose names say so.
+
+SPACE = "referee_space()"
+_TABLE = re.compile(r"\b(?:FROM|JOIN|UPDATE|INTO)\s+(\w+)", re.I)
+
+
+class Unscoped(RuntimeError):
+    """A statement of the store that does not name the space once for each table of a space's data it uses."""
+
+
+@functools.lru_cache(maxsize=4096)
+def scoped(sql: str) -> str:
+    """``sql`` itself, once it names ``referee_space()`` at least as often as it names a table of a space's data;
+    raises Unscoped otherwise (a method that would forget the space fails in every test that calls it)."""
+    tables = [t for t in _TABLE.findall(sql) if t.lower() in SPACED]
+    if len(tables) > sql.count(SPACE):
+        raise Unscoped(f"a statement of the store forgets the space ({', '.join(tables)}): {sql[:200]}")
+    return sql
+
+
 class SqlStore:
     """The primitives a store's SQL runs on; ``SqliteStore`` and ``PostgresStore`` give them for their driver."""
 
     write_lock: WriteLock
     max_events: int = DEFAULT_MAX_EVENTS
     NOCASE = 'COLLATE "nocase"'  # SQLite's built-in NOCASE; PostgreSQL's ICU collation of that name (PREAMBLE)
+    _space: int = 1
+
+    @property
+    def space(self) -> int:
+        """The space this store works in: every read of it is of this space, every write into it."""
+        return self._space
+
+    def bind_space(self, space: int) -> None:
+        """Work in ``space`` from now on (not inside a transaction)."""
+        if self.in_transaction:
+            raise RuntimeError("a store changes its space between transactions only")
+        self._space = int(space)
 
     # ---- each dialect's ------------------------------------------------------------------------------------------
     def _run(self, sql: str, params: Sequence[Any] = ()) -> Cursor:
@@ -95,14 +137,14 @@ class SqlStore:
         return None if row is None else row[0]
 
     def _insert(self, table: str, values: dict[str, Any]) -> None:
-        """Insert one row (into a table with or without ids)."""
+        """Insert one row (into a table with or without ids), into this store's space."""
         marks = ", ".join("?" for _ in values)
-        self._run(f"INSERT INTO {table} ({', '.join(values)}) VALUES ({marks})", list(values.values()))
+        self._run(f"INSERT INTO {table} ({', '.join(values)}, space) VALUES ({marks}, {SPACE})", list(values.values()))
 
     def _insert_id(self, table: str, values: dict[str, Any]) -> int:
-        """Insert one row into a table with ids; the new row's id."""
+        """Insert one row into a table with ids, into this store's space; the new row's id."""
         marks = ", ".join("?" for _ in values)
-        new_id = self._insert_returning(f"INSERT INTO {table} ({', '.join(values)}) VALUES ({marks})",
+        new_id = self._insert_returning(f"INSERT INTO {table} ({', '.join(values)}, space) VALUES ({marks}, {SPACE})",
                                         list(values.values()))
         if new_id is None:
             raise RuntimeError(f"no row was inserted into {table}")
@@ -110,7 +152,7 @@ class SqlStore:
 
     def _update(self, table: str, row_id: Any, values: dict[str, Any]) -> None:
         columns = ", ".join(f"{name} = ?" for name in values)
-        self._run(f"UPDATE {table} SET {columns} WHERE id = ?", [*values.values(), row_id])
+        self._run(f"UPDATE {table} SET {columns} WHERE id = ? AND space = {SPACE}", [*values.values(), row_id])
 
     # ---- write transactions ----------------------------------------------------------------------------------
     @contextmanager

@@ -58,8 +58,9 @@ class MatchLog(SqlStore):
                 detail.setdefault("table", table)
         limit = int(self.max_events)
         event_id = self._insert_returning(
-            "INSERT INTO match_events (match_id, deal_number, action, at, detail, undone) SELECT ?, ?, ?, ?, ?, 0 "
-            "WHERE (SELECT count(*) FROM match_events WHERE match_id = ?) < ?",
+            "INSERT INTO match_events (match_id, deal_number, action, at, detail, undone, space) "
+            "SELECT ?, ?, ?, ?, ?, 0, referee_space() "
+            "WHERE (SELECT count(*) FROM match_events WHERE match_id = ? AND space = referee_space()) < ?",
             [match_id, deal_number, action, at or now(), jsontext.dumps(detail), match_id, limit],
         )
         if event_id is None:
@@ -73,14 +74,16 @@ class MatchLog(SqlStore):
     def iter_actions(self, match_id: int, batch: int = 1000) -> Iterator[dict[str, Any]]:
         """Every action on a match, oldest first, read ``batch`` rows at a time: an export of a long log never holds
         all of it."""
-        cursor = self._run(f"SELECT {_EVENT_COLUMNS} FROM match_events WHERE match_id = ? ORDER BY id", [match_id])
+        cursor = self._run(f"SELECT {_EVENT_COLUMNS} FROM match_events WHERE match_id = ? AND space = referee_space() "
+                            "ORDER BY id", [match_id])
         while rows := cursor.fetchmany(batch):
             yield from (_event_of(row) for row in rows)
 
     def actions_after(self, match_id: int, after: int, limit: int) -> list[dict[str, Any]]:
         """At most ``limit`` actions on a match that came after action ``after`` (0: from the first), oldest first."""
         cursor = self._run(
-            f"SELECT {_EVENT_COLUMNS} FROM match_events WHERE match_id = ? AND id > ? ORDER BY id LIMIT ?",
+            f"SELECT {_EVENT_COLUMNS} FROM match_events WHERE match_id = ? AND space = referee_space() AND id > ? "
+            "ORDER BY id LIMIT ?",
             [match_id, after, limit],
         )
         return [_event_of(row) for row in cursor.fetchall()]
@@ -103,7 +106,8 @@ class MatchLog(SqlStore):
             condition += " AND action IN ({})".format(", ".join("?" * len(actions)))
             params.extend(actions)
         cursor = self._run(
-            f"SELECT {_EVENT_COLUMNS} FROM match_events WHERE match_id = ?{condition} ORDER BY id DESC LIMIT ?",
+            f"SELECT {_EVENT_COLUMNS} FROM match_events WHERE match_id = ? AND space = referee_space(){condition} "
+            "ORDER BY id DESC LIMIT ?",
             [match_id, *params, limit],
         )
         return [_event_of(row) for row in cursor.fetchall()]
@@ -112,17 +116,20 @@ class MatchLog(SqlStore):
         """One action of a match by its id (None: not one of this match's actions)."""
         if isinstance(event_id, bool) or not isinstance(event_id, int) or not 0 < event_id < 2**63:
             return None
-        row = self._run(f"SELECT {_EVENT_COLUMNS} FROM match_events WHERE match_id = ? AND id = ?",
+        row = self._run(f"SELECT {_EVENT_COLUMNS} FROM match_events WHERE match_id = ? AND id = ? "
+                        "AND space = referee_space()",
                               [match_id, event_id]).fetchone()
         return _event_of(row) if row else None
 
     def action_count(self, match_id: int, from_id: int | None = None) -> int:
         """How many actions a match has (those from action ``from_id`` on)."""
         if from_id is None:
-            return int(self._run("SELECT count(*) FROM match_events WHERE match_id = ?", [match_id]).fetchone()[0])
-        return int(self._run("SELECT count(*) FROM match_events WHERE match_id = ? AND id >= ?",
-                                   [match_id, from_id]).fetchone()[0])
+            return int(self._run("SELECT count(*) FROM match_events WHERE match_id = ? AND space = referee_space()",
+                                 [match_id]).fetchone()[0])
+        return int(self._run("SELECT count(*) FROM match_events WHERE match_id = ? AND space = referee_space() "
+                             "AND id >= ?", [match_id, from_id]).fetchone()[0])
 
     def mark_action_undone(self, event_id: int, undone: bool = True) -> None:
-        self._run("UPDATE match_events SET undone = ? WHERE id = ?", [int(undone), event_id])
+        self._run("UPDATE match_events SET undone = ? WHERE id = ? AND space = referee_space()",
+                  [int(undone), event_id])
 

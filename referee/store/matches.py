@@ -21,6 +21,7 @@ from .base import SqlStore, now
 
 def _match_row(row: dict[str, Any]) -> dict[str, Any]:
     row = dict(row)
+    row.pop("space", None)  # the store's own: never shown
     row["players"] = jsontext.parse(row["players"])
     row["options"] = jsontext.parse(row["options"])
     row["totals"] = jsontext.parse(row["totals"])
@@ -30,6 +31,7 @@ def _match_row(row: dict[str, Any]) -> dict[str, Any]:
 
 def _deal_row(row: dict[str, Any]) -> dict[str, Any]:
     row = dict(row)
+    row.pop("space", None)
     row["input"] = json.loads(row["input"])
     row["void"] = bool(row["void"])
     return row
@@ -40,13 +42,15 @@ def _deal_rows(cursor: Any) -> list[dict[str, Any]]:
 
 
 def _revision_row(row: dict[str, Any]) -> dict[str, Any]:
-    return {**row, "input": json.loads(row["input"]), "void": bool(row["void"])}
+    return {**{k: v for k, v in row.items() if k != "space"}, "input": json.loads(row["input"]),
+            "void": bool(row["void"])}
 
 # The deal POST's SQL: plain prepared statements on the connection (sqlite-utils reads the table layout around
 # each insert and update, several statements each time).
 _INSERT_DEAL = (
     "INSERT INTO deals (match_id, number, dealer, input, void, version, last_action, created, updated, result, "
-    "problems, counted, after_end, tally) VALUES (?, ?, ?, ?, 0, 1, 'entered', ?, ?, ?, NULL, ?, 0, ?)"
+    "problems, counted, after_end, tally, space) "
+    "VALUES (?, ?, ?, ?, 0, 1, 'entered', ?, ?, ?, NULL, ?, 0, ?, referee_space())"
 )
 
 class MatchRows(SqlStore):
@@ -74,7 +78,7 @@ class MatchRows(SqlStore):
         )
 
     def get_match(self, match_id: int) -> dict[str, Any] | None:
-        cursor = self._run("SELECT * FROM matches WHERE id = ?", [match_id])
+        cursor = self._run("SELECT * FROM matches WHERE id = ? AND space = referee_space()", [match_id])
         row = cursor.fetchone()
         if row is None:
             return None
@@ -82,16 +86,19 @@ class MatchRows(SqlStore):
 
     def match_version(self, match_id: int) -> int | None:
         """A match's version alone (every change adds one): what a live page's poll compares; None: no such match."""
-        row = self._run("SELECT version FROM matches WHERE id = ?", [match_id]).fetchone()
+        row = self._run("SELECT version FROM matches WHERE id = ? AND space = referee_space()",
+                        [match_id]).fetchone()
         return None if row is None else int(row[0] or 0)
 
     def list_matches(self, status: str | None = None, limit: int = 20) -> list[dict[str, Any]]:
         if status:
             rows = self._rows(
-                "SELECT * FROM matches WHERE status = ? ORDER BY updated DESC, id DESC LIMIT ?", [status, limit]
+                "SELECT * FROM matches WHERE space = referee_space() AND status = ? "
+                "ORDER BY updated DESC, id DESC LIMIT ?", [status, limit]
             )
         else:
-            rows = self._rows("SELECT * FROM matches ORDER BY updated DESC, id DESC LIMIT ?", [limit])
+            rows = self._rows("SELECT * FROM matches WHERE space = referee_space() "
+                              "ORDER BY updated DESC, id DESC LIMIT ?", [limit])
         return [_match_row(r) for r in rows]
 
     def update_match_summary(
@@ -112,7 +119,8 @@ class MatchRows(SqlStore):
 
     def store_results(self, rows: list[tuple[int, str | None, str | None, int, int, str]]) -> None:
         """Each replayed deal's stored result: (deal id, result, problems, counted, after_end, tally)."""
-        self._run_many("UPDATE deals SET result = ?, problems = ?, counted = ?, after_end = ?, tally = ? WHERE id = ?",
+        self._run_many("UPDATE deals SET result = ?, problems = ?, counted = ?, after_end = ?, tally = ? "
+                       "WHERE id = ? AND space = referee_space()",
                             [(*rest, deal_id) for deal_id, *rest in rows])
 
     def store_standing(self, match_id: int, values: dict[str, Any], touch: bool = True) -> None:
@@ -120,7 +128,8 @@ class MatchRows(SqlStore):
         if touch:
             values = {**values, "updated": now()}
         columns = ", ".join(f"{name} = ?" for name in values)
-        self._run(f"UPDATE matches SET {columns}, version = version + 1 WHERE id = ?", [*values.values(), match_id])
+        self._run(f"UPDATE matches SET {columns}, version = version + 1 WHERE id = ? AND space = referee_space()",
+                  [*values.values(), match_id])
 
     def append_deal(self, match_id: int, number: int, dealer: str, deal_input: Any, result: str, counted: bool,
                     tally: str) -> dict[str, Any]:
@@ -141,18 +150,20 @@ class MatchRows(SqlStore):
         values = {**values, "updated": now()}
         columns = ", ".join(f"{name} = ?" for name in values)
         if guard is None:
-            self._run(f"UPDATE matches SET {columns}, version = version + 1 WHERE id = ?",
-                            [*values.values(), match_id])
+            self._run(f"UPDATE matches SET {columns}, version = version + 1 WHERE id = ? AND space = referee_space()",
+                      [*values.values(), match_id])
         else:
             cursor = self._run(
                 f"UPDATE matches SET {columns}, version = version + 1 "
-                "WHERE id = ? AND version = ? AND status = ? AND abandoned = ?", [*values.values(), match_id, *guard])
+                "WHERE id = ? AND space = referee_space() AND version = ? AND status = ? AND abandoned = ?",
+                [*values.values(), match_id, *guard])
             if cursor.rowcount != 1:
                 return False
         marks = ", ".join("(?, ?, ?, ?, ?)" for _ in players)
         self._run(
             "UPDATE match_players SET status = v.column2, total = v.column3, result = v.column4, facts = v.column5 "
-            f"FROM (VALUES {marks}) AS v WHERE match_players.match_id = ? AND match_players.seat = v.column1",
+            f"FROM (VALUES {marks}) AS v WHERE match_players.match_id = ? AND match_players.seat = v.column1 "
+            "AND match_players.space = referee_space()",
             [x for p in players for x in (p["seat"], p["status"], p["total"], p["result"],
                                            jsontext.dumps(p["facts"]))] + [match_id],
         )
@@ -165,20 +176,22 @@ class MatchRows(SqlStore):
 
     def is_event_table(self, match_id: int) -> bool:
         """Whether the match is a table of a club event (RULES.md 5)."""
-        return self._run("SELECT 1 FROM event_tables WHERE match_id = ?", [match_id]).fetchone() is not None
+        return self._run("SELECT 1 FROM event_tables WHERE match_id = ? AND space = referee_space()",
+                         [match_id]).fetchone() is not None
 
     def delete_unplayed_match(self, match_id: int) -> None:
         """A match without a deal, and what hangs on it (its players' rows, its log, share links, keys, confirmations),
         deleted: an event deleted before its play began takes its tables' matches with it. Refused (ValueError) for a
         match with a deal: nothing entered is ever lost."""
-        if self._run("SELECT 1 FROM deals WHERE match_id = ? LIMIT 1", [match_id]).fetchone():
+        if self._run("SELECT 1 FROM deals WHERE match_id = ? AND space = referee_space() LIMIT 1",
+                     [match_id]).fetchone():
             raise ValueError(f"match {match_id} has deals: it is kept")
         for table in ("match_players", "match_events", "share_links", "idempotency_keys", "confirmations"):
-            self._run(f"DELETE FROM {table} WHERE match_id = ?", [match_id])
-        self._run("DELETE FROM matches WHERE id = ?", [match_id])
+            self._run(f"DELETE FROM {table} WHERE match_id = ? AND space = referee_space()", [match_id])
+        self._run("DELETE FROM matches WHERE id = ? AND space = referee_space()", [match_id])
 
     def replace_match_players(self, match_id: int, rows: list[dict[str, Any]]) -> None:
-        self._run("DELETE FROM match_players WHERE match_id = ?", [match_id])
+        self._run("DELETE FROM match_players WHERE match_id = ? AND space = referee_space()", [match_id])
         if rows:
             for r in rows:
                 self._insert("match_players", {**r, "facts": jsontext.dumps(r.get("facts", {}))})
@@ -186,22 +199,25 @@ class MatchRows(SqlStore):
     # ---- deals ------------------------------------------------------------------------------------------
 
     def deals_for(self, match_id: int) -> list[dict[str, Any]]:
-        return _deal_rows(self._run("SELECT * FROM deals WHERE match_id = ? ORDER BY number", [match_id]))
+        return _deal_rows(self._run("SELECT * FROM deals WHERE match_id = ? AND space = referee_space() "
+                                    "ORDER BY number", [match_id]))
 
     def deals_numbered(self, match_id: int, numbers: Sequence[int]) -> list[dict[str, Any]]:
         """Some of a match's deals (by number), in order: the few a page shows whole."""
         if not numbers:
             return []
         marks = ", ".join("?" for _ in numbers)
-        return _deal_rows(self._run(f"SELECT * FROM deals WHERE match_id = ? AND number IN ({marks}) ORDER BY number",
-                                    [match_id, *numbers]))
+        return _deal_rows(self._run(f"SELECT * FROM deals WHERE match_id = ? AND space = referee_space() "
+                                    f"AND number IN ({marks}) ORDER BY number", [match_id, *numbers]))
 
     def get_deal(self, match_id: int, number: int) -> dict[str, Any] | None:
-        rows = list(self._rows("SELECT * FROM deals WHERE match_id = ? AND number = ?", [match_id, number]))
+        rows = list(self._rows("SELECT * FROM deals WHERE match_id = ? AND number = ? AND space = referee_space()",
+                                    [match_id, number]))
         return _deal_row(rows[0]) if rows else None
 
     def next_deal_number(self, match_id: int) -> int:
-        row = self._run("SELECT COALESCE(MAX(number), 0) + 1 FROM deals WHERE match_id = ?", [match_id]).fetchone()
+        row = self._run("SELECT COALESCE(MAX(number), 0) + 1 FROM deals WHERE match_id = ? AND space = referee_space()",
+                        [match_id]).fetchone()
         return int(row[0])
 
     def insert_deal(self, match_id: int, number: int, dealer: str, deal_input: Any) -> int:
@@ -253,7 +269,7 @@ class MatchRows(SqlStore):
         """Every earlier version of every deal of a match, by deal id (one query)."""
         rows = self._rows(
             "SELECT r.* FROM deal_revisions r JOIN deals d ON d.id = r.deal_id WHERE d.match_id = ? "
-            "ORDER BY r.deal_id, r.version",
+            "AND d.space = referee_space() AND r.space = referee_space() ORDER BY r.deal_id, r.version",
             [match_id],
         )
         out: dict[int, list[dict[str, Any]]] = {}
@@ -263,7 +279,8 @@ class MatchRows(SqlStore):
         return out
 
     def revisions_for(self, deal_id: int) -> list[dict[str, Any]]:
-        rows = self._rows("SELECT * FROM deal_revisions WHERE deal_id = ? ORDER BY version", [deal_id])
+        rows = self._rows("SELECT * FROM deal_revisions WHERE deal_id = ? AND space = referee_space() "
+                          "ORDER BY version", [deal_id])
         return [_revision_row(r) for r in rows]
 
     # ---- the archive --------------------------------------------------------------------------
@@ -276,7 +293,7 @@ class MatchRows(SqlStore):
         ``player`` is a case-insensitive part of a name; ``since``/``until`` are dates (YYYY-MM-DD, inclusive);
         ``season`` a season's name (the tables of its events, RULES.md 5.8).
         """
-        where, args = [], []
+        where, args = ["space = referee_space()"], []
         if game:
             where.append("game = ?")
             args.append(game)
@@ -285,7 +302,8 @@ class MatchRows(SqlStore):
             args.append(status)
         if season:
             where.append("id IN (SELECT t.match_id FROM event_tables t JOIN events e ON e.id = t.event_id "
-                         f"WHERE e.season = ? {self.NOCASE})")
+                         f"WHERE e.season = ? {self.NOCASE} AND t.space = referee_space() "
+                         "AND e.space = referee_space())")
             args.append(season)
         if since:
             where.append("created >= ?")
@@ -294,9 +312,10 @@ class MatchRows(SqlStore):
             where.append("created < ?")  # before the next day: the same SQL on SQLite and PostgreSQL
             args.append((date.fromisoformat(until) + timedelta(days=1)).isoformat())
         if player:
-            where.append("id IN (SELECT match_id FROM match_players WHERE name_key LIKE ? ESCAPE '\\')")
+            where.append("id IN (SELECT match_id FROM match_players WHERE space = referee_space() "
+                         "AND name_key LIKE ? ESCAPE '\\')")
             args.append("%" + player.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%")
-        clause = ("WHERE " + " AND ".join(where)) if where else ""
+        clause = "WHERE " + " AND ".join(where)
         total = self._run(f"SELECT COUNT(*) FROM matches {clause}", args).fetchone()[0]
         rows = self._rows(
             f"SELECT * FROM matches {clause} ORDER BY created DESC, id DESC LIMIT ? OFFSET ?", [*args, limit, offset]
@@ -309,7 +328,8 @@ class MatchRows(SqlStore):
             """SELECT mp.match_id, mp.seat, mp.name, mp.game, mp.created, mp.status, mp.total, mp.result, mp.facts,
                       m.players, m.totals, m.winner
                FROM match_players mp JOIN matches m ON m.id = mp.match_id
-               WHERE mp.name_key = ? ORDER BY mp.created DESC, mp.match_id DESC""",
+               WHERE mp.space = referee_space() AND m.space = referee_space() AND mp.name_key = ?
+               ORDER BY mp.created DESC, mp.match_id DESC""",
             [name_key],
         )
         out = []
@@ -333,19 +353,22 @@ class MatchRows(SqlStore):
             if not event_ids:
                 return []
             marks = ", ".join("?" for _ in event_ids)
-            within = f" AND m.id IN (SELECT match_id FROM event_tables WHERE event_id IN ({marks}))"
+            within = (" AND m.id IN (SELECT match_id FROM event_tables WHERE space = referee_space() "
+                      f"AND event_id IN ({marks}))")
             params += list(event_ids)
         return [tuple(r) for r in self._run(
             "SELECT m.id, m.version, COALESCE(d.created, t.ended_by_director, m.updated) AS ended, m.players, "
             "m.totals, m.winner "
             "FROM matches m LEFT JOIN deals d ON d.match_id = m.id AND d.number = m.ended_at "
-            "LEFT JOIN event_tables t ON t.match_id = m.id "
-            "WHERE m.game = ? AND ((m.status = 'finished' AND m.abandoned = 0) OR (t.ended_by_director IS NOT NULL "
-            "AND EXISTS (SELECT 1 FROM deals c WHERE c.match_id = m.id AND c.void = 0)))" + within +
+            "AND d.space = referee_space() LEFT JOIN event_tables t ON t.match_id = m.id AND t.space = referee_space() "
+            "WHERE m.space = referee_space() AND m.game = ? AND ((m.status = 'finished' AND m.abandoned = 0) "
+            "OR (t.ended_by_director IS NOT NULL AND EXISTS (SELECT 1 FROM deals c WHERE c.match_id = m.id "
+            "AND c.space = referee_space() AND c.void = 0)))" + within +
             " ORDER BY ended, m.id", params).fetchall()]
 
     def matches_without_summary(self) -> list[int]:
-        rows = self._run("SELECT id FROM matches WHERE id NOT IN (SELECT match_id FROM match_players)").fetchall()
+        rows = self._run("SELECT id FROM matches WHERE space = referee_space() AND id NOT IN "
+                         "(SELECT match_id FROM match_players WHERE space = referee_space())").fetchall()
         return [r[0] for r in rows]
 
     def known_names(self, limit: int = 200) -> list[str]:
@@ -353,7 +376,8 @@ class MatchRows(SqlStore):
         spacing) under the spelling used most, the latest of equals."""
         people: dict[str, tuple[int, tuple[int, str], str]] = {}  # name_key → (matches, (uses, latest), spelling)
         for key, name, uses, latest in self._run(
-                "SELECT name_key, name, COUNT(*), MAX(created) FROM match_players GROUP BY name_key, name").fetchall():
+                "SELECT name_key, name, COUNT(*), MAX(created) FROM match_players WHERE space = referee_space() "
+                "GROUP BY name_key, name").fetchall():
             total, best, spelling = people.get(key, (0, (0, ""), name))
             if (uses, latest) > best:
                 best, spelling = (uses, latest), name

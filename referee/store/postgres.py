@@ -24,7 +24,7 @@ from typing import Any
 import psycopg
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from .base import Cursor
+from .base import SPACE, Cursor, scoped
 from .club import ClubRows
 from .links import Links
 from .locks import WriteLock
@@ -71,25 +71,37 @@ class PostgresStore(MatchRows, MatchLog, Links, ClubRows, SeasonRows, SheetRows,
 
     kind = KIND
 
-    def __init__(self, url: str, conn: psycopg.Connection[Any], pool: ConnectionPool | None = None) -> None:
+    def __init__(self, url: str, conn: psycopg.Connection[Any], pool: ConnectionPool | None = None,
+                 space: int = 1) -> None:
         self.url, self.conn, self.pool = url, conn, pool
         self.write_lock = _write_lock(url)
+        self.bind_space(space)
+
+    def bind_space(self, space: int) -> None:
+        """Work in ``space`` from now on: the connection is bound to it (``referee.space``, what ``referee_space()``
+        and the row-level security read), for the statements outside a transaction; each transaction binds it again
+        for itself (``_begin``)."""
+        super().bind_space(space)
+        self.conn.execute("SELECT set_config('referee.space', %s, false)", [str(self._space)])
 
     # ---- the primitives --------------------------------------------------------------------------------------
     def _run(self, sql: str, params: Sequence[Any] = ()) -> Cursor:
-        return self.conn.execute(paramstyle(sql), list(params) or None)  # prepared after 5 uses
+        return self.conn.execute(paramstyle(scoped(sql)), list(params) or None)  # prepared after 5 uses
 
     def _run_many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
         with self.conn.cursor() as cursor:
-            cursor.executemany(paramstyle(sql), [list(r) for r in rows])
+            cursor.executemany(paramstyle(scoped(sql)), [list(r) for r in rows])
 
     def _insert_returning(self, sql: str, params: Sequence[Any]) -> int | None:
-        row = self.conn.execute(paramstyle(sql) + " RETURNING id", list(params)).fetchone()
+        row = self.conn.execute(paramstyle(scoped(sql)) + " RETURNING id", list(params)).fetchone()
         return None if row is None else int(row[0])
 
     def _begin(self) -> None:
+        """BEGIN, the write lock taken and the transaction bound to the store's space (``referee.space``, local to
+        it), in one round trip after the BEGIN."""
         self.conn.execute("BEGIN")
-        self.conn.execute("SELECT pg_advisory_xact_lock(%s)", [WRITE_LOCK_KEY])
+        self.conn.execute("SELECT pg_advisory_xact_lock(%s), set_config('referee.space', %s, true)",
+                          [WRITE_LOCK_KEY, str(self._space)])
 
     def _commit(self) -> None:
         if self.in_transaction:
@@ -105,10 +117,12 @@ class PostgresStore(MatchRows, MatchLog, Links, ClubRows, SeasonRows, SheetRows,
 
     # ---- raw SQL, for tests and tools (not part of the Protocol) ---------------------------------------------
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Cursor:
-        return self._run(sql, params)
+        return self.conn.execute(paramstyle(sql), list(params) or None)
 
     def query(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
-        return self._rows(sql, params)
+        cursor = self.conn.execute(paramstyle(sql), list(params) or None)
+        names = [c[0] for c in cursor.description or ()]
+        return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
 
     # ---- the schema ------------------------------------------------------------------------------------------
     def schema_version(self) -> int:
@@ -119,7 +133,8 @@ class PostgresStore(MatchRows, MatchLog, Links, ClubRows, SeasonRows, SheetRows,
         """Apply the migrations not applied yet, in one transaction holding the write lock (two processes starting
         at once apply them once); the change feed's triggers after them."""
         with self.write_lock, self.conn.transaction():
-            self.conn.execute("SELECT pg_advisory_xact_lock(%s)", [WRITE_LOCK_KEY])
+            self.conn.execute("SELECT pg_advisory_xact_lock(%s), set_config('referee.space', %s, true)",
+                              [WRITE_LOCK_KEY, str(self._space)])
             for statement in PREAMBLE:
                 self.conn.execute(statement)
             version = self.schema_version()
@@ -146,21 +161,21 @@ class PostgresStore(MatchRows, MatchLog, Links, ClubRows, SeasonRows, SheetRows,
         """A match's version as this process heard it from every process's writes (no query while it knows),
         else read (and remembered)."""
         versions = versions_for(self.url)
-        known = versions.get(match_id)
+        known = versions.get(self._space, match_id)
         if known is not None:
             return known
         version = self.match_version(match_id)
         if version is not None:
-            versions.seen(match_id, version)
+            versions.seen(self._space, match_id, version)
         return version
 
     def event_generation(self, event_id: int) -> tuple[int, int] | None:
         """What this process has heard of an event's changes so far (None while not listening): an event's board
         read under one generation is current until the generation moves."""
-        return versions_for(self.url).event_generation(event_id)
+        return versions_for(self.url).event_generation(self._space, event_id)
 
     def health(self) -> dict[str, Any]:
-        self.conn.execute("SELECT COUNT(*) FROM matches WHERE id = 0").fetchone()
+        self._run(f"SELECT COUNT(*) FROM matches WHERE id = 0 AND space = {SPACE}").fetchone()
         return {"database": KIND, "schema": self.schema_version(), "listening": versions_for(self.url).listening}
 
     # ---- lent and given back ---------------------------------------------------------------------------------
@@ -188,9 +203,9 @@ class PostgresStore(MatchRows, MatchLog, Links, ClubRows, SeasonRows, SheetRows,
             self.conn.close()
 
 
-def connect(url: str, migrate_schema: bool = True) -> PostgresStore:
-    """A store on a connection of its own (the command line, a migration at start, a tool)."""
-    db = PostgresStore(url, _connect(url))
+def connect(url: str, migrate_schema: bool = True, space: int = 1) -> PostgresStore:
+    """A store on a connection of its own (the command line, a migration at start, a tool), working in ``space``."""
+    db = PostgresStore(url, _connect(url), space=space)
     if migrate_schema:
         db.migrate()
     return db
@@ -200,8 +215,9 @@ _pools: dict[str, ConnectionPool] = {}
 _pools_guard = threading.Lock()
 
 
-def lend(url: str) -> PostgresStore:
-    """A store for a request, on a connection of this process's pool of ``url``: checked before it is lent
+def lend(url: str, space: int = 1) -> PostgresStore:
+    """A store for a request working in ``space``, on a connection of this process's pool of ``url``, bound to the
+    space when it is lent (one statement); checked before it is lent
     (``check_lent``: after a restart of the server, every kept connection is dropped as it is
     met and the request gets a new one, not an error)."""
     pool = _pool(url)
@@ -215,7 +231,11 @@ def lend(url: str) -> PostgresStore:
         # a while. When it answers now, the pool is replaced by a fresh one, which connects at once.
         pool = _renewed(url, pool)
         conn = pool.getconn()
-    return PostgresStore(url, conn, pool)
+    try:
+        return PostgresStore(url, conn, pool, space)
+    except BaseException:
+        pool.putconn(conn)  # lost between its check and its binding: the pool drops it
+        raise
 
 
 def _pool(url: str) -> ConnectionPool:
@@ -330,40 +350,41 @@ def check_server(url: str) -> None:
 class Versions:
     """The latest version of each match this process has heard of, from every process's writes (``Listener``): a
     live page's poll asks it instead of the database. A match it has not heard of is read once (``seen``); what it
-    holds is forgotten whenever the listening connection was lost, since a change may have gone unheard."""
+    holds is forgotten whenever the listening connection was lost, since a change may have gone unheard. What it holds
+    is kept by space: a store of one space is never told of another's match (its id answers as unknown)."""
 
     def __init__(self) -> None:
-        self._known: dict[int, int] = {}
-        self._events: dict[int, int] = {}  # event id → how many changes of it were heard
+        self._known: dict[tuple[int, int], int] = {}  # (space, match id) → version
+        self._events: dict[tuple[int, int], int] = {}  # (space, event id) → how many changes of it were heard
         self._epoch = 0  # one more each time what was heard is forgotten
         self._guard = threading.Lock()
         self.listening = False
         self.listener: Listener | None = None
 
-    def event_heard(self, event_id: int) -> None:
+    def event_heard(self, space: int, event_id: int) -> None:
         with self._guard:
-            self._events[event_id] = self._events.get(event_id, 0) + 1
+            self._events[space, event_id] = self._events.get((space, event_id), 0) + 1
 
-    def event_generation(self, event_id: int) -> tuple[int, int] | None:
+    def event_generation(self, space: int, event_id: int) -> tuple[int, int] | None:
         if not self.listening:
             return None
         with self._guard:
-            return (self._epoch, self._events.get(event_id, 0))
+            return (self._epoch, self._events.get((space, event_id), 0))
 
-    def heard(self, match_id: int, version: int) -> None:
+    def heard(self, space: int, match_id: int, version: int) -> None:
         with self._guard:
-            self._known[match_id] = max(version, self._known.get(match_id, 0))
+            self._known[space, match_id] = max(version, self._known.get((space, match_id), 0))
 
-    def get(self, match_id: int) -> int | None:
+    def get(self, space: int, match_id: int) -> int | None:
         if not self.listening:
             return None
         with self._guard:
-            return self._known.get(match_id)
+            return self._known.get((space, match_id))
 
-    def seen(self, match_id: int, version: int) -> None:
+    def seen(self, space: int, match_id: int, version: int) -> None:
         """A version read from the database: kept unless a newer one was heard meanwhile."""
         if self.listening:
-            self.heard(match_id, version)
+            self.heard(space, match_id, version)
 
     def forget(self) -> None:
         with self._guard:
@@ -374,9 +395,9 @@ class Versions:
 
 class Listener:
     """One thread per process on a connection that LISTENs: each NOTIFY goes into ``versions`` — "<match id>
-    <version>", or "e<event id>" for a change an event's board shows, sent by the triggers when a change commits, in
-    any process. It connects again after the connection is lost (a restarted server), every two seconds, and forgets
-    what it knew until then."""
+    <version> <space>", or "e<event id> <space>" for a change an event's board shows, sent by the triggers when a
+    change commits, in any process. It connects again after the connection is lost (a restarted server), every two
+    seconds, and forgets what it knew until then."""
 
     def __init__(self, url: str, versions: Versions) -> None:
         self.url, self.versions = url, versions
@@ -405,11 +426,12 @@ class Listener:
             self._stop.wait(2)
 
     def _heard(self, payload: str) -> None:
-        match_id, _space, version = payload.partition(" ")
-        if match_id.isdigit() and version.isdigit():
-            self.versions.heard(int(match_id), int(version))
-        elif match_id.startswith("e") and match_id[1:].isdigit():
-            self.versions.event_heard(int(match_id[1:]))
+        """"<match id> <version> <space>", or "e<event id> <space>"."""
+        said = payload.split(" ")
+        if len(said) == 3 and all(part.isdigit() for part in said):
+            self.versions.heard(int(said[2]), int(said[0]), int(said[1]))
+        elif len(said) == 2 and said[0].startswith("e") and said[0][1:].isdigit() and said[1].isdigit():
+            self.versions.event_heard(int(said[1]), int(said[0][1:]))
 
     def stop(self) -> None:
         """Stop listening, and let the connection go before returning: while connected, the thread is woken by a

@@ -596,6 +596,15 @@ class Store(
 
     max_events: int
 
+    @property
+    def space(self) -> int:
+        """The space this store works in: every read of it is of this space, every write into it."""
+        ...
+
+    def bind_space(self, space: int) -> None:
+        """Work in ``space`` from now on (not inside a transaction)."""
+        ...
+
     def immediate(self) -> AbstractContextManager[Any]:
         """A write transaction taken up front: a read-then-write inside it is safe from every other writer."""
         ...

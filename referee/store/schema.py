@@ -303,4 +303,82 @@ MIGRATIONS: tuple[str, ...] = (
     """
     DELETE FROM match_players
     """,
+    # 17: spaces (issue 48) — one hosted Referee for many clubs and groups, each in its own space. The Referee as it
+    # was is space 1, "Club", under a slug that is readable and not guessable from its name; every table of a space's
+    # data carries its space (foreign keys are off while this runs: SQLite adds a column that references another table
+    # only so), and what is unique per club is unique per space (a match's and an event's uid, a season's name). The
+    # indexes the store's queries use lead with the space. A space's API key, its passphrase and its director links
+    # are kept as hashes only.
+    """
+    CREATE TABLE spaces (
+        id INTEGER PRIMARY KEY,
+        slug TEXT NOT NULL UNIQUE,        -- /s/<slug>/: readable, not guessable from the name
+        name TEXT NOT NULL,
+        created TEXT NOT NULL,
+        last_used TEXT NOT NULL,
+        key_hash TEXT,                    -- the hash of the space's API key (NULL: none made)
+        passphrase_hash TEXT              -- the hash of the space's own passphrase (NULL: none set)
+    );
+    INSERT INTO spaces (id, slug, name, created, last_used) VALUES
+        (1, 'club-' || lower(hex(randomblob(5))), 'Club', strftime('%Y-%m-%dT%H:%M:%S+00:00', 'now'),
+         strftime('%Y-%m-%dT%H:%M:%S+00:00', 'now'));
+    CREATE TABLE director_links (
+        token_hash TEXT PRIMARY KEY,      -- the hash of a director link's secret
+        space INTEGER NOT NULL DEFAULT 1 REFERENCES spaces(id),
+        created TEXT NOT NULL,
+        revoked TEXT
+    );
+    ALTER TABLE matches ADD COLUMN space INTEGER NOT NULL DEFAULT 1 REFERENCES spaces(id);
+    ALTER TABLE deals ADD COLUMN space INTEGER NOT NULL DEFAULT 1 REFERENCES spaces(id);
+    ALTER TABLE deal_revisions ADD COLUMN space INTEGER NOT NULL DEFAULT 1 REFERENCES spaces(id);
+    ALTER TABLE match_players ADD COLUMN space INTEGER NOT NULL DEFAULT 1 REFERENCES spaces(id);
+    ALTER TABLE match_events ADD COLUMN space INTEGER NOT NULL DEFAULT 1 REFERENCES spaces(id);
+    ALTER TABLE share_links ADD COLUMN space INTEGER NOT NULL DEFAULT 1 REFERENCES spaces(id);
+    ALTER TABLE idempotency_keys ADD COLUMN space INTEGER NOT NULL DEFAULT 1 REFERENCES spaces(id);
+    ALTER TABLE sessions ADD COLUMN space INTEGER NOT NULL DEFAULT 1 REFERENCES spaces(id);
+    ALTER TABLE events ADD COLUMN space INTEGER NOT NULL DEFAULT 1 REFERENCES spaces(id);
+    ALTER TABLE event_players ADD COLUMN space INTEGER NOT NULL DEFAULT 1 REFERENCES spaces(id);
+    ALTER TABLE event_rounds ADD COLUMN space INTEGER NOT NULL DEFAULT 1 REFERENCES spaces(id);
+    ALTER TABLE event_tables ADD COLUMN space INTEGER NOT NULL DEFAULT 1 REFERENCES spaces(id);
+    ALTER TABLE confirmations ADD COLUMN space INTEGER NOT NULL DEFAULT 1 REFERENCES spaces(id);
+    ALTER TABLE event_links ADD COLUMN space INTEGER NOT NULL DEFAULT 1 REFERENCES spaces(id);
+    CREATE TABLE seasons_17 (
+        name TEXT NOT NULL COLLATE NOCASE,
+        game TEXT NOT NULL,
+        best_of INTEGER,
+        league_points TEXT NOT NULL DEFAULT 'score',
+        space INTEGER NOT NULL DEFAULT 1 REFERENCES spaces(id),
+        PRIMARY KEY (space, name, game)
+    );
+    INSERT INTO seasons_17 (name, game, best_of, league_points) SELECT name, game, best_of, league_points FROM seasons;
+    DROP TABLE seasons;
+    ALTER TABLE seasons_17 RENAME TO seasons;
+    DROP INDEX matches_status_updated;
+    CREATE INDEX matches_status_updated ON matches(space, status, updated);
+    CREATE INDEX matches_updated ON matches(space, updated, id);
+    DROP INDEX matches_uid;
+    CREATE UNIQUE INDEX matches_uid ON matches(space, uid);
+    DROP INDEX matches_created;
+    CREATE INDEX matches_created ON matches(space, created, id);
+    DROP INDEX matches_game_created;
+    CREATE INDEX matches_game_created ON matches(space, game, created, id);
+    DROP INDEX matches_status_created;
+    CREATE INDEX matches_status_created ON matches(space, status, created, id);
+    DROP INDEX deals_match;
+    CREATE INDEX deals_match ON deals(space, match_id, number);
+    DROP INDEX match_players_name;
+    CREATE INDEX match_players_name ON match_players(space, name_key, created);
+    DROP INDEX match_events_match;
+    CREATE INDEX match_events_match ON match_events(space, match_id, id);
+    DROP INDEX share_links_match;
+    CREATE INDEX share_links_match ON share_links(space, match_id);
+    DROP INDEX event_tables_match;
+    CREATE INDEX event_tables_match ON event_tables(space, match_id);
+    DROP INDEX events_season;
+    CREATE INDEX events_season ON events(space, season COLLATE NOCASE);
+    DROP INDEX events_uid;
+    CREATE UNIQUE INDEX events_uid ON events(space, uid);
+    CREATE INDEX events_date ON events(space, date, id);
+    CREATE INDEX sessions_seen ON sessions(space, seen)
+    """,
 )

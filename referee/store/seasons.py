@@ -13,29 +13,34 @@ class SeasonRows(SqlStore):
     def seasons_events(self) -> list[tuple[str, str, str]]:
         """(season, game, date) of every event that names a season, newest first."""
         return [(row[0], row[1], row[2]) for row in self._run(
-            "SELECT season, game, date FROM events WHERE season IS NOT NULL ORDER BY date DESC, id DESC").fetchall()]
+            "SELECT season, game, date FROM events WHERE space = referee_space() AND season IS NOT NULL "
+            "ORDER BY date DESC, id DESC").fetchall()]
 
     def season_games(self, name: str) -> list[str]:
         """The games of a season's events (its name in any case), most events first; [] for no such season."""
         return [row[0] for row in self._run(
-            f"SELECT game FROM events WHERE season = ? {self.NOCASE} GROUP BY game ORDER BY COUNT(*) DESC, game",
+            f"SELECT game FROM events WHERE space = referee_space() AND season = ? {self.NOCASE} GROUP BY game "
+            "ORDER BY COUNT(*) DESC, game",
             [name]).fetchall()]
 
     def season_event_ids(self, name: str, game: str) -> list[int]:
         """The ids of a season's events of one game, in the order they were played (date, then as created)."""
         return [row[0] for row in self._run(
-            f"SELECT id FROM events WHERE season = ? {self.NOCASE} AND game = ? ORDER BY date, id",
+            f"SELECT id FROM events WHERE space = referee_space() AND season = ? {self.NOCASE} AND game = ? "
+            "ORDER BY date, id",
             [name, game]).fetchall()]
 
     def season_settings(self, name: str, game: str) -> tuple[int | None, str] | None:
         """A season's (best_of, league_points) for one game as the director set them; None: never set."""
-        row = self._one("SELECT best_of, league_points FROM seasons WHERE name = ? AND game = ?", [name, game])
+        row = self._one("SELECT best_of, league_points FROM seasons WHERE space = referee_space() AND name = ? "
+                        "AND game = ?", [name, game])
         return None if row is None else (row[0], row[1])
 
     def save_season_settings(self, name: str, game: str, best_of: int | None, league_points: str) -> None:
         """A season's settings for one game, set anew or for the first time (the caller's write transaction)."""
-        self._run("INSERT INTO seasons (name, game, best_of, league_points) VALUES (?, ?, ?, ?) "
-                  "ON CONFLICT (name, game) DO UPDATE SET best_of = excluded.best_of, "
+        self._run("INSERT INTO seasons (name, game, best_of, league_points, space) "
+                  "VALUES (?, ?, ?, ?, referee_space()) "
+                  "ON CONFLICT (space, name, game) DO UPDATE SET best_of = excluded.best_of, "
                   "league_points = excluded.league_points", [name, game, best_of, league_points])
 
     def player_matches_outside_events(self, name_key: str) -> list[tuple[Any, ...]]:
@@ -44,5 +49,7 @@ class SeasonRows(SqlStore):
         return [tuple(row) for row in self._run(
             "SELECT m.id, mp.name, m.created, m.players, m.totals, m.options, m.game, m.status "
             "FROM match_players mp JOIN matches m ON m.id = mp.match_id WHERE mp.name_key = ? "
-            "AND m.id NOT IN (SELECT match_id FROM event_tables) ORDER BY m.created DESC, m.id DESC",
+            "AND mp.space = referee_space() AND m.space = referee_space() "
+            "AND m.id NOT IN (SELECT match_id FROM event_tables WHERE space = referee_space()) "
+            "ORDER BY m.created DESC, m.id DESC",
             [name_key]).fetchall()]

@@ -15,6 +15,6 @@ class SheetRows(SqlStore):
         ended_by_hand, uid, created and the count of confirmations of that version; None: no such match."""
         row = self._one(
             "SELECT version, place, note, abandoned, ended_by_hand, uid, created, "
-            "(SELECT COUNT(*) FROM confirmations c WHERE c.match_id = m.id AND c.version = m.version) "
-            "FROM matches m WHERE id = ?", [match_id])
+            "(SELECT COUNT(*) FROM confirmations c WHERE c.match_id = m.id AND c.version = m.version "
+            "AND c.space = referee_space()) FROM matches m WHERE id = ? AND m.space = referee_space()", [match_id])
         return None if row is None else tuple(row)

@@ -17,7 +17,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from .base import Cursor
+from .base import SPACE, Cursor, scoped
 from .club import ClubRows
 from .links import Links
 from .locks import WriteLock, write_lock
@@ -37,29 +37,35 @@ class SqliteStore(MatchRows, MatchLog, Links, ClubRows, SeasonRows, SheetRows, P
 
     kind = KIND
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, space: int = 1) -> None:
         self.path = str(path)
+        self._space = int(space)
         # autocommit: a statement outside BEGIN … COMMIT is its own transaction, as on PostgreSQL (and as sqlite-utils
         # wrote its inserts and updates); every write transaction is an explicit BEGIN IMMEDIATE (``immediate``)
         self.conn = sqlite3.connect(self.path, timeout=15, check_same_thread=False, isolation_level=None)
         self.db = Database(self.conn)  # sqlite-utils, for the tools and tests that look inside the file
         self.write_lock = write_lock(path) if self.path != ":memory:" else WriteLock(None)
         self.opened_on: Identity = _identity(self.path)
+        # the space of every statement (``base.scoped``): the store's, read when a statement runs
+        self.conn.create_function("referee_space", 0, self._space_now, deterministic=True)
         self.conn.execute("PRAGMA foreign_keys = ON")
         self.conn.execute("PRAGMA busy_timeout = 15000")
         if self.path != ":memory:":
             with self.db.ensure_autocommit_on():
                 self.conn.execute("PRAGMA journal_mode = WAL")
 
+    def _space_now(self) -> int:
+        return self._space
+
     # ---- the primitives --------------------------------------------------------------------------------------
     def _run(self, sql: str, params: Sequence[Any] = ()) -> Cursor:
-        return self.conn.execute(sql, params)
+        return self.conn.execute(scoped(sql), params)
 
     def _run_many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
-        self.conn.executemany(sql, rows)
+        self.conn.executemany(scoped(sql), rows)
 
     def _insert_returning(self, sql: str, params: Sequence[Any]) -> int | None:
-        cursor = self.conn.execute(sql, params)
+        cursor = self.conn.execute(scoped(sql), params)
         return int(cursor.lastrowid) if cursor.rowcount == 1 and cursor.lastrowid is not None else None
 
     def _begin(self) -> None:
@@ -80,22 +86,37 @@ class SqliteStore(MatchRows, MatchLog, Links, ClubRows, SeasonRows, SheetRows, P
         return self.conn.execute(sql, params)
 
     def query(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
-        return self._rows(sql, params)
+        cursor = self.conn.execute(sql, params)
+        names = [c[0] for c in cursor.description or ()]
+        return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
 
     # ---- the schema ------------------------------------------------------------------------------------------
     def schema_version(self) -> int:
         return int(self.conn.execute("PRAGMA user_version").fetchone()[0])
 
     def migrate(self) -> int:
-        """Apply the migrations this file has not had yet, in one transaction."""
-        with self.immediate():
-            version = self.schema_version()
-            if version > len(MIGRATIONS):
-                raise TooNew(version, len(MIGRATIONS))
-            for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
-                for statement in statements(script):
-                    self.conn.execute(statement)
-                self.conn.execute(f"PRAGMA user_version = {number}")
+        """Apply the migrations this file has not had yet, in one transaction. Foreign keys are off while they run
+        (SQLite adds a column referencing another table only so: version 17's ``space``) and checked before the
+        transaction commits."""
+        if self.schema_version() >= len(MIGRATIONS):
+            if self.schema_version() > len(MIGRATIONS):
+                raise TooNew(self.schema_version(), len(MIGRATIONS))
+            return self.schema_version()
+        self.conn.execute("PRAGMA foreign_keys = OFF")
+        try:
+            with self.immediate():
+                version = self.schema_version()
+                if version > len(MIGRATIONS):
+                    raise TooNew(version, len(MIGRATIONS))
+                for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
+                    for statement in statements(script):
+                        self.conn.execute(statement)
+                    self.conn.execute(f"PRAGMA user_version = {number}")
+                broken = self.conn.execute("PRAGMA foreign_key_check").fetchmany(3)
+                if broken:
+                    raise sqlite3.IntegrityError(f"the migrated database breaks its foreign keys: {broken}")
+        finally:
+            self.conn.execute("PRAGMA foreign_keys = ON")
         return self.schema_version()
 
     # ---- the change feed -------------------------------------------------------------------------------------
@@ -108,7 +129,7 @@ class SqliteStore(MatchRows, MatchLog, Links, ClubRows, SeasonRows, SheetRows, P
         return None
 
     def health(self) -> dict[str, Any]:
-        self.conn.execute("SELECT COUNT(*) FROM matches WHERE id = 0").fetchone()
+        self._run(f"SELECT COUNT(*) FROM matches WHERE id = 0 AND space = {SPACE}").fetchone()
         return {"database": KIND, "schema": self.schema_version()}
 
     # ---- kept between requests -------------------------------------------------------------------------------
@@ -147,11 +168,12 @@ def statements(script: str) -> list[str]:
     return [s.strip() for s in script.split(";") if s.strip()]
 
 
-def connect(path: str | Path, migrate_schema: bool = True) -> SqliteStore:
-    """Open (creating if needed) the database file, with WAL and foreign keys, migrated to the latest schema."""
+def connect(path: str | Path, migrate_schema: bool = True, space: int = 1) -> SqliteStore:
+    """Open (creating if needed) the database file, with WAL and foreign keys, migrated to the latest schema; the
+    store works in ``space``."""
     if str(path) != ":memory:":
         Path(path).parent.mkdir(parents=True, exist_ok=True)
-    db = SqliteStore(path)
+    db = SqliteStore(path, space)
     db.opened_on = _identity(str(path))  # after the file was made
     if migrate_schema:
         db.migrate()
@@ -183,8 +205,9 @@ def _identity(path: str) -> Identity:
     return (path, st.st_dev, st.st_ino)
 
 
-def lend(path: str) -> SqliteStore:
-    """A store on ``path`` for a request: the one given back last on the same file, or a new one."""
+def lend(path: str, space: int = 1) -> SqliteStore:
+    """A store on ``path`` for a request, working in ``space``: the one given back last on the same file, or a new
+    one."""
     identity = _identity(path)
     kept: SqliteStore | None = None
     stale: list[SqliteStore] = []
@@ -200,7 +223,10 @@ def lend(path: str) -> SqliteStore:
             stale.append(candidate)
     for old in stale:
         old.close()
-    return kept if kept is not None else connect(path, migrate_schema=False)
+    if kept is None:
+        return connect(path, migrate_schema=False, space=space)
+    kept.bind_space(space)
+    return kept
 
 
 def close_idle() -> None:

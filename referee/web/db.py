@@ -24,7 +24,7 @@ def get_db() -> Store:
     SQLite file, or a connection of this process's pool on PostgreSQL, checked before it is lent; the schema was
     migrated on start, by ``app.py``). See ``store.sqlite`` for why stores are kept between requests."""
     if "db" not in g:
-        db = store.lend(str(current_app.config["DATABASE"]))
+        db = store.lend(str(current_app.config["DATABASE"]), int(g.get("space") or 1))  # its space: 1 unless told
         db.max_events = int(current_app.config.get("MAX_EVENTS") or store.DEFAULT_MAX_EVENTS)  # log_action's limit
         g.db = db
     return g.db
