@@ -21,7 +21,7 @@ from werkzeug.routing import IntegerConverter
 from . import config, jsontext, store
 from .assets import asset_folder
 from .commands import register_commands
-from .matches import ENTERING_AT_ONCE, backfill_summaries, entering_at_once
+from .matches import ENTERING_AT_ONCE, backfill_summaries, entering_at_once, spaces
 from .web import i18n, register
 
 
@@ -94,6 +94,7 @@ def _open_database(app: Flask, instance: Path) -> None:
         db = store.connect(path)
         try:
             backfill_summaries(db)
+            held, made = _spaces_at_start(app, db)
         finally:
             db.close()
     except Exception as exc:  # noqa: BLE001 - said in one paragraph where store knows what it is; else raised
@@ -101,6 +102,32 @@ def _open_database(app: Flask, instance: Path) -> None:
         if problem is None:
             raise
         raise problem from None
+    if held > 1:
+        raise store.CannotStart(
+            f"Referee did not start: this database holds {held} spaces, and REFEREE_SPACES is off (one Referee, one "
+            "club); start it with REFEREE_SPACES=invite or open, or export each space first (flask --app referee "
+            "spaces export SLUG FILE).")
+    if made is not None:
+        _said_once(app, made)
+
+
+def _spaces_at_start(app: Flask, db: store.Store) -> tuple[int, spaces.NewSpace | None]:
+    """Spaces off: how many spaces the database holds (more than one, and Referee does not start). Spaces on: the
+    first start of a database of one Referee makes it space 1 (``spaces.first_start``): its director link and key,
+    made now (None: made at an earlier start)."""
+    if (app.config.get("SPACES") or "off") == "off":
+        return db.space_count(), None
+    return 1, spaces.first_start(db, str(app.config.get("SPACE_NAME") or spaces.DEFAULT_NAME))
+
+
+def _said_once(app: Flask, made: spaces.NewSpace) -> None:
+    """Space 1's secrets, on the console at the start that made them (Referee keeps only their hashes)."""
+    base = str(app.config.get("PUBLIC_URL") or "http://127.0.0.1:5000").rstrip("/")
+    home = f"{base}/s/{made.slug}/"
+    log = logging.getLogger("referee")
+    log.warning("Spaces are on: this Referee's matches, events and seasons are the space %r, %s", made.name, home)
+    log.warning("Its director link (shown this once; keep it): %sd/%s", home, made.director_token)
+    log.warning("Its API key (shown this once; keep it): %s", made.key)
 
 
 class _SqliteInt(IntegerConverter):

@@ -137,6 +137,22 @@ class Address(Kind):
         return refusal(variable, text, N_("the IP address the proxy connects from (or *)"))
 
 
+@dataclass(frozen=True)
+class Choice(Kind):
+    """One of a few words (``off``, ``invite``, ``open``), in any case."""
+
+    words: tuple[str, ...] = ()
+
+    def read(self, text: str) -> str:
+        word = text.lower()
+        if word not in self.words:
+            raise ValueError(text)
+        return word
+
+    def refused(self, variable: str, text: str) -> SettingError:
+        return refusal(variable, text, N_("one of %(words)s"), words=", ".join(self.words))
+
+
 class Option(Text):
     """The default of an option of ``referee`` (``--host``, ``--port``, ``--threads``): its parser reads it as it
     reads the option, and says what is wrong with it in the same words."""
@@ -170,6 +186,12 @@ class Settings:
     max_deals: int | None = setting(None, WHOLE, "MAX_DEALS")  # None: store.DEFAULT_MAX_DEALS
     max_events: int | None = setting(None, WHOLE, "MAX_EVENTS")  # None (or 0): ten for each of MAX_DEALS
     entering_at_once: int | None = setting(None, WHOLE, "ENTERING_AT_ONCE")  # None: matches.ENTERING_AT_ONCE
+    # spaces (issue 48): off (one Referee is one club, as always), invite (the operator makes them), open (anyone)
+    spaces: str = setting("off", Choice(("off", "invite", "open")), "SPACES")
+    operator_key: str | None = setting(None, Text(), "OPERATOR_KEY")
+    space_creation: str = setting("10 per hour", Rate(), "SPACE_CREATION")  # spaces a client makes (open)
+    space_max_matches: int = setting(10_000, POSITIVE, "SPACE_MAX_MATCHES")
+    space_name: str = setting("Club", Kind(), "SPACE_NAME")  # the name the Referee of before spaces takes
     sheet_max_pages: int = setting(50, WHOLE, "SHEET_MAX_PAGES")
     sheet_renders: int | None = setting(None, WHOLE, "SHEET_RENDERS", lenient=True)  # None: web.sheets decides
     sheet_queue: int | None = setting(None, WHOLE, "SHEET_QUEUE", lenient=True)  # None: as many as render

@@ -9,6 +9,7 @@ language.
 Its rooms, each importing only those above it in this list:
 
 - ``base``: refusals (``NotFound``, ``Conflict``, ``InvalidMatch``) and the change log;
+- ``spaces``: spaces (issue 48): made, renamed, listed, deleted; their keys, director links and passphrases;
 - ``names``: players' names, a place and a note, a new match's request;
 - ``match``: a stored match as read (``Match``);
 - ``events``: the activity — what each action's event keeps, reading the log, an action in words;

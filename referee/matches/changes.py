@@ -8,8 +8,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from .. import store
 from ..games.base import N_, DealResult, InvalidDeal, Table, Violation
 from ..store import Store
+from . import spaces
 from .base import Conflict, InvalidMatch, NotFound, log_change
 from .match import Match
 from .match_log import add_event
@@ -22,8 +24,10 @@ def start_match(db: Store, raw: Any) -> int:
     game, players, options, first = parse_new_match(raw)
     place, note = str(raw.get("place") or "").strip(), str(raw.get("note") or "").strip()
     with db.immediate():
-        match_id = db.insert_match(game.key, players, game.options_to_json(options), first, place=place, note=note
-        )
+        try:
+            match_id = db.insert_match(game.key, players, game.options_to_json(options), first, place=place, note=note)
+        except store.SpaceFull as exc:
+            raise spaces.full(exc) from None
         sync(db, match_id, touch=False)
         log_change("started", match_id)
         return match_id

@@ -18,6 +18,7 @@ from ..games.base import N_, BaseGame, RuleError, Violation
 from ..games.clock import RoundClock
 from ..store import Store
 from . import clock as round_clock
+from . import spaces
 from .base import Conflict, NotFound, log_change
 from .event_fields import (
     fee_problems,
@@ -696,8 +697,11 @@ def _write_round(db: Store, event: Event, number: int, seed: int, drawn: club.Dr
     db.insert_round(event.id, number, seed, list(drawn.byes))
     round_clock.started(db, event.id, number, event.row.get("round_minutes"))  # issue 37: the clock runs
     for table_number, players in enumerate(drawn.tables, start=1):
-        match_id = db.insert_match(event.game.key, list(players), event.row["options"], players[0],
-                                   place=event.row["name"])
+        try:
+            match_id = db.insert_match(event.game.key, list(players), event.row["options"], players[0],
+                                       place=event.row["name"])
+        except store.SpaceFull as exc:  # the round is not drawn: nothing of it stored
+            raise spaces.full(exc) from None
         sync(db, match_id, touch=False)
         log_change("started", match_id)
         db.insert_table(event.id, number, table_number, match_id)

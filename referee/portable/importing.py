@@ -8,9 +8,9 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from .. import jsontext, matches
+from .. import jsontext, matches, store
 from ..games.base import Violation
-from ..matches import club
+from ..matches import club, spaces
 from ..store import Store
 from .base import InvalidImport
 from .club_validation import _CLUB, _IncomingEvent, _present
@@ -64,8 +64,11 @@ def import_data(db: Store, data: Any, max_deals: int = matches.DEFAULT_MAX_DEALS
 def _write(db: Store, m: _Incoming) -> int:
     """Store one match exactly as the file has it (plain INSERTs: an archive has hundreds of thousands of rows),
     then rebuild its summaries without touching ``updated``."""
-    match_id = db.insert_match(m.game.key, m.players, m.options, m.first_dealer, place=m.place, note=m.note,
-                               uid=m.uid, created=m.created)
+    try:
+        match_id = db.insert_match(m.game.key, m.players, m.options, m.first_dealer, place=m.place, note=m.note,
+                                   uid=m.uid, created=m.created)
+    except store.SpaceFull as exc:  # the whole import is rolled back: nothing of it stored
+        raise InvalidImport(spaces.full(exc).violations) from None
     db.set_imported_match(match_id, m.updated, m.abandoned, m.ended_by_hand)
     for d in m.deals:
         deal_id = db.import_deal(match_id, d["number"], d["dealer"], _json(d["input"]), d["void"], d["version"],

@@ -17,12 +17,22 @@ from pathlib import Path
 from sqlite3 import DatabaseError  # noqa: E402,I001
 from typing import TYPE_CHECKING
 
-from .base import DEFAULT_MAX_DEALS, DEFAULT_MAX_EVENTS, EVENTS_PER_DEAL, Unscoped, _group_of, after_commit, now
+from .base import (
+    DEFAULT_MAX_DEALS,
+    DEFAULT_MAX_EVENTS,
+    DEFAULT_MAX_MATCHES,
+    EVENTS_PER_DEAL,
+    Unscoped,
+    _group_of,
+    after_commit,
+    now,
+)
 from .health import CannotStart, check_health, free_bytes, start_problem
 from .locks import LOCK_SUFFIX, WriteLock, close_write_lock, open_lock_file, write_lock
 from .match_log import TooManyActions, acting_device, acting_table
 from .protocol import Store
 from .schema import MIGRATIONS
+from .space_rows import DirectorLink, SpaceFull, SpaceRow
 from .sqlite import TooNew, close_idle
 from .urls import is_postgres, redact, shown
 
@@ -31,8 +41,9 @@ if TYPE_CHECKING:
     from .sqlite import SqliteStore
 
 __all__ = [
-    "CannotStart", "DEFAULT_MAX_DEALS", "DEFAULT_MAX_EVENTS", "DatabaseError", "EVENTS_PER_DEAL", "LOCK_SUFFIX",
-    "MIGRATIONS", "Store", "TooManyActions", "TooNew", "Unscoped", "WriteLock", "acting_device", "acting_table",
+    "CannotStart", "DEFAULT_MAX_DEALS", "DEFAULT_MAX_EVENTS", "DEFAULT_MAX_MATCHES", "DatabaseError", "DirectorLink",
+    "EVENTS_PER_DEAL", "LOCK_SUFFIX", "MIGRATIONS", "SpaceFull", "SpaceRow", "Store", "TooManyActions", "TooNew",
+    "Unscoped", "WriteLock", "acting_device", "acting_table",
     "after_commit", "check_health", "close_idle", "close_write_lock", "connect", "forget", "free_bytes", "kind_of",
     "lend", "now", "open_lock_file", "outage_errors", "problem_of", "redact", "shown", "start_problem", "unreachable",
     "write_lock", "_group_of",

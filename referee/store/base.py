@@ -50,6 +50,7 @@ class Cursor(Protocol):
 DEFAULT_MAX_DEALS = 2000
 EVENTS_PER_DEAL = 10
 DEFAULT_MAX_EVENTS = EVENTS_PER_DEAL * DEFAULT_MAX_DEALS
+DEFAULT_MAX_MATCHES = 10_000  # matches one space holds at most (REFEREE_SPACE_MAX_MATCHES; off mode's one space too)
 
 
 # ---- spaces (issue 48) ---------------------------------------------------------------------------------------------
@@ -84,6 +85,7 @@ class SqlStore:
 
     write_lock: WriteLock
     max_events: int = DEFAULT_MAX_EVENTS
+    max_matches: int = DEFAULT_MAX_MATCHES  # REFEREE_SPACE_MAX_MATCHES: the matches one space holds at most
     NOCASE = 'COLLATE "nocase"'  # SQLite's built-in NOCASE; PostgreSQL's ICU collation of that name (PREAMBLE)
     _space: int = 1
 

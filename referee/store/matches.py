@@ -17,6 +17,7 @@ from typing import Any
 
 from .. import jsontext
 from .base import SqlStore, now
+from .space_rows import SpaceFull
 
 
 def _match_row(row: dict[str, Any]) -> dict[str, Any]:
@@ -59,7 +60,12 @@ class MatchRows(SqlStore):
     def insert_match(self, game: str, players: list[str], options: dict[str, Any], first_dealer: str,
         place: str = "", note: str = "", uid: str | None = None, created: str | None = None,
     ) -> int:
+        """A new match in the store's space, unless the space holds ``max_matches`` already (SpaceFull); its id."""
+        count, limit = self.match_count(), int(self.max_matches)
+        if count >= limit:
+            raise SpaceFull(count, limit)
         stamp = created or now()
+        self._run("UPDATE spaces SET last_used = ? WHERE id = ?", [now(), self.space])
         return self._insert_id(
             "matches",
             {
@@ -76,6 +82,10 @@ class MatchRows(SqlStore):
                 "totals": jsontext.dumps({p: 0 for p in players}),
             },
         )
+
+    def match_count(self) -> int:
+        """The matches the space holds."""
+        return int(self._value("SELECT COUNT(*) FROM matches WHERE space = referee_space()"))
 
     def get_match(self, match_id: int) -> dict[str, Any] | None:
         cursor = self._run("SELECT * FROM matches WHERE id = ? AND space = referee_space()", [match_id])

@@ -35,6 +35,7 @@ from .postgres_schema import CHANNEL, MIGRATIONS, NOTIFY, NOTIFY_TRIGGERS, PREAM
 from .protocol import Store
 from .seasons import SeasonRows
 from .sheets import SheetRows
+from .spaces import SpaceRows
 from .sqlite import TooNew
 from .urls import hide, remember, shown
 
@@ -64,7 +65,7 @@ def _connect(url: str) -> psycopg.Connection[Any]:
         raise type(exc)(said) from None
 
 
-class PostgresStore(MatchRows, MatchLog, Links, ClubRows, SeasonRows, SheetRows, PortableRows):
+class PostgresStore(MatchRows, MatchLog, Links, ClubRows, SeasonRows, SheetRows, PortableRows, SpaceRows):
     """A store on one psycopg connection in autocommit (a statement outside ``BEGIN … COMMIT`` is its own
     transaction, as on SQLite), lent by this process's pool of the database (``lend``) or opened alone
     (``connect``)."""

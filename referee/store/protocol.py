@@ -11,6 +11,8 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
+from .space_rows import DirectorLink, SpaceRow
+
 
 class MatchStore(Protocol):
     """A match's row, its players' rows, its deals and their earlier versions; the archive's searches."""
@@ -19,6 +21,11 @@ class MatchStore(Protocol):
         self, game: str, players: list[str], options: dict[str, Any], first_dealer: str, place: str='', note:
         str='', uid: str | None=None, created: str | None=None,
     ) -> int:
+        """A new match in the store's space, unless the space holds ``max_matches`` already (SpaceFull); its id."""
+        ...
+
+    def match_count(self) -> int:
+        """The matches the space holds."""
         ...
 
     def get_match(self, match_id: int) -> dict[str, Any] | None:
@@ -576,6 +583,76 @@ class PortableStore(Protocol):
         """A link of a table revoked in the round in play (a new token, made and revoked then): it stays so."""
         ...
 
+class SpaceStore(Protocol):
+    """Spaces (issue 48): the operator's methods across spaces, a space's key and director links."""
+
+    def in_space(self, space: int) -> AbstractContextManager[Any]:
+        """The store bound to ``space`` for a while (the operator's methods: one space after another), then to its
+        own again. Not inside a transaction.
+        """
+        ...
+
+    def add_space(self, slug: str, name: str) -> int:
+        """A new space (nothing in it yet); its id."""
+        ...
+
+    def all_spaces(self) -> list[SpaceRow]:
+        """Every space, the oldest first, with how many matches and events it holds (each counted in its space)."""
+        ...
+
+    def space_by_slug(self, slug: str) -> SpaceRow | None:
+        ...
+
+    def space_by_id(self, space: int) -> SpaceRow | None:
+        ...
+
+    def space_count(self) -> int:
+        ...
+
+    def space_of_key(self, key_hash: str) -> int | None:
+        """The space whose API key has this hash (None: no space's, or a key made new since)."""
+        ...
+
+    def rename_space(self, space: int, name: str) -> bool:
+        ...
+
+    def delete_space(self, space: int) -> None:
+        """Everything of ``space`` and the space itself, in one transaction: nothing of it is left."""
+        ...
+
+    def set_space_key(self, key_hash: str) -> None:
+        """The space's API key is now the one with this hash; the one before stops at once."""
+        ...
+
+    def space_has_key(self) -> bool:
+        ...
+
+    def set_space_passphrase(self, passphrase_hash: str | None) -> None:
+        ...
+
+    def space_passphrase(self) -> str | None:
+        """The hash of the space's own passphrase (None: none set)."""
+        ...
+
+    def space_used(self) -> None:
+        """The space was used now (a match made in it): the operator's list says when."""
+        ...
+
+    def add_director_link(self, token_hash: str) -> None:
+        ...
+
+    def director_links(self) -> list[DirectorLink]:
+        """The space's director links, the oldest first, revoked ones too."""
+        ...
+
+    def director_link_works(self, token_hash: str) -> bool:
+        """Is this the hash of a director link of the space, not revoked?"""
+        ...
+
+    def revoke_director_link(self, ref: str) -> bool:
+        """Revoke the space's director link named ``ref`` (``DirectorLink.ref``); False: none such still works."""
+        ...
+
 class ChangeFeed(Protocol):
     """What a live page's poll and an event's board ask of every process's writes: on PostgreSQL what this process
     heard (LISTEN/NOTIFY), on SQLite the database itself."""
@@ -590,11 +667,13 @@ class ChangeFeed(Protocol):
 
 
 class Store(
-    MatchStore, MatchLogStore, LinkStore, ClubStore, SeasonStore, SheetStore, PortableStore, ChangeFeed, Protocol,
+    MatchStore, MatchLogStore, LinkStore, ClubStore, SeasonStore, SheetStore, PortableStore, SpaceStore, ChangeFeed,
+    Protocol,
 ):
     """Everything Referee keeps: a store lent to a request (``store.lend``) or opened alone (``store.connect``)."""
 
     max_events: int
+    max_matches: int
 
     @property
     def space(self) -> int:

@@ -28,11 +28,12 @@ from .protocol import Store
 from .schema import MIGRATIONS
 from .seasons import SeasonRows
 from .sheets import SheetRows
+from .spaces import SpaceRows
 
 KIND = "sqlite"
 
 
-class SqliteStore(MatchRows, MatchLog, Links, ClubRows, SeasonRows, SheetRows, PortableRows):
+class SqliteStore(MatchRows, MatchLog, Links, ClubRows, SeasonRows, SheetRows, PortableRows, SpaceRows):
     """A store on one SQLite file (or ``:memory:``)."""
 
     kind = KIND

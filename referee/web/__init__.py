@@ -13,7 +13,7 @@ from jinja2 import ChoiceLoader, FileSystemLoader
 from werkzeug.exceptions import HTTPException
 
 from .. import store
-from . import api, db, events, games, history, pages, portable, seasons, security, share, sheets, wire
+from . import api, db, events, games, history, pages, portable, seasons, security, share, sheets, spaces, wire
 from .common import database_error, database_unavailable, http_error, unexpected_error, vary_on_htmx, when
 
 
@@ -27,6 +27,7 @@ def register(app: Flask) -> None:
     app.add_template_global(games.game_summary, "game_summary")
     app.add_template_global(games.plug_for, "plug_for")
     security.init_app(app)
+    spaces.init_app(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(sheets.bp)

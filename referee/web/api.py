@@ -19,6 +19,7 @@ from ..games.base import RuleError, Violation, whole_number
 from ..matches import club, purse, seasons
 from ..matches.money import event_settlement, event_settlement_of, settlement_to_json
 from ..matches.ratings import MODEL
+from . import spaces
 from .common import DuplicateKey, capped, duplicate_key_error, loads
 from .conflicts import refusal_message, taken_message
 from .db import get_db
@@ -258,6 +259,12 @@ def create_match():
     match_id = matches.start_match(db, _body())
     match = matches.load(db, match_id)
     return jsonify(_match_json(db, match)), 201, {"Location": f"/api/matches/{match_id}"}
+
+
+@bp.post("/spaces")
+def create_space():
+    """A new space (issue 48): who may, and how often, as REFEREE_SPACES says (``web.spaces``)."""
+    return spaces.create(get_db(), _body)  # the body read once who may is known
 
 
 @bp.get("/matches/<int:match_id>")

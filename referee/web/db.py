@@ -26,6 +26,7 @@ def get_db() -> Store:
     if "db" not in g:
         db = store.lend(str(current_app.config["DATABASE"]), int(g.get("space") or 1))  # its space: 1 unless told
         db.max_events = int(current_app.config.get("MAX_EVENTS") or store.DEFAULT_MAX_EVENTS)  # log_action's limit
+        db.max_matches = int(current_app.config.get("SPACE_MAX_MATCHES") or store.DEFAULT_MAX_MATCHES)  # a space's
         g.db = db
     return g.db
 

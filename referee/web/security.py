@@ -73,8 +73,9 @@ THROTTLE = "5/minute;30/hour;100/day"
 GLOBAL_THROTTLE = "40 per 10 minutes"
 
 CHANGING = {"POST", "PUT", "PATCH", "DELETE"}
+# /api/spaces: its own key (the operator's) and its own throttle, never REFEREE_PASSPHRASE's (web/spaces.py)
 OPEN_PATHS = ("/static/", "/share/", "/t/", "/login", "/favicon", "/manifest.webmanifest", "/sw.js", "/offline",
-              "/healthz")
+              "/healthz", "/api/spaces")
 # API actions that take no body: a POST without one (and without Content-Type) is accepted.
 BODYLESS = {"api.end_match", "api.abandon_match", "api.resume_match", "api.rematch", "api.restore_deal",
             "api.restore_version", "api.draw_round", "api.end_table", "api.revoke_table_link",

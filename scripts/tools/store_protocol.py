@@ -21,6 +21,8 @@ GROUPS = [
     ("SeasonStore", "Seasons (RULES 5.8) and the money of a tariff (RULES 5.7).", ["seasons"]),
     ("SheetStore", "What the printed sheets read.", ["sheets"]),
     ("PortableStore", "An archive's export and import.", ["portable"]),
+    ("SpaceStore", "Spaces (issue 48): the operator's methods across spaces, a space's key and director links.",
+     ["spaces"]),
 ]
 
 HEAD = '''"""The store's interface: every operation the rest of Referee needs of the database, in its domain's terms,
@@ -35,6 +37,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, Protocol
+
+from .space_rows import DirectorLink, SpaceRow
 
 '''
 out = [HEAD]
@@ -89,12 +93,14 @@ out.append('''class ChangeFeed(Protocol):
 
 ''')
 names.append("ChangeFeed")
+bases = "\n".join("    " + line for line in textwrap.wrap(", ".join([*names, "Protocol"]) + ",", 112))
 out.append(f'''class Store(
-    {", ".join(names)}, Protocol,
+{bases}
 ):
     """Everything Referee keeps: a store lent to a request (``store.lend``) or opened alone (``store.connect``)."""
 
     max_events: int
+    max_matches: int
 
     @property
     def space(self) -> int:

@@ -1,0 +1,210 @@
+"""Spaces (issue 48): what the operator makes and runs — a space made, renamed, listed, deleted; its API key made new;
+its director links made, listed, revoked; its own passphrase. No Flask: the web layer and the commands call these.
+
+Every secret (a key, a director link's token) is made here from ``secrets``, handed back once, and kept only as its
+hash (``secret_hash``: SHA-256 — a random secret of 32 bytes needs no slow hash); a passphrase, which a person
+chooses, is kept as a salted scrypt hash. A space's slug is its name made readable and a random tail
+(``skatclub-nord-k3v9q2xa``): a club's space is not found by trying names."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+import secrets
+import unicodedata
+from dataclasses import dataclass
+
+from .. import store
+from ..games.base import N_, RuleError, Violation
+from ..store import SpaceRow, Store
+from .base import InvalidMatch, NotFound
+
+NAME_MAX = 80  # characters of a space's name, after trimming
+SLUG_WORDS = 24  # characters of the readable part of a slug, at most
+TAIL = 8  # random characters after it: 36^8, about 2.8 * 10^12
+_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789"
+
+
+class BadName(RuleError):
+    """A space's name that is empty or too long (``bad_name``, beside ``name``)."""
+
+    def __init__(self) -> None:
+        super().__init__([Violation.of("bad_name", "name", "A space's name has 1 to {most} characters.",
+                                       most=str(NAME_MAX))])
+
+
+class SpaceFull(InvalidMatch):
+    """The space holds the most matches it may (REFEREE_SPACE_MAX_MATCHES): nothing was stored."""
+
+    def __init__(self, count: int, limit: int) -> None:
+        super().__init__([Violation.of(
+            "space_full", None, "This space holds {count} matches, the most it may hold ({limit}): nothing was "
+            "stored. Ask the operator to raise the limit, or export and delete old matches.",
+            count=f"{count:,}", limit=f"{limit:,}")])
+
+
+def full(exc: store.SpaceFull) -> SpaceFull:
+    """The store's refusal of one more match, said as the rules say theirs (a 422)."""
+    return SpaceFull(exc.count, exc.limit)
+
+
+def unknown_space(slug: str) -> NotFound:
+    return NotFound("unknown_space", N_("There is no space {slug}."), slug=slug)
+
+
+@dataclass(frozen=True, slots=True)
+class NewSpace:
+    """A space just made, with its secrets: shown once, kept nowhere in clear."""
+
+    id: int
+    slug: str
+    name: str
+    key: str
+    director_token: str
+
+
+def secret_hash(secret: str) -> str:
+    """What is kept of a key or a director link's token."""
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def new_secret() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def space_name(raw: object) -> str:
+    """A space's name, trimmed: 1 to ``NAME_MAX`` characters (BadName otherwise)."""
+    name = raw.strip() if isinstance(raw, str) else ""
+    if not 1 <= len(name) <= NAME_MAX or not name.isprintable():
+        raise BadName()
+    return name
+
+
+def slug_for(name: str) -> str:
+    """``Skatclub Nord`` → ``skatclub-nord-`` and ``TAIL`` random letters and digits (a name with no Latin letters:
+    ``space-…``)."""
+    plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().lower()
+    words = re.sub(r"[^a-z0-9]+", "-", plain).strip("-")[:SLUG_WORDS].strip("-") or "space"
+    return f"{words}-{''.join(secrets.choice(_ALPHABET) for _ in range(TAIL))}"
+
+
+def create_space(db: Store, raw_name: object) -> NewSpace:
+    """A new space named ``raw_name``, with its first director link and its API key."""
+    name = space_name(raw_name)
+    while True:
+        slug = slug_for(name)
+        if db.space_by_slug(slug) is None:
+            break
+    space = db.add_space(slug, name)
+    key, token = new_secret(), new_secret()
+    with db.in_space(space), db.immediate():
+        db.set_space_key(secret_hash(key))
+        db.add_director_link(secret_hash(token))
+    return NewSpace(space, slug, name, key, token)
+
+
+def find_space(db: Store, slug: str) -> SpaceRow:
+    space = db.space_by_slug(slug)
+    if space is None:
+        raise unknown_space(slug)
+    return space
+
+
+def list_spaces(db: Store) -> list[SpaceRow]:
+    return db.all_spaces()
+
+
+def rename_space(db: Store, slug: str, raw_name: object) -> SpaceRow:
+    space = find_space(db, slug)
+    name = space_name(raw_name)
+    db.rename_space(space.id, name)
+    return find_space(db, slug)
+
+
+def delete_space(db: Store, slug: str) -> None:
+    """Everything of the space, and the space: nothing is kept."""
+    db.delete_space(find_space(db, slug).id)
+
+
+def new_key(db: Store, slug: str) -> str:
+    """A new API key for the space; the one before stops at once."""
+    key = new_secret()
+    with db.in_space(find_space(db, slug).id):
+        db.set_space_key(secret_hash(key))
+    return key
+
+
+def space_of_key(db: Store, key: str) -> int | None:
+    """The space this API key opens (None: none, or a key made new since)."""
+    return db.space_of_key(secret_hash(key)) if key else None
+
+
+def make_director_link(db: Store, slug: str) -> str:
+    """A new director link's token for the space (a co-director's)."""
+    token = new_secret()
+    with db.in_space(find_space(db, slug).id):
+        db.add_director_link(secret_hash(token))
+    return token
+
+
+def director_links(db: Store, slug: str) -> list[store.DirectorLink]:
+    with db.in_space(find_space(db, slug).id):
+        return db.director_links()
+
+
+def revoke_director_link(db: Store, slug: str, ref: str) -> bool:
+    with db.in_space(find_space(db, slug).id):
+        return db.revoke_director_link(ref)
+
+
+def director_link_works(db: Store, slug: str, token: str) -> bool:
+    with db.in_space(find_space(db, slug).id):
+        return db.director_link_works(secret_hash(token))
+
+
+# ---- a space's own passphrase: salted scrypt, as a person chooses it ----------------------------------------------
+
+_SCRYPT = {"n": 2**14, "r": 8, "p": 1}
+
+
+def passphrase_hash(phrase: str, salt: bytes | None = None) -> str:
+    salt = salt or secrets.token_bytes(16)
+    digest = hashlib.scrypt(phrase.encode(), salt=salt, **_SCRYPT)
+    return f"scrypt${salt.hex()}${digest.hex()}"
+
+
+def set_passphrase(db: Store, slug: str, phrase: str | None) -> None:
+    """The space's own passphrase (None or empty: none)."""
+    with db.in_space(find_space(db, slug).id):
+        db.set_space_passphrase(passphrase_hash(phrase) if phrase else None)
+
+
+def passphrase_matches(db: Store, slug: str, phrase: str) -> bool:
+    with db.in_space(find_space(db, slug).id):
+        kept = db.space_passphrase()
+    if not kept or not phrase:
+        return False
+    _, salt, _digest = kept.split("$")
+    return hmac.compare_digest(passphrase_hash(phrase, bytes.fromhex(salt)), kept)
+
+
+# ---- the move from one Referee to spaces -------------------------------------------------------------------------
+
+DEFAULT_NAME = "Club"  # space 1's name as migration 17 made it
+
+
+def first_start(db: Store, name: str) -> NewSpace | None:
+    """Spaces on, for the first time on this database: space 1 (the Referee as it was) takes ``name`` if it still
+    has the default one, and gets its API key and a director link — handed back once (None: made before, at an
+    earlier start)."""
+    key, token = new_secret(), new_secret()
+    with db.in_space(1), db.immediate():  # two processes starting at once: one of them makes them
+        space = db.space_by_id(1)
+        if space is None or db.space_has_key() or db.director_links():
+            return None
+        named = space_name(name) if space.name == DEFAULT_NAME else space.name
+        db.rename_space(1, named)
+        db.set_space_key(secret_hash(key))
+        db.add_director_link(secret_hash(token))
+    return NewSpace(1, space.slug, named, key, token)
