@@ -177,7 +177,7 @@ def two_spaces(request, tmp_path):
         pytest.skip("REFEREE_TEST_POSTGRES is not set")
     url = new_database(tmp_path, backend=request.param)
     _second_space(url)
-    app = create_app({"DATABASE": url, **TEST_CONFIG})
+    app = create_app({"DATABASE": url, **TEST_CONFIG, "SPACES": "invite"})  # with spaces off, two would not start
     current = {"space": 2}
     app.before_request(lambda: setattr(g, "space", current["space"]))  # what /s/<slug>/ will set
     client = app.test_client()
@@ -454,3 +454,134 @@ def test_on_postgresql_a_database_from_before_spaces_becomes_space_1_with_everyt
             assert forced == (len(SPACED),)
     finally:
         drop_database(url)
+
+
+# ---- the operator's methods (issue 48, its second step): across spaces, said so -------------------------------------
+
+def _rows_of(url: str, space: int) -> dict[str, int]:
+    """How many rows of each table of a space's data belong to ``space``, read by a store bound to it (on PostgreSQL
+    row-level security shows a store nothing of another space)."""
+    db = store.connect(url, migrate_schema=False, space=space)
+    try:
+        return {t: int(db.query(f"SELECT COUNT(*) AS n FROM {t} WHERE space = {space}")[0]["n"])
+                for t in postgres_schema.SPACED}
+    finally:
+        db.close()
+
+
+def test_the_operator_lists_every_space_with_what_it_holds(two_spaces):
+    url, _app, _current, held = two_spaces
+    db = store.connect(url, migrate_schema=False)
+    try:
+        listed = {s.id: s for s in db.all_spaces()}
+        assert db.space_count() == 2
+        assert db.space_by_slug("tisch-7k2m9q").id == 2 and db.space_by_slug("tisch") is None  # type: ignore[union-attr]
+    finally:
+        db.close()
+    assert (listed[1].matches, listed[1].events) == (1, 0)
+    assert (listed[2].slug, listed[2].name, listed[2].matches, listed[2].events) == ("tisch-7k2m9q", "Tisch", 2, 1)
+    assert db.space == 1  # bound to each in turn, and to its own again
+
+
+def test_a_space_deleted_leaves_nothing_of_it_and_nothing_of_another_is_touched(two_spaces):
+    url, _app, _current, _held = two_spaces
+    before_one, before_two = _rows_of(url, 1), _rows_of(url, 2)
+    assert sum(before_two.values()) > 20 and before_one["matches"] == 1 and before_two["director_links"] == 0
+    db = store.connect(url, migrate_schema=False)
+    try:
+        with db.in_space(2), db.immediate():
+            db.add_director_link("f" * 64)  # a director link too
+        db.delete_space(2)
+        assert db.space_by_slug("tisch-7k2m9q") is None and db.space_count() == 1 and db.space == 1
+    finally:
+        db.close()
+    assert _rows_of(url, 2) == {t: 0 for t in postgres_schema.SPACED}
+    assert _rows_of(url, 1) == before_one
+
+
+def test_a_key_made_new_stops_the_old_one_and_only_hashes_are_kept(two_spaces):
+    from referee.matches import spaces
+
+    url, _app, _current, _held = two_spaces
+    db = store.connect(url, migrate_schema=False)
+    try:
+        made = spaces.create_space(db, "  Skatclub Nord ")
+        assert (made.name, made.slug[:14], len(made.slug)) == ("Skatclub Nord", "skatclub-nord-", 22)
+        assert db.space_of_key(spaces.secret_hash(made.key)) == made.id == spaces.space_of_key(db, made.key)
+        row = db.query(f"SELECT key_hash, passphrase_hash FROM spaces WHERE id = {made.id}")[0]
+        assert row == {"key_hash": spaces.secret_hash(made.key), "passphrase_hash": None}
+        newer = spaces.new_key(db, made.slug)
+        assert spaces.space_of_key(db, made.key) is None and spaces.space_of_key(db, newer) == made.id
+        assert spaces.space_of_key(db, "") is None and spaces.space_of_key(db, "nope") is None
+        with db.in_space(made.id):
+            links = db.query(f"SELECT token_hash FROM director_links WHERE space = {made.id}")
+        assert links == [{"token_hash": spaces.secret_hash(made.director_token)}]
+        spaces.set_passphrase(db, made.slug, "Grand mit Vieren")
+        kept = db.query(f"SELECT passphrase_hash FROM spaces WHERE id = {made.id}")[0]["passphrase_hash"]
+        assert kept.startswith("scrypt$") and "Grand" not in kept
+        assert spaces.passphrase_matches(db, made.slug, "Grand mit Vieren")
+        assert not spaces.passphrase_matches(db, made.slug, "grand mit vieren")
+        assert db.space == 1
+    finally:
+        db.close()
+
+
+def test_director_links_are_made_listed_and_revoked_in_their_space_only(two_spaces):
+    from referee.matches import spaces
+
+    url, _app, _current, _held = two_spaces
+    db = store.connect(url, migrate_schema=False)
+    try:
+        made = spaces.create_space(db, "Tisch 2")
+        second = spaces.make_director_link(db, made.slug)
+        listed = spaces.director_links(db, made.slug)
+        assert {link.ref for link in listed} == {spaces.secret_hash(made.director_token)[:12],
+                                                  spaces.secret_hash(second)[:12]}
+        assert all(link.revoked is None for link in listed) and len(listed) == 2
+        assert spaces.director_link_works(db, made.slug, second)
+        assert not spaces.director_link_works(db, "tisch-7k2m9q", second)  # another space's: nothing
+        assert not spaces.revoke_director_link(db, "tisch-7k2m9q", spaces.secret_hash(second)[:12])
+        assert spaces.revoke_director_link(db, made.slug, spaces.secret_hash(second)[:12])
+        assert not spaces.revoke_director_link(db, made.slug, spaces.secret_hash(second)[:12])  # once
+        assert not spaces.director_link_works(db, made.slug, second)
+        assert spaces.director_link_works(db, made.slug, made.director_token)
+        assert [link.revoked is not None for link in spaces.director_links(db, made.slug)].count(True) == 1
+        assert spaces.director_links(db, "tisch-7k2m9q") == []
+    finally:
+        db.close()
+
+
+def test_a_space_holds_at_most_max_matches_and_another_is_not_held_by_it(two_spaces):
+    url, _app, _current, _held = two_spaces
+    two = store.connect(url, migrate_schema=False, space=2)
+    one = store.connect(url, migrate_schema=False)
+    try:
+        two.max_matches = one.max_matches = 2  # space 2 holds 2 matches, space 1 one
+        with pytest.raises(store.SpaceFull) as refused, two.immediate():
+            two.insert_match("klaberjass", ["Ann", "Ben"], {}, "Ann")
+        assert (refused.value.count, refused.value.limit) == (2, 2)
+        assert two.match_count() == 2
+        with one.immediate():
+            one.insert_match("klaberjass", ["Ann", "Ben"], {}, "Ann")
+        assert one.match_count() == 2 and two.match_count() == 2
+    finally:
+        one.close()
+        two.close()
+
+
+def test_a_space_s_archive_holds_its_matches_only(two_spaces):
+    import json
+
+    from referee.portable import export_text
+
+    url, _app, _current, held = two_spaces
+    db = store.connect(url, migrate_schema=False)
+    try:
+        mine = json.loads("".join(export_text(db)))
+        with db.in_space(2):
+            theirs = json.loads("".join(export_text(db)))
+    finally:
+        db.close()
+    assert [m["players"] for m in mine["matches"]] == [["Eve", "Fay"]] and mine["events"] == []
+    assert held["uid"] in [m["uid"] for m in theirs["matches"]] and len(theirs["matches"]) == 2
+    assert [e["name"] for e in theirs["events"]] == ["Freitag"]
