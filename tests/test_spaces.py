@@ -177,8 +177,8 @@ def test_a_space_full_of_matches_refuses_one_more_and_stores_nothing(make_app):
         assert client.post("/api/matches", json=NEW_MATCH).status_code == 201
     r = client.post("/api/matches", json=NEW_MATCH)
     assert r.status_code == 422 and r.json == {"errors": [{"field": None, "code": "space_full", "message": (
-        "This space holds 2 matches, the most it may hold (2): nothing was stored. Ask the operator to raise the "
-        "limit, or export and delete old matches.")}]}
+        "This Referee holds 2 matches, the most it keeps (2): nothing was stored. Whoever runs it can raise the "
+        "limit (REFEREE_SPACE_MAX_MATCHES).")}]}
     assert len(client.get("/api/matches").json["matches"]) == 2
     r = client.post("/matches/new", data={"game": "klaberjass", "player": ["Ann", "Ben"]})
     assert r.status_code == 422 and len(client.get("/api/matches").json["matches"]) == 2

@@ -480,6 +480,7 @@ def test_the_operator_lists_every_space_with_what_it_holds(two_spaces):
         db.close()
     assert (listed[1].matches, listed[1].events) == (1, 0)
     assert (listed[2].slug, listed[2].name, listed[2].matches, listed[2].events) == ("tisch-7k2m9q", "Tisch", 2, 1)
+    assert listed[2].created == "2026-12-07T18:00:00+00:00" != listed[2].last_used  # a match made in it: used then
     assert db.space == 1  # bound to each in turn, and to its own again
 
 

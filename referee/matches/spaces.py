@@ -39,8 +39,8 @@ class SpaceFull(InvalidMatch):
 
     def __init__(self, count: int, limit: int) -> None:
         super().__init__([Violation.of(
-            "space_full", None, "This space holds {count} matches, the most it may hold ({limit}): nothing was "
-            "stored. Ask the operator to raise the limit, or export and delete old matches.",
+            "space_full", None, "This Referee holds {count} matches, the most it keeps ({limit}): nothing was stored. "
+            "Whoever runs it can raise the limit (REFEREE_SPACE_MAX_MATCHES).",
             count=f"{count:,}", limit=f"{limit:,}")])
 
 

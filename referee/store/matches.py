@@ -65,7 +65,7 @@ class MatchRows(SqlStore):
         if count >= limit:
             raise SpaceFull(count, limit)
         stamp = created or now()
-        self._run("UPDATE spaces SET last_used = ? WHERE id = ?", [now(), self.space])
+        self._run("UPDATE spaces SET last_used = ? WHERE id = ?", [now(), self.space])  # the operator's list says it
         return self._insert_id(
             "matches",
             {

@@ -634,10 +634,6 @@ class SpaceStore(Protocol):
         """The hash of the space's own passphrase (None: none set)."""
         ...
 
-    def space_used(self) -> None:
-        """The space was used now (a match made in it): the operator's list says when."""
-        ...
-
     def add_director_link(self, token_hash: str) -> None:
         ...
 

@@ -103,10 +103,6 @@ class SpaceRows(SqlStore):
         value = self._value("SELECT passphrase_hash FROM spaces WHERE id = ?", [self.space])
         return None if value is None else str(value)
 
-    def space_used(self) -> None:
-        """The space was used now (a match made in it): the operator's list says when."""
-        self._run("UPDATE spaces SET last_used = ? WHERE id = ?", [now(), self.space])
-
     def add_director_link(self, token_hash: str) -> None:
         self._insert("director_links", {"token_hash": token_hash, "created": now(), "revoked": None})
 
