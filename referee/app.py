@@ -105,8 +105,8 @@ def _open_database(app: Flask, instance: Path) -> None:
     if held > 1:
         raise store.CannotStart(
             f"Referee did not start: this database holds {held} spaces, and REFEREE_SPACES is off (one Referee, one "
-            "club); start it with REFEREE_SPACES=invite or open, or export each space first (flask --app referee "
-            "spaces export SLUG FILE).")
+            "club); start it with REFEREE_SPACES=invite or open (with them on, flask --app referee spaces export SLUG "
+            "FILE writes a space's archive, which an off Referee imports).")
     if made is not None:
         _said_once(app, made)
 
