@@ -130,23 +130,14 @@ def _said_once(app: Flask, made: spaces.NewSpace) -> None:
     log.warning("Its API key (shown this once; keep it): %s", made.key)
 
 
-class _SqliteInt(IntegerConverter):
-    """URL ids are SQLite integers: a bigger number becomes 0, an id nothing has, so it is simply not
-    found (404) — never an overflow, and never a 405 from a sibling route (werkzeug checks methods
-    before converters)."""
-
-    def to_python(self, value: str) -> int:
-        number = super().to_python(value)
-        return number if number <= 2**63 - 1 else 0
-
-
-class RoundAsked(int):
-    """A round number past what the database holds, as a URL asked for it: no round has it (it compares as 0, so the
-    service answers 404 as for any unknown round), and it reads as the number asked (shortened past 40 digits)."""
+class NumberAsked(int):
+    """A number in a URL past what the database holds (an id, a round, a table, a deal): nothing has it (it compares
+    and is stored as 0, so the service answers 404 as for any unknown one), and it reads as the number asked
+    (shortened past 40 digits) — "There is no match 99999999999999999999", never "no match 0" (issue 47)."""
 
     digits: str
 
-    def __new__(cls, digits: str) -> RoundAsked:
+    def __new__(cls, digits: str) -> NumberAsked:
         asked = super().__new__(cls, 0)
         asked.digits = digits if len(digits) <= 40 else f"{digits[:20]}…{digits[-6:]}"
         return asked
@@ -160,14 +151,16 @@ class RoundAsked(int):
         return format(self.digits, spec)
 
 
-class _RoundNumber(IntegerConverter):
-    """A round's number in a URL (``<round:number>``): any number of digits. One past what the database holds is no
-    round — 404, the number asked named as for any unknown round (issue 47) — never "round 0", and never parsed
-    whole (Python refuses to read an integer of more than 4,300 digits)."""
+class _SqliteInt(IntegerConverter):
+    """A number in a URL (``<int:…>``, and ``<round:…>`` where a round's number is meant): any number of digits. Up to
+    18 digits it is read (every such number fits the database's 64-bit integers); a longer one is no id anything has —
+    ``NumberAsked``: simply not found (404, naming the number asked), never an overflow, never read whole (Python
+    refuses to read an integer of more than 4,300 digits), and never a 405 from a sibling route (werkzeug checks
+    methods before converters)."""
 
     def to_python(self, value: str) -> int:
         digits = value.lstrip("0") or "0"
-        return int(digits) if len(digits) <= 18 else RoundAsked(digits)
+        return int(digits) if len(digits) <= 18 else NumberAsked(digits)
 
 
 def sqlite_path(database: str) -> str:
@@ -196,7 +189,7 @@ def create_app(test_config: Mapping[str, Any] | None = None, *, settings: config
         instance_relative_config=True,
     )
     app.url_map.converters["int"] = _SqliteInt
-    app.url_map.converters["round"] = _RoundNumber
+    app.url_map.converters["round"] = _SqliteInt  # a round's number: the same rule, said where it is meant
     instance = Path(app.instance_path)
     app.config.from_mapping(MAX_CONTENT_LENGTH=256 * 1024, CSRF=True, **settings.app_config())
     app.config["DATABASE"] = sqlite_path(settings.database or str(instance / "referee.sqlite"))

@@ -821,3 +821,23 @@ def test_the_draw_is_worked_out_before_the_write_lock_and_again_when_the_event_c
     assert present == [tuple(FOUR), (*FOUR, "Fay")]
     assert len(drawn["tables"]) == 2 and len(drawn["byes"]) == 1
     assert sorted([*(p for t in drawn["tables"] for p in t["players"]), *drawn["byes"]]) == sorted([*FOUR, "Fay"])
+
+
+@pytest.mark.both_stores
+@pytest.mark.parametrize("number", ["9223372036854775808", "1" + "0" * 100, "9" * 5000])
+def test_an_id_past_what_the_database_holds_is_404_naming_it(client, number):
+    """Issue 47, point 17, for every number in a URL (a match, an event, a table, a deal), as for a round: past 64
+    bits, and past the 4,300 digits Python reads, each is 404 naming the number asked — never "no match 0", never a
+    405 or a 500, on either store."""
+    made = new_event(client)
+    [table, *_] = draw(client, made["id"])["tables"]
+    shown = number if len(number) <= 40 else f"{number[:20]}…{number[-6:]}"
+    r = client.get(f"/api/matches/{number}")
+    assert (r.status_code, r.json["errors"][0]["message"]) == (404, f"There is no match {shown}.")
+    r = client.get(f"/api/events/{number}")
+    assert r.status_code == 404 and shown in r.json["errors"][0]["message"]
+    r = client.post(f"/api/events/{made['id']}/tables/{number}/end")
+    assert r.status_code == 404 and f"table {shown}" in r.json["errors"][0]["message"]
+    r = client.put(f"/api/matches/{table['match']}/deals/{number}", json={"upcard": "hearts"})
+    assert r.status_code == 404 and shown in r.json["errors"][0]["message"]
+    assert client.get(f"/matches/{number}").status_code == 404
