@@ -38,6 +38,11 @@ class Fee:
         return f"{self.text(self.minor)} {self.currency}"
 
 
+def currency_of(amount: str) -> str:
+    """The currency an amount as stored is in ("5.00 EUR" → "EUR"): a fee's, or what a player paid."""
+    return amount.rsplit(" ", 1)[-1]
+
+
 class BadFee(ValueError):
     """Not an entry fee: an amount above zero in a currency's minor unit and an ISO currency, e.g. "5.00 EUR"."""
 

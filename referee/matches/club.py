@@ -16,6 +16,7 @@ from .. import jsontext, store
 from ..games import club
 from ..games.base import N_, BaseGame, RuleError, Violation
 from ..games.clock import RoundClock
+from ..games.purse import currency_of
 from ..store import Store
 from . import clock as round_clock
 from . import spaces
@@ -406,9 +407,9 @@ def _edits(event: Event, raw: Mapping[str, Any], problems: list[Violation]) -> d
 def _fee_currency_problems(db: Store, event_id: int, entry_fee: str, problems: list[Violation]) -> None:
     """The money in the cash box is in the fee's currency: a new fee in another one is refused while anyone's payment
     is recorded (it could not be compared with it): ``paid_in_other_currency``."""
-    currency = entry_fee.rsplit(" ", 1)[-1]
-    other = {name: amount.rsplit(" ", 1)[-1] for name, (_when, amount) in db.paid_players(event_id).items()
-             if amount is not None and amount.rsplit(" ", 1)[-1] != currency}
+    paid_in = {name: currency_of(amount) for name, (_when, amount) in db.paid_players(event_id).items()
+               if amount is not None}
+    other = {name: paid for name, paid in paid_in.items() if paid != currency_of(entry_fee)}
     if other:
         players = sorted(other)
         problems.append(Violation.of(
