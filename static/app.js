@@ -33,7 +33,7 @@
     } catch (e) { /* keep the generic text */ }
     flash.textContent = text;
     var href = signIn && signIn.getAttribute("href");
-    if (href && href.indexOf("/login?") === 0) {
+    if (href && href.indexOf((document.documentElement.dataset.root || "") + "/login?") === 0) {
       var link = document.createElement("a");
       link.className = "sign-in";
       link.href = href;

@@ -6,7 +6,16 @@
 
   // Browsers allow service workers only in a secure context: https, or localhost.
   if ("serviceWorker" in navigator && window.isSecureContext && script && script.dataset.sw) {
-    navigator.serviceWorker.register(script.dataset.sw, { scope: "/" }).catch(function () { /* the app works without it */ });
+    navigator.serviceWorker.register(script.dataset.sw, { scope: script.dataset.scope || "/" }).catch(function () { /* the app works without it */ });
+  }
+
+  // A space this browser is signed in to (spaces on): remembered on the phone, for the service's home page to list.
+  if (script && script.dataset.space) {
+    try {
+      var known = JSON.parse(localStorage.getItem("referee.spaces") || "[]").filter(function (s) { return s && s.slug !== script.dataset.space; });
+      known.unshift({ slug: script.dataset.space, name: script.dataset.spaceName, url: script.dataset.spaceHome, seen: Date.now() });
+      localStorage.setItem("referee.spaces", JSON.stringify(known.slice(0, 50)));
+    } catch (e) { /* private mode: nothing kept */ }
   }
 
   // Screen Wake Lock: keep the screen on while a match or a deal entry is open, unless turned off here.

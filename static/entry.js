@@ -9,6 +9,7 @@
 // Plain http on a LAN is enough: localStorage and fetch, no service worker. No inline scripts.
 (function () {
   "use strict";
+  var ROOT = document.documentElement.dataset.root || "";  // a space's prefix (/s/<slug>), or nothing
   var OUTBOX = "referee.outbox";
   var DRAFT = "referee.draft.";
   var SENT = "referee.sent";
@@ -109,11 +110,11 @@
   function signInLink(next) {
     var link = document.createElement("a");
     link.className = "sign-in";
-    link.href = "/login?next=" + encodeURIComponent(next);
+    link.href = ROOT + "/login?next=" + encodeURIComponent(next);
     link.textContent = say("sign_in", "Sign in");
     return link;
   }
-  function matchPage(match) { return "/matches/" + encodeURIComponent(match); }
+  function matchPage(match) { return ROOT + "/matches/" + encodeURIComponent(match); }
 
   // ---- drafts ------------------------------------------------------------------------------
   var pristine = {};  // draft key → the form as the server first gave it (nothing entered yet)

@@ -240,7 +240,7 @@
       rows.forEach(function (r) {
         var li = document.createElement("li");
         var a = document.createElement("a");
-        a.href = "/matches/" + r.id;
+        a.href = (document.documentElement.dataset.root || "") + "/matches/" + r.id;
         a.textContent = r.title;
         li.appendChild(a);
         li.appendChild(document.createTextNode(" — " + say("as_of", "as of {time}", { time: clock(r.at) })));

@@ -2,7 +2,8 @@
 // network (match data is never cached here); a page asked for while the network is down gets the offline
 // page. Static files have content-hashed names, so a cached one never goes stale.
 "use strict";
-const CACHE = "referee-static-" + {{ version|tojson }};
+const SCOPE = {{ scope|tojson }};  // a space's own worker keeps its own cache: "referee-static-" or "referee-/s/<slug>-"
+const CACHE = "referee-" + SCOPE + "static-" + {{ version|tojson }};
 const PRECACHE = {{ precache|tojson }};
 const OFFLINE = {{ offline|tojson }};
 const STATIC = {{ static_prefix|tojson }};
@@ -15,7 +16,7 @@ self.addEventListener("install", (event) => {
 self.addEventListener("activate", (event) => {
   event.waitUntil(
     caches.keys()
-      .then((keys) => Promise.all(keys.filter((key) => key.startsWith("referee-") && key !== CACHE).map((key) => caches.delete(key))))
+      .then((keys) => Promise.all(keys.filter((key) => key.startsWith("referee-" + SCOPE + "static-") && key !== CACHE).map((key) => caches.delete(key))))
       .then(() => self.clients.claim())
   );
 });

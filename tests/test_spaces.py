@@ -161,8 +161,11 @@ def test_the_operator_s_key_is_not_a_wrong_passphrase(make_app):
     app = make_app(SPACES="invite", PASSPHRASE="Schellen Ober")
     client = app.test_client()
     for n in range(12):
-        assert client.post("/api/spaces", json={"name": f"Verein {n}"}, headers=_operator()).status_code == 201
-    assert client.get("/api/matches", headers={"Authorization": "Bearer Schellen Ober"}).status_code == 200
+        made = client.post("/api/spaces", json={"name": f"Verein {n}"}, headers=_operator())
+        assert made.status_code == 201
+    home = f"/s/{made.json['slug']}/api/matches"
+    assert client.get(home, headers={"Authorization": f"Bearer {made.json['key']}"}).status_code == 200  # not locked
+    assert client.get(home, headers={"Authorization": "Bearer Schellen Ober"}).status_code == 401  # no part in spaces
 
 
 # ---- space_full ---------------------------------------------------------------------------------------------------
@@ -217,20 +220,18 @@ def _run(app, *args, input=None):
 
 
 def _filled(app) -> tuple[str, str]:
-    """Space 1 with a match of Eve and Fay, and a space "Skatclub Nord" with a match of Ann and Ben and an event:
-    the new space's slug and key."""
-    from flask import g
-
+    """Space 1 with a match of Eve and Fay, and a space "Skatclub Nord" with a match of Ann and Ben and an event,
+    each made through its own prefix with its own key: the new space's slug and key."""
     client = app.test_client()
-    assert client.post("/api/matches", json={"game": "klaberjass", "players": ["Eve", "Fay"]}).status_code == 201
+    first = _spaces(app)[0].slug
+    key = _run(app, "key", first).output.strip()
+    assert client.post(f"/s/{first}/api/matches", json={"game": "klaberjass", "players": ["Eve", "Fay"]},
+                       headers=_operator(key)).status_code == 201
     made = client.post("/api/spaces", json={"name": "Skatclub Nord"}, headers=_operator()).json
-    space = next(s.id for s in _spaces(app) if s.slug == made["slug"])
-    inside = create_app({**app.config, "SPACES": "invite"})
-    inside.before_request(lambda: setattr(g, "space", space))  # what /s/<slug>/ will set
-    into = inside.test_client()
-    assert into.post("/api/matches", json=NEW_MATCH).status_code == 201
-    assert into.post("/api/events", json={"name": "Freitag", "game": "klaberjass",
-                                          "players": ["Ann", "Ben"]}).status_code == 201
+    into = f"/s/{made['slug']}/api"
+    assert client.post(f"{into}/matches", json=NEW_MATCH, headers=_operator(made["key"])).status_code == 201
+    assert client.post(f"{into}/events", json={"name": "Freitag", "game": "klaberjass", "players": ["Ann", "Ben"]},
+                       headers=_operator(made["key"])).status_code == 201
     return made["slug"], made["key"]
 
 
@@ -290,14 +291,15 @@ def test_key_prints_a_new_key_alone_and_the_old_one_stops(make_app):
 
 def test_export_writes_the_space_s_archive_with_its_matches_only(make_app, tmp_path):
     app = make_app(SPACES="invite")
-    slug, _key = _filled(app)
+    slug, key = _filled(app)
     target = tmp_path / "nord.json"
     done = _run(app, "export", slug, str(target))
     assert done.exit_code == 0 and done.stdout == ""
     archive = json.loads(target.read_text())
     assert archive["format"] == "referee-export" and [m["players"] for m in archive["matches"]] == [["Ann", "Ben"]]
     assert [e["name"] for e in archive["events"]] == ["Freitag"]
-    assert app.test_client().get("/api/export").json.keys() == archive.keys()  # the format of GET /api/export
+    web = app.test_client().get(f"/s/{slug}/api/export", headers=_operator(key)).json
+    assert web.keys() == archive.keys() and web["matches"] == archive["matches"]  # GET /api/export, of the space
     club = tmp_path / "club.json"
     assert _run(app, "export", _spaces(app)[0].slug, str(club)).exit_code == 0
     assert [m["players"] for m in json.loads(club.read_text())["matches"]] == [["Eve", "Fay"]]

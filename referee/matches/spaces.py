@@ -158,6 +158,11 @@ def revoke_director_link(db: Store, slug: str, ref: str) -> bool:
         return db.revoke_director_link(ref)
 
 
+def link_ref(token: str) -> str:
+    """What names a director link in the lists (and in the sessions it signed in): the start of its token's hash."""
+    return secret_hash(token)[:store.DIRECTOR_LINK_REF]
+
+
 def director_link_works(db: Store, slug: str, token: str) -> bool:
     with db.in_space(find_space(db, slug).id):
         return db.director_link_works(secret_hash(token))

@@ -32,6 +32,7 @@ from .locks import LOCK_SUFFIX, WriteLock, close_write_lock, open_lock_file, wri
 from .match_log import TooManyActions, acting_device, acting_table
 from .protocol import Store
 from .schema import MIGRATIONS
+from .space_rows import REF as DIRECTOR_LINK_REF
 from .space_rows import DirectorLink, SpaceFull, SpaceRow
 from .sqlite import TooNew, close_idle
 from .urls import is_postgres, redact, shown
@@ -42,7 +43,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CannotStart", "DEFAULT_MAX_DEALS", "DEFAULT_MAX_EVENTS", "DEFAULT_MAX_MATCHES", "DatabaseError", "DirectorLink",
-    "EVENTS_PER_DEAL", "LOCK_SUFFIX", "MIGRATIONS", "SpaceFull", "SpaceRow", "Store", "TooManyActions", "TooNew",
+    "DIRECTOR_LINK_REF", "EVENTS_PER_DEAL", "LOCK_SUFFIX", "MIGRATIONS", "SpaceFull", "SpaceRow", "Store",
+    "TooManyActions", "TooNew",
     "Unscoped", "WriteLock", "acting_device", "acting_table",
     "after_commit", "check_health", "close_idle", "close_write_lock", "connect", "forget", "free_bytes", "kind_of",
     "lend", "now", "open_lock_file", "outage_errors", "problem_of", "redact", "shown", "start_problem", "unreachable",

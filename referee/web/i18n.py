@@ -155,7 +155,7 @@ def language_links() -> list[dict[str, Any]]:
         if code not in available():
             continue
         links.append({"code": code, "label": label, "name": LANGUAGES[code], "current": code == here,
-                      "href": f"{request.path}?{urlencode([*args, ('lang', code)])}"})
+                      "href": f"{request.script_root}{request.path}?{urlencode([*args, ('lang', code)])}"})
     return links
 
 

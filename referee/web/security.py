@@ -19,6 +19,10 @@
 - Without a valid session, a browser's own navigation is sent to the login page (and back after it); a change sent
   by a script (htmx, fetch: the phone's outbox) gets ``401`` and a fragment with the link to sign in instead — a
   redirect would hand the script the login page as if it were the answer to what it sent.
+- Spaces on (``REFEREE_SPACES``, issue 48): ``REFEREE_PASSPHRASE`` has no part. Each space is guarded as a
+  passphrase guards today, by its own secrets: a director link (``/s/<slug>/d/<token>``) signs a browser in, the
+  space's key is its API's Bearer, its own passphrase (if set) signs in at its login page. A space's session lives in
+  a cookie of its own (named and scoped by the space's prefix), holds the space, and is worth nothing elsewhere.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ import re
 import secrets
 import threading
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 from urllib.parse import urlparse
@@ -39,6 +44,7 @@ from urllib.parse import urlparse
 from flask import (
     Blueprint,
     Flask,
+    abort,
     current_app,
     g,
     jsonify,
@@ -57,7 +63,7 @@ from limits.strategies import MovingWindowRateLimiter
 from werkzeug.exceptions import BadRequest, Forbidden, UnsupportedMediaType
 
 from .. import store
-from ..matches import club
+from ..matches import club, spaces
 from .common import duration
 from .db import get_db
 
@@ -75,7 +81,8 @@ GLOBAL_THROTTLE = "40 per 10 minutes"
 CHANGING = {"POST", "PUT", "PATCH", "DELETE"}
 # /api/spaces: its own key (the operator's) and its own throttle, never REFEREE_PASSPHRASE's (web/spaces.py)
 OPEN_PATHS = ("/static/", "/share/", "/t/", "/login", "/favicon", "/manifest.webmanifest", "/sw.js", "/offline",
-              "/healthz", "/api/spaces")
+              "/healthz", "/api/spaces", "/d/")
+SLUG_KEY = "referee.space"  # the WSGI environ's key for the slug of the request's space (web.spaces.SpacePrefix)
 # API actions that take no body: a POST without one (and without Content-Type) is accepted.
 BODYLESS = {"api.end_match", "api.abandon_match", "api.resume_match", "api.rematch", "api.restore_deal",
             "api.restore_version", "api.draw_round", "api.end_table", "api.revoke_table_link",
@@ -86,18 +93,36 @@ CSP = (
 )
 
 
+def _slug() -> str | None:
+    """The slug of the request's space (spaces on, a URL under ``/s/<slug>/``); None otherwise."""
+    return request.environ.get(SLUG_KEY)
+
+
 class SessionInterface(SecureCookieSessionInterface):
-    """Session cookies: HttpOnly, SameSite=Lax, and Secure whenever the request came over HTTPS."""
+    """Session cookies: HttpOnly, SameSite=Lax, and Secure whenever the request came over HTTPS. Under a space's prefix
+    the cookie is the space's own (its name and path carry the prefix), and a session that holds another space is no
+    session."""
 
     def get_cookie_secure(self, app: Flask) -> bool:
         return bool(app.config.get("SESSION_COOKIE_SECURE")) or request.is_secure
+
+    def get_cookie_name(self, app: Flask) -> str:
+        slug = _slug()
+        name = super().get_cookie_name(app)
+        return f"{name}-{slug}" if slug else name
+
+    def get_cookie_path(self, app: Flask) -> str:
+        return f"{request.script_root}/" if _slug() else super().get_cookie_path(app)
 
     def open_session(self, app: Flask, request: Any) -> SecureCookieSession | None:
         """A request without a session cookie (every API client, a first visit) starts an empty session without
         building the cookie signer, which costs more than the rest of opening it."""
         if app.secret_key and not request.cookies.get(self.get_cookie_name(app)):
             return self.session_class()
-        return super().open_session(app, request)
+        opened = super().open_session(app, request)
+        if opened is not None and opened.get("space", _slug()) != _slug():
+            return self.session_class()  # another space's (or the root's): worth nothing here
+        return opened
 
 
 def csrf_token() -> str:
@@ -109,7 +134,20 @@ def csrf_token() -> str:
 
 
 def passphrase() -> str | None:
+    """REFEREE_PASSPHRASE (spaces off; with spaces on it has no part)."""
+    if spaces_on():
+        return None
     return current_app.config.get("PASSPHRASE") or None
+
+
+def spaces_on() -> bool:
+    return (current_app.config.get("SPACES") or "off") != "off"
+
+
+def guarded() -> bool:
+    """Does this request need a signed-in session, a key or a link to go past the open pages? Spaces on: in every
+    space (the service's root is open). Spaces off: when a passphrase is set."""
+    return spaces_on() or passphrase() is not None
 
 
 def _passphrase_bytes() -> bytes:
@@ -249,14 +287,31 @@ class _Throttle:
     def attempt(self, guesser: str, given: bytes, expected: bytes) -> tuple[bool, int]:
         """Compares a passphrase ``guesser`` sent, if it may be: ``(right, 0)``, a wrong one counted; or ``(False,
         wait)``, refused uncompared for ``wait`` seconds."""
+        return self.attempt_with(guesser, lambda: hmac.compare_digest(given, expected))
+
+    def attempt_with(self, guesser: str, right: Callable[[], bool]) -> tuple[bool, int]:
+        """``attempt`` with the comparison ``right`` says (a space's key or passphrase, compared by their hashes)."""
         with self.lock:
             wait = self.wait(guesser)
             if wait:
                 return False, wait
-            if hmac.compare_digest(given, expected):
+            if right():
                 return True, 0
             self.failed(guesser)
             return False, 0
+
+
+def _secret_right(given: str) -> tuple[bool, int]:
+    """Is ``given`` the secret that opens this request's Referee (throttled as every guess is: ``_Throttle``)? Spaces
+    off: the passphrase. Spaces on, as a Bearer: the space's API key; at the login form: the space's own passphrase."""
+    if not spaces_on():
+        return _throttle().attempt(_guesser(), given.encode(), _passphrase_bytes())
+    db, space = get_db(), g.get("space_row")
+    if space is None:
+        return False, 0
+    if request.endpoint == "auth.login":
+        return _throttle().attempt_with(_guesser(), lambda: spaces.passphrase_matches(db, space.slug, given))
+    return _throttle().attempt_with(_guesser(), lambda: spaces.space_of_key(db, given) == space.id)
 
 
 def _throttle() -> _Throttle:
@@ -322,9 +377,23 @@ def _throttled_api(wait: int):
 # ---- sessions -----------------------------------------------------------------------------
 
 def _passphrase_tag() -> str:
-    """Stands for the passphrase in the cookie: a session made under another passphrase is over."""
+    """Stands for what signed the session in, in the cookie: a session made under another passphrase is over. With
+    spaces on: the space and the way in (``session["via"]``: a director link's ref, or ``passphrase`` — a session
+    signed in by the space's passphrase ends when it changes)."""
     key = str(current_app.secret_key).encode()
+    if spaces_on():
+        via = str(session.get("via") or "")
+        kept = (get_db().space_passphrase() or "") if via == "passphrase" else ""
+        return hmac.new(key, f"space {g.get('space')} {via} {kept}".encode(), hashlib.sha256).hexdigest()[:32]
     return hmac.new(key, _passphrase_bytes(), hashlib.sha256).hexdigest()[:32]
+
+
+def _link_revoked() -> bool:
+    """Was this session signed in by a director link that has been revoked since (spaces on)?"""
+    via = session.get("via")
+    if not spaces_on() or not isinstance(via, str) or via == "passphrase":
+        return False
+    return not any(link.ref == via and link.revoked is None for link in get_db().director_links())
 
 
 def _idle() -> timedelta:
@@ -337,10 +406,10 @@ def session_signed_in() -> bool:
         return g.session_ok
     ok = False
     sid = session.get("sid")
-    if passphrase() and session.get("signed_in") and isinstance(sid, str) and session.get("pp") == _passphrase_tag():
+    if guarded() and session.get("signed_in") and isinstance(sid, str) and session.get("pp") == _passphrase_tag():
         try:
             db = get_db()
-            seen = db.session_seen(sid)
+            seen = None if _link_revoked() else db.session_seen(sid)
         except store.DatabaseError:  # a damaged or unreadable database: signed out; the error page says why
             seen = None
         if seen is not None:
@@ -359,7 +428,7 @@ def session_signed_in() -> bool:
 
 
 def signed_in() -> bool:
-    return not passphrase() or session_signed_in()
+    return not guarded() or session_signed_in()
 
 
 def _bearer() -> str | None:
@@ -423,7 +492,7 @@ def table_phone() -> club.TableLink | None:
         return g.table_phone
     found = None
     token = session.get("table")
-    if isinstance(token, str) and passphrase() and not session_signed_in():
+    if isinstance(token, str) and guarded() and not session_signed_in():
         found = club.link_of_token(get_db(), token)
     g.table_phone = found
     return found
@@ -520,22 +589,29 @@ def _guard():
         ))
     path = request.path
     is_api = path.startswith("/api/")
+    if spaces_on() and "space" not in g:  # the service's own pages, at the root: open to all (web.spaces)
+        return _after_sign_in(is_api)
     table = _table_link(is_api)
     if table is True:  # the table's own match: as any API call
         return _after_sign_in(is_api)
     if table is not None:
         return table
-    if passphrase() and not signed_in() and session.get("table") and not path.startswith(OPEN_PATHS):
+    if guarded() and not signed_in() and session.get("table") and not path.startswith(OPEN_PATHS):
         return _table_page(is_api)
-    if passphrase() and not path.startswith(OPEN_PATHS) and not signed_in():
+    if guarded() and not path.startswith(OPEN_PATHS) and not signed_in():
         given = _bearer()
         if given and not _not_a_guess(given):  # a table's token at a director's page: signed out, not guessing
-            right, wait = _throttle().attempt(_guesser(), given.encode(), _passphrase_bytes())
+            right, wait = _secret_right(given)
             if wait:
                 return _throttled_api(wait)
             if right:
                 return _after_sign_in(is_api)
-            log.warning("wrong passphrase (Bearer) from %s", _client())
+            log.warning("wrong %s (Bearer) from %s", "key" if spaces_on() else "passphrase", _client())
+        if is_api and spaces_on():
+            message = gettext("This space's API needs its key: send Authorization: Bearer <key>.")
+            response = jsonify({"errors": [{"field": None, "code": "unauthorized", "message": message}]})
+            response.headers["WWW-Authenticate"] = 'Bearer realm="Referee"'
+            return response, 401
         if is_api:
             message = gettext("This Referee needs its passphrase: send Authorization: Bearer <passphrase>.")
             response = jsonify({"errors": [{"field": None, "code": "unauthorized", "message": message}]})
@@ -543,7 +619,8 @@ def _guard():
             return response, 401
         if request.method in CHANGING and not _navigation():
             return _signed_out()
-        return redirect(url_for("auth.login", next=request.full_path if request.query_string else path))
+        return redirect(url_for("auth.login", next=request.script_root + (request.full_path if request.query_string
+                                                                           else path)))
     return _after_sign_in(is_api)
 
 
@@ -627,46 +704,71 @@ def _headers(response):
     present = {name.lower() for name, _ in headers.items()}
     for name, value in (("Content-Security-Policy", CSP), ("X-Content-Type-Options", "nosniff"),
                         ("X-Frame-Options", "DENY"),
-                        ("Referrer-Policy", "no-referrer" if request.path.startswith("/share/") else "same-origin")):
+                        ("Referrer-Policy", "no-referrer" if request.path.startswith(("/share/", "/d/", "/t/"))
+                         else "same-origin")):
         if name.lower() not in present:
             headers.add(name, value)
     return response
 
 
 def _safe_next(target: str | None) -> str:
+    """Where to go after signing in: a path of this Referee (of this space, under its prefix), else the home page."""
     if not target:
         return url_for("pages.home")
     parts = urlparse(target)
     if parts.scheme or parts.netloc or not target.startswith("/") or target.startswith("//"):
         return url_for("pages.home")
+    if request.script_root and not target.startswith(f"{request.script_root}/"):
+        return url_for("pages.home")
     return target
+
+
+def _sign_in(via: str | None = None) -> None:
+    """This browser is signed in (a new session row; spaces on: of the space, and how — ``via``)."""
+    db = get_db()
+    db.end_idle_sessions((datetime.now(UTC) - _idle()).isoformat(timespec="seconds"))
+    session.clear()
+    if spaces_on():
+        session["space"], session["via"] = _slug(), via
+    session["signed_in"] = True
+    session["sid"] = db.create_session()
+    session["pp"] = _passphrase_tag()
+    session.permanent = True
 
 
 @bp.route("/login", methods=["GET", "POST"])
 def login():
-    if not passphrase():
+    if not guarded():
         return redirect(url_for("pages.home"))
     error, status, headers = None, 200, {}
+    own = not spaces_on() or get_db().space_passphrase() is not None  # a space signs in by its links alone
     if request.method == "POST":
         given = request.form.get("passphrase", "")
         guess = not _not_a_guess(given)  # nothing typed, or a table link's token: neither compared nor counted
-        right, wait = _throttle().attempt(_guesser(), given.encode(), _passphrase_bytes()) if guess else (False, 0)
+        right, wait = _secret_right(given) if guess else (False, 0)
         if wait:
             error, status, headers = _refused(wait, "login form"), 429, {"Retry-After": str(wait)}
         elif right:
-            db = get_db()
-            db.end_idle_sessions((datetime.now(UTC) - _idle()).isoformat(timespec="seconds"))
-            session.clear()
-            session["signed_in"] = True
-            session["sid"] = db.create_session()
-            session["pp"] = _passphrase_tag()
-            session.permanent = True
+            _sign_in("passphrase")
             return redirect(_safe_next(request.form.get("next")), code=303)
         else:
             if guess:
                 log.warning("wrong passphrase (login form) from %s", _client())
             error, status = gettext("That is not the passphrase."), 401
-    return render_template("login.html", error=error, next=request.values.get("next", "")), status, headers
+    return render_template("login.html", error=error, next=request.values.get("next", ""),
+                           own_passphrase=own), status, headers
+
+
+@bp.get("/d/<token>")
+def director_link(token: str):
+    """A space's director link (spaces on): this browser signed in as the space's director, then its home page (or
+    ``next``, a page of the space). A link that is not the space's, or revoked: 404, like any unknown link."""
+    if "space" not in g or not spaces.director_link_works(get_db(), str(g.space_row.slug), token):
+        abort(404)
+    _sign_in(spaces.link_ref(token))
+    response = redirect(_safe_next(request.args.get("next")), code=303)
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 @bp.post("/logout")
@@ -675,7 +777,7 @@ def logout():
     if isinstance(sid, str):
         get_db().end_session(sid)
     session.clear()
-    return redirect(url_for("auth.login") if passphrase() else url_for("pages.home"), code=303)
+    return redirect(url_for("auth.login") if guarded() else url_for("pages.home"), code=303)
 
 
 def init_app(app: Flask) -> None:
@@ -685,7 +787,8 @@ def init_app(app: Flask) -> None:
     app.before_request(_guard)
     app.after_request(_headers)
     app.add_template_global(csrf_token, "csrf_token")
-    app.add_template_global(passphrase, "passphrase_set")
+    app.add_template_global(guarded, "passphrase_set")
+    app.add_template_global(spaces_on, "spaces_on")
     app.add_template_global(session_signed_in, "session_signed_in")
     app.add_template_global(table_phone, "table_phone")
     app.add_template_global(links_stay_here, "links_stay_here")

@@ -1,4 +1,14 @@
-"""``POST /api/spaces`` (issue 48): who may make a space, and how often.
+"""Spaces in the web layer (issue 48): every page and API call of a space under its prefix ``/s/<slug>/``, the
+request's space found from it, and ``POST /api/spaces``: who may make a space, and how often.
+
+With ``REFEREE_SPACES`` on, ``SpacePrefix`` (a WSGI middleware) moves ``/s/<slug>`` from the path into the script
+root: the routes are today's, answering for the space, and every URL Referee builds (``url_for``) carries the prefix.
+Before anything else reads the database, ``enter_space`` finds the space by its slug and binds the request's store to
+it (an unknown slug: 404 — a space does not learn what another holds). At the root only the service's own pages
+answer (``SERVICE_ENDPOINTS``: what Referee is, making a space, the rules, the static files); anything else there is
+404. Spaces off: none of this runs, every URL is today's.
+
+``POST /api/spaces``: who may make a space, and how often.
 
 ``REFEREE_SPACES`` says who: ``off`` — nobody (404: spaces are off); ``invite`` — the operator alone
 (``Authorization: Bearer <REFEREE_OPERATOR_KEY>``; anyone else 403 ``spaces_by_invitation``); ``open`` — anyone,
@@ -10,21 +20,77 @@ from __future__ import annotations
 
 import hmac
 import math
+import re
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
-from flask import Flask, current_app, jsonify, request
+from flask import Flask, abort, current_app, g, jsonify, request
 from flask_babel import gettext
 from limits import parse_many
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 
 from ..matches import spaces
-from ..store import Store
+from ..store import SpaceRow, Store
 from .common import duration
-from .security import _guesser, public_origin
+from .db import get_db
+from .security import SLUG_KEY, _guesser, public_origin, spaces_on
+
+_PREFIX = re.compile(r"/s/([a-z0-9][a-z0-9-]{0,119})(/.*)?", re.DOTALL)
+# What answers at the root of a Referee with spaces on: the service's own pages (what Referee is, making a space, the
+# kitchen table's start), the rules, and what every page needs (static files, the service worker, the manifest).
+SERVICE_ENDPOINTS = frozenset({"pages.home", "pages.healthz", "pages.rules_index", "pages.rules_page",
+                               "sheets.rules_card_pdf", "sheets.columns_css", "api.create_space", "static",
+                               "wire.manifest", "wire.service_worker", "wire.offline",
+                               "service.start"})
+
+
+class SpacePrefix:
+    """``/s/<slug>/rest`` answered as ``/rest`` with ``/s/<slug>`` as its script root (and the slug kept in the
+    environ under ``SLUG_KEY``); ``/s/<slug>`` alone is sent to ``/s/<slug>/`` (308)."""
+
+    def __init__(self, wsgi_app: Callable[..., Iterable[bytes]]) -> None:
+        self.wsgi_app = wsgi_app
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        found = _PREFIX.fullmatch(environ.get("PATH_INFO") or "")
+        if found is not None:
+            slug, rest = found.groups()
+            root = f"{environ.get('SCRIPT_NAME', '')}/s/{slug}"
+            if rest is None:
+                query = environ.get("QUERY_STRING")
+                start_response("308 Permanent Redirect", [("Location", f"{root}/" + (f"?{query}" if query else "")),
+                                                          ("Content-Length", "0")])
+                return [b""]
+            environ["SCRIPT_NAME"], environ["PATH_INFO"], environ[SLUG_KEY] = root, rest, slug
+        return self.wsgi_app(environ, start_response)
+
+
+def space_here() -> SpaceRow | None:
+    """The space of this request (None: spaces off, or the service's root)."""
+    return g.get("space_row")
+
+
+def enter_space() -> Any:
+    """Spaces on: the request's space, found by its prefix's slug, before anything else reads the database — the
+    request's store works in it from now on (``g.space``). An unknown slug, or a root URL that is not the service's
+    own, is 404."""
+    if not spaces_on():
+        return None
+    slug = request.environ.get(SLUG_KEY)
+    if slug is None:
+        if request.endpoint not in SERVICE_ENDPOINTS:
+            abort(404)
+        return None
+    db = get_db()
+    row = db.space_by_slug(slug)
+    if row is None:
+        abort(404)
+    db.bind_space(row.id)
+    g.space, g.space_row = row.id, row
+    return None
 
 
 class CreationThrottle:
@@ -50,6 +116,10 @@ class CreationThrottle:
 
 
 def init_app(app: Flask) -> None:
+    if (app.config.get("SPACES") or "off") != "off":
+        app.wsgi_app = SpacePrefix(app.wsgi_app)  # type: ignore[method-assign]
+    app.before_request_funcs.setdefault(None, []).insert(0, enter_space)  # before the guard reads the database
+    app.add_template_global(space_here, "space_here")
     app.extensions["referee_space_throttle"] = CreationThrottle(str(app.config.get("SPACE_CREATION") or
                                                                     "10 per hour"))
 

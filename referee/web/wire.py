@@ -226,9 +226,10 @@ def service_worker():
                        or a.name.endswith((".css", ".js")) and a.name != "sheet.css"} | {url_for("wire.offline")})
     version = hashlib.sha256("\n".join(precache).encode()).hexdigest()[:10]
     body = render_template("sw.js", precache=precache, version=version, offline=url_for("wire.offline"),
-                           static_prefix=(current_app.static_url_path or "").rstrip("/") + "/")
+                           static_prefix=request.script_root + (current_app.static_url_path or "").rstrip("/") + "/",
+                           scope=f"{request.script_root}-" if request.script_root else "")
     response = Response(body, mimetype="text/javascript")
-    response.headers["Service-Worker-Allowed"] = "/"
+    response.headers["Service-Worker-Allowed"] = f"{request.script_root}/"
     return response
 
 

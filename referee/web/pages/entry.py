@@ -217,7 +217,7 @@ def _render_entry(plug: AnyPlug, shown: _Shown, deal: dict[str, Any] | None, tar
         "errors": _group(errors),
         "error_list": errors,
         "waiting": waiting,
-        "form_action": request.path,
+        "form_action": request.script_root + request.path,
         "idempotency_key": key,
         "version": shown.version,
         "stale": shown.stale,

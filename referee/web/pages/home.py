@@ -17,13 +17,17 @@ from ...games.base import RuleError, UnknownGame, Violation, whole_number
 from ..common import go
 from ..db import get_db
 from ..i18n import typed_money
+from ..security import spaces_on
 from ..sheets import configured_options, rules_template
+from ..spaces import space_here
 from .base import _group, bp
 
 # ---- home and new match -------------------------------------------------------------------
 
 @bp.get("/")
 def home():
+    if spaces_on() and space_here() is None:  # a Referee of spaces: its root is the service's own page
+        return render_template("service.html", mode=current_app.config.get("SPACES"))
     db = get_db()
     return render_template(
         "home.html",
