@@ -160,3 +160,37 @@ def test_a_space_s_table_and_share_links_open_only_under_its_prefix(app):
     assert reader.get(path).status_code == 200
     assert reader.get(path.replace(nord["root"], sud["root"])).status_code == 404
     assert reader.get(path.replace(nord["root"], "")).status_code == 404
+
+
+def test_one_archive_imports_into_two_spaces_as_two_copies_and_back_into_a_referee_of_one_club(app, tmp_path):
+    """An archive of an ``off`` Referee imports into a space; the same archive into two spaces gives each its own
+    copy (what an import recognises as already there it looks for in that space); a space's archive imports into an
+    ``off`` Referee."""
+    (tmp_path / "off").mkdir()
+    url = new_database(tmp_path / "off")
+    club = create_app({"DATABASE": url, **TEST_CONFIG}).test_client()
+    for players in (["Ann", "Ben"], ["Eve", "Fay"]):
+        assert club.post("/api/matches", json={"game": "klaberjass", "players": players}).status_code == 201
+    archive = club.get("/api/export").json
+    client = app.test_client()
+    nord, sud = _space(client, "Skatclub Nord"), _space(client, "Skatclub Süd")
+    for space in (nord, sud):
+        done = client.post(f"{space['root']}/api/import", json=archive, headers=_key(space))
+        assert done.status_code == 200 and len(done.json["imported"]) == 2 and done.json["skipped"] == []
+    again = client.post(f"{nord['root']}/api/import", json=archive, headers=_key(nord)).json
+    assert again["imported"] == [] and len(again["skipped"]) == 2  # already there: in this space
+    listed = {s["slug"]: client.get(f"{s['root']}/api/matches", headers=_key(s)).json["matches"] for s in (nord, sud)}
+    assert [sorted(m["players"]) for m in listed[nord["slug"]]] == [sorted(m["players"]) for m in listed[sud["slug"]]]
+    assert {m["id"] for m in listed[nord["slug"]]}.isdisjoint({m["id"] for m in listed[sud["slug"]]})
+    assert len(listed[nord["slug"]]) == 2
+    # back: Süd's archive into a new Referee of one club
+    (tmp_path / "back").mkdir()
+    back_url = new_database(tmp_path / "back")
+    back = create_app({"DATABASE": back_url, **TEST_CONFIG}).test_client()
+    space_archive = client.get(f"{sud['root']}/api/export", headers=_key(sud)).json
+    done = back.post("/api/import", json=space_archive)
+    assert done.status_code == 200 and len(done.json["imported"]) == 2
+    assert sorted(sorted(m["players"]) for m in back.get("/api/matches").json["matches"]) == [["Ann", "Ben"],
+                                                                                             ["Eve", "Fay"]]
+    for each in (url, back_url):
+        store.forget(each)
