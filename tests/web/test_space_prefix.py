@@ -194,3 +194,21 @@ def test_one_archive_imports_into_two_spaces_as_two_copies_and_back_into_a_refer
                                                                                              ["Eve", "Fay"]]
     for each in (url, back_url):
         store.forget(each)
+
+
+def test_a_space_s_sheets_are_pdfs_and_its_cards_link_into_it(app):
+    client = app.test_client()
+    nord = _space(client, "Skatclub Nord")
+    client.get(nord["link"])
+    root = nord["root"]
+    match = client.post(f"{root}/api/matches", json=NEW_MATCH).json["id"]
+    sheet = client.get(f"{root}/matches/{match}/sheet.pdf")
+    assert sheet.status_code == 200 and sheet.data.startswith(b"%PDF")
+    event = client.post(f"{root}/api/events", json={"name": "Freitag", "game": "klaberjass",
+                                                    "players": ["Ann", "Ben", "Cid", "Dan"]}).json["id"]
+    assert client.post(f"{root}/api/events/{event}/rounds", json={}).status_code == 201
+    cards = client.get(f"{root}/events/{event}/cards.pdf")
+    assert cards.status_code == 200 and cards.data.startswith(b"%PDF")
+    links = client.get(f"{root}/api/events/{event}").json
+    urls = re.findall(r"https?://[^\"' ]+/t/[A-Za-z0-9_-]+", str(links))
+    assert urls and all(urlparse(u).path.startswith(f"{root}/t/") for u in urls)
