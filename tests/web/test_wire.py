@@ -252,7 +252,7 @@ def test_the_service_worker_changes_when_a_static_file_does(tmp_path, make_app):
     (static / "app.css").write_text("b{}")
     wire.init_assets(app)
     second = app.test_client().get("/sw.js").get_data(as_text=True)
-    version = re.compile(r'const CACHE = "referee-static-" \+ "(\w+)"')
+    version = re.compile(r'const CACHE = "referee-" \+ SCOPE \+ "static-" \+ "(\w+)"')
     assert version.search(first).group(1) != version.search(second).group(1)
 
 
