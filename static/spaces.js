@@ -32,12 +32,12 @@
       link.href = space.url;
       link.dataset.slug = space.slug;
       var name = document.createElement("span");
-      name.className = "match-game";
+      name.className = "space-title";
       name.textContent = space.name || space.slug;
       link.appendChild(name);
       if (space.seen) {
         var seen = document.createElement("span");
-        seen.className = "match-players";
+        seen.className = "match-game";
         var when = new Date(space.seen).toLocaleDateString(document.documentElement.lang || undefined, { day: "numeric", month: "short", year: "numeric" });
         seen.textContent = (section.dataset.seen || "{date}").replace("{date}", when);
         link.appendChild(seen);

@@ -281,7 +281,7 @@ def test_a_clubs_space_made_from_the_page_shows_its_secrets_once_and_the_way_in(
     key = re.search(r'id="api-key-text">([^<]+)<', html).group(1)
     assert link.startswith(f"https://referee.example.org/s/{made.slug}/d/") and len(key) >= 40
     assert 'data-copy="director-link-text"' in html and 'data-copy="api-key-text"' in html
-    assert "they are shown this once" in html
+    assert "they are shown this once" in html and "send it as Authorization: Bearer &lt;key&gt; to the space" in html
     enter = re.search(r'id="open-space" href="([^"]+)"', html).group(1)
     assert enter == urlparse(link).path
     assert client.get(f"/s/{made.slug}/api/matches", headers={"Authorization": f"Bearer {key}"}).status_code == 200
