@@ -191,6 +191,22 @@ def test_start_is_throttled_with_the_spaces_of_the_api_and_keeps_the_names(make_
     assert sorted(s.name for s in _spaces(app)) == ["Ann, Ben", "Club", "One"]
 
 
+def test_a_match_refused_after_the_names_leaves_no_space_behind(make_app, monkeypatch):
+    """Should the store still refuse the match once the names are good (here: the space full), the group's space is
+    deleted again and the refusal is said on the page, the names kept."""
+    def full(db, request):
+        raise spaces.SpaceFull(10_000, 10_000)
+
+    monkeypatch.setattr(kitchen, "start_match", full)
+    app = make_app(SPACES="open")
+    client = app.test_client()
+    r = _start(client)
+    html = r.get_data(as_text=True)
+    assert r.status_code == 422 and "This Referee holds 10,000 matches, the most it keeps (10,000)" in html
+    assert 'name="player-0" value="Ann"' in html and 'name="player-1" value="Ben"' in html
+    assert [s.name for s in _spaces(app)] == ["Club"]
+
+
 def test_start_inside_a_space_is_404(make_app):
     app = make_app(SPACES="open")
     client = app.test_client()
@@ -200,6 +216,7 @@ def test_start_inside_a_space_is_404(make_app):
     slug = link.path.split("/")[2]
     token = _csrf(client.get(f"/s/{slug}/matches/1").get_data(as_text=True))
     assert client.post(f"/s/{slug}/start", data={**NAMES, "csrf_token": token}).status_code == 404
+    assert client.post(f"/s/{slug}/spaces/new", data={"name": "Club", "csrf_token": token}).status_code == 404
     assert len(_spaces(app)) == 2
 
 
