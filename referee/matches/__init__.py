@@ -16,6 +16,8 @@ Its rooms, each importing only those above it in this list:
 - ``stored``: what is stored kept in step with the rules (``sync``), ``load``;
 - ``entering``: a new deal, the write path (``enter_deal``);
 - ``changes``: every other change (start, correct, void, restore, end, abandon, rematch, place and note);
+- ``kitchen``: the kitchen table (issue 48): a group's private space and its match in one go, and the director
+  link that brings the other phones to it;
 - ``undo_redo``: undo and redo of the last action;
 - ``ratings``: the ended matches rated, kept per process (read by the seat draw of a first round by rating);
 - ``club``: club play (RULES.md 5): events, rounds, tables and their links, confirmations;

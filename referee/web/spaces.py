@@ -44,7 +44,7 @@ _PREFIX = re.compile(r"/s/([a-z0-9][a-z0-9-]{0,119})(/.*)?", re.DOTALL)
 SERVICE_ENDPOINTS = frozenset({"pages.home", "pages.healthz", "pages.rules_index", "pages.rules_page",
                                "sheets.rules_card_pdf", "sheets.columns_css", "api.create_space", "static",
                                "wire.manifest", "wire.service_worker", "wire.offline",
-                               "service.start"})
+                               "service.start", "service.create_space"})
 
 
 class SpacePrefix:

@@ -27,7 +27,7 @@ from .base import _group, bp
 @bp.get("/")
 def home():
     if spaces_on() and space_here() is None:  # a Referee of spaces: its root is the service's own page
-        return render_template("service.html", mode=current_app.config.get("SPACES"))
+        return service_page(request.args.get("game", games.GAMES[0].key))
     db = get_db()
     return render_template(
         "home.html",
@@ -37,12 +37,30 @@ def home():
     )
 
 
-def _new_match_form(game_key: str) -> dict[str, Any]:
+def service_page(game_key: str, values: dict[str, Any] | None = None, errors: dict[str | None, Any] | None = None,
+                 space_values: dict[str, Any] | None = None, space_errors: dict[str | None, Any] | None = None,
+                 refused: str | None = None, refused_for: str | None = None) -> str:
+    """The service's own page (spaces on, at the root): what Referee is, "Start keeping score" (the game and the
+    names, ``service.start``), "Create a club's space" (``service.create_space``) and the spaces kept on this phone."""
     try:
         game = find_game(game_key)
     except UnknownGame:
         game = games.GAMES[0]
-    return {"game": game, "games": games.GAMES, "known_players": get_db().known_names()}
+    return render_template(
+        "service.html", mode=current_app.config.get("SPACES"), game=game, games=games.GAMES,
+        values=values or {"players": [""] * game.seats, "first_dealer": "0"}, errors=errors or {},
+        space_values=space_values or {}, space_errors=space_errors or {}, refused=refused,
+        refused_for=refused_for)
+
+
+def _new_match_form(game_key: str, known: bool = True) -> dict[str, Any]:
+    """The new-match form's context; ``known``: the names played before, offered as the names are typed (never at
+    the service's root: it is no space's, and shows nobody's names)."""
+    try:
+        game = find_game(game_key)
+    except UnknownGame:
+        game = games.GAMES[0]
+    return {"game": game, "games": games.GAMES, "known_players": get_db().known_names() if known else []}
 
 
 @bp.get("/matches/new")
@@ -54,10 +72,10 @@ def new_match():
     return render_template("new_match.html", values=values, errors={}, **ctx)
 
 
-@bp.post("/matches/new")
-def create_match():
-    form = request.form
-    ctx = _new_match_form(form.get("game", ""))
+def match_request(form: Any, known: bool = True) -> tuple[dict[str, Any], list[str], dict[str, Any], list[Violation]]:
+    """A new-match form read (this page's, and the service's "Start keeping score"): the form's context, the names,
+    the request for ``matches.start_match``, and the problems found before it (a tariff typed as money)."""
+    ctx = _new_match_form(form.get("game", ""), known)
     game = ctx["game"]
     players = [form.get(f"player-{i}", "") for i in range(game.seats)]
     options: dict[str, Any] = {}
@@ -77,17 +95,38 @@ def create_match():
     first = players[seat] if seat is not None and 0 <= seat < len(players) else None
     request_body = {"game": form.get("game", game.key), "players": players, "options": options,
                     "first_dealer": first, "place": form.get("place", ""), "note": form.get("note", "")}
-    try:
-        if problems:
+    return ctx, players, request_body, problems
+
+
+def check_match_request(request_body: dict[str, Any], problems: list[Violation]) -> None:
+    """Every problem of a new-match form at once (RuleError), before anything is stored."""
+    if problems:
+        try:
             matches.parse_new_match(request_body)  # every other problem too
-            raise RuleError(problems)
+        except RuleError as exc:
+            raise RuleError([*problems, *(v for v in exc.violations if v not in problems)]) from None
+        raise RuleError(problems)
+
+
+def refused_match_form(form: Any, players: list[str], exc: RuleError) -> tuple[dict[str, Any], dict[str | None, Any]]:
+    """A new-match form refused: the values to show again (the user's input kept) and the errors by field."""
+    values: dict[str, Any] = dict(form)
+    values["players"] = players
+    errors = _group(list(exc.violations))
+    if "first_dealer" in errors and errors.get(f"players.{form.get('first_dealer', '0')}"):
+        errors.pop("first_dealer")
+    return values, errors
+
+
+@bp.post("/matches/new")
+def create_match():
+    form = request.form
+    ctx, players, request_body, problems = match_request(form)
+    try:
+        check_match_request(request_body, problems)
         match_id = matches.start_match(get_db(), request_body)
     except RuleError as exc:
-        values: dict[str, Any] = dict(form)
-        values["players"] = players
-        errors = _group([*problems, *(v for v in exc.violations if v not in problems)])
-        if "first_dealer" in errors and errors.get(f"players.{dealer_index}"):
-            errors.pop("first_dealer")
+        values, errors = refused_match_form(form, players, exc)
         return render_template("new_match.html", values=values, errors=errors, **ctx), 422
     return go(url_for("pages.match_page", match_id=match_id))
 
