@@ -56,8 +56,8 @@ def _page(space: SpaceRow, status: int = 200, **shown: Any) -> Any:
                                "done": request.args.get("done") if request.args.get("done") in DONE else None}
     context.update(shown)
     response = make_response(render_template(
-        "space.html", space=space, url=public_url("pages.home"), links=_links(space),
-        has_passphrase=db.space_passphrase() is not None, **context), status)
+        "space.html", space=space, url=public_url("pages.home"), login_url=public_url("auth.login"),
+        links=_links(space), has_passphrase=db.space_passphrase() is not None, **context), status)
     response.headers["Cache-Control"] = "no-store"  # a secret shown once, a passphrase typed: kept by no cache
     return response
 
