@@ -233,6 +233,10 @@ def check_passphrase(raw: object) -> str:
     typed (spaces too: it is compared as it is typed at the login page)."""
     if not isinstance(raw, str) or not PASSPHRASE_MIN <= len(raw) <= PASSPHRASE_MAX:
         raise BadPassphrase()
+    try:
+        raw.encode()
+    except UnicodeEncodeError:  # half a character (a lone surrogate sent as JSON's \ud800): nothing one can type
+        raise BadPassphrase() from None
     return raw
 
 

@@ -372,8 +372,9 @@ def test_the_api_sets_and_removes_the_passphrase(app):
     space = new_space(app)
     api = app.test_client()
     url = f"{space.root}/api/space/passphrase"
-    for body in ({"passphrase": "short"}, {"passphrase": 12345678}, {}, {"passphrase": ""}):
-        r = api.put(url, json=body, headers=space.bearer())
+    for body in ('{"passphrase": "short"}', '{"passphrase": 12345678}', '{}', '{"passphrase": ""}',
+                 '{"passphrase": "\\ud800 und acht Zeichen"}'):
+        r = api.put(url, data=body, content_type="application/json", headers=space.bearer())
         assert r.status_code == 422 and r.json["errors"] == [{
             "field": "passphrase", "code": "bad_passphrase", "message": "A passphrase has 8 to 200 characters."}]
     assert not has_passphrase(app, space)
