@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from .. import store
 from ..games.base import N_, RuleError, Violation
 from ..store import SpaceRow, Store
-from .base import InvalidMatch, NotFound
+from .base import Conflict, InvalidMatch, NotFound
 
 NAME_MAX = 80  # characters of a space's name, after trimming
 SLUG_WORDS = 24  # characters of the readable part of a slug, at most
@@ -158,6 +158,36 @@ def revoke_director_link(db: Store, slug: str, ref: str) -> bool:
         return db.revoke_director_link(ref)
 
 
+def no_director_link(ref: str) -> NotFound:
+    return NotFound("not_found", N_("This space has no director link {ref}."), ref=ref)
+
+
+def last_way_in() -> Conflict:
+    """Revoking the last working director link, or removing the passphrase while no link works: the space would
+    have no way in for a person (its key opens only the API)."""
+    return Conflict("last_link", N_("This is the space's last way in: set a passphrase or make another director "
+                                    "link first, then revoke this one."))
+
+
+def revoke_link_of_space(db: Store, space: int, ref: str) -> store.DirectorLink:
+    """A director's revoking of one of the space's director links (by its ``ref``): the link as it is now (revoked;
+    one revoked before stays as it was). Unknown: ``not_found``; the last working link while no passphrase is set:
+    ``last_link`` (nothing changes). Looking and revoking are one step: two directors revoking the last two links at
+    once cannot both succeed."""
+    with db.in_space(space), db.immediate():
+        links = {link.ref: link for link in db.director_links()}
+        link = links.get(ref)
+        if link is None:
+            raise no_director_link(ref)
+        if link.revoked is not None:
+            return link
+        working = [other for other in links.values() if other.revoked is None]
+        if len(working) == 1 and db.space_passphrase() is None:
+            raise last_way_in()
+        db.revoke_director_link(ref)
+        return next(other for other in db.director_links() if other.ref == ref)
+
+
 def link_ref(token: str) -> str:
     """What names a director link in the lists (and in the sessions it signed in): the start of its token's hash."""
     return secret_hash(token)[:store.DIRECTOR_LINK_REF]
@@ -183,6 +213,42 @@ def set_passphrase(db: Store, slug: str, phrase: str | None) -> None:
     """The space's own passphrase (None or empty: none)."""
     with db.in_space(find_space(db, slug).id):
         db.set_space_passphrase(passphrase_hash(phrase) if phrase else None)
+
+
+PASSPHRASE_MIN = 8  # characters of a space's own passphrase, at least
+PASSPHRASE_MAX = 200  # ... and at most (scrypt hashes what it is given: a megabyte is no passphrase)
+
+
+class BadPassphrase(RuleError):
+    """A space's passphrase that is too short or too long (``bad_passphrase``, beside ``passphrase``)."""
+
+    def __init__(self) -> None:
+        super().__init__([Violation.of("bad_passphrase", "passphrase",
+                                       "A passphrase has {least} to {most} characters.",
+                                       least=str(PASSPHRASE_MIN), most=str(PASSPHRASE_MAX))])
+
+
+def check_passphrase(raw: object) -> str:
+    """A passphrase as a director sets it: a text of ``PASSPHRASE_MIN`` to ``PASSPHRASE_MAX`` characters, kept as
+    typed (spaces too: it is compared as it is typed at the login page)."""
+    if not isinstance(raw, str) or not PASSPHRASE_MIN <= len(raw) <= PASSPHRASE_MAX:
+        raise BadPassphrase()
+    try:
+        raw.encode()
+    except UnicodeEncodeError:  # half a character (a lone surrogate sent as JSON's \ud800): nothing one can type
+        raise BadPassphrase() from None
+    return raw
+
+
+def change_passphrase(db: Store, space: int, raw: object) -> None:
+    """A director's setting (``raw`` a passphrase: ``check_passphrase``) or removing (``raw`` None) of the space's
+    own passphrase; the sessions signed in by the one before end (``web.security._passphrase_tag``). Removing it
+    while no director link works is refused (``last_link``): the space would have no way in."""
+    phrase = None if raw is None else check_passphrase(raw)
+    with db.in_space(space), db.immediate():
+        if phrase is None and not any(link.revoked is None for link in db.director_links()):
+            raise last_way_in()
+        db.set_space_passphrase(None if phrase is None else passphrase_hash(phrase))
 
 
 def passphrase_matches(db: Store, slug: str, phrase: str) -> bool:

@@ -13,7 +13,23 @@ from jinja2 import ChoiceLoader, FileSystemLoader
 from werkzeug.exceptions import HTTPException
 
 from .. import store
-from . import api, db, events, games, history, pages, portable, seasons, security, service, share, sheets, spaces, wire
+from . import (
+    api,
+    db,
+    events,
+    games,
+    history,
+    pages,
+    portable,
+    seasons,
+    security,
+    service,
+    share,
+    sheets,
+    space_page,
+    spaces,
+    wire,
+)
 from .common import database_error, database_unavailable, http_error, unexpected_error, vary_on_htmx, when
 
 
@@ -37,6 +53,7 @@ def register(app: Flask) -> None:
     app.register_blueprint(events.bp)
     app.register_blueprint(seasons.bp)
     app.register_blueprint(service.bp)
+    app.register_blueprint(space_page.bp)  # its API's routes are on api.bp, imported with it
     app.add_template_global(share.share_links, "share_links")
     app.add_template_global(sheets.option_query, "option_query")
     app.add_template_global(service.bring_phones, "bring_phones")

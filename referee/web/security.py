@@ -86,7 +86,8 @@ SLUG_KEY = "referee.space"  # the WSGI environ's key for the slug of the request
 # API actions that take no body: a POST without one (and without Content-Type) is accepted.
 BODYLESS = {"api.end_match", "api.abandon_match", "api.resume_match", "api.rematch", "api.restore_deal",
             "api.restore_version", "api.draw_round", "api.end_table", "api.revoke_table_link",
-            "api.renew_table_link", "api.resume_table", "api.confirm_table", "api.end_event"}
+            "api.renew_table_link", "api.resume_table", "api.confirm_table", "api.end_event",
+            "api.make_director_link", "api.revoke_director_link", "api.new_space_key"}
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; "
     "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"

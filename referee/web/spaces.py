@@ -19,6 +19,7 @@ operator's key is not counted."""
 from __future__ import annotations
 
 import hmac
+import logging
 import math
 import re
 import threading
@@ -26,7 +27,7 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from flask import Flask, abort, current_app, g, jsonify, request
+from flask import Flask, abort, current_app, g, has_request_context, jsonify, request
 from flask_babel import gettext
 from limits import parse_many
 from limits.storage import MemoryStorage
@@ -115,9 +116,33 @@ class CreationThrottle:
             self.limiter.hit(tier, "space", client)
 
 
+def _space_named(factory: Callable[..., logging.LogRecord]) -> Callable[..., logging.LogRecord]:
+    """``factory`` making log records, each line logged while a request of a space is answered beginning with
+    ``[space <slug>]`` (issue 48: "Logs name the space"). Made where every record is made, not in one handler's
+    filter: Referee's own lines, Flask's and waitress's, whichever handler writes them (and pytest's ``caplog``)."""
+
+    def record(*args: Any, **kwargs: Any) -> logging.LogRecord:
+        made = factory(*args, **kwargs)
+        space = g.get("space_row") if has_request_context() else None
+        if space is not None and isinstance(made.msg, str):
+            made.msg = f"[space {space.slug}] {made.msg}"  # a slug has no %: the arguments are as they were
+        return made
+
+    record.space_named = True  # type: ignore[attr-defined]
+    return record
+
+
+def name_spaces_in_logs() -> None:
+    """Every log line of a request of a space names it (once per process, whichever app asks first)."""
+    factory = logging.getLogRecordFactory()
+    if not getattr(factory, "space_named", False):
+        logging.setLogRecordFactory(_space_named(factory))
+
+
 def init_app(app: Flask) -> None:
     if (app.config.get("SPACES") or "off") != "off":
         app.wsgi_app = SpacePrefix(app.wsgi_app)  # type: ignore[method-assign]
+        name_spaces_in_logs()
     app.before_request_funcs.setdefault(None, []).insert(0, enter_space)  # before the guard reads the database
     app.add_template_global(space_here, "space_here")
     app.extensions["referee_space_throttle"] = CreationThrottle(str(app.config.get("SPACE_CREATION") or
