@@ -600,29 +600,31 @@ def _guard():
     if guarded() and not signed_in() and session.get("table") and not path.startswith(OPEN_PATHS):
         return _table_page(is_api)
     if guarded() and not path.startswith(OPEN_PATHS) and not signed_in():
-        given = _bearer()
-        if given and not _not_a_guess(given):  # a table's token at a director's page: signed out, not guessing
-            right, wait = _secret_right(given)
-            if wait:
-                return _throttled_api(wait)
-            if right:
-                return _after_sign_in(is_api)
-            log.warning("wrong %s (Bearer) from %s", "key" if spaces_on() else "passphrase", _client())
-        if is_api and spaces_on():
-            message = gettext("This space's API needs its key: send Authorization: Bearer <key>.")
-            response = jsonify({"errors": [{"field": None, "code": "unauthorized", "message": message}]})
-            response.headers["WWW-Authenticate"] = 'Bearer realm="Referee"'
-            return response, 401
-        if is_api:
-            message = gettext("This Referee needs its passphrase: send Authorization: Bearer <passphrase>.")
-            response = jsonify({"errors": [{"field": None, "code": "unauthorized", "message": message}]})
-            response.headers["WWW-Authenticate"] = 'Bearer realm="Referee"'
-            return response, 401
-        if request.method in CHANGING and not _navigation():
-            return _signed_out()
-        return redirect(url_for("auth.login", next=request.script_root + (request.full_path if request.query_string
-                                                                           else path)))
+        return _not_signed_in(is_api, path)
     return _after_sign_in(is_api)
+
+
+def _not_signed_in(is_api: bool, path: str):
+    """A request past the open pages without a valid session: its Bearer compared (the passphrase, or a space's key;
+    throttled), else ``401`` for the API and a script's change, the login page for a browser's navigation."""
+    given = _bearer()
+    if given and not _not_a_guess(given):  # a table's token at a director's page: signed out, not guessing
+        right, wait = _secret_right(given)
+        if wait:
+            return _throttled_api(wait)
+        if right:
+            return _after_sign_in(is_api)
+        log.warning("wrong %s (Bearer) from %s", "key" if spaces_on() else "passphrase", _client())
+    if is_api:
+        message = (gettext("This space's API needs its key: send Authorization: Bearer <key>.") if spaces_on() else
+                   gettext("This Referee needs its passphrase: send Authorization: Bearer <passphrase>."))
+        response = jsonify({"errors": [{"field": None, "code": "unauthorized", "message": message}]})
+        response.headers["WWW-Authenticate"] = 'Bearer realm="Referee"'
+        return response, 401
+    if request.method in CHANGING and not _navigation():
+        return _signed_out()
+    return redirect(url_for("auth.login", next=request.script_root + (request.full_path if request.query_string
+                                                                       else path)))
 
 
 def _own_netlocs() -> set[str]:
