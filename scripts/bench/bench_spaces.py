@@ -439,10 +439,10 @@ def main() -> int:
               + ", ".join(f"{table} {n:,}" for table, n in written.items())
               + f"), analysed: {counts[0]:,} spaces, {counts[1]:,} matches, {counts[2]:,} deals", flush=True)
         with psycopg.connect(with_database(server, name), autocommit=True, connect_timeout=10) as admin:
-            scans = table_scans(admin)
+            counted = table_scans(admin)
             after = measure(space, requests, args.warm, meter)
             time.sleep(1.5)  # the backends report their counts within a second of being idle
-            scans = {table: tuple(b - a for a, b in zip(scans.get(table, (0, 0, 0)), counts, strict=True))
+            scans = {table: tuple(b - a for a, b in zip(counted.get(table, (0, 0, 0)), counts, strict=True))
                      for table, counts in table_scans(admin).items()}
 
         ok &= report(before, after, spaces, data is not None)
