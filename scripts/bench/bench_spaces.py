@@ -70,6 +70,9 @@ REQUESTS = ("GET /api/matches", "GET / (home page)", "GET /matches/<id>", "POST 
 # it costs after ÷ before is how much slower the machine itself got meanwhile (other work on its cores): the requests'
 # ratios are also given divided by it.
 CONTROL = "GET /rules/klaberjass (control)"
+# A connection left idle reports what it scanned within 10 s (PostgreSQL's PGSTAT_IDLE_INTERVAL): the scans are
+# counted from that long after the first measurement to that long after the second.
+STATS_DELAY = 11.0
 
 
 # ---- PostgreSQL ----------------------------------------------------------------------------------------------------
@@ -425,6 +428,7 @@ def main() -> int:
               f"through its API in {time.perf_counter() - t0:.1f} s", flush=True)
         meter = Meter(pids, data)
         before = measure(space, requests, args.warm, meter)
+        measured = time.monotonic()
 
         t0 = time.perf_counter()
         with psycopg.connect(with_database(server, name), connect_timeout=10) as admin:
@@ -439,9 +443,10 @@ def main() -> int:
               + ", ".join(f"{table} {n:,}" for table, n in written.items())
               + f"), analysed: {counts[0]:,} spaces, {counts[1]:,} matches, {counts[2]:,} deals", flush=True)
         with psycopg.connect(with_database(server, name), autocommit=True, connect_timeout=10) as admin:
+            time.sleep(max(0.0, measured + STATS_DELAY - time.monotonic()))
             counted = table_scans(admin)
             after = measure(space, requests, args.warm, meter)
-            time.sleep(1.5)  # the backends report their counts within a second of being idle
+            time.sleep(STATS_DELAY)
             scans = {table: tuple(b - a for a, b in zip(counted.get(table, (0, 0, 0)), counts, strict=True))
                      for table, counts in table_scans(admin).items()}
 
