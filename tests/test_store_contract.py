@@ -527,6 +527,43 @@ def test_a_key_made_new_stops_the_old_one_and_only_hashes_are_kept(two_spaces):
         db.close()
 
 
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+def test_a_key_and_a_spaces_director_links_are_found_by_an_index_not_by_reading_every_space(backend, tmp_path):
+    """Schema 18 (the benchmark of 1,000 spaces): the two questions every API call and every signed-in page ask —
+    whose key is this, which director links has this space — are answered through an index (``spaces_key``,
+    ``director_links_space``, which leads with the space), never by a scan that costs more with every space there
+    is. PostgreSQL is told not to scan, so that it shows an index it can use even on three spaces."""
+    from referee.matches import spaces
+
+    if backend == "postgres" and PG_SERVER is None:
+        pytest.skip("REFEREE_TEST_POSTGRES is not set")
+    url = new_database(tmp_path, backend=backend)
+    db = store.connect(url)
+    try:
+        made = [spaces.create_space(db, f"Club {n}") for n in range(3)]
+        key_hash = spaces.secret_hash(made[1].key)
+        assert db.space_of_key(key_hash) == made[1].id
+        asked = {"spaces_key": f"SELECT id FROM spaces WHERE key_hash = '{key_hash}'",
+                 "director_links_space": "SELECT token_hash, created, revoked FROM director_links "
+                                         "WHERE space = referee_space() ORDER BY created, token_hash"}
+        with db.in_space(made[2].id):
+            assert [link.ref for link in db.director_links()] == [spaces.link_ref(made[2].director_token)]
+            if backend == "postgres":
+                db.execute("SET enable_seqscan = off")
+                plans = {index: "\n".join(r["QUERY PLAN"] for r in db.query(f"EXPLAIN {sql}"))
+                         for index, sql in asked.items()}
+                db.execute("RESET enable_seqscan")
+            else:
+                plans = {index: "\n".join(r["detail"] for r in db.query(f"EXPLAIN QUERY PLAN {sql}"))
+                         for index, sql in asked.items()}
+        for index, plan in plans.items():
+            assert index in plan and "Seq Scan" not in plan, plan
+            assert not re.search(r"\bSCAN (spaces|director_links)\b", plan), plan
+    finally:
+        db.close()
+        drop_database(url)
+
+
 def test_director_links_are_made_listed_and_revoked_in_their_space_only(two_spaces):
     from referee.matches import spaces
 

@@ -355,6 +355,13 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             f"CREATE POLICY referee_space ON {table} USING (space = referee_space()) "
             "WITH CHECK (space = referee_space())")),
     ),
+    # 18: spaces at scale (issue 48, the benchmark of 1,000 spaces), as in schema.py: a space's API key found by its
+    # hash, and a space's director links (read by every signed-in request) by the space — neither by reading every
+    # space's rows
+    (
+        'CREATE UNIQUE INDEX spaces_key ON spaces(key_hash)',
+        'CREATE INDEX director_links_space ON director_links(space, created, token_hash)',
+    ),
 )
 
 # After the migrations: every change of a match's version is announced to the processes listening (``Listener``),

@@ -381,4 +381,10 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX events_date ON events(space, date, id);
     CREATE INDEX sessions_seen ON sessions(space, seen)
     """,
+    # 18: spaces at scale (issue 48, the benchmark of 1,000 spaces): a space's API key is found by its hash, and a
+    # space's director links (read by every signed-in request) by the space — neither by reading every space's rows
+    """
+    CREATE UNIQUE INDEX spaces_key ON spaces(key_hash);
+    CREATE INDEX director_links_space ON director_links(space, created, token_hash)
+    """,
 )

@@ -75,12 +75,14 @@ class Client:
         return status == 201
 
 
-def start_server(port: int, database: Path, log, threads: int, command: list[str] | None = None) -> subprocess.Popen:
+def start_server(port: int, database: Path, log, threads: int, command: list[str] | None = None,
+                 settings: dict[str, str] | None = None) -> subprocess.Popen:
     """``python -m referee`` (or ``command``, given the port, database and threads in the environment too) on
-    loopback; its output goes to ``log``."""
+    loopback, with ``settings`` (more ``REFEREE_…`` variables) besides; its output goes to ``log``."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("REFEREE_")}
     env.update(REFEREE_DATABASE=str(database), REFEREE_SECRET_KEY="bench", PYTHONUNBUFFERED="1",
                REFEREE_PORT=str(port), REFEREE_THREADS=str(threads))
+    env.update(settings or {})
     argv = command or [
         sys.executable,
         "-m",
@@ -185,16 +187,18 @@ def percentile(ordered: list[float], p: float) -> float:
 
 
 @contextmanager
-def serving_database(tmp: Path, name: str, database: str | Path, threads: int, command: list[str] | None = None
+def serving_database(tmp: Path, name: str, database: str | Path, threads: int, command: list[str] | None = None,
+                     settings: dict[str, str] | None = None, up_path: str = "/api/games"
                      ) -> Iterator[tuple[int, Path, subprocess.Popen]]:
-    """The server on a database given whole — a SQLite file's path or a PostgreSQL URL (``postgresql://…``) —, up and
-    answering; yields its port, its log's path (``tmp/<name>.log``) and its process; killed afterwards."""
+    """The server on a database given whole — a SQLite file's path or a PostgreSQL URL (``postgresql://…``) —, with
+    ``settings`` (``start_server``), up and answering ``up_path``; yields its port, its log's path
+    (``tmp/<name>.log``) and its process; killed afterwards."""
     port = free_port()
     log_path = tmp / f"{name}.log"
     with open(log_path, "wb") as log:
-        proc = start_server(port, database, log, threads, command)  # type: ignore[arg-type]  # a URL works the same
+        proc = start_server(port, database, log, threads, command, settings)  # type: ignore[arg-type]  # a URL too
         try:
-            wait_until_up(proc, port)
+            wait_until_up(proc, port, path=up_path)
             yield port, log_path, proc
         finally:
             if proc.poll() is None:
