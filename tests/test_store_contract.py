@@ -162,13 +162,53 @@ def _second_space(url: str) -> None:
         db.close()
 
 
+class _SpaceClient:
+    """A test client of the space ``current["space"]`` says: each path under that space's prefix, with its key."""
+
+    def __init__(self, app, url: str, current: dict[str, int]) -> None:
+        from referee.matches import spaces
+
+        self.client, self.current = app.test_client(), current
+        db = store.connect(url, migrate_schema=False)
+        try:
+            self.slugs = {s.id: s.slug for s in db.all_spaces()}
+            self.keys = {n: spaces.new_key(db, slug) for n, slug in self.slugs.items()}
+        finally:
+            db.close()
+
+    def open(self, method: str, path: str, **kwargs):
+        space = self.current["space"]
+        headers = {"Authorization": f"Bearer {self.keys[space]}", **kwargs.pop("headers", {})}
+        if method in ("POST", "PUT") and "json" not in kwargs:
+            kwargs["json"] = {}
+        return self.client.open(f"/s/{self.slugs[space]}{path}", method=method, headers=headers, **kwargs)
+
+    def get(self, path: str, **kwargs):
+        return self.open("GET", path, **kwargs)
+
+    def post(self, path: str, **kwargs):
+        return self.open("POST", path, **kwargs)
+
+    def put(self, path: str, **kwargs):
+        return self.open("PUT", path, **kwargs)
+
+    def share(self, match: int) -> None:
+        """A share link of the match (the match page's form makes one; here the space's store)."""
+        db = store.connect(self.client.application.config["DATABASE"], migrate_schema=False,
+                           space=self.current["space"])
+        try:
+            with db.immediate():
+                db.create_share_link(match)
+        finally:
+            db.close()
+
+
 @pytest.fixture(params=["sqlite", "postgres"])
 def two_spaces(request, tmp_path):
     """A database with two spaces: space 2 filled through the API (a match of three deals, one corrected, one undone,
     shared; an evening of two players with round 1 drawn and played at its table, ended, confirmed; a season's
-    settings; a session), space 1 with one match of its own. Yields (url, app, what space 2 holds: ids and tokens)."""
-    from flask import g
-
+    settings; a session), space 1 with one match of its own, each made under its space's prefix with its key. Yields
+    (url, app, which space the client of ``_SpaceClient`` works in, what space 2 holds: ids and tokens)."""
     from referee import create_app
 
     from .conftest import TEST_CONFIG, worked_example
@@ -179,8 +219,7 @@ def two_spaces(request, tmp_path):
     _second_space(url)
     app = create_app({"DATABASE": url, **TEST_CONFIG, "SPACES": "invite"})  # with spaces off, two would not start
     current = {"space": 2}
-    app.before_request(lambda: setattr(g, "space", current["space"]))  # what /s/<slug>/ will set
-    client = app.test_client()
+    client = _SpaceClient(app, url, current)
     made = client.post("/api/matches", json={"game": "klaberjass", "players": ["Ann", "Ben"], "place": "Tisch"}).json
     match = made["id"]
     for _ in range(3):
@@ -188,7 +227,7 @@ def two_spaces(request, tmp_path):
     assert client.put(f"/api/matches/{match}/deals/2", json=worked_example()).status_code == 200
     undo = client.get(f"/api/matches/{match}").json["undo"]["action"]
     assert client.post(f"/api/matches/{match}/undo", json={"action": undo}).status_code == 200
-    assert client.post(f"/matches/{match}/share").status_code == 303
+    client.share(match)
     event = client.post("/api/events", json={"name": "Freitag", "game": "klaberjass", "season": "Winter",
                                              "players": ["Ann", "Ben"]}).json
     table = client.post(f"/api/events/{event['id']}/rounds").json["tables"][0]
@@ -318,7 +357,7 @@ def test_the_same_archive_imports_into_two_spaces_each_its_own_copy(two_spaces):
     """What is unique is unique within a space: space 2's export, imported into space 1, makes space 1's own copy
     (the same uids), and importing it again there finds it already in."""
     url, app, current, held = two_spaces
-    client = app.test_client()
+    client = _SpaceClient(app, url, current)
     current["space"] = 2
     archive = client.get("/api/export").json
     assert [m["uid"] for m in archive["matches"]][0] == held["uid"]
