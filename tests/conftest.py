@@ -253,7 +253,12 @@ BOTH_STORES = frozenset({
 
 
 def pytest_generate_tests(metafunc) -> None:
-    """A test of BOTH_STORES, or marked ``both_stores``, that gets an app runs on each database (``backend``)."""
+    """A test of BOTH_STORES, or marked ``both_stores``, that gets an app runs on each database (``backend``). A
+    test of a module marked ``spaces`` that gets an app runs twice: as today, and inside a space of an ``open``
+    Referee (``spaces_mode``)."""
+    marked = metafunc.definition.get_closest_marker("spaces")  # a test's own @pytest.mark.spaces(only="off") opts out
+    if "spaces_mode" in metafunc.fixturenames and marked and marked.kwargs.get("only") != "off":
+        metafunc.parametrize("spaces_mode", ["off", "open"], scope="module")
     if PG_SERVER is None or "backend" not in metafunc.fixturenames:
         return
     path = os.path.relpath(str(metafunc.definition.path), os.path.dirname(os.path.dirname(__file__)))
@@ -449,10 +454,21 @@ def _pg_renamed(name: str) -> str | None:
     return None
 
 
+@pytest.fixture(scope="module")
+def spaces_mode() -> str:
+    """How the ``app`` of a test runs: "off" (a Referee as it always was), or "open" for the second run of a module
+    marked ``spaces`` — the test's every path then answered inside a space of its own (``SpaceClient``)."""
+    return "off"
+
+
 @pytest.fixture
-def app(tmp_path, backend):
-    """An app of its own for each test, on its own database."""
-    made = create_app({"DATABASE": new_database(tmp_path, backend=backend), **TEST_CONFIG})
+def app(tmp_path, backend, spaces_mode):
+    """An app of its own for each test, on its own database (``spaces_mode`` "open": a space of its own in it, that
+    its test clients work in, signed in as its director)."""
+    made = create_app({"DATABASE": new_database(tmp_path, backend=backend), **TEST_CONFIG,
+                       **({"SPACES": "open", "OPERATOR_KEY": SPACE_OPERATOR} if spaces_mode == "open" else {})})
+    if spaces_mode == "open":
+        in_space(made)
     yield made
     drop_database(made.config["DATABASE"])
 
@@ -583,6 +599,101 @@ class FormClient(FlaskClient):
         ):
             kwargs["json"] = {}  # the API takes JSON bodies only
         return super().open(*args, **kwargs)
+
+
+# ---- the end-to-end tests inside a space (issue 48) ------------------------------------------------------------------
+# A module marked ``spaces`` runs a second time on an ``open`` Referee: its app holds a space of its own, and each of
+# its test clients works inside it as the space's director — every path the test gives (``/matches/1``) is sent under
+# the space's prefix (``/s/<slug>/matches/1``), signed in once through the director link, so that the test reads as
+# it did on a Referee without a passphrase. What comes back is checked and read back without the prefix: every link,
+# form, redirect and absolute URL of an answer must lead into the space (a link built by hand, without the script
+# root, fails the test that met it), and is then shown to the test as today's (``/matches/1``).
+
+SPACE_OPERATOR = "tests-operator-key"
+SPACE_NAME = "Testraum"
+# a root-relative URL in an attribute (href, src, action, hx-get, data-…), a JSON value or a CSS url(), or an absolute
+# one on the test's host
+_LOCAL_URLS = re.compile(r"""(?:=\s*["']|:\s*"|url\()(/(?!/)[^"')\s]*)|(https?://localhost(?::\d+)?(?:/[^"'<>\s\\]*)?)""")
+
+
+def in_space(app: Flask) -> dict[str, str]:
+    """A space made in ``app`` (spaces on): its slug, key and director link's path; the app's test clients from now
+    on ``SpaceClient``s working in it."""
+    from urllib.parse import urlsplit
+
+    made = app.test_client().post("/api/spaces", json={"name": SPACE_NAME},
+                                  headers={"Authorization": f"Bearer {SPACE_OPERATOR}"})
+    assert made.status_code == 201, made.get_data(as_text=True)
+    space = {"slug": made.json["slug"], "key": made.json["key"], "link": urlsplit(made.json["director_link"]).path}
+    app.config["TEST_SPACE"] = space
+    app.test_client_class = SpaceClient
+    return space
+
+
+class SpaceClient(FormClient):
+    """A test client inside the space of ``in_space`` (see above): set as such an app's test client class."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        space = self.application.config["TEST_SPACE"]
+        self.root, self.link = f"/s/{space['slug']}", space["link"]
+        self._signed_in = False
+        self._depth = 0
+
+    def _into(self, path: str) -> str:
+        for host in ("http://localhost", "https://localhost"):
+            if path.startswith(host + "/"):
+                return host + self._into(path[len(host):])
+        if path.startswith("/") and not path.startswith(("//", self.root + "/")) and path != self.root:
+            return self.root + path
+        return path
+
+    def open(self, *args: Any, **kwargs: Any) -> TestResponse:
+        if not self._signed_in:
+            self._signed_in = True
+            signed = super().open(self.link)
+            assert signed.status_code == 303, signed.status_code
+        if args and isinstance(args[0], str):
+            args = (self._into(args[0]), *args[1:])
+        elif "path" in kwargs:
+            kwargs["path"] = self._into(kwargs["path"])
+        elif args and str(getattr(args[0], "script_root", "")).startswith("/s/"):
+            # a redirect followed (werkzeug's resolve_redirect): the path whole again, as a browser asks for it
+            builder = args[0]
+            builder.path, builder.script_root = builder.script_root + builder.path, ""
+        self._depth += 1
+        try:
+            response = super().open(*args, **kwargs)
+        finally:
+            self._depth -= 1
+        return self._read_back(response) if self._depth == 0 else response
+
+    def _read_back(self, response: TestResponse) -> TestResponse:
+        """The answer as a test of a Referee without spaces reads it: checked that it leads nowhere out of the space,
+        then the space's prefix taken out of its links and redirects."""
+        location = response.headers.get("Location")
+        if location is not None:
+            assert self._inside(location), f"a redirect out of the space: {location}"
+            response.headers["Location"] = self._out(location)
+        if response.mimetype == "text/event-stream":
+            return response
+        data = response.get_data()  # a streamed page (stream_template) too: read whole, as the test reads it
+        if response.mimetype in ("text/html", "application/json", "text/javascript", "text/csv") and data:
+            body = data.decode("utf-8", "replace")
+            outside = sorted({m.group(1) or m.group(2) for m in _LOCAL_URLS.finditer(body)
+                              if not self._inside(m.group(1) or m.group(2))})
+            assert not outside, f"{response.request.path}: links out of the space: {outside}"
+            response.set_data(self._out(body).encode())
+        return response
+
+    def _inside(self, url: str) -> bool:
+        from urllib.parse import urlsplit
+
+        path = urlsplit(url).path
+        return not path or path == self.root or path.startswith(self.root + "/")
+
+    def _out(self, text: str) -> str:
+        return text.replace(self.root + "/", "/").replace(self.root, "/")
 
 
 # Every app made in the tests posts its forms as the pages do: with the session's CSRF token.

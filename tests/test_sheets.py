@@ -13,6 +13,8 @@ from pypdf import PdfReader
 from referee import sheets
 from tests.conftest import worked_example
 
+pytestmark = pytest.mark.spaces  # run a second time inside a space (tests/conftest.py, SpaceClient)
+
 KANJI = "山田"
 
 

@@ -10,6 +10,8 @@ from hypothesis import strategies as st
 
 from tests.conftest import THROWN_IN, worked_example
 
+pytestmark = pytest.mark.spaces  # run a second time inside a space (tests/conftest.py, SpaceClient)
+
 
 def made(maker_points=100, other_points=40, calls=("take",), upcard="hearts", last="Ann"):
     return {

@@ -347,3 +347,43 @@ def test_the_samples_are_a_s_own_each_door_with_them_opens_in_a(walls):
             if r.status_code >= 400:
                 shut.append(f"GET {path} ({endpoint}) → {r.status_code}")
     assert not shut, "\n".join(shut)
+
+
+# ---- the test client of the end-to-end tests inside a space (tests/conftest.py, SpaceClient) -------------------------
+
+def test_the_space_client_fails_a_link_out_of_the_space_and_reads_the_others_back_without_the_prefix(app_in_space):
+    """The second run of the end-to-end tests in ``open`` mode finds a URL built by hand: every link, form, JSON URL
+    and redirect out of the space fails the test that met it; the others reach the test as today's."""
+    from werkzeug.test import EnvironBuilder
+    from werkzeug.wrappers import Request
+
+    client = app_in_space.test_client()
+    root = client.root
+
+    def answer(body: str, location: str | None = None, mimetype: str = "text/html"):
+        made = app_in_space.response_class(body, mimetype=mimetype, headers={"Location": location} if location else {})
+        made.request = Request(EnvironBuilder(path=f"{root}/x").get_environ())
+        return client._read_back(made)
+
+    good = answer(f'<a href="{root}/matches/1">x</a><form action="{root}/matches/1/deals/new">', f"{root}/matches/1")
+    assert good.get_data(as_text=True) == '<a href="/matches/1">x</a><form action="/matches/1/deals/new">'
+    assert good.headers["Location"] == "/matches/1"
+    assert answer(f'{{"url": "http://localhost{root}/t/abc"}}', mimetype="application/json").json == {
+        "url": "http://localhost/t/abc"}
+    for body in ('<a href="/matches/1">', "<div hx-get='/api/matches'>", '{"next": "/api/matches/1/events"}',
+                 '{"url": "http://localhost/share/abc"}', '<i style="background: url(/static/x.png)">'):
+        with pytest.raises(AssertionError, match="links out of the space"):
+            answer(body, mimetype="application/json" if body.startswith("{") else "text/html")
+    with pytest.raises(AssertionError, match="a redirect out of the space"):
+        answer("", "/matches/1")
+
+
+@pytest.fixture
+def app_in_space(tmp_path):
+    from ..conftest import SPACE_OPERATOR, in_space
+
+    made = create_app({"DATABASE": new_database(tmp_path), **TEST_CONFIG, "SPACES": "open",
+                       "OPERATOR_KEY": SPACE_OPERATOR})
+    in_space(made)
+    yield made
+    let_go(made)
