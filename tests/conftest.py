@@ -574,9 +574,15 @@ def _in_space(space: re.Match[str] | None) -> dict[str, Any]:
 
 
 class FormClient(FlaskClient):
-    """A test client that sends the session's CSRF token with every form post, as the pages' forms do."""
+    """A test client that sends the session's CSRF token with every form post, as the pages' forms do.
+    ``app.test_client(director=False)``: a stranger's browser (the same as any other on a Referee without a
+    passphrase; inside a space, one never signed in: SpaceClient)."""
 
     TOKEN = "test-csrf-token"
+
+    def __init__(self, *args: Any, director: bool = True, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.director = director
 
     def open(self, *args, **kwargs):
         method = (kwargs.get("method") or "GET").upper()
@@ -637,7 +643,7 @@ class SpaceClient(FormClient):
         super().__init__(*args, **kwargs)
         space = self.application.config["TEST_SPACE"]
         self.root, self.link = f"/s/{space['slug']}", space["link"]
-        self._signed_in = False
+        self._signed_in = not self.director  # a stranger's is never signed in
         self._depth = 0
 
     def _into(self, path: str) -> str:
