@@ -511,8 +511,12 @@ AUTH = {"Authorization": f"Bearer {PASSPHRASE}"}  # the API's way in when a pass
 
 
 @pytest.fixture
-def locked(make_app) -> Flask:
-    """An app with a passphrase: pages need a session (/login), the API ``AUTH``."""
+def locked(make_app, spaces_mode) -> Flask:
+    """An app with a passphrase: pages need a session (/login), the API ``AUTH``. In a module's run inside a space
+    (``spaces_mode`` "open"): a space whose own passphrase is PASSPHRASE, its clients signed out until they sign in
+    with it, and ``AUTH`` the space's key (SpaceClient)."""
+    if spaces_mode == "open":
+        return in_space(make_app(SPACES="open", OPERATOR_KEY=SPACE_OPERATOR), passphrase=PASSPHRASE)
     return make_app(PASSPHRASE=PASSPHRASE)
 
 
@@ -617,23 +621,32 @@ class FormClient(FlaskClient):
 
 SPACE_OPERATOR = "tests-operator-key"
 SPACE_NAME = "Testraum"
-# a root-relative URL in an attribute (href, src, action, hx-get, data-…), a JSON value or a CSS url(), or an absolute
-# one on the test's host
-_LOCAL_URLS = re.compile(r"""(?:=\s*["']|:\s*"|url\()(/(?!/)[^"')\s]*)|(https?://localhost(?::\d+)?(?:/[^"'<>\s\\]*)?)""")
+# a root-relative URL in an attribute (href, src, action, hx-get, data-…), a JSON link ("url", "next"…) or a CSS url(),
+# or an absolute one on the test's host (what a body echoes of its input, a field named "/", is none of these)
+_LOCAL_URLS = re.compile(r"""(?:=\s*["']|"(?:url|href|next|link|location|\w+_url)"\s*:\s*"|url\()(/(?!/)[^"')\s]*)|(https?://localhost(?::\d+)?(?:/[^"'<>\s\\]*)?)""")
 
 
-def in_space(app: Flask) -> dict[str, str]:
-    """A space made in ``app`` (spaces on): its slug, key and director link's path; the app's test clients from now
-    on ``SpaceClient``s working in it."""
+def in_space(app: Flask, passphrase: str | None = None) -> Flask:
+    """``app`` (spaces on) with a space made in it (``app.config["TEST_SPACE"]``: its slug, key and director link's
+    path), its test clients from now on ``SpaceClient``s working in it: signed in as its director, or (a
+    ``passphrase``, the space's own) signed out until they sign in with it."""
     from urllib.parse import urlsplit
+
+    from referee.matches import spaces
 
     made = app.test_client().post("/api/spaces", json={"name": SPACE_NAME},
                                   headers={"Authorization": f"Bearer {SPACE_OPERATOR}"})
     assert made.status_code == 201, made.get_data(as_text=True)
-    space = {"slug": made.json["slug"], "key": made.json["key"], "link": urlsplit(made.json["director_link"]).path}
-    app.config["TEST_SPACE"] = space
+    app.config["TEST_SPACE"] = {"slug": made.json["slug"], "key": made.json["key"], "passphrase": passphrase,
+                                "link": urlsplit(made.json["director_link"]).path}
+    if passphrase:
+        db = store.connect(app.config["DATABASE"], migrate_schema=False)
+        try:
+            spaces.set_passphrase(db, made.json["slug"], passphrase)
+        finally:
+            db.close()
     app.test_client_class = SpaceClient
-    return space
+    return app
 
 
 class SpaceClient(FormClient):
@@ -643,8 +656,11 @@ class SpaceClient(FormClient):
         super().__init__(*args, **kwargs)
         space = self.application.config["TEST_SPACE"]
         self.root, self.link = f"/s/{space['slug']}", space["link"]
-        self._signed_in = not self.director  # a stranger's is never signed in
+        # a stranger's is never signed in; with the space's passphrase, each signs in with it as the test says
+        self._signed_in = not self.director or bool(space["passphrase"])
         self._depth = 0
+        # the passphrase as the API's Bearer (tests' AUTH) is the space's key there
+        self._bearers = {f"Bearer {space['passphrase']}": f"Bearer {space['key']}"} if space["passphrase"] else {}
 
     def _into(self, path: str) -> str:
         for host in ("http://localhost", "https://localhost"):
@@ -659,6 +675,9 @@ class SpaceClient(FormClient):
             self._signed_in = True
             signed = super().open(self.link)
             assert signed.status_code == 303, signed.status_code
+        headers = kwargs.get("headers")
+        if self._bearers and isinstance(headers, dict) and headers.get("Authorization") in self._bearers:
+            kwargs["headers"] = {**headers, "Authorization": self._bearers[headers["Authorization"]]}
         if args and isinstance(args[0], str):
             args = (self._into(args[0]), *args[1:])
         elif "path" in kwargs:

@@ -384,6 +384,5 @@ def app_in_space(tmp_path):
 
     made = create_app({"DATABASE": new_database(tmp_path), **TEST_CONFIG, "SPACES": "open",
                        "OPERATOR_KEY": SPACE_OPERATOR})
-    in_space(made)
-    yield made
+    yield in_space(made)
     let_go(made)
