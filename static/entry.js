@@ -115,6 +115,11 @@
     return link;
   }
   function matchPage(match) { return ROOT + "/matches/" + encodeURIComponent(match); }
+  // This page's path as the routes name it: without the space's prefix (spaces on), whose pages are all under it.
+  function routePath() {
+    var path = window.location.pathname;
+    return ROOT && path.indexOf(ROOT + "/") === 0 ? path.slice(ROOT.length) : path;
+  }
 
   // ---- drafts ------------------------------------------------------------------------------
   var pristine = {};  // draft key → the form as the server first gave it (nothing entered yet)
@@ -672,7 +677,7 @@
   // "1 deal waiting to send" on the match page (the #outbox hook, or before "Enter deal").
   function outboxHook() {
     var hook = document.getElementById("outbox");
-    var m = window.location.pathname.match(/^\/matches\/(\d+)\/?$/);
+    var m = routePath().match(/^\/matches\/(\d+)\/?$/);
     if (hook) return { el: hook, match: hook.dataset.match || (m && m[1]), inserted: false };
     var enter = document.getElementById("enter-deal");
     if (!m || !(enter || document.querySelector(".scoreboard"))) return null;
@@ -756,7 +761,7 @@
   function settleOpened() {
     var form = entryForm();
     var key = form ? value(pairs(form), "idempotency_key") : "";
-    var table = window.location.pathname.match(/^\/matches\/(\d+)\/?$/);
+    var table = routePath().match(/^\/matches\/(\d+)\/?$/);
     var query = new URLSearchParams(window.location.search);
     var shown = query.get("new") || query.get("changed");
     var items = load(OUTBOX, []);

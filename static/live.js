@@ -213,7 +213,9 @@
   function showKept() {
     var slot = document.getElementById("offline-table");
     if (!slot) return;
-    var m = window.location.pathname.match(/^\/matches\/(\d+)(\/|$)/);
+    var root = document.documentElement.dataset.root || "";  // a space's prefix (spaces on): not the route's
+    var path = window.location.pathname;
+    var m = (root && path.indexOf(root + "/") === 0 ? path.slice(root.length) : path).match(/^\/matches\/(\d+)(\/|$)/);
     allKept().then(function (rows) {
       var row = m && rows.filter(function (r) { return r.id === m[1]; })[0];
       if (row) {

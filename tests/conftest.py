@@ -253,7 +253,12 @@ BOTH_STORES = frozenset({
 
 
 def pytest_generate_tests(metafunc) -> None:
-    """A test of BOTH_STORES, or marked ``both_stores``, that gets an app runs on each database (``backend``)."""
+    """A test of BOTH_STORES, or marked ``both_stores``, that gets an app runs on each database (``backend``). A
+    test of a module marked ``spaces`` that gets an app runs twice: as today, and inside a space of an ``open``
+    Referee (``spaces_mode``)."""
+    marked = metafunc.definition.get_closest_marker("spaces")  # a test's own @pytest.mark.spaces(only="off") opts out
+    if "spaces_mode" in metafunc.fixturenames and marked and marked.kwargs.get("only") != "off":
+        metafunc.parametrize("spaces_mode", ["off", "open"], scope="module")
     if PG_SERVER is None or "backend" not in metafunc.fixturenames:
         return
     path = os.path.relpath(str(metafunc.definition.path), os.path.dirname(os.path.dirname(__file__)))
@@ -449,10 +454,21 @@ def _pg_renamed(name: str) -> str | None:
     return None
 
 
+@pytest.fixture(scope="module")
+def spaces_mode() -> str:
+    """How the ``app`` of a test runs: "off" (a Referee as it always was), or "open" for the second run of a module
+    marked ``spaces`` — the test's every path then answered inside a space of its own (``SpaceClient``)."""
+    return "off"
+
+
 @pytest.fixture
-def app(tmp_path, backend):
-    """An app of its own for each test, on its own database."""
-    made = create_app({"DATABASE": new_database(tmp_path, backend=backend), **TEST_CONFIG})
+def app(tmp_path, backend, spaces_mode):
+    """An app of its own for each test, on its own database (``spaces_mode`` "open": a space of its own in it, that
+    its test clients work in, signed in as its director)."""
+    made = create_app({"DATABASE": new_database(tmp_path, backend=backend), **TEST_CONFIG,
+                       **({"SPACES": "open", "OPERATOR_KEY": SPACE_OPERATOR} if spaces_mode == "open" else {})})
+    if spaces_mode == "open":
+        in_space(made)
     yield made
     drop_database(made.config["DATABASE"])
 
@@ -495,8 +511,12 @@ AUTH = {"Authorization": f"Bearer {PASSPHRASE}"}  # the API's way in when a pass
 
 
 @pytest.fixture
-def locked(make_app) -> Flask:
-    """An app with a passphrase: pages need a session (/login), the API ``AUTH``."""
+def locked(make_app, spaces_mode) -> Flask:
+    """An app with a passphrase: pages need a session (/login), the API ``AUTH``. In a module's run inside a space
+    (``spaces_mode`` "open"): a space whose own passphrase is PASSPHRASE, its clients signed out until they sign in
+    with it, and ``AUTH`` the space's key (SpaceClient)."""
+    if spaces_mode == "open":
+        return in_space(make_app(SPACES="open", OPERATOR_KEY=SPACE_OPERATOR), passphrase=PASSPHRASE)
     return make_app(PASSPHRASE=PASSPHRASE)
 
 
@@ -544,17 +564,38 @@ def make_match(client):
     return make
 
 
+SPACE_PREFIX = re.compile(r"^/s/([^/?]+)(?=/)")
+
+
+def _in_space(space: re.Match[str] | None) -> dict[str, Any]:
+    """A session transaction in a space's session (its own cookie: web.security.SessionInterface), as its pages'
+    requests open it: under the space's script root, its slug in the environ as web.spaces.SpacePrefix puts it."""
+    if space is None:
+        return {}
+    from referee.web.security import SLUG_KEY
+
+    return {"base_url": f"http://localhost{space.group(0)}", "environ_overrides": {SLUG_KEY: space.group(1)}}
+
+
 class FormClient(FlaskClient):
-    """A test client that sends the session's CSRF token with every form post, as the pages' forms do."""
+    """A test client that sends the session's CSRF token with every form post, as the pages' forms do.
+    ``app.test_client(director=False)``: a stranger's browser (the same as any other on a Referee without a
+    passphrase; inside a space, one never signed in: SpaceClient)."""
 
     TOKEN = "test-csrf-token"
+
+    def __init__(self, *args: Any, director: bool = True, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.director = director
 
     def open(self, *args, **kwargs):
         method = (kwargs.get("method") or "GET").upper()
         data = kwargs.get("data")
         path = args[0] if args and isinstance(args[0], str) else kwargs.get("path", "")
+        space = SPACE_PREFIX.match(str(path))  # spaces on: /s/<slug>/…, the space's own session and API
+        path = str(path)[space.end():] if space else path
         if method in ("POST", "PUT", "PATCH", "DELETE") and not str(path).startswith("/api/"):
-            with self.session_transaction() as session:
+            with self.session_transaction(**_in_space(space)) as session:
                 session["csrf"] = self.TOKEN
             if isinstance(data, dict) and "csrf_token" not in data:
                 kwargs["data"] = {**data, "csrf_token": self.TOKEN}
@@ -568,6 +609,116 @@ class FormClient(FlaskClient):
         ):
             kwargs["json"] = {}  # the API takes JSON bodies only
         return super().open(*args, **kwargs)
+
+
+# ---- the end-to-end tests inside a space (issue 48) ------------------------------------------------------------------
+# A module marked ``spaces`` runs a second time on an ``open`` Referee: its app holds a space of its own, and each of
+# its test clients works inside it as the space's director — every path the test gives (``/matches/1``) is sent under
+# the space's prefix (``/s/<slug>/matches/1``), signed in once through the director link, so that the test reads as
+# it did on a Referee without a passphrase. What comes back is checked and read back without the prefix: every link,
+# form, redirect and absolute URL of an answer must lead into the space (a link built by hand, without the script
+# root, fails the test that met it), and is then shown to the test as today's (``/matches/1``).
+
+SPACE_OPERATOR = "tests-operator-key"
+SPACE_NAME = "Testraum"
+# a root-relative URL in an attribute (href, src, action, hx-get, data-…), a JSON link ("url", "next"…) or a CSS url(),
+# or an absolute one on the test's host (what a body echoes of its input, a field named "/", is none of these)
+_LOCAL_URLS = re.compile(r"""(?:=\s*["']|"(?:url|href|next|link|location|\w+_url)"\s*:\s*"|url\()(/(?!/)[^"')\s]*)|(https?://localhost(?::\d+)?(?:/[^"'<>\s\\]*)?)""")
+
+
+def in_space(app: Flask, passphrase: str | None = None) -> Flask:
+    """``app`` (spaces on) with a space made in it (``app.config["TEST_SPACE"]``: its slug, key and director link's
+    path), its test clients from now on ``SpaceClient``s working in it: signed in as its director, or (a
+    ``passphrase``, the space's own) signed out until they sign in with it."""
+    from urllib.parse import urlsplit
+
+    from referee.matches import spaces
+
+    made = app.test_client().post("/api/spaces", json={"name": SPACE_NAME},
+                                  headers={"Authorization": f"Bearer {SPACE_OPERATOR}"})
+    assert made.status_code == 201, made.get_data(as_text=True)
+    app.config["TEST_SPACE"] = {"slug": made.json["slug"], "key": made.json["key"], "passphrase": passphrase,
+                                "link": urlsplit(made.json["director_link"]).path}
+    if passphrase:
+        db = store.connect(app.config["DATABASE"], migrate_schema=False)
+        try:
+            spaces.set_passphrase(db, made.json["slug"], passphrase)
+        finally:
+            db.close()
+    app.test_client_class = SpaceClient
+    return app
+
+
+class SpaceClient(FormClient):
+    """A test client inside the space of ``in_space`` (see above): set as such an app's test client class."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        space = self.application.config["TEST_SPACE"]
+        self.root, self.link = f"/s/{space['slug']}", space["link"]
+        # a stranger's is never signed in; with the space's passphrase, each signs in with it as the test says
+        self._signed_in = not self.director or bool(space["passphrase"])
+        self._depth = 0
+        # the passphrase as the API's Bearer (tests' AUTH) is the space's key there
+        self._bearers = {f"Bearer {space['passphrase']}": f"Bearer {space['key']}"} if space["passphrase"] else {}
+
+    def _into(self, path: str) -> str:
+        for host in ("http://localhost", "https://localhost"):
+            if path.startswith(host + "/"):
+                return host + self._into(path[len(host):])
+        if path.startswith("/") and not path.startswith(("//", self.root + "/")) and path != self.root:
+            return self.root + path
+        return path
+
+    def open(self, *args: Any, **kwargs: Any) -> TestResponse:
+        if not self._signed_in:
+            self._signed_in = True
+            signed = super().open(self.link)
+            assert signed.status_code == 303, signed.status_code
+        headers = kwargs.get("headers")
+        if self._bearers and isinstance(headers, dict) and headers.get("Authorization") in self._bearers:
+            kwargs["headers"] = {**headers, "Authorization": self._bearers[headers["Authorization"]]}
+        if args and isinstance(args[0], str):
+            args = (self._into(args[0]), *args[1:])
+        elif "path" in kwargs:
+            kwargs["path"] = self._into(kwargs["path"])
+        elif args and str(getattr(args[0], "script_root", "")).startswith("/s/"):
+            # a redirect followed (werkzeug's resolve_redirect): the path whole again, as a browser asks for it
+            builder = args[0]
+            builder.path, builder.script_root = builder.script_root + builder.path, ""
+        self._depth += 1
+        try:
+            response = super().open(*args, **kwargs)
+        finally:
+            self._depth -= 1
+        return self._read_back(response) if self._depth == 0 else response
+
+    def _read_back(self, response: TestResponse) -> TestResponse:
+        """The answer as a test of a Referee without spaces reads it: checked that it leads nowhere out of the space,
+        then the space's prefix taken out of its links and redirects."""
+        location = response.headers.get("Location")
+        if location is not None:
+            assert self._inside(location), f"a redirect out of the space: {location}"
+            response.headers["Location"] = self._out(location)
+        if response.mimetype == "text/event-stream":
+            return response
+        data = response.get_data()  # a streamed page (stream_template) too: read whole, as the test reads it
+        if response.mimetype in ("text/html", "application/json", "text/javascript", "text/csv") and data:
+            body = data.decode("utf-8", "replace")
+            outside = sorted({m.group(1) or m.group(2) for m in _LOCAL_URLS.finditer(body)
+                              if not self._inside(m.group(1) or m.group(2))})
+            assert not outside, f"{response.request.path}: links out of the space: {outside}"
+            response.set_data(self._out(body).encode())
+        return response
+
+    def _inside(self, url: str) -> bool:
+        from urllib.parse import urlsplit
+
+        path = urlsplit(url).path
+        return not path or path == self.root or path.startswith(self.root + "/")
+
+    def _out(self, text: str) -> str:
+        return text.replace(self.root + "/", "/").replace(self.root, "/")
 
 
 # Every app made in the tests posts its forms as the pages do: with the session's CSRF token.

@@ -183,6 +183,20 @@ def test_a_render_in_its_child_process_tells_the_server_its_warnings_and_its_fai
         sheets.render_pdf(None, "http://localhost/", STATIC)  # type: ignore[arg-type]
 
 
+def test_a_sheet_of_a_space_reads_its_style_sheets_under_the_space_s_prefix():
+    """Spaces on (issue 48), a page's files are named under its space's prefix (/s/<slug>/static/…): read from
+    static/ as at the root (a sheet printed in a space had none of its style before); anything else still refused."""
+    fetcher = sheets.static_fetcher(STATIC)
+    css = (Path(STATIC) / "app.css").read_bytes()
+    for url in ("http://localhost/static/app.css", "http://localhost/s/skatclub-nord-4bniby14/static/app.css",
+                "http://localhost/s/club-1/static/app.0123456789.css"):
+        assert fetcher.fetch(url).read() == css, url
+    for url in ("http://localhost/s/Club/static/app.css", "http://localhost/x/club/static/app.css",
+                "http://localhost/s/club/static/../../referee/app.py", "http://localhost/s/club/sw.js"):
+        with pytest.raises(ValueError, match="Sheets only load files from /static/"):
+            fetcher.fetch(url)
+
+
 # ---- against the real server ----------------------------------------------------------------
 
 def memory_mib(pid: int) -> float:

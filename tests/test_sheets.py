@@ -132,6 +132,7 @@ def test_match_sheet_has_names_every_score_and_the_totals(client, kanji_match, q
     assert ("30 card points + 10 last trick = 40" in text) == bool(query), text
 
 
+@pytest.mark.spaces  # inside a space too (tests/conftest.py, SpaceClient): its sheets' links and style
 def test_japanese_names_are_drawn_with_an_embedded_japanese_font(client, kanji_match):
     mid, players = kanji_match
     enter_deals(client, mid, players, players[1], 1)
@@ -160,6 +161,7 @@ def test_long_matches_flow_over_pages(client, query):
     assert counts[4] == 1 and counts[60] > counts[4]
 
 
+@pytest.mark.spaces  # inside a space too (tests/conftest.py, SpaceClient): its sheets' links and style
 def test_finished_match_sheet_names_the_winner(client):
     r = client.post(
         "/api/matches",
@@ -237,6 +239,7 @@ def test_spitzer_and_joker_judge_sheets_use_their_notation(client):
     assert figures == ["0", "0", "120", "120"] and rest.startswith("Ben │ Ann bid 5 · 0–1 · ×10 · Ben"), rest
 
 
+@pytest.mark.spaces  # inside a space too (tests/conftest.py, SpaceClient): its sheets' links and style
 def test_sheet_preview_is_the_same_template_as_html(client, kanji_match):
     mid, players = kanji_match
     enter_deals(client, mid, players, players[1], 2)
@@ -294,6 +297,7 @@ def names_forms(page: str) -> dict[str, str]:
 
 @pytest.mark.parametrize("lang, button", [("en", "Print blank sheet (PDF)"), ("de", "Leeren Spielzettel drucken (PDF)"),
                                           ("ja", "白紙の得点表を印刷（PDF）")])
+@pytest.mark.spaces  # inside a space too (tests/conftest.py, SpaceClient): its sheets' links and style
 def test_the_rules_pages_have_a_form_for_a_blank_sheet_with_names(client, lang, button):
     """Issue 21: names got onto a blank sheet only by typing ?players= into the address bar. The rules index has a
     form for each game, each rules page its game's: one field a seat, sent with GET to the PDF."""
@@ -328,6 +332,7 @@ def test_names_from_the_form_may_hold_a_comma_and_keep_their_seats(client):
     assert '<div class="screen-only">' in page  # sheet.css: not printed
 
 
+@pytest.mark.spaces  # inside a space too (tests/conftest.py, SpaceClient): its sheets' links and style
 def test_blank_sheet_without_names_and_with_bad_ones(client):
     assert pdf_of(client.get("/sheets/spitzer.pdf"))
     assert client.get("/sheets/spitzer.pdf?players=a,b,c,d,e").status_code == 422
@@ -344,6 +349,7 @@ def test_rules_cards_fit_on_one_or_two_pages_and_show_the_decisions(client, game
     assert "(default)" in text
 
 
+@pytest.mark.spaces  # inside a space too (tests/conftest.py, SpaceClient): its sheets' links and style
 def test_rules_card_as_configured(client):
     text = text_of(pdf_of(client.get("/rules/klaberjass.pdf?target=1000&schmeiss=off")))
     assert "Target: 1000 (default 500)" in text and "Schmeiss: off (default on)" in text

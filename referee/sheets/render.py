@@ -28,16 +28,19 @@ def static_fetcher(static_folder: str | Path, static_url_path: str = "/static"):
 
     root = Path(static_folder).resolve()
     prefix = static_url_path.rstrip("/") + "/"
+    # a page of a space (spaces on) names its files under the space's prefix: /s/<slug>/static/… (issue 48)
+    under = re.compile(r"(?:/s/[a-z0-9][a-z0-9-]*)?" + re.escape(prefix))
 
     class StaticFetcher(URLFetcher):
         def fetch(self, url: str, headers: Any = None) -> URLFetcherResponse:
             if urlparse(url).scheme == "data":  # a picture made here (the QR code): decoded, nothing fetched
                 return super().fetch(url, headers)
-            path = urlparse(url).path
-            if path.startswith(prefix):
-                file = (root / path[len(prefix):]).resolve()
+            found = under.match(urlparse(url).path)
+            if found:
+                name = urlparse(url).path[found.end():]
+                file = (root / name).resolve()
                 if not file.is_file():  # a content-hashed name (app.<hash>.css) from url_for
-                    file = (root / re.sub(r"\.[0-9a-f]{10}(\.[^./]+)$", r"\1", path[len(prefix):])).resolve()
+                    file = (root / re.sub(r"\.[0-9a-f]{10}(\.[^./]+)$", r"\1", name)).resolve()
                 if file.is_file() and root in file.parents:
                     mime = mimetypes.guess_type(file.name)[0] or "application/octet-stream"
                     return URLFetcherResponse(url, body=file.read_bytes(), headers={"Content-Type": mime})

@@ -202,7 +202,8 @@ def redo(match_id: int):
 def rematch(match_id: int):
     db = get_db()
     new_id = matches.rematch(db, match_id)
-    return jsonify(_match_json(db, matches.load(db, new_id))), 201, {"Location": f"/api/matches/{new_id}"}
+    location = url_for("api.get_match", match_id=new_id)
+    return jsonify(_match_json(db, matches.load(db, new_id))), 201, {"Location": location}
 
 
 EVENTS_PAGE = 1000  # actions in one answer of GET /api/matches/<id>/events (``limit`` takes fewer)
@@ -258,7 +259,7 @@ def create_match():
     db = get_db()
     match_id = matches.start_match(db, _body())
     match = matches.load(db, match_id)
-    return jsonify(_match_json(db, match)), 201, {"Location": f"/api/matches/{match_id}"}
+    return jsonify(_match_json(db, match)), 201, {"Location": url_for("api.get_match", match_id=match_id)}
 
 
 @bp.post("/spaces")
@@ -313,7 +314,7 @@ def add_deal(match_id: int):
     key = request.headers.get("Idempotency-Key", "").strip() or None
     number, match, replayed = matches.enter_deal(db, match_id, body, key=key, max_deals=current_app.config["MAX_DEALS"],
                                                  expected=expected)
-    headers = {"Location": f"/api/matches/{match_id}/deals/{number}"}
+    headers = {"Location": url_for("api.get_deal", match_id=match_id, number=number)}
     if replayed:
         headers["Idempotent-Replayed"] = "true"
     deal = match.deal(number)
@@ -387,7 +388,7 @@ def _event_json(event_id: int) -> dict[str, Any]:
 @bp.post("/events")
 def create_event():
     event_id = club.create_event(get_db(), _body())
-    return jsonify(_event_json(event_id)), 201, {"Location": f"/api/events/{event_id}"}
+    return jsonify(_event_json(event_id)), 201, {"Location": url_for("api.get_event", event_id=event_id)}
 
 
 @bp.get("/events/<int:event_id>")

@@ -269,3 +269,43 @@ def test_403_5xx_no_connection_and_no_answer_keep_it_and_it_is_sent_later(phone,
     assert outbox(page) == []
     assert len(stored(tmp_path, mid)) == 1
     forgive(page_problems, r"status of 5\d\d", r"net::ERR_INTERNET_DISCONNECTED")
+
+
+OPERATOR = "browser-operator-key"
+
+
+@pytest.mark.parametrize("live_config", [{"SPACES": "open", "OPERATOR_KEY": OPERATOR}])
+def test_in_a_space_the_table_that_shows_a_deal_stored_takes_it_out_of_the_outbox(phone, live_config):
+    """Issue 48: a space's pages are under /s/<slug>/. A Save whose answer was lost (the item "opened") is settled
+    by the table it led to (``?new=1`` on the match's page): the outbox read that page's path without the prefix
+    and kept the item, "1 deal waiting to send" for a deal stored."""
+    page = phone
+    made = json.loads(_opener.open(urllib.request.Request(
+        page.base + "/api/spaces", method="POST", data=json.dumps({"name": "Skatclub Nord"}).encode(),
+        headers={"Content-Type": "application/json", "Authorization": f"Bearer {OPERATOR}"}), timeout=20).read())
+    root = f"/s/{made['slug']}"
+    headers = {"Content-Type": "application/json", "Authorization": f"Bearer {made['key']}"}
+
+    def space_api(path: str, body: dict) -> dict:
+        request = urllib.request.Request(page.base + root + path, method="POST", data=json.dumps(body).encode(),
+                                         headers=headers)
+        with _opener.open(request, timeout=20) as response:
+            return json.loads(response.read())
+
+    mid = space_api("/api/matches", {"game": "klaberjass", "players": ["Ann", "Ben"], "first_dealer": "Ben"})["id"]
+    page.goto(made["director_link"])  # signed in as the space's director
+    page.wait_for_url(re.compile(re.escape(root) + r"/$"))
+    key = "k-lost-answer-1"
+    space_api(f"/api/matches/{mid}/deals", {"upcard": "hearts", "calls": ["take"], "points": {"Ann": 36, "Ben": 90},
+                                            "last_trick": "Ben"})  # stored: only its answer was lost
+    item = {"key": key, "url": f"{root}/matches/{mid}/deals/new", "match": str(mid), "number": "1", "kind": "new",
+            "noun": "deal", "draft": f"referee.draft.{mid}.new.1", "fields": [*FIELDS, ["idempotency_key", key]],
+            "at": 0, "state": "waiting", "opened": True}
+    page.evaluate("item => localStorage.setItem('referee.outbox', JSON.stringify([item]))", item)
+    # were it sent again, it would not get through: what the page says is what settling found
+    page.route("**/deals/new", lambda route: route.abort() if route.request.method == "POST" else route.continue_())
+    page.goto(f"{page.base}{root}/matches/{mid}?new=1")
+    page.locator("#deal-1").wait_for()
+    idle(page)
+    assert outbox(page) == []
+    assert page.get_by_text("waiting to send").count() == 0

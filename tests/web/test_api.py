@@ -10,6 +10,8 @@ from hypothesis import strategies as st
 
 from tests.conftest import THROWN_IN, worked_example
 
+pytestmark = pytest.mark.spaces  # run a second time inside a space (tests/conftest.py, SpaceClient)
+
 
 def made(maker_points=100, other_points=40, calls=("take",), upcard="hearts", last="Ann"):
     return {
@@ -366,6 +368,7 @@ deal_like = st.fixed_dictionaries(
 )
 
 
+@pytest.mark.spaces(only="off")  # what any body gets: the same inside a space (the walls are elsewhere)
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(body=st.one_of(json_values, deal_like))
 def test_any_json_gets_201_or_422(client, make_match, body):
@@ -378,6 +381,7 @@ def test_any_json_gets_201_or_422(client, make_match, body):
     assert r.status_code in (200, 404, 422), r.data
 
 
+@pytest.mark.spaces(only="off")  # what any body gets: the same inside a space (the walls are elsewhere)
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(body=json_values)
 def test_any_json_to_create_match_gets_201_or_422(client, body):

@@ -13,6 +13,8 @@ import pytest
 from referee.games.club import draw as rules_draw
 from tests.conftest import AUTH, changed, text
 
+pytestmark = pytest.mark.spaces  # run a second time inside a space (tests/conftest.py, SpaceClient)
+
 FOUR = ["Ann", "Ben", "Cid", "Dee"]
 
 

@@ -6,7 +6,11 @@ from __future__ import annotations
 import html
 import re
 
+import pytest
+
 from tests.conftest import changed, text
+
+pytestmark = pytest.mark.spaces  # run a second time inside a space (tests/conftest.py, SpaceClient)
 
 EIGHT = "Ann\nBen\nCid\nDee\nEve\nFay\nGus\nHal"
 

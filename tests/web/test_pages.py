@@ -8,6 +8,8 @@ import pytest
 
 from tests.conftest import HX, text, worked_example
 
+pytestmark = pytest.mark.spaces  # run a second time inside a space (tests/conftest.py, SpaceClient)
+
 
 def new_match_form(**overrides):
     form = {

@@ -78,11 +78,13 @@ def share(client, mid) -> str:
     return re.findall(r'href="http://localhost/share/([\w-]+)"', body)[-1]
 
 
+@pytest.mark.spaces  # inside a space too: its page's links stay in the space
 def test_share_link_shows_the_live_table_read_only(client):
     mid = new_match(client)
     client.post(f"/api/matches/{mid}/deals", json=worked_example())
     token = share(client, mid)
-    r = client.get(f"/share/{token}")
+    viewer = client.application.test_client(director=False)  # whoever the link was sent to
+    r = viewer.get(f"/share/{token}")
     body = r.get_data(as_text=True)
     assert r.status_code == 200 and 'data-total="206"' in body
     assert "<form" not in body and "Correct" not in body and "/matches/" not in body
@@ -99,6 +101,7 @@ def test_share_link_shows_the_live_table_read_only(client):
     assert client.get(f"/share/{token}/live", query_string={"v": stamp}).status_code == 200
 
 
+@pytest.mark.spaces  # inside a space too: its page's links stay in the space
 def test_share_link_refuses_every_change(client):
     mid = new_match(client)
     token = share(client, mid)

@@ -15,6 +15,8 @@ import pytest
 from tests.conftest import AUTH, text, waitress_serving
 from tests.web.test_club_room import FOUR, deal
 
+pytestmark = pytest.mark.spaces  # run a second time inside a space (tests/conftest.py, SpaceClient)
+
 CLOSINGS = ("ended_by_director", "confirmed", "round_over", "event_over")
 
 
@@ -193,10 +195,13 @@ def _http(base: str, method: str, path: str, token: str, body: dict | None = Non
 def test_on_the_real_server_a_table_s_token_stops_writing_when_its_table_closes(locked):
     """Black-box, over HTTP on waitress (the production server): the issue's attacks, each answered 409."""
     evening = Evening(locked, rounds=1)
-    with waitress_serving(locked) as base:
+    space = locked.config.get("TEST_SPACE")  # the run inside a space: its prefix, and its key for the passphrase
+    director = space["key"] if space else "open sesame"
+    with waitress_serving(locked) as server:
+        base = server + (f"/s/{space['slug']}" if space else "")
         token, match = evening.token, evening.match
         assert _http(base, "POST", f"/api/matches/{match}/deals", token, deal(evening.table))[0] == 201
-        assert _http(base, "POST", f"/api/events/{evening.id}/tables/1/end", "open sesame")[0] == 200
+        assert _http(base, "POST", f"/api/events/{evening.id}/tables/1/end", director)[0] == 200
         for method, path, body in (("POST", f"/api/matches/{match}/deals", deal(evening.table, second=True)),
                                    ("PUT", f"/api/matches/{match}/deals/1", deal(evening.table, 90)),
                                    ("DELETE", f"/api/matches/{match}/deals/1", None)):

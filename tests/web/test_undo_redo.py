@@ -11,6 +11,8 @@ import pytest
 
 from tests.conftest import HX, text, worked_example
 
+pytestmark = pytest.mark.spaces  # run a second time inside a space (tests/conftest.py, SpaceClient)
+
 
 def made(ann: int, ben: int) -> dict:
     """The elder takes hearts; Ann has ``ann`` card points + 10 for the last trick, Ben ``ben``. In deal 1
@@ -50,6 +52,7 @@ def undo_id(page_html: str) -> str:
     return re.search(r'name="action" value="(\d+)"', form).group(1)
 
 
+@pytest.mark.spaces(only="off")  # inside a space a phone's first request is the director link's (its cookies too)
 def test_each_phone_gets_a_long_lived_device_cookie_and_the_log_keeps_only_its_hash(app):
     phone = app.test_client()
     r = phone.get("/")
