@@ -3,7 +3,7 @@ the rules can give, produced by real invalid deals through ``read()``, and every
 standing note and notation, produced by ``score()`` and ``judge()``.
 
 A source scan checks that the deals below reach every violation code and every message of
-referee/games/spitzer.py, so a new message without a case here fails.
+referee/games/spitzer/, so a new message without a case here fails.
 
 Tests marked ``xfail(strict=True)`` describe what the rendering machinery (referee/web/i18n.py, games/base.py)
 does not do yet: render a phrase that a line takes as a parameter ("95 points", "5 tricks", "clubs, spades or
@@ -16,7 +16,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import replace
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +31,7 @@ from tests.web.say_common import extracted_from, in_language, nested
 app, language = say_common.app, say_common.language  # the shared fixtures: one app, each language
 
 ROOT = Path(__file__).resolve().parents[2]
-SOURCE = ROOT / "referee" / "games" / "spitzer.py"
+SOURCES = sorted((ROOT / "referee" / "games" / "spitzer").glob("*.py"))  # the game's rules, a package
 ANN, BEN, CID, DEE = "Ann", "Ben", "Cid", "Dee"
 PLAYERS = (ANN, BEN, CID, DEE)
 TABLE = Table(PLAYERS, DEE)
@@ -152,7 +151,8 @@ def top_lines() -> list[Line]:
 LINES = top_lines()
 
 
-extracted = partial(extracted_from, SOURCE)
+def extracted(*args):
+    return set().union(*(extracted_from(source, *args) for source in SOURCES))
 
 
 # ---- rendering helpers -----------------------------------------------------------------------------
@@ -189,7 +189,7 @@ def test_every_violation_renders_in_each_language(language, code, piece, entry, 
 
 
 def test_the_cases_reach_every_violation_code_and_message_of_the_module():
-    source = SOURCE.read_text(encoding="utf-8")
+    source = "\n".join(source.read_text(encoding="utf-8") for source in SOURCES)
     codes = set(re.findall(r'Violation\.of\(\s*"([\w.-]+)"', source))
     assert len(codes) >= 20 and codes <= {code for code, _, _, _ in VIOLATIONS}
     templates = {violation(*case).template for case in VIOLATIONS}
@@ -367,7 +367,7 @@ def test_every_term_of_the_module_is_marked_for_the_catalogue():
     words = extracted("N_", None)
     assert set(CONTRACT_NAMES.values()) | {"The declaring side"} <= words
     assert set(CONTRACTS) == set(CONTRACT_NAMES.values()) | set(SUIT_NAMES.values()) | {"The declaring side"}
-    source = SOURCE.read_text(encoding="utf-8")
+    source = "\n".join(source.read_text(encoding="utf-8") for source in SOURCES)
     assert set(re.findall(r"Term\(([^)]*)\)", source)) == {
         "CONTRACT_NAMES[contract]", "SUIT_NAMES[suit]", 'N_("The declaring side"', 'd["contract_name"]'}
 
