@@ -13,7 +13,7 @@ from typing import Any
 
 from .. import games, matches
 from ..games.club import RoundLine
-from ..matches.club import Event
+from ..matches.events import Event
 from ..matches.money import event_settlement
 from ..matches.purse import event_purse
 from ..store import Store

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from .. import jsontext, matches
-from ..matches import club
+from ..matches.events import confirmations
 from ..store import Store, now
 from .base import FORMAT, VERSION
 
@@ -92,7 +92,7 @@ def _export_pieces(db: Store, match_ids: list[int] | None) -> Iterator[str]:
 def _confirmations(db: Store, match: matches.Match) -> list[dict[str, str]]:
     """Who confirmed the match's result as it stands (RULES.md 5.6: a confirmation of an earlier version no longer
     counts, and is not exported)."""
-    return [{"player": player, "at": at} for player, at in club.confirmations(db, match.id, match.version).items()]
+    return [{"player": player, "at": at} for player, at in confirmations(db, match.id, match.version).items()]
 
 
 def _club_pieces(db: Store, out: _Pieces, whole: bool, unreadable_ids: set[int],

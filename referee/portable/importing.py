@@ -10,7 +10,9 @@ from typing import Any
 
 from .. import jsontext, matches, store
 from ..games.base import Violation
-from ..matches import club, spaces
+from ..matches import spaces
+from ..matches.events import load_event
+from ..matches.table_links import ensure_links
 from ..store import Store
 from .base import InvalidImport
 from .club_validation import _CLUB, _IncomingEvent, _present
@@ -113,11 +115,11 @@ def _write_event(db: Store, e: _IncomingEvent) -> int:
         if t["revoked"]:
             db.import_revoked_link(event_id, t["number"], t["revoked"])
     tables = max([len(r["tables"]) for r in e.drawn] + [len(_present(e.players, len(e.drawn) + 1)) // e.game.seats])
-    club.ensure_links(db, event_id, tables)
+    ensure_links(db, event_id, tables)
     if e.ended is not None:
         db.set_event_ended(event_id, e.ended)
     elif not e.ended_given and e.drawn and len(e.drawn) >= e.rounds:  # a file written before events kept when they
-        current = club.load_event(db, event_id).current  # ended: over as it was then, once its last round was over
+        current = load_event(db, event_id).current  # ended: over as it was then, once its last round was over
         if current is not None and current.over:
             db.set_event_ended(event_id, e.drawn[-1]["drawn"])
     return event_id
