@@ -18,6 +18,7 @@ from ..games import club
 from ..games.base import N_, BaseGame, RuleError
 from ..games.clock import RoundClock
 from ..store import Store
+from ..store.protocol import ClubStore, EventReading
 from . import clock as round_clock
 from .base import Conflict, NotFound
 from .names import name_key, new_game
@@ -183,7 +184,7 @@ class Event:
         return None
 
 
-def load_event(db: Store, event_id: int) -> Event:
+def load_event(db: EventReading, event_id: int) -> Event:
     event_row = db.event_row(event_id)
     if event_row is None:
         raise no_event(event_id)
@@ -207,7 +208,7 @@ def load_event(db: Store, event_id: int) -> Event:
     return Event(event_row, game, players, tuple(rounds), links)
 
 
-def _table(db: Store, round_number: int, number: int, match_id: int, ended: bool, token: str, revoked: bool,
+def _table(db: EventReading, round_number: int, number: int, match_id: int, ended: bool, token: str, revoked: bool,
            ) -> EventTable:
     """A table as its match's stored summary says (kept in step with its deals on every change: no deal is read);
     a match stored by other rules than today's is brought up to date first (``load``)."""
@@ -271,13 +272,13 @@ def _not_ended(event: Event) -> None:
                                         "director may still correct a table)."), event=str(event.id))
 
 
-def confirmed(db: Store, match_id: int, version: int) -> tuple[str, ...]:
+def confirmed(db: ClubStore, match_id: int, version: int) -> tuple[str, ...]:
     """Who confirmed the match as it stands: a confirmation holds for the version it was given at (a later
     correction asks for it again)."""
     return tuple(player for player, _at in db.confirmations(match_id, version))
 
 
-def confirmations(db: Store, match_id: int, version: int) -> dict[str, str]:
+def confirmations(db: ClubStore, match_id: int, version: int) -> dict[str, str]:
     """Each confirmation of the match as it stands: player → when (an ISO time), for the signature lines of its
     score sheet."""
     return dict(db.confirmations(match_id, version))

@@ -12,11 +12,12 @@ from .. import jsontext, store
 from ..games import club
 from ..games.base import N_
 from ..store import Store
+from ..store.protocol import ClubStore
 from .base import Conflict, NotFound
 from .events import EventTable, _not_ended, load_event
 
 
-def ensure_links(db: Store, event_id: int, tables: int) -> None:
+def ensure_links(db: ClubStore, event_id: int, tables: int) -> None:
     """A link (a card) for each physical table 1 … ``tables`` that has none yet; a revoked link is not renewed
     here (the director does that: ``renew_table_link``)."""
     have = db.linked_tables(event_id)

@@ -75,16 +75,13 @@ class MatchStore(Protocol):
         """
 
     def replace_match_players(self, match_id: int, rows: list[dict[str, Any]]) -> None: ...
-
     def deals_for(self, match_id: int) -> list[dict[str, Any]]: ...
 
     def deals_numbered(self, match_id: int, numbers: Sequence[int]) -> list[dict[str, Any]]:
         """Some of a match's deals (by number), in order: the few a page shows whole."""
 
     def get_deal(self, match_id: int, number: int) -> dict[str, Any] | None: ...
-
     def next_deal_number(self, match_id: int) -> int: ...
-
     def insert_deal(self, match_id: int, number: int, dealer: str, deal_input: Any) -> int: ...
 
     def revise_deal(
@@ -165,27 +162,21 @@ class LinkStore(Protocol):
     """Share links, idempotency keys, signed-in sessions."""
 
     def create_share_link(self, match_id: int) -> str: ...
-
     def share_links_for(self, match_id: int) -> list[dict[str, Any]]: ...
-
     def match_for_share(self, token: str) -> int | None: ...
-
     def revoke_share_link(self, match_id: int, token: str) -> bool: ...
 
     def deal_for_key(self, match_id: int, key: str) -> tuple[int, str | None] | None:
         """The deal an idempotency key entered and the hash of the body it came with (None: stored before schema 4)."""
 
     def remember_key(self, match_id: int, key: str, number: int, body_hash: str | None = None) -> None: ...
-
     def create_session(self) -> str: ...
 
     def session_seen(self, session_id: str) -> str | None:
         """When the session last made a request (to the hour), or None when it was ended."""
 
     def touch_session(self, session_id: str) -> None: ...
-
     def end_session(self, session_id: str) -> None: ...
-
     def end_idle_sessions(self, before: str) -> None: ...
 
 
@@ -389,7 +380,6 @@ class PortableStore(Protocol):
         """Every season's settings (name, game, best_of, league_points), by name and game."""
 
     def match_uid(self, match_id: int) -> str | None: ...
-
     def event_uid(self, event_id: int) -> str | None: ...
 
     def exported_event_fields(self, event_id: int) -> tuple[Any, ...] | None:
@@ -418,9 +408,7 @@ class PortableStore(Protocol):
         """Every round of an event in order: (number, seed, byes as stored JSON, when it was drawn)."""
 
     def has_match_uid(self, uid: str) -> bool: ...
-
     def has_event_uid(self, uid: str) -> bool: ...
-
     def match_id_of_uid(self, uid: str) -> int | None: ...
 
     def match_seats_of_uid(self, uid: str) -> tuple[int, str, str] | None:
@@ -489,9 +477,7 @@ class SpaceStore(Protocol):
         """Every space, the oldest first, with how many matches and events it holds (each counted in its space)."""
 
     def space_by_slug(self, slug: str) -> SpaceRow | None: ...
-
     def space_by_id(self, space: int) -> SpaceRow | None: ...
-
     def space_count(self) -> int: ...
 
     def space_of_key(self, key_hash: str) -> int | None:
@@ -506,7 +492,6 @@ class SpaceStore(Protocol):
         """The space's API key is now the one with this hash; the one before stops at once."""
 
     def space_has_key(self) -> bool: ...
-
     def set_space_passphrase(self, passphrase_hash: str | None) -> None: ...
 
     def space_passphrase(self) -> str | None:
@@ -562,7 +547,6 @@ class Upkeep(Protocol):
     max_matches: int
 
     def schema_version(self) -> int: ...
-
     def migrate(self) -> int: ...
 
     def health(self) -> dict[str, Any]:
@@ -572,6 +556,18 @@ class Upkeep(Protocol):
         """The end of a request's use of this store: kept for the next request, or closed."""
 
     def close(self) -> None: ...
+
+
+class MatchReading(MatchStore, Transactions, Protocol):
+    """A stored match read, and kept in step with the rules when they changed (``matches.load``, ``sync``)."""
+
+
+class EventReading(ClubStore, MatchStore, Transactions, Protocol):
+    """An event read with its tables' matches (``load_event``)."""
+
+
+class ArchiveStore(PortableStore, ClubStore, MatchStore, MatchLogStore, Transactions, Protocol):
+    """What an archive's export and import and the deals' CSV use (referee/portable/)."""
 
 
 class Store(
@@ -586,5 +582,4 @@ class Statements(Protocol):
     referee/store runs SQL (the tests do, to look under the hood). ``execute`` answers the driver's own cursor."""
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Any: ...
-
     def query(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]: ...
