@@ -104,7 +104,7 @@ def violation(code: str, piece: str, entry: Any, options: SpitzerOptions) -> Vio
 
 # ---- every line, from real deals -------------------------------------------------------------------
 
-# (entry, options, table): between them every summary, breakdown line and phrase of spitzer.py
+# (entry, options, table): between them every summary, breakdown line and phrase of the spitzer package
 DEALS: list[tuple[dict[str, Any], SpitzerOptions, Table]] = [
     (deal("zola_schneider", [BEN], 95, 6), DEFAULTS, TABLE),  # solo won
     (deal("zola", [BEN], 11, 1), DEFAULTS, TABLE),  # solo lost; 1 trick
@@ -246,7 +246,7 @@ def test_violations_with_phrases_read_as_a_player_says_them(app, lang, code, pie
 # ---- lines -----------------------------------------------------------------------------------------
 
 def test_the_deals_reach_every_line_and_word_of_the_module():
-    """Every Line template of spitzer.py is produced by the deals and standings here (or, for "1 player",
+    """Every Line template of the spitzer package is produced by the deals and standings here (or, for "1 player",
     which no four-player deal can produce, by the helper that writes it)."""
     produced = {line.template for line in top_lines()}
     for line in top_lines():
