@@ -9,7 +9,7 @@ from typing import Any
 from . import games
 from .games import find_game
 from .matches import clean_name, name_key
-from .store import Store
+from .store.protocol import MatchStore
 
 
 @dataclass
@@ -111,7 +111,7 @@ def _figures_for(figures: dict[str, GameFigures], game: str) -> GameFigures:
     return fig
 
 
-def player_stats(db: Store, name: str, collate: Callable[[str], Any] = str.casefold) -> PlayerStats | None:
+def player_stats(db: MatchStore, name: str, collate: Callable[[str], Any] = str.casefold) -> PlayerStats | None:
     key = name_key(name)
     rows = db.player_rows(key)
     if not rows:

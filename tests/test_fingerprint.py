@@ -79,7 +79,7 @@ def test_it_is_worked_out_once_and_only_when_first_needed():
 
 def test_the_registry_is_read_when_asked(monkeypatch):
     """A game put into the registry (as tests/web/test_plugs.py adds a fourth) has its fingerprint: that of the
-    module its class is written in (here, as if written in spitzer.py) and what that module imports."""
+    module its class is written in (here, as if written in spitzer/game.py) and what that module imports."""
     class Copy(type(SPITZER)):
         key = "spitzer-copy"
 

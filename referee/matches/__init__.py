@@ -12,7 +12,7 @@ Its rooms, each importing only those above it in this list:
 - ``spaces``: spaces (issue 48): made, renamed, listed, deleted; their keys, director links and passphrases;
 - ``names``: players' names, a place and a note, a new match's request;
 - ``match``: a stored match as read (``Match``);
-- ``events``: the activity — what each action's event keeps, reading the log, an action in words;
+- ``match_log``: the activity — what each action's event keeps, reading the log, an action in words;
 - ``stored``: what is stored kept in step with the rules (``sync``), ``load``;
 - ``entering``: a new deal, the write path (``enter_deal``);
 - ``changes``: every other change (start, correct, void, restore, end, abandon, rematch, place and note);
@@ -20,7 +20,9 @@ Its rooms, each importing only those above it in this list:
   link that brings the other phones to it;
 - ``undo_redo``: undo and redo of the last action;
 - ``ratings``: the ended matches rated, kept per process (read by the seat draw of a first round by rating);
-- ``club``: club play (RULES.md 5): events, rounds, tables and their links, confirmations;
+- club play (RULES.md 5): ``events`` (an event as read and loaded), ``table_links``, ``rounds``, ``event_edits``
+  (made, fixed, deleted), ``roster`` (players joining and leaving), ``confirmations``, ``event_json``; ``club``
+  hands all their names on;
 - ``money``: balances and settlements (RULES.md 5.7) of a match or an event, from its totals;
 - ``seasons``: a season's league table (RULES.md 5.8) and its settings;
 - ``to_json``: the JSON forms the API answers.

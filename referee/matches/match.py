@@ -10,7 +10,7 @@ from .. import jsontext
 from ..games import find_game
 from ..games.base import BaseGame, DealResult, Standing, Table, Tally, Violation, line_from_json
 from ..games.match import DealRecord, MatchState, ReplayedDeal
-from ..store import Store
+from ..store.protocol import MatchStore
 from .base import no_deal
 
 
@@ -33,7 +33,7 @@ class Match:
     """A stored match: its standing from the match row, its deals (with their stored results) read when first
     asked for. Nothing is re-scored to show a match."""
 
-    def __init__(self, row: dict[str, Any], game: BaseGame, options: Any, db: Store | None = None,
+    def __init__(self, row: dict[str, Any], game: BaseGame, options: Any, db: MatchStore | None = None,
                  deals: list[dict[str, Any]] | None = None, state: MatchState | None = None,
                  known: dict[int, tuple[dict[str, Any], ReplayedDeal]] | None = None):
         self.row, self.game, self.options = row, game, options
@@ -130,7 +130,7 @@ class Match:
             raise no_deal(self.id, number) from None
 
 
-def match_from_row(db: Store, row: dict[str, Any]) -> Match:
+def match_from_row(db: MatchStore, row: dict[str, Any]) -> Match:
     """The match a row of ``matches`` holds (its options parsed, its tally read); its deals are read when asked for."""
     game = find_game(row["game"])
     options = options_of(game, row["options"])

@@ -13,7 +13,7 @@ from ..games.base import N_, UnknownGame
 from ..games.money import Settlement, Tariff
 from ..store import Store
 from .base import NotFound
-from .club import Event
+from .events import Event
 from .match import Match
 from .names import name_key
 
@@ -86,7 +86,7 @@ def player_money(db: Store, name: str, since: str | None = None, until: str | No
     """The player's balance of every match and event played with a tariff in the period (dates, inclusive; an
     event's table counts in its event's settlement, not again on its own), newest first, and the sum per currency."""
     from ..games import find_game
-    from .club import player_events
+    from .events import player_events
 
     key = name_key(name)
     lines: list[MoneyLine] = []

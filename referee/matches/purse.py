@@ -12,7 +12,7 @@ from ..games.base import N_, Violation
 from ..games.purse import BadFee, CashBox, Fee, Purse, cash_box, parse_fee, parse_paid, purse
 from ..store import Store
 from .base import NotFound
-from .club import Event, InvalidEvent, load_event
+from .events import Event, InvalidEvent, load_event
 from .names import name_key
 
 

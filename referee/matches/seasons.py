@@ -12,7 +12,7 @@ from ..games.base import RuleError, Violation, whole_number
 from ..games.season import LEAGUE_POINTS, LeaguePoints, SeasonTable
 from ..store import Store
 from .base import no_season
-from .club import Event, load_event
+from .events import Event, load_event
 from .names import name_key
 
 MAX_BEST_OF = 1000

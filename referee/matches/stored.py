@@ -14,6 +14,7 @@ from ..games import find_game
 from ..games.base import BaseGame, DealResult, Tally, line_to_json
 from ..games.match import DealRecord, MatchState, ReplayedDeal, Start, replay
 from ..store import Store
+from ..store.protocol import MatchReading, MatchStore
 from .base import no_match
 from .match import Match, match_from_row, options_of, replayed_from_row
 from .names import name_key
@@ -25,7 +26,7 @@ def by_other_rules(row: Mapping[str, Any]) -> bool:
     return row.get("fingerprint") != rules_fingerprint(row["game"])
 
 
-def load(db: Store, match_id: int) -> Match:
+def load(db: MatchReading, match_id: int) -> Match:
     """A match as stored. One stored by other rules (another fingerprint, or before results were stored) is
     replayed once and stored again first."""
     row = db.get_match(match_id)
@@ -55,7 +56,7 @@ def _start_before(game: BaseGame, players: tuple[str, ...], options: Any, row: d
     return Start(tally, game.judge(players, tally, options), ended_at, last_dealer)
 
 
-def sync(db: Store, match_id: int, touch: bool = True, from_number: int | None = 1) -> Match:
+def sync(db: MatchReading, match_id: int, touch: bool = True, from_number: int | None = 1) -> Match:
     """Recompute a match from deal ``from_number`` on (``None``: no deal changed, only the standing) and keep
     what is stored about it in step, inside the caller's transaction: each replayed deal's result, running
     tally and flags; the match's standing, version and rules fingerprint; and, per player, the figures the
@@ -89,7 +90,7 @@ def sync(db: Store, match_id: int, touch: bool = True, from_number: int | None =
     return match_from_row(db, fresh)
 
 
-def _store_standing(db: Store, row: Mapping[str, Any], game: BaseGame, state: MatchState,
+def _store_standing(db: MatchStore, row: Mapping[str, Any], game: BaseGame, state: MatchState,
                     facts: dict[str, dict[str, int]], deal_count: int, touch: bool) -> None:
     """The match's standing after a replay, and its players' rows, stored."""
     match_id, players = row["id"], tuple(row["players"])

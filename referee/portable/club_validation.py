@@ -14,7 +14,8 @@ from ..games.clock import problems as clock_problems
 from ..games.money import BadTariff, parse_tariff
 from ..games.purse import BadFee, parse_fee
 from ..games.season import LEAGUE_POINTS
-from ..matches import club, event_fields
+from ..matches import event_fields
+from ..matches.events import ROUND_LENGTH
 from ..matches.names import duplicate_names, name_problems
 from ..matches.seasons import MAX_BEST_OF
 from .base import MAX_UID
@@ -303,7 +304,7 @@ def _club_options(raw: dict[str, Any], values: dict[str, Any], game: BaseGame | 
     length, options = values["round"], values["options"]
     if game is None or length is None or options is None:
         return None
-    found = club.ROUND_LENGTH.fullmatch(length)  # as the API reads it: "deals:2\n", "deals:02" are not lengths
+    found = ROUND_LENGTH.fullmatch(length)  # as the API reads it: "deals:2\n", "deals:02" are not lengths
     deals = int(found[1]) if found else None
     if length != "match" and (deals is None or not game.seats <= deals <= 400 or deals % game.seats):
         problems.append(Violation("bad_round", f'{label}: "round" must be match or deals:N, N a multiple of the '
@@ -401,7 +402,7 @@ def _club_rounds(values: dict[str, Any], game: BaseGame | None, players: list[tu
 
 
 def _present(players: list[tuple[str, int, int | None]], number: int) -> list[str]:
-    """Who is drawn for round ``number``: joined by then and not left (as ``club.Event.present``)."""
+    """Who is drawn for round ``number``: joined by then and not left (as ``Event.present``)."""
     return [name for name, joined, left in players if joined <= number and (left is None or left > number)]
 
 

@@ -13,10 +13,10 @@ from typing import Any
 
 from .. import games, matches
 from ..games.club import RoundLine
-from ..matches.club import Event
+from ..matches.events import Event
 from ..matches.money import event_settlement
 from ..matches.purse import event_purse
-from ..store import Store
+from ..store.protocol import ArchiveStore
 from .export import CHUNK, _unreadable_match, started
 
 CSV_SEATS = max(game.seats for game in games.GAMES)  # the CSV's columns, fixed when Referee starts
@@ -39,12 +39,12 @@ def _cell(value: Any) -> Any:
     return value
 
 
-def deals_csv(db: Store, match_ids: list[int] | None = None) -> str:
+def deals_csv(db: ArchiveStore, match_ids: list[int] | None = None) -> str:
     """``deals_csv_text`` at once."""
     return "".join(deals_csv_text(db, match_ids))
 
 
-def deals_csv_text(db: Store, match_ids: list[int] | None = None) -> Iterator[str]:
+def deals_csv_text(db: ArchiveStore, match_ids: list[int] | None = None) -> Iterator[str]:
     """One row per deal (``None``: every match), as text a piece at a time (``started``: a match that is not there
     raises ``matches.NotFound`` at once). ``created`` is when the deal was first entered; ``score_n`` is what the
     deal counts for seat n (blank for a void deal or one after the end), ``total_n`` the running total after it.
@@ -52,7 +52,7 @@ def deals_csv_text(db: Store, match_ids: list[int] | None = None) -> Iterator[st
     return started(_csv_pieces(db, match_ids))
 
 
-def _csv_pieces(db: Store, match_ids: list[int] | None) -> Iterator[str]:
+def _csv_pieces(db: ArchiveStore, match_ids: list[int] | None) -> Iterator[str]:
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(CSV_HEADER)

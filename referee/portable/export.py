@@ -11,8 +11,9 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from .. import jsontext, matches
-from ..matches import club
-from ..store import Store, now
+from ..matches.events import confirmations
+from ..store import now
+from ..store.protocol import ArchiveStore
 from .base import FORMAT, VERSION
 
 # The document is written as text a piece at a time (``export_text``): the head, then each match — its fields and
@@ -23,7 +24,7 @@ from .base import FORMAT, VERSION
 CHUNK = 64 * 1024  # characters of JSON text sent at a time
 
 
-def export_text(db: Store, match_ids: list[int] | None = None) -> Iterator[str]:
+def export_text(db: ArchiveStore, match_ids: list[int] | None = None) -> Iterator[str]:
     """The export document of some matches (``None``: every match, oldest first by local id, so an import keeps the
     order, then every event and every season's settings; with ``match_ids`` their lists are empty) as JSON text, a
     piece at a time, ending with a newline. With ``match_ids`` a match that cannot be read raises
@@ -40,18 +41,18 @@ def started(pieces: Iterator[str]) -> Iterator[str]:
     return itertools.chain(() if first is None else (first,), pieces)
 
 
-def export_match(db: Store, match_id: int) -> dict[str, Any]:
+def export_match(db: ArchiveStore, match_id: int) -> dict[str, Any]:
     """One match as an export document; raises ``matches.NotFound``."""
     return json.loads("".join(export_text(db, [match_id])))
 
 
-def export_archive(db: Store) -> dict[str, Any]:
+def export_archive(db: ArchiveStore) -> dict[str, Any]:
     """Every match, event and season as an export document (``export_text``, read back), damaged ones under
     ``unreadable``."""
     return json.loads("".join(export_text(db)))
 
 
-def _export_pieces(db: Store, match_ids: list[int] | None) -> Iterator[str]:
+def _export_pieces(db: ArchiveStore, match_ids: list[int] | None) -> Iterator[str]:
     whole = match_ids is None
     ids = db.all_match_ids() if whole else match_ids
     out = _Pieces()
@@ -89,13 +90,13 @@ def _export_pieces(db: Store, match_ids: list[int] | None) -> Iterator[str]:
     yield out.take()
 
 
-def _confirmations(db: Store, match: matches.Match) -> list[dict[str, str]]:
+def _confirmations(db: ArchiveStore, match: matches.Match) -> list[dict[str, str]]:
     """Who confirmed the match's result as it stands (RULES.md 5.6: a confirmation of an earlier version no longer
     counts, and is not exported)."""
-    return [{"player": player, "at": at} for player, at in club.confirmations(db, match.id, match.version).items()]
+    return [{"player": player, "at": at} for player, at in confirmations(db, match.id, match.version).items()]
 
 
-def _club_pieces(db: Store, out: _Pieces, whole: bool, unreadable_ids: set[int],
+def _club_pieces(db: ArchiveStore, out: _Pieces, whole: bool, unreadable_ids: set[int],
                  unreadable: list[dict[str, Any]]) -> Iterator[str]:
     """The document's ``events`` and ``seasons``: every one of the archive's, none in an export of some matches. An
     event that cannot be read, or one with a table whose match could not be (``unreadable_ids``), is listed under
@@ -121,7 +122,7 @@ class _TableNotExported(Exception):
     """An event's table whose match is not in the file."""
 
 
-def _event_document(db: Store, event_id: int, unreadable_ids: set[int]) -> dict[str, Any]:
+def _event_document(db: ArchiveStore, event_id: int, unreadable_ids: set[int]) -> dict[str, Any]:
     """One event of the document: its fields, its players in the order they joined, and its rounds with their
     tables, each naming its match by uid — never its link's token."""
     fields = db.exported_event_fields(event_id)
@@ -169,7 +170,7 @@ def _uid_of_unreadable(uid_of: Callable[[int], str | None], noun: str, row_id: i
         return None
 
 
-def _unreadable_event(db: Store, event_id: int, exc: Exception) -> dict[str, Any]:
+def _unreadable_event(db: ArchiveStore, event_id: int, exc: Exception) -> dict[str, Any]:
     uid = _uid_of_unreadable(db.event_uid, "event", event_id, exc)
     said = str(exc)[:200] if isinstance(exc, _TableNotExported) else f"{type(exc).__name__}: {str(exc)[:200]}"
     return {"event": event_id, "uid": uid,
@@ -196,7 +197,7 @@ class _Pieces:
         return text
 
 
-def _unreadable_match(db: Store, match_id: int, exc: Exception) -> dict[str, Any]:
+def _unreadable_match(db: ArchiveStore, match_id: int, exc: Exception) -> dict[str, Any]:
     uid = _uid_of_unreadable(db.match_uid, "match", match_id, exc)
     return {
         "id": match_id,
@@ -206,7 +207,7 @@ def _unreadable_match(db: Store, match_id: int, exc: Exception) -> dict[str, Any
     }
 
 
-def _match_opening(db: Store, match: matches.Match) -> str:
+def _match_opening(db: ArchiveStore, match: matches.Match) -> str:
     """A match of the document as JSON text up to its list of actions (left open: they follow)."""
     row = match.row
     revisions = {deal_id: [{"version": rev["version"], "input": rev["input"], "void": rev["void"],

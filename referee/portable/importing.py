@@ -10,8 +10,10 @@ from typing import Any
 
 from .. import jsontext, matches, store
 from ..games.base import Violation
-from ..matches import club, spaces
-from ..store import Store
+from ..matches import spaces
+from ..matches.events import load_event
+from ..matches.table_links import ensure_links
+from ..store.protocol import ArchiveStore
 from .base import InvalidImport
 from .club_validation import _CLUB, _IncomingEvent, _present
 from .problems import _Problems, _TooMany
@@ -31,7 +33,7 @@ class ImportReport:
                 "events_skipped": self.events_skipped}
 
 
-def import_data(db: Store, data: Any, max_deals: int = matches.DEFAULT_MAX_DEALS,
+def import_data(db: ArchiveStore, data: Any, max_deals: int = matches.DEFAULT_MAX_DEALS,
                 max_events: int = matches.DEFAULT_MAX_EVENTS) -> ImportReport:
     """Import an export document (already parsed from JSON). Raises InvalidImport with the problems found
     (reading stops after MAX_PROBLEMS), and then stores nothing; otherwise stores, in one transaction, every match
@@ -61,7 +63,7 @@ def import_data(db: Store, data: Any, max_deals: int = matches.DEFAULT_MAX_DEALS
     return report
 
 
-def _write(db: Store, m: _Incoming) -> int:
+def _write(db: ArchiveStore, m: _Incoming) -> int:
     """Store one match exactly as the file has it (plain INSERTs: an archive has hundreds of thousands of rows),
     then rebuild its summaries without touching ``updated``."""
     try:
@@ -87,7 +89,7 @@ def _write(db: Store, m: _Incoming) -> int:
     return match_id
 
 
-def _write_event(db: Store, e: _IncomingEvent) -> int:
+def _write_event(db: ArchiveStore, e: _IncomingEvent) -> int:
     """Store one event as the file has it, its tables on the matches of the same uid, and a new link for each of its
     physical tables (the file holds no token: the old links open nothing here; the director prints new cards)."""
     event_id = db.import_event(e.name, e.date, e.game.key, jsontext.dumps(e.options), e.rounds, e.round_length,
@@ -113,11 +115,11 @@ def _write_event(db: Store, e: _IncomingEvent) -> int:
         if t["revoked"]:
             db.import_revoked_link(event_id, t["number"], t["revoked"])
     tables = max([len(r["tables"]) for r in e.drawn] + [len(_present(e.players, len(e.drawn) + 1)) // e.game.seats])
-    club.ensure_links(db, event_id, tables)
+    ensure_links(db, event_id, tables)
     if e.ended is not None:
         db.set_event_ended(event_id, e.ended)
     elif not e.ended_given and e.drawn and len(e.drawn) >= e.rounds:  # a file written before events kept when they
-        current = club.load_event(db, event_id).current  # ended: over as it was then, once its last round was over
+        current = load_event(db, event_id).current  # ended: over as it was then, once its last round was over
         if current is not None and current.over:
             db.set_event_ended(event_id, e.drawn[-1]["drawn"])
     return event_id
@@ -127,7 +129,7 @@ def _json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def _check_tables(db: Store, events: list[_IncomingEvent], in_file: list[_Incoming]) -> None:
+def _check_tables(db: ArchiveStore, events: list[_IncomingEvent], in_file: list[_Incoming]) -> None:
     """Each table of the events to import is a match of the event's game, in the file or here already (and then no
     other event's table), its players the event's, present that round, nobody seated twice in one round. Raises
     InvalidImport with every problem (reading stops after MAX_PROBLEMS)."""
@@ -143,7 +145,7 @@ def _check_tables(db: Store, events: list[_IncomingEvent], in_file: list[_Incomi
         raise InvalidImport(list(problems))
 
 
-def _check_round(db: Store, e: _IncomingEvent, r: dict[str, Any], by_uid: dict[str, _Incoming],
+def _check_round(db: ArchiveStore, e: _IncomingEvent, r: dict[str, Any], by_uid: dict[str, _Incoming],
                  problems: _Problems) -> None:
     present = _present(e.players, r["number"])
     seated = {name: "sits out" for name in r["byes"]}

@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from ..games.base import Violation
-from ..matches import club
+from ..matches.events import MAX_ROUNDS, SEED_LIMIT
 from .base import MAX_DEPTH, MAX_NUMBER, MAX_PROBLEMS, MAX_UID
 
 # What a value must be, said for people.
@@ -21,8 +21,8 @@ _FLAG = "true or false"
 _COUNT = f"a whole number from 1 to {MAX_NUMBER}"
 _LIST = "a list"
 _OBJECT = "an object"
-_SEED = f"a whole number from 0 to {club.SEED_LIMIT - 1}"
-_ROUNDS = f"a whole number from 1 to {club.MAX_ROUNDS}"
+_SEED = f"a whole number from 0 to {SEED_LIMIT - 1}"
+_ROUNDS = f"a whole number from 1 to {MAX_ROUNDS}"
 
 
 def _is_count(v: Any) -> bool:
@@ -48,8 +48,8 @@ _KINDS: dict[str, Callable[[Any], bool]] = {
     _COUNT: _is_count,
     _LIST: lambda v: isinstance(v, list),
     _OBJECT: lambda v: isinstance(v, dict),
-    _SEED: lambda v: isinstance(v, int) and not isinstance(v, bool) and 0 <= v < club.SEED_LIMIT,
-    _ROUNDS: lambda v: isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= club.MAX_ROUNDS,
+    _SEED: lambda v: isinstance(v, int) and not isinstance(v, bool) and 0 <= v < SEED_LIMIT,
+    _ROUNDS: lambda v: isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= MAX_ROUNDS,
 }
 
 

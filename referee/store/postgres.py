@@ -180,11 +180,6 @@ class PostgresStore(MatchRows, MatchLog, Links, ClubRows, SeasonRows, SheetRows,
         return {"database": KIND, "schema": self.schema_version(), "listening": versions_for(self.url).listening}
 
     # ---- lent and given back ---------------------------------------------------------------------------------
-    @property
-    def broken(self) -> bool:
-        """The connection was lost (the server restarted or went away): it cannot be used again."""
-        return bool(self.conn.broken or self.conn.closed)
-
     def close(self) -> None:
         if self.pool is not None:
             self.give_back()

@@ -134,9 +134,6 @@ class SqliteStore(MatchRows, MatchLog, Links, ClubRows, SeasonRows, SheetRows, P
         return {"database": KIND, "schema": self.schema_version()}
 
     # ---- kept between requests -------------------------------------------------------------------------------
-    def usable(self) -> bool:
-        return True
-
     def close(self) -> None:
         self.conn.close()
 

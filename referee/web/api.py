@@ -16,7 +16,9 @@ from flask_babel import gettext
 from .. import games as rules  # read when asked (``games`` here is the view of /api/games)
 from .. import matches, store
 from ..games.base import RuleError, Violation, whole_number
-from ..matches import club, purse, seasons
+from ..matches import confirmations, event_edits, purse, roster, rounds, seasons, table_links
+from ..matches.event_json import event_to_json, round_to_json, standings_to_json
+from ..matches.events import confirmed, load_event
 from ..matches.money import event_settlement, event_settlement_of, settlement_to_json
 from ..matches.ratings import MODEL
 from . import spaces
@@ -108,7 +110,7 @@ def _match_json(db, match: matches.Match, deals_after: int = 0) -> dict[str, Any
     """The whole match (``matches.match_to_json``), what its undo and redo would do said in the reader's language, and
     who confirmed its result as it stands (RULES.md 5.6)."""
     return {**matches.match_to_json(db, match, deals_after, say=say),
-            "confirmed": list(club.confirmed(db, match.id, match.version))}
+            "confirmed": list(confirmed(db, match.id, match.version))}
 
 
 @bp.get("/games")
@@ -377,8 +379,8 @@ def _linked(drawn: dict[str, Any]) -> dict[str, Any]:
 
 
 def _event_json(event_id: int) -> dict[str, Any]:
-    loaded = club.load_event(get_db(), event_id)
-    event = club.event_to_json(loaded)
+    loaded = load_event(get_db(), event_id)
+    event = event_to_json(loaded)
     event["drawn"] = [_linked(r) for r in event["drawn"]]
     event["links"] = [{**link, "url": public_url("events.table_link", token=link["token"])} for link in event["links"]]
     event["settlement"] = settlement_to_json(event_settlement(loaded), loaded.standings().provisional)
@@ -387,7 +389,7 @@ def _event_json(event_id: int) -> dict[str, Any]:
 
 @bp.post("/events")
 def create_event():
-    event_id = club.create_event(get_db(), _body())
+    event_id = event_edits.create_event(get_db(), _body())
     return jsonify(_event_json(event_id)), 201, {"Location": url_for("api.get_event", event_id=event_id)}
 
 
@@ -400,7 +402,7 @@ def get_event(event_id: int):
 def update_event(event_id: int):
     """The director changes the event's name, date, season, tariff, rounds (never below those drawn), kind, seating or
     pairs kept apart → 200 the event; 422 with every problem, nothing changed."""
-    club.update_event(get_db(), event_id, _body())
+    event_edits.update_event(get_db(), event_id, _body())
     return jsonify(_event_json(event_id))
 
 
@@ -408,7 +410,7 @@ def update_event(event_id: int):
 def delete_event(event_id: int):
     """An event with no deal entered goes, with its tables' matches and links → 204; after one, 409
     ``event_started``."""
-    club.delete_event(get_db(), event_id)
+    event_edits.delete_event(get_db(), event_id)
     return "", 204
 
 
@@ -418,27 +420,27 @@ def swap_players(event_id: int, number: int):
     entered at either's table → 200 the round (as ``POST …/rounds`` answers it); 409 ``table_started`` after; 409
     ``kept_apart`` (naming the pair) when it would seat a pair kept apart at one table, unless ``"confirm": true``."""
     db = get_db()
-    club.swap(db, event_id, number, _body())
-    return jsonify(_linked(club.round_to_json(club.load_event(db, event_id).rounds[number - 1])))
+    roster.swap(db, event_id, number, _body())
+    return jsonify(_linked(round_to_json(load_event(db, event_id).rounds[number - 1])))
 
 
 @bp.post("/events/<int:event_id>/rounds")
 def draw_round(event_id: int):
     db = get_db()
-    number = club.draw_round(db, event_id, kept_ratings())
-    event = club.load_event(db, event_id)
-    return jsonify(_linked(club.round_to_json(event.rounds[number - 1]))), 201
+    number = rounds.draw_round(db, event_id, kept_ratings())
+    event = load_event(db, event_id)
+    return jsonify(_linked(round_to_json(event.rounds[number - 1]))), 201
 
 
 @bp.post("/events/<int:event_id>/players")
 def join_event(event_id: int):
-    club.join(get_db(), event_id, _body().get("name"))
+    roster.join(get_db(), event_id, _body().get("name"))
     return jsonify(_event_json(event_id))
 
 
 @bp.post("/events/<int:event_id>/players/leave")
 def leave_event(event_id: int):
-    club.leave(get_db(), event_id, _body().get("name"))
+    roster.leave(get_db(), event_id, _body().get("name"))
     return jsonify(_event_json(event_id))
 
 
@@ -447,7 +449,7 @@ def event_purse(event_id: int):
     """The evening's purse (issue 37): the pot, the booby, the prizes by the standings now, the club's share, who has
     paid and who owes; ``final`` once the event has ended. 404 ``no_purse`` for an event without an entry fee."""
     db = get_db()
-    return jsonify(purse.purse_to_json(db, club.load_event(db, event_id)))
+    return jsonify(purse.purse_to_json(db, load_event(db, event_id)))
 
 
 @bp.post("/events/<int:event_id>/players/<path:name>/paid")
@@ -462,19 +464,19 @@ def event_clock(event_id: int):
     """The round clock (issue 37): ``{"paused": true|false}`` pauses it or runs it again, ``{"add_minutes": n}`` adds
     minutes (negative: takes them off) → 200 ``{"round_ends_at", "round_clock"}``; 422 for another body, 409
     ``no_clock`` when no round with a clock is in play."""
-    return jsonify(club.change_clock(get_db(), event_id, _body()))
+    return jsonify(event_edits.change_clock(get_db(), event_id, _body()))
 
 
 @bp.post("/events/<int:event_id>/players/back")
 def come_back(event_id: int):
     """A player who left is drawn again from the next round on (the undo of a leave)."""
-    club.come_back(get_db(), event_id, _body().get("name"))
+    roster.come_back(get_db(), event_id, _body().get("name"))
     return jsonify(_event_json(event_id))
 
 
 @bp.post("/events/<int:event_id>/tables/<int:number>/end")
 def end_table(event_id: int, number: int):
-    club.end_table(get_db(), event_id, number)
+    rounds.end_table(get_db(), event_id, number)
     return jsonify(_event_json(event_id))
 
 
@@ -483,28 +485,28 @@ def end_event(event_id: int):
     """The director ends the event once its last round is drawn (RULES.md 5.4): tables still playing end as they
     stand → 200 the event, ``status`` "ended"; 409 ``rounds_left`` before the last round is drawn, ``event_over``
     once it has ended."""
-    club.end_event(get_db(), event_id)
+    rounds.end_event(get_db(), event_id)
     return jsonify(_event_json(event_id))
 
 
 @bp.post("/events/<int:event_id>/tables/<int:number>/resume")
 def resume_table(event_id: int, number: int):
     """The director takes up again a table they ended (by mistake) while its round is the latest → 200 the event."""
-    club.resume_table(get_db(), event_id, number)
+    rounds.resume_table(get_db(), event_id, number)
     return jsonify(_event_json(event_id))
 
 
 @bp.get("/events/<int:event_id>/standings")
 def standings(event_id: int):
-    event = club.load_event(get_db(), event_id)
-    return jsonify(club.standings_to_json(event.standings(), event.status))
+    event = load_event(get_db(), event_id)
+    return jsonify(standings_to_json(event.standings(), event.status))
 
 
 @bp.get("/events/<int:event_id>/settlement")
 def event_settlement_json(event_id: int):
     """RULES.md 5.7: each player's balance over their tables, rounded once, and who pays whom → ``{"currency",
     "balances", "payments", ...}``; 404 ``no_tariff`` for an event played without money."""
-    event = club.load_event(get_db(), event_id)
+    event = load_event(get_db(), event_id)
     return jsonify(settlement_to_json(event_settlement_of(event), event.standings().provisional))
 
 
@@ -540,7 +542,7 @@ def set_season(name: str):
 
 @bp.post("/events/<int:event_id>/tables/<int:number>/revoke")
 def revoke_table_link(event_id: int, number: int):
-    club.revoke_table_link(get_db(), event_id, number)
+    table_links.revoke_table_link(get_db(), event_id, number)
     return jsonify(_event_json(event_id))
 
 
@@ -548,7 +550,7 @@ def revoke_table_link(event_id: int, number: int):
 def renew_table_link(event_id: int, number: int):
     """A new link for physical table ``number`` (for the rest of the event); the old token stops working → 201 with
     the table's new ``token`` and ``url``."""
-    token = club.renew_table_link(get_db(), event_id, number)
+    token = table_links.renew_table_link(get_db(), event_id, number)
     return jsonify({"table": number, "token": token, "url": public_url("events.table_link", token=token)}), 201
 
 
@@ -556,7 +558,7 @@ def renew_table_link(event_id: int, number: int):
 def confirm_match(match_id: int):
     """RULES.md 5.6: a player confirms an ended match's result (``{"player"}``); the match with ``confirmed``."""
     db = get_db()
-    club.confirm(db, match_id, _body().get("player"))
+    confirmations.confirm(db, match_id, _body().get("player"))
     return jsonify(_match_json(db, matches.load(db, match_id)))
 
 
@@ -566,7 +568,7 @@ def confirm_table(event_id: int, number: int):
     no body: the latest round's table) → 200 the table's confirmations; 409 ``match_not_over`` while it plays, 404 for
     a table the round does not have."""
     raw = _body() if request.get_data(cache=True).strip() else None
-    return jsonify(club.confirm_table(get_db(), event_id, number, club.read_round(raw)).to_json())
+    return jsonify(confirmations.confirm_table(get_db(), event_id, number, confirmations.read_round(raw)).to_json())
 
 
 # ---- ratings (issue 36) --------------------------------------------------------------------------------------------

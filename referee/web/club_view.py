@@ -10,7 +10,7 @@ from flask_babel import gettext, ngettext, pgettext
 
 from ..games.clock import RoundClock, duration, mm_ss, utc_text
 from ..matches import clock as round_clock
-from ..matches import club
+from ..matches.events import Event, EventTable
 from .i18n import sorted_names
 
 
@@ -92,7 +92,7 @@ def season_words(events: Any, best: int | None = None) -> dict[str, Any]:
             "short": lambda n: gettext("E%(number)s", number=n)}
 
 
-def event_format(event: club.Event) -> str:
+def event_format(event: Event) -> str:
     """"3 rounds of 4 deals, seated by the standings" (RULES.md 5.3–5.4), in the reader's language."""
     rounds = int(event.row["rounds"])
     deals = event.row["options"].get("deals")
@@ -108,7 +108,7 @@ def event_format(event: club.Event) -> str:
     return gettext("%(length)s, %(seating)s", length=length, seating=seating)
 
 
-def seating_list(event: club.Event, round_number: int | None = None) -> list[tuple[str, int | None, int | None]]:
+def seating_list(event: Event, round_number: int | None = None) -> list[tuple[str, int | None, int | None]]:
     """Who sits where in a round (the latest by default): (player, table, seat), sorted by name as the reader sorts
     them; table and seat None for a player sitting out."""
     if not event.rounds:
@@ -121,7 +121,7 @@ def seating_list(event: club.Event, round_number: int | None = None) -> list[tup
     return sorted(seats, key=lambda s: order[s[0]])
 
 
-def next_round_at(event: club.Event, table: club.EventTable) -> dict[str, Any] | None:
+def next_round_at(event: Event, table: EventTable) -> dict[str, Any] | None:
     """For a table's page once a later round is drawn: who sits at this table now (its match), and where each of
     this table's players went ("Ann → table 4, seat 1")."""
     latest = event.current

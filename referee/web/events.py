@@ -24,7 +24,9 @@ from werkzeug.exceptions import Gone, NotFound, UnprocessableEntity
 from .. import games, matches, store
 from ..games.base import RuleError, Violation, whole_number
 from ..games.club import winners
-from ..matches import club, purse
+from ..matches import confirmations, event_edits, purse, roster, table_links
+from ..matches import rounds as club_rounds
+from ..matches.events import Event, EventTable, event_state, list_events, load_event, no_event
 from ..matches.money import event_settlement
 from ..matches.names import name_key
 from .club_view import clock_view, event_format, event_words, seating_list, unconfirmed_mark, unconfirmed_short
@@ -78,7 +80,7 @@ def table_link(token: str):
     Before its table plays (no round drawn yet, or this round has no table n): where everyone sits, and it follows
     the event until a round seats players here."""
     db = get_db()
-    link = club.link_of_token(db, token)
+    link = table_links.link_of_token(db, token)
     if link is None:
         raise NotFound(description=gettext("This table link does not exist."))
     if link.revoked:
@@ -86,7 +88,7 @@ def table_link(token: str):
     session["table"] = token
     if link.match_id is not None:
         return go(url_for("pages.match_page", match_id=link.match_id))
-    event = club.load_event(db, link.event_id)
+    event = load_event(db, link.event_id)
     return render_template("table_waiting.html", event=event, number=link.number, refresh=BOARD_REFRESH,
                            seating=seating_list(event))
 
@@ -94,7 +96,7 @@ def table_link(token: str):
 @bp.get("/events/<int:event_id>/tables/<int:number>")
 def table_of_event(event_id: int, number: int):
     """Table ``number`` of the event's latest round: its match page (what a table link opens, for the director)."""
-    event = club.load_event(get_db(), event_id)
+    event = load_event(get_db(), event_id)
     current = event.current
     table = next((t for t in current.tables if t.number == number), None) if current else None
     if table is None:
@@ -106,13 +108,13 @@ def table_of_event(event_id: int, number: int):
 @bp.post("/matches/<int:match_id>/confirm")
 def confirm_match(match_id: int):
     """RULES.md 5.6: a player of an ended table confirms its result (the match page's buttons)."""
-    club.confirm(get_db(), match_id, request.form.get("player"))
+    confirmations.confirm(get_db(), match_id, request.form.get("player"))
     return go(url_for("pages.match_page", match_id=match_id) + "#confirm")
 
 
 @bp.get("/events")
 def events_list():
-    return render_template("events.html", events=club.list_events(get_db()), games={g.key: g for g in games.GAMES})
+    return render_template("events.html", events=list_events(get_db()), games={g.key: g for g in games.GAMES})
 
 
 # ---- a new event ----------------------------------------------------------------------------------------------
@@ -174,7 +176,7 @@ def create_event():
         problems.append(Violation.of("round_contradiction", "round", "A number of deals is given, but a round is "
                                      "one whole match: choose “a number of deals”, or clear the number."))
     try:
-        event_id = club.create_event(get_db(), body, also=problems)
+        event_id = event_edits.create_event(get_db(), body, also=problems)
     except RuleError as exc:
         return render_template("event_new.html", **_form_context(dict(form), _grouped(list(exc.violations)))), 422
     return go(url_for("events.event_page", event_id=event_id))
@@ -186,7 +188,7 @@ BOARD_ROWS = 16  # without JavaScript, standings rows a board shows at once (wit
 
 
 def _view(event_id: int) -> dict[str, Any]:
-    event = club.load_event(get_db(), event_id)
+    event = load_event(get_db(), event_id)
     deals = event.row["options"].get("deals")
     standings = event.standings()
     status = event.status
@@ -198,14 +200,14 @@ def _view(event_id: int) -> dict[str, Any]:
             "to_confirm": _to_confirm(event, status)}
 
 
-def _to_confirm(event: club.Event, status: str) -> list[club.EventTable]:
+def _to_confirm(event: Event, status: str) -> list[EventTable]:
     """The ended tables still waiting for their players' confirmations (RULES.md 5.6) that the round in play's list
     does not show: the earlier rounds' (every round's, once the event is over), for the director to confirm."""
     return [t for r in event.rounds for t in r.tables
             if t.state == "unconfirmed" and (r is not event.current or status == "ended")]
 
 
-def _purse(event: club.Event) -> dict[str, Any]:
+def _purse(event: Event) -> dict[str, Any]:
     """The evening's purse by the standings now and the cash box: what each player paid and still owes, or is to be
     given back (issues 37, 47); None without an entry fee."""
     found = purse.event_purse(event)
@@ -231,7 +233,7 @@ def money_fields(form: Any, body: dict[str, Any]) -> list[Violation]:
     return problems
 
 
-def _chances(event: club.Event) -> dict[str, Any]:
+def _chances(event: Event) -> dict[str, Any]:
     """Before each table's first deal in the round in play, each player's chance to win it, unless the event hides
     them: ``chances`` by the table's match id, ``chance_of`` by player (the board's list of who sits where)."""
     current = event.current
@@ -317,7 +319,7 @@ def _live_etag(event_id: int) -> str:
     tables asked for (``?show=``, ``?find=``)."""
     state = _board_state(event_id)
     if state is None:
-        raise club.no_event(event_id)
+        raise no_event(event_id)
     shown = f"{request.args.get('show', '')}:{request.args.get('find', '')}".encode().hex()[:80]
     return f'W/"e{state}-{current_language()}-{shown}"'
 
@@ -346,7 +348,7 @@ def board(event_id: int):
     ``?page=`` a page of it for a screen without JavaScript; without, all of it (board.js fits it to the screen)."""
     state = _board_state(event_id)
     if state is None:
-        raise club.no_event(event_id)
+        raise no_event(event_id)
     page = whole_number(request.args.get("page", ""), 4) if "page" in request.args else None
     etag = f"{state}-{current_language()}-{'all' if page is None else page}"
     if state.endswith("-1"):  # a round clock runs: drawn again every half minute (a screen without script counts
@@ -371,7 +373,7 @@ def board(event_id: int):
     return response
 
 
-def _finding_seats(event: club.Event) -> list[tuple[str, int | None, int | None]]:
+def _finding_seats(event: Event) -> list[tuple[str, int | None, int | None]]:
     """Who sits where, for the board while the players of a round just drawn find their tables (until every table
     has its first deal)."""
     current = event.current
@@ -390,7 +392,7 @@ def _board_state(event_id: int) -> str | None:
     kept = _board_states.get((database, event_id))
     if generation is not None and kept is not None and kept[1] == generation:
         return kept[0]
-    state = club.event_state(db, event_id)
+    state = event_state(db, event_id)
     if generation is not None and state is not None:
         with _boards_lock:
             _board_states[database, event_id] = (state, generation)
@@ -409,7 +411,7 @@ def _back(event_id: int, anchor: str = ""):
 
 @bp.post("/events/<int:event_id>/rounds")
 def draw_round(event_id: int):
-    club.draw_round(get_db(), event_id, kept_ratings())
+    club_rounds.draw_round(get_db(), event_id, kept_ratings())
     return _back(event_id)
 
 
@@ -418,7 +420,7 @@ def join_event(event_id: int):
     """A late player; a bad or taken name is said beside the field, the name kept (422)."""
     name = request.form.get("name", "")
     try:
-        club.join(get_db(), event_id, name)
+        roster.join(get_db(), event_id, name)
     except RuleError as exc:
         return _page(event_id, 422, join_errors=_grouped(list(exc.violations)), join_name=name)
     return _back(event_id, "#players")
@@ -426,27 +428,27 @@ def join_event(event_id: int):
 
 @bp.post("/events/<int:event_id>/players/leave")
 def leave_event(event_id: int):
-    club.leave(get_db(), event_id, request.form.get("name", ""))
+    roster.leave(get_db(), event_id, request.form.get("name", ""))
     return _back(event_id, "#players")
 
 
 @bp.post("/events/<int:event_id>/players/back")
 def come_back(event_id: int):
     """The undo of a leave: drawn again from the next round on."""
-    club.come_back(get_db(), event_id, request.form.get("name", ""))
+    roster.come_back(get_db(), event_id, request.form.get("name", ""))
     return _back(event_id, "#players")
 
 
 @bp.post("/events/<int:event_id>/tables/<int:number>/end")
 def end_table(event_id: int, number: int):
-    club.end_table(get_db(), event_id, number)
+    club_rounds.end_table(get_db(), event_id, number)
     return _back(event_id, f"#table-{number}")
 
 
 @bp.post("/events/<int:event_id>/tables/<int:number>/resume")
 def resume_table(event_id: int, number: int):
     """The undo of End table early, while its round is the latest."""
-    club.resume_table(get_db(), event_id, number)
+    club_rounds.resume_table(get_db(), event_id, number)
     return _back(event_id, f"#table-{number}")
 
 
@@ -455,28 +457,28 @@ def confirm_table(event_id: int, number: int):
     """The director confirms a table's result for its players who have not (RULES.md 5.6), asked first on the page;
     ``round``: the table's round (the latest when left out)."""
     raw = request.form.get("round", "").strip()
-    club.confirm_table(get_db(), event_id, number, club.read_round({"round": whole_number(raw, 3) or raw} if raw
-                                                                   else None))
+    chosen = confirmations.read_round({"round": whole_number(raw, 3) or raw} if raw else None)
+    confirmations.confirm_table(get_db(), event_id, number, chosen)
     return _back(event_id, f"#table-{number}" if request.form.get("back") == "table" else "#h-round")
 
 
 @bp.post("/events/<int:event_id>/end")
 def end_event(event_id: int):
     """The director ends the evening, asked first (RULES.md 5.4): tables still playing end as they stand."""
-    club.end_event(get_db(), event_id)
+    club_rounds.end_event(get_db(), event_id)
     return _back(event_id)
 
 
 @bp.post("/events/<int:event_id>/tables/<int:number>/revoke")
 def revoke_table_link(event_id: int, number: int):
-    club.revoke_table_link(get_db(), event_id, number)
+    table_links.revoke_table_link(get_db(), event_id, number)
     return _back(event_id, f"#table-{number}")
 
 
 @bp.post("/events/<int:event_id>/tables/<int:number>/link")
 def renew_table_link(event_id: int, number: int):
     """A new link for a table (after a revoke, or a lost card); its card alone is printed from the page."""
-    club.renew_table_link(get_db(), event_id, number)
+    table_links.renew_table_link(get_db(), event_id, number)
     return _back(event_id, f"#table-{number}")
 
 
@@ -486,10 +488,10 @@ def swap_players(event_id: int, number: int):
     the names kept (422 for names that do not fit, 409 once a table has started)."""
     names = [request.form.get("a", ""), request.form.get("b", "")]
     try:
-        club.swap(get_db(), event_id, number, {"players": names, "confirm": request.form.get("confirm") == "1"})
+        roster.swap(get_db(), event_id, number, {"players": names, "confirm": request.form.get("confirm") == "1"})
     except RuleError as exc:
         return _page(event_id, 422, swap_errors=[say(v) for v in capped(exc.violations)], swap_names=names)
-    except club.KeptApart as exc:  # asked first, naming the pair: the same two names again, with confirm
+    except roster.KeptApart as exc:  # asked first, naming the pair: the same two names again, with confirm
         return _page(event_id, 409, swap_errors=[say(exc.line)], swap_names=names, swap_ask=exc.pair)
     except matches.Conflict as exc:
         return _page(event_id, 409, swap_errors=[say(exc.line)], swap_names=names)
@@ -512,7 +514,7 @@ def edit_event(event_id: int):
         body["first_round"] = form["first_round"]
     problems = money_fields(form, body)
     try:
-        club.update_event(get_db(), event_id, body, also=problems)
+        event_edits.update_event(get_db(), event_id, body, also=problems)
     except RuleError as exc:
         return _page(event_id, 422, edit_errors=_grouped(list(exc.violations)), edit_values=dict(form))
     return _back(event_id)
@@ -530,7 +532,7 @@ def event_clock(event_id: int):
         minutes = whole_number(form["add_minutes"], 4)
         body["add_minutes"] = minutes if minutes is not None else form["add_minutes"]
     try:
-        club.change_clock(get_db(), event_id, body)
+        event_edits.change_clock(get_db(), event_id, body)
     except RuleError as exc:
         return _page(event_id, 422, clock_errors=[say(v) for v in capped(exc.violations)])
     return _back(event_id, "#round-clock")
@@ -547,5 +549,5 @@ def player_paid(event_id: int, name: str):
 @bp.post("/events/<int:event_id>/delete")
 def delete_event(event_id: int):
     """An event nothing was played at goes (its rounds, tables and links too); one with play is kept (409)."""
-    club.delete_event(get_db(), event_id)
+    event_edits.delete_event(get_db(), event_id)
     return go(url_for("events.events_list"))

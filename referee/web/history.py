@@ -13,7 +13,8 @@ from flask_babel import gettext
 from .. import games, sheets
 from ..games import rating
 from ..games.base import N_, Violation, whole_number
-from ..matches import club, seasons
+from ..matches import seasons
+from ..matches.events import Event, player_events
 from ..matches.money import player_money
 from ..matches.names import name_key
 from ..matches.ratings import regular_opponents
@@ -76,7 +77,7 @@ def player(name: str):
     stats = player_stats(db, name, collate=name_order())
     if stats is None:
         abort(404, description=gettext("No match has a player called %(name)s.", name=repr(name)))
-    events = club.player_events(db, name)
+    events = player_events(db, name)
     since, until, problems = _period(request.args)
     lines, sums = player_money(db, name, since, until) if not problems else ([], {})
     errors: dict[str | None, list[str]] = {}
@@ -108,7 +109,7 @@ def _period(args: Mapping[str, str]) -> tuple[str | None, str | None, list[Viola
     return found["since"], found["until"], problems
 
 
-def _season_places(db: Any, events: list[tuple[club.Event, Any]]) -> list[dict[str, Any]]:
+def _season_places(db: Any, events: list[tuple[Event, Any]]) -> list[dict[str, Any]]:
     """The player's place in each season they played in (RULES.md 5.8), one a game: its table as it stands."""
     places = []
     seen: set[tuple[str, str]] = set()

@@ -18,7 +18,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 
 from .. import games, matches, portable
 from ..games.base import Violation
-from ..matches import club
+from ..matches.events import load_event
 from ..store import Store
 from .common import DuplicateKey, capped, duplicate_key_error, loads
 from .db import get_db, holding_connection
@@ -116,7 +116,7 @@ def standings_csv(event_id: int):
     """The event's standings for a spreadsheet (issue 37): a row per player with the tie-breaks, each round's result
     and the prize; UTF-8 with a byte-order mark."""
     try:
-        event = club.load_event(get_db(), event_id)
+        event = load_event(get_db(), event_id)
     except matches.NotFound as exc:
         abort(404, description=say(exc.line))
     response = Response(portable.standings_csv(event, csv_words()), mimetype="text/csv")
@@ -194,7 +194,7 @@ def import_page():
     db = get_db()
     imported = [db.get_match(match_id) for match_id in report.imported]
     skipped = [_by_uid(db, uid) for uid in report.skipped]
-    events = [club.load_event(db, event_id) for event_id in report.events_imported]
+    events = [load_event(db, event_id) for event_id in report.events_imported]
     return render_template(
         "import.html", errors={}, report=report, imported=imported, skipped=skipped, events=events,
         games={g.key: g for g in games.GAMES},

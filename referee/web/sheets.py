@@ -33,9 +33,10 @@ from werkzeug.exceptions import ServiceUnavailable
 from .. import matches, sheets
 from ..games import find_game, rating
 from ..games.base import N_, BaseGame, RuleError, UnknownGame, whole_number
-from ..matches import club
+from ..matches.events import Event, EventRound, confirmations, event_of_match, event_state, load_event
 from ..matches.money import event_settlement, match_settlement
 from ..matches.purse import event_cash_box, event_purse, no_purse
+from ..matches.table_links import spare_links, table_view
 from . import i18n
 from .club_view import event_format, event_words, seating_list
 from .common import duration
@@ -214,7 +215,7 @@ def _match_sheet_html(match_id: int, url: str, pdf: bool, working: bool = False)
         lines = sheets.score_lines(sheet, i18n.number_writer(), lambda row: _notation(row, status_words))
     return render_template("sheets/match.html", sheet=sheet, pdf=pdf, working=working, lines=lines,
                            status_words=status_words, signatures=_signatures(match),
-                           club_table=club.table_view(get_db(), match.id),
+                           club_table=table_view(get_db(), match.id),
                            settlement=match_settlement(match), **_words()), match
 
 
@@ -222,9 +223,9 @@ def _signatures(match: matches.Match) -> list[tuple[str, datetime | None]] | Non
     """A club table's signature lines (RULES.md 5.6): each player with when they confirmed the result as it
     stands (None: not yet, a line to sign on); None for a match outside an event."""
     db = get_db()
-    if club.event_of_match(db, match.id) is None:
+    if event_of_match(db, match.id) is None:
         return None
-    given = club.confirmations(db, match.id, match.version)
+    given = confirmations(db, match.id, match.version)
     return [(player, sheets.moment_of(given.get(player))) for player in match.players]
 
 
@@ -420,8 +421,8 @@ def _event_sheet(event_id: int, kind: str, round_number: int | None, only: int |
     db = get_db()
     try:
         if spare:
-            club.spare_links(db, event_id, spare)  # a spare card's link is made when it is first printed
-        event = club.load_event(db, event_id)
+            spare_links(db, event_id, spare)  # a spare card's link is made when it is first printed
+        event = load_event(db, event_id)
     except matches.NotFound as exc:
         abort(404, description=say(exc.line))
     event_round = None
@@ -450,13 +451,13 @@ def _event_sheet(event_id: int, kind: str, round_number: int | None, only: int |
 
     name = (f"referee-event-{event_id}-{kind}" + (f"-round-{round_number}" if round_number else "")
             + (f"-table-{only}" if only is not None else "") + (f"-spare-{spare}" if spare else "") + ".pdf")
-    state = club.event_state(db, event_id)  # the cash box's list changes with each tick as well
+    state = event_state(db, event_id)  # the cash box's list changes with each tick as well
     state = f"{state}:{sorted(paid.items())}" if kind == "purse" else state
     return _cached(("event", kind, event_id, round_number, only, spare, _language(), origin), state,
                    render, "application/pdf", name, shows_match=False, pdf=True)
 
 
-def _cards(event: club.Event, event_round: club.EventRound | None, only: int | None, spare: int,
+def _cards(event: Event, event_round: EventRound | None, only: int | None, spare: int,
            ) -> list[dict[str, Any]]:
     """The cards to print: a round's tables, or the evening's (issue 47: one a table the players present fill, and
     ``spare`` more), or ``only`` that table's (404 when it has no working link)."""
@@ -551,7 +552,7 @@ def season_pdf(name: str):
         abort(404, description=say(exc.line))
     except RuleError as exc:
         abort(404, description=" ".join(say(v) for v in exc.violations))
-    state = tuple((s.game, s.settings, tuple(club.event_state(db, e.id) for e in s.events)) for s in context["tables"])
+    state = tuple((s.game, s.settings, tuple(event_state(db, e.id) for e in s.events)) for s in context["tables"])
 
     def render() -> bytes:
         return _pdf(render_template("sheets/season.html", pdf=True, **context, **_words()), sheet=True)

@@ -1,144 +1,117 @@
-"""Write referee/store/protocol.py from the store mixins' public methods (their signatures and the first paragraph
-of their docstrings), one Protocol per concern; ``--check``: exit 1 when the file is not what it would write.
+"""Check both stores against the contract, referee/store/protocol.py (written by hand, the source of truth): each of
+SqliteStore and PostgresStore implements every method and property of every Protocol there with the same signature
+(parameter names, kinds, defaults and annotations, and the return annotation; where the contract says ``Any``, the
+store may say more), and neither has a public method the contract does not list. mypy checks the types themselves
+(the assignments at the end of referee/store/sqlite.py and postgres.py). Exit 1 with one line per problem.
 
-    .venv/bin/python scripts/tools/store_protocol.py [--check]
+    .venv/bin/python scripts/tools/store_protocol.py --check
 """
-
-import ast
-import os
-import sys
-import textwrap
-
-os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))  # the repository's root
-
-GROUPS = [
-    ("MatchStore", "A match's row, its players' rows, its deals and their earlier versions; the archive's searches.",
-     ["matches"]),
-    ("MatchLogStore", "A match's log of actions (``match_events``): what Undo and Redo walk, the activity shows.",
-     ["match_log"]),
-    ("LinkStore", "Share links, idempotency keys, signed-in sessions.", ["links"]),
-    ("ClubStore", "A club's events: players, rounds, tables, their links and confirmations.", ["club", "club_rounds"]),
-    ("SeasonStore", "Seasons (RULES 5.8) and the money of a tariff (RULES 5.7).", ["seasons"]),
-    ("SheetStore", "What the printed sheets read.", ["sheets"]),
-    ("PortableStore", "An archive's export and import.", ["portable"]),
-    ("SpaceStore", "Spaces (issue 48): the operator's methods across spaces, a space's key and director links.",
-     ["spaces"]),
-]
-
-HEAD = '''"""The store's interface: every operation the rest of Referee needs of the database, in its domain's terms,
-one Protocol per concern and ``Store`` for all of them. ``SqliteStore`` and ``PostgresStore`` satisfy it (mypy checks
-both: the assignments at the end of ``sqlite`` and ``postgres``); code outside the package is typed against it.
-
-Generated from the mixins' signatures by scripts/tools/store_protocol.py (``--check`` in scripts/lint): change a mixin,
-then run it again."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import AbstractContextManager
-from typing import Any, Protocol
+import inspect
+import os
+import re
+import sys
+from collections.abc import Iterable
+from typing import Any
 
-from .space_rows import DirectorLink, SpaceRow
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 
-'''
-out = [HEAD]
-def sigs(mod):
-    path = f"referee/store/{mod}.py"
-    if not os.path.exists(path):
-        return []
-    src = open(path).read()
-    tree = ast.parse(src)
-    res = []
-    for node in tree.body:
-        if isinstance(node, ast.ClassDef):
-            for n in node.body:
-                if isinstance(n, ast.FunctionDef) and not n.name.startswith("_"):
-                    args = ast.unparse(n.args)
-                    ret = ast.unparse(n.returns) if n.returns else "None"
-                    doc = ast.get_docstring(n)
-                    first = doc.split("\n\n")[0].replace("\n", " ") if doc else ""
-                    res.append((n.name, args, ret, first))
-    return res
-names = []
-for cls, doc, mods in GROUPS:
-    out.append(f"class {cls}(Protocol):\n    \"\"\"{doc}\"\"\"\n")
-    for mod in mods:
-        for name, args, ret, first in sigs(mod):
-            line = f"    def {name}({args}) -> {ret}:"
-            if len(line) > 120:
-                lines = textwrap.wrap(args, 108, break_long_words=False, break_on_hyphens=False)
-                line = f"    def {name}(\n" + "\n".join("        " + w for w in lines) + f",\n    ) -> {ret}:"
-            out.append(line)
-            if first:
-                wrapped = textwrap.wrap(first, 106)
-                if len(wrapped) == 1:
-                    out.append(f'        """{wrapped[0]}"""')
-                else:
-                    out.append('        """' + wrapped[0])
-                    out.extend("        " + w for w in wrapped[1:])
-                    out.append('        """')
-            out.append("        ...\n")
-    names.append(cls)
-out.append('''class ChangeFeed(Protocol):
-    """What a live page's poll and an event's board ask of every process's writes: on PostgreSQL what this process
-    heard (LISTEN/NOTIFY), on SQLite the database itself."""
 
-    def current_version(self, match_id: int) -> int | None:
-        """A match's version now (every change, in any process, adds one); None: no such match."""
-        ...
+def contract(module: Any) -> dict[str, Any]:
+    """Every member of every Protocol of ``module`` (the contract), by name: its function, or its property."""
+    members: dict[str, Any] = {}
+    for protocol in vars(module).values():
+        if inspect.isclass(protocol) and protocol.__module__ == module.__name__ and getattr(protocol, "_is_protocol",
+                                                                                            False):
+            members.update({name: value for name, value in vars(protocol).items() if _public(name, value)})
+    return members
 
-    def event_generation(self, event_id: int) -> tuple[int, int] | None:
-        """What this process has heard of an event's changes (None: nothing is heard, read the board each time)."""
-        ...
 
-''')
-names.append("ChangeFeed")
-bases = "\n".join("    " + line for line in textwrap.wrap(", ".join([*names, "Protocol"]) + ",", 112))
-out.append(f'''class Store(
-{bases}
-):
-    """Everything Referee keeps: a store lent to a request (``store.lend``) or opened alone (``store.connect``)."""
+def public_methods(implementation: type, package: str) -> dict[str, Any]:
+    """The public methods and properties an implementation writes itself (in its classes of ``package``)."""
+    found: dict[str, Any] = {}
+    for cls in reversed(implementation.__mro__):
+        if cls.__module__.startswith(package):
+            found.update({name: value for name, value in vars(cls).items() if _public(name, value)})
+    return found
 
-    max_events: int
-    max_matches: int
 
-    @property
-    def space(self) -> int:
-        """The space this store works in: every read of it is of this space, every write into it."""
-        ...
+def _public(name: str, value: object) -> bool:
+    return not name.startswith("_") and (inspect.isfunction(value) or isinstance(value, property | staticmethod
+                                                                                  | classmethod))
 
-    def bind_space(self, space: int) -> None:
-        """Work in ``space`` from now on (not inside a transaction)."""
-        ...
 
-    def immediate(self) -> AbstractContextManager[Any]:
-        """A write transaction taken up front: a read-then-write inside it is safe from every other writer."""
-        ...
+def _function(value: Any) -> Any:
+    if isinstance(value, property):
+        return value.fget
+    return value.__func__ if isinstance(value, staticmethod | classmethod) else value
 
-    def write_grouped(self, item: Any, write_all: Callable[[Any, list[Any]], list[Any]]) -> Any:
-        """Group commit: ``item`` written with the others queued meanwhile, in one transaction (None: not written)."""
-        ...
 
-    @property
-    def in_transaction(self) -> bool: ...
+def _said(annotation: object) -> str:
+    text = annotation if isinstance(annotation, str) else inspect.formatannotation(annotation)
+    return re.sub(r"\s+", "", text).replace("'", '"')
 
-    def schema_version(self) -> int: ...
 
-    def migrate(self) -> int: ...
+def _same(wanted: object, given: object) -> bool:
+    """One annotation as the contract says it and as a store does: the same text, or anything for ``Any``."""
+    return _said(wanted) == _said(given) or _said(wanted) == "Any"
 
-    def health(self) -> dict[str, Any]:
-        """After one query: the database's kind and schema version (and, on PostgreSQL, whether it listens)."""
-        ...
 
-    def give_back(self) -> None:
-        """The end of a request's use of this store: kept for the next request, or closed."""
-        ...
+def _signature_problems(name: str, wanted: Any, given: Any) -> list[str]:
+    if isinstance(wanted, property) != isinstance(given, property):
+        return [f"{name}: a property in {'the contract' if isinstance(wanted, property) else 'the store'} only"]
+    want, have = inspect.signature(_function(wanted)), inspect.signature(_function(given))
+    problems = []
+    want_params, have_params = list(want.parameters.values()), list(have.parameters.values())
+    if [(p.name, p.kind) for p in want_params] != [(p.name, p.kind) for p in have_params]:
+        problems.append(f"{name}: parameters ({', '.join(p.name for p in have_params)}), the contract says "
+                        f"({', '.join(p.name for p in want_params)})")
+    else:
+        for w, h in zip(want_params, have_params, strict=True):
+            if w.default != h.default:
+                problems.append(f"{name}: {h.name} defaults to {h.default!r}, the contract says {w.default!r}")
+            if w.annotation is not w.empty and not _same(w.annotation, h.annotation):
+                problems.append(f"{name}: {h.name} is {h.annotation}, the contract says {w.annotation}")
+    returned = have.return_annotation
+    if hasattr(_function(given), "__wrapped__") and _said(returned).startswith("Iterator["):  # a @contextmanager
+        returned = "AbstractContextManager[" + _said(returned).removeprefix("Iterator[")
+    if not _same(want.return_annotation, returned):
+        problems.append(f"{name}: returns {have.return_annotation}, the contract says {want.return_annotation}")
+    return problems
 
-    def close(self) -> None: ...
-''')
-text = "\n".join(out)
 
-if "--check" in sys.argv:
-    current = open("referee/store/protocol.py").read() == text
-    sys.exit(0 if current else "referee/store/protocol.py is not current: run scripts/tools/store_protocol.py")
-open("referee/store/protocol.py", "w").write(text)
+def problems(members: dict[str, Any], implementations: Iterable[type], package: str = "referee.store") -> list[str]:
+    """What keeps each implementation from being the contract's: a method it lacks, one it writes otherwise, a
+    public method the contract does not list."""
+    found = []
+    for implementation in implementations:
+        own = public_methods(implementation, package)
+        for name, wanted in sorted(members.items()):
+            given = inspect.getattr_static(implementation, name, None)
+            if given is None:
+                found.append(f"{implementation.__name__} lacks {name}")
+            else:
+                found += [f"{implementation.__name__}.{p}" for p in _signature_problems(name, wanted, given)]
+        found += [f"{implementation.__name__}.{name} is not in the contract (referee/store/protocol.py): write it "
+                  "there, in its concern's Protocol, or make it private" for name in sorted(set(own) - set(members))]
+    return found
+
+
+def main() -> int:
+    sys.path.insert(0, os.path.abspath(ROOT))
+    from referee.store import protocol
+    from referee.store.postgres import PostgresStore
+    from referee.store.sqlite import SqliteStore
+
+    found = problems(contract(protocol), (SqliteStore, PostgresStore))
+    for line in found:
+        print(line, file=sys.stderr)
+    return 1 if found else 0
+
+
+if __name__ == "__main__":
+    if "--check" not in sys.argv:
+        sys.exit("protocol.py is written by hand now: run this script with --check (scripts/lint does)")
+    sys.exit(main())

@@ -453,7 +453,7 @@ def test_a_big_room_is_paired_near_the_standings_as_closely_as_the_whole_matchin
     room (seconds), with no repeat and no pair kept apart seated together."""
     import random
 
-    from referee.games import club as rules
+    from referee.games import seating as rules
 
     rng = random.Random(seed)
     ranked = [f"P{i:03}" for i in range(80)]

@@ -818,7 +818,7 @@ def test_the_draw_is_worked_out_before_the_write_lock_and_again_when_the_event_c
             assert joined.status_code == 200, joined.json
         return real(seats, players, *rest, **kw)
 
-    monkeypatch.setattr("referee.matches.club.club.draw", drawing)
+    monkeypatch.setattr("referee.matches.rounds.club.draw", drawing)
     drawn = draw(client, made["id"])
     assert present == [tuple(FOUR), (*FOUR, "Fay")]
     assert len(drawn["tables"]) == 2 and len(drawn["byes"]) == 1

@@ -1,4 +1,4 @@
-"""Klaberjass's messages (and the shared option errors of games/base.py) in English, Japanese and German through
+"""Klaberjass's messages (and the shared option errors of games/options.py) in English, Japanese and German through
 ``say()`` (referee/web/i18n.py): every violation the rules can give, produced by real invalid deals through
 ``read()`` (and by ``parse_options``), and every breakdown line, summary, notation and standing note, produced
 by ``score()``, ``notation()`` and ``judge()``.
@@ -108,7 +108,7 @@ VIOLATIONS: list[tuple[str, str, Any, KlaberjassOptions]] = [
 ]
 CASE_IDS = [f"{code}: {piece}" for code, piece, _, _ in VIOLATIONS]
 
-# (code, piece, raw options): the shared option errors of games/base.py
+# (code, piece, raw options): the shared option errors of games/options.py
 OPTION_ERRORS: list[tuple[str, str, Any]] = [
     ("bad_options", "object of name", ["schmeiss"]),
     ("unknown_option", "has no option 'colour'", {"colour": "red"}),

@@ -3,7 +3,7 @@ the rules can give, produced by real invalid deals through ``read()``, and every
 standing note and notation, produced by ``score()`` and ``judge()``.
 
 A source scan checks that the deals below reach every violation code and every message of
-referee/games/spitzer.py, so a new message without a case here fails.
+referee/games/spitzer/, so a new message without a case here fails.
 
 Tests marked ``xfail(strict=True)`` describe what the rendering machinery (referee/web/i18n.py, games/base.py)
 does not do yet: render a phrase that a line takes as a parameter ("95 points", "5 tricks", "clubs, spades or
@@ -16,7 +16,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import replace
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +31,7 @@ from tests.web.say_common import extracted_from, in_language, nested
 app, language = say_common.app, say_common.language  # the shared fixtures: one app, each language
 
 ROOT = Path(__file__).resolve().parents[2]
-SOURCE = ROOT / "referee" / "games" / "spitzer.py"
+SOURCES = sorted((ROOT / "referee" / "games" / "spitzer").glob("*.py"))  # the game's rules, a package
 ANN, BEN, CID, DEE = "Ann", "Ben", "Cid", "Dee"
 PLAYERS = (ANN, BEN, CID, DEE)
 TABLE = Table(PLAYERS, DEE)
@@ -105,7 +104,7 @@ def violation(code: str, piece: str, entry: Any, options: SpitzerOptions) -> Vio
 
 # ---- every line, from real deals -------------------------------------------------------------------
 
-# (entry, options, table): between them every summary, breakdown line and phrase of spitzer.py
+# (entry, options, table): between them every summary, breakdown line and phrase of the spitzer package
 DEALS: list[tuple[dict[str, Any], SpitzerOptions, Table]] = [
     (deal("zola_schneider", [BEN], 95, 6), DEFAULTS, TABLE),  # solo won
     (deal("zola", [BEN], 11, 1), DEFAULTS, TABLE),  # solo lost; 1 trick
@@ -152,7 +151,8 @@ def top_lines() -> list[Line]:
 LINES = top_lines()
 
 
-extracted = partial(extracted_from, SOURCE)
+def extracted(*args):
+    return set().union(*(extracted_from(source, *args) for source in SOURCES))
 
 
 # ---- rendering helpers -----------------------------------------------------------------------------
@@ -189,7 +189,7 @@ def test_every_violation_renders_in_each_language(language, code, piece, entry, 
 
 
 def test_the_cases_reach_every_violation_code_and_message_of_the_module():
-    source = SOURCE.read_text(encoding="utf-8")
+    source = "\n".join(source.read_text(encoding="utf-8") for source in SOURCES)
     codes = set(re.findall(r'Violation\.of\(\s*"([\w.-]+)"', source))
     assert len(codes) >= 20 and codes <= {code for code, _, _, _ in VIOLATIONS}
     templates = {violation(*case).template for case in VIOLATIONS}
@@ -246,7 +246,7 @@ def test_violations_with_phrases_read_as_a_player_says_them(app, lang, code, pie
 # ---- lines -----------------------------------------------------------------------------------------
 
 def test_the_deals_reach_every_line_and_word_of_the_module():
-    """Every Line template of spitzer.py is produced by the deals and standings here (or, for "1 player",
+    """Every Line template of the spitzer package is produced by the deals and standings here (or, for "1 player",
     which no four-player deal can produce, by the helper that writes it)."""
     produced = {line.template for line in top_lines()}
     for line in top_lines():
@@ -367,7 +367,7 @@ def test_every_term_of_the_module_is_marked_for_the_catalogue():
     words = extracted("N_", None)
     assert set(CONTRACT_NAMES.values()) | {"The declaring side"} <= words
     assert set(CONTRACTS) == set(CONTRACT_NAMES.values()) | set(SUIT_NAMES.values()) | {"The declaring side"}
-    source = SOURCE.read_text(encoding="utf-8")
+    source = "\n".join(source.read_text(encoding="utf-8") for source in SOURCES)
     assert set(re.findall(r"Term\(([^)]*)\)", source)) == {
         "CONTRACT_NAMES[contract]", "SUIT_NAMES[suit]", 'N_("The declaring side"', 'd["contract_name"]'}
 

@@ -16,7 +16,8 @@ from werkzeug.exceptions import NotFound, UnprocessableEntity
 
 from ... import matches, store
 from ...games.base import RuleError, Violation
-from ...matches import club
+from ...matches.events import event_of_match
+from ...matches.table_links import table_state
 from ..common import capped, go, http_error
 from ..db import get_db
 from ..i18n import current_language, say
@@ -88,13 +89,13 @@ def _back_to_table(match_id: int, **shown: Any):
 def live_etag(match: matches.Match | int, table: str | None = None) -> str:
     """The validator of a live part of the match page or entry form: the match's version (or the version given) in
     the reader's language (weak: compression keeps it as it is); for a table of an event, also what its phone
-    follows of the event (``club.table_state``: a round drawn, the table ended by the director, a confirmation)."""
+    follows of the event (``table_state``: a round drawn, the table ended by the director, a confirmation)."""
     version = match if isinstance(match, int) else match.version
     return f'W/"v{version}-{current_language()}' + (f"~t{table}" if table else "") + '"'
 
 
 def _table_state(db: Any, match_id: int) -> str | None:
-    """What a table's phone follows of its event besides the match (``club.table_state``); None for a match of its
+    """What a table's phone follows of its event besides the match (``table_state``); None for a match of its
     own. Read again only when the store's change feed has moved for the event (``Store.event_generation``: on
     PostgreSQL what this process heard, LISTEN/NOTIFY); a store that hears nothing (SQLite: None) is read each time.
     Whether a match is a table, and of which event, is read once: a draw makes its tables' matches."""
@@ -107,13 +108,13 @@ def _table_state(db: Any, match_id: int) -> str | None:
     if generation is not None and kept is not None and kept[1] == generation:
         return kept[0]
     if event_id is None:
-        seat = club.event_of_match(db, match_id)
+        seat = event_of_match(db, match_id)
         if seat is None:
             _not_tables.add(key)
             return None
         event_id = _event_of[key] = seat[0]
         generation = db.event_generation(event_id)
-    state = club.table_state(db, match_id)
+    state = table_state(db, match_id)
     if generation is not None and state is not None:
         _table_states[key] = (state, generation)
     return state

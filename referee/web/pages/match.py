@@ -22,9 +22,10 @@ from ...games.base import N_, InvalidDeal, RuleError, Table, Term, line_from_jso
 from ...games.club import Closed
 from ...games.match import MatchState
 from ...matches import clock as round_clock
-from ...matches import club
 from ...matches.changes import DIRECTOR_ACTIONS
+from ...matches.events import confirmed
 from ...matches.money import match_settlement
+from ...matches.table_links import TableView, link_closed, table_closed, table_view
 from ..club_view import clock_view
 from ..common import capped, go
 from ..db import get_db
@@ -277,16 +278,16 @@ def _row_context(match: matches.Match) -> dict[str, Any]:
     return context
 
 
-def _closed_line(closed: Closed | None, view: club.TableView | None) -> str | None:
+def _closed_line(closed: Closed | None, view: TableView | None) -> str | None:
     """What a table's phone says of its closed table, in the reader's language (None: it is open)."""
-    return say(club.table_closed(closed, view.number).line) if closed is not None and view is not None else None
+    return say(table_closed(closed, view.number).line) if closed is not None and view is not None else None
 
 
 def _closed_to_phone(match_id: int) -> Closed | None:
     """Why this phone, opened by its table's link, may no longer change the table's deals (RULES.md 5.6): its pages
     show the result without Enter, Correct, Void (None: it may, or this is not a table's phone)."""
     if "closed_to_phone" not in g:
-        g.closed_to_phone = club.link_closed(get_db(), match_id) if table_phone() is not None else None
+        g.closed_to_phone = link_closed(get_db(), match_id) if table_phone() is not None else None
     return g.closed_to_phone
 
 
@@ -482,14 +483,14 @@ def _undo_and_redo(db: Any, match_id: int, event_table: bool) -> tuple[dict[str,
     return undoable, redoable
 
 
-def _club_table(db: Any, match: matches.Match, view: club.TableView) -> dict[str, Any]:
+def _club_table(db: Any, match: matches.Match, view: TableView) -> dict[str, Any]:
     """A table's own part of its match page (``_club_table.html``): its event, round and number, who confirmed."""
     seats: list[tuple[str, int | None, int | None]] = [
         (p, number, k) for number, players in view.later for k, p in enumerate(players, start=1)]
     seats += [(p, None, None) for p in view.later_byes]
     order = name_order()
     return {"view": view, "event": view.event_id, "round": view.round, "table": view.number,
-            "confirmed": club.confirmed(db, match.id, match.version),
+            "confirmed": confirmed(db, match.id, match.version),
             "over": match.finished or bool(match.row["abandoned"]),
             "chances": (table_chances(db, match.game.key, match.players)  # before the first deal, when the event shows
                         if view.show_chances and not match.deal_count and not match.finished
@@ -509,7 +510,7 @@ def _match_extras(match: matches.Match, seen: int | None = None) -> dict[str, An
     highlight, done, done_undo = _shown_change(match, last, seen)
     table, series = _table_rows(match, highlight)
     device, noun = store.acting_device.get(), match.game.deal_noun
-    view = club.table_view(db, match.id)
+    view = table_view(db, match.id)
     undoable, redoable = _undo_and_redo(db, match.id, view is not None)
     closed = _closed_to_phone(match.id)
     opened, before = _activity_page()
