@@ -568,11 +568,11 @@ SPACE_PREFIX = re.compile(r"^/s/([^/?]+)(?=/)")
 
 
 def _in_space(space: re.Match[str] | None) -> dict[str, Any]:
-    """A session transaction in a space's session (its own cookie: web.security.SessionInterface), as its pages'
+    """A session transaction in a space's session (its own cookie: web.sessions.SessionInterface), as its pages'
     requests open it: under the space's script root, its slug in the environ as web.spaces.SpacePrefix puts it."""
     if space is None:
         return {}
-    from referee.web.security import SLUG_KEY
+    from referee.web.sessions import SLUG_KEY
 
     return {"base_url": f"http://localhost{space.group(0)}", "environ_overrides": {SLUG_KEY: space.group(1)}}
 
@@ -594,7 +594,8 @@ class FormClient(FlaskClient):
         path = args[0] if args and isinstance(args[0], str) else kwargs.get("path", "")
         space = SPACE_PREFIX.match(str(path))  # spaces on: /s/<slug>/…, the space's own session and API
         path = str(path)[space.end():] if space else path
-        if method in ("POST", "PUT", "PATCH", "DELETE") and not str(path).startswith("/api/"):
+        own = isinstance(data, dict) and data.get("csrf_token") not in (None, self.TOKEN)  # a page's, or a wrong one
+        if method in ("POST", "PUT", "PATCH", "DELETE") and not str(path).startswith("/api/") and not own:
             with self.session_transaction(**_in_space(space)) as session:
                 session["csrf"] = self.TOKEN
             if isinstance(data, dict) and "csrf_token" not in data:

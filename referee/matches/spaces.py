@@ -242,7 +242,7 @@ def check_passphrase(raw: object) -> str:
 
 def change_passphrase(db: Store, space: int, raw: object) -> None:
     """A director's setting (``raw`` a passphrase: ``check_passphrase``) or removing (``raw`` None) of the space's
-    own passphrase; the sessions signed in by the one before end (``web.security._passphrase_tag``). Removing it
+    own passphrase; the sessions signed in by the one before end (``web.sessions._passphrase_tag``). Removing it
     while no director link works is refused (``last_link``): the space would have no way in."""
     phrase = None if raw is None else check_passphrase(raw)
     with db.in_space(space), db.immediate():

@@ -26,9 +26,9 @@ from .common import DuplicateKey, capped, duplicate_key_error, loads
 from .conflicts import refusal_message, taken_message
 from .db import get_db
 from .history import parse_filters
+from .hosts import public_url
 from .i18n import name_order, say
 from .ratings import kept_ratings, rating_query
-from .security import public_url
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 

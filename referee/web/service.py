@@ -27,10 +27,12 @@ from ..games.base import RuleError
 from ..matches import kitchen, spaces
 from .common import duration, go
 from .db import get_db
+from .hosts import public_origin
 from .pages.base import _group
 from .pages.home import check_match_request, match_request, refused_match_form, service_page
-from .security import _guesser, public_origin, session_signed_in
+from .sessions import session_signed_in
 from .spaces import CreationThrottle, space_here
+from .throttle import _guesser
 
 bp = Blueprint("service", __name__)
 

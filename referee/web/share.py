@@ -10,8 +10,8 @@ from flask_babel import gettext
 from .. import matches, sheets
 from .common import go
 from .db import get_db
+from .hosts import public_url
 from .i18n import say
-from .security import public_url
 
 bp = Blueprint("share", __name__)
 

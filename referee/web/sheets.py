@@ -42,9 +42,9 @@ from .club_view import event_format, event_words, seating_list
 from .common import duration
 from .db import get_db
 from .games import find_plug
+from .hosts import links_stay_here, public_origin, public_url
 from .i18n import current_language, say
 from .ratings import rating_tables
-from .security import links_stay_here, public_origin, public_url
 from .wire import IMMUTABLE
 
 bp = Blueprint("sheets", __name__)

@@ -26,8 +26,9 @@ from .api import _body
 from .api import bp as api_bp
 from .common import capped, go
 from .db import get_db
+from .hosts import public_url
 from .i18n import say
-from .security import _passphrase_tag, public_url
+from .sessions import _passphrase_tag
 from .spaces import space_here
 
 bp = Blueprint("space", __name__)

@@ -37,7 +37,9 @@ from ..matches import spaces
 from ..store import SpaceRow, Store
 from .common import duration
 from .db import get_db
-from .security import SLUG_KEY, _guesser, public_origin, spaces_on
+from .hosts import public_origin
+from .sessions import SLUG_KEY, spaces_on
+from .throttle import _guesser
 
 _PREFIX = re.compile(r"/s/([a-z0-9][a-z0-9-]{0,119})(/.*)?", re.DOTALL)
 # What answers at the root of a Referee with spaces on: the service's own pages (what Referee is, making a space, the

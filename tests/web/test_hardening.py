@@ -140,7 +140,7 @@ def test_the_login_form_is_throttled_too_without_sleeping(locked):
 
 
 def test_the_wait_grows_with_the_guesses(locked):
-    from referee.web.security import _Throttle
+    from referee.web.throttle import _Throttle
 
     throttle = _Throttle("2/minute;4/hour")
     for _ in range(2):

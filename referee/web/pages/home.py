@@ -17,7 +17,7 @@ from ...games.base import RuleError, UnknownGame, Violation, whole_number
 from ..common import go
 from ..db import get_db
 from ..i18n import typed_money
-from ..security import spaces_on
+from ..sessions import spaces_on
 from ..sheets import configured_options, rules_template
 from ..spaces import space_here
 from .base import _group, bp

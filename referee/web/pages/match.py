@@ -32,7 +32,8 @@ from ..db import get_db
 from ..i18n import current_language, name_order, number_writer, say
 from ..ratings import table_chances
 from ..rows import RowCache, row_drawer
-from ..security import csrf_token, table_phone
+from ..sessions import csrf_token
+from ..table_access import table_phone
 from .base import _back_to_table, _group, _load, _table_state, bp, live_etag
 from .entry import NewDealFor, _entry_head
 
