@@ -15,7 +15,7 @@ import pytest
 
 from referee.config import read
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _env(tmp_path: Path) -> dict:

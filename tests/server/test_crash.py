@@ -31,7 +31,7 @@ import pytest
 
 pytestmark = pytest.mark.timing  # kills servers mid-stream within time bounds: on one worker, one after another
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PLAYERS = ("Ann", "Ben")
 THREADS = 6
 MATCHES = 4  # threads 0–3 each have their own match; threads 4 and 5 share matches 0 and 1

@@ -6,21 +6,7 @@ from __future__ import annotations
 import pytest
 
 from referee import sheets
-from tests.test_sheets import enter_deals, line_after, pdf_of, text_of
-
-
-@pytest.fixture
-def renders(monkeypatch) -> list[str]:
-    """Every PDF render (WeasyPrint, in its child process), counted (the HTML it was given)."""
-    calls: list[str] = []
-    real = sheets.render_pdf
-
-    def counted(html, *args, **kwargs):
-        calls.append(html)
-        return real(html, *args, **kwargs)
-
-    monkeypatch.setattr(sheets, "render_pdf", counted)
-    return calls
+from tests.sheets.test_sheets import enter_deals, line_after, pdf_of, text_of
 
 
 @pytest.fixture
