@@ -335,7 +335,7 @@ _sqlite_template: list[str] = []
 
 def _sqlite_copy(path) -> str:
     """A new SQLite database at ``path``: a copy of one migrated once per process (a copy costs a fraction of a
-    millisecond, the migrations a dozen; tests/test_migrations.py migrates from nothing)."""
+    millisecond, the migrations a dozen; tests/store/test_migrations.py migrates from nothing)."""
     import shutil
     import tempfile
 

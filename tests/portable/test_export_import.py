@@ -106,7 +106,7 @@ def test_export_document_shape(client, db):
     doc = r.json
     assert list(doc) == ["format", "version", "exported", "matches", "events", "seasons"]
     assert doc["format"] == "referee-export" and doc["version"] == 2 and len(doc["matches"]) == 1
-    assert doc["events"] == [] and doc["seasons"] == []  # club play is the whole archive's (test_portable_events.py)
+    assert doc["events"] == [] and doc["seasons"] == []  # club play is the whole archive's (test_club_play.py)
     m = doc["matches"][0]
     assert list(m) == ["uid", "game", "players", "options", "first_dealer", "created", "updated", "place", "note",
                        "abandoned", "ended_by_hand", "status", "winner", "totals", "deals", "events", "confirmations"]

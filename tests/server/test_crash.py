@@ -82,7 +82,7 @@ def _request(
 
 class Server:
     """``python -m referee`` on a free loopback port; its output goes to a log file (never an undrained pipe).
-    ``settings``: more REFEREE_* variables for it (tests/test_proxies.py: proxies, passphrase, connections)."""
+    ``settings``: more REFEREE_* variables for it (tests/server/test_proxies.py: proxies, passphrase, connections)."""
 
     def __init__(self, database: Path, log: Path, settings: dict[str, str] | None = None):
         self.database, self.log = database, log
