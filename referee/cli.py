@@ -283,13 +283,13 @@ def main(argv: list[str] | None = None) -> None:
     args = _arguments(argv, settings)
     host = "0.0.0.0" if args.lan else args.host
     app, adjustments = _app_and_settings(args, host, settings)
+    server = _listen(app, host, args.port, adjustments)  # a port in use or a host it cannot bind: said at once
     from .web.sheets import start_render_server  # loaded when used (see _app_and_settings)
 
     try:
         start_render_server(app)  # WeasyPrint loads in the renders' fork server while the server starts
     except OSError:  # the first sheet starts it (and says what is wrong)
         pass
-    server = _listen(app, host, args.port, adjustments)
     _announce(app, server, adjustments)
     try:
         server.run()

@@ -238,8 +238,9 @@ if PG_SERVER == "0":
 BOTH_STORES = frozenset({
     # the contract: the store's calls, migrations, versions and idempotency, the write lock and group commit,
     # the change feed, export and import round trips, two processes on one database, an outage
-    "tests/test_store.py", "tests/test_migrations.py", "tests/test_engine.py", "tests/test_portable.py",
-    "tests/test_portable_events.py", "tests/test_health.py", "tests/web/test_many_phones.py",
+    "tests/store/test_store.py", "tests/store/test_migrations.py", "tests/matches/test_entering.py",
+    "tests/portable/test_export_import.py", "tests/portable/test_club_play.py", "tests/store/test_health.py",
+    "tests/web/test_many_phones.py",
     "tests/web/test_undo_redo.py",
     # money, whole: amounts summed and settled by the database (a number's type is the dialect's), the season's
     # table and the evening's purse — the fee, prizes and booby, paid and owed, in the archive
@@ -339,7 +340,7 @@ _sqlite_template: list[str] = []
 
 def _sqlite_copy(path) -> str:
     """A new SQLite database at ``path``: a copy of one migrated once per process (a copy costs a fraction of a
-    millisecond, the migrations a dozen; tests/test_migrations.py migrates from nothing)."""
+    millisecond, the migrations a dozen; tests/store/test_migrations.py migrates from nothing)."""
     import shutil
     import tempfile
 
@@ -551,17 +552,6 @@ def real_server(app):
     """The test app behind a real waitress server: for requests the test client would dress up."""
     with waitress_serving(app) as base:
         yield base
-
-
-@pytest.fixture
-def make_match(client):
-    def make(players=("Ann", "Ben"), first_dealer="Ben", **options):
-        body = {"game": "klaberjass", "players": list(players), "first_dealer": first_dealer, "options": options}
-        response = client.post("/api/matches", json=body)
-        assert response.status_code == 201, response.json
-        return response.json["id"]
-
-    return make
 
 
 SPACE_PREFIX = re.compile(r"^/s/([^/?]+)(?=/)")

@@ -46,7 +46,7 @@ def test_each_kind_reads_its_text() -> None:
     assert settings.public_url == "https://referee.example.org/club"
     assert settings.passphrase_global_throttle == "100 per hour; 1000/day"
     assert settings.trusted_proxy == "::1"
-    assert settings.port == "5001"  # read by `referee --port`'s own parser (tests/test_cli.py)
+    assert settings.port == "5001"  # read by `referee --port`'s own parser (tests/server/test_cli.py)
     assert read({"REFEREE_TRUSTED_PROXY": "*"}).trusted_proxy == "*"
 
 

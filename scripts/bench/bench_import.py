@@ -5,7 +5,7 @@ Each import runs in a fresh subprocess (through the test client, POST /api/impor
 limit (RLIMIT_AS, default 3 GiB); prints the status, the seconds the request took, the peak resident memory
 (MiB), the number of errors and the last error, and whether the request took under the target (2 s, issue 11:
 2 MiB took 20 s before). Exits 1 when one is refused otherwise than with a 422 or misses the target.
-(tests/web/test_hardening.py checks the refusal under a 768 MiB limit; the time is measured here, where a loaded
+(tests/web/test_input_limits.py checks the refusal under a 768 MiB limit; the time is measured here, where a loaded
 machine is seen in the figures rather than failing a test.)
 Usage: .venv/bin/python scripts/bench/bench_import.py [limit in MiB]
 """

@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from tests.browser import live_clock
 from tests.browser.conftest import _context, screenshot
 from tests.browser.entry_helpers import idle
 
@@ -266,16 +267,11 @@ def test_a_third_phone_follows_every_change_within_2_s_without_a_reload(phones, 
     assert c.locator("#activity").get_attribute("open") is not None
 
 
-# The answers a shared table's page had to its own asks (static/live.js), each with when it came (ms).
-SHARE_ASKS = """() => performance.getEntriesByType("resource").filter(e => /\\/share\\/[^/]+\\/live\\?v=/.test(e.name))
-  .map(e => ({at: e.responseEnd, status: e.responseStatus}))"""
-
-
-@pytest.mark.timing
 def test_a_shared_table_follows_the_match_every_4_s_and_says_when_it_is_offline(phones_offline, live_server, mid):
     """Issue 50, point 8: the read-only share page follows the match as every live page does (static/live.js), every
     4 s as before: 204 while the match is the version it has (the page left as it is, an opened working stays open),
-    a new deal within one more ask; without a connection it says since when it shows the table."""
+    a new deal within one more ask; without a connection it says since when it shows the table. The 4 s are the
+    page's own (its clock moved on by the test, tests/browser/live_clock.py), each ask answered by the server."""
     a, viewer = phones_offline.a, phones_offline.c
     a.goto(f"{live_server}/matches/{mid}")
     a.locator("#share summary").click()
@@ -283,33 +279,34 @@ def test_a_shared_table_follows_the_match_every_4_s_and_says_when_it_is_offline(
     a.wait_for_load_state("load")
     a.locator("#share summary").click()
     url = a.locator(".share-url").first.get_attribute("href")
+    live_clock.follow(viewer, r"/share/[^/]+/live\?v=")
     viewer.goto(live_server + url[url.index("/share/"):])
     viewer.locator("#live tbody.deal").nth(2).wait_for()  # the three thrown-in deals
     viewer.locator("#live tbody.deal details summary").first.click()  # deal 1's working, opened
     viewer.evaluate("document.getElementById('live').stillThis = true; window.stillThisPage = true")
-    viewer.wait_for_function(f"() => ({SHARE_ASKS})().length >= 2", timeout=10_000)
-    asks = viewer.evaluate(SHARE_ASKS)
+    live_clock.step_until(viewer, lambda: len(live_clock.asks(viewer)) >= 2, within=10_000)
+    asks = live_clock.asks(viewer)
     assert [x["status"] for x in asks] == [204] * len(asks), asks
     assert all(3_800 <= later["at"] - earlier["at"] <= 5_500 for earlier, later in zip(asks, asks[1:], strict=False))
     assert viewer.evaluate("document.getElementById('live').stillThis") is True  # nothing swapped
     # Deal 4, Ann elder (Ben deals it): Ann takes ♣, 80 + 10 last trick = 90 against Ben's 50 (RULES.md 1.5).
     api(live_server, f"/api/matches/{mid}/deals", {"upcard": "clubs", "calls": ["take"],
                                                    "points": {"Ann": 80, "Ben": 50}, "last_trick": "Ann"})
-    viewer.locator("#live tbody.deal").nth(3).wait_for(timeout=5_500)
+    live_clock.step_until(viewer, lambda: viewer.locator("#live tbody.deal").count() >= 4, within=5_500)
     assert viewer.evaluate("document.getElementById('live').stillThis") is None  # swapped in, the page not reloaded
     assert viewer.evaluate("window.stillThisPage") is True
     assert viewer.locator(".total-card[data-player='Ann'] .total").inner_text() == "90"
     assert viewer.locator("#live tbody.deal details").first.get_attribute("open") is not None  # still open
     viewer.context.set_offline(True)
     try:
-        note = viewer.locator("#live-state")
-        note.get_by_text(re.compile(r"^Offline — the table as of \d\d:\d\d\. It updates by itself again when the "
-                                    r"connection is back\.$")).wait_for(timeout=6_000)
+        note = viewer.locator("#live-state").get_by_text(re.compile(
+            r"^Offline — the table as of \d\d:\d\d\. It updates by itself again when the connection is back\.$"))
+        live_clock.step_until(viewer, note.is_visible, within=6_000)
         screenshot(viewer, "share-offline")
     finally:
         viewer.context.set_offline(False)
     viewer.evaluate("window.dispatchEvent(new Event('online'))")  # asked again at once
-    viewer.locator("#live-state").wait_for(state="hidden", timeout=6_000)
+    live_clock.step_until(viewer, viewer.locator("#live-state").is_hidden, within=6_000)
 
 
 @pytest.mark.service_worker

@@ -430,7 +430,7 @@ THIRTEEN = ["Ann", "Ben", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal", "Ida", "Jan"
 
 def card_tables(client, url: str) -> list[str]:
     """The table each page of a cards PDF is for ("Table 3"), page by page."""
-    from tests.test_sheets import pdf_of
+    from tests.sheets.test_sheets import pdf_of
 
     return [re.search(r"Table [0-9]+", " ".join((page.extract_text() or "").split())).group(0)
             for page in pdf_of(client.get(url)).pages]

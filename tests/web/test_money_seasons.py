@@ -10,7 +10,7 @@ import pytest
 
 from tests.conftest import text
 from tests.games.test_deals_option import TABLE_1, TABLE_2
-from tests.test_sheets import pdf_of, text_of
+from tests.sheets.test_sheets import pdf_of, text_of
 from tests.web.test_events_api import FOUR, _draws_the_example, draw, new_event, play
 
 SPITZER = ["Ann", "Ben", "Cid", "Dee"]

@@ -371,7 +371,7 @@ def seasons_world(client):
 ])
 def test_a_season_table_names_what_its_events_are_and_says_platz(seasons_world, season, german, not_german,
                                                                   japanese, not_japanese):
-    from tests.test_sheets import pdf_of, text_of
+    from tests.sheets.test_sheets import pdf_of, text_of
 
     for language, said, unsaid in (("de", german, not_german), ("ja", japanese, not_japanese)):
         page = seasons_world.get(f"/seasons/{season}?lang={language}")
@@ -390,7 +390,7 @@ def test_a_season_table_names_what_its_events_are_and_says_platz(seasons_world, 
 
 
 def test_the_ratings_page_and_sheet_say_platz_in_german_not_ort(seasons_world):
-    from tests.test_sheets import pdf_of, text_of
+    from tests.sheets.test_sheets import pdf_of, text_of
 
     page = visible_text(seasons_world.get("/ratings?lang=de").get_data(as_text=True))
     sheet = text_of(pdf_of(seasons_world.get("/ratings.pdf?lang=de")))

@@ -138,7 +138,7 @@ def test_a_fee_changed_after_ann_paid_leaves_her_owing_the_difference_or_gives_s
     ok(client.patch(f"/api/events/{eid}", json={"entry_fee": "10.00 EUR"}))
     raised = ok(client.get(f"/api/events/{eid}/purse"))
     assert (raised["pot"], raised["collected"], raised["paid"], raised["give_back"]) == ("80.00", "7.50", [], [])
-    from tests.test_sheets import pdf_of, text_of
+    from tests.sheets.test_sheets import pdf_of, text_of
 
     sheet = text_of(pdf_of(client.get(f"/events/{eid}/purse.pdf")))  # not the list kept before the fee changed
     assert "Ann owes €5.00 more ☐ €5.00" in sheet and "Ben owes €7.50 more ☐ €2.50" in sheet
@@ -316,7 +316,7 @@ def test_a_name_a_spreadsheet_would_run_is_written_as_text_and_an_event_without_
 
 
 def test_the_standings_pdf_shows_the_purse_and_the_cash_box_list_follows_each_tick(client):
-    from tests.test_sheets import pdf_of, text_of
+    from tests.sheets.test_sheets import pdf_of, text_of
 
     made = evening(client, entry_fee="5.00 EUR", prizes=[50, 30, 20], booby=True)
     ok(client.post(f"/api/events/{made['id']}/players/Ann/paid", json={"paid": True}))

@@ -151,7 +151,7 @@ def test_bad_parameters_are_answered_in_the_apis_error_shape(client, query, stat
 
 def test_the_ratings_page_the_players_chart_and_the_pdf(client):
     from tests.conftest import text
-    from tests.test_sheets import pdf_of, text_of
+    from tests.sheets.test_sheets import pdf_of, text_of
 
     for n in range(3):
         klaberjass(client, ("Ann", "Ben"), wins_first=n != 1)

@@ -125,6 +125,15 @@ def test_share_link_works_without_the_passphrase_and_can_be_revoked(locked):
     assert client.post(f"/matches/{mid}/share/{token}/revoke").status_code == 404
 
 
+def test_a_shared_table_refreshes_without_javascript(client):
+    mid = new_match(client)
+    token = share(client, mid)
+    page = client.get(f"/share/{token}").get_data(as_text=True)
+    noscript = re.search(r"<noscript>(.*?)</noscript>", page, re.S).group(1)
+    assert re.search(r'<meta http-equiv="refresh" content="(\d+)">', noscript).group(1) == "15"
+    assert f'<a href="/share/{token}">reload it now</a>' in noscript
+
+
 # ---- CSRF, JSON-only API, headers, cookies ------------------------------------------------
 
 def test_forms_without_the_token_are_refused(app):

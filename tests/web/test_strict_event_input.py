@@ -2,7 +2,7 @@
 no leading zero, nothing around it), a tariff's currency is money some country has (CLDR's data, through Babel: not
 XXX, XTS, XAU, nor "EURO"), a date is a day of the calendar written 2026-12-03 — in the API's POST and PATCH and on
 the form (422, the message beside the field, the input kept, nothing stored); the same rules on import
-(tests/test_portable_events.py)."""
+(tests/portable/test_club_play.py)."""
 
 from __future__ import annotations
 

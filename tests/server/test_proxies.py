@@ -19,7 +19,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from tests.test_crash import Server
+from tests.server.test_crash import Server
 from tests.web.test_raw_http import exchange
 
 pytestmark = pytest.mark.timing  # times answers and the channel timeout: on one worker, one after another

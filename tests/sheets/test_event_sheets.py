@@ -10,7 +10,7 @@ import subprocess
 
 import pytest
 
-from tests.test_sheets import pdf_of, text_of
+from tests.sheets.test_sheets import pdf_of, text_of
 
 NAMES = ["Ann", "Ben", "Cid", "Dee", "Eve"]
 

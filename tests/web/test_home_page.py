@@ -1,12 +1,12 @@
 """What a newcomer sees first: the home page says what Referee does and offers the three games (in the
-empty state too); a shared table refreshes without JavaScript."""
+empty state too)."""
 
 from __future__ import annotations
 
 import re
 
 from referee.games import GAMES
-from tests.web.test_security import new_match, share
+from tests.web.test_security import new_match
 
 
 def test_the_home_page_says_what_referee_does_and_offers_every_game(client):
@@ -30,12 +30,3 @@ def test_the_empty_state_goes_once_a_match_is_in_progress(client):
     page = client.get("/").get_data(as_text=True)
     assert "No match in progress" not in page and 'class="game-choices' not in page
     assert '<p class="intro">' in page
-
-
-def test_a_shared_table_refreshes_without_javascript(client):
-    mid = new_match(client)
-    token = share(client, mid)
-    page = client.get(f"/share/{token}").get_data(as_text=True)
-    noscript = re.search(r"<noscript>(.*?)</noscript>", page, re.S).group(1)
-    assert re.search(r'<meta http-equiv="refresh" content="(\d+)">', noscript).group(1) == "15"
-    assert f'<a href="/share/{token}">reload it now</a>' in noscript

@@ -5,7 +5,7 @@ Accept-Language, and is part of every cache key."""
 from __future__ import annotations
 
 from tests.conftest import ZOLA_SCHWARZ
-from tests.test_sheets import font_names, line_after, lines_of, pdf_of, text_of
+from tests.sheets.test_sheets import font_names, line_after, lines_of, pdf_of, text_of
 
 JOKER_HAND = {"bids": {"Ann": 5, "Ben": 3}, "joker_declaration": False,
               "tricks": [{"cards": {"Ann": "K", "Ben": "J"}, "judge": {"by": "Ben", "call": "K"}}]}

@@ -14,7 +14,7 @@ import pytest
 from fontTools.ttLib import TTFont
 from pypdf import PdfReader
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 # Spitzer: four players, so four names; the place and the note carry the other scripts.
 PLAYERS = ["Zoë Дмитрий", "Γιώργος אברהם", "محمد प्रिया", "สมชาย 김철수"]

@@ -15,7 +15,7 @@ import pytest
 
 from referee.config import read
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _env(tmp_path: Path) -> dict:
@@ -118,7 +118,7 @@ def test_an_ipv6_address_is_printed_in_brackets(tmp_path):
     assert "Referee" in page
 
 
-# ---- waitress's settings: proxies and connections (tests/test_proxies.py runs them against the real server) ----
+# ---- waitress's settings: proxies and connections (tests/server/test_proxies.py runs them against the real server) ---
 
 def test_waitress_keeps_many_connections_and_closes_idle_ones_by_default(monkeypatch):
     from referee import cli

@@ -24,7 +24,7 @@ import pytest
 
 from referee import create_app, store
 from tests.conftest import TEST_CONFIG, drop_database, new_database
-from tests.test_crash import DEALS, ROOT, Server, _request
+from tests.server.test_crash import DEALS, ROOT, Server, _request
 
 pytestmark = [pytest.mark.postgres_only, pytest.mark.timing]
 

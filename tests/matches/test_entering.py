@@ -17,7 +17,7 @@ from referee.games.match import DealRecord, replay
 from referee.matches import entering
 from referee.store.sqlite import statements as sqlite_statements
 from referee.web.db import get_db
-from tests.conftest import THROWN_IN
+from tests.conftest import THROWN_IN, new_database
 
 
 def played(ann: int) -> dict:
@@ -252,7 +252,7 @@ actions = st.lists(
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(steps=actions)
 def test_stored_results_equal_a_full_replay(tmp_path_factory, steps):
-    db = store.connect(tmp_path_factory.mktemp("prop") / "p.sqlite")
+    db = store.connect(new_database(tmp_path_factory.mktemp("prop"), "p.sqlite"))  # migrated once a process, copied
     try:
         match_id = matches.start_match(db, {**OPEN, "options": {"target": 300}})
         for action, points, number in steps:

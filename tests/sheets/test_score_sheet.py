@@ -12,8 +12,7 @@ import pytest
 from fontTools.ttLib import TTFont
 
 from referee import sheets
-from tests.test_sheet_cache import renders  # noqa: F401  (the fixture counting WeasyPrint renders)
-from tests.test_sheets import deal_row, enter_deals, line_after, lines_of, pdf_of, score_row, text_of
+from tests.sheets.test_sheets import deal_row, enter_deals, line_after, lines_of, pdf_of, score_row, text_of
 
 DEJAVU = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
 DEJAVU_BOLD = DEJAVU.with_name("DejaVuSans-Bold.ttf")
@@ -201,7 +200,7 @@ def test_the_heading_is_repeated_at_the_top_of_every_further_page(client):
     assert deal_row(reader, 60)[:5] == ["60", "40", "1,560", "12", "1,560"]  # 30 × (40 + 12) each
 
 
-def test_the_working_is_on_its_own_sheet_and_each_sheet_is_cached_apart(client, renders):  # noqa: F811
+def test_the_working_is_on_its_own_sheet_and_each_sheet_is_cached_apart(client, renders):
     mid = client.post("/api/matches", json={"game": "klaberjass", "players": ["Ann", "Ben"], "first_dealer": "Ben",
                                             "options": {"target": "none"}}).json["id"]
     enter_deals(client, mid, ("Ann", "Ben"), "Ben", 2)

@@ -7,8 +7,7 @@ from __future__ import annotations
 import pytest
 
 from referee import store
-
-from .conftest import PG_SERVER, drop_database, new_database
+from tests.conftest import PG_SERVER, drop_database, new_database
 
 
 @pytest.fixture(params=["sqlite", "postgres"])

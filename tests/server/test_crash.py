@@ -31,7 +31,7 @@ import pytest
 
 pytestmark = pytest.mark.timing  # kills servers mid-stream within time bounds: on one worker, one after another
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PLAYERS = ("Ann", "Ben")
 THREADS = 6
 MATCHES = 4  # threads 0–3 each have their own match; threads 4 and 5 share matches 0 and 1
@@ -82,7 +82,7 @@ def _request(
 
 class Server:
     """``python -m referee`` on a free loopback port; its output goes to a log file (never an undrained pipe).
-    ``settings``: more REFEREE_* variables for it (tests/test_proxies.py: proxies, passphrase, connections)."""
+    ``settings``: more REFEREE_* variables for it (tests/server/test_proxies.py: proxies, passphrase, connections)."""
 
     def __init__(self, database: Path, log: Path, settings: dict[str, str] | None = None):
         self.database, self.log = database, log

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.test_migrations import make_schema, open_app, sql, write_rows
+from tests.store.test_migrations import make_schema, open_app, sql, write_rows
 
 PLAYERS = ["Ann", "Ben", "Cid", "Dee"]
 ALONE_ALL_TRICKS = {

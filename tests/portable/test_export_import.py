@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from referee import jsontext, matches, portable, store
 from referee.games.spitzer import points_bounds
-from tests.conftest import JOKER_JUDGE_WORKED, MADE, THROWN_IN, ZOLA_SCHWARZ, worked_example
+from tests.conftest import JOKER_JUDGE_WORKED, MADE, THROWN_IN, ZOLA_SCHWARZ, new_database, worked_example
 
 SPITZER_PLAYERS = ["Ann", "Ben", "Cid", "Dée"]
 NORMAL = {"contract": "normal", "declarers": ["Ann", "Cid"], "points": 61, "tricks": 4}
@@ -106,7 +106,7 @@ def test_export_document_shape(client, db):
     doc = r.json
     assert list(doc) == ["format", "version", "exported", "matches", "events", "seasons"]
     assert doc["format"] == "referee-export" and doc["version"] == 2 and len(doc["matches"]) == 1
-    assert doc["events"] == [] and doc["seasons"] == []  # club play is the whole archive's (test_portable_events.py)
+    assert doc["events"] == [] and doc["seasons"] == []  # club play is the whole archive's (test_club_play.py)
     m = doc["matches"][0]
     assert list(m) == ["uid", "game", "players", "options", "first_dealer", "created", "updated", "place", "note",
                        "abandoned", "ended_by_hand", "status", "winner", "totals", "deals", "events", "confirmations"]
@@ -742,8 +742,8 @@ def play(db, game: str, options: dict, plan) -> int:
 @given(plan=games_to_play)
 def test_generated_matches_round_trip_exactly(plan):
     with tempfile.TemporaryDirectory() as tmp:
-        source = store.connect(Path(tmp) / "a.sqlite")
-        target = store.connect(Path(tmp) / "b.sqlite")
+        source = store.connect(new_database(Path(tmp), "a.sqlite"))  # migrated once a process, copied
+        target = store.connect(new_database(Path(tmp), "b.sqlite"))
         try:
             for game, options, steps_ in plan:
                 play(source, game, options, steps_)

@@ -33,7 +33,7 @@ from urllib.parse import urlencode
 import pytest
 from babel.support import Translations
 
-from tests.test_crash import DEALS, ROOT, Server
+from tests.server.test_crash import DEALS, ROOT, Server
 
 pytestmark = [pytest.mark.postgres_only, pytest.mark.timing]
 

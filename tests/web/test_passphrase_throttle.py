@@ -1,5 +1,5 @@
-"""Issue 22 (hardening, round two): cross-site requests of every method refused server-side, and passphrase
-guessing spread over many addresses stopped by a limit on all of them together."""
+"""Passphrase guessing throttled (issues 11, 22 and 34): wrong Bearers and login forms from one address wait longer
+with each guess, and guesses spread over many addresses are stopped by a limit on all of them together."""
 
 from __future__ import annotations
 
@@ -7,76 +7,59 @@ import pytest
 
 from tests.conftest import AUTH
 
-DEAL = {"upcard": "clubs", "calls": ["pass", "pass", "pass", "pass"]}
+# ---- throttled passphrases ----------------------------------------------------------------
+
+def test_fifty_wrong_bearers_are_throttled_while_the_right_one_works_elsewhere(locked, caplog):
+    attacker = locked.test_client()
+    attacker.environ_base["REMOTE_ADDR"] = "198.51.100.7"
+    codes = [attacker.get("/api/export", headers={"Authorization": f"Bearer guess{i}"}).status_code for i in range(50)]
+    assert codes[:5] == [401] * 5 and set(codes[5:]) == {429}
+    r = attacker.get("/api/export", headers={"Authorization": "Bearer guess51"})
+    assert r.status_code == 429 and r.json["errors"][0]["code"] == "too_many_attempts"
+    assert 1 <= int(r.headers["Retry-After"]) <= 60
+    # While throttled even the right passphrase from that address is refused: guessing gains nothing.
+    assert attacker.get("/api/export", headers=AUTH).status_code == 429
+    friend = locked.test_client()
+    friend.environ_base["REMOTE_ADDR"] = "192.168.1.30"
+    assert friend.get("/api/export", headers=AUTH).status_code == 200
+    refusals = [r for r in caplog.records if "too many wrong ones" in r.getMessage()]
+    assert len(refusals) == 47 and "198.51.100.7" in refusals[0].getMessage()
 
 
-def _match_with_a_deal(client) -> int:
-    mid = client.post("/api/matches", json={"game": "klaberjass", "players": ["Ann", "Ben"],
-                                            "first_dealer": "Ben"}).json["id"]
-    assert client.post(f"/api/matches/{mid}/deals", json=DEAL).status_code == 201
-    return mid
+@pytest.mark.timing
+def test_the_login_form_is_throttled_too_without_sleeping(locked):
+    import time
+
+    client = locked.test_client()
+    client.environ_base["REMOTE_ADDR"] = "198.51.100.8"
+    started = time.monotonic()
+    codes = [client.post("/login", data={"passphrase": f"guess{i}"}).status_code for i in range(7)]
+    assert time.monotonic() - started < 2  # no sleep in the worker thread
+    assert codes == [401] * 5 + [429] * 2
+    r = client.post("/login", data={"passphrase": "open sesame"})
+    assert (
+        r.status_code == 429 and "Too many wrong passphrases" in r.get_data(as_text=True) and r.headers["Retry-After"]
+    )
+    other = locked.test_client()
+    other.environ_base["REMOTE_ADDR"] = "198.51.100.9"
+    assert other.post("/login", data={"passphrase": "open sesame"}).status_code == 303
+    # Wrong Bearers and wrong forms count together for one address.
+    api = locked.test_client()
+    api.environ_base["REMOTE_ADDR"] = "198.51.100.8"
+    assert api.get("/api/matches", headers=AUTH).status_code == 429
 
 
-# ---- cross-site requests ----------------------------------------------------------------------
+def test_the_wait_grows_with_the_guesses(locked):
+    from referee.web.throttle import _Throttle
 
-CROSS = [
-    pytest.param({"Origin": "http://evil.example"}, id="Origin of another site"),
-    pytest.param({"Origin": "http://localhost:9999"}, id="Origin of another port"),
-    pytest.param({"Origin": "null"}, id="Origin null (sandboxed frame, file)"),
-    pytest.param({"Sec-Fetch-Site": "cross-site"}, id="Sec-Fetch-Site cross-site"),
-    pytest.param({"Sec-Fetch-Site": "same-site"}, id="Sec-Fetch-Site same-site (a sibling subdomain)"),
-    pytest.param({"Origin": "http://localhost", "Sec-Fetch-Site": "cross-site"}, id="own Origin, cross-site fetch"),
-]
-
-
-@pytest.mark.parametrize("headers", CROSS)
-def test_a_cross_site_delete_is_refused_and_the_deal_stays(client, headers):
-    mid = _match_with_a_deal(client)
-    r = client.delete(f"/api/matches/{mid}/deals/1", headers=headers)
-    assert r.status_code == 403 and r.json["errors"][0]["code"] == "forbidden"
-    assert "another site" in r.json["errors"][0]["message"]
-    deal = client.get(f"/api/matches/{mid}").json["deals"][0]
-    assert deal["void"] is False
-
-
-@pytest.mark.parametrize("headers", CROSS)
-def test_every_changing_method_checks_where_it_comes_from(client, headers):
-    mid = _match_with_a_deal(client)
-    version = client.get(f"/api/matches/{mid}").json["version"]
-    assert client.post(f"/api/matches/{mid}/deals", json=DEAL, headers=headers).status_code == 403
-    assert client.put(f"/api/matches/{mid}/deals/1", json=DEAL, headers=headers).status_code == 403
-    assert client.post(f"/api/matches/{mid}/end", headers=headers).status_code == 403
-    # a page's form, even with its right CSRF token
-    assert client.post(f"/matches/{mid}/share", headers=headers).status_code == 403
-    after = client.get(f"/api/matches/{mid}").json
-    assert after["version"] == version and len(after["deals"]) == 1 and after["status"] == "in_progress"
-    assert "/share/" not in client.get(f"/matches/{mid}").get_data(as_text=True)
-
-
-@pytest.mark.parametrize("headers", [
-    pytest.param({}, id="no browser headers (curl, scripts)"),
-    pytest.param({"Origin": "http://localhost", "Sec-Fetch-Site": "same-origin"}, id="this site's own page"),
-    pytest.param({"Sec-Fetch-Site": "none"}, id="typed or bookmarked"),
-    pytest.param({"Origin": "HTTP://LOCALHOST"}, id="Origin in capitals"),
-])
-def test_this_sites_own_requests_go_through(client, headers):
-    mid = _match_with_a_deal(client)
-    r = client.delete(f"/api/matches/{mid}/deals/1", headers=headers)
-    assert r.status_code == 200, r.json
-    assert client.get(f"/api/matches/{mid}").json["deals"][0]["void"] is True
-
-
-def test_the_public_url_is_this_sites_origin_too(make_app):
-    app = make_app(PUBLIC_URL="https://referee.example.org", ALLOWED_HOSTS="referee.example.org")
-    client = app.test_client()
-    mid = _match_with_a_deal(client)
-    r = client.delete(f"/api/matches/{mid}/deals/1", headers={"Origin": "https://referee.example.org"})
-    assert r.status_code == 200
-
-
-def test_a_cross_site_login_is_refused(locked):
-    r = locked.test_client().post("/login", data={"passphrase": "open sesame"}, headers={"Origin": "http://evil.example"})
-    assert r.status_code == 403 and "Set-Cookie" not in r.headers
+    throttle = _Throttle("2/minute;4/hour")
+    for _ in range(2):
+        throttle.failed("a")
+    assert 1 <= throttle.wait("a") <= 60
+    for _ in range(2):
+        throttle.failed("a")
+    assert throttle.wait("a") > 3000
+    assert throttle.wait("b") == 0
 
 
 # ---- guessing from many addresses -----------------------------------------------------------------

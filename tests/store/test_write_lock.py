@@ -24,7 +24,7 @@ from referee import store
 
 pytestmark = pytest.mark.timing  # times how long a write waits: on one worker, one after another
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 # Another process: takes the write lock, writes a session row, says so, and holds the transaction open.
 HOLDER = """

@@ -6,21 +6,7 @@ from __future__ import annotations
 import pytest
 
 from referee import sheets
-from tests.test_sheets import enter_deals, line_after, pdf_of, text_of
-
-
-@pytest.fixture
-def renders(monkeypatch) -> list[str]:
-    """Every PDF render (WeasyPrint, in its child process), counted (the HTML it was given)."""
-    calls: list[str] = []
-    real = sheets.render_pdf
-
-    def counted(html, *args, **kwargs):
-        calls.append(html)
-        return real(html, *args, **kwargs)
-
-    monkeypatch.setattr(sheets, "render_pdf", counted)
-    return calls
+from tests.sheets.test_sheets import enter_deals, line_after, pdf_of, text_of
 
 
 @pytest.fixture
@@ -31,10 +17,10 @@ def match(client) -> int:
     return mid
 
 
-def test_a_second_request_is_served_from_the_cache(client, match, renders):
+def test_a_second_request_is_served_from_the_cache(client, match, counted_renders):
     first = client.get(f"/matches/{match}/sheet.pdf")
     second = client.get(f"/matches/{match}/sheet.pdf")
-    assert len(renders) == 1
+    assert len(counted_renders) == 1
     assert second.data == first.data and second.headers["ETag"] == first.headers["ETag"]
     assert second.headers["Cache-Control"] == "no-store"  # match data: the browser keeps none of it
     assert second.headers["Content-Disposition"] == f'inline; filename="referee-klaberjass-{match}.pdf"'
@@ -73,14 +59,14 @@ def test_two_changes_within_one_second_are_told_apart(client, match, renders):
     assert len(renders) == 3
 
 
-def test_if_none_match_gets_304_and_a_stale_etag_the_sheet(client, match, renders):
+def test_if_none_match_gets_304_and_a_stale_etag_the_sheet(client, match, counted_renders):
     etag = client.get(f"/matches/{match}/sheet.pdf").headers["ETag"]
     again = client.get(f"/matches/{match}/sheet.pdf", headers={"If-None-Match": etag})
     assert again.status_code == 304 and again.data == b"" and again.headers["ETag"] == etag
     client.delete(f"/api/matches/{match}/deals/1")
     changed = client.get(f"/matches/{match}/sheet.pdf", headers={"If-None-Match": etag})
     assert changed.status_code == 200 and changed.headers["ETag"] != etag
-    assert len(renders) == 2
+    assert len(counted_renders) == 2
 
 
 def test_the_html_preview_is_cached_too(client, match, renders, monkeypatch):
@@ -129,17 +115,17 @@ def test_the_cache_is_bounded_by_count_and_bytes():
     assert big.body == b"x" * 11 and cache.get("d", 1) is None and cache.size == 9
 
 
-def test_the_app_cache_respects_its_configured_bound(app, client, renders):
+def test_the_app_cache_respects_its_configured_bound(app, client, counted_renders):
     app.config["SHEET_CACHE_ENTRIES"] = 2
     app.extensions.pop("referee.sheet_cache", None)
     for game in ("klaberjass", "spitzer", "joker-judge"):
         client.get(f"/sheets/{game}.pdf")
     assert len(app.extensions["referee.sheet_cache"]) == 2
     client.get("/sheets/klaberjass.pdf")  # the oldest was dropped: rendered again
-    assert len(renders) == 4
+    assert len(counted_renders) == 4
 
 
-def test_the_cache_bound_comes_from_the_environment_too(make_app, renders, monkeypatch):
+def test_the_cache_bound_comes_from_the_environment_too(make_app, counted_renders, monkeypatch):
     monkeypatch.setenv("REFEREE_SHEET_CACHE_ENTRIES", "1")
     monkeypatch.setenv("REFEREE_SHEET_CACHE_BYTES", "not a number")  # logged; the default (32 MiB) is used
     app = make_app()
@@ -149,7 +135,7 @@ def test_the_cache_bound_comes_from_the_environment_too(make_app, renders, monke
     cache = app.extensions["referee.sheet_cache"]
     assert len(cache) == 1 and cache.max_entries == 1 and cache.max_bytes == 32 * 1024 * 1024
     client.get("/sheets/klaberjass.pdf")  # pushed out by the Spitzer sheet: rendered again
-    assert len(renders) == 3
+    assert len(counted_renders) == 3
 
 
 @pytest.mark.both_stores

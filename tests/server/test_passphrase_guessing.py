@@ -21,8 +21,8 @@ from urllib.parse import urlencode
 
 import pytest
 
-from tests.test_crash import Server
-from tests.test_proxies import _can_connect_from, _cookie_header, _csrf, _jar, _serve, _via
+from tests.server.test_crash import Server
+from tests.server.test_proxies import _can_connect_from, _cookie_header, _csrf, _jar, _serve, _via
 from tests.web.test_raw_http import exchange
 
 PASSPHRASE = "open sesame"

@@ -20,11 +20,11 @@ import pytest
 from werkzeug.exceptions import ServiceUnavailable
 
 from referee import sheets
-from tests.test_sheets import enter_deals
+from tests.sheets.test_sheets import enter_deals
 
 pytestmark = pytest.mark.timing  # sleeps to let requests arrive, times refusals: on one worker, one after another
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def get(base: str, path: str, host: str | None = None, timeout: float = 20) -> tuple[int, dict[str, str], bytes]:
