@@ -1,7 +1,7 @@
 """Benchmark: one space among 1,000 on PostgreSQL, two app processes (issue 48, "Scale"). Prints its figures.
 
 What it does, on a throwaway PostgreSQL cluster (``scripts/setup.sh``'s ``pg_start``, stopped and removed at the
-end), or on the server given by ``--postgres`` / REFEREE_BENCH_POSTGRES (a database of its own made there and
+end), or on the server given by ``--postgres`` (a database of its own made there and
 dropped at the end):
 
 1. The database is made owned by ``referee_app``, a role that is no superuser and may not bypass row-level security
@@ -388,8 +388,8 @@ def report(before: dict[str, dict[str, list[float]]], after: dict[str, dict[str,
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--postgres", default=os.environ.get("REFEREE_BENCH_POSTGRES"),
-                        help="a PostgreSQL server's maintenance URL (its superuser's); default REFEREE_BENCH_POSTGRES, "
+    parser.add_argument("--postgres", default=None,
+                        help="a PostgreSQL server's maintenance URL (its superuser's); "
                              "else a throwaway cluster of scripts/setup.sh's pg_start")
     parser.add_argument("--quick", action="store_true", help="a small run: 100 spaces, 40 requests each")
     parser.add_argument("--spaces", type=int, help="spaces in all, S among them (default 1000)")

@@ -18,9 +18,9 @@ import pytest
 from referee import store
 from referee.store import postgres_schema, schema
 
-from .conftest import PG_SERVER, drop_database, new_database
+from ..conftest import PG_SERVER, drop_database, new_database
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "referee"
 STORE = PACKAGE / "store"
 
@@ -303,7 +303,7 @@ def two_spaces(request, tmp_path):
     (url, app, which space the client of ``_SpaceClient`` works in, what space 2 holds: ids and tokens)."""
     from referee import create_app
 
-    from .conftest import TEST_CONFIG, worked_example
+    from ..conftest import TEST_CONFIG, worked_example
 
     if request.param == "postgres" and PG_SERVER is None:
         pytest.skip("REFEREE_TEST_POSTGRES is not set")
@@ -548,7 +548,7 @@ def test_on_postgresql_a_database_from_before_spaces_becomes_space_1_with_everyt
 
     from referee.store.postgres_schema import PREAMBLE, SPACED
 
-    from .conftest import APP_ROLE, _pg_admin, _pg_url
+    from ..conftest import APP_ROLE, _pg_admin, _pg_url
 
     name = "t_" + uuid.uuid4().hex[:16]
     url = _pg_url(name)

@@ -14,7 +14,7 @@ import pytest
 from referee import create_app, store
 from referee.matches import spaces
 
-from .conftest import TEST_CONFIG, drop_database, new_database
+from ..conftest import TEST_CONFIG, drop_database, new_database
 
 OPERATOR = "operator-key-4f1c9a7e2d"
 PUBLIC = "https://referee.example.org"
@@ -409,7 +409,7 @@ def test_off_again_with_more_than_one_space_does_not_start_and_says_why(make_app
 
 
 def test_the_examples_of_docs_api_md_are_its_answers(make_app):
-    from .test_api_docs import loads, sections
+    from ..test_api_docs import loads, sections
 
     request, answer, bad = sections()["POST /api/spaces"]
     client = make_app(SPACES="invite").test_client()
