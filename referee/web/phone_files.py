@@ -18,9 +18,10 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from ..phone.bundle import bundle
 from .i18n import current_language
-from .wire import IMMUTABLE
 
 bp = Blueprint("phone", __name__)
+
+IMMUTABLE = f"public, max-age={365 * 24 * 3600}, immutable"  # as referee.web.wire's static files
 
 PYODIDE_VERSION = "314.0.8"  # scripts/setup.sh's PYODIDE_VERSION
 FILES = {"pyodide.mjs": "text/javascript", "pyodide.asm.mjs": "text/javascript", "pyodide.asm.wasm": "application/wasm",
@@ -60,6 +61,23 @@ def pyodide_file(name: str) -> BaseResponse:
                    f"{PYODIDE_VERSION}-{name}")
 
 
+# The worker's own policy: the page's (referee.web.security.CSP) plus WebAssembly, which Pyodide compiles.
+WORKER_CSP = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'; object-src 'none'; "
+              "base-uri 'none'")
+WORKER = "rules-worker.js"
+
+
+@bp.get("/phone/rules-worker.<digest>.js")
+def rules_worker(digest: str) -> BaseResponse:
+    """static/rules-worker.js, under its content's hash, with a policy that lets it compile WebAssembly."""
+    asset = current_app.extensions["referee.assets"].get(WORKER)
+    if asset is None or digest != asset.digest:
+        abort(404)
+    response = _answer(asset.bodies["identity"], asset.bodies.get("br"), "text/javascript", asset.digest)
+    response.headers["Content-Security-Policy"] = WORKER_CSP
+    return response
+
+
 @bp.get("/phone/rules.<digest>.zip")
 def rules_bundle(digest: str) -> BaseResponse:
     made = bundle()
@@ -78,10 +96,11 @@ def _numbers(language: str) -> dict[str, Any]:
 def seed(match: Any, deal: dict[str, Any] | None, target: Any, refused: bool) -> dict[str, Any] | None:
     """What the phone needs besides the form's fields to answer a tap as the server would (referee.phone.answer), or
     None without Pyodide here (the form then asks the server)."""
-    if not available():
+    if not available() or WORKER not in current_app.extensions["referee.assets"]:
         return None
     language = current_language()
     return {
+        "worker": url_for("phone.rules_worker", digest=current_app.extensions["referee.assets"][WORKER].digest),
         "pyodide": url_for("phone.pyodide_file", name="pyodide.mjs").removesuffix("pyodide.mjs"),
         "bundle": url_for("phone.rules_bundle", digest=bundle().digest),
         "game": match.game.key,
@@ -98,6 +117,15 @@ def seed(match: Any, deal: dict[str, Any] | None, target: Any, refused: bool) ->
         "numbers": _numbers(language),
         "lists": dict(Locale.parse(language).list_patterns["standard"]),
     }
+
+
+def precache() -> list[str]:
+    """What the service worker keeps when it installs (templates/sw.js): the worker and Pyodide's first module,
+    which the page fetches before the service worker controls it; the rest is kept as the worker fetches it."""
+    if not available() or WORKER not in current_app.extensions["referee.assets"]:
+        return []
+    return [url_for("phone.rules_worker", digest=current_app.extensions["referee.assets"][WORKER].digest),
+            url_for("phone.pyodide_file", name="pyodide.mjs")]
 
 
 def init_app(app: Flask) -> None:
