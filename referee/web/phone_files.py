@@ -34,8 +34,9 @@ def _folder() -> Path:
 
 
 def available() -> bool:
-    """Whether Pyodide's files are here (fetched whole: its ``.complete`` mark)."""
-    return (_folder() / ".complete").is_file()
+    """Whether the phone may run the rules: Pyodide's files are here (fetched whole: its ``.complete`` mark) and
+    ``PHONE_RULES`` is not off (the browser tests that are not about it leave it off: each page would load Pyodide)."""
+    return bool(current_app.config.get("PHONE_RULES", True)) and (_folder() / ".complete").is_file()
 
 
 def _answer(raw: bytes, packed: bytes | None, mimetype: str, etag: str) -> BaseResponse:

@@ -126,3 +126,12 @@ def test_pyodide_and_the_rules_zip_are_served_immutable(phone_app):
     assert r.headers["Cache-Control"] == "public, max-age=31536000, immutable"
     assert client.get(f"/phone/rules.{made.digest}.zip").data == made.body
     assert client.get("/phone/rules.0000000000.zip").status_code == 404
+
+
+def test_phone_rules_off_the_form_asks_the_server(phone_app):
+    phone_app.config["PHONE_RULES"] = False
+    client = phone_app.test_client()
+    mid = _match(client, "klaberjass", ["Ann", "Ben"])
+    assert "data-rules-seed" not in client.get(f"/matches/{mid}/deals/new").get_data(as_text=True)
+    phone_app.config["PHONE_RULES"] = True
+    assert "data-rules-seed" in client.get(f"/matches/{mid}/deals/new").get_data(as_text=True)
