@@ -56,7 +56,10 @@ def _thumb(page, selector: str) -> None:
     page.wait_for_timeout(100)
     count = page.evaluate("window.__taps.length")
     page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    page.wait_for_function(f"window.__taps.length > {count}", timeout=30_000)
+    for _ in range(3000):  # polled from here: the page's policy forbids wait_for_function's string evaluation
+        if page.evaluate("window.__taps.length") > count:
+            break
+        page.wait_for_timeout(10)
     page.wait_for_timeout(50)
 
 
