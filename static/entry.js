@@ -838,6 +838,7 @@
           rules.ready = true;
           document.documentElement.setAttribute("data-rules-ms", String(Math.round(performance.now() - rules.started)));
           rulesState("ready");
+          typedAtOnce();
         };
         var form = entryForm();
         rules.worker.postMessage({ kind: "tap", id: 0, request: form ? tapRequest(form, pairs(form)) : "{}" });
@@ -871,6 +872,16 @@
   if (document.readyState === "complete") afterFirstPaint();
   else window.addEventListener("load", afterFirstPaint);
 
+  // Typed numbers: the server is asked once typing stops (hx-trigger "input delay:350ms"); the phone answers each
+  // keystroke (a pause of 50 ms lets "70" arrive as one number).
+  function typedAtOnce() {
+    if (!rules.ready || !window.htmx) return;
+    Array.prototype.forEach.call(document.querySelectorAll("#entry [hx-trigger='input delay:350ms']"), function (el) {
+      el.setAttribute("hx-trigger", "input delay:50ms");
+      window.htmx.process(el);
+    });
+  }
+  document.addEventListener("htmx:afterSettle", typedAtOnce);
   function tapRequest(form, fields) {
     var head = document.getElementById("entry-head");
     return '{"seed":' + form.dataset.rulesSeed + ',"fields":' + JSON.stringify(fields) + ',"head":' +

@@ -3,10 +3,10 @@ the server (before: the rules on the phone blocked) and on the phone (after: Pyo
 ``<html data-rules="ready">``), at 0, 150 and 300 ms round trips (Chromium's network emulation on the page).
 
 The deal is RULES.md §4's worked example, tapped as a thumb does: upcard ♥, "Ann takes", Ann's sequence ♥ A K Q,
-Ben's sequence ♠ 10 9 8 7, Bella Ann, last trick Ann (the card points are typed, and not timed: they wait for typing
-to stop). A tap's answer is timed in the page, from the tap to the form swapped in (htmx:afterSettle). Also printed:
-the rules' start-up on the phone (the worker's load, cold: nothing cached) and the bytes the phone downloads for them
-(brotli, as served).
+Ben's sequence ♠ 10 9 8 7, Bella Ann, last trick Ann, timed in the page from the tap to the form swapped in
+(htmx:afterSettle); then "70" typed (a key every 120 ms), timed from its last key to the preview swapped in. Also
+printed: the rules' start-up on the phone (the worker's load, cold: nothing cached) and the bytes the phone
+downloads for them (brotli, as served).
 
     .venv/bin/python scripts/bench/bench_phone.py [--rtt 0 150 300] [--runs 3]
 """
@@ -32,10 +32,13 @@ TAPS = ["input[name='upcard'][value='hearts'] + span", "button[value='call:take'
         "input[name='seq-0-0-run'][value='A:3'] + span", "button[value='addseq:1:spades']",
         "input[name='seq-1-0-run'][value='10:4'] + span", "input[name='bella'][value='0'] + span",
         "input[name='last_trick'][value='0'] + span"]
-TIMER = """(() => { window.__taps = []; let t0 = 0;
+TIMER = """(() => { window.__taps = []; window.__typed = []; let t0 = 0, t1 = 0;
   document.addEventListener('click', () => { t0 = performance.now(); }, true);
+  document.addEventListener('keydown', () => { t1 = performance.now(); }, true);
   document.addEventListener('htmx:afterSettle', (e) => {
-    if (e.detail.elt && e.detail.elt.id === 'entry' && t0) { window.__taps.push(performance.now() - t0); t0 = 0; } });
+    if (e.detail.elt && e.detail.elt.id === 'entry' && t0) { window.__taps.push(performance.now() - t0); t0 = 0; }
+    if (e.detail.elt && e.detail.elt.id === 'preview' && t1) {
+      window.__typed.push(performance.now() - t1); t1 = 0; } });
 })()"""
 
 
@@ -63,8 +66,9 @@ def _thumb(page, selector: str) -> None:
     page.wait_for_timeout(50)
 
 
-def deal(browser, base: str, rtt: int, phone: bool) -> tuple[list[float], float | None]:
-    """One deal's taps (ms each) and, on the phone, the rules' start-up (ms)."""
+def deal(browser, base: str, rtt: int, phone: bool) -> tuple[list[float], list[float], float | None]:
+    """One deal's taps (ms each), a typed number's preview (ms from its last key) and, on the phone, the rules'
+    start-up (ms)."""
     context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
                                   has_touch=True, service_workers="block")
     if not phone:
@@ -82,9 +86,15 @@ def deal(browser, base: str, rtt: int, phone: bool) -> tuple[list[float], float 
     page.evaluate(TIMER)
     for selector in TAPS:
         _thumb(page, selector)
-    taps = page.evaluate("window.__taps")
+    page.locator("#points-0").focus()
+    page.keyboard.type("70", delay=120)  # a thumb's typing
+    for _ in range(3000):
+        if page.evaluate("window.__typed.length"):
+            break
+        page.wait_for_timeout(10)
+    taps, typed = page.evaluate("window.__taps"), page.evaluate("window.__typed")
     context.close()
-    return taps, started
+    return taps, typed, started
 
 
 def phone_bytes(base: str) -> dict[str, int]:
@@ -120,14 +130,17 @@ def main() -> None:
         for rtt in args.rtt:
             for phone in (False, True):
                 taps: list[float] = []
+                typed: list[float] = []
                 for _ in range(args.runs):
-                    ms, started = deal(browser, base, rtt, phone)
+                    ms, points, started = deal(browser, base, rtt, phone)
                     taps += ms
+                    typed += points
                     if started is not None:
                         starts.append(started)
                 ordered = sorted(taps)
                 print(f"{rtt:>4} ms round trips, {'phone ' if phone else 'server'}: tap-to-answer median "
-                      f"{statistics.median(ordered):6.1f} ms, max {ordered[-1]:6.1f} ms ({len(ordered)} taps)")
+                      f"{statistics.median(ordered):6.1f} ms, max {ordered[-1]:6.1f} ms ({len(ordered)} taps); "
+                      f"a typed number's preview, from its last key: median {statistics.median(typed):6.1f} ms")
         if starts:
             print(f"the rules' start-up on the phone (cold, no cache): median {statistics.median(starts):,.0f} ms "
                   f"(min {min(starts):,.0f}, max {max(starts):,.0f}, {len(starts)} starts)")

@@ -81,6 +81,8 @@ def test_a_klaberjass_deal_entered_with_no_connection_once_the_rules_are_ready(p
     thumb(page, "input[name='seq-1-0-run'][value='10:4'] + span")
     page.wait_for_selector(".seq-done[data-player='Ben']")
     thumb(page, "input[name='bella'][value='0'] + span")
+    # Typed numbers are answered as they are typed (the server waits for typing to stop: 350 ms).
+    assert page.locator(".points").get_attribute("hx-trigger") == "input delay:50ms"
     thumb(page, "#points-0")
     page.keyboard.type("70")
     thumb(page, "#points-1")
