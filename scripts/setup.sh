@@ -92,6 +92,48 @@ python_env() {
   for l in "$@"; do key "$l"; done > "$stamp"
 }
 
+# Pyodide (CPython for WebAssembly): the phone runs the rules (referee/games) with it, in a Web Worker
+# (static/rules-worker.js, issue 49). The npm package, pinned exactly (its tarball's SHA-256), is fetched once into
+# vendor/pyodide/<version>/ (ignored by git: 13 MB unpacked) — only the files it needs at run time — and each is
+# compressed once here (brotli, quality 11: the wasm 9.6 MB → about 2.7 MB on the wire), so Referee serves it as is
+# (referee/web/phone_files.py). Without it (no network on the first start) the entry form works through the server,
+# as it always did.
+PYODIDE_VERSION=314.0.8
+PYODIDE_SHA256=9a52704e0ae5b07aaacb8e4fed9f1658e8024694a078695ea45ac79dee4cefcb
+PYODIDE_FILES=(pyodide.mjs pyodide.asm.mjs pyodide.asm.wasm python_stdlib.zip pyodide-lock.json)
+
+# pyodide_files MODE: MODE "must" fails without them (CI), "may" warns and goes on.
+pyodide_files() {
+  local mode=$1 dir=vendor/pyodide/$PYODIDE_VERSION tmp f
+  [ -f "$dir/.complete" ] && return 0
+  tmp=$(mktemp -d)
+  echo "Fetching Pyodide $PYODIDE_VERSION (the rules on the phone) ..."
+  if ! curl -fsSL --retry 2 -o "$tmp/pyodide.tgz" "https://registry.npmjs.org/pyodide/-/pyodide-$PYODIDE_VERSION.tgz" ||
+     ! echo "$PYODIDE_SHA256  $tmp/pyodide.tgz" | sha256sum -c --quiet - ||
+     ! tar -xzf "$tmp/pyodide.tgz" -C "$tmp" "${PYODIDE_FILES[@]/#/package/}"; then
+    rm -rf "$tmp"
+    echo "warning: could not fetch Pyodide $PYODIDE_VERSION: deal entry asks the server at every tap." >&2
+    [ "$mode" = may ] && return 0 || return 1
+  fi
+  rm -rf "$dir" && mkdir -p "$dir"
+  for f in "${PYODIDE_FILES[@]}"; do mv "$tmp/package/$f" "$dir/$f"; done
+  rm -rf "$tmp"
+  .venv/bin/python - "$dir" "${PYODIDE_FILES[@]}" <<'PY'
+import sys
+from pathlib import Path
+
+import brotli
+
+folder = Path(sys.argv[1])
+for name in sys.argv[2:]:
+    raw = (folder / name).read_bytes()
+    packed = brotli.compress(raw, quality=11, lgwin=24)
+    if len(packed) < len(raw):
+        (folder / f"{name}.br").write_bytes(packed)
+PY
+  touch "$dir/.complete"
+}
+
 # compile_catalogues [--force]: every referee/translations/<lang>/LC_MESSAGES/messages.po → messages.mo (not
 # committed), when the .mo is missing or older than its .po — also when nothing else needed installing, so an
 # edited translation shows at the next start. Without them the app serves English and says so in its log.

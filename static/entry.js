@@ -368,7 +368,7 @@
     var bar = document.getElementById("bar-summary");
     if (bar) { bar.textContent = text; bar.classList.add("muted"); bar.classList.remove("bad"); }
   }
-  window.addEventListener("offline", function () { if (entryForm()) previewOffline(); });
+  window.addEventListener("offline", function () { if (entryForm() && !rules.ready) previewOffline(); });
 
   function errorText(xhr) {
     var text = say("not_saved", "Not saved: Referee answered {status}. Your entry is kept here.", { status: xhr.status });
@@ -814,4 +814,119 @@
     sendOutbox();
   });
   start();
+
+  // ---- the rules on the phone (issue 49) -----------------------------------------------------
+  // After the entry page's first paint, a Web Worker (static/rules-worker.js) loads Pyodide and the rules' zip —
+  // from the service worker's cache after the first time. Once it is ready (<html data-rules="ready">), a tap that
+  // saves nothing is answered by it: the same Python and templates as the server's entry view, in the page's words
+  // (referee.phone.answer). The answer goes through htmx as the server's would (the request's XMLHttpRequest is
+  // answered on the phone, never sent), so the queue, the draft and the next step work as they do with the server.
+  // Save, "discard" and "enter it as the next deal" always go to the server, as does any tap the worker leaves to it.
+  var rules = { worker: null, ready: false, taps: {}, next: 1 };
+  var PAGE_ONLY = ["save", "discard", "renumber"];
+  function rulesState(value) { document.documentElement.setAttribute("data-rules", value); }
+  function startRules() {
+    var form = entryForm();
+    if (rules.worker || !form || !form.dataset.rulesSeed || !window.Worker || !window.WebAssembly) return;
+    var seed;
+    try { seed = JSON.parse(form.dataset.rulesSeed); } catch (e) { return; }
+    try {
+      rules.worker = new Worker(seed.worker, { type: "module" });
+    } catch (e) { return; }
+    rulesState("loading");
+    rules.started = performance.now();
+    rules.worker.onmessage = function (event) {
+      var m = event.data;
+      if (m.kind === "ready") {
+        // One tap answered and thrown away first (the form as it is): the templates are compiled and the modules
+        // imported before the first real tap, which then answers as quickly as every other.
+        rules.taps[0] = function () {
+          rules.ready = true;
+          document.documentElement.setAttribute("data-rules-ms", String(Math.round(performance.now() - rules.started)));
+          rulesState("ready");
+          typedAtOnce();
+        };
+        var form = entryForm();
+        rules.worker.postMessage({ kind: "tap", id: 0, request: form ? tapRequest(form, pairs(form)) : "{}" });
+      } else if (m.kind === "failed") {
+        stopRules();
+      } else if (m.kind === "failed-tap") {
+        console.error("The rules on this phone could not answer a tap (Referee answers it): " + m.error);
+      } else if (m.kind === "answer") {
+        var done = rules.taps[m.id];
+        delete rules.taps[m.id];
+        if (done) done(m.html);
+      }
+    };
+    rules.worker.onerror = stopRules;
+    var here = window.location.href;
+    rules.worker.postMessage({ kind: "load", pyodide: new URL(seed.pyodide, here).href,
+                               bundle: new URL(seed.bundle, here).href });
+  }
+  function stopRules() {
+    // The phone cannot run the rules (an old phone, no WebAssembly): every tap goes to the server, as before.
+    rules.ready = false;
+    if (rules.worker) rules.worker.terminate();
+    var waiting = rules.taps;
+    rules.taps = {};
+    Object.keys(waiting).forEach(function (id) { waiting[id](null); });
+    rulesState("failed");
+  }
+  function afterFirstPaint() {
+    window.requestAnimationFrame(function () { window.setTimeout(startRules, 0); });
+  }
+  if (document.readyState === "complete") afterFirstPaint();
+  else window.addEventListener("load", afterFirstPaint);
+
+  // Typed numbers: the server is asked once typing stops (hx-trigger "input delay:350ms"); the phone answers each
+  // keystroke (a pause of 50 ms lets "70" arrive as one number).
+  function typedAtOnce() {
+    if (!rules.ready || !window.htmx) return;
+    Array.prototype.forEach.call(document.querySelectorAll("#entry [hx-trigger='input delay:350ms']"), function (el) {
+      el.setAttribute("hx-trigger", "input delay:50ms");
+      window.htmx.process(el);
+    });
+  }
+  document.addEventListener("htmx:afterSettle", typedAtOnce);
+  function tapRequest(form, fields) {
+    var head = document.getElementById("entry-head");
+    return '{"seed":' + form.dataset.rulesSeed + ',"fields":' + JSON.stringify(fields) + ',"head":' +
+      JSON.stringify(head ? head.outerHTML : "") + "}";
+  }
+  // The request's XMLHttpRequest, answered with the phone's HTML as Referee would answer it (200, the form).
+  function answeredHere(xhr, html) {
+    [["readyState", 4], ["status", 200], ["statusText", "OK"], ["responseURL", ""], ["response", html],
+     ["responseText", html]].forEach(function (p) {
+      Object.defineProperty(xhr, p[0], { value: p[1], configurable: true });
+    });
+    xhr.getResponseHeader = function () { return null; };
+    xhr.getAllResponseHeaders = function () { return ""; };
+    if (xhr.onload) xhr.onload.call(xhr);
+  }
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var config = event.detail.requestConfig;
+    if (!rules.ready || !inEntry(event.detail.elt) || !config || config.verb !== "post") return;
+    var form = entryForm();
+    var op = config.parameters && config.parameters.op;
+    if (!form || !form.dataset.rulesSeed || PAGE_ONLY.indexOf(op) >= 0) return;
+    var fields = [];
+    config.formData.forEach(function (value, name) { if (typeof value === "string") fields.push([name, value]); });
+    var request = tapRequest(form, fields);
+    var xhr = event.detail.xhr;
+    var send = xhr.send, abort = xhr.abort, state = "phone";
+    xhr.abort = function () {  // htmx replaced this tap with a newer one: nothing is shown for it
+      if (state === "server") return abort.call(xhr);
+      state = "aborted";
+      if (xhr.onabort) xhr.onabort.call(xhr);
+    };
+    xhr.send = function (body) {
+      var id = rules.next++;
+      rules.taps[id] = function (html) {
+        if (state === "aborted") return;
+        if (html === null) { state = "server"; send.call(xhr, body); return; }
+        answeredHere(xhr, html);
+      };
+      rules.worker.postMessage({ kind: "tap", id: id, request: request });
+    };
+  });
 })();

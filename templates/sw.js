@@ -8,9 +8,26 @@ const PRECACHE = {{ precache|tojson }};
 const OFFLINE = {{ offline|tojson }};
 const STATIC = {{ static_prefix|tojson }};
 const HASHED = /\.[0-9a-f]{10}\.[^./]+$/;
+// The rules on the phone (issue 49): Pyodide's files (named by its version) and the rules' zip and worker (named by
+// their content) are kept in a cache of their own, across versions of the app (13 MB are not fetched again for a
+// changed style sheet); a newer one of the same file replaces the older.
+const PHONE = {{ phone_prefix|tojson }};
+const PHONE_CACHE = "referee-phone";
+const PHONE_PRECACHE = {{ phone_precache|tojson }};
+function family(path) { return path.replace(/\/pyodide\/[^/]+\//, "/pyodide/*/").replace(/\.[0-9a-f]{10}\./, ".*."); }
+function keepPhone(cache, request, response) {
+  return cache.keys().then((kept) => Promise.all(kept.map((old) => {
+    const path = new URL(old.url).pathname;
+    const now = new URL(request.url).pathname;
+    return path !== now && family(path) === family(now) ? cache.delete(old) : null;
+  }))).then(() => cache.put(request, response));
+}
 
 self.addEventListener("install", (event) => {
-  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(PRECACHE)).then(() => self.skipWaiting()));
+  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(PRECACHE))
+    .then(() => caches.open(PHONE_CACHE)).then((cache) => Promise.all(PHONE_PRECACHE.map((url) =>
+      cache.match(url).then((hit) => hit || fetch(url).then((response) => response.ok && keepPhone(cache, new Request(url), response))))))
+    .then(() => self.skipWaiting()));
 });
 
 self.addEventListener("activate", (event) => {
@@ -29,6 +46,13 @@ self.addEventListener("fetch", (event) => {
   if (request.mode === "navigate") {
     // Network first, always: the offline page only when the network fails. Nothing is stored.
     event.respondWith(fetch(request).catch(() => caches.match(OFFLINE).then((page) => page || Response.error())));
+    return;
+  }
+  if (url.pathname.startsWith(PHONE)) {
+    event.respondWith(caches.open(PHONE_CACHE).then((cache) => cache.match(request).then((hit) => hit || fetch(request).then((response) => {
+      if (response.ok) keepPhone(cache, request, response.clone());
+      return response;
+    }))));
     return;
   }
   if (url.pathname.startsWith(STATIC) && HASHED.test(url.pathname)) {

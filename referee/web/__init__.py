@@ -31,6 +31,7 @@ from . import (
     wire,
 )
 from .common import database_error, database_unavailable, http_error, unexpected_error, vary_on_htmx, when
+from .phone_files import init_app as init_phone_rules
 
 
 def register(app: Flask) -> None:
@@ -45,6 +46,7 @@ def register(app: Flask) -> None:
     security.init_app(app)
     spaces.init_app(app)
     app.register_blueprint(pages.bp)
+    init_phone_rules(app)  # the rules on the phone: Pyodide's files and the rules' zip
     app.register_blueprint(api.bp)
     app.register_blueprint(sheets.bp)
     app.register_blueprint(portable.bp)

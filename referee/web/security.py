@@ -73,7 +73,7 @@ bp = Blueprint("auth", __name__)
 log = logging.getLogger("referee.security")
 # /api/spaces: its own key (the operator's) and its own throttle, never REFEREE_PASSPHRASE's (web/spaces.py)
 OPEN_PATHS = ("/static/", "/share/", "/t/", "/login", "/favicon", "/manifest.webmanifest", "/sw.js", "/offline",
-              "/healthz", "/api/spaces", "/d/")
+              "/healthz", "/api/spaces", "/d/", "/phone/")  # /phone/: the rules' files for the phone (issue 49)
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; "
     "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"

@@ -28,6 +28,7 @@ from flask import Blueprint, Flask, Response, current_app, render_template, requ
 from flask_compress import Compress
 from werkzeug.wrappers import Response as BaseResponse
 
+from . import phone_files
 from .i18n import current_language, gettext
 
 bp = Blueprint("wire", __name__)
@@ -223,11 +224,14 @@ def service_worker():
     """The service worker, from the root so that its scope is the whole app. It precaches the static
     files (by their hashed names) and the offline page; it never caches a page or an API answer."""
     precache = sorted({url_for("static", filename=a.name) for a in _assets().values() if a.name in PRECACHE
-                       or a.name.endswith((".css", ".js")) and a.name != "sheet.css"} | {url_for("wire.offline")})
+                       or a.name.endswith((".css", ".js")) and a.name not in ("sheet.css", "rules-worker.js")}
+                      | {url_for("wire.offline")})
     version = hashlib.sha256("\n".join(precache).encode()).hexdigest()[:10]
     body = render_template("sw.js", precache=precache, version=version, offline=url_for("wire.offline"),
                            static_prefix=request.script_root + (current_app.static_url_path or "").rstrip("/") + "/",
-                           scope=f"{request.script_root}-" if request.script_root else "")
+                           scope=f"{request.script_root}-" if request.script_root else "",
+                           phone_prefix=url_for("phone.rules_bundle", digest="x").rsplit("/", 1)[0] + "/",
+                           phone_precache=phone_files.precache())
     response = Response(body, mimetype="text/javascript")
     response.headers["Service-Worker-Allowed"] = f"{request.script_root}/"
     return response

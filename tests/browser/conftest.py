@@ -41,7 +41,10 @@ def browser():
 
 
 def make_live_app(tmp_path, **config):
-    return create_app({"DATABASE": str(tmp_path / "browser.sqlite"), "SECRET_KEY": "test", **config})
+    # The rules on the phone (Pyodide in a Web Worker, ~10 s of CPU a page) only where a test asks for them
+    # (live_config {"PHONE_RULES": True}: tests/browser/test_rules_on_phone.py); elsewhere every tap asks the server.
+    return create_app({"DATABASE": str(tmp_path / "browser.sqlite"), "SECRET_KEY": "test", "PHONE_RULES": False,
+                       **config})
 
 
 @pytest.fixture

@@ -4,6 +4,8 @@ carrying the prefix. Spaces off: no prefix at all."""
 
 from __future__ import annotations
 
+import html
+import json
 import re
 from urllib.parse import urlparse
 
@@ -212,3 +214,24 @@ def test_a_space_s_sheets_are_pdfs_and_its_cards_link_into_it(app):
     links = client.get(f"{root}/api/events/{event}").json
     urls = re.findall(r"https?://[^\"' ]+/t/[A-Za-z0-9_-]+", str(links))
     assert urls and all(urlparse(u).path.startswith(f"{root}/t/") for u in urls)
+
+
+def test_the_rules_for_the_phone_are_served_under_the_space_s_prefix_to_every_phone(app):
+    """The entry form's seed (issue 49) names the worker, Pyodide and the rules' zip under the space's prefix; they
+    are public files, fetched by a table's phone and a signed-out one alike."""
+    from referee.web import phone_files
+
+    with app.app_context():
+        if not phone_files.available():
+            pytest.skip("Pyodide's files are not here (scripts/test fetches them)")
+    client = app.test_client()
+    nord = _space(client, "Skatclub Nord")
+    client.get(nord["link"])
+    root = nord["root"]
+    match = client.post(f"{root}/api/matches", json=NEW_MATCH).json["id"]
+    page = client.get(f"{root}/matches/{match}/deals/new").get_data(as_text=True)
+    seed = json.loads(html.unescape(re.search(r"data-rules-seed='([^']+)'", page).group(1)))
+    assert [seed[k].startswith(f"{root}/phone/") for k in ("worker", "pyodide", "bundle")] == [True] * 3
+    stranger = app.test_client()
+    for url in (seed["worker"], seed["bundle"], seed["pyodide"] + "pyodide.mjs"):
+        assert stranger.get(url).status_code == 200, url

@@ -115,6 +115,13 @@ class EntryForm(Protocol[EntryT, ReadingT]):
         """What the template needs beyond the entry and the reading: choices, words, the game's buttons."""
 
 
+def not_yet_entered(problem: Violation) -> bool:
+    """Problems that only say something is still to be entered (listed, not shouted, while entering): the server's
+    entry view and the phone's (``referee.phone.answer``) sort them so."""
+    return problem.code.startswith("missing_") or problem.code.endswith(("_unfinished", "_unanswered")) \
+        or problem.code == "incomplete_sequence"  # a sequence whose suit is tapped, its cards not yet
+
+
 def pressed(op: str, form: EntryForm[Any, Any]) -> PageOp | Button[Any] | None:
     """The button a post pressed, parsed once: a page's button first (no game can take "save"), then the game's."""
     return member(PageOp, op) or form.button(op)

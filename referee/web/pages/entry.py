@@ -15,10 +15,11 @@ from htmx_flask import request as hx_request
 
 from ... import matches
 from ...games.base import InvalidDeal, Table, Violation, whole_number
+from .. import phone_files
 from ..conflicts import refusal_message, taken_what
 from ..db import get_db
 from ..games import AnyPlug, EntryForm, PageOp, Reading, find_plug
-from ..games.form import Button, pressed
+from ..games.form import Button, not_yet_entered, pressed
 from .base import _back_to_table, _group, _load, _table_state, bp, live_etag
 
 # ---- deal entry and correction ------------------------------------------------------------
@@ -113,12 +114,6 @@ def edit_deal(match_id: int, number: int):
     return _entry(match, deal, _pressed(match))
 
 
-def _not_yet_entered(problem: Violation) -> bool:
-    """Problems that only say something is still to be entered (listed, not shouted, while entering)."""
-    return problem.code.startswith("missing_") or problem.code.endswith(("_unfinished", "_unanswered")) \
-        or problem.code == "incomplete_sequence"  # a sequence whose suit is tapped, its cards not yet
-
-
 # Refusals of a new deal meant for another moment of the match: the form comes back (409) saying why.
 _REFUSED_NEW_DEAL = (matches.DealTaken, matches.NotNextDeal, matches.DealerChanged)
 
@@ -207,7 +202,7 @@ def _render_entry(plug: AnyPlug, shown: _Shown, deal: dict[str, Any] | None, tar
     (``view``). While entering, only real mistakes go beside the fields; what is simply not entered yet is listed in
     the preview. After "Save", everything goes beside its field."""
     match = shown.match
-    waiting = [p for p in shown.problems if not shown.show_all and _not_yet_entered(p)]
+    waiting = [p for p in shown.problems if not shown.show_all and not_yet_entered(p)]
     errors = [p for p in shown.problems if p not in waiting]
     context = {
         "match": match,
@@ -225,6 +220,7 @@ def _render_entry(plug: AnyPlug, shown: _Shown, deal: dict[str, Any] | None, tar
         "result": reading.result,
         **_entry_head(match, deal, target, shown.refused),
         **plug.entry.view(entry, reading, table, match.options),
+        "rules_seed": phone_files.seed(match, deal, target, shown.refused is not None),  # the phone's rules
     }
     if hx_request.htmx:
         return render_template(plug.entry_template, **context), shown.status
