@@ -299,6 +299,6 @@
   }, true);
   var first = region();
   if (first && first.id === "live-table") keepTable(first);
-  if (first) schedule();
+  if (first) schedule(0);  // held by Referee until something changes (or answered at once: "Referee-Push: off")
   showKept();
 })();

@@ -335,10 +335,11 @@ def event_live(event_id: int):
         response.headers.update({"Cache-Control": "no-store", "Vary": "Accept-Language, Cookie", "ETag": etag,
                                  **push.headers()})
         return response
-    etag = _live_etag(event_id)  # again: a held request waited for it to change
-    headers = {"Cache-Control": "no-store", "Vary": "Accept-Language, Cookie", "ETag": etag, **push.headers()}
-    view = _view(event_id)
-    response = make_response(render_template("_event_live.html", **view, **_tables_shown(view), live_etag=etag))
+    with push.turn():
+        etag = _live_etag(event_id)  # again: a held request waited for it to change
+        headers = {"Cache-Control": "no-store", "Vary": "Accept-Language, Cookie", "ETag": etag, **push.headers()}
+        view = _view(event_id)
+        response = make_response(render_template("_event_live.html", **view, **_tables_shown(view), live_etag=etag))
     response.headers.update(headers)
     return response
 
@@ -354,19 +355,20 @@ def board(event_id: int):
             "board", (event_id, page), etag, lambda: _board_etag(event_id, page),
             until=CLOCK_REDRAW - time.time() % CLOCK_REDRAW if etag.rsplit("-", 1)[-1].startswith("t") else None):
         return Response(status=304, headers={"ETag": f'W/"{etag}"', "Cache-Control": "no-cache", **push.headers()})
-    etag = _board_etag(event_id, page)  # again: a held request waited for it to change
-    key = (str(current_app.config["DATABASE"]), event_id, etag)
-    html = _boards.get(key)
-    if html is None:
-        view = _view(event_id)
-        html = render_template("event_board.html", refresh=BOARD_REFRESH, board_page=_board_page(view, page),
-                               board_etag=f'W/"{etag}"',
-                               seating=_finding_seats(view["event"]),
-                               **view)
-        with _boards_lock:  # the server's threads share it
-            while len(_boards) >= 64:
-                _boards.pop(next(iter(_boards)))
-            _boards[key] = html
+    with push.turn():  # screens woken by a change: the first draws the board, the others find it drawn
+        etag = _board_etag(event_id, page)  # again: a held request waited for it to change
+        key = (str(current_app.config["DATABASE"]), event_id, etag)
+        html = _boards.get(key)
+        if html is None:
+            view = _view(event_id)
+            html = render_template("event_board.html", refresh=BOARD_REFRESH, board_page=_board_page(view, page),
+                                   board_etag=f'W/"{etag}"',
+                                   seating=_finding_seats(view["event"]),
+                                   **view)
+            with _boards_lock:  # the server's threads share it
+                while len(_boards) >= 64:
+                    _boards.pop(next(iter(_boards)))
+                _boards[key] = html
     response = make_response(html)
     response.set_etag(etag, weak=True)
     response.headers["Cache-Control"] = "no-cache"

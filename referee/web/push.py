@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from flask import current_app, g, request
@@ -76,9 +77,25 @@ def held(kind: str, ident: Any, shown: Hashable, look: Callable[[], Hashable], *
             if left <= 0 or not feed.hears:
                 return True
             seen = feed.wait(seen, left)
+        g.push_woken = True  # its answer is drawn in its turn (``turn``)
         return False
     finally:
         slots.release()
+
+
+@contextmanager
+def turn() -> Iterator[None]:
+    """The drawing of a woken request's answer, ``TURNS`` at a time: a change wakes every phone that follows the
+    thing at once, and each draws its own part (its CSRF token, its own last action), under the one interpreter
+    lock; drawn a few at a time, the requests of the others (the next save) are not made to wait behind them all."""
+    if not g.get("push_woken"):
+        yield
+        return
+    with _turns:
+        try:
+            yield
+        finally:
+            close_db()  # the store given back with the turn: a few lent at a time, however many were woken
 
 
 def _look(key: tuple[Any, ...], seen: int, look: Callable[[], Hashable]) -> Hashable:
@@ -113,5 +130,7 @@ def headers() -> dict[str, str]:
     return {HEADER: said}
 
 
+TURNS = 2  # woken requests drawing their answers at once (``turn``)
+_turns = threading.BoundedSemaphore(TURNS)
 _guard = threading.Lock()
 _seen: dict[tuple[Any, ...], list[Any]] = {}  # key → [its lock, the feed's count it was read at, what it said]

@@ -43,11 +43,12 @@ def live(token: str):
     stamp = _stamp(match)
     if request.args.get("v") == stamp and push.held("share", token, (match.id, match.version), lambda: _version(token)):
         return "", 204, push.headers()
-    if push.wanted():  # held until it changed: read again
-        match = _match_for(token)
-        stamp = _stamp(match)
-    return render_template("_share_live.html", match=match, state=match.state, token=token, stamp=stamp), \
-        push.headers()
+    with push.turn():
+        if push.wanted():  # held until it changed: read again
+            match = _match_for(token)
+            stamp = _stamp(match)
+        return render_template("_share_live.html", match=match, state=match.state, token=token, stamp=stamp), \
+            push.headers()
 
 
 def _version(token: str) -> tuple[int | None, int | None]:

@@ -71,6 +71,12 @@ def live(match_id: int):
         response.headers.update(_live_headers())
         response.headers["ETag"] = live_etag(version, table)
         return response
+    with push.turn():
+        return _live_answer(match_id)
+
+
+def _live_answer(match_id: int):
+    """The live part as it is now (``live``): the table, or an entry form's head."""
     db = get_db()  # again: a held request gave its store back while it waited (push.held)
     match = _load(match_id)
     args = request.args
