@@ -64,3 +64,40 @@ def test_another_phone_s_deal_appears_on_the_table_within_a_round_trip_of_its_sa
         a_context.close()
         b_context.close()
 
+
+
+def test_a_page_whose_held_requests_fail_keeps_following_by_its_plain_poll(browser, live_server):
+    """A proxy that cuts every held request (here: Playwright aborts each ``wait=1``): the page asks again without
+    it, says nothing of being offline, and still shows another phone's deal (within its 1.5 s poll). Watched for
+    script errors (not with ``page_problems``: Chromium logs each cut request as an error of the console)."""
+    context = _context(browser)
+    try:
+        a = context.new_page()
+        errors: list[str] = []
+        a.on("pageerror", lambda exc: errors.append(str(exc)))
+        a.goto(f"{live_server}/")
+        made = a.request.post(f"{live_server}/api/matches", data={"game": "klaberjass", "players": ["Ann", "Ben"],
+                                                                   "first_dealer": "Ben"})
+        match = made.json()["id"]
+        cut: list[str] = []
+        plain: list[str] = []
+
+        def proxy(route) -> None:
+            if "wait=1" in route.request.url:
+                cut.append(route.request.url)
+                route.abort()
+            else:
+                plain.append(route.request.url)
+                route.continue_()
+
+        a.route("**/live*", proxy)
+        a.goto(f"{live_server}/matches/{match}")
+        a.wait_for_timeout(3500)
+        assert 1 <= len(cut) <= 2 and len(plain) >= 2  # two held requests failed: the page keeps to the plain poll
+        assert a.locator("#offline-note").is_hidden()
+        assert a.request.post(f"{live_server}/api/matches/{match}/deals", data=DEAL).status == 201
+        a.locator("#deal-1").wait_for(timeout=5_000)
+        assert a.locator("#live-table [data-total]").all_inner_texts()[-2:] == ["90", "50"]
+        assert a.locator("#offline-note").is_hidden() and len(cut) <= 2 and errors == []
+    finally:
+        context.close()

@@ -317,3 +317,56 @@ def test_a_space_s_live_table_is_held_under_its_prefix(tmp_path):
     finally:
         store.forget(url)
         drop_database(url)
+
+
+@pytest.mark.sqlite_only
+def test_another_process_s_write_to_the_file_wakes_a_held_phone_within_a_second(make_app):
+    import sqlite3
+
+    app = make_app(**PUSH)
+    other = app.test_client()
+    match = _match(other)
+    url, etag = live_attrs(other.get(f"/matches/{match}").get_data(as_text=True), "live-table")
+    _feed(app)
+    held = Held(app, _wait(url), {"If-None-Match": etag})
+    held.start()
+    _waiting(app)
+    # a write this process does not make (no commit of its stores pulses): the watcher reads the file's data_version
+    outside = sqlite3.connect(app.config["DATABASE"], isolation_level=None)
+    try:
+        outside.execute("UPDATE matches SET version = version + 1 WHERE id = ?", [match])
+    finally:
+        outside.close()
+    written = time.monotonic()
+    r = held.answer()
+    assert r.status_code == 200 and time.monotonic() - written < 2.5 and held.took < 5
+    assert r.headers["ETag"] != etag
+
+
+def test_the_feed_wakes_its_waiters_at_a_pulse_and_lets_them_go_at_their_timeout():
+    from referee.store.feed import Feed
+
+    feed = Feed()  # PostgreSQL's kind: no file to watch
+    started = time.monotonic()
+    assert feed.wait(0, 0.2) == 0 and 0.2 <= time.monotonic() - started < 1  # nothing: its timeout, the same count
+    woken: list[int] = []
+    waiter = threading.Thread(target=lambda: woken.append(feed.wait(0, 5)))
+    waiter.start()
+    while not feed.waiting:
+        time.sleep(0.01)
+    started = time.monotonic()
+    feed.pulse()
+    waiter.join(5)
+    assert woken == [1] and time.monotonic() - started < 1 and feed.waiting == 0
+    assert feed.wait(0, 5) == 1  # behind already: answered at once
+
+
+def test_while_the_feed_hears_nothing_a_wait_is_answered_at_once_and_says_push_is_off(make_app, monkeypatch):
+    app = make_app(**PUSH)
+    phone = app.test_client()
+    match = _match(phone)
+    url, etag = live_attrs(phone.get(f"/matches/{match}").get_data(as_text=True), "live-table")
+    monkeypatch.setattr(_feed(app), "hears", False)  # PostgreSQL's listener reconnecting: nothing would wake it
+    started = time.monotonic()
+    r = phone.get(_wait(url), headers={"If-None-Match": etag})
+    assert r.status_code == 304 and r.headers["Referee-Push"] == "off" and time.monotonic() - started < 2
