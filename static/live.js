@@ -15,8 +15,9 @@
 //    is sent at once. A long poll rather than an event stream: a whole answer passes every proxy, and the held
 //    requests have threads of their own (REFEREE_LIVE_WAITERS, referee/web/push.py). Where Referee answers
 //    "Referee-Push: off" (no thread free for it, or a server that holds nothing) the page asks every 1.5 s as it
-//    always did; a held request that fails (a proxy that cuts it, a lost connection) is followed at once by a plain
-//    one, which alone says "offline", and after two such failures in a row the page keeps to the plain poll.
+//    always did, without ?wait=1, and tries to be held again 20 asks later. A held request that fails (a proxy
+//    that cuts it, a lost connection) is followed at once by a plain one, which alone says "offline"; after two
+//    held requests failed where the plain one did not, the page keeps to the plain poll.
 (function () {
   "use strict";
   var EVERY_MS = 1500;
@@ -85,6 +86,8 @@
   var held = true;  // the next request asks to be held (?wait=1)
   var pushed = false;  // Referee said it holds this page's requests (Referee-Push: held): ask again at once
   var pushFailures = 0;
+  var plainAsks = 0;  // after "Referee-Push: off": asks sent plain before the page tries to be held again
+  var PLAIN_AFTER_OFF = 20;
   var suspect = false;  // a held request failed: the plain one sent after it tells whose fault it was
 
   function openDetails(el) {
@@ -168,7 +171,8 @@
     if (document.visibilityState === "hidden") return;  // asked again when the page is shown
     if (busyEntry()) { schedule(); return; }  // the form is being re-rendered: its own answer has the head
     inFlight = true;
-    var asking = held && pushFailures < PUSH_FAILURES && window.AbortController && window.URL;
+    var asking = held && plainAsks === 0 && pushFailures < PUSH_FAILURES && window.AbortController && window.URL;
+    if (plainAsks > 0) plainAsks -= 1;
     var url = el.dataset.live;
     var abort = null;
     var options = {
@@ -186,6 +190,7 @@
     window.fetch(url, options).then(function (response) {
       if (abort !== null) window.clearTimeout(abort);
       pushed = !!asking && response.headers.get("Referee-Push") === "held";
+      if (asking && !pushed) plainAsks = PLAIN_AFTER_OFF;  // not held here (now): the usual pace, plain, a while
       if (asking && response.status >= 500) throw new Error(String(response.status));  // a proxy's 502/504
       if (asking) pushFailures = 0;
       if (response.redirected) {  // the session ended: the login page came back instead
