@@ -140,7 +140,8 @@ def server_settings(settings: Settings, *, host: str, threads: int, proxies: int
     Behind ``proxies`` proxies, waitress reads X-Forwarded-For/-Proto/-Host/-Port from the trusted proxy's
     connections (the ``proxies`` last entries of each) and clears them from every other peer's, so the app sees
     the client's address, scheme and host — and a client that connects directly forges none of them."""
-    adjustments: dict[str, Any] = {"threads": threads}
+    # the live pages' held requests (web.push) get threads of their own: the others never wait behind them
+    adjustments: dict[str, Any] = {"threads": threads + settings.live_waiters}
     trusted = _trusted_proxy(settings.trusted_proxy, proxies, host)
     if trusted is not None:
         adjustments.update(trusted_proxy=trusted, trusted_proxy_count=proxies,
@@ -217,6 +218,7 @@ def _app_and_settings(args: argparse.Namespace, host: str, settings: Settings) -
         print(f"referee: {exc}", file=sys.stderr, flush=True)
         sys.exit(2)
     app.config["THREADS"] = args.threads  # the sheet renders keep most of them free (referee.web.sheets)
+    app.config["LIVE_WAITERS"] = settings.live_waiters  # held live pages: as many threads more (server_settings)
     return app, adjustments
 
 

@@ -206,6 +206,7 @@ class Settings:
     trusted_proxy: str | None = setting(None, Address())  # None: this machine's loopback address
     connection_limit: int | None = setting(None, POSITIVE)  # None: 1000, or fewer if few files may be opened
     channel_timeout: int = setting(30, POSITIVE)
+    live_waiters: int = setting(256, WHOLE)  # live pages held at once (a long poll each), threads beside ``threads``
     # What the lenient settings' bad values were (their defaults taken): the app logs each.
     problems: tuple[str, ...] = ()
 

@@ -10,10 +10,19 @@
 //  - Logging out forgets the kept tables.
 //  - A table phone whose link the director revoked is told so (403 with Referee-Refusal: link-replaced), never
 //    "offline"; the director's page follows the event the same way (its region names its own offline words).
-// Polling rather than a held-open stream: a waitress worker thread would be held by every open page (README).
+//  - Pushed (issue 49): each request asks with ?wait=1, and Referee holds it until what the part shows changed (then
+//    answers it: another phone's deal appears within one round trip of its save) or 25 s passed (304); the next
+//    is sent at once. A long poll rather than an event stream: a whole answer passes every proxy, and the held
+//    requests have threads of their own (REFEREE_LIVE_WAITERS, referee/web/push.py). Where Referee answers
+//    "Referee-Push: off" (no thread free for it, or a server that holds nothing) the page asks every 1.5 s as it
+//    always did, without ?wait=1, and tries to be held again 20 asks later. A held request that fails (a proxy
+//    that cuts it, a lost connection) is followed at once by a plain one, which alone says "offline"; after two
+//    held requests failed where the plain one did not, the page keeps to the plain poll.
 (function () {
   "use strict";
   var EVERY_MS = 1500;
+  var HELD_MS = 40000;  // a held request longer than this (Referee answers within 25 s) is given up: a plain one
+  var PUSH_FAILURES = 2;  // held requests failed in a row before the page keeps to the plain poll
   var DB_NAME = "referee";
   var STORE = "tables";
   var KEEP = 20;  // tables kept on the phone, the most recently seen
@@ -74,6 +83,12 @@
   var timer = null;
   var inFlight = false;
   var stopped = false;
+  var held = true;  // the next request asks to be held (?wait=1)
+  var pushed = false;  // Referee said it holds this page's requests (Referee-Push: held): ask again at once
+  var pushFailures = 0;
+  var plainAsks = 0;  // after "Referee-Push: off": asks sent plain before the page tries to be held again
+  var PLAIN_AFTER_OFF = 20;
+  var suspect = false;  // a held request failed: the plain one sent after it tells whose fault it was
 
   function openDetails(el) {
     // Which <details> are open, by the id of the nearest element that has one and their place under it.
@@ -156,10 +171,28 @@
     if (document.visibilityState === "hidden") return;  // asked again when the page is shown
     if (busyEntry()) { schedule(); return; }  // the form is being re-rendered: its own answer has the head
     inFlight = true;
-    window.fetch(el.dataset.live, {
+    var asking = held && plainAsks === 0 && pushFailures < PUSH_FAILURES && window.AbortController && window.URL;
+    if (plainAsks > 0) plainAsks -= 1;
+    var url = el.dataset.live;
+    var abort = null;
+    var options = {
       credentials: "same-origin", cache: "no-store", redirect: "follow",
       headers: { "If-None-Match": el.dataset.etag || "", "HX-Request": "true" },
-    }).then(function (response) {
+    };
+    if (asking) {
+      var target = new URL(url, window.location.href);  // data-live is Referee's own URL (its /s/<slug> too)
+      target.searchParams.set("wait", "1");
+      url = target.pathname + target.search;
+      var controller = new window.AbortController();
+      options.signal = controller.signal;
+      abort = window.setTimeout(function () { controller.abort(); }, HELD_MS);
+    }
+    window.fetch(url, options).then(function (response) {
+      if (abort !== null) window.clearTimeout(abort);
+      pushed = !!asking && response.headers.get("Referee-Push") === "held";
+      if (asking && !pushed) plainAsks = PLAIN_AFTER_OFF;  // not held here (now): the usual pace, plain, a while
+      if (asking && response.status >= 500) throw new Error(String(response.status));  // a proxy's 502/504
+      if (asking) pushFailures = 0;
       if (response.redirected) {  // the session ended: the login page came back instead
         stopped = true;
         showState(region(), "signed-out");
@@ -186,11 +219,26 @@
         showState(fresh, false);
         if (fresh && fresh.id === "live-table") keepTable(fresh);
       });
-    }).catch(function () {
-      showState(region(), true);
     }).then(function () {
+      if (!asking && suspect) pushFailures += 1;  // the connection is there: it was the held request that failed
+      suspect = false;
+      held = true;
+      return pushed ? 0 : undefined;
+    }, function () {
+      if (abort !== null) window.clearTimeout(abort);
+      pushed = false;
+      if (asking) {  // a held request failed: a plain one, at once, says whether the connection is there
+        suspect = true;
+        held = false;
+        return 0;
+      }
+      suspect = false;  // the connection is gone: not the held requests' fault
+      held = true;
+      showState(region(), true);
+      return undefined;
+    }).then(function (delay) {
       inFlight = false;
-      schedule();
+      schedule(delay);
     });
   }
   function every() {
@@ -258,6 +306,6 @@
   }, true);
   var first = region();
   if (first && first.id === "live-table") keepTable(first);
-  if (first) schedule();
+  if (first) schedule(0);  // held by Referee until something changes (or answered at once: "Referee-Push: off")
   showKept();
 })();

@@ -528,7 +528,9 @@ def waitress_serving(app):
     from waitress.server import create_server
 
     # poll(), as `referee` runs it: select() fails once a long test run holds descriptors past 1024
-    server = create_server(app, host="127.0.0.1", port=0, threads=4, asyncore_use_poll=True)
+    # the live pages' held requests get threads beside the four, as `referee` gives them (LIVE_WAITERS: none unless set)
+    threads = 4 + int(app.config.get("LIVE_WAITERS") or 0)
+    server = create_server(app, host="127.0.0.1", port=0, threads=threads, asyncore_use_poll=True)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     try:

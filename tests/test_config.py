@@ -108,7 +108,7 @@ def test_every_setting_is_listed_once_by_variable_and_key() -> None:
     assert sorted(variables) == sorted(f"REFEREE_{name}" for name in (
         "DATABASE", "SECRET_KEY", "PASSPHRASE", "PASSPHRASE_GLOBAL_THROTTLE", "SESSION_IDLE_DAYS", "HOST", "PORT",
         "THREADS", "ALLOWED_HOSTS", "PUBLIC_URL", "PROXIES", "TRUSTED_PROXY", "CONNECTION_LIMIT", "CHANNEL_TIMEOUT",
-        "ENTERING_AT_ONCE", "MAX_DEALS", "MAX_EVENTS", "SPACES", "OPERATOR_KEY", "SPACE_CREATION",
+        "LIVE_WAITERS", "ENTERING_AT_ONCE", "MAX_DEALS", "MAX_EVENTS", "SPACES", "OPERATOR_KEY", "SPACE_CREATION",
         "SPACE_MAX_MATCHES", "SPACE_NAME", "SHEET_MAX_PAGES", "SHEET_RENDERS", "SHEET_QUEUE",
         "SHEET_WAIT", "SHEET_PROCESSES", "SHEET_CACHE_ENTRIES", "SHEET_CACHE_BYTES"))  # README.md's table
     assert len(keys) == len(set(keys))

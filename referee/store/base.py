@@ -118,6 +118,9 @@ class SqlStore:
     def _commit(self) -> None:
         raise NotImplementedError
 
+    def _committed(self) -> None:
+        """A write transaction of this store has committed (the change feed's signal, ``feed``: SQLite's own)."""
+
     def _rollback(self) -> None:
         raise NotImplementedError
 
@@ -187,6 +190,7 @@ def _transaction(db: SqlStore) -> Iterator[None]:
         db._commit()
     finally:
         _after_commit.reset(token)
+    db._committed()
     for action in held:
         action()
 

@@ -26,6 +26,7 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 
 from .base import SPACE, Cursor, scoped
 from .club import ClubRows
+from .feed import Feed, feed_for
 from .links import Links
 from .locks import WriteLock
 from .match_log import MatchLog
@@ -174,6 +175,11 @@ class PostgresStore(MatchRows, MatchLog, Links, ClubRows, SeasonRows, SheetRows,
         """What this process has heard of an event's changes so far (None while not listening): an event's board
         read under one generation is current until the generation moves."""
         return versions_for(self.url).event_generation(self._space, event_id)
+
+    def feed(self) -> Feed:
+        """This process's signal of every process's changes, pulsed by the listener (``feed``; ``hears`` while it
+        listens)."""
+        return versions_for(self.url).feed
 
     def health(self) -> dict[str, Any]:
         self._run(f"SELECT COUNT(*) FROM matches WHERE id = 0 AND space = {SPACE}").fetchone()
@@ -349,7 +355,8 @@ class Versions:
     holds is forgotten whenever the listening connection was lost, since a change may have gone unheard. What it holds
     is kept by space: a store of one space is never told of another's match (its id answers as unknown)."""
 
-    def __init__(self) -> None:
+    def __init__(self, feed: Feed | None = None) -> None:
+        self.feed = feed or Feed()  # pulsed for each note heard (``feed``: the live pages' held requests wake)
         self._known: dict[tuple[int, int], int] = {}  # (space, match id) → version
         self._events: dict[tuple[int, int], int] = {}  # (space, event id) → how many changes of it were heard
         self._epoch = 0  # one more each time what was heard is forgotten
@@ -387,6 +394,8 @@ class Versions:
             self._known.clear()
             self._events.clear()
             self._epoch += 1
+        self.feed.hears = False  # until the listener listens again: nothing is held meanwhile
+        self.feed.pulse()  # whoever waits looks again
 
 
 class Listener:
@@ -408,6 +417,7 @@ class Listener:
                     conn.execute(f"LISTEN {CHANNEL}")
                     self.versions.forget()
                     self.versions.listening = True
+                    self.versions.feed.hears = True
                     while not self._stop.is_set():
                         for note in conn.notifies(timeout=1.0):
                             if self._stop.is_set():
@@ -428,6 +438,9 @@ class Listener:
             self.versions.heard(int(said[2]), int(said[0]), int(said[1]))
         elif len(said) == 2 and said[0].startswith("e") and said[0][1:].isdigit() and said[1].isdigit():
             self.versions.event_heard(int(said[1]), int(said[0][1:]))
+        else:
+            return
+        self.versions.feed.pulse()  # the live pages' held requests look again (``feed``)
 
     def stop(self) -> None:
         """Stop listening, and let the connection go before returning: while connected, the thread is woken by a
@@ -452,7 +465,7 @@ def versions_for(url: str) -> Versions:
     with _listening_guard:
         versions = _listening.get(url)
         if versions is None:
-            versions = _listening[url] = Versions()
+            versions = _listening[url] = Versions(feed_for(url))
             versions.listener = Listener(url, versions)
         return versions
 

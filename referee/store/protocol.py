@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
+from .feed import Feed
 from .space_rows import DirectorLink, SpaceRow
 
 
@@ -518,6 +519,11 @@ class ChangeFeed(Protocol):
 
     def event_generation(self, event_id: int) -> tuple[int, int] | None:
         """What this process has heard of an event's changes (None: nothing is heard, read the board each time)."""
+
+    def feed(self) -> Feed:
+        """This process's signal that something may have changed (``feed.Feed``): a live page's held request sleeps
+        on it, not on the database."""
+        ...
 
 
 class Transactions(Protocol):

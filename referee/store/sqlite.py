@@ -19,6 +19,7 @@ from sqlite_utils import Database
 
 from .base import SPACE, Cursor, scoped
 from .club import ClubRows
+from .feed import Feed, feed_for
 from .links import Links
 from .locks import WriteLock, write_lock
 from .match_log import MatchLog
@@ -78,6 +79,9 @@ class SqliteStore(MatchRows, MatchLog, Links, ClubRows, SeasonRows, SheetRows, P
     def _rollback(self) -> None:
         self.conn.rollback()
 
+    def _committed(self) -> None:
+        feed_for(self.path, self.path).pulse()
+
     @property
     def in_transaction(self) -> bool:
         return self.conn.in_transaction
@@ -128,6 +132,11 @@ class SqliteStore(MatchRows, MatchLog, Links, ClubRows, SeasonRows, SheetRows, P
     def event_generation(self, event_id: int) -> tuple[int, int] | None:
         """None: nothing is heard here, an event's board is read each time (one query of counts)."""
         return None
+
+    def feed(self) -> Feed:
+        """This process's signal of the file's changes: this process's commits at once, another's within a second
+        (``feed``)."""
+        return feed_for(self.path, self.path)
 
     def health(self) -> dict[str, Any]:
         self._run(f"SELECT COUNT(*) FROM matches WHERE id = 0 AND space = {SPACE}").fetchone()

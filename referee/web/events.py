@@ -29,6 +29,7 @@ from ..matches import rounds as club_rounds
 from ..matches.events import Event, EventTable, event_state, list_events, load_event, no_event
 from ..matches.money import event_settlement
 from ..matches.names import name_key
+from . import push
 from .club_view import clock_view, event_format, event_words, seating_list, unconfirmed_mark, unconfirmed_short
 from .common import capped, go, http_error
 from .db import get_db
@@ -330,13 +331,17 @@ def event_live(event_id: int):
     static/live.js with ``If-None-Match``: ``304`` while nothing it shows changed (one small query), else the part
     as it is now."""
     etag = _live_etag(event_id)
-    headers = {"Cache-Control": "no-store", "Vary": "Accept-Language, Cookie", "ETag": etag}
-    if request.headers.get("If-None-Match", "").strip() == etag:
+    if request.headers.get("If-None-Match", "").strip() == etag and push.held(
+            "event", event_id, etag, lambda: _live_etag(event_id)):
         response = make_response("", 304)
-        response.headers.update(headers)
+        response.headers.update({"Cache-Control": "no-store", "Vary": "Accept-Language, Cookie", "ETag": etag,
+                                 **push.headers()})
         return response
-    view = _view(event_id)
-    response = make_response(render_template("_event_live.html", **view, **_tables_shown(view), live_etag=etag))
+    with push.turn():
+        etag = _live_etag(event_id)  # again: a held request waited for it to change
+        headers = {"Cache-Control": "no-store", "Vary": "Accept-Language, Cookie", "ETag": etag, **push.headers()}
+        view = _view(event_id)
+        response = make_response(render_template("_event_live.html", **view, **_tables_shown(view), live_etag=etag))
     response.headers.update(headers)
     return response
 
@@ -346,31 +351,42 @@ def board(event_id: int):
     """The board, asked for again every few seconds by every screen showing it: ``304`` (one query, nothing rendered)
     while nothing it shows has changed, and each change rendered once for all the screens (in each language).
     ``?page=`` a page of it for a screen without JavaScript; without, all of it (board.js fits it to the screen)."""
-    state = _board_state(event_id)
-    if state is None:
-        raise no_event(event_id)
     page = whole_number(request.args.get("page", ""), 4) if "page" in request.args else None
-    etag = f"{state}-{current_language()}-{'all' if page is None else page}"
-    if state.endswith("-1"):  # a round clock runs: drawn again every half minute (a screen without script counts
-        etag += f"-t{clock_redraw()}"  # by the page it is sent, and "Last deal" comes in time)
-    if request.if_none_match.contains_weak(etag):
-        return Response(status=304, headers={"ETag": f'W/"{etag}"', "Cache-Control": "no-cache"})
-    key = (str(current_app.config["DATABASE"]), event_id, etag)
-    html = _boards.get(key)
-    if html is None:
-        view = _view(event_id)
-        html = render_template("event_board.html", refresh=BOARD_REFRESH, board_page=_board_page(view, page),
-                               board_etag=f'W/"{etag}"',
-                               seating=_finding_seats(view["event"]),
-                               **view)
-        with _boards_lock:  # the server's threads share it
-            while len(_boards) >= 64:
-                _boards.pop(next(iter(_boards)))
-            _boards[key] = html
+    etag = _board_etag(event_id, page)
+    if request.if_none_match.contains_weak(etag) and push.held(
+            "board", (event_id, page), etag, lambda: _board_etag(event_id, page),
+            until=CLOCK_REDRAW - time.time() % CLOCK_REDRAW if etag.rsplit("-", 1)[-1].startswith("t") else None):
+        return Response(status=304, headers={"ETag": f'W/"{etag}"', "Cache-Control": "no-cache", **push.headers()})
+    with push.turn():  # screens woken by a change: the first draws the board, the others find it drawn
+        etag = _board_etag(event_id, page)  # again: a held request waited for it to change
+        key = (str(current_app.config["DATABASE"]), event_id, etag)
+        html = _boards.get(key)
+        if html is None:
+            view = _view(event_id)
+            html = render_template("event_board.html", refresh=BOARD_REFRESH, board_page=_board_page(view, page),
+                                   board_etag=f'W/"{etag}"',
+                                   seating=_finding_seats(view["event"]),
+                                   **view)
+            with _boards_lock:  # the server's threads share it
+                while len(_boards) >= 64:
+                    _boards.pop(next(iter(_boards)))
+                _boards[key] = html
     response = make_response(html)
     response.set_etag(etag, weak=True)
     response.headers["Cache-Control"] = "no-cache"
+    response.headers.update(push.headers())
     return response
+
+
+def _board_etag(event_id: int, page: int | None) -> str:
+    """The board's validator (its page ``page``, None: all of it), in the reader's language."""
+    state = _board_state(event_id)
+    if state is None:
+        raise no_event(event_id)
+    etag = f"{state}-{current_language()}-{'all' if page is None else page}"
+    if state.endswith("-1"):  # a round clock runs: drawn again every half minute (a screen without script counts
+        etag += f"-t{clock_redraw()}"  # by the page it is sent, and "Last deal" comes in time)
+    return etag
 
 
 def _finding_seats(event: Event) -> list[tuple[str, int | None, int | None]]:

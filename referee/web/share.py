@@ -8,6 +8,7 @@ from flask import Blueprint, abort, render_template, request, url_for
 from flask_babel import gettext
 
 from .. import matches, sheets
+from . import push
 from .common import go
 from .db import get_db
 from .hosts import public_url
@@ -40,9 +41,22 @@ def live(token: str):
     """The live part of a shared table; 204 (nothing to swap) when the match has not changed since ``v``."""
     match = _match_for(token)
     stamp = _stamp(match)
-    if request.args.get("v") == stamp:
-        return "", 204
-    return render_template("_share_live.html", match=match, state=match.state, token=token, stamp=stamp)
+    if request.args.get("v") == stamp and push.held("share", token, (match.id, match.version), lambda: _version(token)):
+        return "", 204, push.headers()
+    with push.turn():
+        if push.wanted():  # held until it changed: read again
+            match = _match_for(token)
+            stamp = _stamp(match)
+        return render_template("_share_live.html", match=match, state=match.state, token=token, stamp=stamp), \
+            push.headers()
+
+
+def _version(token: str) -> tuple[int | None, int | None]:
+    """What a held request of a shared table waits to change: the match the link shows (None once it is revoked)
+    and its version (``push.held``)."""
+    db = get_db()
+    match_id = db.match_for_share(token)
+    return match_id, (db.current_version(match_id) if match_id is not None else None)
 
 
 # ---- creating and revoking (behind the passphrase, with CSRF like every form) ---------------

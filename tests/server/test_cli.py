@@ -187,3 +187,15 @@ def test_the_open_file_limit_is_raised_as_far_as_the_hard_limit_allows():
         assert resource.getrlimit(resource.RLIMIT_NOFILE)[0] == expected
     finally:
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+def test_the_held_live_pages_get_threads_beside_the_workers():
+    """REFEREE_LIVE_WAITERS (256) threads more for the live pages' held requests (web.push), so that the workers
+    stay free for everything else; 0: waitress runs the workers alone, and the pages poll."""
+    from referee import cli
+
+    assert cli.server_settings(read({}), host="127.0.0.1", threads=8, proxies=0)["threads"] == 8 + 256
+    assert cli.server_settings(read({"REFEREE_LIVE_WAITERS": "0"}), host="127.0.0.1", threads=8,
+                               proxies=0)["threads"] == 8
+    assert cli.server_settings(read({"REFEREE_LIVE_WAITERS": "40"}), host="127.0.0.1", threads=2,
+                               proxies=0)["threads"] == 42

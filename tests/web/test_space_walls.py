@@ -181,8 +181,8 @@ def _a_arguments(a: Space) -> dict[tuple[str | None, str], Any]:
 
 # Arguments that name something a space holds: a rule with one of them, filled with A's, must answer 404 in B.
 HELD = {"match_id", "event_id", "token", "name", "ref"}
-PUBLIC = ("phone.",)
-OWN_SECRETS = {"space.new_key", "api.new_space_key", "space.passphrase", "api.set_space_passphrase"}  # endpoints of files every space serves alike: no argument of theirs names what a space holds
+PUBLIC = ("phone.",)  # endpoints of files every space serves alike: no argument of theirs names what a space holds
+OWN_SECRETS = {"space.new_key", "api.new_space_key", "space.passphrase", "api.set_space_passphrase"}
 
 
 def _argument(table: dict[tuple[str | None, str], Any], endpoint: str, name: str) -> Any:

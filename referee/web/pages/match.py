@@ -26,6 +26,7 @@ from ...matches.changes import DIRECTOR_ACTIONS
 from ...matches.events import confirmed
 from ...matches.money import match_settlement
 from ...matches.table_links import TableView, link_closed, table_closed, table_view
+from .. import push
 from ..club_view import clock_view
 from ..common import capped, go
 from ..db import get_db
@@ -65,13 +66,20 @@ def live(match_id: int):
     if version is None:
         raise matches.no_match(match_id)
     sent = _LIVE_ETAG.search(request.headers.get("If-None-Match", ""))
-    headers = {"Cache-Control": "no-store", "Vary": "Accept-Language, Cookie"}
     table = _table_state(db, match_id)
-    if sent and int(sent.group(1)) == version and sent.group(2) == current_language() and sent.group(3) == table:
+    if (sent and int(sent.group(1)) == version and sent.group(2) == current_language() and sent.group(3) == table
+            and push.held("match", match_id, (version, table), lambda: _live_state(match_id))):
         response = make_response("", 304)
-        response.headers.update(headers)
+        response.headers.update(_live_headers())
         response.headers["ETag"] = live_etag(version, table)
         return response
+    with push.turn():
+        return _live_answer(match_id)
+
+
+def _live_answer(match_id: int):
+    """The live part as it is now (``live``): the table, or an entry form's head."""
+    db = get_db()  # again: a held request gave its store back while it waited (push.held)
     match = _load(match_id)
     args = request.args
     kind, number = args.get("entry"), whole_number(args.get("number", ""), 6)
@@ -92,9 +100,19 @@ def live(match_id: int):
         seen = whole_number(args.get("seen", ""), 12)
         body = render_template("_match_live.html", match=match, **_match_extras(match, seen or 0))
     response = make_response(body)
-    response.headers.update(headers)
-    response.headers["ETag"] = live_etag(match, table)
+    response.headers.update(_live_headers())
+    response.headers["ETag"] = live_etag(match, _table_state(db, match_id))
     return response
+
+
+def _live_state(match_id: int) -> tuple[int | None, str | None]:
+    """What a phone following the match shows of it: its version, and its table's state in its event."""
+    db = get_db()
+    return _current_version(db, match_id), _table_state(db, match_id)
+
+
+def _live_headers() -> dict[str, str]:
+    return {"Cache-Control": "no-store", "Vary": "Accept-Language, Cookie", **push.headers()}
 
 
 RECENT_WORKING = 10
