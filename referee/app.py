@@ -58,7 +58,7 @@ class _NoPasswords(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         try:
             message = record.getMessage()
-        except Exception:  # noqa: BLE001 - a line logged with the wrong arguments: logging's handler says so
+        except Exception:
             return True
         hidden = store.redact(message)
         if hidden != message:
@@ -97,7 +97,7 @@ def _open_database(app: Flask, instance: Path) -> None:
             held, made = _spaces_at_start(app, db)
         finally:
             db.close()
-    except Exception as exc:  # noqa: BLE001 - said in one paragraph where store knows what it is; else raised
+    except Exception as exc:
         problem = store.start_problem(path, exc)
         if problem is None:
             raise

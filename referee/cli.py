@@ -15,6 +15,7 @@ The app (``referee.app``) is imported here when the server starts, and never imp
 from __future__ import annotations
 
 import argparse
+import contextlib
 import errno
 import ipaddress
 import socket
@@ -288,15 +289,11 @@ def main(argv: list[str] | None = None) -> None:
     server = _listen(app, host, args.port, adjustments)  # a port in use or a host it cannot bind: said at once
     from .web.sheets import start_render_server  # loaded when used (see _app_and_settings)
 
-    try:
+    with contextlib.suppress(OSError):  # the first sheet starts it (and says what is wrong)
         start_render_server(app)  # WeasyPrint loads in the renders' fork server while the server starts
-    except OSError:  # the first sheet starts it (and says what is wrong)
-        pass
     _announce(app, server, adjustments)
-    try:
+    with contextlib.suppress(KeyboardInterrupt):
         server.run()
-    except KeyboardInterrupt:
-        pass
 
 
 if __name__ == "__main__":

@@ -8,19 +8,18 @@ Referee's renders alone, so its children are told to leave ``__main__`` as it is
 
 from __future__ import annotations
 
+import contextlib
 import gc
 from multiprocessing import spawn
 
 from . import sheets
 from .assets import asset_folder
 
-spawn._fixup_main_from_path = lambda path: None  # type: ignore[attr-defined]  # noqa: SLF001
-spawn._fixup_main_from_name = lambda name: None  # type: ignore[attr-defined]  # noqa: SLF001
+spawn._fixup_main_from_path = lambda path: None  # type: ignore[attr-defined]
+spawn._fixup_main_from_name = lambda name: None  # type: ignore[attr-defined]
 
-try:
+with contextlib.suppress(Exception):
     sheets.warm_up(asset_folder("static"))
-except Exception:  # noqa: BLE001 — each child then loads what it needs itself (the render says what is wrong)
-    pass
 # What is loaded now lives as long as the fork server: left out of every child's garbage collections, which would
 # otherwise walk it all and so copy each of its pages into the child (copy-on-write).
 gc.freeze()

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import html
 import os
@@ -11,7 +12,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from flask import Flask
@@ -157,8 +158,8 @@ def _lock_files_let_go(request) -> Iterator[None]:
 # with the same defaults has the same builder — werkzeug's own, bound to each app's rule as werkzeug binds it.
 
 class _OnceCompiledRule(Rule):
-    _parsed: dict[tuple[Any, ...], tuple[list[Any], list[Any], list[tuple[Any, ...]]]] = {}
-    _builders: dict[tuple[Any, ...], Any] = {}
+    _parsed: ClassVar[dict[tuple[Any, ...], tuple[list[Any], list[Any], list[tuple[Any, ...]]]]] = {}
+    _builders: ClassVar[dict[tuple[Any, ...], Any]] = {}
     _asked: list[tuple[Any, ...]] | None = None
     _read_as: list[tuple[Any, ...]]
 
@@ -309,10 +310,8 @@ def _pg_role() -> None:
     assert PG_SERVER is not None
     with psycopg.connect(PG_SERVER, autocommit=True) as conn:
         if conn.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", [APP_ROLE]).fetchone() is None:
-            try:
-                conn.execute(f"CREATE ROLE {APP_ROLE} LOGIN NOSUPERUSER NOBYPASSRLS NOCREATEDB NOCREATEROLE")
-            except (psycopg.errors.DuplicateObject, psycopg.errors.UniqueViolation):
-                pass  # another worker made it meanwhile
+            with contextlib.suppress(psycopg.errors.DuplicateObject, psycopg.errors.UniqueViolation):  # another
+                conn.execute(f"CREATE ROLE {APP_ROLE} LOGIN NOSUPERUSER NOBYPASSRLS NOCREATEDB NOCREATEROLE")  # worker
     _pg_role_made.append(True)
 
 

@@ -83,7 +83,7 @@ def test_a_bad_value_is_the_one_error_naming_the_variable_the_value_and_what_it_
 
 
 def test_the_first_bad_value_is_the_one_said() -> None:
-    with pytest.raises(SettingError, match="^REFEREE_PROXIES must be"):
+    with pytest.raises(SettingError, match=r"^REFEREE_PROXIES must be"):
         read({"REFEREE_PROXIES": "x", "REFEREE_SHEET_MAX_PAGES": "y"})
 
 
@@ -173,11 +173,11 @@ def environment_reads(path: Path) -> list[int]:
     imported from os."""
     found = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
-        if isinstance(node, ast.Attribute) and node.attr in ("environ", "environb", "getenv", "getenvb") \
-                and isinstance(node.value, ast.Name) and node.value.id == "os":
-            found.append(node.lineno)
-        elif isinstance(node, ast.ImportFrom) and node.module == "os" \
-                and {alias.name for alias in node.names} & {"environ", "environb", "getenv", "getenvb"}:
+        read = ("environ", "environb", "getenv", "getenvb")
+        attribute = (isinstance(node, ast.Attribute) and node.attr in read and isinstance(node.value, ast.Name)
+                     and node.value.id == "os")
+        imported = isinstance(node, ast.ImportFrom) and node.module == "os" and {a.name for a in node.names} & set(read)
+        if attribute or imported:
             found.append(node.lineno)
     return sorted(found)
 

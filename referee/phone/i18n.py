@@ -17,12 +17,14 @@ TERM = "term"
 
 
 class _Language:
-    code = DEFAULT
-    catalog: _gettext.NullTranslations = _gettext.NullTranslations()
-    group = ","
-    minus = "-"
-    grouping = (3, 3)
-    lists: dict[str, str] = {"start": "{0}, {1}", "middle": "{0}, {1}", "end": "{0}, and {1}", "2": "{0} and {1}"}
+    def __init__(self) -> None:
+        self.code = DEFAULT
+        self.catalog: _gettext.NullTranslations = _gettext.NullTranslations()
+        self.group = ","
+        self.minus = "-"
+        self.grouping: tuple[int, ...] = (3, 3)
+        self.lists: dict[str, str] = {"start": "{0}, {1}", "middle": "{0}, {1}", "end": "{0}, and {1}",
+                                      "2": "{0} and {1}"}
 
 
 _now = _Language()

@@ -64,7 +64,7 @@ def _csv_pieces(db: ArchiveStore, match_ids: list[int] | None) -> Iterator[str]:
             match = matches.load(db, match_id)
         except matches.NotFound:
             raise
-        except Exception as exc:  # noqa: BLE001 - one damaged match must not cost the whole archive: a row says so
+        except Exception as exc:
             if not whole_archive:
                 raise
             reason = _unreadable_match(db, match_id, exc)

@@ -65,7 +65,7 @@ def _export_pieces(db: ArchiveStore, match_ids: list[int] | None) -> Iterator[st
             match = matches.load(db, match_id)
             opening = _match_opening(db, match)
             closing = '],"confirmations":' + jsontext.dumps(_confirmations(db, match)) + "}"
-        except Exception as exc:  # noqa: BLE001 - one damaged match must not cost the whole archive
+        except Exception as exc:
             if not whole:
                 raise
             unreadable.append(_unreadable_match(db, match_id, exc))
@@ -106,7 +106,7 @@ def _club_pieces(db: ArchiveStore, out: _Pieces, whole: bool, unreadable_ids: se
     for event_id in db.all_event_ids() if whole else ():
         try:
             text = jsontext.dumps(_event_document(db, event_id, unreadable_ids))
-        except Exception as exc:  # noqa: BLE001 - one damaged event must not cost the whole archive
+        except Exception as exc:
             unreadable.append(_unreadable_event(db, event_id, exc))
             continue
         out.put(separator + text)
@@ -166,7 +166,7 @@ def _uid_of_unreadable(uid_of: Callable[[int], str | None], noun: str, row_id: i
     logging.getLogger("referee").error("export: %s %s cannot be read: %r", noun, row_id, exc)
     try:
         return uid_of(row_id)
-    except Exception:  # noqa: BLE001
+    except Exception:
         return None
 
 

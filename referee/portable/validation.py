@@ -261,7 +261,7 @@ def _texts_and_replay_fit(values: dict[str, Any], deals: list[dict[str, Any]], l
         return replay(game, players, options, first_dealer,
                       [DealRecord(d["number"], d["dealer"], d["input"], d["void"]) for d in deals],
                       ended_by_hand=values["ended_by_hand"])
-    except Exception:  # noqa: BLE001 - whatever the rules trip over, the file is refused rather than stored
+    except Exception:
         problems.append(
             Violation("bad_match", f"{label}: its deals cannot be replayed by the rules of {game.name}.", where)
         )
@@ -356,7 +356,7 @@ def _check_entry(
 ) -> None:
     try:
         found = game.validate(entry, table, options)
-    except Exception:  # noqa: BLE001 - the rules must not trip over any JSON, but a file is refused rather than stored
+    except Exception:
         found = [Violation("bad_deal", "the rules cannot read this entry.", None)]
     for v in found:
         problems.append(Violation(v.code, f"{label}: {v.message}", f"{where}.{v.field}" if v.field else where))

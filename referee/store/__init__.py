@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 # The error of a damaged, unreadable or full SQLite file (an error page says which; a session is signed out)
-from sqlite3 import DatabaseError  # noqa: E402,I001
+from sqlite3 import DatabaseError
 from typing import TYPE_CHECKING
 
 from .base import (
@@ -42,13 +42,44 @@ if TYPE_CHECKING:
     from .sqlite import SqliteStore
 
 __all__ = [
-    "CannotStart", "DEFAULT_MAX_DEALS", "DEFAULT_MAX_EVENTS", "DEFAULT_MAX_MATCHES", "DatabaseError", "DirectorLink",
-    "DIRECTOR_LINK_REF", "EVENTS_PER_DEAL", "LOCK_SUFFIX", "MIGRATIONS", "SpaceFull", "SpaceRow", "Store",
-    "TooManyActions", "TooNew",
-    "Unscoped", "WriteLock", "acting_device", "acting_table",
-    "after_commit", "check_health", "close_idle", "close_write_lock", "connect", "forget", "free_bytes", "kind_of",
-    "lend", "now", "open_lock_file", "outage_errors", "problem_of", "redact", "shown", "start_problem", "unreachable",
-    "write_lock", "_group_of",
+    "DEFAULT_MAX_DEALS",
+    "DEFAULT_MAX_EVENTS",
+    "DEFAULT_MAX_MATCHES",
+    "DIRECTOR_LINK_REF",
+    "EVENTS_PER_DEAL",
+    "LOCK_SUFFIX",
+    "MIGRATIONS",
+    "CannotStart",
+    "DatabaseError",
+    "DirectorLink",
+    "SpaceFull",
+    "SpaceRow",
+    "Store",
+    "TooManyActions",
+    "TooNew",
+    "Unscoped",
+    "WriteLock",
+    "_group_of",
+    "acting_device",
+    "acting_table",
+    "after_commit",
+    "check_health",
+    "close_idle",
+    "close_write_lock",
+    "connect",
+    "forget",
+    "free_bytes",
+    "kind_of",
+    "lend",
+    "now",
+    "open_lock_file",
+    "outage_errors",
+    "problem_of",
+    "redact",
+    "shown",
+    "start_problem",
+    "unreachable",
+    "write_lock",
 ]
 
 

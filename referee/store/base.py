@@ -215,7 +215,7 @@ class _Queued:
     """One write waiting for the write lock (see ``write_grouped``): ``wake`` is held until the thread writing a
     group has written this item (``done``) or hands it the lead — each waiting thread is woken once."""
 
-    __slots__ = ("item", "done", "outcome", "wake")
+    __slots__ = ("done", "item", "outcome", "wake")
 
     def __init__(self, item: Any) -> None:
         self.item, self.done, self.outcome = item, False, None
@@ -226,7 +226,7 @@ class _Queued:
 class _Group:
     """The writes queued for one write lock, and whether a thread is writing a group of them now (the leader)."""
 
-    __slots__ = ("guard", "waiting", "leading")
+    __slots__ = ("guard", "leading", "waiting")
 
     def __init__(self) -> None:
         self.guard = threading.Lock()

@@ -134,7 +134,7 @@ def check_health(path: str | Path) -> None:
 
         try:
             postgres.check_server(str(path))
-        except Exception as exc:  # noqa: BLE001 - psycopg's errors, said in one line
+        except Exception as exc:
             problem = postgres.start_problem(str(path), exc)
             if problem is None:
                 raise

@@ -41,7 +41,7 @@ _secrets_guard = threading.Lock()
 def passwords(url: str) -> set[str]:
     """The password of a database URL, as written and as libpq reads it (%-escapes decoded), in its user part or its
     query (``?password=``)."""
-    scheme, sep, rest = url.partition("://")
+    _scheme, sep, rest = url.partition("://")
     if not sep:
         return set()
     body, _mark, query = rest.partition("?")

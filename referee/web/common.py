@@ -77,7 +77,7 @@ def capped(violations: Sequence[Any]) -> list[Any]:
         return violations  # already capped where they were found (an import stops reading)
     rest = len(violations) - MAX_ERRORS
     more = ngettext("… and %(count)s more problem.", "… and %(count)s more problems.", rest, count=number(rest))
-    return violations[:MAX_ERRORS] + [Violation("too_many_problems", more, None)]
+    return [*violations[:MAX_ERRORS], Violation("too_many_problems", more, None)]
 
 
 # ---- answers ----------------------------------------------------------------------------------

@@ -4,6 +4,7 @@ page (``cross_site``)."""
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
 import logging
 import re
@@ -66,10 +67,8 @@ def request_origin() -> str:
         return f"{scheme}://{request.host}"
     name = m.group(1).lower().rstrip(".")
     if name.startswith("["):
-        try:
+        with contextlib.suppress(ValueError):
             name = f"[{ipaddress.IPv6Address(name[1:-1]).compressed}]"
-        except ValueError:
-            pass
     port = int(m.group(2)) if m.group(2) else None
     return f"{scheme}://{name}" if port in (None, _DEFAULT_PORTS.get(scheme)) else f"{scheme}://{name}:{port}"
 

@@ -150,7 +150,7 @@ def _table_page(is_api: bool):
         if request.method in ("GET", "HEAD"):
             if endpoint in TABLE_LOOKS and view.get("match_id") in link.matches:
                 return None
-            if endpoint in EVENT_LOOKS and view.get("event_id") == link.event_id or endpoint in RULES_LOOKS:
+            if (endpoint in EVENT_LOOKS and view.get("event_id") == link.event_id) or endpoint in RULES_LOOKS:
                 return None
             if endpoint == "pages.home":  # "Referee" at the top: this phone's table
                 return redirect(url_for("events.table_link", token=link.token))

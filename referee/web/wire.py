@@ -224,7 +224,7 @@ def service_worker():
     """The service worker, from the root so that its scope is the whole app. It precaches the static
     files (by their hashed names) and the offline page; it never caches a page or an API answer."""
     precache = sorted({url_for("static", filename=a.name) for a in _assets().values() if a.name in PRECACHE
-                       or a.name.endswith((".css", ".js")) and a.name not in ("sheet.css", "rules-worker.js")}
+                       or (a.name.endswith((".css", ".js")) and a.name not in ("sheet.css", "rules-worker.js"))}
                       | {url_for("wire.offline")})
     version = hashlib.sha256("\n".join(precache).encode()).hexdigest()[:10]
     body = render_template("sw.js", precache=precache, version=version, offline=url_for("wire.offline"),

@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from referee import create_app, store  # noqa: E402
+from referee import create_app, store
 
 
 def main() -> None:

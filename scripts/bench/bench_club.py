@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from benchkit import Client, percentile, serving_process  # noqa: E402
+from benchkit import Client, percentile, serving_process
 
 PLAYERS = [f"Player {i:03}" for i in range(200)]
 BIG_ROOM = [f"Player {i:03}" for i in range(400)]
@@ -183,7 +183,7 @@ def parts_1_to_3(client: Client, port: int, args: argparse.Namespace) -> bool:
     n = 0
     while time.monotonic() < stop:
         t0 = time.perf_counter()
-        status, data = poster.request("POST", f"/api/matches/{mid}/deals", deal)
+        status, _data = poster.request("POST", f"/api/matches/{mid}/deals", deal)
         posts.append(time.perf_counter() - t0)
         if status != 201:  # the table's 4 deals are in: the next table
             n += 1

@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from benchkit import ROOT, Client, RawPoster, cpu_seconds, percentile, serving_process  # noqa: E402
+from benchkit import ROOT, Client, RawPoster, cpu_seconds, percentile, serving_process
 
 PLAYERS = ("Ann", "Ben")
 THROWN_IN = {"upcard": "clubs", "calls": ["pass", "pass", "pass", "pass"]}

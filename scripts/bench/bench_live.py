@@ -31,7 +31,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from benchkit import TIMEOUT, Client, percentile, serving  # noqa: E402
+from benchkit import TIMEOUT, Client, percentile, serving
 
 PLAYERS = ("Ann", "Ben")
 MATCH = {"game": "klaberjass", "players": list(PLAYERS), "first_dealer": "Ben", "options": {"target": "none"}}
@@ -214,7 +214,7 @@ def main() -> int:
         tmp = Path(tmp_name)
         with server(tmp, "polling", args.threads) as (port, log):
             matches = new_matches(port)
-            idle, lost = post_deals(port, matches, args.seconds)
+            idle, _lost = post_deals(port, matches, args.seconds)
             print("\nPolling (what Referee does): conditional GET every 1.5 s, 304 while nothing changed")
             line("deal POST, no page open: p50 / p99", f"{ms(percentile(idle, 50))} / {ms(percentile(idle, 99))}")
             with Pollers(port, args.pages) as pollers:

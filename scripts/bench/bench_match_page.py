@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from referee import create_app  # noqa: E402
+from referee import create_app
 
 PLAYERS = ("Ann", "Ben")
 DEALS = (

@@ -42,7 +42,7 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from benchkit import Client, cpu_seconds, percentile, serving_database  # noqa: E402
+from benchkit import Client, cpu_seconds, percentile, serving_database
 
 OPEN_MATCH = {"game": "klaberjass", "players": ["Ann", "Ben"], "first_dealer": "Ben", "options": {"target": "none"}}
 # With Ben dealing first the elder, Ann, takes; the next deal Ann deals and Ben takes: played either way.

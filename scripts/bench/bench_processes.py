@@ -36,7 +36,7 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from benchkit import ROOT, TIMEOUT, Client, free_port, percentile, start_server, wait_until_up  # noqa: E402
+from benchkit import ROOT, TIMEOUT, Client, free_port, percentile, start_server, wait_until_up
 
 PLAYERS = ("Ann", "Ben")
 THROWN_IN = {"upcard": "clubs", "calls": ["pass", "pass", "pass", "pass"]}

@@ -39,8 +39,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_postgres import fresh_database  # noqa: E402
-from benchkit import Client, cpu_seconds, percentile, serving_database  # noqa: E402
+from bench_postgres import fresh_database
+from benchkit import Client, cpu_seconds, percentile, serving_database
 
 ARRIVAL_LIMIT = 15.0  # seconds a deal may take to reach every phone before those without it count as missed
 POLL_EVERY = 1.5  # what static/live.js waited between two asks before issue 49 (and still does without push)

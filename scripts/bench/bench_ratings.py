@@ -22,9 +22,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from referee import create_app, store  # noqa: E402
-from referee.games import find_game  # noqa: E402
-from referee.matches.stored import player_row  # noqa: E402
+from referee import create_app, store
+from referee.games import find_game
+from referee.matches.stored import player_row
 
 KLABERJASS = find_game("klaberjass")
 

@@ -51,10 +51,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from benchkit import Client, serving  # noqa: E402
-from pypdf import PdfReader  # noqa: E402
+from benchkit import Client, serving
+from pypdf import PdfReader
 
-from referee import create_app  # noqa: E402
+from referee import create_app
 
 TRIVIAL = "<!doctype html><html><body><h1>Referee</h1><p>One page, one paragraph.</p></body></html>"
 RATIO_TARGET = 15

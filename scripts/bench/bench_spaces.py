@@ -54,7 +54,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from benchkit import ROOT, TIMEOUT, percentile, serving_database  # noqa: E402
+from benchkit import ROOT, TIMEOUT, percentile, serving_database
 
 sys.path.insert(0, str(ROOT))
 

@@ -20,10 +20,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from referee import matches, store  # noqa: E402
-from referee.games import find_game  # noqa: E402
-from referee.games.base import Table  # noqa: E402
-from referee.games.spitzer import points_bounds  # noqa: E402
+from referee import matches, store
+from referee.games import find_game
+from referee.games.base import Table
+from referee.games.spitzer import points_bounds
 
 NAMES = [
     "Ann", "Ben", "Cid", "Dee", "Eva", "Finn", "Gus", "Hana", "Ivo", "Jana", "Kai", "Lena", "Mia", "Nils", "Ola",

@@ -6,6 +6,7 @@ without a reload, keeping a confirmation that is open."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import sqlite3
@@ -184,11 +185,11 @@ def test_the_board_asks_again_every_3_s_and_is_swapped_only_when_play_changes_it
     live_clock.step_until(screen, lambda: len(live_clock.asks(screen)) >= 3, within=12_000)
     asks = live_clock.asks(screen)
     assert [a["status"] for a in asks] == [304] * len(asks), asks  # nothing changed: nothing sent, nothing drawn
-    gaps = [later["at"] - earlier["at"] for earlier, later in zip(asks, asks[1:], strict=False)]
+    gaps = [later["at"] - earlier["at"] for earlier, later in itertools.pairwise(asks)]
     assert all(2_800 <= gap <= 4_500 for gap in gaps), gaps  # every 3 s (BOARD_REFRESH)
     assert screen.evaluate("document.getElementById('board').stillThis") is True
     table = drawn["tables"][0]
-    dealer, elder = table["players"]
+    _dealer, elder = table["players"]
     one_deal(live_server, table, 100)  # elder takes it: 100 + 10 last trick = 110, dealer 46 (RULES.md 1.5)
     live_clock.step_until(screen, lambda: screen.evaluate("document.getElementById('board').stillThis === undefined"),
                           within=4_500)
@@ -275,7 +276,7 @@ def test_a_table_phone_through_a_revoke_and_the_next_round(browser, locked_serve
     renewed = director_api(base, f"/api/events/{event['id']}/tables/1/link")
     phone.goto(renewed["url"].replace("http://localhost", base))
     phone.wait_for_url(re.compile(rf"/matches/{table['match']}$"))
-    dealer, elder = table["players"]
+    _dealer, elder = table["players"]
     phone.get_by_role("link", name=re.compile("Enter deal 1")).click()
     phone.locator("label:has(> input[name='upcard'][value='hearts'])").click()
     idle(phone)

@@ -10,6 +10,7 @@ phone B as "Ann passes, Ben takes ♥, 60/70, last trick Ben" — Ben made it, B
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import time
@@ -223,7 +224,7 @@ def test_an_outbox_entry_refused_elsewhere_is_offered_on_the_table(phones, live_
     api(live_server, f"/api/matches/{mid}/deals", {"upcard": "clubs", "calls": ["take"],
                                                    "points": {"Ann": 80, "Ben": 50}, "last_trick": "Ann"})
     item = {"key": key, "url": f"/matches/{mid}/deals/new", "match": str(mid), "number": "4", "kind": "new",
-            "noun": "deal", "draft": f"referee.draft.{mid}.new.4", "fields": fields + [["op", "save"]],
+            "noun": "deal", "draft": f"referee.draft.{mid}.new.4", "fields": [*fields, ["op", "save"]],
             "at": 0, "state": "waiting"}
     b.evaluate("(item) => localStorage.setItem('referee.outbox', JSON.stringify([item]))", item)
     b.goto(f"{live_server}/matches/{mid}")
@@ -287,7 +288,7 @@ def test_a_shared_table_follows_the_match_every_4_s_and_says_when_it_is_offline(
     live_clock.step_until(viewer, lambda: len(live_clock.asks(viewer)) >= 2, within=10_000)
     asks = live_clock.asks(viewer)
     assert [x["status"] for x in asks] == [204] * len(asks), asks
-    assert all(3_800 <= later["at"] - earlier["at"] <= 5_500 for earlier, later in zip(asks, asks[1:], strict=False))
+    assert all(3_800 <= later["at"] - earlier["at"] <= 5_500 for earlier, later in itertools.pairwise(asks))
     assert viewer.evaluate("document.getElementById('live').stillThis") is True  # nothing swapped
     # Deal 4, Ann elder (Ben deals it): Ann takes ♣, 80 + 10 last trick = 90 against Ben's 50 (RULES.md 1.5).
     api(live_server, f"/api/matches/{mid}/deals", {"upcard": "clubs", "calls": ["take"],

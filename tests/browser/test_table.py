@@ -342,7 +342,7 @@ def test_every_page_passes_axe_in_light_and_dark_has_44px_targets_and_fits_320_p
     axe = AXE.read_text()
     problems, wide = {}, {}
     paths, ids = every_page
-    paths = paths + [share_path(page, live_server, ids["spitzer"])]
+    paths = [*paths, share_path(page, live_server, ids["spitzer"])]
     for path in paths:
         page.set_viewport_size(PHONE)
         page.emulate_media(color_scheme="light")

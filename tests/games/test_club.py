@@ -398,7 +398,7 @@ def test_by_standings_spitzer_moves_the_lower_of_the_pair_to_the_nearest_place()
     order = standings(4, players, rounds).order()
     pair = frozenset((order[0], order[3]))  # 1st and 4th would sit at table 1
     second = draw(4, players, rounds, "standings", 9, order, apart={pair})
-    assert second.tables == (tuple(order[:3]) + (order[4],), (order[3],) + tuple(order[5:]))  # 4th and 5th change
+    assert second.tables == ((*tuple(order[:3]), order[4]), (order[3], *tuple(order[5:])))  # 4th and 5th change
 
 
 @pytest.mark.parametrize("seats", [2, 4])

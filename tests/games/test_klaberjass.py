@@ -308,13 +308,13 @@ BAD_CALLS = [
 
 @pytest.mark.parametrize("calls, options, code, position", BAD_CALLS)
 def test_bidding_stops_at_first_bad_call(calls, options, code, position):
-    bidding = KLABERJASS.bidding(calls + ["pass", "take"], "hearts", BEN_DEALS, options)
+    bidding = KLABERJASS.bidding([*calls, "pass", "take"], "hearts", BEN_DEALS, options)
     assert [v.code for v in bidding.violations] == [code]
     assert bidding.violations[0].field == "calls"
     assert len(bidding.calls) == position - 1
     assert bidding.finished is False and bidding.to_call is None and bidding.legal == ()
     # validate() reports the same single call problem
-    deal = played(calls=calls + ["pass", "take"])
+    deal = played(calls=[*calls, "pass", "take"])
     assert [c for c, f in problems(deal, options) if f == "calls"] == [code]
 
 
@@ -1139,7 +1139,7 @@ def _every_case_violation():
         yield from KLABERJASS.validate(deal, BEN_DEALS, options)
     for case in BAD_CALLS:
         calls, options, _, _ = case.values
-        yield from KLABERJASS.bidding(calls + ["pass", "take"], "hearts", BEN_DEALS, options).violations
+        yield from KLABERJASS.bidding([*calls, "pass", "take"], "hearts", BEN_DEALS, options).violations
         yield from KLABERJASS.validate(played(calls=calls), BEN_DEALS, options)
     yield from KLABERJASS.bidding("take", "hearts", BEN_DEALS, DEFAULTS).violations
     yield from KLABERJASS.bidding(["pass", "pass", "pass", "spades"], "hearts", ANN_DEALS, NO_SCHMEISS).violations

@@ -109,7 +109,7 @@ def test_balances_that_do_not_add_up_to_zero_are_refused():
 
 
 zero_sum = st.lists(st.fractions(min_value=-10_000, max_value=10_000, max_denominator=1000), min_size=1,
-                    max_size=12).map(lambda xs: xs + [-sum(xs, Fraction(0))])
+                    max_size=12).map(lambda xs: [*xs, -sum(xs, Fraction(0))])
 
 
 @given(zero_sum)

@@ -1021,7 +1021,7 @@ def test_score_takes_a_typed_deal_without_reading_it_again(monkeypatch):
 
 
 def test_contract_names_and_suits_are_enums_equal_to_strings():
-    assert CONTRACTS == tuple(Contract) and all(isinstance(c, Contract) for c in CONTRACTS)
+    assert tuple(Contract) == CONTRACTS and all(isinstance(c, Contract) for c in CONTRACTS)
     assert Contract.ZOLA == "zola" and CONTRACT_NAMES["zola"] == CONTRACT_NAMES[Contract.ZOLA] == "Zola"
     assert PLAIN_SUITS == (Suit.CLUBS, Suit.SPADES, Suit.HEARTS)
     assert [f"{r}-{s}" for r, s in [(RANKS[0], SUITS[0])]] == ["A-clubs"]

@@ -642,17 +642,14 @@ def test_any_change_to_a_document_gets_200_or_422_and_a_422_stores_nothing(good,
         paths.append(path)
         if isinstance(value, dict):
             for k, v in value.items():
-                walk(v, path + [k])
+                walk(v, [*path, k])
         elif isinstance(value, list):
             for i, v in enumerate(value):
-                walk(v, path + [i])
+                walk(v, [*path, i])
 
     walk(doc, [])
     path = data.draw(st.sampled_from(paths[1:]))
-    if data.draw(st.booleans()):
-        doc = broken(doc, _set(path, data.draw(json_values)))
-    else:
-        doc = broken(doc, _delete(path))
+    doc = broken(doc, _set(path, data.draw(json_values))) if data.draw(st.booleans()) else broken(doc, _delete(path))
     before = count_rows(other_db)
     r = other_client.post("/api/import", data=json.dumps(doc), content_type="application/json")
     assert r.status_code in (200, 422), r.json

@@ -177,7 +177,7 @@ class Browser:
         token = re.search(r'name="csrf_token" value="([^"]+)"', page)
         assert token, page[:500]
         form = urlencode({"csrf_token": token.group(1), "next": "/", "passphrase": PASSPHRASE}).encode()
-        status, headers, page = self.request("POST", "/login", form,
+        status, _headers, page = self.request("POST", "/login", form,
                                              {"Content-Type": "application/x-www-form-urlencoded"})
         assert status == 303, (status, page[:500])
 

@@ -79,7 +79,7 @@ def test_a_round_not_drawn_has_no_sheet(client, drawn):
 
 def test_a_table_s_score_sheet_has_its_players_signature_lines_and_asks_again_after_a_correction(client, drawn):
     """RULES.md 5.6: the sheet of a table's match shows where each player signs, and who confirmed it and when."""
-    event_id, tables, _byes = drawn
+    _event_id, tables, _byes = drawn
     t = tables[0]
     dealer, elder = t["players"]
     deal = {"upcard": "hearts", "calls": ["take"], "points": {elder: 80, dealer: 60}, "last_trick": elder}

@@ -79,7 +79,7 @@ def sheet(client, caplog) -> tuple[bytes, str]:
 
 
 def test_every_character_is_a_real_glyph_of_an_embedded_font(sheet):
-    pdf, log = sheet
+    pdf, _log = sheet
     fonts = embedded_fonts(pdf)
     covered = set().union(*fonts.values())
     text = "".join(PLAYERS) + PLACE + NOTE

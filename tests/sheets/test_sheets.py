@@ -218,10 +218,10 @@ def test_spitzer_and_joker_judge_sheets_use_their_notation(client):
         f"/api/matches/{mid}/deals", json={"contract": "zola_schwarz", "declarers": ["Ben"], "points": 120, "tricks": 7}
     )
     assert deal_row(reader := pdf_of(client.get(f"/matches/{mid}/sheet.pdf?working=1")), 1) == \
-        "1 Ann Zola Schwarz · Ben · 120 pts · 7 tr 27 27 0 0 27 27 27 27".split()
+        "1 Ann Zola Schwarz · Ben · 120 pts · 7 tr 27 27 0 0 27 27 27 27".split()  # noqa: SIM905 - the row as read
     assert line_after(reader, "Totals so far") == "27 0 27 27"
     assert deal_row(reader := pdf_of(client.get(f"/matches/{mid}/sheet.pdf")), 1) == \
-        "1 27 27 0 0 27 27 27 27 Ann │ Zola Schwarz · Ben · 120 pts · 7 tr".split()
+        "1 27 27 0 0 27 27 27 27 Ann │ Zola Schwarz · Ben · 120 pts · 7 tr".split()  # noqa: SIM905 - as read
     assert line_after(reader, "Totals so far") == "27 0 27 27"
     r = client.post("/api/matches", json={"game": "joker-judge", "players": ["Ann", "Ben"], "first_dealer": "Ben"})
     mid = r.json["id"]

@@ -76,7 +76,7 @@ def test_a_link_revoked_and_renewed(db):
 
 
 def test_a_confirmation_given_twice_is_stored_once(db):
-    event_id, (first, _second) = an_evening(db)
+    _event_id, (first, _second) = an_evening(db)
     with db.immediate():
         db.add_confirmation(first, "Ben", 1)
         db.add_confirmation(first, "Ben", 1)  # ON CONFLICT DO NOTHING

@@ -452,7 +452,7 @@ def test_the_same_archive_imports_into_two_spaces_each_its_own_copy(two_spaces):
     client = _SpaceClient(app, url, current)
     current["space"] = 2
     archive = client.get("/api/export").json
-    assert [m["uid"] for m in archive["matches"]][0] == held["uid"]
+    assert next(m["uid"] for m in archive["matches"]) == held["uid"]
     current["space"] = 1
     assert client.get(f"/api/matches/{held['match']}").status_code == 404
     first = client.post("/api/import", json=archive)
@@ -487,12 +487,10 @@ def test_on_postgresql_a_query_that_forgets_the_space_sees_and_changes_only_its_
             assert one.execute("SELECT count(*) FROM deals").fetchone()[0] == 0
         assert {two.get_match(m)["note"] for m in two.all_match_ids()} == {""}
         assert two.match_for_share(held["share"]) == held["match"]
-        with pytest.raises(psycopg.errors.InsufficientPrivilege):  # WITH CHECK: not into another space
-            with one.immediate():
-                one.execute("INSERT INTO sessions (id, created, seen, space) VALUES ('x', 'now', 'now', 2)")
-        with pytest.raises(psycopg.errors.InsufficientPrivilege):
-            with one.immediate():
-                one.execute("UPDATE matches SET space = 2")
+        with pytest.raises(psycopg.errors.InsufficientPrivilege), one.immediate():  # WITH CHECK: not into another
+            one.execute("INSERT INTO sessions (id, created, seen, space) VALUES ('x', 'now', 'now', 2)")
+        with pytest.raises(psycopg.errors.InsufficientPrivilege), one.immediate():
+            one.execute("UPDATE matches SET space = 2")
     finally:
         one.close()
         two.close()
@@ -601,7 +599,7 @@ def _rows_of(url: str, space: int) -> dict[str, int]:
 
 
 def test_the_operator_lists_every_space_with_what_it_holds(two_spaces):
-    url, _app, _current, held = two_spaces
+    url, _app, _current, _held = two_spaces
     db = store.connect(url, migrate_schema=False)
     try:
         listed = {s.id: s for s in db.all_spaces()}

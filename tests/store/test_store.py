@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 import threading
 
@@ -89,10 +90,8 @@ def test_an_unchanged_correction_makes_no_new_version(tmp_path):
 def test_a_refused_deal_stores_nothing(tmp_path):
     db = store.connect(tmp_path / "a.sqlite")
     mid = new_match(db)
-    try:
+    with contextlib.suppress(matches.InvalidDeal):
         matches.enter_deal(db, mid, {"upcard": "hearts", "calls": ["take"]})
-    except matches.InvalidDeal:
-        pass
     assert db.deals_for(mid) == []
     assert not db.conn.in_transaction
 
@@ -149,7 +148,7 @@ def test_a_new_deal_extends_the_match_exactly_as_a_full_replay_would(tmp_path):
     matches.void_deal(db, mid, 1)
     matches.restore_deal(db, mid, 1)
     for deal in deals[1:]:
-        number, extended, _ = matches.enter_deal(db, mid, deal)
+        _number, extended, _ = matches.enter_deal(db, mid, deal)
         reloaded = matches.load(db, mid)
         assert extended.state == reloaded.state
         assert [d["number"] for d in extended.deals] == [d["number"] for d in reloaded.deals]

@@ -527,7 +527,7 @@ def test_lan_start_gives_the_app_the_address_it_prints(tmp_path, monkeypatch, ca
     monkeypatch.setattr(cli, "lan_addresses", lambda: ["192.0.2.2"])
 
     class Server:
-        effective_listen = [("0.0.0.0", 5402)]
+        effective_listen = (("0.0.0.0", 5402),)
 
     cli._announce(app, Server(), {})
     assert "http://192.0.2.2:5402/" in capsys.readouterr().out
@@ -535,7 +535,7 @@ def test_lan_start_gives_the_app_the_address_it_prints(tmp_path, monkeypatch, ca
     loopback = create_app({"DATABASE": str(tmp_path / "u.sqlite"), "SECRET_KEY": "x"})
 
     class Local:
-        effective_listen = [("127.0.0.1", 5000)]
+        effective_listen = (("127.0.0.1", 5000),)
 
     cli._announce(loopback, Local(), {})
     assert "LAN_URL" not in loopback.config

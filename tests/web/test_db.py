@@ -25,7 +25,7 @@ def open_descriptors() -> int:
 
 
 def idle_connections() -> int:
-    return len(sqlite_store._idle)  # noqa: SLF001 — the pool's size, as only a test needs to know it
+    return len(sqlite_store._idle)
 
 
 def test_one_connection_a_request_and_the_next_request_is_lent_it(app):

@@ -183,8 +183,8 @@ NASTY_TEXT = [
     "", " ", "\x00", "\t\n\r", "\u200b", "\u202e", "\ufeff", "\uffff", "\U0010ffff", "é", "Ἀθηνᾶ", "😀", "ﷺ",
     "²", "¹", "①", "٣", "𝟙", "Ⅻ", "-1", "+1", " 1", "1.5", "1e5", "0x10", "1_000", "NaN", "nan", "inf", "-inf",
     "Infinity", "9" * 30, "9" * 5000, "null", "true", "none", "None", "%", "%00", "%ff", "..", "../..", "/", "\\",
-    "<script>alert(1)</script>", "{{7*7}}", "'; DROP TABLE matches; --", "a" * 300, "A" * 70000,
-] + SURROGATES
+    "<script>alert(1)</script>", "{{7*7}}", "'; DROP TABLE matches; --", "a" * 300, "A" * 70000, *SURROGATES,
+]
 
 junk_text = st.one_of(
     st.sampled_from(NASTY_TEXT),
@@ -283,7 +283,7 @@ JSON_STRINGS = [
 json_leaf = st.one_of(
     st.none(), st.booleans(),
     st.integers(min_value=-200, max_value=200), st.integers(min_value=-(2**200), max_value=2**200),
-    st.sampled_from(HUGE_INTS + [-(2**63), -1]),
+    st.sampled_from([*HUGE_INTS, -(2**63), -1]),
     st.floats(allow_nan=True, allow_infinity=True),
     st.sampled_from(JSON_STRINGS), junk_text,
 )
@@ -533,8 +533,7 @@ def _send(world: World, data, rule_key: str, methods: tuple[str, ...]) -> None:
             session["csrf"] = TOKEN
     kwargs: dict[str, Any] = {"method": method, "headers": headers, "query_string": query or None}
     if (
-        body.data is not None
-        and method not in ("GET", "HEAD", "OPTIONS")
+        (body.data is not None and method not in ("GET", "HEAD", "OPTIONS"))
         or (body.data is not None and data.draw(st.booleans()))
     ):
         kwargs["data"] = body.data

@@ -518,7 +518,7 @@ def test_the_german_standings_file_opens_in_a_german_spreadsheet_in_columns(clie
         if os.environ.get("CI", "").lower() == "true":
             pytest.fail(message)
         pytest.skip(message)
-    eid, won, lost = _two_player_evening(client, fee="2.75 EUR", tariff="0.013 EUR")  # 5,50 to the winner; ±1,30
+    eid, won, _lost = _two_player_evening(client, fee="2.75 EUR", tariff="0.013 EUR")  # 5,50 to the winner; ±1,30
     source = tmp_path / "rangliste.csv"
     source.write_bytes(client.get(f"/events/{eid}/standings.csv?lang=de").get_data())
     done = subprocess.run([soffice, f"-env:UserInstallation=file://{tmp_path}/office", "--headless",

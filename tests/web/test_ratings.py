@@ -216,7 +216,7 @@ def elder_wins(client, table: dict) -> dict:
 @pytest.mark.both_stores
 def test_a_table_the_director_ended_is_rated_as_it_stands_and_again_when_taken_up(client):
     eid, tables = director_event(client, ["Ann", "Ben", "Cid", "Dee", "Eve", "Fay"])
-    lead, level, empty = tables
+    lead, level, _empty = tables
     elder_wins(client, lead)  # the elder leads 110 : 40
     thrown = {"upcard": "clubs", "calls": ["pass"] * 4}  # thrown in: 0 : 0, level
     assert client.post(f"/api/matches/{level['match']}/deals", json=thrown).status_code == 201

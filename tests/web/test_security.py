@@ -37,8 +37,8 @@ def test_pages_need_the_passphrase(locked):
     client = locked.test_client()
     r = client.get("/history?game=spitzer")
     assert (
-        r.status_code == 302
-        and "/login?next=/history?game%3Dspitzer" in r.headers["Location"]
+        (r.status_code == 302
+        and "/login?next=/history?game%3Dspitzer" in r.headers["Location"])
         or "/login" in r.headers["Location"]
     )
     assert client.get("/matches/new").status_code == 302

@@ -5,6 +5,7 @@ sends again — or shown again saying why not; a finished or abandoned match's c
 
 from __future__ import annotations
 
+import contextlib
 import re
 import uuid
 from dataclasses import dataclass, field
@@ -29,10 +30,8 @@ def new_deal(match_id: int):
     match = _load(match_id)
     if request.method == "POST" and request.form.get("resume") == "1" and match.row["abandoned"] and not match.finished:
         # "Take it up again and save": the abandoned match's closed page re-posts what was typed.
-        try:
+        with contextlib.suppress(matches.Conflict):  # another phone took it up again first: just save
             matches.abandon(get_db(), match_id, False)
-        except matches.Conflict:
-            pass  # another phone took it up again first: just save
         match = _load(match_id)
     op = _pressed(match)
     target = NewDealFor.of(match, op)
@@ -239,7 +238,7 @@ def _entry_from_request(form: EntryForm[Any, Any], match: matches.Match, deal: d
     if deal:
         try:
             return form.from_input(match.players, deal["input"])
-        except Exception:  # noqa: BLE001 - stored data the form cannot show (an old or damaged entry): start afresh
+        except Exception:
             return form.empty(match.players)
     if request.args:
         return form.from_form(match.players, request.args)

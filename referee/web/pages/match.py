@@ -249,7 +249,7 @@ def _compact_table(deals: list[dict[str, Any]], players: tuple[str, ...], langua
         css = "deal" + (" is-void" if void else "") + (" is-after-end" if after_end else "")
         tags = _TAGS_VOID if void else _TAGS.get(d["last_action"], ())
         rows.append(TableRow(d["number"], css, None if void or after_end else cells,
-                             tags + ("after_end",) if after_end else tags, summary, void))
+                             (*tags, "after_end") if after_end else tags, summary, void))
     return tuple(rows), tuple(series)
 
 
