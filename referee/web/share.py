@@ -5,6 +5,7 @@ be revoked."""
 from __future__ import annotations
 
 from flask import Blueprint, abort, render_template, request, url_for
+from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 
 from .. import matches, sheets
@@ -30,13 +31,13 @@ def _stamp(match: matches.Match) -> str:
 
 
 @bp.get("/share/<token>")
-def shared(token: str):
+def shared(token: str) -> ResponseReturnValue:
     match = _match_for(token)
     return render_template("share.html", match=match, state=match.state, token=token, stamp=_stamp(match))
 
 
 @bp.get("/share/<token>/live")
-def live(token: str):
+def live(token: str) -> ResponseReturnValue:
     """The live part of a shared table; 204 (nothing to swap) when the match has not changed since ``v``."""
     match = _match_for(token)
     stamp = _stamp(match)
@@ -48,7 +49,7 @@ def live(token: str):
 # ---- creating and revoking (behind the passphrase, with CSRF like every form) ---------------
 
 @bp.post("/matches/<int:match_id>/share")
-def create(match_id: int):
+def create(match_id: int) -> ResponseReturnValue:
     db = get_db()
     try:
         matches.load(db, match_id)
@@ -61,7 +62,7 @@ def create(match_id: int):
 
 
 @bp.post("/matches/<int:match_id>/share/<token>/revoke")
-def revoke(match_id: int, token: str):
+def revoke(match_id: int, token: str) -> ResponseReturnValue:
     db = get_db()
     with db.immediate():
         if not db.revoke_share_link(match_id, token):

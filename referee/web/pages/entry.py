@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from flask import current_app, render_template, request
+from flask.typing import ResponseReturnValue
 from htmx_flask import request as hx_request
 
 from ... import matches
@@ -25,7 +26,7 @@ from .base import _back_to_table, _group, _load, _table_state, bp, live_etag
 # ---- deal entry and correction ------------------------------------------------------------
 
 @bp.route("/matches/<int:match_id>/deals/new", methods=["GET", "POST"])
-def new_deal(match_id: int):
+def new_deal(match_id: int) -> ResponseReturnValue:
     match = _load(match_id)
     if request.method == "POST" and request.form.get("resume") == "1" and match.row["abandoned"] and not match.finished:
         # "Take it up again and save": the abandoned match's closed page re-posts what was typed.
@@ -95,7 +96,7 @@ def _posted_dealer(match: matches.Match, number: int, next_dealer: str) -> str:
     return stored["dealer"] if stored else next_dealer
 
 
-def _entry_closed(match: matches.Match):
+def _entry_closed(match: matches.Match) -> tuple[str, int]:
     """No entry form for a finished or abandoned match: a 409 page that says why and what to do instead.
     A deal posted meanwhile (another phone ended or abandoned the match) is carried in the page, so taking
     the match up again saves it as it was typed."""
@@ -108,7 +109,7 @@ def _entry_closed(match: matches.Match):
 
 
 @bp.route("/matches/<int:match_id>/deals/<int:number>/edit", methods=["GET", "POST"])
-def edit_deal(match_id: int, number: int):
+def edit_deal(match_id: int, number: int) -> ResponseReturnValue:
     match = _load(match_id)
     deal = match.deal(number)
     return _entry(match, deal, _pressed(match))
@@ -133,7 +134,9 @@ class _Shown:
     show_all: bool = False
 
 
-def _entry(match: matches.Match, deal: dict[str, Any] | None, op: Pressed, target: NewDealFor | None = None):
+def _entry(
+    match: matches.Match, deal: dict[str, Any] | None, op: Pressed, target: NewDealFor | None = None
+) -> ResponseReturnValue:
     """The deal-entry form for a new deal (``deal`` None, ``target`` the deal it is for) or a correction: the button
     pressed (``op``) applied, the entry read once (its deal input, the form's and the rules' problems, the preview),
     then saved, thrown away or shown again."""
@@ -173,7 +176,7 @@ def _version(deal: dict[str, Any] | None) -> int | None:
 
 
 def _save_pressed(shown: _Shown, deal: dict[str, Any] | None, target: NewDealFor | None, deal_input: Any,
-                  key: str, scored: matches.Scored | None = None):
+                  key: str, scored: matches.Scored | None = None) -> ResponseReturnValue | None:
     """Save: stored, then back to the table (at the top: totals, who deals next, "Enter deal"; the row highlighted).
     Otherwise None, and ``shown`` says why: the rules' problems (422), or a stale correction or another phone first
     (409), everything beside its field."""
@@ -197,7 +200,7 @@ def _save_pressed(shown: _Shown, deal: dict[str, Any] | None, target: NewDealFor
 
 
 def _render_entry(plug: AnyPlug, shown: _Shown, deal: dict[str, Any] | None, target: NewDealFor | None, table: Table,
-                  key: str, entry: Any, reading: Reading[Any]):
+                  key: str, entry: Any, reading: Reading[Any]) -> tuple[str, int]:
     """The form, as htmx swaps it or as a whole page: the entry, its reading's preview and what the game's form adds
     (``view``). While entering, only real mistakes go beside the fields; what is simply not entered yet is listed in
     the preview. After "Save", everything goes beside its field."""

@@ -12,10 +12,12 @@ from functools import lru_cache
 from typing import Any
 
 from flask import abort, current_app, g, make_response, render_template, request, url_for
+from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 from flask_babel import gettext as _
 from htmx_flask import request as hx_request
 from markupsafe import Markup, escape
+from werkzeug.wrappers import Response as AnyResponse
 
 from ... import jsontext, matches, sheets, store
 from ...games.base import N_, InvalidDeal, RuleError, Table, Term, line_from_json, whole_number
@@ -40,7 +42,7 @@ from .entry import NewDealFor, _entry_head
 # ---- the match ----------------------------------------------------------------------------
 
 @bp.get("/matches/<int:match_id>")
-def match_page(match_id: int):
+def match_page(match_id: int) -> ResponseReturnValue:
     match = _load(match_id)
     return render_template("match.html", match=match, **_match_extras(match), detail_errors={}, detail_values=None)
 
@@ -55,7 +57,7 @@ def _current_version(db: Any, match_id: int) -> int | None:
 
 
 @bp.get("/matches/<int:match_id>/live")
-def live(match_id: int):
+def live(match_id: int) -> ResponseReturnValue:
     """The part of a page that follows the other phones, polled by static/live.js with ``If-None-Match``: 304 (one
     small query, nothing rendered) while the match's version is the one the phone shows, else the part as it is now
     — the match page's table (``?seen=<newest action shown>``), or an entry form's head (``?entry=new&number=N&
@@ -301,7 +303,7 @@ def _page_state(match: matches.Match) -> MatchState:
 
 
 @bp.get("/matches/<int:match_id>/deals/<int:number>")
-def deal_working(match_id: int, number: int):
+def deal_working(match_id: int, number: int) -> ResponseReturnValue:
     """One deal's whole working: for htmx, the fragment an older row of the match page opens into; without
     JavaScript, a page of its own (its scores, its working, and the way back to the table)."""
     match = _load(match_id)
@@ -373,13 +375,13 @@ def score_changes(event: dict[str, Any]) -> str:
 
 
 @bp.post("/matches/<int:match_id>/end")
-def end_match(match_id: int):
+def end_match(match_id: int) -> ResponseReturnValue:
     matches.end_match(get_db(), match_id)
     return _back_to_table(match_id, done=1)
 
 
 @bp.post("/matches/<int:match_id>/details")
-def match_details(match_id: int):
+def match_details(match_id: int) -> ResponseReturnValue:
     db = get_db()
     try:
         matches.set_details(db, match_id, request.form.get("place", ""), request.form.get("note", ""))
@@ -393,28 +395,28 @@ def match_details(match_id: int):
 
 
 @bp.post("/matches/<int:match_id>/abandon")
-def abandon_match(match_id: int):
+def abandon_match(match_id: int) -> ResponseReturnValue:
     return _match_action(lambda db: matches.abandon(db, match_id, True), match_id)
 
 
 @bp.post("/matches/<int:match_id>/resume")
-def resume_match(match_id: int):
+def resume_match(match_id: int) -> ResponseReturnValue:
     return _match_action(lambda db: matches.abandon(db, match_id, False), match_id)
 
 
 @bp.post("/matches/<int:match_id>/undo")
-def undo(match_id: int):
+def undo(match_id: int) -> ResponseReturnValue:
     """Undo; a table's phone undoes only its own last action (RULES.md 5.6: ``acting_table``)."""
     table = store.acting_table.get()
     return _undo_or_redo(lambda db, m, e, device: matches.undo(db, m, e, device, table), match_id)
 
 
 @bp.post("/matches/<int:match_id>/redo")
-def redo(match_id: int):
+def redo(match_id: int) -> ResponseReturnValue:
     return _undo_or_redo(matches.redo, match_id)
 
 
-def _undo_or_redo(action, match_id: int):
+def _undo_or_redo(action, match_id: int) -> ResponseReturnValue:
     """Undo or redo exactly the action the button named (its id is in the form). When another action
     came after it, nothing is changed: the table comes back (409) saying what happened instead."""
     event_id = whole_number(request.form.get("action", ""))
@@ -434,13 +436,13 @@ def _undo_or_redo(action, match_id: int):
 
 
 @bp.post("/matches/<int:match_id>/rematch")
-def rematch(match_id: int):
+def rematch(match_id: int) -> ResponseReturnValue:
     new_id = matches.rematch(get_db(), match_id)
     return go(url_for("pages.match_page", match_id=new_id))
 
 
 @bp.post("/matches/<int:match_id>/deals/<int:number>/versions/<int:version>/restore")
-def restore_version(match_id: int, number: int, version: int):
+def restore_version(match_id: int, number: int, version: int) -> ResponseReturnValue:
     try:
         matches.restore_version(get_db(), match_id, number, version)
     except matches.TooManyEvents:
@@ -451,12 +453,12 @@ def restore_version(match_id: int, number: int, version: int):
     return _change_done(match_id, number)
 
 
-def _match_action(action, match_id: int):
+def _match_action(action, match_id: int) -> AnyResponse:
     action(get_db())
     return _back_to_table(match_id, done=1)
 
 
-def _change_done(match_id: int, number: int):
+def _change_done(match_id: int, number: int) -> AnyResponse:
     return _back_to_table(match_id, changed=number)
 
 
@@ -551,16 +553,16 @@ def _match_extras(match: matches.Match, seen: int | None = None) -> dict[str, An
 
 
 @bp.post("/matches/<int:match_id>/deals/<int:number>/void")
-def void_deal(match_id: int, number: int):
+def void_deal(match_id: int, number: int) -> ResponseReturnValue:
     return _change(matches.void_deal, match_id, number)
 
 
 @bp.post("/matches/<int:match_id>/deals/<int:number>/restore")
-def restore_deal(match_id: int, number: int):
+def restore_deal(match_id: int, number: int) -> ResponseReturnValue:
     return _change(matches.restore_deal, match_id, number)
 
 
-def _change(action, match_id: int, number: int):
+def _change(action, match_id: int, number: int) -> AnyResponse:
     try:
         action(get_db(), match_id, number)
     except InvalidDeal as exc:  # a restored entry that no longer fits the rules
