@@ -54,9 +54,9 @@ def season_events(db: Store, name: str, game: str) -> list[Event]:
 
 def settings(db: Store, name: str, game: str) -> Settings:
     row = db.season_settings(name, game)
-    if row is None or row[1] not in LEAGUE_POINTS:
+    if row is None or row.league_points not in LEAGUE_POINTS:
         return DEFAULT
-    return Settings(row[0], row[1])
+    return Settings(row.best_of, row.league_points)
 
 
 def read_settings(raw: Mapping[str, Any], base: Settings) -> Settings:

@@ -113,7 +113,7 @@ def _club_pieces(db: ArchiveStore, out: _Pieces, whole: bool, unreadable_ids: se
         separator = ","
         if out.full():
             yield out.take()
-    seasons = [{"name": s["name"], "game": s["game"], "best_of": s["best_of"], "league_points": s["league_points"]}
+    seasons = [{"name": s.name, "game": s.game, "best_of": s.best_of, "league_points": s.league_points}
                for s in db.all_season_settings()] if whole else []
     out.put('],"seasons":' + jsontext.dumps(seasons))
 

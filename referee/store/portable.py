@@ -11,6 +11,7 @@ import secrets
 from typing import Any
 
 from .base import SqlStore
+from .rows import SeasonSettings
 
 
 class PortableRows(SqlStore):
@@ -27,10 +28,10 @@ class PortableRows(SqlStore):
         return [row[0] for row in self._run("SELECT id FROM events WHERE space = referee_space() ORDER BY id")
                 .fetchall()]
 
-    def all_season_settings(self) -> list[dict[str, Any]]:
+    def all_season_settings(self) -> list[SeasonSettings]:
         """Every season's settings (name, game, best_of, league_points), by name and game."""
-        return self._rows("SELECT name, game, best_of, league_points FROM seasons WHERE space = referee_space() "
-                          "ORDER BY name, game")
+        return [SeasonSettings.from_row(row) for row in self._rows(
+            "SELECT name, game, best_of, league_points FROM seasons WHERE space = referee_space() ORDER BY name, game")]
 
     def match_uid(self, match_id: int) -> str | None:
         return self._value("SELECT uid FROM matches WHERE id = ? AND space = referee_space()", [match_id])

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
+from .rows import SeasonSettings, ShareLink
 from .space_rows import DirectorLink, SpaceRow
 
 
@@ -162,7 +163,7 @@ class LinkStore(Protocol):
     """Share links, idempotency keys, signed-in sessions."""
 
     def create_share_link(self, match_id: int) -> str: ...
-    def share_links_for(self, match_id: int) -> list[dict[str, Any]]: ...
+    def share_links_for(self, match_id: int) -> list[ShareLink]: ...
     def match_for_share(self, token: str) -> int | None: ...
     def revoke_share_link(self, match_id: int, token: str) -> bool: ...
 
@@ -346,8 +347,8 @@ class SeasonStore(Protocol):
     def season_event_ids(self, name: str, game: str) -> list[int]:
         """The ids of a season's events of one game, in the order they were played (date, then as created)."""
 
-    def season_settings(self, name: str, game: str) -> tuple[int | None, str] | None:
-        """A season's (best_of, league_points) for one game as the director set them; None: never set."""
+    def season_settings(self, name: str, game: str) -> SeasonSettings | None:
+        """A season's settings for one game as the director set them; None: never set."""
 
     def save_season_settings(self, name: str, game: str, best_of: int | None, league_points: str) -> None:
         """A season's settings for one game, set anew or for the first time (the caller's write transaction)."""
@@ -376,7 +377,7 @@ class PortableStore(Protocol):
     def all_event_ids(self) -> list[int]:
         """Every event's id, oldest first."""
 
-    def all_season_settings(self) -> list[dict[str, Any]]:
+    def all_season_settings(self) -> list[SeasonSettings]:
         """Every season's settings (name, game, best_of, league_points), by name and game."""
 
     def match_uid(self, match_id: int) -> str | None: ...

@@ -4,6 +4,8 @@ be revoked."""
 
 from __future__ import annotations
 
+from dataclasses import asdict
+
 from flask import Blueprint, abort, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext
@@ -73,6 +75,6 @@ def revoke(match_id: int, token: str) -> ResponseReturnValue:
 def share_links(match_id: int) -> list[dict]:
     links = []
     for link in get_db().share_links_for(match_id):
-        url = public_url("share.shared", token=link["token"])
-        links.append({**link, "url": url, "qr": sheets.qr_svg(url)})
+        url = public_url("share.shared", token=link.token)
+        links.append({**asdict(link), "url": url, "qr": sheets.qr_svg(url)})
     return links

@@ -1,0 +1,39 @@
+"""What the store hands out, typed (issue 50, item 1): one frozen dataclass a kind of row, each built in one
+``from_row`` from the row as the driver gives it (its names as the table's columns). The layers above read
+attributes, never ``row["…"]``; the stores of both dialects build the same ones (``space_rows`` holds the spaces')."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class ShareLink:
+    """A match's read-only share link (not revoked)."""
+
+    token: str
+    match_id: int
+    created: str
+    revoked: str | None
+
+    @classmethod
+    def from_row(cls, row: dict[str, Any]) -> ShareLink:
+        return cls(str(row["token"]), int(row["match_id"]), str(row["created"]), row["revoked"])
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonSettings:
+    """A season's settings for one game (RULES.md 5.8): its best-of (None: every match counts) and its league
+    points (``score`` or ``placing``)."""
+
+    name: str
+    game: str
+    best_of: int | None
+    league_points: str
+
+    @classmethod
+    def from_row(cls, row: dict[str, Any]) -> SeasonSettings:
+        best_of = row["best_of"]
+        return cls(str(row["name"]), str(row["game"]), None if best_of is None else int(best_of),
+                   str(row["league_points"]))
