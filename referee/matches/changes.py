@@ -66,7 +66,7 @@ def correct_deal(
         deal = match.deal(number)
         if expected_version is not None and expected_version != deal["version"]:
             before = next(
-                (r["input"] for r in db.revisions_for(deal["id"]) if r["version"] == expected_version), None
+                (r.input for r in db.revisions_for(deal["id"]) if r.version == expected_version), None
             )
             raise StaleVersion(
                 number, expected_version, deal, describe_changes(before, deal["input"]) if before is not None else []
@@ -191,21 +191,21 @@ def restore_version(db: Store, match_id: int, number: int, version: int) -> Matc
     with db.immediate():
         match = load(db, match_id)
         deal = match.deal(number)
-        earlier = next((r for r in db.revisions_for(deal["id"]) if r["version"] == version), None)
+        earlier = next((r for r in db.revisions_for(deal["id"]) if r.version == version), None)
         if earlier is None:
             raise NotFound("not_found", N_("Deal {number} has no earlier version {version}."), number=str(number),
                            version=str(version))
-        if not earlier["void"]:
-            problems = match.game.validate(earlier["input"], Table(match.players, deal["dealer"]), match.options)
+        if not earlier.void:
+            problems = match.game.validate(earlier.input, Table(match.players, deal["dealer"]), match.options)
             if problems:
                 raise InvalidDeal(problems)
         before = None if deal["void"] else match.replayed(number).result
-        db.revise_deal(deal, "corrected", deal_input=earlier["input"], void=earlier["void"])
+        db.revise_deal(deal, "corrected", deal_input=earlier.input, void=earlier.void)
         fresh = sync(db, match_id, from_number=number)
-        after = None if earlier["void"] else fresh.replayed(number).result
+        after = None if earlier.void else fresh.replayed(number).result
         add_event(db, match_id, "corrected", number, {
             "from_version": deal["version"], "restored_version": version,
-            "changes": describe_changes(deal["input"], earlier["input"]),
+            "changes": describe_changes(deal["input"], earlier.input),
             **_score_change(before, after, match.players),
         })
         log_change(f"version {version} restored", match_id, number)

@@ -35,11 +35,11 @@ class OutOfTurn(Conflict):
 def _deal_back_to(db: Store, match: Match, number: int, version: int | None, action: str) -> None:
     """Make ``version`` of a deal its current one again, as a new version (nothing is deleted)."""
     deal = match.deal(number)
-    earlier = next((r for r in db.revisions_for(deal["id"]) if r["version"] == version), None)
+    earlier = next((r for r in db.revisions_for(deal["id"]) if r.version == version), None)
     if earlier is None:
         raise Conflict("no_earlier_version", N_("Deal {number} has no earlier version to go back to."),
                        number=str(number))
-    db.revise_deal(deal, action, deal_input=earlier["input"], void=earlier["void"])
+    db.revise_deal(deal, action, deal_input=earlier.input, void=earlier.void)
 
 
 def _out_of_turn(verb: str, wanted: dict[str, Any] | None, latest: dict[str, Any] | None, db: Store,

@@ -17,6 +17,7 @@ from typing import Any
 
 from .. import jsontext
 from .base import SqlStore, now
+from .rows import DealVersion
 from .space_rows import SpaceFull
 
 
@@ -42,9 +43,6 @@ def _deal_rows(cursor: Any) -> list[dict[str, Any]]:
     return [_deal_row(dict(zip(names, r, strict=True))) for r in cursor.fetchall()]
 
 
-def _revision_row(row: dict[str, Any]) -> dict[str, Any]:
-    return {**{k: v for k, v in row.items() if k != "space"}, "input": json.loads(row["input"]),
-            "void": bool(row["void"])}
 
 # The deal POST's SQL: plain prepared statements on the connection (sqlite-utils reads the table layout around
 # each insert and update, several statements each time).
@@ -275,23 +273,23 @@ class MatchRows(SqlStore):
             },
         )
 
-    def revisions_for_match(self, match_id: int) -> dict[int, list[dict[str, Any]]]:
+    def revisions_for_match(self, match_id: int) -> dict[int, list[DealVersion]]:
         """Every earlier version of every deal of a match, by deal id (one query)."""
         rows = self._rows(
             "SELECT r.* FROM deal_revisions r JOIN deals d ON d.id = r.deal_id WHERE d.match_id = ? "
             "AND d.space = referee_space() AND r.space = referee_space() ORDER BY r.deal_id, r.version",
             [match_id],
         )
-        out: dict[int, list[dict[str, Any]]] = {}
+        out: dict[int, list[DealVersion]] = {}
         for r in rows:
-            revision = _revision_row(r)
-            out.setdefault(revision["deal_id"], []).append(revision)
+            revision = DealVersion.from_row(r)
+            out.setdefault(revision.deal_id, []).append(revision)
         return out
 
-    def revisions_for(self, deal_id: int) -> list[dict[str, Any]]:
+    def revisions_for(self, deal_id: int) -> list[DealVersion]:
         rows = self._rows("SELECT * FROM deal_revisions WHERE deal_id = ? AND space = referee_space() "
                           "ORDER BY version", [deal_id])
-        return [_revision_row(r) for r in rows]
+        return [DealVersion.from_row(r) for r in rows]
 
     # ---- the archive --------------------------------------------------------------------------
 

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
-from .rows import SeasonSettings, ShareLink
+from .rows import DealVersion, SeasonSettings, ShareLink
 from .space_rows import DirectorLink, SpaceRow
 
 
@@ -90,10 +90,10 @@ class MatchStore(Protocol):
     ) -> None:
         """Keep the current version of ``deal`` in deal_revisions, then store the new one."""
 
-    def revisions_for_match(self, match_id: int) -> dict[int, list[dict[str, Any]]]:
+    def revisions_for_match(self, match_id: int) -> dict[int, list[DealVersion]]:
         """Every earlier version of every deal of a match, by deal id (one query)."""
 
-    def revisions_for(self, deal_id: int) -> list[dict[str, Any]]: ...
+    def revisions_for(self, deal_id: int) -> list[DealVersion]: ...
 
     def search_matches(
         self, game: str | None = None, player: str | None = None, status: str | None = None, since: str | None = None,

@@ -4,6 +4,7 @@ attributes, never ``row["…"]``; the stores of both dialects build the same one
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,3 +38,23 @@ class SeasonSettings:
         best_of = row["best_of"]
         return cls(str(row["name"]), str(row["game"]), None if best_of is None else int(best_of),
                    str(row["league_points"]))
+
+
+@dataclass(frozen=True, slots=True)
+class DealVersion:
+    """An earlier version of a deal (RULES.md: nothing entered is lost): its input as entered (parsed), whether it
+    was void, the action that made it, when, and when a later version replaced it."""
+
+    id: int
+    deal_id: int
+    version: int
+    input: Any
+    void: bool
+    action: str
+    at: str
+    replaced_at: str
+
+    @classmethod
+    def from_row(cls, row: dict[str, Any]) -> DealVersion:
+        return cls(int(row["id"]), int(row["deal_id"]), int(row["version"]), json.loads(row["input"]),
+                   bool(row["void"]), str(row["action"]), str(row["at"]), str(row["replaced_at"]))

@@ -28,6 +28,7 @@ from ...matches.changes import DIRECTOR_ACTIONS
 from ...matches.events import confirmed
 from ...matches.money import match_settlement
 from ...matches.table_links import TableView, link_closed, table_closed, table_view
+from ...store.rows import DealVersion
 from ..club_view import clock_view
 from ..common import capped, go
 from ..db import get_db
@@ -128,7 +129,7 @@ class TableRow:
     void: bool = False
     deal: dict[str, Any] | None = None
     replayed: Any = None
-    revisions: list[dict[str, Any]] | None = None
+    revisions: list[DealVersion] | None = None
 
 
 def _words() -> dict[str, dict[str, str]]:
