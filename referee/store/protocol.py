@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
-from .rows import DealVersion, SeasonSettings, ShareLink
+from .rows import DealVersion, LogEntry, SeasonSettings, ShareLink
 from .space_rows import DirectorLink, SpaceRow
 
 
@@ -130,27 +130,27 @@ class MatchLogStore(Protocol):
         the count is part of the INSERT, so it costs no statement of its own.
         """
 
-    def actions_of(self, match_id: int) -> list[dict[str, Any]]:
+    def actions_of(self, match_id: int) -> list[LogEntry]:
         """Every action on a match, oldest first (``iter_actions`` reads them a batch at a time)."""
 
-    def iter_actions(self, match_id: int, batch: int = 1000) -> Iterator[dict[str, Any]]:
+    def iter_actions(self, match_id: int, batch: int = 1000) -> Iterator[LogEntry]:
         """Every action on a match, oldest first, read ``batch`` rows at a time: an export of a long log never holds
         all of it.
         """
 
-    def actions_after(self, match_id: int, after: int, limit: int) -> list[dict[str, Any]]:
+    def actions_after(self, match_id: int, after: int, limit: int) -> list[LogEntry]:
         """At most ``limit`` actions on a match that came after action ``after`` (0: from the first), oldest first."""
 
     def latest_actions(
         self, match_id: int, limit: int, before: int | None = None, *, actions: Sequence[str] | None = None,
         standing: bool = False, deal_number: int | None = None, after: int | None = None,
-    ) -> list[dict[str, Any]]:
+    ) -> list[LogEntry]:
         """The newest ``limit`` actions on a match, newest first: one query on the index, however long the log. Only
         those older than action ``before`` and newer than action ``after``; of the kinds ``actions``; not undone
         (``standing``); about deal ``deal_number``.
         """
 
-    def get_action(self, match_id: int, event_id: Any) -> dict[str, Any] | None:
+    def get_action(self, match_id: int, event_id: Any) -> LogEntry | None:
         """One action of a match by its id (None: not one of this match's actions)."""
 
     def action_count(self, match_id: int, from_id: int | None = None) -> int:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,3 +58,17 @@ class DealVersion:
     def from_row(cls, row: dict[str, Any]) -> DealVersion:
         return cls(int(row["id"]), int(row["deal_id"]), int(row["version"]), json.loads(row["input"]),
                    bool(row["void"]), str(row["action"]), str(row["at"]), str(row["replaced_at"]))
+
+
+class LogEntry(TypedDict):
+    """One action of a match's log (``match_events``), passed as it is to the API's JSON (``/api/matches/<id>/events``)
+    and the pages: ``detail`` as stored, parsed (text that is not JSON kept as that text; ``matches.event_detail``
+    reads only what it understands)."""
+
+    id: int
+    match_id: int
+    deal_number: int | None
+    action: str
+    at: str
+    detail: Any
+    undone: bool

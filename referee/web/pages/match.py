@@ -6,7 +6,7 @@ abandon, resume, undo, redo, void, restore (a deal or one of its versions), rema
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
@@ -28,7 +28,7 @@ from ...matches.changes import DIRECTOR_ACTIONS
 from ...matches.events import confirmed
 from ...matches.money import match_settlement
 from ...matches.table_links import TableView, link_closed, table_closed, table_view
-from ...store.rows import DealVersion
+from ...store.rows import DealVersion, LogEntry
 from ..club_view import clock_view
 from ..common import capped, go
 from ..db import get_db
@@ -326,8 +326,8 @@ def _table_rows_of(match: matches.Match, deals: list[dict[str, Any]]) -> tuple[l
     return [_whole_row(row, deal) for row, deal in zip(rows, deals, strict=True)], list(series)
 
 
-def _shown_change(match: matches.Match, last: dict[str, Any] | None, seen: int | None = None
-                  ) -> tuple[int | None, str | None, dict[str, Any] | None]:
+def _shown_change(match: matches.Match, last: LogEntry | None, seen: int | None = None
+                  ) -> tuple[int | None, str | None, LogEntry | None]:
     """What the page highlights after a change (?new=N, ?changed=N or ?done=1; for the live table, the newest action
     after event ``seen``): the deal, one line saying what happened, from the match's latest action ``last`` ("Deal 4
     corrected: Ann 80 → 82"), and the action a one-tap Undo beside that line takes back (None: none offered)."""
@@ -360,7 +360,7 @@ def _shown_change(match: matches.Match, last: dict[str, Any] | None, seen: int |
     return number, line, undo
 
 
-def score_changes(event: dict[str, Any]) -> str:
+def score_changes(event: Mapping[str, Any]) -> str:
     """What a correction changed, as the table reads it: each player's score in that deal before → after ("Ann 80
     → 82, Ben 50 → 0"); without a change of score, what was entered differently ("dix: false → true")."""
     raw = event.get("detail")
@@ -471,7 +471,7 @@ def _activity_page() -> tuple[bool, int | None]:
     return opened, before if before is not None and 0 < before < 2**63 else None
 
 
-def _undo_and_redo(db: Any, match_id: int, event_table: bool) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+def _undo_and_redo(db: Any, match_id: int, event_table: bool) -> tuple[LogEntry | None, LogEntry | None]:
     """What Undo and Redo would take back or bring back; at a table of an event, never its director's end or
     taking up again (RULES.md 5.4: those are the director's, on the event's page); for a table's phone, while its
     table is open, Undo of its own last action only, and no Redo (RULES.md 5.6: the director's)."""
