@@ -19,6 +19,7 @@ from ..games.base import N_, BaseGame, RuleError
 from ..games.clock import RoundClock
 from ..store import Store
 from ..store.protocol import ClubStore, EventReading
+from ..store.rows import EventRow
 from . import clock as round_clock
 from .base import Conflict, NotFound
 from .names import name_key, new_game
@@ -101,7 +102,7 @@ class Link:
 
 @dataclass(frozen=True)
 class Event:
-    row: dict[str, Any]
+    row: EventRow
     game: BaseGame[Any, Any]
     players: tuple[tuple[str, int, int | None], ...]  # (name, joined round, left round) in the order they joined
     rounds: tuple[EventRound, ...]
@@ -109,7 +110,7 @@ class Event:
 
     @property
     def id(self) -> int:
-        return int(self.row["id"])
+        return int(self.row.id)
 
     @property
     def everyone(self) -> tuple[str, ...]:
@@ -154,16 +155,16 @@ class Event:
     def status(self) -> club.Status:
         """``open``, ``playing``, ``between_rounds`` or ``ended`` (``referee.games.club.status``): ended once the
         director ended it or every table of its last round ended and was confirmed (RULES.md 5.4)."""
-        return club.status(int(self.row["rounds"]), self.as_played(), self.row.get("ended") is not None)
+        return club.status(int(self.row.rounds), self.as_played(), self.row.ended is not None)
 
     @property
     def kind(self) -> str:
-        return str(self.row.get("kind") or "club_evening")
+        return str(self.row.kind or "club_evening")
 
     @property
     def avoid(self) -> tuple[tuple[str, str], ...]:
         """The pairs kept at different tables, as given."""
-        return tuple((a, b) for a, b in self.row.get("avoid") or ())
+        return tuple((a, b) for a, b in self.row.avoid or ())
 
     @property
     def started(self) -> bool:
@@ -188,10 +189,7 @@ def load_event(db: EventReading, event_id: int) -> Event:
     event_row = db.event_row(event_id)
     if event_row is None:
         raise no_event(event_id)
-    event_row["options"] = jsontext.parse(event_row["options"])
-    event_row["avoid"] = jsontext.parse(event_row.get("avoid") or "[]")
-    event_row["prizes"] = jsontext.parse(event_row.get("prizes") or "[]")
-    game = new_game(event_row["game"], [])
+    game = new_game(event_row.game, [])
     assert game is not None
     players = tuple(db.event_players(event_id))
     # each physical table's link: the working one, else the latest revoked (the table has none that works)
@@ -260,7 +258,7 @@ def event_of_match(db: Store, match_id: int) -> tuple[int, int, int] | None:
 
 def _not_over(event: Event) -> None:
     _not_ended(event)
-    if event.next_round > int(event.row["rounds"]):
+    if event.next_round > int(event.row.rounds):
         raise Conflict("event_over", N_("Event {event} has drawn its last round."), event=str(event.id))
 
 

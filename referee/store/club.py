@@ -15,6 +15,7 @@ from typing import Any
 
 from .. import jsontext
 from .base import SqlStore, now
+from .rows import EventRow
 
 # The tables of an event's latest round still playing: their match not finished and the director not having ended
 # them (the list of events, a table's link and a table's page all ask it, as ``club.status_of`` needs it).
@@ -27,13 +28,10 @@ class ClubRows(SqlStore):
     """A club's events: players, rounds, tables, links, confirmations."""
 
     # ---- an event ------------------------------------------------------------------------------------------------
-    def event_row(self, event_id: int) -> dict[str, Any] | None:
-        """An event's row as stored (its JSON columns still text); None: no such event."""
+    def event_row(self, event_id: int) -> EventRow | None:
+        """An event's row (its JSON columns parsed); None: no such event."""
         rows = self._rows("SELECT * FROM events WHERE id = ? AND space = referee_space()", [event_id])
-        if not rows:
-            return None
-        rows[0].pop("space", None)
-        return rows[0]
+        return EventRow.from_row(rows[0]) if rows else None
 
     def event_players(self, event_id: int) -> list[tuple[str, int, int | None]]:
         """(name, joined round, left round) of each player, in the order they joined."""

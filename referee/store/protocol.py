@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
-from .rows import DealVersion, LogEntry, SeasonSettings, ShareLink
+from .rows import DealVersion, EventRow, LogEntry, SeasonSettings, ShareLink
 from .space_rows import DirectorLink, SpaceRow
 
 
@@ -184,8 +184,8 @@ class LinkStore(Protocol):
 class ClubStore(Protocol):
     """A club's events: players, rounds, tables, their links and confirmations."""
 
-    def event_row(self, event_id: int) -> dict[str, Any] | None:
-        """An event's row as stored (its JSON columns still text); None: no such event."""
+    def event_row(self, event_id: int) -> EventRow | None:
+        """An event's row (its JSON columns parsed); None: no such event."""
 
     def event_players(self, event_id: int) -> list[tuple[str, int, int | None]]:
         """(name, joined round, left round) of each player, in the order they joined."""

@@ -8,6 +8,8 @@ import json
 from dataclasses import dataclass
 from typing import Any, TypedDict
 
+from .. import jsontext
+
 
 @dataclass(frozen=True, slots=True)
 class ShareLink:
@@ -72,3 +74,54 @@ class LogEntry(TypedDict):
     at: str
     detail: Any
     undone: bool
+
+
+def _text(value: Any) -> str | None:
+    return None if value is None else str(value)
+
+
+def _whole(value: Any) -> int | None:
+    return None if value is None else int(value)
+
+
+@dataclass(frozen=True, slots=True)
+class EventRow:
+    """A club event's own row (issue 47 and before): its JSON columns (``options``, ``avoid``, ``prizes``) parsed;
+    ``show_chances`` and ``booby`` 0 or 1, ``ended`` when the director ended it (RULES.md 5.4), None while it runs."""
+
+    id: int
+    name: str
+    date: str
+    game: str
+    options: dict[str, Any]
+    rounds: int
+    round_length: str
+    seating: str
+    season: str | None
+    tariff: str | None
+    seed: int
+    created: str
+    uid: str | None
+    kind: str
+    avoid: list[Any]
+    edited: int
+    first_round: str
+    show_chances: int
+    entry_fee: str | None
+    prizes: list[Any]
+    booby: int
+    round_minutes: int | None
+    ended: str | None
+
+    @classmethod
+    def from_row(cls, row: dict[str, Any]) -> EventRow:
+        return cls(
+            id=int(row["id"]), name=str(row["name"]), date=str(row["date"]), game=str(row["game"]),
+            options=jsontext.parse(row["options"]), rounds=int(row["rounds"]), round_length=str(row["round_length"]),
+            seating=str(row["seating"]), season=_text(row["season"]), tariff=_text(row["tariff"]),
+            seed=int(row["seed"]), created=str(row["created"]), uid=_text(row["uid"]),
+            kind=str(row["kind"] or "club_evening"), avoid=jsontext.parse(row["avoid"] or "[]"),
+            edited=int(row["edited"]), first_round=str(row["first_round"]), show_chances=int(row["show_chances"]),
+            entry_fee=_text(row["entry_fee"]), prizes=jsontext.parse(row["prizes"] or "[]"), booby=int(row["booby"]),
+            round_minutes=_whole(row["round_minutes"]), ended=_text(row["ended"]),
+        )

@@ -191,11 +191,11 @@ BOARD_ROWS = 16  # without JavaScript, standings rows a board shows at once (wit
 
 def _view(event_id: int) -> dict[str, Any]:
     event = load_event(get_db(), event_id)
-    deals = event.row["options"].get("deals")
+    deals = event.row.options.get("deals")
     standings = event.standings()
     status = event.status
     return {"event": event, "standings": standings, "deals": deals if isinstance(deals, int) else None,
-            "rounds_total": int(event.row["rounds"]), "settlement": event_settlement(event), "status": status,
+            "rounds_total": int(event.row.rounds), "settlement": event_settlement(event), "status": status,
             "winners": winners(standings) if status == "ended" else (), "format": event_format(event),
             "words": event_words(event.kind), "final": status == "ended", **_chances(event), **_purse(event),
             "clock": clock_view(event.current.number, event.clock) if event.current else None,
@@ -239,7 +239,7 @@ def _chances(event: Event) -> dict[str, Any]:
     """Before each table's first deal in the round in play, each player's chance to win it, unless the event hides
     them: ``chances`` by the table's match id, ``chance_of`` by player (the board's list of who sits where)."""
     current = event.current
-    if not event.row["show_chances"] or current is None or current.over:
+    if not event.row.show_chances or current is None or current.over:
         return {"chances": {}, "chance_of": {}}
     chances = {t.match_id: table_chances(get_db(), event.game.key, t.players)
                for t in current.tables if not t.entered and not t.finished}

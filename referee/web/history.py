@@ -115,7 +115,7 @@ def _season_places(db: Any, events: list[tuple[Event, Any]]) -> list[dict[str, A
     places = []
     seen: set[tuple[str, str]] = set()
     for event, row in events:
-        season = event.row.get("season")
+        season = event.row.season
         if not season or (season.casefold(), event.game.key) in seen:
             continue
         seen.add((season.casefold(), event.game.key))

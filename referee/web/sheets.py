@@ -446,7 +446,7 @@ def _event_sheet(event_id: int, kind: str, round_number: int | None, only: int |
             settlement=event_settlement(event) if kind == "standings" else None, seating=seating,
             purse=event_purse(event) if kind in ("standings", "purse") else None,
             box=event_cash_box(db, event) if kind == "purse" else None,
-            status=event.status, deals=event.row["options"].get("deals"), words=event_words(event.kind),
+            status=event.status, deals=event.row.options.get("deals"), words=event_words(event.kind),
             stays_here=links_stay_here(), format=event_format(event), pdf=True, **_words())
         return _pdf(html, sheet=True)
 

@@ -43,7 +43,8 @@ def an_evening(db) -> tuple[int, list[int]]:
 def test_an_event_its_players_rounds_tables_and_links_read_back(db):
     event_id, (first, second) = an_evening(db)
     row = db.event_row(event_id)
-    assert row is not None and row["name"] == "Friday" and row["seed"] == 48213 and row["uid"] and row["created"]
+    assert row is not None and row.name == "Friday" and row.seed == 48213 and row.uid and row.created
+    assert (row.options, row.avoid, row.prizes, row.ended, row.kind) == ({}, [], [], None, "club_evening")
     assert db.event_row(event_id + 1) is None
     assert db.event_players(event_id) == [("Ann", 1, None), ("Ben", 1, None), ("Cid", 1, None), ("Dee", 1, None)]
     assert [(n, seed, byes, clock) for n, seed, byes, _drawn, *clock in db.event_rounds(event_id)] == \
@@ -110,7 +111,7 @@ def test_the_validators_counts_move_with_each_change(db):
     assert db.table_closing(first)[-1] in (0, False) and db.table_place(first)[-1] in (0, False)
     with db.immediate():  # the event ends (issue 47): stored, and every validator moves
         db.set_event_ended(event_id, "2026-12-04T23:30:00Z")
-    assert db.event_row(event_id)["ended"] == "2026-12-04T23:30:00Z"
+    assert db.event_row(event_id).ended == "2026-12-04T23:30:00Z"
     assert db.event_state(event_id) != board and db.table_state(first) != table
     assert db.table_closing(first)[-1] in (1, True) and db.table_place(first)[-1] in (1, True)
     assert db.list_events()[0][-1] in (1, True)
@@ -126,8 +127,7 @@ def test_the_director_s_changes_and_an_unplayed_event_deleted(db):
         db.set_match_options(first, {"tariff": "0.01 EUR"})
         db.set_event_options(event_id, {"tariff": "0.01 EUR"})
     row = db.event_row(event_id)
-    assert (row["name"], row["rounds"], row["edited"], row["options"]) == ("Friday night", 3, 2,
-                                                                          '{"tariff":"0.01 EUR"}')
+    assert (row.name, row.rounds, row.edited, row.options) == ("Friday night", 3, 2, {"tariff": "0.01 EUR"})
     match = db.get_match(first)
     assert (match["place"], match["players"], match["first_dealer"], match["options"]) == (
         "Friday night", ["Ben", "Ann"], "Ben", {"tariff": "0.01 EUR"})
