@@ -8,7 +8,7 @@ from typing import Any
 
 from .. import jsontext
 from ..games import find_game
-from ..games.base import BaseGame, DealResult, Standing, Table, Tally, Violation, line_from_json
+from ..games.base import AnyGame, DealResult, Standing, Table, Tally, Violation, line_from_json
 from ..games.match import DealRecord, MatchState, ReplayedDeal
 from ..store.protocol import MatchStore
 from .base import no_deal
@@ -33,7 +33,7 @@ class Match:
     """A stored match: its standing from the match row, its deals (with their stored results) read when first
     asked for. Nothing is re-scored to show a match."""
 
-    def __init__(self, row: dict[str, Any], game: BaseGame, options: Any, db: MatchStore | None = None,
+    def __init__(self, row: dict[str, Any], game: AnyGame, options: Any, db: MatchStore | None = None,
                  deals: list[dict[str, Any]] | None = None, state: MatchState | None = None,
                  known: dict[int, tuple[dict[str, Any], ReplayedDeal]] | None = None):
         self.row, self.game, self.options = row, game, options
@@ -58,7 +58,8 @@ class Match:
 
     @property
     def winner(self) -> str | None:
-        return self.row["winner"]
+        winner = self.row["winner"]
+        return None if winner is None else str(winner)
 
     @property
     def totals(self) -> dict[str, int]:
@@ -111,7 +112,8 @@ class Match:
     def _index(self) -> dict[int, tuple[dict[str, Any], ReplayedDeal]]:
         if "_by_number" not in self.__dict__:
             self.__dict__["_by_number"] = {d["number"]: (d, r) for d, r in self.rows}
-        return self.__dict__["_by_number"]
+        index: dict[int, tuple[dict[str, Any], ReplayedDeal]] = self.__dict__["_by_number"]
+        return index
 
     def deal(self, number: int) -> dict[str, Any]:
         if number in self._known:
@@ -141,7 +143,7 @@ def match_from_row(db: MatchStore, row: dict[str, Any]) -> Match:
 _OPTIONS_CACHE: dict[tuple[str, str], Any] = {}
 
 
-def options_of(game: BaseGame, raw: dict[str, Any]) -> Any:
+def options_of(game: AnyGame, raw: dict[str, Any]) -> Any:
     """The options of a stored match (parsed once per distinct set: options are frozen values)."""
     key = (game.key, json.dumps(raw, sort_keys=True))
     options = _OPTIONS_CACHE.get(key)

@@ -76,11 +76,11 @@ class LogEntry(TypedDict):
     undone: bool
 
 
-def _text(value: Any) -> str | None:
+def text_or_none(value: Any) -> str | None:
     return None if value is None else str(value)
 
 
-def _whole(value: Any) -> int | None:
+def whole_or_none(value: Any) -> int | None:
     return None if value is None else int(value)
 
 
@@ -118,10 +118,11 @@ class EventRow:
         return cls(
             id=int(row["id"]), name=str(row["name"]), date=str(row["date"]), game=str(row["game"]),
             options=jsontext.parse(row["options"]), rounds=int(row["rounds"]), round_length=str(row["round_length"]),
-            seating=str(row["seating"]), season=_text(row["season"]), tariff=_text(row["tariff"]),
-            seed=int(row["seed"]), created=str(row["created"]), uid=_text(row["uid"]),
+            seating=str(row["seating"]), season=text_or_none(row["season"]), tariff=text_or_none(row["tariff"]),
+            seed=int(row["seed"]), created=str(row["created"]), uid=text_or_none(row["uid"]),
             kind=str(row["kind"] or "club_evening"), avoid=jsontext.parse(row["avoid"] or "[]"),
             edited=int(row["edited"]), first_round=str(row["first_round"]), show_chances=int(row["show_chances"]),
-            entry_fee=_text(row["entry_fee"]), prizes=jsontext.parse(row["prizes"] or "[]"), booby=int(row["booby"]),
-            round_minutes=_whole(row["round_minutes"]), ended=_text(row["ended"]),
+            entry_fee=text_or_none(row["entry_fee"]), prizes=jsontext.parse(row["prizes"] or "[]"),
+            booby=int(row["booby"]),
+            round_minutes=whole_or_none(row["round_minutes"]), ended=text_or_none(row["ended"]),
         )
