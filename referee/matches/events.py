@@ -193,16 +193,17 @@ def load_event(db: EventReading, event_id: int) -> Event:
     assert game is not None
     players = tuple(db.event_players(event_id))
     # each physical table's link: the working one, else the latest revoked (the table has none that works)
-    links = {number: Link(number, token, revoked is not None)  # the working one comes last, and stays
-             for number, token, revoked in db.event_links(event_id)}
+    links = {given.number: Link(given.number, given.token, given.revoked is not None)  # the working one comes last
+             for given in db.event_links(event_id)}
     rounds = []
-    for number, seed, byes, drawn, *clock in db.event_rounds(event_id):
+    for stored in db.event_rounds(event_id):
         tables = []
-        for table_number, match_id, ended in db.round_tables(event_id, number):
-            link = links.get(table_number) or Link(table_number, "", True)
-            tables.append(_table(db, number, table_number, match_id, ended is not None, link.token, link.revoked))
-        rounds.append(EventRound(number, seed, drawn, tuple(tables), tuple(jsontext.parse(byes)),
-                                 round_clock.clock_of(tuple(clock))))
+        for table in db.round_tables(event_id, stored.number):
+            link = links.get(table.number) or Link(table.number, "", True)
+            tables.append(_table(db, stored.number, table.number, table.match_id, table.ended is not None, link.token,
+                                 link.revoked))
+        rounds.append(EventRound(stored.number, stored.seed, stored.drawn, tuple(tables),
+                                 tuple(jsontext.parse(stored.byes)), round_clock.clock_of(stored.clock)))
     return Event(event_row, game, players, tuple(rounds), links)
 
 

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
-from .rows import DealVersion, EventRow, LogEntry, SeasonSettings, ShareLink
+from .rows import DealVersion, EventLink, EventRow, LinkRow, LogEntry, RoundRow, SeasonSettings, ShareLink, TableRow
 from .space_rows import DirectorLink, SpaceRow
 
 
@@ -190,16 +190,14 @@ class ClubStore(Protocol):
     def event_players(self, event_id: int) -> list[tuple[str, int, int | None]]:
         """(name, joined round, left round) of each player, in the order they joined."""
 
-    def event_rounds(self, event_id: int) -> list[tuple[Any, ...]]:
-        """(number, seed, byes as JSON text, when drawn, then its clock: minutes (None: no clock), when started,
-        minutes added, seconds paused, when paused) of each round drawn, in order.
-        """
+    def event_rounds(self, event_id: int) -> list[RoundRow]:
+        """Each round drawn, in order."""
 
-    def round_tables(self, event_id: int, round_number: int) -> list[tuple[int, int, str | None]]:
-        """(number, match id, when the director ended it or None) of each table of a round, in order."""
+    def round_tables(self, event_id: int, round_number: int) -> list[TableRow]:
+        """Each table of a round, in order."""
 
-    def event_links(self, event_id: int) -> list[tuple[int, str, str | None]]:
-        """(table number, token, when revoked or None) of every link the event gave, each table's working one last."""
+    def event_links(self, event_id: int) -> list[EventLink]:
+        """Every link the event gave, by table, each table's working one last."""
 
     def event_state(self, event_id: int) -> tuple[Any, ...] | None:
         """Counts that move whenever anything an event's board shows changes (its rounds, players, tables, every
@@ -294,10 +292,8 @@ class ClubStore(Protocol):
     def revoke_links(self, event_id: int, number: int, revoked: str) -> None:
         """The working link of a physical table stops working (revoked at ``revoked``)."""
 
-    def link_row(self, token: str) -> tuple[int, int, str | None, int | None] | None:
-        """(event, table number, when revoked or None, the event's latest round or None) of a token the event gave;
-        None for a token no event gave.
-        """
+    def link_row(self, token: str) -> LinkRow | None:
+        """What a token an event gave opens; None for a token no event gave."""
 
     def table_matches(self, event_id: int, number: int) -> list[tuple[int, int]]:
         """(round, match id) of a physical table in every round it was played, in round order."""

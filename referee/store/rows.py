@@ -5,6 +5,7 @@ attributes, never ``row["…"]``; the stores of both dialects build the same one
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, TypedDict
 
@@ -126,3 +127,66 @@ class EventRow:
             booby=int(row["booby"]),
             round_minutes=whole_or_none(row["round_minutes"]), ended=text_or_none(row["ended"]),
         )
+
+
+ClockColumns = tuple[int | None, str | None, int | None, int | None, str | None]
+
+
+@dataclass(frozen=True, slots=True)
+class RoundRow:
+    """A round an event drew: its number, seed, who sat out (JSON text as stored), when drawn, and its clock's
+    columns (minutes, None: no clock; when started; minutes added; seconds paused; when paused: ``clock.clock_of``)."""
+
+    number: int
+    seed: int
+    byes: str
+    drawn: str
+    clock: ClockColumns
+
+    @classmethod
+    def from_row(cls, row: Sequence[Any]) -> RoundRow:
+        number, seed, byes, drawn, minutes, started, added, paused_seconds, paused_at = row
+        return cls(int(number), int(seed), str(byes), str(drawn),
+                   (whole_or_none(minutes), text_or_none(started), whole_or_none(added), whole_or_none(paused_seconds),
+                    text_or_none(paused_at)))
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    """A table of a round: its number, its match, and when the director ended it (None: not ended by the director)."""
+
+    number: int
+    match_id: int
+    ended: str | None
+
+    @classmethod
+    def from_row(cls, row: Sequence[Any]) -> TableRow:
+        return cls(int(row[0]), int(row[1]), text_or_none(row[2]))
+
+
+@dataclass(frozen=True, slots=True)
+class EventLink:
+    """A link an event gave a physical table (its card): the table's number, its token, when it was revoked."""
+
+    number: int
+    token: str
+    revoked: str | None
+
+    @classmethod
+    def from_row(cls, row: Sequence[Any]) -> EventLink:
+        return cls(int(row[0]), str(row[1]), text_or_none(row[2]))
+
+
+@dataclass(frozen=True, slots=True)
+class LinkRow:
+    """What a table link's token opens: its event, its table's number, when it was revoked (None: it works), and the
+    event's latest round (None: none drawn)."""
+
+    event_id: int
+    number: int
+    revoked: str | None
+    latest_round: int | None
+
+    @classmethod
+    def from_row(cls, row: Sequence[Any]) -> LinkRow:
+        return cls(int(row[0]), int(row[1]), text_or_none(row[2]), whole_or_none(row[3]))
