@@ -11,6 +11,7 @@ from typing import Any
 from .. import store
 from ..games.base import N_, DealResult, InvalidDeal, Table, Violation
 from ..store import Store
+from ..store.rows import DealRow
 from . import spaces
 from .base import Conflict, InvalidMatch, NotFound, log_change
 from .match import Match
@@ -46,7 +47,7 @@ class StaleVersion(Conflict):
     English only, as the API has always given it; the entry form says it in the reader's language
     (templates/games/_form_head.html)."""
 
-    def __init__(self, number: int, expected: int, deal: dict[str, Any], changes: list[str]):
+    def __init__(self, number: int, expected: int, deal: DealRow, changes: list[str]):
         self.number, self.expected, self.deal, self.changes = number, expected, deal, changes
         what = "; ".join(changes) if changes else "it was voided or restored"
         super().__init__("stale_version", "Deal {number} was changed since you opened it (version {expected}, now "

@@ -15,6 +15,7 @@ from ..games.base import AnyGame, DealResult, Tally, line_to_json
 from ..games.match import DealRecord, MatchState, ReplayedDeal, Start, replay
 from ..store import Store
 from ..store.protocol import MatchReading, MatchStore
+from ..store.rows import DealRow
 from .base import no_match
 from .match import Match, match_from_row, options_of, replayed_from_row
 from .names import name_key
@@ -46,11 +47,12 @@ def load(db: MatchReading, match_id: int) -> Match:
 
 
 def _start_before(game: AnyGame, players: tuple[str, ...], options: Any, row: dict[str, Any],
-                  earlier: list[dict[str, Any]]) -> Start:
+                  earlier: list[DealRow]) -> Start:
     """Where the deals before a replay left the match, from what is stored with the last of them."""
-    if not earlier or not earlier[-1].get("tally"):
+    stored_tally = earlier[-1].get("tally") if earlier else None
+    if not stored_tally:
         return Start.new(game, players, options)
-    tally = Tally.from_json(jsontext.parse(earlier[-1]["tally"]))
+    tally = Tally.from_json(jsontext.parse(stored_tally))
     ended_at = next((d["number"] for d in earlier if d.get("counted") and d["number"] == row.get("ended_at")), None)
     last_dealer = next((d["dealer"] for d in reversed(earlier) if not d["void"]), None)
     return Start(tally, game.judge(players, tally, options), ended_at, last_dealer)

@@ -11,14 +11,14 @@ from typing import Any
 from .. import store
 from ..games.base import InvalidDeal, Line, Table
 from ..store import Store
-from ..store.rows import DealVersion
+from ..store.rows import DealRow, DealVersion
 from .match import Match, status_of
 from .match_log import describe_event, last_redoable, last_undoable
 from .money import match_settlement, settlement_to_json
 
 
 def deal_to_json(
-    db: Store, match: Match, deal: dict[str, Any], revisions_of: list[DealVersion] | None = None
+    db: Store, match: Match, deal: DealRow, revisions_of: list[DealVersion] | None = None
 ) -> dict[str, Any]:
     replayed = match.replayed(deal["number"])
     table = Table(match.players, deal["dealer"])

@@ -16,7 +16,18 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
-from .rows import DealVersion, EventLink, EventRow, LinkRow, LogEntry, RoundRow, SeasonSettings, ShareLink, TableRow
+from .rows import (
+    DealRow,
+    DealVersion,
+    EventLink,
+    EventRow,
+    LinkRow,
+    LogEntry,
+    RoundRow,
+    SeasonSettings,
+    ShareLink,
+    TableRow,
+)
 from .space_rows import DirectorLink, SpaceRow
 
 
@@ -52,7 +63,7 @@ class MatchStore(Protocol):
 
     def append_deal(
         self, match_id: int, number: int, dealer: str, deal_input: Any, result: str, counted: bool, tally: str,
-    ) -> dict[str, Any]:
+    ) -> DealRow:
         """A new deal at the end of a match, with its stored result; returns it as ``deals_for`` reads it."""
 
     def advance_match(
@@ -76,17 +87,17 @@ class MatchStore(Protocol):
         """
 
     def replace_match_players(self, match_id: int, rows: list[dict[str, Any]]) -> None: ...
-    def deals_for(self, match_id: int) -> list[dict[str, Any]]: ...
+    def deals_for(self, match_id: int) -> list[DealRow]: ...
 
-    def deals_numbered(self, match_id: int, numbers: Sequence[int]) -> list[dict[str, Any]]:
+    def deals_numbered(self, match_id: int, numbers: Sequence[int]) -> list[DealRow]:
         """Some of a match's deals (by number), in order: the few a page shows whole."""
 
-    def get_deal(self, match_id: int, number: int) -> dict[str, Any] | None: ...
+    def get_deal(self, match_id: int, number: int) -> DealRow | None: ...
     def next_deal_number(self, match_id: int) -> int: ...
     def insert_deal(self, match_id: int, number: int, dealer: str, deal_input: Any) -> int: ...
 
     def revise_deal(
-        self, deal: dict[str, Any], action: str, deal_input: Any | None = None, void: bool | None = None,
+        self, deal: DealRow, action: str, deal_input: Any | None = None, void: bool | None = None,
     ) -> None:
         """Keep the current version of ``deal`` in deal_revisions, then store the new one."""
 

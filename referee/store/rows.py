@@ -190,3 +190,24 @@ class LinkRow:
     @classmethod
     def from_row(cls, row: Sequence[Any]) -> LinkRow:
         return cls(int(row[0]), int(row[1]), text_or_none(row[2]), whole_or_none(row[3]))
+
+
+class DealRow(TypedDict):
+    """A deal as stored (``deals``): ``input`` exactly as entered (parsed), ``void`` a bool; ``result``, ``problems``
+    and ``tally`` the replay's JSON text as stored (None before it was kept). A dict, as the service passes it on."""
+
+    id: int
+    match_id: int
+    number: int
+    dealer: str
+    input: Any
+    void: bool
+    version: int
+    last_action: str
+    created: str
+    updated: str
+    result: str | None
+    problems: str | None
+    counted: int
+    after_end: int
+    tally: str | None

@@ -16,6 +16,7 @@ from htmx_flask import request as hx_request
 
 from ... import matches
 from ...games.base import InvalidDeal, Table, Violation, whole_number
+from ...store.rows import DealRow
 from .. import phone_files
 from ..conflicts import refusal_message, taken_what
 from ..db import get_db
@@ -135,7 +136,7 @@ class _Shown:
 
 
 def _entry(
-    match: matches.Match, deal: dict[str, Any] | None, op: Pressed, target: NewDealFor | None = None
+    match: matches.Match, deal: DealRow | None, op: Pressed, target: NewDealFor | None = None
 ) -> ResponseReturnValue:
     """The deal-entry form for a new deal (``deal`` None, ``target`` the deal it is for) or a correction: the button
     pressed (``op``) applied, the entry read once (its deal input, the form's and the rules' problems, the preview),
@@ -167,7 +168,7 @@ def _idempotency_key(op: Pressed) -> str:
     return key if re.fullmatch(r"[A-Za-z0-9_-]{8,64}", key) else uuid.uuid4().hex
 
 
-def _version(deal: dict[str, Any] | None) -> int | None:
+def _version(deal: DealRow | None) -> int | None:
     """The version a correction is made against (as its form says; another phone's change is not overwritten)."""
     if deal is None:
         return None
@@ -175,7 +176,7 @@ def _version(deal: dict[str, Any] | None) -> int | None:
     return deal["version"] if posted is None else posted
 
 
-def _save_pressed(shown: _Shown, deal: dict[str, Any] | None, target: NewDealFor | None, deal_input: Any,
+def _save_pressed(shown: _Shown, deal: DealRow | None, target: NewDealFor | None, deal_input: Any,
                   key: str, scored: matches.Scored | None = None) -> ResponseReturnValue | None:
     """Save: stored, then back to the table (at the top: totals, who deals next, "Enter deal"; the row highlighted).
     Otherwise None, and ``shown`` says why: the rules' problems (422), or a stale correction or another phone first
@@ -199,7 +200,7 @@ def _save_pressed(shown: _Shown, deal: dict[str, Any] | None, target: NewDealFor
     return None
 
 
-def _render_entry(plug: AnyPlug, shown: _Shown, deal: dict[str, Any] | None, target: NewDealFor | None, table: Table,
+def _render_entry(plug: AnyPlug, shown: _Shown, deal: DealRow | None, target: NewDealFor | None, table: Table,
                   key: str, entry: Any, reading: Reading[Any]) -> tuple[str, int]:
     """The form, as htmx swaps it or as a whole page: the entry, its reading's preview and what the game's form adds
     (``view``). While entering, only real mistakes go beside the fields; what is simply not entered yet is listed in
@@ -230,7 +231,7 @@ def _render_entry(plug: AnyPlug, shown: _Shown, deal: dict[str, Any] | None, tar
     return render_template("deal_entry.html", entry_template=plug.entry_template, **context), shown.status
 
 
-def _entry_from_request(form: EntryForm[Any, Any], match: matches.Match, deal: dict[str, Any] | None,
+def _entry_from_request(form: EntryForm[Any, Any], match: matches.Match, deal: DealRow | None,
                         op: Pressed) -> Any:
     """What the form holds: as posted, the button pressed applied to it; the stored deal (a correction); the table's
     first answer (``GET …/deals/new?upcard=hearts``: a GET stores nothing and presses nothing); or nothing yet."""
@@ -262,7 +263,7 @@ class _Saved:
     replayed: bool = False  # a new deal's idempotency key had entered it already: nothing stored
 
 
-def _save(match: matches.Match, deal: dict[str, Any] | None, target: NewDealFor | None, deal_input: Any, key: str,
+def _save(match: matches.Match, deal: DealRow | None, target: NewDealFor | None, deal_input: Any, key: str,
           version: int | None, scored: matches.Scored | None = None) -> _Saved:
     """Store the entry. A new deal's ``scored`` (what this request's reading came to, at its table) is its result when
     it is entered at that table; at another (the match changed meanwhile) ``matches`` scores it afresh."""
@@ -283,7 +284,7 @@ def _save(match: matches.Match, deal: dict[str, Any] | None, target: NewDealFor 
         return _Saved(exc.match, refused=exc)
 
 
-def _entry_head(match: matches.Match, deal: dict[str, Any] | None, target: NewDealFor | None,
+def _entry_head(match: matches.Match, deal: DealRow | None, target: NewDealFor | None,
                 refused: matches.Conflict | None, opened_version: int | None = None) -> dict[str, Any]:
     """What the entry form's head shows and follows live (``/matches/<id>/live?entry=…``): which deal it is for,
     who deals, the match's totals, and — before Save — that another phone entered this deal first (or changed its

@@ -28,7 +28,7 @@ from ...matches.changes import DIRECTOR_ACTIONS
 from ...matches.events import confirmed
 from ...matches.money import match_settlement
 from ...matches.table_links import TableView, link_closed, table_closed, table_view
-from ...store.rows import DealVersion, LogEntry
+from ...store.rows import DealRow, DealVersion, LogEntry
 from ..club_view import clock_view
 from ..common import capped, go
 from ..db import get_db
@@ -127,7 +127,7 @@ class TableRow:
     tags: tuple[str, ...]
     summary: Markup
     void: bool = False
-    deal: dict[str, Any] | None = None
+    deal: DealRow | None = None
     replayed: Any = None
     revisions: list[DealVersion] | None = None
 
@@ -222,7 +222,7 @@ def _tables_kept() -> RowCache[CompactTable]:
     return kept
 
 
-def _compact_table(deals: list[dict[str, Any]], players: tuple[str, ...], language: str) -> CompactTable:
+def _compact_table(deals: list[DealRow], players: tuple[str, ...], language: str) -> CompactTable:
     """Every deal's compact row (no working, no highlight) and the running totals after each."""
     compact = _compact_of()
     rows: list[TableRow] = []
@@ -249,7 +249,7 @@ def _with_working(match: matches.Match, rows: tuple[TableRow, ...], highlight: i
     return [_whole_row(row, whole[row.number], highlight) if row.number in whole else row for row in rows]
 
 
-def _whole_row(row: TableRow, deal: dict[str, Any], highlight: int | None = None) -> TableRow:
+def _whole_row(row: TableRow, deal: DealRow, highlight: int | None = None) -> TableRow:
     """A compact row with its deal, the deal's stored result (no scoring) and earlier versions: drawn whole."""
     return replace(row, css=row.css + (" is-highlighted" if row.number == highlight else ""), deal=deal,
                    replayed=matches.replayed_from_row(deal),
@@ -320,7 +320,7 @@ def deal_working(match_id: int, number: int) -> ResponseReturnValue:
     return render_template("deal_working.html", **context)
 
 
-def _table_rows_of(match: matches.Match, deals: list[dict[str, Any]]) -> tuple[list[TableRow], list[dict[str, int]]]:
+def _table_rows_of(match: matches.Match, deals: list[DealRow]) -> tuple[list[TableRow], list[dict[str, int]]]:
     """``_table_rows`` for some deals only, each with its whole working."""
     rows, series = _compact_table(deals, match.players, current_language())
     return [_whole_row(row, deal) for row, deal in zip(rows, deals, strict=True)], list(series)
