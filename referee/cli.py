@@ -21,7 +21,7 @@ import ipaddress
 import socket
 import subprocess
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from . import config
 from .config import SettingError, Settings, _
@@ -170,7 +170,7 @@ def bound_addresses(server) -> list[tuple[str, int]]:
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str):  # one line, not the usage block
+    def error(self, message: str) -> NoReturn:  # one line, not the usage block
         self.exit(2, "referee: " + _("%(problem)s (see referee --help)") % {"problem": message} + "\n")
 
 

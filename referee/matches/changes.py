@@ -11,6 +11,7 @@ from typing import Any
 from .. import store
 from ..games.base import N_, DealResult, InvalidDeal, Table, Violation
 from ..store import Store
+from ..store.rows import DealRow
 from . import spaces
 from .base import Conflict, InvalidMatch, NotFound, log_change
 from .match import Match
@@ -46,7 +47,7 @@ class StaleVersion(Conflict):
     English only, as the API has always given it; the entry form says it in the reader's language
     (templates/games/_form_head.html)."""
 
-    def __init__(self, number: int, expected: int, deal: dict[str, Any], changes: list[str]):
+    def __init__(self, number: int, expected: int, deal: DealRow, changes: list[str]):
         self.number, self.expected, self.deal, self.changes = number, expected, deal, changes
         what = "; ".join(changes) if changes else "it was voided or restored"
         super().__init__("stale_version", "Deal {number} was changed since you opened it (version {expected}, now "
@@ -66,7 +67,7 @@ def correct_deal(
         deal = match.deal(number)
         if expected_version is not None and expected_version != deal["version"]:
             before = next(
-                (r["input"] for r in db.revisions_for(deal["id"]) if r["version"] == expected_version), None
+                (r.input for r in db.revisions_for(deal["id"]) if r.version == expected_version), None
             )
             raise StaleVersion(
                 number, expected_version, deal, describe_changes(before, deal["input"]) if before is not None else []
@@ -191,21 +192,21 @@ def restore_version(db: Store, match_id: int, number: int, version: int) -> Matc
     with db.immediate():
         match = load(db, match_id)
         deal = match.deal(number)
-        earlier = next((r for r in db.revisions_for(deal["id"]) if r["version"] == version), None)
+        earlier = next((r for r in db.revisions_for(deal["id"]) if r.version == version), None)
         if earlier is None:
             raise NotFound("not_found", N_("Deal {number} has no earlier version {version}."), number=str(number),
                            version=str(version))
-        if not earlier["void"]:
-            problems = match.game.validate(earlier["input"], Table(match.players, deal["dealer"]), match.options)
+        if not earlier.void:
+            problems = match.game.validate(earlier.input, Table(match.players, deal["dealer"]), match.options)
             if problems:
                 raise InvalidDeal(problems)
         before = None if deal["void"] else match.replayed(number).result
-        db.revise_deal(deal, "corrected", deal_input=earlier["input"], void=earlier["void"])
+        db.revise_deal(deal, "corrected", deal_input=earlier.input, void=earlier.void)
         fresh = sync(db, match_id, from_number=number)
-        after = None if earlier["void"] else fresh.replayed(number).result
+        after = None if earlier.void else fresh.replayed(number).result
         add_event(db, match_id, "corrected", number, {
             "from_version": deal["version"], "restored_version": version,
-            "changes": describe_changes(deal["input"], earlier["input"]),
+            "changes": describe_changes(deal["input"], earlier.input),
             **_score_change(before, after, match.players),
         })
         log_change(f"version {version} restored", match_id, number)

@@ -19,6 +19,7 @@ from .. import jsontext, store
 from ..games.base import N_, DealResult, InvalidDeal, Table, Tally, Violation, line_to_json
 from ..games.match import DealRecord, ReplayedDeal
 from ..store import Store
+from ..store.rows import DealRow
 from .base import Conflict, log_change, no_match
 from .match import Match, match_from_row
 from .match_log import add_event, latest_entry_of
@@ -58,7 +59,7 @@ class DealTaken(Conflict):
     carries that deal as stored and the match as it stands, so the phone can show what the other one entered and
     offer to enter its own as the next deal."""
 
-    def __init__(self, number: int, match: Match, deal: dict[str, Any], by_this_phone: bool):
+    def __init__(self, number: int, match: Match, deal: DealRow, by_this_phone: bool):
         self.number, self.match, self.deal, self.by_this_phone = number, match, deal, by_this_phone
         where = " on this phone" if by_this_phone else ""
         super().__init__("deal_taken", "Deal {number} was already entered{where}: nothing was stored; the next deal is "
@@ -182,8 +183,8 @@ def _enter(db: Store, match_id: int, deal_input: Any, key: str | None, max_deals
     """``enter_deal``'s work, once it is this entry's turn."""
     digest = body_hash(deal_input) if key else None
     plan = plan_from_snapshot(db, match_id, deal_input, key, digest, max_deals, expected, scored)
-    deal = db.write_grouped((plan, store.acting_device.get(), store.acting_table.get()), _write_all) \
-        if plan is not None else None
+    deal: DealRow | KeyUsed | None = db.write_grouped(
+        (plan, store.acting_device.get(), store.acting_table.get()), _write_all) if plan is not None else None
     if isinstance(deal, KeyUsed):  # sent again (a retry, a double tap): the deal its key entered
         return _entered_before(db, match_id, deal, digest)
     if plan is None or deal is None:
@@ -219,7 +220,7 @@ def _entered_before(db: Store, match_id: int, used: KeyUsed | tuple[int, str | N
 
 
 def _write_all(db: Store, items: list[tuple[Plan, str | None, int | None]]
-               ) -> list[dict[str, Any] | KeyUsed | None]:
+               ) -> list[DealRow | KeyUsed | None]:
     """The deals of several phones, in one transaction (``store.write_grouped``): each stored only if its match
     is still as its plan found it (a second deal for the same match in the same group is not: it is entered
     again, alone). Each event says which phone entered the deal, and which table's link, if one did."""
@@ -351,7 +352,7 @@ def _plan(match: Match, deal_input: Any, key: str | None, digest: str | None, sc
                 tally, values, rows)
 
 
-def write_plan(db: Store, plan: Plan, guarded: bool, key_known_new: bool = False) -> dict[str, Any] | KeyUsed | None:
+def write_plan(db: Store, plan: Plan, guarded: bool, key_known_new: bool = False) -> DealRow | KeyUsed | None:
     """Store a plan (inside the write transaction); the stored deal. ``guarded``: only if the match is still as
     the plan found it — None, and nothing written, when it is not. A plan whose idempotency key entered a deal
     already is not written: ``KeyUsed`` says which (unless the caller looked it up under this lock: ``key_known_new``).
@@ -372,7 +373,7 @@ def write_plan(db: Store, plan: Plan, guarded: bool, key_known_new: bool = False
     return deal
 
 
-def _entered(db: Store, plan: Plan, deal: dict[str, Any]) -> Entered:
+def _entered(db: Store, plan: Plan, deal: DealRow) -> Entered:
     match, tally = plan.match, plan.tally
     row = {**match.row, **plan.values, "tally": tally, "totals": dict(tally.totals), "version": match.version + 1,
            "updated": deal["updated"]}

@@ -107,17 +107,17 @@ def update_event(db: Store, event_id: int, raw: Any, also: Sequence[Violation] =
         changes = _edits(event, raw, problems)
         clock = _clock_followed(event, changes, problems)
         if not problems and {"entry_fee", "prizes", "booby"} & set(changes):
-            fee_problems(changes.get("entry_fee", event.row["entry_fee"]),
-                         jsontext.parse(changes["prizes"]) if "prizes" in changes else event.row["prizes"],
-                         bool(changes.get("booby", event.row["booby"])), problems)
+            fee_problems(changes.get("entry_fee", event.row.entry_fee),
+                         jsontext.parse(changes["prizes"]) if "prizes" in changes else event.row.prizes,
+                         bool(changes.get("booby", event.row.booby)), problems)
         if not problems and changes.get("entry_fee") is not None:
             _fee_currency_problems(db, event_id, changes["entry_fee"], problems)
         if problems:
             raise InvalidEvent(problems)
         if "tariff" in changes:
             _retariff(db, event, changes["tariff"])
-        if "name" in changes and changes["name"] != event.row["name"]:  # the tables' place says the event's name
-            db.rename_event_tables(event_id, event.row["name"], changes["name"])
+        if "name" in changes and changes["name"] != event.row.name:  # the tables' place says the event's name
+            db.rename_event_tables(event_id, event.row.name, changes["name"])
         if changes:
             db.update_event(event_id, changes)
         if clock != event.clock:  # the round in play's clock follows its new minutes
@@ -178,16 +178,16 @@ def _fee_currency_problems(db: Store, event_id: int, entry_fee: str, problems: l
 def _rounds_edit(event: Event, value: Any, problems: list[Violation]) -> int:
     """The number of rounds: never below those drawn, and fixed once the event has ended."""
     rounds = read_whole(value, "rounds", max(1, len(event.rounds)), MAX_ROUNDS, problems)
-    if event.status == "ended" and rounds != int(event.row["rounds"]) and "rounds" not in {v.field for v in problems}:
+    if event.status == "ended" and rounds != int(event.row.rounds) and "rounds" not in {v.field for v in problems}:
         problems.append(Violation.of("event_over", "rounds", "The event is over: its {rounds} rounds stay as they "
-                                     "were played.", rounds=event.row["rounds"]))
+                                     "were played.", rounds=event.row.rounds))
     return rounds
 
 
 def _first_round_edit(event: Event, value: Any, problems: list[Violation]) -> str:
     """How round 1 is seated: changed only until it is drawn."""
     first_round = read_first_round(value, problems)
-    if event.rounds and first_round != event.row["first_round"]:
+    if event.rounds and first_round != event.row.first_round:
         problems.append(Violation.of("round_drawn", "first_round", "Round 1 is drawn already: how it is seated cannot "
                                      "change."))
     return first_round
@@ -195,7 +195,7 @@ def _first_round_edit(event: Event, value: Any, problems: list[Violation]) -> st
 
 def _retariff(db: Store, event: Event, tariff: str | None) -> None:
     """The event's tariff becomes its options' and every table's (RULES.md 5.7: the money of a match it shows)."""
-    options = dict(event.row["options"])
+    options = dict(event.row.options)
     options["tariff"] = tariff
     parsed = event.game.options_to_json(event.game.parse_options(options))
     db.set_event_options(event.id, parsed)

@@ -27,12 +27,12 @@ def event_to_json(event: Event) -> dict[str, Any]:
     current = event.current
     status = event.status
     return {
-        "id": event.id, "name": row["name"], "date": row["date"], "game": event.game.key, "kind": event.kind,
-        "options": row["options"], "rounds": row["rounds"], "round": row["round_length"],
-        "seating": row["seating"], "season": row["season"], "tariff": row["tariff"], "seed": row["seed"],
-        "avoid": [list(pair) for pair in event.avoid], "first_round": row["first_round"],
-        "show_chances": bool(row["show_chances"]), "entry_fee": row["entry_fee"], "prizes": row["prizes"],
-        "booby": bool(row["booby"]), "round_minutes": row.get("round_minutes"),
+        "id": event.id, "name": row.name, "date": row.date, "game": event.game.key, "kind": event.kind,
+        "options": row.options, "rounds": row.rounds, "round": row.round_length,
+        "seating": row.seating, "season": row.season, "tariff": row.tariff, "seed": row.seed,
+        "avoid": [list(pair) for pair in event.avoid], "first_round": row.first_round,
+        "show_chances": bool(row.show_chances), "entry_fee": row.entry_fee, "prizes": row.prizes,
+        "booby": bool(row.booby), "round_minutes": row.round_minutes,
         **round_clock.to_json(event.current.number if event.current else None, event.clock, round_clock.now()),
         "players": [{"name": name, "joined_round": joined, "left_round": left} for name, joined, left in event.players],
         "status": status,
@@ -41,7 +41,7 @@ def event_to_json(event: Event) -> dict[str, Any]:
         "drawn": [round_to_json(r) for r in event.rounds],
         "in_play": current.number if current is not None and not current.over else None,
         "over": status == "ended",
-        "ended_at": row.get("ended"),
+        "ended_at": row.ended,
         "winners": list(club.winners(event.standings())) if status == "ended" else [],
     }
 

@@ -19,6 +19,7 @@ from ..games.base import N_, BaseGame, RuleError
 from ..games.clock import RoundClock
 from ..store import Store
 from ..store.protocol import ClubStore, EventReading
+from ..store.rows import EventRow
 from . import clock as round_clock
 from .base import Conflict, NotFound
 from .names import name_key, new_game
@@ -101,7 +102,7 @@ class Link:
 
 @dataclass(frozen=True)
 class Event:
-    row: dict[str, Any]
+    row: EventRow
     game: BaseGame[Any, Any]
     players: tuple[tuple[str, int, int | None], ...]  # (name, joined round, left round) in the order they joined
     rounds: tuple[EventRound, ...]
@@ -109,7 +110,7 @@ class Event:
 
     @property
     def id(self) -> int:
-        return int(self.row["id"])
+        return int(self.row.id)
 
     @property
     def everyone(self) -> tuple[str, ...]:
@@ -154,16 +155,16 @@ class Event:
     def status(self) -> club.Status:
         """``open``, ``playing``, ``between_rounds`` or ``ended`` (``referee.games.club.status``): ended once the
         director ended it or every table of its last round ended and was confirmed (RULES.md 5.4)."""
-        return club.status(int(self.row["rounds"]), self.as_played(), self.row.get("ended") is not None)
+        return club.status(int(self.row.rounds), self.as_played(), self.row.ended is not None)
 
     @property
     def kind(self) -> str:
-        return str(self.row.get("kind") or "club_evening")
+        return str(self.row.kind or "club_evening")
 
     @property
     def avoid(self) -> tuple[tuple[str, str], ...]:
         """The pairs kept at different tables, as given."""
-        return tuple((a, b) for a, b in self.row.get("avoid") or ())
+        return tuple((a, b) for a, b in self.row.avoid or ())
 
     @property
     def started(self) -> bool:
@@ -188,23 +189,21 @@ def load_event(db: EventReading, event_id: int) -> Event:
     event_row = db.event_row(event_id)
     if event_row is None:
         raise no_event(event_id)
-    event_row["options"] = jsontext.parse(event_row["options"])
-    event_row["avoid"] = jsontext.parse(event_row.get("avoid") or "[]")
-    event_row["prizes"] = jsontext.parse(event_row.get("prizes") or "[]")
-    game = new_game(event_row["game"], [])
+    game = new_game(event_row.game, [])
     assert game is not None
     players = tuple(db.event_players(event_id))
     # each physical table's link: the working one, else the latest revoked (the table has none that works)
-    links = {number: Link(number, token, revoked is not None)  # the working one comes last, and stays
-             for number, token, revoked in db.event_links(event_id)}
+    links = {given.number: Link(given.number, given.token, given.revoked is not None)  # the working one comes last
+             for given in db.event_links(event_id)}
     rounds = []
-    for number, seed, byes, drawn, *clock in db.event_rounds(event_id):
+    for stored in db.event_rounds(event_id):
         tables = []
-        for table_number, match_id, ended in db.round_tables(event_id, number):
-            link = links.get(table_number) or Link(table_number, "", True)
-            tables.append(_table(db, number, table_number, match_id, ended is not None, link.token, link.revoked))
-        rounds.append(EventRound(number, seed, drawn, tuple(tables), tuple(jsontext.parse(byes)),
-                                 round_clock.clock_of(tuple(clock))))
+        for table in db.round_tables(event_id, stored.number):
+            link = links.get(table.number) or Link(table.number, "", True)
+            tables.append(_table(db, stored.number, table.number, table.match_id, table.ended is not None, link.token,
+                                 link.revoked))
+        rounds.append(EventRound(stored.number, stored.seed, stored.drawn, tuple(tables),
+                                 tuple(jsontext.parse(stored.byes)), round_clock.clock_of(stored.clock)))
     return Event(event_row, game, players, tuple(rounds), links)
 
 
@@ -260,7 +259,7 @@ def event_of_match(db: Store, match_id: int) -> tuple[int, int, int] | None:
 
 def _not_over(event: Event) -> None:
     _not_ended(event)
-    if event.next_round > int(event.row["rounds"]):
+    if event.next_round > int(event.row.rounds):
         raise Conflict("event_over", N_("Event {event} has drawn its last round."), event=str(event.id))
 
 

@@ -8,9 +8,10 @@ from typing import Any
 
 from .. import jsontext
 from ..games import find_game
-from ..games.base import BaseGame, DealResult, Standing, Table, Tally, Violation, line_from_json
+from ..games.base import AnyGame, DealResult, Standing, Table, Tally, Violation, line_from_json
 from ..games.match import DealRecord, MatchState, ReplayedDeal
 from ..store.protocol import MatchStore
+from ..store.rows import DealRow
 from .base import no_deal
 
 
@@ -18,11 +19,12 @@ def _stored_problems(raw: Any) -> tuple[Violation, ...]:
     return tuple(Violation(p["code"], p["message"], p.get("field")) for p in jsontext.parse(raw or "[]"))
 
 
-def replayed_from_row(deal: dict[str, Any]) -> ReplayedDeal:
+def replayed_from_row(deal: DealRow) -> ReplayedDeal:
     """A deal as the rules left it when it was stored: its result, running totals and flags (no scoring)."""
     record = DealRecord(deal["number"], deal["dealer"], deal["input"], deal["void"])
-    result = DealResult.from_stored(jsontext.parse(deal["result"])) if deal.get("result") else None
-    tally = Tally.from_json(jsontext.parse(deal["tally"])) if deal.get("tally") else None
+    stored_result, stored_tally = deal.get("result"), deal.get("tally")
+    result = DealResult.from_stored(jsontext.parse(stored_result)) if stored_result else None
+    tally = Tally.from_json(jsontext.parse(stored_tally)) if stored_tally else None
     totals = dict(tally.totals) if tally else {}
     return ReplayedDeal(
         record, result, totals, bool(deal.get("after_end")), _stored_problems(deal.get("problems")), tally
@@ -33,9 +35,9 @@ class Match:
     """A stored match: its standing from the match row, its deals (with their stored results) read when first
     asked for. Nothing is re-scored to show a match."""
 
-    def __init__(self, row: dict[str, Any], game: BaseGame, options: Any, db: MatchStore | None = None,
-                 deals: list[dict[str, Any]] | None = None, state: MatchState | None = None,
-                 known: dict[int, tuple[dict[str, Any], ReplayedDeal]] | None = None):
+    def __init__(self, row: dict[str, Any], game: AnyGame, options: Any, db: MatchStore | None = None,
+                 deals: list[DealRow] | None = None, state: MatchState | None = None,
+                 known: dict[int, tuple[DealRow, ReplayedDeal]] | None = None):
         self.row, self.game, self.options = row, game, options
         self._db, self._deals, self._state = db, deals, state
         self._known = known or {}  # deals already at hand (a new deal) without reading every deal
@@ -58,7 +60,8 @@ class Match:
 
     @property
     def winner(self) -> str | None:
-        return self.row["winner"]
+        winner = self.row["winner"]
+        return None if winner is None else str(winner)
 
     @property
     def totals(self) -> dict[str, int]:
@@ -78,7 +81,7 @@ class Match:
         return int(self.row["deal_count"])
 
     @property
-    def deals(self) -> list[dict[str, Any]]:
+    def deals(self) -> list[DealRow]:
         if self._deals is None:
             assert self._db is not None
             self._deals = self._db.deals_for(self.id)
@@ -100,7 +103,7 @@ class Match:
         return self._state
 
     @property
-    def rows(self) -> list[tuple[dict[str, Any], Any]]:
+    def rows(self) -> list[tuple[DealRow, Any]]:
         """Each stored deal with its result, in order."""
         return list(zip(self.deals, self.state.deals, strict=True))
 
@@ -108,12 +111,13 @@ class Match:
     def next_number(self) -> int:
         return self.deal_count + 1
 
-    def _index(self) -> dict[int, tuple[dict[str, Any], ReplayedDeal]]:
+    def _index(self) -> dict[int, tuple[DealRow, ReplayedDeal]]:
         if "_by_number" not in self.__dict__:
             self.__dict__["_by_number"] = {d["number"]: (d, r) for d, r in self.rows}
-        return self.__dict__["_by_number"]
+        index: dict[int, tuple[DealRow, ReplayedDeal]] = self.__dict__["_by_number"]
+        return index
 
-    def deal(self, number: int) -> dict[str, Any]:
+    def deal(self, number: int) -> DealRow:
         if number in self._known:
             return self._known[number][0]
         try:
@@ -141,7 +145,7 @@ def match_from_row(db: MatchStore, row: dict[str, Any]) -> Match:
 _OPTIONS_CACHE: dict[tuple[str, str], Any] = {}
 
 
-def options_of(game: BaseGame, raw: dict[str, Any]) -> Any:
+def options_of(game: AnyGame, raw: dict[str, Any]) -> Any:
     """The options of a stored match (parsed once per distinct set: options are frozen values)."""
     key = (game.key, json.dumps(raw, sort_keys=True))
     options = _OPTIONS_CACHE.get(key)

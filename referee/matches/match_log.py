@@ -10,6 +10,7 @@ from typing import Any
 from .. import store
 from ..games.base import N_, InvalidDeal, Line, Term, Violation
 from ..store import Store
+from ..store.rows import LogEntry
 
 DEFAULT_MAX_EVENTS = store.DEFAULT_MAX_EVENTS
 
@@ -140,12 +141,12 @@ def event_detail(event: Mapping[str, Any] | None) -> dict[str, Any]:
     return {key: value for key, value in raw.items() if key in allowed and DETAIL_KINDS[key][1](value)}
 
 
-def shown_event(event: dict[str, Any]) -> dict[str, Any]:
+def shown_event(event: LogEntry) -> LogEntry:
     """An event as the pages read it: its detail as far as understood (``event_detail``)."""
     return {**event, "detail": event_detail(event)}
 
 
-def describe_event(event: dict[str, Any], noun: str = "deal", device: str | None = None) -> Line:
+def describe_event(event: Mapping[str, Any], noun: str = "deal", device: str | None = None) -> Line:
     """An action in words, e.g. "deal 7 entered by this phone" (``device``: the phone that is asking), as a Line the
     web layer says in the reader's language (the action and the deal noun are words of its catalogue). Whatever the
     stored event holds, a plain line."""
@@ -174,43 +175,43 @@ def done_by_table(event: Mapping[str, Any] | None, table: int) -> bool:
     return event is not None and event.get("action") in DEAL_EVENTS and event_detail(event).get("table") == table
 
 
-def latest_event(db: Store, match_id: int) -> dict[str, Any] | None:
+def latest_event(db: Store, match_id: int) -> LogEntry | None:
     """The newest action on the match (its detail as understood), or None."""
     found = db.latest_actions(match_id, 1)
     return shown_event(found[0]) if found else None
 
 
-def recent_events(db: Store, match_id: int, limit: int, before: int | None = None) -> list[dict[str, Any]]:
+def recent_events(db: Store, match_id: int, limit: int, before: int | None = None) -> list[LogEntry]:
     """The newest ``limit`` actions (older than action ``before``), newest first: what the activity shows."""
     return [shown_event(e) for e in db.latest_actions(match_id, limit, before)]
 
 
-def get_event(db: Store, match_id: int, event_id: Any) -> dict[str, Any] | None:
+def get_event(db: Store, match_id: int, event_id: Any) -> LogEntry | None:
     found = db.get_action(match_id, event_id)
     return shown_event(found) if found else None
 
 
-def _latest(db: Store, match_id: int, **which: Any) -> dict[str, Any] | None:
+def _latest(db: Store, match_id: int, **which: Any) -> LogEntry | None:
     found = db.latest_actions(match_id, 1, **which)
     return shown_event(found[0]) if found else None
 
 
-def latest_entry_of(db: Store, match_id: int, number: int) -> dict[str, Any] | None:
+def latest_entry_of(db: Store, match_id: int, number: int) -> LogEntry | None:
     """The action that entered deal ``number`` (the latest, should there be several), or None."""
     return _latest(db, match_id, actions=("entered",), deal_number=number)
 
 
-def latest_action_after(db: Store, match_id: int, event_id: int) -> dict[str, Any] | None:
+def latest_action_after(db: Store, match_id: int, event_id: int) -> LogEntry | None:
     """The newest action after action ``event_id`` that undo and redo go by (any but "started"), or None."""
     return _latest(db, match_id, after=event_id, actions=EVENT_ACTIONS)
 
 
-def last_undoable(db: Store, match_id: int) -> dict[str, Any] | None:
+def last_undoable(db: Store, match_id: int) -> LogEntry | None:
     """The action Undo would undo: the latest one that is not undone (one query, however long the log)."""
     return _latest(db, match_id, standing=True, actions=UNDOABLE)
 
 
-def standing_undo(db: Store, match_id: int) -> tuple[dict[str, Any], dict[str, Any] | None] | None:
+def standing_undo(db: Store, match_id: int) -> tuple[LogEntry, LogEntry | None] | None:
     """The latest undo still standing, with the action it undid, when nothing was done since (a new action ends
     the chance to redo, as in any editor)."""
     last = _latest(db, match_id, standing=True, actions=(*UNDOABLE, "undone"))
@@ -219,13 +220,13 @@ def standing_undo(db: Store, match_id: int) -> tuple[dict[str, Any], dict[str, A
     return last, get_event(db, match_id, last["detail"].get("undid"))
 
 
-def last_redoable(db: Store, match_id: int) -> dict[str, Any] | None:
+def last_redoable(db: Store, match_id: int) -> LogEntry | None:
     """The action Redo would bring back: the one the latest standing undo undid, when nothing was done since."""
     standing = standing_undo(db, match_id)
     return standing[1] if standing else None
 
 
-def undo_of(db: Store, match_id: int, event_id: int) -> dict[str, Any] | None:
+def undo_of(db: Store, match_id: int, event_id: int) -> LogEntry | None:
     """The latest undo of action ``event_id`` (the log is read newest first, a batch at a time, until it is found)."""
     before = None
     while batch := db.latest_actions(match_id, 500, before, actions=("undone",)):

@@ -27,7 +27,7 @@ def match_settlement(match: Match) -> Settlement | None:
 
 
 def event_tariff(event: Event) -> Tariff | None:
-    raw = event.row.get("tariff")
+    raw = event.row.tariff
     return money.parse_tariff(raw) if raw else None
 
 
@@ -91,10 +91,10 @@ def player_money(db: Store, name: str, since: str | None = None, until: str | No
     key = name_key(name)
     lines: list[MoneyLine] = []
     for event, row in player_events(db, name):
-        date = str(event.row["date"])[:10]
+        date = str(event.row.date)[:10]
         settled = event_settlement(event) if (since or "") <= date <= (until or "9999") else None
         if settled is not None:
-            lines.append(MoneyLine(date, "event", event.id, str(event.row["name"]), settled.currency,
+            lines.append(MoneyLine(date, "event", event.id, str(event.row.name), settled.currency,
                                    settled.balances.get(row.player, 0), event.standings().provisional))
     for match_id, mine, created, players, totals, options, game_key, status in db.player_matches_outside_events(key):
         date = str(created)[:10]

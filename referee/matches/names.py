@@ -10,7 +10,7 @@ from typing import Any
 
 from .. import games as games_package
 from ..games import find_game
-from ..games.base import BaseGame, RuleError, Term, UnknownGame, Violation
+from ..games.base import AnyGame, RuleError, Term, UnknownGame, Violation
 from .base import InvalidMatch
 
 MAX_NAME = 40
@@ -149,7 +149,7 @@ def duplicate_names(players: list[str]) -> list[Violation]:
     return problems
 
 
-def parse_new_match(raw: Any) -> tuple[BaseGame, list[str], Any, str]:
+def parse_new_match(raw: Any) -> tuple[AnyGame, list[str], Any, str]:
     """Check a request to start a match; raises InvalidMatch with every problem at once."""
     if not isinstance(raw, Mapping):
         raise InvalidMatch([Violation.of("not_an_object", None, "Send a JSON object with game, players and options.")])
@@ -173,7 +173,7 @@ def parse_new_match(raw: Any) -> tuple[BaseGame, list[str], Any, str]:
     return game, players, options, first
 
 
-def new_game(key: object, problems: list[Violation]) -> BaseGame | None:
+def new_game(key: object, problems: list[Violation]) -> AnyGame | None:
     """The game a new match asks for; None (and a problem) for one Referee does not know."""
     try:
         if not isinstance(key, str):
@@ -186,7 +186,7 @@ def new_game(key: object, problems: list[Violation]) -> BaseGame | None:
         return None
 
 
-def _new_players(raw_players: object, game: BaseGame | None, problems: list[Violation]) -> list[str]:
+def _new_players(raw_players: object, game: AnyGame | None, problems: list[Violation]) -> list[str]:
     """A new match's players, their names cleaned; every problem with them (names, likeness, how many)."""
     if not isinstance(raw_players, list) or not all(isinstance(p, str) for p in raw_players):
         problems.append(Violation.of("bad_players", "players", "Players must be a list of names."))

@@ -22,11 +22,11 @@ def no_purse(event_id: int) -> NotFound:
 
 def event_purse(event: Event) -> Purse | None:
     """The purse of ``event`` by its standings now (nobody placed before the first deal); None without a fee."""
-    if event.row.get("entry_fee") is None:
+    if event.row.entry_fee is None:
         return None
     rows = [(row.place, row.shared, row.player) for row in event.standings().rows] if event.started else []
-    return purse(parse_fee(event.row["entry_fee"]), len(event.players), event.row["prizes"],
-                 bool(event.row["booby"]), rows)
+    return purse(parse_fee(event.row.entry_fee), len(event.players), event.row.prizes,
+                 bool(event.row.booby), rows)
 
 
 def paid_minor(amount: str | None, fee: Fee) -> int:
@@ -41,9 +41,9 @@ def paid_minor(amount: str | None, fee: Fee) -> int:
 
 def event_cash_box(db: Store, event: Event) -> CashBox | None:
     """The cash box of ``event``: each player's money in it against the fee now; None without an entry fee."""
-    if event.row.get("entry_fee") is None:
+    if event.row.entry_fee is None:
         return None
-    fee = parse_fee(event.row["entry_fee"])
+    fee = parse_fee(event.row.entry_fee)
     paid = {name: paid_minor(amount, fee) for name, (_when, amount) in db.paid_players(event.id).items()}
     return cash_box(fee, [name for name, _joined, _left in event.players], paid)
 
@@ -89,12 +89,12 @@ def mark_paid(db: Store, event_id: int, raw_name: str, raw: Any) -> dict[str, An
         raise _bad_paid()
     with db.immediate():
         event = load_event(db, event_id)
-        if event.row.get("entry_fee") is None:
+        if event.row.entry_fee is None:
             raise no_purse(event_id)
         found = next((name for name in event.everyone if name_key(name) == name_key(raw_name)), None)
         if found is None:
             raise NotFound("unknown_player", N_("{name!r} does not play in this event."), name=raw_name)
-        fee = parse_fee(event.row["entry_fee"])
+        fee = parse_fee(event.row.entry_fee)
         amount: str | None = str(fee) if raw["paid"] is True else None
         if isinstance(raw["paid"], str):
             try:

@@ -9,6 +9,7 @@ import secrets
 from .. import store
 from ..games import club
 from ..games.base import N_
+from ..games.standings import Seating
 from ..store import Store
 from . import clock as round_clock
 from . import spaces
@@ -28,7 +29,7 @@ def end_event(db: Store, event_id: int) -> None:
     with db.immediate():
         event = load_event(db, event_id)
         _not_ended(event)
-        planned = int(event.row["rounds"])
+        planned = int(event.row.rounds)
         if len(event.rounds) < planned:
             raise Conflict("rounds_left", N_("Event {event} has drawn {drawn} of its {rounds} rounds: it ends after "
                                              "its last round (or lower its number of rounds first)."),
@@ -44,7 +45,7 @@ def _end_if_done(db: Store, event_id: int) -> None:
     """The event ends by itself once every table of its last round has ended and been confirmed by all its players
     (RULES.md 5.4); inside the caller's transaction."""
     event = load_event(db, event_id)
-    if event.status != "ended" and club.evening_done(int(event.row["rounds"]), event.as_played()):
+    if event.status != "ended" and club.evening_done(int(event.row.rounds), event.as_played()):
         db.set_event_ended(event_id, store.now())
 
 
@@ -77,30 +78,31 @@ def _planned_round(db: Store, event: Event, kept: RatingsKept | None) -> tuple[i
         raise Conflict("round_in_play", N_("Round {round} is still being played: the next round is drawn when "
                                            "every table has ended."), round=str(event.current.number))
     number = event.next_round
-    if number > int(event.row["rounds"]):
+    if number > int(event.row.rounds):
         raise Conflict("event_over", N_("Event {event} has drawn its last round."), event=str(event.id))
     present = event.present(number)
     if len(present) < event.game.seats:
         raise Conflict("too_few_present", N_("{count} players present do not fill one table."),
                        count=str(len(present)))
-    seed = int(event.row["seed"]) if number == 1 else secrets.randbelow(SEED_LIMIT)
+    seed = int(event.row.seed) if number == 1 else secrets.randbelow(SEED_LIMIT)
     order = event.standings().order() if event.rounds else []
     apart = {frozenset(pair) for pair in event.avoid}
     rated = None
-    if number == 1 and event.row["first_round"] == "rating":
+    if number == 1 and event.row.first_round == "rating":
         rated = by_rating((kept or RatingsKept()).ratings(db, event.game.key), present)
-    drawn = club.draw(event.game.seats, present, event.as_played(), event.row["seating"], seed, order, apart, rated)
+    seating: Seating = "standings" if event.row.seating == "standings" else "random"  # as draw reads it
+    drawn = club.draw(event.game.seats, present, event.as_played(), seating, seed, order, apart, rated)
     return number, seed, drawn
 
 
 def _write_round(db: Store, event: Event, number: int, seed: int, drawn: club.Draw) -> int:
     """The round drawn, its tables' matches started (inside the caller's write transaction)."""
     db.insert_round(event.id, number, seed, list(drawn.byes))
-    round_clock.started(db, event.id, number, event.row.get("round_minutes"))  # issue 37: the clock runs
+    round_clock.started(db, event.id, number, event.row.round_minutes)  # issue 37: the clock runs
     for table_number, players in enumerate(drawn.tables, start=1):
         try:
-            match_id = db.insert_match(event.game.key, list(players), event.row["options"], players[0],
-                                       place=event.row["name"])
+            match_id = db.insert_match(event.game.key, list(players), event.row.options, players[0],
+                                       place=event.row.name)
         except store.SpaceFull as exc:  # the round is not drawn: nothing of it stored
             raise spaces.full(exc) from None
         sync(db, match_id, touch=False)

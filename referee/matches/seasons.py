@@ -11,7 +11,7 @@ from ..games import season as rules
 from ..games.base import RuleError, Violation, whole_number
 from ..games.season import LEAGUE_POINTS, LeaguePoints, SeasonTable
 from ..store import Store
-from .base import no_season
+from .base import no_season as no_season  # the web's season pages raise it too
 from .events import Event, load_event
 from .names import name_key
 
@@ -54,9 +54,9 @@ def season_events(db: Store, name: str, game: str) -> list[Event]:
 
 def settings(db: Store, name: str, game: str) -> Settings:
     row = db.season_settings(name, game)
-    if row is None or row[1] not in LEAGUE_POINTS:
+    if row is None or row.league_points not in LEAGUE_POINTS:
         return DEFAULT
-    return Settings(row[0], row[1])
+    return Settings(row.best_of, row.league_points)
 
 
 def read_settings(raw: Mapping[str, Any], base: Settings) -> Settings:
@@ -130,7 +130,7 @@ def load_season(db: Store, name: str, game: str, chosen: Settings | None = None,
     used = chosen or settings(db, name, game)
     table = rules.season_table([rules.SeasonEvent(e.id, e.standings()) for e in events], used.best_of,
                                used.league_points, key=name_key, order=order)
-    return Season(str(events[-1].row["season"]), game, used, events, table)
+    return Season(str(events[-1].row.season), game, used, events, table)
 
 
 def season_to_json(season: Season) -> dict[str, Any]:
@@ -139,7 +139,7 @@ def season_to_json(season: Season) -> dict[str, Any]:
     return {
         "name": season.name, "game": season.game, "best_of": season.settings.best_of,
         "league_points": season.settings.league_points, "provisional": season.table.provisional,
-        "events": [{"id": e.id, "name": e.row["name"], "date": e.row["date"]} for e in season.events],
+        "events": [{"id": e.id, "name": e.row.name, "date": e.row.date} for e in season.events],
         "rows": [{"place": r.place, "shared": r.shared, "player": r.player, "points": rules.as_number(r.points),
                   "events": r.events, "counted": list(r.counted),
                   "lines": [{"event": line.event, "points": rules.as_number(line.points), "counted": line.counted}

@@ -11,10 +11,11 @@ from typing import Any
 from .. import jsontext
 from ..fingerprint import rules_fingerprint
 from ..games import find_game
-from ..games.base import BaseGame, DealResult, Tally, line_to_json
+from ..games.base import AnyGame, DealResult, Tally, line_to_json
 from ..games.match import DealRecord, MatchState, ReplayedDeal, Start, replay
 from ..store import Store
 from ..store.protocol import MatchReading, MatchStore
+from ..store.rows import DealRow
 from .base import no_match
 from .match import Match, match_from_row, options_of, replayed_from_row
 from .names import name_key
@@ -45,12 +46,13 @@ def load(db: MatchReading, match_id: int) -> Match:
     return match_from_row(db, row)
 
 
-def _start_before(game: BaseGame, players: tuple[str, ...], options: Any, row: dict[str, Any],
-                  earlier: list[dict[str, Any]]) -> Start:
+def _start_before(game: AnyGame, players: tuple[str, ...], options: Any, row: dict[str, Any],
+                  earlier: list[DealRow]) -> Start:
     """Where the deals before a replay left the match, from what is stored with the last of them."""
-    if not earlier or not earlier[-1].get("tally"):
+    stored_tally = earlier[-1].get("tally") if earlier else None
+    if not stored_tally:
         return Start.new(game, players, options)
-    tally = Tally.from_json(jsontext.parse(earlier[-1]["tally"]))
+    tally = Tally.from_json(jsontext.parse(stored_tally))
     ended_at = next((d["number"] for d in earlier if d.get("counted") and d["number"] == row.get("ended_at")), None)
     last_dealer = next((d["dealer"] for d in reversed(earlier) if not d["void"]), None)
     return Start(tally, game.judge(players, tally, options), ended_at, last_dealer)
@@ -90,7 +92,7 @@ def sync(db: MatchReading, match_id: int, touch: bool = True, from_number: int |
     return match_from_row(db, fresh)
 
 
-def _store_standing(db: MatchStore, row: Mapping[str, Any], game: BaseGame, state: MatchState,
+def _store_standing(db: MatchStore, row: Mapping[str, Any], game: AnyGame, state: MatchState,
                     facts: dict[str, dict[str, int]], deal_count: int, touch: bool) -> None:
     """The match's standing after a replay, and its players' rows, stored."""
     match_id, players = row["id"], tuple(row["players"])
@@ -131,7 +133,7 @@ def _stored(r: ReplayedDeal) -> tuple[str | None, str | None, int, int, str]:
     )
 
 
-def _facts(game: BaseGame, player: str, counted: list[ReplayedDeal]) -> dict[str, int]:
+def _facts(game: AnyGame, player: str, counted: list[ReplayedDeal]) -> dict[str, int]:
     facts: dict[str, int] = {"deals": len(counted), "score": 0}
     for d in counted:
         assert d.result is not None
@@ -139,14 +141,14 @@ def _facts(game: BaseGame, player: str, counted: list[ReplayedDeal]) -> dict[str
     return facts
 
 
-def add_facts(facts: dict[str, int], game: BaseGame, result: DealResult, player: str) -> None:
+def add_facts(facts: dict[str, int], game: AnyGame, result: DealResult, player: str) -> None:
     """Add one counted deal's result to a player's figures (their score, and what the game counts per player)."""
     facts["score"] = facts.get("score", 0) + int(result.scores.get(player, 0))
     for key, value in game.player_facts(result, player).items():
         facts[key] = facts.get(key, 0) + int(value)
 
 
-def player_row(match_id: int, seat: int, player: str, game: BaseGame, created: str, status: str, winner: str | None,
+def player_row(match_id: int, seat: int, player: str, game: AnyGame, created: str, status: str, winner: str | None,
                totals: Mapping[str, int], facts: dict[str, int]) -> dict[str, Any]:
     """A player's row of ``match_players``: what the history and the player pages read of this match."""
     if status != "finished":

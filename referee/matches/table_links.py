@@ -98,7 +98,7 @@ def link_of_token(db: Store, token: str) -> TableLink | None:
     row = db.link_row(token)
     if row is None:
         return None
-    event_id, number, revoked, latest = int(row[0]), int(row[1]), row[2] is not None, int(row[3] or 0)
+    event_id, number, revoked, latest = row.event_id, row.number, row.revoked is not None, row.latest_round or 0
     rounds = db.table_matches(event_id, number)
     current = next((int(m) for r, m in rounds if int(r) == latest), None)
     return TableLink(token, event_id, number, revoked, latest, current, tuple(int(m) for _r, m in rounds))

@@ -11,25 +11,26 @@ from typing import Any
 from .. import store
 from ..games.base import InvalidDeal, Line, Table
 from ..store import Store
+from ..store.rows import DealRow, DealVersion
 from .match import Match, status_of
 from .match_log import describe_event, last_redoable, last_undoable
 from .money import match_settlement, settlement_to_json
 
 
 def deal_to_json(
-    db: Store, match: Match, deal: dict[str, Any], revisions_of: list[dict[str, Any]] | None = None
+    db: Store, match: Match, deal: DealRow, revisions_of: list[DealVersion] | None = None
 ) -> dict[str, Any]:
     replayed = match.replayed(deal["number"])
     table = Table(match.players, deal["dealer"])
     revisions = []
     for rev in db.revisions_for(deal["id"]) if revisions_of is None else revisions_of:
         try:
-            result = match.game.score(rev["input"], table, match.options).to_dict()
+            result = match.game.score(rev.input, table, match.options).to_dict()
         except InvalidDeal:
             result = None
         revisions.append(
-            {"version": rev["version"], "at": rev["at"], "action": rev["action"], "void": rev["void"],
-             "input": rev["input"], "result": result}
+            {"version": rev.version, "at": rev.at, "action": rev.action, "void": rev.void,
+             "input": rev.input, "result": result}
         )
     return {
         "number": deal["number"],

@@ -7,6 +7,7 @@ from typing import Any
 
 from ..games.base import N_
 from ..store import Store
+from ..store.rows import LogEntry
 from .base import Conflict, log_change
 from .changes import not_the_director_s
 from .match import Match
@@ -27,7 +28,7 @@ from .stored import load, sync
 class OutOfTurn(Conflict):
     """Undo or redo of an action that is no longer the last one: another action came after it (``later``)."""
 
-    def __init__(self, template: str, later: dict[str, Any] | None, **params: Any):
+    def __init__(self, template: str, later: LogEntry | None, **params: Any):
         self.later = later
         super().__init__("not_last_action", template, **params)
 
@@ -35,14 +36,14 @@ class OutOfTurn(Conflict):
 def _deal_back_to(db: Store, match: Match, number: int, version: int | None, action: str) -> None:
     """Make ``version`` of a deal its current one again, as a new version (nothing is deleted)."""
     deal = match.deal(number)
-    earlier = next((r for r in db.revisions_for(deal["id"]) if r["version"] == version), None)
+    earlier = next((r for r in db.revisions_for(deal["id"]) if r.version == version), None)
     if earlier is None:
         raise Conflict("no_earlier_version", N_("Deal {number} has no earlier version to go back to."),
                        number=str(number))
-    db.revise_deal(deal, action, deal_input=earlier["input"], void=earlier["void"])
+    db.revise_deal(deal, action, deal_input=earlier.input, void=earlier.void)
 
 
-def _out_of_turn(verb: str, wanted: dict[str, Any] | None, latest: dict[str, Any] | None, db: Store,
+def _out_of_turn(verb: str, wanted: LogEntry | None, latest: LogEntry | None, db: Store,
                  match_id: int, noun: str, device: str | None) -> OutOfTurn:
     undoing = verb == "undo"
     if wanted is None:
@@ -64,7 +65,7 @@ def _out_of_turn(verb: str, wanted: dict[str, Any] | None, latest: dict[str, Any
 
 
 def undo(db: Store, match_id: int, event_id: int, device: str | None = None, table: int | None = None
-         ) -> tuple[dict[str, Any], Match]:
+         ) -> tuple[LogEntry, Match]:
     """Undo exactly the action ``event_id``; refused (OutOfTurn, nothing changed) unless it is still the
     last action on the match, so a phone never undoes another phone's entry made a second earlier.
     What the action changed is kept as a version, never deleted. ``table``: a table's link asks (its number), which
@@ -88,6 +89,7 @@ def undo(db: Store, match_id: int, event_id: int, device: str | None = None, tab
                            what=describe_event(event, match.game.deal_noun, device), table=str(table))
         detail: dict[str, Any] = {"undid": event["id"]}
         if action in DEAL_EVENTS:
+            assert number is not None  # an action on a deal names it (the store writes it so)
             deal = match.deal(number)
             detail["from_version"] = deal["version"]
             if action == "entered":
@@ -104,7 +106,7 @@ def undo(db: Store, match_id: int, event_id: int, device: str | None = None, tab
         return event, sync(db, match_id, from_number=number)
 
 
-def redo(db: Store, match_id: int, event_id: int, device: str | None = None) -> tuple[dict[str, Any], Match]:
+def redo(db: Store, match_id: int, event_id: int, device: str | None = None) -> tuple[LogEntry, Match]:
     """Bring back the action ``event_id`` that the last undo undid; refused (OutOfTurn, nothing changed)
     when another action came after that undo."""
     with db.immediate():
@@ -122,6 +124,7 @@ def redo(db: Store, match_id: int, event_id: int, device: str | None = None) -> 
         action, number = event["action"], event["deal_number"]
         not_the_director_s(db, match_id, action)
         if action in DEAL_EVENTS:
+            assert number is not None  # an action on a deal names it (the store writes it so)
             _deal_back_to(db, match, number, undo_event["detail"].get("from_version"), "redone")
         elif action == "ended":
             db.update_match_fields(match_id, ended_by_hand=1)

@@ -113,7 +113,7 @@ def _club_pieces(db: ArchiveStore, out: _Pieces, whole: bool, unreadable_ids: se
         separator = ","
         if out.full():
             yield out.take()
-    seasons = [{"name": s["name"], "game": s["game"], "best_of": s["best_of"], "league_points": s["league_points"]}
+    seasons = [{"name": s.name, "game": s.game, "best_of": s.best_of, "league_points": s.league_points}
                for s in db.all_season_settings()] if whole else []
     out.put('],"seasons":' + jsontext.dumps(seasons))
 
@@ -210,8 +210,8 @@ def _unreadable_match(db: ArchiveStore, match_id: int, exc: Exception) -> dict[s
 def _match_opening(db: ArchiveStore, match: matches.Match) -> str:
     """A match of the document as JSON text up to its list of actions (left open: they follow)."""
     row = match.row
-    revisions = {deal_id: [{"version": rev["version"], "input": rev["input"], "void": rev["void"],
-                            "action": rev["action"], "at": rev["at"], "replaced_at": rev["replaced_at"]}
+    revisions = {deal_id: [{"version": rev.version, "input": rev.input, "void": rev.void,
+                            "action": rev.action, "at": rev.at, "replaced_at": rev.replaced_at}
                            for rev in revs]
                  for deal_id, revs in db.revisions_for_match(match.id).items()}  # input parsed, void a bool
     fields = {

@@ -13,15 +13,18 @@ import re
 import traceback
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlparse
 
 from .columns import DEALER_MARK, FIGURE_SPACE, columns_css
 from .pictures import chart_svg, qr_png
 
+if TYPE_CHECKING:
+    from weasyprint.urls import URLFetcher
+
 # ---- PDF ----------------------------------------------------------------------------------
 
-def static_fetcher(static_folder: str | Path, static_url_path: str = "/static"):
+def static_fetcher(static_folder: str | Path, static_url_path: str = "/static") -> URLFetcher:
     """A WeasyPrint URL fetcher that serves files from static/ and refuses everything else (no network)."""
     # WeasyPrint (0.6 s and 40 MiB to load) only where a sheet is rendered: in the render's child, not the server
     from weasyprint.urls import URLFetcher, URLFetcherResponse

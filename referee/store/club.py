@@ -15,6 +15,7 @@ from typing import Any
 
 from .. import jsontext
 from .base import SqlStore, now
+from .rows import EventLink, EventRow, LinkRow, RoundRow, TableRow
 
 # The tables of an event's latest round still playing: their match not finished and the director not having ended
 # them (the list of events, a table's link and a table's page all ask it, as ``club.status_of`` needs it).
@@ -27,13 +28,10 @@ class ClubRows(SqlStore):
     """A club's events: players, rounds, tables, links, confirmations."""
 
     # ---- an event ------------------------------------------------------------------------------------------------
-    def event_row(self, event_id: int) -> dict[str, Any] | None:
-        """An event's row as stored (its JSON columns still text); None: no such event."""
+    def event_row(self, event_id: int) -> EventRow | None:
+        """An event's row (its JSON columns parsed); None: no such event."""
         rows = self._rows("SELECT * FROM events WHERE id = ? AND space = referee_space()", [event_id])
-        if not rows:
-            return None
-        rows[0].pop("space", None)
-        return rows[0]
+        return EventRow.from_row(rows[0]) if rows else None
 
     def event_players(self, event_id: int) -> list[tuple[str, int, int | None]]:
         """(name, joined round, left round) of each player, in the order they joined."""
@@ -42,24 +40,23 @@ class ClubRows(SqlStore):
             "ORDER BY position",
             [event_id]).fetchall()]
 
-    def event_rounds(self, event_id: int) -> list[tuple[Any, ...]]:
-        """(number, seed, byes as JSON text, when drawn, then its clock: minutes (None: no clock), when started,
-        minutes added, seconds paused, when paused) of each round drawn, in order."""
-        return [tuple(row) for row in self._run(
+    def event_rounds(self, event_id: int) -> list[RoundRow]:
+        """Each round drawn, in order."""
+        return [RoundRow.from_row(row) for row in self._run(
             "SELECT number, seed, byes, drawn, clock_minutes, clock_started, clock_added, clock_paused_seconds, "
             "clock_paused_at FROM event_rounds WHERE event_id = ? AND space = referee_space() ORDER BY number",
             [event_id]).fetchall()]
 
-    def round_tables(self, event_id: int, round_number: int) -> list[tuple[int, int, str | None]]:
-        """(number, match id, when the director ended it or None) of each table of a round, in order."""
-        return [(row[0], row[1], row[2]) for row in self._run(
+    def round_tables(self, event_id: int, round_number: int) -> list[TableRow]:
+        """Each table of a round, in order."""
+        return [TableRow.from_row(row) for row in self._run(
             "SELECT number, match_id, ended_by_director FROM event_tables "
             "WHERE event_id = ? AND round = ? AND space = referee_space() ORDER BY number",
             [event_id, round_number]).fetchall()]
 
-    def event_links(self, event_id: int) -> list[tuple[int, str, str | None]]:
-        """(table number, token, when revoked or None) of every link the event gave, each table's working one last."""
-        return [(row[0], row[1], row[2]) for row in self._run(
+    def event_links(self, event_id: int) -> list[EventLink]:
+        """Every link the event gave, by table, each table's working one last."""
+        return [EventLink.from_row(row) for row in self._run(
             "SELECT number, token, revoked FROM event_links WHERE event_id = ? AND space = referee_space() "
             "ORDER BY number, revoked IS NULL, created, token", [event_id]).fetchall()]
 
@@ -256,14 +253,13 @@ class ClubRows(SqlStore):
                   "AND space = referee_space()",
                   [revoked, event_id, number])
 
-    def link_row(self, token: str) -> tuple[int, int, str | None, int | None] | None:
-        """(event, table number, when revoked or None, the event's latest round or None) of a token the event gave;
-        None for a token no event gave."""
+    def link_row(self, token: str) -> LinkRow | None:
+        """What a token an event gave opens; None for a token no event gave."""
         row = self._one(
             "SELECT l.event_id, l.number, l.revoked, (SELECT MAX(r.number) FROM event_rounds r WHERE r.event_id = "
             "l.event_id AND r.space = referee_space()) FROM event_links l WHERE l.token = ? "
             "AND l.space = referee_space()", [token])
-        return None if row is None else (row[0], row[1], row[2], row[3])
+        return None if row is None else LinkRow.from_row(row)
 
     def table_matches(self, event_id: int, number: int) -> list[tuple[int, int]]:
         """(round, match id) of a physical table in every round it was played, in round order."""

@@ -4,9 +4,9 @@ sessions: the SQL both stores say alike."""
 from __future__ import annotations
 
 import secrets
-from typing import Any
 
 from .base import SqlStore, now
+from .rows import ShareLink
 
 
 class Links(SqlStore):
@@ -19,9 +19,9 @@ class Links(SqlStore):
         self._insert("share_links", {"token": token, "match_id": match_id, "created": now(), "revoked": None})
         return token
 
-    def share_links_for(self, match_id: int) -> list[dict[str, Any]]:
+    def share_links_for(self, match_id: int) -> list[ShareLink]:
         return [
-            dict(r)
+            ShareLink.from_row(r)
             for r in self._rows(
                 "SELECT token, match_id, created, revoked FROM share_links WHERE match_id = ? "
                 "AND space = referee_space() AND revoked IS NULL ORDER BY created", [match_id]

@@ -10,6 +10,7 @@ from typing import Any
 
 from .. import jsontext
 from .base import SqlStore, now
+from .rows import LogEntry
 
 # Which phone is making the change (a hash of its long-lived device cookie), set by the web layer for
 # each request: every action records it, so Undo can say "entered by this phone" or "by another phone".
@@ -29,7 +30,7 @@ class TooManyActions(Exception):
 
 _EVENT_COLUMNS = "id, match_id, deal_number, action, at, detail, undone"
 
-def _event_of(values: tuple[Any, ...]) -> dict[str, Any]:
+def _event_of(values: tuple[Any, ...]) -> LogEntry:
     """One row of match_events; ``detail`` parsed as stored (text that is not JSON, as a damaged or hand-edited
     database may hold, is kept as that text: ``matches.event_detail`` reads only what it understands)."""
     event_id, match_id, deal_number, action, at, detail, undone = values
@@ -67,11 +68,11 @@ class MatchLog(SqlStore):
             raise TooManyActions(self.action_count(match_id), limit)
         return event_id
 
-    def actions_of(self, match_id: int) -> list[dict[str, Any]]:
+    def actions_of(self, match_id: int) -> list[LogEntry]:
         """Every action on a match, oldest first (``iter_actions`` reads them a batch at a time)."""
         return list(self.iter_actions(match_id))
 
-    def iter_actions(self, match_id: int, batch: int = 1000) -> Iterator[dict[str, Any]]:
+    def iter_actions(self, match_id: int, batch: int = 1000) -> Iterator[LogEntry]:
         """Every action on a match, oldest first, read ``batch`` rows at a time: an export of a long log never holds
         all of it."""
         cursor = self._run(f"SELECT {_EVENT_COLUMNS} FROM match_events WHERE match_id = ? AND space = referee_space() "
@@ -79,7 +80,7 @@ class MatchLog(SqlStore):
         while rows := cursor.fetchmany(batch):
             yield from (_event_of(row) for row in rows)
 
-    def actions_after(self, match_id: int, after: int, limit: int) -> list[dict[str, Any]]:
+    def actions_after(self, match_id: int, after: int, limit: int) -> list[LogEntry]:
         """At most ``limit`` actions on a match that came after action ``after`` (0: from the first), oldest first."""
         cursor = self._run(
             f"SELECT {_EVENT_COLUMNS} FROM match_events WHERE match_id = ? AND space = referee_space() AND id > ? "
@@ -90,7 +91,7 @@ class MatchLog(SqlStore):
 
     def latest_actions(self, match_id: int, limit: int, before: int | None = None, *,
                        actions: Sequence[str] | None = None, standing: bool = False, deal_number: int | None = None,
-                       after: int | None = None) -> list[dict[str, Any]]:
+                       after: int | None = None) -> list[LogEntry]:
         """The newest ``limit`` actions on a match, newest first: one query on the index, however long the log.
         Only those older than action ``before`` and newer than action ``after``; of the kinds ``actions``; not undone
         (``standing``); about deal ``deal_number``."""
@@ -112,7 +113,7 @@ class MatchLog(SqlStore):
         )
         return [_event_of(row) for row in cursor.fetchall()]
 
-    def get_action(self, match_id: int, event_id: Any) -> dict[str, Any] | None:
+    def get_action(self, match_id: int, event_id: Any) -> LogEntry | None:
         """One action of a match by its id (None: not one of this match's actions)."""
         if isinstance(event_id, bool) or not isinstance(event_id, int) or not 0 < event_id < 2**63:
             return None

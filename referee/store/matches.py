@@ -13,10 +13,11 @@ import json
 import uuid
 from collections.abc import Sequence
 from datetime import date, timedelta
-from typing import Any
+from typing import Any, cast
 
 from .. import jsontext
 from .base import SqlStore, now
+from .rows import DealRow, DealVersion
 from .space_rows import SpaceFull
 
 
@@ -30,21 +31,18 @@ def _match_row(row: dict[str, Any]) -> dict[str, Any]:
     row["abandoned"] = bool(row.get("abandoned"))
     return row
 
-def _deal_row(row: dict[str, Any]) -> dict[str, Any]:
+def _deal_row(row: dict[str, Any]) -> DealRow:
     row = dict(row)
     row.pop("space", None)
     row["input"] = json.loads(row["input"])
     row["void"] = bool(row["void"])
-    return row
+    return cast(DealRow, row)
 
-def _deal_rows(cursor: Any) -> list[dict[str, Any]]:
+def _deal_rows(cursor: Any) -> list[DealRow]:
     names = [c[0] for c in cursor.description]
     return [_deal_row(dict(zip(names, r, strict=True))) for r in cursor.fetchall()]
 
 
-def _revision_row(row: dict[str, Any]) -> dict[str, Any]:
-    return {**{k: v for k, v in row.items() if k != "space"}, "input": json.loads(row["input"]),
-            "void": bool(row["void"])}
 
 # The deal POST's SQL: plain prepared statements on the connection (sqlite-utils reads the table layout around
 # each insert and update, several statements each time).
@@ -142,12 +140,13 @@ class MatchRows(SqlStore):
                   [*values.values(), match_id])
 
     def append_deal(self, match_id: int, number: int, dealer: str, deal_input: Any, result: str, counted: bool,
-                    tally: str) -> dict[str, Any]:
+                    tally: str) -> DealRow:
         """A new deal at the end of a match, with its stored result; returns it as ``deals_for`` reads it."""
         stamp = now()
         text = jsontext.dumps(deal_input)
         deal_id = self._insert_returning(_INSERT_DEAL, [match_id, number, dealer, text, stamp, stamp, result,
                                                         int(counted), tally])
+        assert deal_id is not None  # a plain INSERT … VALUES always makes its row
         return {"id": deal_id, "match_id": match_id, "number": number, "dealer": dealer, "input": deal_input,
                 "void": False, "version": 1, "last_action": "entered", "created": stamp, "updated": stamp,
                 "result": result,
@@ -208,11 +207,11 @@ class MatchRows(SqlStore):
 
     # ---- deals ------------------------------------------------------------------------------------------
 
-    def deals_for(self, match_id: int) -> list[dict[str, Any]]:
+    def deals_for(self, match_id: int) -> list[DealRow]:
         return _deal_rows(self._run("SELECT * FROM deals WHERE match_id = ? AND space = referee_space() "
                                     "ORDER BY number", [match_id]))
 
-    def deals_numbered(self, match_id: int, numbers: Sequence[int]) -> list[dict[str, Any]]:
+    def deals_numbered(self, match_id: int, numbers: Sequence[int]) -> list[DealRow]:
         """Some of a match's deals (by number), in order: the few a page shows whole."""
         if not numbers:
             return []
@@ -220,7 +219,7 @@ class MatchRows(SqlStore):
         return _deal_rows(self._run(f"SELECT * FROM deals WHERE match_id = ? AND space = referee_space() "
                                     f"AND number IN ({marks}) ORDER BY number", [match_id, *numbers]))
 
-    def get_deal(self, match_id: int, number: int) -> dict[str, Any] | None:
+    def get_deal(self, match_id: int, number: int) -> DealRow | None:
         rows = list(self._rows("SELECT * FROM deals WHERE match_id = ? AND number = ? AND space = referee_space()",
                                     [match_id, number]))
         return _deal_row(rows[0]) if rows else None
@@ -247,7 +246,7 @@ class MatchRows(SqlStore):
             },
         )
 
-    def revise_deal(self, deal: dict[str, Any], action: str, deal_input: Any | None = None, void: bool | None = None
+    def revise_deal(self, deal: DealRow, action: str, deal_input: Any | None = None, void: bool | None = None
     ) -> None:
         """Keep the current version of ``deal`` in deal_revisions, then store the new one."""
         stamp = now()
@@ -275,23 +274,23 @@ class MatchRows(SqlStore):
             },
         )
 
-    def revisions_for_match(self, match_id: int) -> dict[int, list[dict[str, Any]]]:
+    def revisions_for_match(self, match_id: int) -> dict[int, list[DealVersion]]:
         """Every earlier version of every deal of a match, by deal id (one query)."""
         rows = self._rows(
             "SELECT r.* FROM deal_revisions r JOIN deals d ON d.id = r.deal_id WHERE d.match_id = ? "
             "AND d.space = referee_space() AND r.space = referee_space() ORDER BY r.deal_id, r.version",
             [match_id],
         )
-        out: dict[int, list[dict[str, Any]]] = {}
+        out: dict[int, list[DealVersion]] = {}
         for r in rows:
-            revision = _revision_row(r)
-            out.setdefault(revision["deal_id"], []).append(revision)
+            revision = DealVersion.from_row(r)
+            out.setdefault(revision.deal_id, []).append(revision)
         return out
 
-    def revisions_for(self, deal_id: int) -> list[dict[str, Any]]:
+    def revisions_for(self, deal_id: int) -> list[DealVersion]:
         rows = self._rows("SELECT * FROM deal_revisions WHERE deal_id = ? AND space = referee_space() "
                           "ORDER BY version", [deal_id])
-        return [_revision_row(r) for r in rows]
+        return [DealVersion.from_row(r) for r in rows]
 
     # ---- the archive --------------------------------------------------------------------------
 

@@ -11,6 +11,7 @@ import secrets
 from typing import Any
 
 from .base import SqlStore
+from .rows import SeasonSettings, text_or_none, whole_or_none
 
 
 class PortableRows(SqlStore):
@@ -27,25 +28,26 @@ class PortableRows(SqlStore):
         return [row[0] for row in self._run("SELECT id FROM events WHERE space = referee_space() ORDER BY id")
                 .fetchall()]
 
-    def all_season_settings(self) -> list[dict[str, Any]]:
+    def all_season_settings(self) -> list[SeasonSettings]:
         """Every season's settings (name, game, best_of, league_points), by name and game."""
-        return self._rows("SELECT name, game, best_of, league_points FROM seasons WHERE space = referee_space() "
-                          "ORDER BY name, game")
+        return [SeasonSettings.from_row(row) for row in self._rows(
+            "SELECT name, game, best_of, league_points FROM seasons WHERE space = referee_space() ORDER BY name, game")]
 
     def match_uid(self, match_id: int) -> str | None:
-        return self._value("SELECT uid FROM matches WHERE id = ? AND space = referee_space()", [match_id])
+        return text_or_none(self._value("SELECT uid FROM matches WHERE id = ? AND space = referee_space()", [match_id]))
 
     def event_uid(self, event_id: int) -> str | None:
-        return self._value("SELECT uid FROM events WHERE id = ? AND space = referee_space()", [event_id])
+        return text_or_none(self._value("SELECT uid FROM events WHERE id = ? AND space = referee_space()", [event_id]))
 
     def exported_event_fields(self, event_id: int) -> tuple[Any, ...] | None:
         """An event's own fields as an export writes them: uid, name, date, game, options, rounds, round_length,
         seating, season, tariff, seed, created, kind, avoid (JSON as stored), first_round, show_chances (0 or 1),
         entry_fee, prizes (JSON as stored), booby (0 or 1), round_minutes, ended (when it ended, or None)."""
-        return self._one(
+        row = self._one(
             "SELECT uid, name, date, game, options, rounds, round_length, seating, season, tariff, seed, created, "
             "kind, avoid, first_round, show_chances, entry_fee, prizes, booby, round_minutes, ended FROM events "
             "WHERE id = ? AND space = referee_space()", [event_id])
+        return None if row is None else tuple(row)
 
     def exported_event_players(self, event_id: int) -> list[tuple[str, int, int | None, str | None, str | None]]:
         """An event's players in the order they joined: (name, joined_round, left_round, when their fee was paid,
@@ -92,17 +94,17 @@ class PortableRows(SqlStore):
         return self._one("SELECT 1 FROM events WHERE uid = ? AND space = referee_space()", [uid]) is not None
 
     def match_id_of_uid(self, uid: str) -> int | None:
-        return self._value("SELECT id FROM matches WHERE uid = ? AND space = referee_space()", [uid])
+        return whole_or_none(self._value("SELECT id FROM matches WHERE uid = ? AND space = referee_space()", [uid]))
 
     def match_seats_of_uid(self, uid: str) -> tuple[int, str, str] | None:
         """The match of that uid here: (id, game, players as stored JSON); None: there is none."""
-        return self._one("SELECT id, game, players FROM matches WHERE uid = ? AND space = referee_space()",
-                         [uid])
+        row = self._one("SELECT id, game, players FROM matches WHERE uid = ? AND space = referee_space()", [uid])
+        return None if row is None else (int(row[0]), str(row[1]), str(row[2]))
 
     def event_of_table(self, match_id: int) -> int | None:
         """The event whose table the match is (None: no event's)."""
-        return self._value("SELECT event_id FROM event_tables WHERE match_id = ? AND space = referee_space()",
-                           [match_id])
+        return whole_or_none(self._value(
+            "SELECT event_id FROM event_tables WHERE match_id = ? AND space = referee_space()", [match_id]))
 
     # ---- import: the rows of a file --------------------------------------------------------------------------
     def set_imported_match(self, match_id: int, updated: str, abandoned: bool, ended_by_hand: bool) -> None:

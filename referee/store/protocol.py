@@ -17,6 +17,18 @@ from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
 from .feed import Feed
+from .rows import (
+    DealRow,
+    DealVersion,
+    EventLink,
+    EventRow,
+    LinkRow,
+    LogEntry,
+    RoundRow,
+    SeasonSettings,
+    ShareLink,
+    TableRow,
+)
 from .space_rows import DirectorLink, SpaceRow
 
 
@@ -52,7 +64,7 @@ class MatchStore(Protocol):
 
     def append_deal(
         self, match_id: int, number: int, dealer: str, deal_input: Any, result: str, counted: bool, tally: str,
-    ) -> dict[str, Any]:
+    ) -> DealRow:
         """A new deal at the end of a match, with its stored result; returns it as ``deals_for`` reads it."""
 
     def advance_match(
@@ -76,24 +88,24 @@ class MatchStore(Protocol):
         """
 
     def replace_match_players(self, match_id: int, rows: list[dict[str, Any]]) -> None: ...
-    def deals_for(self, match_id: int) -> list[dict[str, Any]]: ...
+    def deals_for(self, match_id: int) -> list[DealRow]: ...
 
-    def deals_numbered(self, match_id: int, numbers: Sequence[int]) -> list[dict[str, Any]]:
+    def deals_numbered(self, match_id: int, numbers: Sequence[int]) -> list[DealRow]:
         """Some of a match's deals (by number), in order: the few a page shows whole."""
 
-    def get_deal(self, match_id: int, number: int) -> dict[str, Any] | None: ...
+    def get_deal(self, match_id: int, number: int) -> DealRow | None: ...
     def next_deal_number(self, match_id: int) -> int: ...
     def insert_deal(self, match_id: int, number: int, dealer: str, deal_input: Any) -> int: ...
 
     def revise_deal(
-        self, deal: dict[str, Any], action: str, deal_input: Any | None = None, void: bool | None = None,
+        self, deal: DealRow, action: str, deal_input: Any | None = None, void: bool | None = None,
     ) -> None:
         """Keep the current version of ``deal`` in deal_revisions, then store the new one."""
 
-    def revisions_for_match(self, match_id: int) -> dict[int, list[dict[str, Any]]]:
+    def revisions_for_match(self, match_id: int) -> dict[int, list[DealVersion]]:
         """Every earlier version of every deal of a match, by deal id (one query)."""
 
-    def revisions_for(self, deal_id: int) -> list[dict[str, Any]]: ...
+    def revisions_for(self, deal_id: int) -> list[DealVersion]: ...
 
     def search_matches(
         self, game: str | None = None, player: str | None = None, status: str | None = None, since: str | None = None,
@@ -130,27 +142,27 @@ class MatchLogStore(Protocol):
         the count is part of the INSERT, so it costs no statement of its own.
         """
 
-    def actions_of(self, match_id: int) -> list[dict[str, Any]]:
+    def actions_of(self, match_id: int) -> list[LogEntry]:
         """Every action on a match, oldest first (``iter_actions`` reads them a batch at a time)."""
 
-    def iter_actions(self, match_id: int, batch: int = 1000) -> Iterator[dict[str, Any]]:
+    def iter_actions(self, match_id: int, batch: int = 1000) -> Iterator[LogEntry]:
         """Every action on a match, oldest first, read ``batch`` rows at a time: an export of a long log never holds
         all of it.
         """
 
-    def actions_after(self, match_id: int, after: int, limit: int) -> list[dict[str, Any]]:
+    def actions_after(self, match_id: int, after: int, limit: int) -> list[LogEntry]:
         """At most ``limit`` actions on a match that came after action ``after`` (0: from the first), oldest first."""
 
     def latest_actions(
         self, match_id: int, limit: int, before: int | None = None, *, actions: Sequence[str] | None = None,
         standing: bool = False, deal_number: int | None = None, after: int | None = None,
-    ) -> list[dict[str, Any]]:
+    ) -> list[LogEntry]:
         """The newest ``limit`` actions on a match, newest first: one query on the index, however long the log. Only
         those older than action ``before`` and newer than action ``after``; of the kinds ``actions``; not undone
         (``standing``); about deal ``deal_number``.
         """
 
-    def get_action(self, match_id: int, event_id: Any) -> dict[str, Any] | None:
+    def get_action(self, match_id: int, event_id: Any) -> LogEntry | None:
         """One action of a match by its id (None: not one of this match's actions)."""
 
     def action_count(self, match_id: int, from_id: int | None = None) -> int:
@@ -163,7 +175,7 @@ class LinkStore(Protocol):
     """Share links, idempotency keys, signed-in sessions."""
 
     def create_share_link(self, match_id: int) -> str: ...
-    def share_links_for(self, match_id: int) -> list[dict[str, Any]]: ...
+    def share_links_for(self, match_id: int) -> list[ShareLink]: ...
     def match_for_share(self, token: str) -> int | None: ...
     def revoke_share_link(self, match_id: int, token: str) -> bool: ...
 
@@ -184,22 +196,20 @@ class LinkStore(Protocol):
 class ClubStore(Protocol):
     """A club's events: players, rounds, tables, their links and confirmations."""
 
-    def event_row(self, event_id: int) -> dict[str, Any] | None:
-        """An event's row as stored (its JSON columns still text); None: no such event."""
+    def event_row(self, event_id: int) -> EventRow | None:
+        """An event's row (its JSON columns parsed); None: no such event."""
 
     def event_players(self, event_id: int) -> list[tuple[str, int, int | None]]:
         """(name, joined round, left round) of each player, in the order they joined."""
 
-    def event_rounds(self, event_id: int) -> list[tuple[Any, ...]]:
-        """(number, seed, byes as JSON text, when drawn, then its clock: minutes (None: no clock), when started,
-        minutes added, seconds paused, when paused) of each round drawn, in order.
-        """
+    def event_rounds(self, event_id: int) -> list[RoundRow]:
+        """Each round drawn, in order."""
 
-    def round_tables(self, event_id: int, round_number: int) -> list[tuple[int, int, str | None]]:
-        """(number, match id, when the director ended it or None) of each table of a round, in order."""
+    def round_tables(self, event_id: int, round_number: int) -> list[TableRow]:
+        """Each table of a round, in order."""
 
-    def event_links(self, event_id: int) -> list[tuple[int, str, str | None]]:
-        """(table number, token, when revoked or None) of every link the event gave, each table's working one last."""
+    def event_links(self, event_id: int) -> list[EventLink]:
+        """Every link the event gave, by table, each table's working one last."""
 
     def event_state(self, event_id: int) -> tuple[Any, ...] | None:
         """Counts that move whenever anything an event's board shows changes (its rounds, players, tables, every
@@ -294,10 +304,8 @@ class ClubStore(Protocol):
     def revoke_links(self, event_id: int, number: int, revoked: str) -> None:
         """The working link of a physical table stops working (revoked at ``revoked``)."""
 
-    def link_row(self, token: str) -> tuple[int, int, str | None, int | None] | None:
-        """(event, table number, when revoked or None, the event's latest round or None) of a token the event gave;
-        None for a token no event gave.
-        """
+    def link_row(self, token: str) -> LinkRow | None:
+        """What a token an event gave opens; None for a token no event gave."""
 
     def table_matches(self, event_id: int, number: int) -> list[tuple[int, int]]:
         """(round, match id) of a physical table in every round it was played, in round order."""
@@ -347,8 +355,8 @@ class SeasonStore(Protocol):
     def season_event_ids(self, name: str, game: str) -> list[int]:
         """The ids of a season's events of one game, in the order they were played (date, then as created)."""
 
-    def season_settings(self, name: str, game: str) -> tuple[int | None, str] | None:
-        """A season's (best_of, league_points) for one game as the director set them; None: never set."""
+    def season_settings(self, name: str, game: str) -> SeasonSettings | None:
+        """A season's settings for one game as the director set them; None: never set."""
 
     def save_season_settings(self, name: str, game: str, best_of: int | None, league_points: str) -> None:
         """A season's settings for one game, set anew or for the first time (the caller's write transaction)."""
@@ -377,7 +385,7 @@ class PortableStore(Protocol):
     def all_event_ids(self) -> list[int]:
         """Every event's id, oldest first."""
 
-    def all_season_settings(self) -> list[dict[str, Any]]:
+    def all_season_settings(self) -> list[SeasonSettings]:
         """Every season's settings (name, game, best_of, league_points), by name and game."""
 
     def match_uid(self, match_id: int) -> str | None: ...

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .base import SqlStore
+from .rows import SeasonSettings
 
 
 class SeasonRows(SqlStore):
@@ -30,11 +31,11 @@ class SeasonRows(SqlStore):
             "ORDER BY date, id",
             [name, game]).fetchall()]
 
-    def season_settings(self, name: str, game: str) -> tuple[int | None, str] | None:
-        """A season's (best_of, league_points) for one game as the director set them; None: never set."""
-        row = self._one("SELECT best_of, league_points FROM seasons WHERE space = referee_space() AND name = ? "
-                        "AND game = ?", [name, game])
-        return None if row is None else (row[0], row[1])
+    def season_settings(self, name: str, game: str) -> SeasonSettings | None:
+        """A season's settings for one game as the director set them; None: never set."""
+        rows = self._rows("SELECT name, game, best_of, league_points FROM seasons WHERE space = referee_space() "
+                          "AND name = ? AND game = ?", [name, game])
+        return SeasonSettings.from_row(rows[0]) if rows else None
 
     def save_season_settings(self, name: str, game: str, best_of: int | None, league_points: str) -> None:
         """A season's settings for one game, set anew or for the first time (the caller's write transaction)."""

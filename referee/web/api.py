@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, current_app, jsonify, request, url_for
+from flask import Blueprint, Response, current_app, jsonify, request, url_for
+from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 
 from .. import games as rules  # read when asked (``games`` here is the view of /api/games)
@@ -33,11 +34,11 @@ from .ratings import kept_ratings, rating_query
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 
-def _errors(violations, status: int):
+def _errors(violations, status: int) -> tuple[Response, int]:
     return jsonify({"errors": [v.to_dict() for v in capped(violations)]}), status
 
 
-def _one_error(code: str, message: str, status: int, field: str | None = None):
+def _one_error(code: str, message: str, status: int, field: str | None = None) -> tuple[Response, int]:
     return _errors([Violation(code, message, field)], status)
 
 
@@ -63,22 +64,22 @@ def _body() -> Any:
 
 
 @bp.errorhandler(BadBody)
-def _bad_body(exc: BadBody):
+def _bad_body(exc: BadBody) -> ResponseReturnValue:
     return _one_error(exc.code, exc.message, 422)
 
 
 @bp.errorhandler(RuleError)
-def _rule_error(exc: RuleError):
+def _rule_error(exc: RuleError) -> ResponseReturnValue:
     return _errors(exc.violations, 422)
 
 
 @bp.errorhandler(matches.NotFound)
-def _not_found(exc: matches.NotFound):
+def _not_found(exc: matches.NotFound) -> ResponseReturnValue:
     return _one_error(exc.code, say(exc.line), 404)
 
 
 @bp.errorhandler(matches.Conflict)
-def _conflict(exc: matches.Conflict):
+def _conflict(exc: matches.Conflict) -> ResponseReturnValue:
     if isinstance(exc, matches.StaleVersion):
         response = jsonify({
             "errors": [{"field": None, "code": "stale_version", "message": str(exc)}],
@@ -114,7 +115,7 @@ def _match_json(db, match: matches.Match, deals_after: int = 0) -> dict[str, Any
 
 
 @bp.get("/games")
-def games():
+def games() -> ResponseReturnValue:
     return jsonify(
         {
             "games": [
@@ -136,7 +137,7 @@ def games():
 
 
 @bp.get("/matches")
-def list_matches():
+def list_matches() -> ResponseReturnValue:
     """The archive, newest first: ?game=&player=&status=&since=&until=&page= (100 a page)."""
     filters, problems = parse_filters(request.args)
     if problems:
@@ -147,7 +148,7 @@ def list_matches():
 
 
 @bp.patch("/matches/<int:match_id>")
-def update_match(match_id: int):
+def update_match(match_id: int) -> ResponseReturnValue:
     body = _body()
     unknown = sorted(set(body) - {"place", "note"})
     if unknown:
@@ -160,13 +161,13 @@ def update_match(match_id: int):
 
 
 @bp.post("/matches/<int:match_id>/abandon")
-def abandon_match(match_id: int):
+def abandon_match(match_id: int) -> ResponseReturnValue:
     db = get_db()
     return jsonify(_match_json(db, matches.abandon(db, match_id, True)))
 
 
 @bp.post("/matches/<int:match_id>/resume")
-def resume_match(match_id: int):
+def resume_match(match_id: int) -> ResponseReturnValue:
     db = get_db()
     return jsonify(_match_json(db, matches.abandon(db, match_id, False)))
 
@@ -182,7 +183,7 @@ def _action_id(body: Any) -> int:
 
 
 @bp.post("/matches/<int:match_id>/undo")
-def undo(match_id: int):
+def undo(match_id: int) -> ResponseReturnValue:
     """Undo exactly the action named by id; 409 (nothing undone) when another action came after it, or (a table's
     token) when it is not that table's own (RULES.md 5.6)."""
     db = get_db()
@@ -192,7 +193,7 @@ def undo(match_id: int):
 
 
 @bp.post("/matches/<int:match_id>/redo")
-def redo(match_id: int):
+def redo(match_id: int) -> ResponseReturnValue:
     """Bring back the action the last undo undid; 409 (nothing changed) when anything happened since."""
     db = get_db()
     event, match = matches.redo(db, match_id, _action_id(_body()), store.acting_device.get())
@@ -201,7 +202,7 @@ def redo(match_id: int):
 
 
 @bp.post("/matches/<int:match_id>/rematch")
-def rematch(match_id: int):
+def rematch(match_id: int) -> ResponseReturnValue:
     db = get_db()
     new_id = matches.rematch(db, match_id)
     location = url_for("api.get_match", match_id=new_id)
@@ -212,7 +213,7 @@ EVENTS_PAGE = 1000  # actions in one answer of GET /api/matches/<id>/events (``l
 
 
 @bp.get("/matches/<int:match_id>/events")
-def events(match_id: int):
+def events(match_id: int) -> ResponseReturnValue:
     """The match's actions, oldest first, a page at a time: ``?after=<action id>`` for those after it, ``?limit=``
     (1 to EVENTS_PAGE) for fewer; ``total`` counts them all, ``next`` is the address of the next page (null: none)."""
     after, limit = _page_args()
@@ -251,13 +252,13 @@ def _page_args() -> tuple[int, int]:
 
 
 @bp.post("/matches/<int:match_id>/deals/<int:number>/versions/<int:version>/restore")
-def restore_version(match_id: int, number: int, version: int):
+def restore_version(match_id: int, number: int, version: int) -> ResponseReturnValue:
     match = matches.restore_version(get_db(), match_id, number, version)
     return jsonify(_deal_and_match(match, number))
 
 
 @bp.post("/matches")
-def create_match():
+def create_match() -> ResponseReturnValue:
     db = get_db()
     match_id = matches.start_match(db, _body())
     match = matches.load(db, match_id)
@@ -265,13 +266,13 @@ def create_match():
 
 
 @bp.post("/spaces")
-def create_space():
+def create_space() -> ResponseReturnValue:
     """A new space (issue 48): who may, and how often, as REFEREE_SPACES says (``web.spaces``)."""
     return spaces.create(get_db(), _body)  # the body read once who may is known
 
 
 @bp.get("/matches/<int:match_id>")
-def get_match(match_id: int):
+def get_match(match_id: int) -> ResponseReturnValue:
     """The whole match; ``?deals_after=N`` leaves out deals 1..N (a phone that has them already)."""
     raw = request.args.get("deals_after")
     after = 0
@@ -286,7 +287,7 @@ def get_match(match_id: int):
     return jsonify(_match_json(db, matches.load(db, match_id), deals_after=after))
 
 
-def _deal_and_match(match: matches.Match, number: int):
+def _deal_and_match(match: matches.Match, number: int) -> dict[str, Any]:
     db = get_db()
     return {"deal": matches.deal_to_json(db, match, match.deal(number)), "match": _match_json(db, match)}
 
@@ -304,7 +305,7 @@ def _if_match(what: str) -> int | None:
 
 
 @bp.post("/matches/<int:match_id>/deals")
-def add_deal(match_id: int):
+def add_deal(match_id: int) -> ResponseReturnValue:
     """A new deal. With an Idempotency-Key header a retried request returns the deal it stored the first
     time (200, Idempotent-Replayed: true) instead of entering it twice. ``"number": N`` in the body says which
     deal it is: a number another phone entered first is refused (409 ``deal_taken``, with that deal), never
@@ -337,14 +338,14 @@ def _deal_number(raw: Any) -> int | None:
 
 
 @bp.get("/matches/<int:match_id>/deals/<int:number>")
-def get_deal(match_id: int, number: int):
+def get_deal(match_id: int, number: int) -> ResponseReturnValue:
     db = get_db()
     match = matches.load(db, match_id)
     return jsonify(matches.deal_to_json(db, match, match.deal(number)))
 
 
 @bp.put("/matches/<int:match_id>/deals/<int:number>")
-def correct_deal(match_id: int, number: int):
+def correct_deal(match_id: int, number: int) -> ResponseReturnValue:
     """Correct a deal. ``If-Match: <version>`` refuses (409) a correction made against an older version."""
     body = _body()
     match = matches.correct_deal(get_db(), match_id, number, body, expected_version=_if_match("deal"))
@@ -352,19 +353,19 @@ def correct_deal(match_id: int, number: int):
 
 
 @bp.delete("/matches/<int:match_id>/deals/<int:number>")
-def void_deal(match_id: int, number: int):
+def void_deal(match_id: int, number: int) -> ResponseReturnValue:
     match = matches.void_deal(get_db(), match_id, number)
     return jsonify(_deal_and_match(match, number))
 
 
 @bp.post("/matches/<int:match_id>/deals/<int:number>/restore")
-def restore_deal(match_id: int, number: int):
+def restore_deal(match_id: int, number: int) -> ResponseReturnValue:
     match = matches.restore_deal(get_db(), match_id, number)
     return jsonify(_deal_and_match(match, number))
 
 
 @bp.post("/matches/<int:match_id>/end")
-def end_match(match_id: int):
+def end_match(match_id: int) -> ResponseReturnValue:
     db = get_db()
     return jsonify(_match_json(db, matches.end_match(db, match_id)))
 
@@ -388,18 +389,18 @@ def _event_json(event_id: int) -> dict[str, Any]:
 
 
 @bp.post("/events")
-def create_event():
+def create_event() -> ResponseReturnValue:
     event_id = event_edits.create_event(get_db(), _body())
     return jsonify(_event_json(event_id)), 201, {"Location": url_for("api.get_event", event_id=event_id)}
 
 
 @bp.get("/events/<int:event_id>")
-def get_event(event_id: int):
+def get_event(event_id: int) -> ResponseReturnValue:
     return jsonify(_event_json(event_id))
 
 
 @bp.patch("/events/<int:event_id>")
-def update_event(event_id: int):
+def update_event(event_id: int) -> ResponseReturnValue:
     """The director changes the event's name, date, season, tariff, rounds (never below those drawn), kind, seating or
     pairs kept apart → 200 the event; 422 with every problem, nothing changed."""
     event_edits.update_event(get_db(), event_id, _body())
@@ -407,7 +408,7 @@ def update_event(event_id: int):
 
 
 @bp.delete("/events/<int:event_id>")
-def delete_event(event_id: int):
+def delete_event(event_id: int) -> ResponseReturnValue:
     """An event with no deal entered goes, with its tables' matches and links → 204; after one, 409
     ``event_started``."""
     event_edits.delete_event(get_db(), event_id)
@@ -415,7 +416,7 @@ def delete_event(event_id: int):
 
 
 @bp.post("/events/<int:event_id>/rounds/<round:number>/swap")
-def swap_players(event_id: int, number: int):
+def swap_players(event_id: int, number: int) -> ResponseReturnValue:
     """``{"players": ["Ann", "Cid"]}``: two players of round ``number`` change places, seat for seat, before a deal is
     entered at either's table → 200 the round (as ``POST …/rounds`` answers it); 409 ``table_started`` after; 409
     ``kept_apart`` (naming the pair) when it would seat a pair kept apart at one table, unless ``"confirm": true``."""
@@ -425,7 +426,7 @@ def swap_players(event_id: int, number: int):
 
 
 @bp.post("/events/<int:event_id>/rounds")
-def draw_round(event_id: int):
+def draw_round(event_id: int) -> ResponseReturnValue:
     db = get_db()
     number = rounds.draw_round(db, event_id, kept_ratings())
     event = load_event(db, event_id)
@@ -433,19 +434,19 @@ def draw_round(event_id: int):
 
 
 @bp.post("/events/<int:event_id>/players")
-def join_event(event_id: int):
+def join_event(event_id: int) -> ResponseReturnValue:
     roster.join(get_db(), event_id, _body().get("name"))
     return jsonify(_event_json(event_id))
 
 
 @bp.post("/events/<int:event_id>/players/leave")
-def leave_event(event_id: int):
+def leave_event(event_id: int) -> ResponseReturnValue:
     roster.leave(get_db(), event_id, _body().get("name"))
     return jsonify(_event_json(event_id))
 
 
 @bp.get("/events/<int:event_id>/purse")
-def event_purse(event_id: int):
+def event_purse(event_id: int) -> ResponseReturnValue:
     """The evening's purse (issue 37): the pot, the booby, the prizes by the standings now, the club's share, who has
     paid and who owes; ``final`` once the event has ended. 404 ``no_purse`` for an event without an entry fee."""
     db = get_db()
@@ -453,14 +454,14 @@ def event_purse(event_id: int):
 
 
 @bp.post("/events/<int:event_id>/players/<path:name>/paid")
-def player_paid(event_id: int, name: str):
+def player_paid(event_id: int, name: str) -> ResponseReturnValue:
     """``{"paid": true|false}``: the director ticks a player's entry fee as paid, or back to owed → 200 ``{"player",
     "paid"}``; 404 ``unknown_player`` for a name not in the event, 422 for another body."""
     return jsonify(purse.mark_paid(get_db(), event_id, name, _body()))
 
 
 @bp.post("/events/<int:event_id>/clock")
-def event_clock(event_id: int):
+def event_clock(event_id: int) -> ResponseReturnValue:
     """The round clock (issue 37): ``{"paused": true|false}`` pauses it or runs it again, ``{"add_minutes": n}`` adds
     minutes (negative: takes them off) → 200 ``{"round_ends_at", "round_clock"}``; 422 for another body, 409
     ``no_clock`` when no round with a clock is in play."""
@@ -468,20 +469,20 @@ def event_clock(event_id: int):
 
 
 @bp.post("/events/<int:event_id>/players/back")
-def come_back(event_id: int):
+def come_back(event_id: int) -> ResponseReturnValue:
     """A player who left is drawn again from the next round on (the undo of a leave)."""
     roster.come_back(get_db(), event_id, _body().get("name"))
     return jsonify(_event_json(event_id))
 
 
 @bp.post("/events/<int:event_id>/tables/<int:number>/end")
-def end_table(event_id: int, number: int):
+def end_table(event_id: int, number: int) -> ResponseReturnValue:
     rounds.end_table(get_db(), event_id, number)
     return jsonify(_event_json(event_id))
 
 
 @bp.post("/events/<int:event_id>/end")
-def end_event(event_id: int):
+def end_event(event_id: int) -> ResponseReturnValue:
     """The director ends the event once its last round is drawn (RULES.md 5.4): tables still playing end as they
     stand → 200 the event, ``status`` "ended"; 409 ``rounds_left`` before the last round is drawn, ``event_over``
     once it has ended."""
@@ -490,20 +491,20 @@ def end_event(event_id: int):
 
 
 @bp.post("/events/<int:event_id>/tables/<int:number>/resume")
-def resume_table(event_id: int, number: int):
+def resume_table(event_id: int, number: int) -> ResponseReturnValue:
     """The director takes up again a table they ended (by mistake) while its round is the latest → 200 the event."""
     rounds.resume_table(get_db(), event_id, number)
     return jsonify(_event_json(event_id))
 
 
 @bp.get("/events/<int:event_id>/standings")
-def standings(event_id: int):
+def standings(event_id: int) -> ResponseReturnValue:
     event = load_event(get_db(), event_id)
     return jsonify(standings_to_json(event.standings(), event.status))
 
 
 @bp.get("/events/<int:event_id>/settlement")
-def event_settlement_json(event_id: int):
+def event_settlement_json(event_id: int) -> ResponseReturnValue:
     """RULES.md 5.7: each player's balance over their tables, rounded once, and who pays whom → ``{"currency",
     "balances", "payments", ...}``; 404 ``no_tariff`` for an event played without money."""
     event = load_event(get_db(), event_id)
@@ -513,12 +514,12 @@ def event_settlement_json(event_id: int):
 # ---- seasons (RULES.md 5.8) ----------------------------------------------------------------------------------------
 
 @bp.get("/seasons")
-def list_seasons():
+def list_seasons() -> ResponseReturnValue:
     return jsonify({"seasons": seasons.season_names(get_db())})
 
 
 @bp.get("/seasons/<path:name>")
-def season(name: str):
+def season(name: str) -> ResponseReturnValue:
     """The season's league table for ``?game=`` (the season's only game when left out), with the season's own
     ``best_of`` and ``league_points`` unless the query gives them."""
     db = get_db()
@@ -528,7 +529,7 @@ def season(name: str):
 
 
 @bp.put("/seasons/<path:name>")
-def set_season(name: str):
+def set_season(name: str) -> ResponseReturnValue:
     """The director sets a season's ``best_of`` (a number, or null for all) and ``league_points`` for ``game``."""
     db = get_db()
     body = _body()
@@ -541,13 +542,13 @@ def set_season(name: str):
 
 
 @bp.post("/events/<int:event_id>/tables/<int:number>/revoke")
-def revoke_table_link(event_id: int, number: int):
+def revoke_table_link(event_id: int, number: int) -> ResponseReturnValue:
     table_links.revoke_table_link(get_db(), event_id, number)
     return jsonify(_event_json(event_id))
 
 
 @bp.post("/events/<int:event_id>/tables/<int:number>/link")
-def renew_table_link(event_id: int, number: int):
+def renew_table_link(event_id: int, number: int) -> ResponseReturnValue:
     """A new link for physical table ``number`` (for the rest of the event); the old token stops working → 201 with
     the table's new ``token`` and ``url``."""
     token = table_links.renew_table_link(get_db(), event_id, number)
@@ -555,7 +556,7 @@ def renew_table_link(event_id: int, number: int):
 
 
 @bp.post("/matches/<int:match_id>/confirm")
-def confirm_match(match_id: int):
+def confirm_match(match_id: int) -> ResponseReturnValue:
     """RULES.md 5.6: a player confirms an ended match's result (``{"player"}``); the match with ``confirmed``."""
     db = get_db()
     confirmations.confirm(db, match_id, _body().get("player"))
@@ -563,7 +564,7 @@ def confirm_match(match_id: int):
 
 
 @bp.post("/events/<int:event_id>/tables/<int:number>/confirm")
-def confirm_table(event_id: int, number: int):
+def confirm_table(event_id: int, number: int) -> ResponseReturnValue:
     """RULES.md 5.6: the director confirms table ``number``'s result for every player who has not (``{"round": r}``;
     no body: the latest round's table) → 200 the table's confirmations; 409 ``match_not_over`` while it plays, 404 for
     a table the round does not have."""
@@ -574,7 +575,7 @@ def confirm_table(event_id: int, number: int):
 # ---- ratings (issue 36) --------------------------------------------------------------------------------------------
 
 @bp.get("/ratings")
-def ratings():
+def ratings() -> ResponseReturnValue:
     """A game's ratings from every ended match (``?game=``; ``&season=`` for a season's events only), the highest
     first: openskill's Plackett–Luce, ``rating`` = mu − 3·sigma; ``display_rating`` the figure the pages show
     (``referee.games.rating.shown``: 1000 + 40 × rating, whole, never below 0)."""

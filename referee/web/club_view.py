@@ -94,8 +94,8 @@ def season_words(events: Any, best: int | None = None) -> dict[str, Any]:
 
 def event_format(event: Event) -> str:
     """"3 rounds of 4 deals, seated by the standings" (RULES.md 5.3–5.4), in the reader's language."""
-    rounds = int(event.row["rounds"])
-    deals = event.row["options"].get("deals")
+    rounds = int(event.row.rounds)
+    deals = event.row.options.get("deals")
     if isinstance(deals, int):
         length = ngettext("%(num)s round of %(deals)s deals", "%(num)s rounds of %(deals)s deals", rounds,
                           deals=deals)
@@ -103,7 +103,7 @@ def event_format(event: Event) -> str:
         length = ngettext("%(num)s round, each one whole match", "%(num)s rounds, each one whole match", rounds)
     if rounds == 1:
         return length
-    seating = gettext("seated by the standings") if event.row["seating"] == "standings" else \
+    seating = gettext("seated by the standings") if event.row.seating == "standings" else \
         gettext("seated by a new draw each round")
     return gettext("%(length)s, %(seating)s", length=length, seating=seating)
 

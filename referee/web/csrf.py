@@ -9,6 +9,7 @@ import logging
 from urllib.parse import urlparse
 
 from flask import (
+    Response,
     current_app,
     make_response,
     render_template,
@@ -53,7 +54,7 @@ def _navigation() -> bool:
     return request.headers.get("Sec-Fetch-Mode", "navigate") == "navigate"
 
 
-def _signed_out():
+def _signed_out() -> Response:
     """A change sent by a script without a valid session: nothing is done, and the answer is 401 with a fragment
     saying so and linking to the login page, which comes back to the page the request was sent from. The script
     keeps what it sent (static/entry.js: the form keeps every field, the outbox the deal, sent once signed in)."""
@@ -73,7 +74,7 @@ def _sent_from() -> str:
     return url_for("pages.home")
 
 
-def _after_sign_in(is_api: bool):
+def _after_sign_in(is_api: bool) -> None:
     if request.method not in CHANGING:
         return None
     if cross_site():

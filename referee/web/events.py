@@ -17,9 +17,11 @@ import time
 from typing import Any
 
 from flask import Blueprint, Response, current_app, make_response, render_template, request, session, url_for
+from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 from werkzeug.exceptions import Conflict as HTTPConflict
 from werkzeug.exceptions import Gone, NotFound, UnprocessableEntity
+from werkzeug.wrappers import Response as AnyResponse
 
 from .. import games, matches, store
 from ..games.base import RuleError, Violation, whole_number
@@ -45,19 +47,19 @@ BOARD_REFRESH = 3  # seconds: the board shows a deal within this of its entry at
 
 
 @bp.errorhandler(matches.NotFound)
-def _not_found(exc: matches.NotFound):
+def _not_found(exc: matches.NotFound) -> ResponseReturnValue:
     return http_error(NotFound(description=say(exc.line)))
 
 
 @bp.errorhandler(RuleError)
-def _refused(exc: RuleError):
+def _refused(exc: RuleError) -> ResponseReturnValue:
     """A confirmation by a name not at the table, a late player's bad name: the 422 page saying why; nothing was
     stored."""
     return http_error(UnprocessableEntity(description=" ".join(say(v) for v in capped(exc.violations))))
 
 
 @bp.errorhandler(matches.Conflict)
-def _conflict(exc: matches.Conflict):
+def _conflict(exc: matches.Conflict) -> ResponseReturnValue:
     """The event's state refuses it (a round in play, the last round drawn, a table ended): the 409 page."""
     return http_error(HTTPConflict(description=say(exc.line)))
 
@@ -75,7 +77,7 @@ def _grouped(violations: list[Violation]) -> dict[str | None, list[str]]:
 # ---- a table link -----------------------------------------------------------------------------------------------
 
 @bp.get("/t/<token>")
-def table_link(token: str):
+def table_link(token: str) -> ResponseReturnValue:
     """A table link (on its table card, all evening): opens table n of the round in play on this phone, which may then
     enter, correct and void its deals and confirm it — without the passphrase, and nothing else (``security``).
     Before its table plays (no round drawn yet, or this round has no table n): where everyone sits, and it follows
@@ -95,7 +97,7 @@ def table_link(token: str):
 
 
 @bp.get("/events/<int:event_id>/tables/<int:number>")
-def table_of_event(event_id: int, number: int):
+def table_of_event(event_id: int, number: int) -> ResponseReturnValue:
     """Table ``number`` of the event's latest round: its match page (what a table link opens, for the director)."""
     event = load_event(get_db(), event_id)
     current = event.current
@@ -107,14 +109,14 @@ def table_of_event(event_id: int, number: int):
 
 
 @bp.post("/matches/<int:match_id>/confirm")
-def confirm_match(match_id: int):
+def confirm_match(match_id: int) -> ResponseReturnValue:
     """RULES.md 5.6: a player of an ended table confirms its result (the match page's buttons)."""
     confirmations.confirm(get_db(), match_id, request.form.get("player"))
     return go(url_for("pages.match_page", match_id=match_id) + "#confirm")
 
 
 @bp.get("/events")
-def events_list():
+def events_list() -> ResponseReturnValue:
     return render_template("events.html", events=list_events(get_db()), games={g.key: g for g in games.GAMES})
 
 
@@ -126,7 +128,7 @@ def _form_context(values: dict[str, Any], errors: dict[str | None, list[str]]) -
 
 
 @bp.get("/events/new")
-def new_event():
+def new_event() -> ResponseReturnValue:
     values = {"name": "", "date": store.now()[:10], "game": games.GAMES[0].key, "players": "", "rounds": "3",
               "length": "match", "deals": "", "seating": "standings", "seed": "", "season": "", "tariff": "",
               "kind": "club_evening", "avoid": "", "first_round": "random", "show_chances": "1", "entry_fee": "",
@@ -155,7 +157,7 @@ def avoid_text(pairs: Any) -> str:
 
 
 @bp.post("/events/new")
-def create_event():
+def create_event() -> ResponseReturnValue:
     form = request.form
     players = [line.strip() for line in form.get("players", "").splitlines() if line.strip()]
     rounds = whole_number(form.get("rounds", ""), 3)
@@ -190,11 +192,11 @@ BOARD_ROWS = 16  # without JavaScript, standings rows a board shows at once (wit
 
 def _view(event_id: int) -> dict[str, Any]:
     event = load_event(get_db(), event_id)
-    deals = event.row["options"].get("deals")
+    deals = event.row.options.get("deals")
     standings = event.standings()
     status = event.status
     return {"event": event, "standings": standings, "deals": deals if isinstance(deals, int) else None,
-            "rounds_total": int(event.row["rounds"]), "settlement": event_settlement(event), "status": status,
+            "rounds_total": int(event.row.rounds), "settlement": event_settlement(event), "status": status,
             "winners": winners(standings) if status == "ended" else (), "format": event_format(event),
             "words": event_words(event.kind), "final": status == "ended", **_chances(event), **_purse(event),
             "clock": clock_view(event.current.number, event.clock) if event.current else None,
@@ -238,7 +240,7 @@ def _chances(event: Event) -> dict[str, Any]:
     """Before each table's first deal in the round in play, each player's chance to win it, unless the event hides
     them: ``chances`` by the table's match id, ``chance_of`` by player (the board's list of who sits where)."""
     current = event.current
-    if not event.row["show_chances"] or current is None or current.over:
+    if not event.row.show_chances or current is None or current.over:
         return {"chances": {}, "chance_of": {}}
     chances = {t.match_id: table_chances(get_db(), event.game.key, t.players)
                for t in current.tables if not t.entered and not t.finished}
@@ -302,7 +304,7 @@ def _tables_shown(view: dict[str, Any]) -> dict[str, Any]:
             "filterable": len(tables) >= FILTER_FROM}
 
 
-def _page(event_id: int, status: int = 200, **extra: Any):
+def _page(event_id: int, status: int = 200, **extra: Any) -> tuple[str, int]:
     """The director's page, with what a refused form brings (its errors beside its fields, its input kept)."""
     view = _view(event_id)
     context = {**view, **_tables_shown(view), "live_etag": _live_etag(event_id), "seating": seating_list(view["event"]),
@@ -311,7 +313,7 @@ def _page(event_id: int, status: int = 200, **extra: Any):
 
 
 @bp.get("/events/<int:event_id>")
-def event_page(event_id: int):
+def event_page(event_id: int) -> ResponseReturnValue:
     return _page(event_id)
 
 
@@ -326,7 +328,7 @@ def _live_etag(event_id: int) -> str:
 
 
 @bp.get("/events/<int:event_id>/live")
-def event_live(event_id: int):
+def event_live(event_id: int) -> ResponseReturnValue:
     """The director's page's live part (its status, the round's tables, the standings, the money), polled by
     static/live.js with ``If-None-Match``: ``304`` while nothing it shows changed (one small query), else the part
     as it is now."""
@@ -347,7 +349,7 @@ def event_live(event_id: int):
 
 
 @bp.get("/events/<int:event_id>/board")
-def board(event_id: int):
+def board(event_id: int) -> ResponseReturnValue:
     """The board, asked for again every few seconds by every screen showing it: ``304`` (one query, nothing rendered)
     while nothing it shows has changed, and each change rendered once for all the screens (in each language).
     ``?page=`` a page of it for a screen without JavaScript; without, all of it (board.js fits it to the screen)."""
@@ -421,18 +423,18 @@ _boards: dict[tuple[str, int, str], str] = {}  # the latest boards rendered, by 
 _boards_lock = threading.Lock()
 
 
-def _back(event_id: int, anchor: str = ""):
+def _back(event_id: int, anchor: str = "") -> AnyResponse:
     return go(url_for("events.event_page", event_id=event_id) + anchor)
 
 
 @bp.post("/events/<int:event_id>/rounds")
-def draw_round(event_id: int):
+def draw_round(event_id: int) -> ResponseReturnValue:
     club_rounds.draw_round(get_db(), event_id, kept_ratings())
     return _back(event_id)
 
 
 @bp.post("/events/<int:event_id>/players")
-def join_event(event_id: int):
+def join_event(event_id: int) -> ResponseReturnValue:
     """A late player; a bad or taken name is said beside the field, the name kept (422)."""
     name = request.form.get("name", "")
     try:
@@ -443,33 +445,33 @@ def join_event(event_id: int):
 
 
 @bp.post("/events/<int:event_id>/players/leave")
-def leave_event(event_id: int):
+def leave_event(event_id: int) -> ResponseReturnValue:
     roster.leave(get_db(), event_id, request.form.get("name", ""))
     return _back(event_id, "#players")
 
 
 @bp.post("/events/<int:event_id>/players/back")
-def come_back(event_id: int):
+def come_back(event_id: int) -> ResponseReturnValue:
     """The undo of a leave: drawn again from the next round on."""
     roster.come_back(get_db(), event_id, request.form.get("name", ""))
     return _back(event_id, "#players")
 
 
 @bp.post("/events/<int:event_id>/tables/<int:number>/end")
-def end_table(event_id: int, number: int):
+def end_table(event_id: int, number: int) -> ResponseReturnValue:
     club_rounds.end_table(get_db(), event_id, number)
     return _back(event_id, f"#table-{number}")
 
 
 @bp.post("/events/<int:event_id>/tables/<int:number>/resume")
-def resume_table(event_id: int, number: int):
+def resume_table(event_id: int, number: int) -> ResponseReturnValue:
     """The undo of End table early, while its round is the latest."""
     club_rounds.resume_table(get_db(), event_id, number)
     return _back(event_id, f"#table-{number}")
 
 
 @bp.post("/events/<int:event_id>/tables/<int:number>/confirm")
-def confirm_table(event_id: int, number: int):
+def confirm_table(event_id: int, number: int) -> ResponseReturnValue:
     """The director confirms a table's result for its players who have not (RULES.md 5.6), asked first on the page;
     ``round``: the table's round (the latest when left out)."""
     raw = request.form.get("round", "").strip()
@@ -479,27 +481,27 @@ def confirm_table(event_id: int, number: int):
 
 
 @bp.post("/events/<int:event_id>/end")
-def end_event(event_id: int):
+def end_event(event_id: int) -> ResponseReturnValue:
     """The director ends the evening, asked first (RULES.md 5.4): tables still playing end as they stand."""
     club_rounds.end_event(get_db(), event_id)
     return _back(event_id)
 
 
 @bp.post("/events/<int:event_id>/tables/<int:number>/revoke")
-def revoke_table_link(event_id: int, number: int):
+def revoke_table_link(event_id: int, number: int) -> ResponseReturnValue:
     table_links.revoke_table_link(get_db(), event_id, number)
     return _back(event_id, f"#table-{number}")
 
 
 @bp.post("/events/<int:event_id>/tables/<int:number>/link")
-def renew_table_link(event_id: int, number: int):
+def renew_table_link(event_id: int, number: int) -> ResponseReturnValue:
     """A new link for a table (after a revoke, or a lost card); its card alone is printed from the page."""
     table_links.renew_table_link(get_db(), event_id, number)
     return _back(event_id, f"#table-{number}")
 
 
 @bp.post("/events/<int:event_id>/rounds/<round:number>/swap")
-def swap_players(event_id: int, number: int):
+def swap_players(event_id: int, number: int) -> ResponseReturnValue:
     """Two players of the round change places (the director's form: two names); said beside the form when refused,
     the names kept (422 for names that do not fit, 409 once a table has started)."""
     names = [request.form.get("a", ""), request.form.get("b", "")]
@@ -515,7 +517,7 @@ def swap_players(event_id: int, number: int):
 
 
 @bp.post("/events/<int:event_id>/edit")
-def edit_event(event_id: int):
+def edit_event(event_id: int) -> ResponseReturnValue:
     """The director's Edit form: name, date, season, tariff, rounds, kind, seating (round 1's until it is drawn),
     pairs kept apart, the chances shown; every problem beside its field, the input kept (422), nothing changed."""
     form = request.form
@@ -537,7 +539,7 @@ def edit_event(event_id: int):
 
 
 @bp.post("/events/<int:event_id>/clock")
-def event_clock(event_id: int):
+def event_clock(event_id: int) -> ResponseReturnValue:
     """The director's buttons of the round clock: pause it (``paused=1``), run it again (``paused=0``), add minutes or
     take them off (``add_minutes=5``, ``-1``); refused beside the clock (422), 409 when no round clock runs."""
     form = request.form
@@ -555,7 +557,7 @@ def event_clock(event_id: int):
 
 
 @bp.post("/events/<int:event_id>/players/<path:name>/paid")
-def player_paid(event_id: int, name: str):
+def player_paid(event_id: int, name: str) -> ResponseReturnValue:
     """The director's tick at the door: a player's entry fee paid (``paid=1``), or back to owed."""
     purse.mark_paid(get_db(), event_id, name, {"paid": request.form.get("paid") == "1"})
     back = "#players" if request.form.get("back") == "players" else "#purse"  # the check-in list, or the purse
@@ -563,7 +565,7 @@ def player_paid(event_id: int, name: str):
 
 
 @bp.post("/events/<int:event_id>/delete")
-def delete_event(event_id: int):
+def delete_event(event_id: int) -> ResponseReturnValue:
     """An event nothing was played at goes (its rounds, tables and links too); one with play is kept (409)."""
     event_edits.delete_event(get_db(), event_id)
     return go(url_for("events.events_list"))

@@ -8,6 +8,7 @@ from datetime import date
 from typing import Any
 
 from flask import Blueprint, abort, jsonify, render_template, request
+from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 
 from .. import games, sheets
@@ -54,7 +55,7 @@ def parse_filters(args: Mapping[str, str]) -> tuple[dict[str, Any], list[Violati
 
 
 @bp.get("/history")
-def history():
+def history() -> ResponseReturnValue:
     filters, problems = parse_filters(request.args)
     page = filters.pop("page")
     rows, total = ([], 0) if problems else get_db().search_matches(**filters, limit=PAGE_SIZE,
@@ -72,7 +73,7 @@ def history():
 
 
 @bp.get("/players/<path:name>")
-def player(name: str):
+def player(name: str) -> ResponseReturnValue:
     db = get_db()
     stats = player_stats(db, name, collate=name_order())
     if stats is None:
@@ -114,7 +115,7 @@ def _season_places(db: Any, events: list[tuple[Event, Any]]) -> list[dict[str, A
     places = []
     seen: set[tuple[str, str]] = set()
     for event, row in events:
-        season = event.row.get("season")
+        season = event.row.season
         if not season or (season.casefold(), event.game.key) in seen:
             continue
         seen.add((season.casefold(), event.game.key))
@@ -128,7 +129,7 @@ def _season_places(db: Any, events: list[tuple[Event, Any]]) -> list[dict[str, A
 
 
 @bp.get("/api/players")
-def player_names():
+def player_names() -> ResponseReturnValue:
     """Known player names, most used first, for the new-match form's autocompletion."""
     return jsonify({"players": get_db().known_names()})
 
@@ -136,7 +137,7 @@ def player_names():
 # ---- ratings (issue 36) --------------------------------------------------------------------------------------------
 
 @bp.get("/ratings")
-def ratings_page():
+def ratings_page() -> ResponseReturnValue:
     """Every game's ratings (``?season=``: of a season's events only), a table per game."""
     db = get_db()
     season, tables = rating_tables(db, request.args)

@@ -8,6 +8,7 @@ the service worker keeps them (templates/sw.js).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -94,7 +95,7 @@ def _numbers(language: str) -> dict[str, Any]:
             "grouping": list(locale.decimal_formats[None].grouping)}
 
 
-def seed(match: Any, deal: dict[str, Any] | None, target: Any, refused: bool) -> dict[str, Any] | None:
+def seed(match: Any, deal: Mapping[str, Any] | None, target: Any, refused: bool) -> dict[str, Any] | None:
     """What the phone needs besides the form's fields to answer a tap as the server would (referee.phone.answer), or
     None without Pyodide here (the form then asks the server)."""
     if not available() or WORKER not in current_app.extensions["referee.assets"]:

@@ -13,6 +13,7 @@ from typing import Any
 
 from babel.numbers import get_decimal_symbol
 from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request
+from flask.typing import ResponseReturnValue
 from flask_babel import gettext, pgettext
 from werkzeug.exceptions import RequestEntityTooLarge
 
@@ -42,7 +43,7 @@ def _import_limit_first(endpoint: str | None, _values: dict[str, Any] | None) ->
 
 
 @bp.errorhandler(RequestEntityTooLarge)
-def _too_large(_exc: RequestEntityTooLarge):
+def _too_large(_exc: RequestEntityTooLarge) -> ResponseReturnValue:
     size = f"{_import_limit() / (1024 * 1024):g}"
     message = gettext("The file is larger than %(size)s MB, more than Referee imports at once.", size=size)
     if request.path.startswith("/api/"):
@@ -50,7 +51,7 @@ def _too_large(_exc: RequestEntityTooLarge):
     return render_template("import.html", errors={"file": [message]}, report=None), 413
 
 
-def _errors(violations, status: int):
+def _errors(violations, status: int) -> tuple[Response, int]:
     return jsonify({"errors": [v.to_dict() for v in capped(violations)]}), status
 
 
@@ -69,7 +70,7 @@ def _streamed(pieces: Iterator[str], mimetype: str, filename: str) -> Response:
 # ---- export -------------------------------------------------------------------------------
 
 @bp.get("/api/matches/<int:match_id>/export")
-def export_match(match_id: int):
+def export_match(match_id: int) -> ResponseReturnValue:
     try:
         pieces = portable.export_text(get_db(), [match_id])
     except matches.NotFound as exc:
@@ -78,13 +79,13 @@ def export_match(match_id: int):
 
 
 @bp.get("/api/export")
-def export_archive():
+def export_archive() -> ResponseReturnValue:
     return _streamed(portable.export_text(get_db()), "application/json",
                      f"referee-export-{date.today().isoformat()}.json")
 
 
 @bp.get("/matches/<int:match_id>/deals.csv")
-def match_deals_csv(match_id: int):
+def match_deals_csv(match_id: int) -> ResponseReturnValue:
     try:
         pieces = portable.deals_csv_text(get_db(), [match_id])
     except matches.NotFound as exc:
@@ -112,7 +113,7 @@ def csv_words() -> portable.CsvWords:
 
 
 @bp.get("/events/<int:event_id>/standings.csv")
-def standings_csv(event_id: int):
+def standings_csv(event_id: int) -> ResponseReturnValue:
     """The event's standings for a spreadsheet (issue 37): a row per player with the tie-breaks, each round's result
     and the prize; UTF-8 with a byte-order mark."""
     try:
@@ -125,7 +126,7 @@ def standings_csv(event_id: int):
 
 
 @bp.get("/export/deals.csv")
-def archive_deals_csv():
+def archive_deals_csv() -> ResponseReturnValue:
     return _streamed(portable.deals_csv_text(get_db(), None), "text/csv",
                      f"referee-deals-{date.today().isoformat()}.csv")
 
@@ -161,7 +162,7 @@ def _parse(raw: bytes) -> Any:
 
 
 @bp.post("/api/import")
-def api_import():
+def api_import() -> ResponseReturnValue:
     try:
         data = _parse(request.get_data(cache=False))
         report = portable.import_data(get_db(), data, max_deals=current_app.config["MAX_DEALS"],
@@ -174,7 +175,7 @@ def api_import():
 
 
 @bp.route("/import", methods=["GET", "POST"])
-def import_page():
+def import_page() -> ResponseReturnValue:
     """Choose an export file and import it. Importing again only skips what is here already, so the
     result is shown at once (no redirect): a reload that posts again changes nothing."""
     if request.method in ("GET", "HEAD"):

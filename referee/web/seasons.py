@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, render_template, request, url_for
+from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from werkzeug.exceptions import NotFound, UnprocessableEntity
 
@@ -23,17 +24,17 @@ bp = Blueprint("seasons", __name__)
 
 
 @bp.errorhandler(matches.NotFound)
-def _not_found(exc: matches.NotFound):
+def _not_found(exc: matches.NotFound) -> ResponseReturnValue:
     return http_error(NotFound(description=say(exc.line)))
 
 
 @bp.errorhandler(RuleError)
-def _refused(exc: RuleError):
+def _refused(exc: RuleError) -> ResponseReturnValue:
     return http_error(UnprocessableEntity(description=" ".join(say(v) for v in capped(exc.violations))))
 
 
 @bp.get("/seasons")
-def seasons_list():
+def seasons_list() -> ResponseReturnValue:
     return render_template("seasons.html", seasons=seasons.season_names(get_db()),
                            games={g.key: g for g in games.GAMES})
 
@@ -56,12 +57,12 @@ def _page(name: str, only: str | None, errors: dict[str, dict[str | None, list[s
 
 
 @bp.get("/seasons/<path:name>")
-def season_page(name: str):
+def season_page(name: str) -> ResponseReturnValue:
     return _page(name, request.args.get("game") or None)
 
 
 @bp.post("/seasons/<path:name>/settings")
-def season_settings(name: str):
+def season_settings(name: str) -> ResponseReturnValue:
     """The director sets how a game's season counts: the best N events (empty: all), by score or by placing; a bad
     value is said beside its field, the input kept (422)."""
     db = get_db()

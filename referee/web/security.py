@@ -37,6 +37,7 @@ from datetime import timedelta
 from flask import (
     Blueprint,
     Flask,
+    Response,
     abort,
     current_app,
     g,
@@ -47,6 +48,7 @@ from flask import (
     session,
     url_for,
 )
+from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 from werkzeug.exceptions import BadRequest
 
@@ -80,7 +82,7 @@ CSP = (
 )
 
 
-def _guard():
+def _guard() -> ResponseReturnValue | None:
     store.acting_table.set(None)  # set below when this request acts as a table's link (a thread serves many requests)
     if not host_allowed(request.host, current_app.config["_ALLOWED_HOSTS"]):
         log.warning("refused a request for host %r from %s", request.host[:100], _client())
@@ -91,20 +93,23 @@ def _guard():
     path = request.path
     is_api = path.startswith("/api/")
     if spaces_on() and "space" not in g:  # the service's own pages, at the root: open to all (web.spaces)
-        return _after_sign_in(is_api)
+        _after_sign_in(is_api)
+        return None
     table = _table_link(is_api)
     if table is True:  # the table's own match: as any API call
-        return _after_sign_in(is_api)
+        _after_sign_in(is_api)
+        return None
     if table is not None:
         return table
     if guarded() and not signed_in() and session.get("table") and not path.startswith(OPEN_PATHS):
         return _table_page(is_api)
     if guarded() and not path.startswith(OPEN_PATHS) and not signed_in():
         return _not_signed_in(is_api, path)
-    return _after_sign_in(is_api)
+    _after_sign_in(is_api)
+    return None
 
 
-def _not_signed_in(is_api: bool, path: str):
+def _not_signed_in(is_api: bool, path: str) -> ResponseReturnValue | None:
     """A request past the open pages without a valid session: its Bearer compared (the passphrase, or a space's key;
     throttled), else ``401`` for the API and a script's change, the login page for a browser's navigation."""
     given = _bearer()
@@ -113,7 +118,8 @@ def _not_signed_in(is_api: bool, path: str):
         if wait:
             return _throttled_api(wait)
         if right:
-            return _after_sign_in(is_api)
+            _after_sign_in(is_api)
+            return None
         log.warning("wrong %s (Bearer) from %s", "key" if spaces_on() else "passphrase", _client())
     if is_api:
         message = (gettext("This space's API needs its key: send Authorization: Bearer <key>.") if spaces_on() else
@@ -127,7 +133,7 @@ def _not_signed_in(is_api: bool, path: str):
                                                                        else path)))
 
 
-def _headers(response):
+def _headers(response: Response) -> Response:
     """The security headers on every answer (a view may have set its own): one pass over the headers."""
     headers = response.headers
     present = {name.lower() for name, _ in headers.items()}
@@ -141,7 +147,7 @@ def _headers(response):
 
 
 @bp.route("/login", methods=["GET", "POST"])
-def login():
+def login() -> ResponseReturnValue:
     if not guarded():
         return redirect(url_for("pages.home"))
     error, status, headers = None, 200, {}
@@ -164,7 +170,7 @@ def login():
 
 
 @bp.get("/d/<token>")
-def director_link(token: str):
+def director_link(token: str) -> ResponseReturnValue:
     """A space's director link (spaces on): this browser signed in as the space's director, then its home page (or
     ``next``, a page of the space). A link that is not the space's, or revoked: 404, like any unknown link."""
     if "space" not in g or not spaces.director_link_works(get_db(), str(g.space_row.slug), token):
@@ -176,7 +182,7 @@ def director_link(token: str):
 
 
 @bp.post("/logout")
-def logout():
+def logout() -> ResponseReturnValue:
     sid = session.get("sid")
     if isinstance(sid, str):
         get_db().end_session(sid)

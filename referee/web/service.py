@@ -20,6 +20,7 @@ from typing import Any
 from urllib.parse import quote
 
 from flask import Blueprint, abort, current_app, render_template, request, session, url_for
+from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 
 from .. import sheets
@@ -59,7 +60,7 @@ def _too_many(wait: int, game_key: str, refused_for: str, **kept: Any) -> Any:
 
 
 @bp.post("/start")
-def start():
+def start() -> ResponseReturnValue:
     """A group's table: its space, its match, and this browser signed in to it (via the space's director link)."""
     _open_here()
     form = request.form
@@ -85,7 +86,7 @@ def start():
 
 
 @bp.post("/spaces/new")
-def create_space():
+def create_space() -> ResponseReturnValue:
     """A club's space made from the service's page: its secrets shown this once (no-store), and the way in."""
     _open_here()
     raw = request.form.get("name", "")

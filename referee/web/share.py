@@ -4,7 +4,10 @@ be revoked."""
 
 from __future__ import annotations
 
+from dataclasses import asdict
+
 from flask import Blueprint, abort, render_template, request, url_for
+from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 
 from .. import matches, sheets
@@ -31,13 +34,13 @@ def _stamp(match: matches.Match) -> str:
 
 
 @bp.get("/share/<token>")
-def shared(token: str):
+def shared(token: str) -> ResponseReturnValue:
     match = _match_for(token)
     return render_template("share.html", match=match, state=match.state, token=token, stamp=_stamp(match))
 
 
 @bp.get("/share/<token>/live")
-def live(token: str):
+def live(token: str) -> ResponseReturnValue:
     """The live part of a shared table; 204 (nothing to swap) when the match has not changed since ``v``."""
     match = _match_for(token)
     stamp = _stamp(match)
@@ -62,7 +65,7 @@ def _version(token: str) -> tuple[int | None, int | None]:
 # ---- creating and revoking (behind the passphrase, with CSRF like every form) ---------------
 
 @bp.post("/matches/<int:match_id>/share")
-def create(match_id: int):
+def create(match_id: int) -> ResponseReturnValue:
     db = get_db()
     try:
         matches.load(db, match_id)
@@ -75,7 +78,7 @@ def create(match_id: int):
 
 
 @bp.post("/matches/<int:match_id>/share/<token>/revoke")
-def revoke(match_id: int, token: str):
+def revoke(match_id: int, token: str) -> ResponseReturnValue:
     db = get_db()
     with db.immediate():
         if not db.revoke_share_link(match_id, token):
@@ -86,6 +89,6 @@ def revoke(match_id: int, token: str):
 def share_links(match_id: int) -> list[dict]:
     links = []
     for link in get_db().share_links_for(match_id):
-        url = public_url("share.shared", token=link["token"])
-        links.append({**link, "url": url, "qr": sheets.qr_svg(url)})
+        url = public_url("share.shared", token=link.token)
+        links.append({**asdict(link), "url": url, "qr": sheets.qr_svg(url)})
     return links

@@ -26,6 +26,7 @@ from datetime import datetime
 from typing import Any, NoReturn
 
 from flask import Blueprint, Flask, Response, abort, current_app, render_template, request
+from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from markupsafe import Markup
 from werkzeug.exceptions import ServiceUnavailable
@@ -257,7 +258,7 @@ def _match_slot(match_id: int, kind: str, working: bool) -> tuple[tuple[Any, ...
 
 
 @bp.get("/matches/<int:match_id>/sheet")
-def match_sheet(match_id: int):
+def match_sheet(match_id: int) -> ResponseReturnValue:
     working = _working()
     slot, version, url = _match_slot(match_id, "html", working)
     return _cached(slot, version, lambda: _match_sheet_html(match_id, url, pdf=False, working=working)[0],
@@ -265,7 +266,7 @@ def match_sheet(match_id: int):
 
 
 @bp.get("/sheet-columns.css")
-def columns_css():
+def columns_css() -> ResponseReturnValue:
     """The column widths of a score sheet on a screen (the page's Content-Security-Policy allows no inline style;
     the PDF has them inline): ``n`` the deal number's column and ``g`` each player's, in digits (halves allowed),
     ``p`` players. The same question always gets the same answer: cached for a year."""
@@ -299,7 +300,7 @@ def _refuse_long_sheet(row: dict[str, Any] | None, working: bool) -> None:
 
 
 @bp.get("/matches/<int:match_id>/sheet.pdf")
-def match_sheet_pdf(match_id: int):
+def match_sheet_pdf(match_id: int) -> ResponseReturnValue:
     working = _working()
     row = get_db().get_match(match_id)  # its deal count and game, in one read
     _refuse_long_sheet(row, working)
@@ -347,7 +348,7 @@ def _blank_html(game: BaseGame, players: list[str], pdf: bool) -> str:
 
 
 @bp.get("/sheets/<game_key>")
-def blank_sheet(game_key: str):
+def blank_sheet(game_key: str) -> ResponseReturnValue:
     game = _game(game_key)
     players = _blank_players(game)
     return _cached(("blank", "html", game.key, tuple(players), _language()), 0,
@@ -355,7 +356,7 @@ def blank_sheet(game_key: str):
 
 
 @bp.get("/sheets/<game_key>.pdf")
-def blank_sheet_pdf(game_key: str):
+def blank_sheet_pdf(game_key: str) -> ResponseReturnValue:
     game = _game(game_key)
     players = _blank_players(game)
     return _cached(("blank", "pdf", game.key, tuple(players), _language()), 0,
@@ -396,7 +397,7 @@ def option_query(game: BaseGame, options: Any) -> dict[str, str]:
 
 
 @bp.get("/rules/<game_key>.pdf")
-def rules_card_pdf(game_key: str):
+def rules_card_pdf(game_key: str) -> ResponseReturnValue:
     game = _game(game_key)
     options = configured_options(game, request.args)
     query = tuple(sorted(option_query(game, options).items()))
@@ -445,7 +446,7 @@ def _event_sheet(event_id: int, kind: str, round_number: int | None, only: int |
             settlement=event_settlement(event) if kind == "standings" else None, seating=seating,
             purse=event_purse(event) if kind in ("standings", "purse") else None,
             box=event_cash_box(db, event) if kind == "purse" else None,
-            status=event.status, deals=event.row["options"].get("deals"), words=event_words(event.kind),
+            status=event.status, deals=event.row.options.get("deals"), words=event_words(event.kind),
             stays_here=links_stay_here(), format=event_format(event), pdf=True, **_words())
         return _pdf(html, sheet=True)
 
@@ -472,7 +473,7 @@ def _cards(event: Event, event_round: EventRound | None, only: int | None, spare
 
 
 @bp.get("/events/<int:event_id>/rounds/<round:number>/seating.pdf")
-def seating_pdf(event_id: int, number: int):
+def seating_pdf(event_id: int, number: int) -> ResponseReturnValue:
     return _event_sheet(event_id, "seating", number)
 
 
@@ -496,7 +497,7 @@ def _spare() -> int:
 
 
 @bp.get("/events/<int:event_id>/cards.pdf")
-def evening_cards_pdf(event_id: int):
+def evening_cards_pdf(event_id: int) -> ResponseReturnValue:
     """The event's table cards, one a page: a card for each table the players present fill (issue 47), ``?spare=n``
     n more (a table that may still be needed; its link is made then, and stays); ``?table=n`` table n's alone
     (printed again with a new link)."""
@@ -504,26 +505,26 @@ def evening_cards_pdf(event_id: int):
 
 
 @bp.get("/events/<int:event_id>/rounds/<round:number>/cards.pdf")
-def table_cards_pdf(event_id: int, number: int):
+def table_cards_pdf(event_id: int, number: int) -> ResponseReturnValue:
     """The cards of round ``number``'s tables, each naming the round's players too (the same links as the evening's
     cards); ``?table=n`` table n's alone."""
     return _event_sheet(event_id, "cards", number, _only_table(number))
 
 
 @bp.get("/events/<int:event_id>/standings.pdf")
-def standings_pdf(event_id: int):
+def standings_pdf(event_id: int) -> ResponseReturnValue:
     return _event_sheet(event_id, "standings", None)
 
 
 @bp.get("/events/<int:event_id>/purse.pdf")
-def purse_pdf(event_id: int):
+def purse_pdf(event_id: int) -> ResponseReturnValue:
     """The cash box's list (issues 37, 47): what each player paid and still owes (or gets back), what is in the box,
     and the payouts place by place (who receives what), so the director pays out from one sheet."""
     return _event_sheet(event_id, "purse", None)
 
 
 @bp.get("/ratings.pdf")
-def ratings_pdf():
+def ratings_pdf() -> ResponseReturnValue:
     """Every game's ratings (``?season=``: of a season's events), A4 in the reader's language: cached by the
     matches they rate (each ended match and its version)."""
     season, tables = rating_tables(get_db(), request.args)
@@ -539,7 +540,7 @@ def ratings_pdf():
 
 
 @bp.get("/seasons/<path:name>/table.pdf")
-def season_pdf(name: str):
+def season_pdf(name: str) -> ResponseReturnValue:
     """A season's league table (RULES.md 5.8), one game's (``?game=``) or each of its games', A4 in the reader's
     language: cached by the state of every event it counts and the season's settings."""
     from .seasons import season_sheet_context

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, abort, jsonify, make_response, render_template, request, session, url_for
+from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 
 from .. import sheets
@@ -64,12 +65,12 @@ def _page(space: SpaceRow, status: int = 200, **shown: Any) -> Any:
 
 
 @bp.get("/space")
-def settings():
+def settings() -> ResponseReturnValue:
     return _page(_space())
 
 
 @bp.post("/space/director-links")
-def make_link():
+def make_link() -> ResponseReturnValue:
     """A co-director's link: shown in this answer once, with its QR code."""
     space = _space()
     url = public_url("auth.director_link", token=spaces.make_director_link(get_db(), space.slug))
@@ -77,7 +78,7 @@ def make_link():
 
 
 @bp.post("/space/director-links/<ref>/revoke")
-def revoke_link(ref: str):
+def revoke_link(ref: str) -> ResponseReturnValue:
     space = _space()
     try:
         spaces.revoke_link_of_space(get_db(), space.id, ref)
@@ -89,14 +90,14 @@ def revoke_link(ref: str):
 
 
 @bp.post("/space/key")
-def new_key():
+def new_key() -> ResponseReturnValue:
     """A new API key, shown once; the one before stops now."""
     space = _space()
     return _page(space, new_key=spaces.new_key(get_db(), space.slug))
 
 
 @bp.post("/space/passphrase")
-def passphrase():
+def passphrase() -> ResponseReturnValue:
     """Set the space's passphrase (typed twice) or remove it (``remove``)."""
     space = _space()
     form = request.form
@@ -133,12 +134,12 @@ def _space_json(space: SpaceRow) -> dict[str, Any]:
 
 
 @api_bp.get("/space")
-def space():
+def space() -> ResponseReturnValue:
     return jsonify(_space_json(_space()))
 
 
 @api_bp.post("/space/director-links")
-def make_director_link():
+def make_director_link() -> ResponseReturnValue:
     space = _space()
     token = spaces.make_director_link(get_db(), space.slug)
     response = jsonify({"ref": spaces.link_ref(token), "director_link": public_url("auth.director_link", token=token)})
@@ -147,14 +148,14 @@ def make_director_link():
 
 
 @api_bp.post("/space/director-links/<ref>/revoke")
-def revoke_director_link(ref: str):
+def revoke_director_link(ref: str) -> ResponseReturnValue:
     space = _space()
     spaces.revoke_link_of_space(get_db(), space.id, ref)  # 404 not_found, 409 last_link: the api's own handlers
     return jsonify(_space_json(space))
 
 
 @api_bp.post("/space/key")
-def new_space_key():
+def new_space_key() -> ResponseReturnValue:
     space = _space()
     response = jsonify({"key": spaces.new_key(get_db(), space.slug)})
     response.headers["Cache-Control"] = "no-store"  # shown once
@@ -162,7 +163,7 @@ def new_space_key():
 
 
 @api_bp.put("/space/passphrase")
-def set_space_passphrase():
+def set_space_passphrase() -> ResponseReturnValue:
     space = _space()
     body = _body()
     if "passphrase" not in body:

@@ -5,9 +5,10 @@ open, confirm it, look at its rounds and its event's standings and the rules; an
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, Literal
 
 from flask import (
+    Response,
     g,
     jsonify,
     redirect,
@@ -15,6 +16,7 @@ from flask import (
     session,
     url_for,
 )
+from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 from werkzeug.exceptions import Forbidden
 
@@ -89,7 +91,7 @@ def table_phone() -> club.TableLink | None:
     return found
 
 
-def _table_link(is_api: bool):
+def _table_link(is_api: bool) -> tuple[Response, int] | Literal[True] | None:
     """A request with a table link's token as its Bearer: True for what that token may do (it goes on as any API
     call, without the passphrase); the ``403`` answer for anything else, and for a revoked link; None when the Bearer
     is not a table link's token (the passphrase's checks follow)."""
@@ -133,7 +135,7 @@ def _own_table_page(link: club.TableLink, match_id: int, is_api: bool) -> Any:
     return None
 
 
-def _table_page(is_api: bool):
+def _table_page(is_api: bool) -> ResponseReturnValue | None:
     """A phone opened by a table link, without the passphrase: its table's pages go on (the round in play's to change,
     every round's to look at), its event's standings and the rules, for as long as the link works; anything else is
     ``403`` (a revoked link: ``LinkReplaced``)."""

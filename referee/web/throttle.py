@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable
 
 from flask import (
+    Response,
     current_app,
     jsonify,
     request,
@@ -142,7 +143,7 @@ def _refused(wait: int, how: str) -> str:
     return gettext("Too many wrong passphrases from this device: try again in %(wait)s.", wait=duration(wait))
 
 
-def _throttled_api(wait: int):
+def _throttled_api(wait: int) -> tuple[Response, int]:
     message = _refused(wait, "Bearer")
     response = jsonify({"errors": [{"field": None, "code": "too_many_attempts", "message": message}]})
     response.headers["Retry-After"] = str(wait)

@@ -25,6 +25,7 @@ from pathlib import Path
 
 import brotli  # type: ignore[import-untyped]  # ships no type information
 from flask import Blueprint, Flask, Response, current_app, render_template, request, url_for
+from flask.typing import ResponseReturnValue
 from flask_compress import Compress
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -190,7 +191,7 @@ def wants_live() -> bool:
 # ---- the installable app ------------------------------------------------------------------------
 
 @bp.get("/manifest.webmanifest")
-def manifest():
+def manifest() -> ResponseReturnValue:
     def icon(name: str, sizes: str, purpose: str = "any") -> dict[str, str]:
         return {"src": url_for("static", filename=f"icons/{name}"), "sizes": sizes,
                 "type": _assets()[f"icons/{name}"].mimetype, "purpose": purpose}
@@ -220,7 +221,7 @@ def manifest():
 
 
 @bp.get("/sw.js")
-def service_worker():
+def service_worker() -> ResponseReturnValue:
     """The service worker, from the root so that its scope is the whole app. It precaches the static
     files (by their hashed names) and the offline page; it never caches a page or an API answer."""
     precache = sorted({url_for("static", filename=a.name) for a in _assets().values() if a.name in PRECACHE
@@ -238,7 +239,7 @@ def service_worker():
 
 
 @bp.get("/offline")
-def offline():
+def offline() -> ResponseReturnValue:
     return render_template("offline.html")
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from referee import store
+from referee.store.rows import LinkRow, TableRow
 from tests.conftest import PG_SERVER, drop_database, new_database
 
 
@@ -43,16 +44,16 @@ def an_evening(db) -> tuple[int, list[int]]:
 def test_an_event_its_players_rounds_tables_and_links_read_back(db):
     event_id, (first, second) = an_evening(db)
     row = db.event_row(event_id)
-    assert row is not None and row["name"] == "Friday" and row["seed"] == 48213 and row["uid"] and row["created"]
+    assert row is not None and row.name == "Friday" and row.seed == 48213 and row.uid and row.created
+    assert (row.options, row.avoid, row.prizes, row.ended, row.kind) == ({}, [], [], None, "club_evening")
     assert db.event_row(event_id + 1) is None
     assert db.event_players(event_id) == [("Ann", 1, None), ("Ben", 1, None), ("Cid", 1, None), ("Dee", 1, None)]
-    assert [(n, seed, byes, clock) for n, seed, byes, _drawn, *clock in db.event_rounds(event_id)] == \
-        [(1, 48213, "[]", [None, None, 0, 0, None])]  # no round clock
+    assert [(r.number, r.seed, r.byes, r.clock) for r in db.event_rounds(event_id)] == \
+        [(1, 48213, "[]", (None, None, 0, 0, None))]  # no round clock
     db.set_round_clock(event_id, 1, 45, "2026-12-06T19:00:00Z", 5, 60, None)
     assert db.round_clock(event_id, 1) == (45, "2026-12-06T19:00:00Z", 5, 60, None)
-    assert [clock for *_round, clock in [(r[:4], list(r[4:])) for r in db.event_rounds(event_id)]] == \
-        [[45, "2026-12-06T19:00:00Z", 5, 60, None]]
-    assert db.round_tables(event_id, 1) == [(1, first, None), (2, second, None)]
+    assert [r.clock for r in db.event_rounds(event_id)] == [(45, "2026-12-06T19:00:00Z", 5, 60, None)]
+    assert db.round_tables(event_id, 1) == [TableRow(1, first, None), TableRow(2, second, None)]
     assert db.event_of_match(second) == (event_id, 1, 2)
     assert db.linked_tables(event_id) == {1, 2}
     assert db.round_seats(event_id, 1) == [(1, ["Ann", "Ben"]), (2, ["Cid", "Dee"])]
@@ -64,13 +65,13 @@ def test_an_event_its_players_rounds_tables_and_links_read_back(db):
 
 def test_a_link_revoked_and_renewed(db):
     event_id, (first, _second) = an_evening(db)
-    assert db.link_row("token-1") == (event_id, 1, None, 1)
+    assert db.link_row("token-1") == LinkRow(event_id, 1, None, 1)
     assert db.link_row("no-such-token") is None
     with db.immediate():
         db.revoke_links(event_id, 1, "2026-12-04T20:00:00+00:00")
         db.insert_link(event_id, 1, "token-1b", "2026-12-04T20:00:00+00:00")
-    assert db.link_row("token-1")[2] == "2026-12-04T20:00:00+00:00"
-    numbers = [(n, token, revoked is not None) for n, token, revoked in db.event_links(event_id)]
+    assert db.link_row("token-1").revoked == "2026-12-04T20:00:00+00:00"
+    numbers = [(link.number, link.token, link.revoked is not None) for link in db.event_links(event_id)]
     assert numbers == [(1, "token-1", True), (1, "token-1b", False), (2, "token-2", False)]  # working one last
     assert db.table_matches(event_id, 1) == [(1, first)]
 
@@ -101,7 +102,7 @@ def test_the_validators_counts_move_with_each_change(db):
         db.set_table_ended(event_id, 1, 1, None)
         db.set_player_left(event_id, "Dee", 2)
         db.add_event_player(event_id, 4, "Eve", 2)
-    assert db.round_tables(event_id, 1)[0] == (1, first, None)
+    assert db.round_tables(event_id, 1)[0] == TableRow(1, first, None)
     assert db.event_players(event_id)[3:] == [("Dee", 1, 2), ("Eve", 2, None)]
     with db.immediate():
         db.set_player_left(event_id, "Dee", None)
@@ -110,7 +111,7 @@ def test_the_validators_counts_move_with_each_change(db):
     assert db.table_closing(first)[-1] in (0, False) and db.table_place(first)[-1] in (0, False)
     with db.immediate():  # the event ends (issue 47): stored, and every validator moves
         db.set_event_ended(event_id, "2026-12-04T23:30:00Z")
-    assert db.event_row(event_id)["ended"] == "2026-12-04T23:30:00Z"
+    assert db.event_row(event_id).ended == "2026-12-04T23:30:00Z"
     assert db.event_state(event_id) != board and db.table_state(first) != table
     assert db.table_closing(first)[-1] in (1, True) and db.table_place(first)[-1] in (1, True)
     assert db.list_events()[0][-1] in (1, True)
@@ -126,8 +127,7 @@ def test_the_director_s_changes_and_an_unplayed_event_deleted(db):
         db.set_match_options(first, {"tariff": "0.01 EUR"})
         db.set_event_options(event_id, {"tariff": "0.01 EUR"})
     row = db.event_row(event_id)
-    assert (row["name"], row["rounds"], row["edited"], row["options"]) == ("Friday night", 3, 2,
-                                                                          '{"tariff":"0.01 EUR"}')
+    assert (row.name, row.rounds, row.edited, row.options) == ("Friday night", 3, 2, {"tariff": "0.01 EUR"})
     match = db.get_match(first)
     assert (match["place"], match["players"], match["first_dealer"], match["options"]) == (
         "Friday night", ["Ben", "Ann"], "Ben", {"tariff": "0.01 EUR"})

@@ -17,6 +17,7 @@ import pytest
 
 from referee import store
 from referee.store import postgres_schema, schema
+from referee.store.rows import SeasonSettings
 
 from ..conftest import PG_SERVER, drop_database, new_database
 
@@ -332,7 +333,7 @@ def two_spaces(request, tmp_path):
         with two.immediate():
             two.add_confirmation(table["match"], "Ann", two.match_version(table["match"]))
         held = {"match": match, "deal": two.get_deal(match, 1)["id"], "uid": made["uid"], "event": event["id"],
-                "table_match": table["match"], "token": table["token"], "share": two.share_links_for(match)[0]["token"],
+                "table_match": table["match"], "token": table["token"], "share": two.share_links_for(match)[0].token,
                 "action": two.latest_actions(match, 1)[0]["id"], "session": two.create_session()}
     finally:
         two.close()
@@ -395,7 +396,7 @@ def test_what_one_space_holds_is_invisible_to_a_store_of_another(two_spaces):
         assert one.ended_matches("klaberjass") == [] and one.list_events() == []
         assert len(one.all_match_ids()) == 1 and one.all_event_ids() == []
         assert one.matches_without_summary() == []
-        assert two.season_settings("Winter", "klaberjass") == (3, "placing")
+        assert two.season_settings("Winter", "klaberjass") == SeasonSettings("Winter", "klaberjass", 3, "placing")
     finally:
         one.close()
         two.close()
@@ -438,8 +439,8 @@ def test_a_store_of_one_space_cannot_change_another(two_spaces):
         one.end_idle_sessions("9999")
         assert _view(two) == before  # nothing of space 2 changed
         assert two.session_seen(held["session"]) is not None
-        assert one.season_settings("Winter", "klaberjass") == (None, "score")
-        assert two.season_settings("Winter", "klaberjass") == (3, "placing")
+        assert one.season_settings("Winter", "klaberjass") == SeasonSettings("Winter", "klaberjass", None, "score")
+        assert two.season_settings("Winter", "klaberjass") == SeasonSettings("Winter", "klaberjass", 3, "placing")
     finally:
         one.close()
         two.close()
@@ -570,7 +571,8 @@ def test_on_postgresql_a_database_from_before_spaces_becomes_space_1_with_everyt
         try:
             assert db.schema_version() == len(postgres_schema.MIGRATIONS)
             assert db.all_match_ids() == [5] and [d["number"] for d in db.deals_for(5)] == [1]
-            assert db.all_event_ids() == [7] and db.season_settings("winter", "klaberjass") == (3, "placing")
+            assert db.all_event_ids() == [7]
+            assert db.season_settings("winter", "klaberjass") == SeasonSettings("Winter", "klaberjass", 3, "placing")
             assert [tuple(r) for r in db.execute("SELECT id, name FROM spaces").fetchall()] == [(1, "Club")]
             for table in SPACED:
                 assert db.execute(f"SELECT COUNT(*) FROM {table} WHERE space <> 1").fetchone()[0] == 0

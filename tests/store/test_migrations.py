@@ -18,6 +18,7 @@ import pytest
 
 from referee import create_app, store
 from referee.store import MIGRATIONS
+from referee.store.rows import SeasonSettings
 from tests.conftest import THROWN_IN, worked_example
 
 LATEST = len(MIGRATIONS)
@@ -497,7 +498,8 @@ def test_a_database_from_before_spaces_becomes_space_1_with_everything_in_it(old
     db = store.connect(path)
     try:
         assert len(db.all_match_ids()) == before["matches"] and db.all_event_ids() == [7]
-        assert db.season_settings("winter", "klaberjass") == (3, "placing") and db.session_seen("s1") == "2026-12-04"
+        assert db.season_settings("winter", "klaberjass") == SeasonSettings("Winter", "klaberjass", 3, "placing")
+        assert db.session_seen("s1") == "2026-12-04"
     finally:
         db.close()
     other = tmp_path / "other.sqlite"

@@ -73,10 +73,10 @@ def test_every_version_of_a_deal_is_kept(tmp_path):
     deal = db.get_deal(mid, 1)
     assert deal["version"] == 4 and deal["last_action"] == "restored" and deal["input"] == PLAYED
     revisions = db.revisions_for(deal["id"])
-    assert [(r["version"], r["action"], r["void"]) for r in revisions] == [
+    assert [(r.version, r.action, r.void) for r in revisions] == [
         (1, "entered", False), (2, "corrected", False), (3, "voided", True),
     ]
-    assert revisions[0]["input"] == worked_example()
+    assert revisions[0].input == worked_example()
 
 
 def test_an_unchanged_correction_makes_no_new_version(tmp_path):

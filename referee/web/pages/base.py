@@ -10,9 +10,11 @@ import re
 import secrets
 from typing import Any
 
-from flask import Blueprint, current_app, g, request, url_for
+from flask import Blueprint, Response, current_app, g, request, url_for
+from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import Conflict as HTTPConflict
 from werkzeug.exceptions import NotFound, UnprocessableEntity
+from werkzeug.wrappers import Response as AnyResponse
 
 from ... import matches, store
 from ...games.base import RuleError, Violation
@@ -37,19 +39,19 @@ def _load(match_id: int) -> matches.Match:
 
 
 @bp.errorhandler(matches.NotFound)
-def _not_found(exc: matches.NotFound):
+def _not_found(exc: matches.NotFound) -> ResponseReturnValue:
     """No such match or deal, whichever page asked: the 404 page saying which."""
     return http_error(NotFound(description=say(exc.line)))
 
 
 @bp.errorhandler(matches.Conflict)
-def _conflict(exc: matches.Conflict):
+def _conflict(exc: matches.Conflict) -> ResponseReturnValue:
     """The match's state refuses the change (finished, abandoned, already void…): the 409 page saying why."""
     return http_error(HTTPConflict(description=say(exc.line)))
 
 
 @bp.errorhandler(RuleError)
-def _refused(exc: RuleError):
+def _refused(exc: RuleError) -> ResponseReturnValue:
     """A change refused where the page has no form to say it beside (Undo, Redo, End, Abandon once the match's
     activity is full: ``too_many_events``): the 422 page saying why; nothing was stored."""
     return http_error(UnprocessableEntity(description=" ".join(say(v) for v in capped(exc.violations))))
@@ -71,7 +73,7 @@ def _which_phone() -> None:
 
 
 @bp.after_app_request
-def _remember_phone(response):
+def _remember_phone(response: Response) -> Response:
     token = g.pop("new_device", None)
     if token:
         response.set_cookie(DEVICE_COOKIE, token, max_age=400 * 24 * 3600, httponly=True, samesite="Lax",
@@ -79,7 +81,7 @@ def _remember_phone(response):
     return response
 
 
-def _back_to_table(match_id: int, **shown: Any):
+def _back_to_table(match_id: int, **shown: Any) -> AnyResponse:
     """After a change: the match page, table first, with what changed highlighted (``new`` or
     ``changed`` deal number, ``done`` for a match-wide action). The query differs from the page's own
     URL, so htmx's client-side redirect reloads the page instead of only moving to an anchor."""

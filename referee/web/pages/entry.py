@@ -12,10 +12,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from flask import current_app, render_template, request
+from flask.typing import ResponseReturnValue
 from htmx_flask import request as hx_request
 
 from ... import matches
 from ...games.base import InvalidDeal, Table, Violation, whole_number
+from ...store.rows import DealRow
 from .. import phone_files
 from ..conflicts import refusal_message, taken_what
 from ..db import get_db
@@ -26,7 +28,7 @@ from .base import _back_to_table, _group, _load, _table_state, bp, live_etag
 # ---- deal entry and correction ------------------------------------------------------------
 
 @bp.route("/matches/<int:match_id>/deals/new", methods=["GET", "POST"])
-def new_deal(match_id: int):
+def new_deal(match_id: int) -> ResponseReturnValue:
     match = _load(match_id)
     if request.method == "POST" and request.form.get("resume") == "1" and match.row["abandoned"] and not match.finished:
         # "Take it up again and save": the abandoned match's closed page re-posts what was typed.
@@ -94,7 +96,7 @@ def _posted_dealer(match: matches.Match, number: int, next_dealer: str) -> str:
     return stored["dealer"] if stored else next_dealer
 
 
-def _entry_closed(match: matches.Match):
+def _entry_closed(match: matches.Match) -> tuple[str, int]:
     """No entry form for a finished or abandoned match: a 409 page that says why and what to do instead.
     A deal posted meanwhile (another phone ended or abandoned the match) is carried in the page, so taking
     the match up again saves it as it was typed."""
@@ -107,7 +109,7 @@ def _entry_closed(match: matches.Match):
 
 
 @bp.route("/matches/<int:match_id>/deals/<int:number>/edit", methods=["GET", "POST"])
-def edit_deal(match_id: int, number: int):
+def edit_deal(match_id: int, number: int) -> ResponseReturnValue:
     match = _load(match_id)
     deal = match.deal(number)
     return _entry(match, deal, _pressed(match))
@@ -132,7 +134,9 @@ class _Shown:
     show_all: bool = False
 
 
-def _entry(match: matches.Match, deal: dict[str, Any] | None, op: Pressed, target: NewDealFor | None = None):
+def _entry(
+    match: matches.Match, deal: DealRow | None, op: Pressed, target: NewDealFor | None = None
+) -> ResponseReturnValue:
     """The deal-entry form for a new deal (``deal`` None, ``target`` the deal it is for) or a correction: the button
     pressed (``op``) applied, the entry read once (its deal input, the form's and the rules' problems, the preview),
     then saved, thrown away or shown again."""
@@ -163,7 +167,7 @@ def _idempotency_key(op: Pressed) -> str:
     return key if re.fullmatch(r"[A-Za-z0-9_-]{8,64}", key) else uuid.uuid4().hex
 
 
-def _version(deal: dict[str, Any] | None) -> int | None:
+def _version(deal: DealRow | None) -> int | None:
     """The version a correction is made against (as its form says; another phone's change is not overwritten)."""
     if deal is None:
         return None
@@ -171,8 +175,8 @@ def _version(deal: dict[str, Any] | None) -> int | None:
     return deal["version"] if posted is None else posted
 
 
-def _save_pressed(shown: _Shown, deal: dict[str, Any] | None, target: NewDealFor | None, deal_input: Any,
-                  key: str, scored: matches.Scored | None = None):
+def _save_pressed(shown: _Shown, deal: DealRow | None, target: NewDealFor | None, deal_input: Any,
+                  key: str, scored: matches.Scored | None = None) -> ResponseReturnValue | None:
     """Save: stored, then back to the table (at the top: totals, who deals next, "Enter deal"; the row highlighted).
     Otherwise None, and ``shown`` says why: the rules' problems (422), or a stale correction or another phone first
     (409), everything beside its field."""
@@ -195,8 +199,8 @@ def _save_pressed(shown: _Shown, deal: dict[str, Any] | None, target: NewDealFor
     return None
 
 
-def _render_entry(plug: AnyPlug, shown: _Shown, deal: dict[str, Any] | None, target: NewDealFor | None, table: Table,
-                  key: str, entry: Any, reading: Reading[Any]):
+def _render_entry(plug: AnyPlug, shown: _Shown, deal: DealRow | None, target: NewDealFor | None, table: Table,
+                  key: str, entry: Any, reading: Reading[Any]) -> tuple[str, int]:
     """The form, as htmx swaps it or as a whole page: the entry, its reading's preview and what the game's form adds
     (``view``). While entering, only real mistakes go beside the fields; what is simply not entered yet is listed in
     the preview. After "Save", everything goes beside its field."""
@@ -226,7 +230,7 @@ def _render_entry(plug: AnyPlug, shown: _Shown, deal: dict[str, Any] | None, tar
     return render_template("deal_entry.html", entry_template=plug.entry_template, **context), shown.status
 
 
-def _entry_from_request(form: EntryForm[Any, Any], match: matches.Match, deal: dict[str, Any] | None,
+def _entry_from_request(form: EntryForm[Any, Any], match: matches.Match, deal: DealRow | None,
                         op: Pressed) -> Any:
     """What the form holds: as posted, the button pressed applied to it; the stored deal (a correction); the table's
     first answer (``GET …/deals/new?upcard=hearts``: a GET stores nothing and presses nothing); or nothing yet."""
@@ -258,7 +262,7 @@ class _Saved:
     replayed: bool = False  # a new deal's idempotency key had entered it already: nothing stored
 
 
-def _save(match: matches.Match, deal: dict[str, Any] | None, target: NewDealFor | None, deal_input: Any, key: str,
+def _save(match: matches.Match, deal: DealRow | None, target: NewDealFor | None, deal_input: Any, key: str,
           version: int | None, scored: matches.Scored | None = None) -> _Saved:
     """Store the entry. A new deal's ``scored`` (what this request's reading came to, at its table) is its result when
     it is entered at that table; at another (the match changed meanwhile) ``matches`` scores it afresh."""
@@ -279,7 +283,7 @@ def _save(match: matches.Match, deal: dict[str, Any] | None, target: NewDealFor 
         return _Saved(exc.match, refused=exc)
 
 
-def _entry_head(match: matches.Match, deal: dict[str, Any] | None, target: NewDealFor | None,
+def _entry_head(match: matches.Match, deal: DealRow | None, target: NewDealFor | None,
                 refused: matches.Conflict | None, opened_version: int | None = None) -> dict[str, Any]:
     """What the entry form's head shows and follows live (``/matches/<id>/live?entry=…``): which deal it is for,
     who deals, the match's totals, and — before Save — that another phone entered this deal first (or changed its

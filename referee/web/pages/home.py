@@ -9,6 +9,7 @@ import time
 from typing import Any
 
 from flask import abort, current_app, jsonify, render_template, request, url_for
+from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 
 from ... import games, matches, store
@@ -25,7 +26,7 @@ from .base import _group, bp
 # ---- home and new match -------------------------------------------------------------------
 
 @bp.get("/")
-def home():
+def home() -> ResponseReturnValue:
     if spaces_on() and space_here() is None:  # a Referee of spaces: its root is the service's own page
         return service_page(request.args.get("game", games.GAMES[0].key))
     db = get_db()
@@ -64,7 +65,7 @@ def _new_match_form(game_key: str, known: bool = True) -> dict[str, Any]:
 
 
 @bp.get("/matches/new")
-def new_match():
+def new_match() -> ResponseReturnValue:
     ctx = _new_match_form(request.args.get("game", games.GAMES[0].key))
     game = ctx["game"]
     values = {"players": [""] * game.seats, "first_dealer": "0"}
@@ -119,7 +120,7 @@ def refused_match_form(form: Any, players: list[str], exc: RuleError) -> tuple[d
 
 
 @bp.post("/matches/new")
-def create_match():
+def create_match() -> ResponseReturnValue:
     form = request.form
     ctx, players, request_body, problems = match_request(form)
     try:
@@ -134,12 +135,12 @@ def create_match():
 # ---- rules --------------------------------------------------------------------------------
 
 @bp.get("/rules")
-def rules_index():
+def rules_index() -> ResponseReturnValue:
     return render_template("rules/index.html", games=games.GAMES)
 
 
 @bp.get("/rules/<game_key>")
-def rules_page(game_key: str):
+def rules_page(game_key: str) -> ResponseReturnValue:
     try:
         game = find_game(game_key)
     except UnknownGame:
@@ -148,7 +149,7 @@ def rules_page(game_key: str):
 
 
 @bp.get("/healthz")
-def healthz():
+def healthz() -> ResponseReturnValue:
     """For a load balancer or a monitor (open without the passphrase; no name, no secret): ``200 {"status": "ok",
     "database": "sqlite" | "postgresql", "schema": n, "query_ms": …}`` after one query, and on PostgreSQL whether this
     process hears the other processes' changes (``"listening"``); ``503`` with ``"status": "unavailable"`` and the

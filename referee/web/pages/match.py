@@ -6,16 +6,18 @@ abandon, resume, undo, redo, void, restore (a deal or one of its versions), rema
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
 from flask import abort, current_app, g, make_response, render_template, request, url_for
+from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 from flask_babel import gettext as _
 from htmx_flask import request as hx_request
 from markupsafe import Markup, escape
+from werkzeug.wrappers import Response as AnyResponse
 
 from ... import jsontext, matches, sheets, store
 from ...games.base import N_, InvalidDeal, RuleError, Table, Term, line_from_json, whole_number
@@ -26,6 +28,7 @@ from ...matches.changes import DIRECTOR_ACTIONS
 from ...matches.events import confirmed
 from ...matches.money import match_settlement
 from ...matches.table_links import TableView, link_closed, table_closed, table_view
+from ...store.rows import DealRow, DealVersion, LogEntry
 from .. import push
 from ..club_view import clock_view
 from ..common import capped, go
@@ -41,7 +44,7 @@ from .entry import NewDealFor, _entry_head
 # ---- the match ----------------------------------------------------------------------------
 
 @bp.get("/matches/<int:match_id>")
-def match_page(match_id: int):
+def match_page(match_id: int) -> ResponseReturnValue:
     match = _load(match_id)
     return render_template("match.html", match=match, **_match_extras(match), detail_errors={}, detail_values=None)
 
@@ -56,7 +59,7 @@ def _current_version(db: Any, match_id: int) -> int | None:
 
 
 @bp.get("/matches/<int:match_id>/live")
-def live(match_id: int):
+def live(match_id: int) -> ResponseReturnValue:
     """The part of a page that follows the other phones, polled by static/live.js with ``If-None-Match``: 304 (one
     small query, nothing rendered) while the match's version is the one the phone shows, else the part as it is now
     — the match page's table (``?seen=<newest action shown>``), or an entry form's head (``?entry=new&number=N&
@@ -142,9 +145,9 @@ class TableRow:
     tags: tuple[str, ...]
     summary: Markup
     void: bool = False
-    deal: dict[str, Any] | None = None
+    deal: DealRow | None = None
     replayed: Any = None
-    revisions: list[dict[str, Any]] | None = None
+    revisions: list[DealVersion] | None = None
 
 
 def _words() -> dict[str, dict[str, str]]:
@@ -237,7 +240,7 @@ def _tables_kept() -> RowCache[CompactTable]:
     return kept
 
 
-def _compact_table(deals: list[dict[str, Any]], players: tuple[str, ...], language: str) -> CompactTable:
+def _compact_table(deals: list[DealRow], players: tuple[str, ...], language: str) -> CompactTable:
     """Every deal's compact row (no working, no highlight) and the running totals after each."""
     compact = _compact_of()
     rows: list[TableRow] = []
@@ -264,7 +267,7 @@ def _with_working(match: matches.Match, rows: tuple[TableRow, ...], highlight: i
     return [_whole_row(row, whole[row.number], highlight) if row.number in whole else row for row in rows]
 
 
-def _whole_row(row: TableRow, deal: dict[str, Any], highlight: int | None = None) -> TableRow:
+def _whole_row(row: TableRow, deal: DealRow, highlight: int | None = None) -> TableRow:
     """A compact row with its deal, the deal's stored result (no scoring) and earlier versions: drawn whole."""
     return replace(row, css=row.css + (" is-highlighted" if row.number == highlight else ""), deal=deal,
                    replayed=matches.replayed_from_row(deal),
@@ -319,7 +322,7 @@ def _page_state(match: matches.Match) -> MatchState:
 
 
 @bp.get("/matches/<int:match_id>/deals/<int:number>")
-def deal_working(match_id: int, number: int):
+def deal_working(match_id: int, number: int) -> ResponseReturnValue:
     """One deal's whole working: for htmx, the fragment an older row of the match page opens into; without
     JavaScript, a page of its own (its scores, its working, and the way back to the table)."""
     match = _load(match_id)
@@ -335,14 +338,14 @@ def deal_working(match_id: int, number: int):
     return render_template("deal_working.html", **context)
 
 
-def _table_rows_of(match: matches.Match, deals: list[dict[str, Any]]) -> tuple[list[TableRow], list[dict[str, int]]]:
+def _table_rows_of(match: matches.Match, deals: list[DealRow]) -> tuple[list[TableRow], list[dict[str, int]]]:
     """``_table_rows`` for some deals only, each with its whole working."""
     rows, series = _compact_table(deals, match.players, current_language())
     return [_whole_row(row, deal) for row, deal in zip(rows, deals, strict=True)], list(series)
 
 
-def _shown_change(match: matches.Match, last: dict[str, Any] | None, seen: int | None = None
-                  ) -> tuple[int | None, str | None, dict[str, Any] | None]:
+def _shown_change(match: matches.Match, last: LogEntry | None, seen: int | None = None
+                  ) -> tuple[int | None, str | None, LogEntry | None]:
     """What the page highlights after a change (?new=N, ?changed=N or ?done=1; for the live table, the newest action
     after event ``seen``): the deal, one line saying what happened, from the match's latest action ``last`` ("Deal 4
     corrected: Ann 80 → 82"), and the action a one-tap Undo beside that line takes back (None: none offered)."""
@@ -375,7 +378,7 @@ def _shown_change(match: matches.Match, last: dict[str, Any] | None, seen: int |
     return number, line, undo
 
 
-def score_changes(event: dict[str, Any]) -> str:
+def score_changes(event: Mapping[str, Any]) -> str:
     """What a correction changed, as the table reads it: each player's score in that deal before → after ("Ann 80
     → 82, Ben 50 → 0"); without a change of score, what was entered differently ("dix: false → true")."""
     raw = event.get("detail")
@@ -391,13 +394,13 @@ def score_changes(event: dict[str, Any]) -> str:
 
 
 @bp.post("/matches/<int:match_id>/end")
-def end_match(match_id: int):
+def end_match(match_id: int) -> ResponseReturnValue:
     matches.end_match(get_db(), match_id)
     return _back_to_table(match_id, done=1)
 
 
 @bp.post("/matches/<int:match_id>/details")
-def match_details(match_id: int):
+def match_details(match_id: int) -> ResponseReturnValue:
     db = get_db()
     try:
         matches.set_details(db, match_id, request.form.get("place", ""), request.form.get("note", ""))
@@ -411,28 +414,28 @@ def match_details(match_id: int):
 
 
 @bp.post("/matches/<int:match_id>/abandon")
-def abandon_match(match_id: int):
+def abandon_match(match_id: int) -> ResponseReturnValue:
     return _match_action(lambda db: matches.abandon(db, match_id, True), match_id)
 
 
 @bp.post("/matches/<int:match_id>/resume")
-def resume_match(match_id: int):
+def resume_match(match_id: int) -> ResponseReturnValue:
     return _match_action(lambda db: matches.abandon(db, match_id, False), match_id)
 
 
 @bp.post("/matches/<int:match_id>/undo")
-def undo(match_id: int):
+def undo(match_id: int) -> ResponseReturnValue:
     """Undo; a table's phone undoes only its own last action (RULES.md 5.6: ``acting_table``)."""
     table = store.acting_table.get()
     return _undo_or_redo(lambda db, m, e, device: matches.undo(db, m, e, device, table), match_id)
 
 
 @bp.post("/matches/<int:match_id>/redo")
-def redo(match_id: int):
+def redo(match_id: int) -> ResponseReturnValue:
     return _undo_or_redo(matches.redo, match_id)
 
 
-def _undo_or_redo(action, match_id: int):
+def _undo_or_redo(action, match_id: int) -> ResponseReturnValue:
     """Undo or redo exactly the action the button named (its id is in the form). When another action
     came after it, nothing is changed: the table comes back (409) saying what happened instead."""
     event_id = whole_number(request.form.get("action", ""))
@@ -452,13 +455,13 @@ def _undo_or_redo(action, match_id: int):
 
 
 @bp.post("/matches/<int:match_id>/rematch")
-def rematch(match_id: int):
+def rematch(match_id: int) -> ResponseReturnValue:
     new_id = matches.rematch(get_db(), match_id)
     return go(url_for("pages.match_page", match_id=new_id))
 
 
 @bp.post("/matches/<int:match_id>/deals/<int:number>/versions/<int:version>/restore")
-def restore_version(match_id: int, number: int, version: int):
+def restore_version(match_id: int, number: int, version: int) -> ResponseReturnValue:
     try:
         matches.restore_version(get_db(), match_id, number, version)
     except matches.TooManyEvents:
@@ -469,12 +472,12 @@ def restore_version(match_id: int, number: int, version: int):
     return _change_done(match_id, number)
 
 
-def _match_action(action, match_id: int):
+def _match_action(action, match_id: int) -> AnyResponse:
     action(get_db())
     return _back_to_table(match_id, done=1)
 
 
-def _change_done(match_id: int, number: int):
+def _change_done(match_id: int, number: int) -> AnyResponse:
     return _back_to_table(match_id, changed=number)
 
 
@@ -486,7 +489,7 @@ def _activity_page() -> tuple[bool, int | None]:
     return opened, before if before is not None and 0 < before < 2**63 else None
 
 
-def _undo_and_redo(db: Any, match_id: int, event_table: bool) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+def _undo_and_redo(db: Any, match_id: int, event_table: bool) -> tuple[LogEntry | None, LogEntry | None]:
     """What Undo and Redo would take back or bring back; at a table of an event, never its director's end or
     taking up again (RULES.md 5.4: those are the director's, on the event's page); for a table's phone, while its
     table is open, Undo of its own last action only, and no Redo (RULES.md 5.6: the director's)."""
@@ -569,16 +572,16 @@ def _match_extras(match: matches.Match, seen: int | None = None) -> dict[str, An
 
 
 @bp.post("/matches/<int:match_id>/deals/<int:number>/void")
-def void_deal(match_id: int, number: int):
+def void_deal(match_id: int, number: int) -> ResponseReturnValue:
     return _change(matches.void_deal, match_id, number)
 
 
 @bp.post("/matches/<int:match_id>/deals/<int:number>/restore")
-def restore_deal(match_id: int, number: int):
+def restore_deal(match_id: int, number: int) -> ResponseReturnValue:
     return _change(matches.restore_deal, match_id, number)
 
 
-def _change(action, match_id: int, number: int):
+def _change(action, match_id: int, number: int) -> AnyResponse:
     try:
         action(get_db(), match_id, number)
     except InvalidDeal as exc:  # a restored entry that no longer fits the rules
