@@ -462,6 +462,10 @@
 
   // After a tap, bring what is to be entered next into view (above the save bar), so the common deal
   // needs no swipe: only when the next step changed, or the tap was inside it (a Joker Judge trick).
+  // Nothing moves under the thumb (issue 49): the form's swaps settle at once (hx-swap "settle:0ms": htmx would put
+  // the old classes back for 20 ms and then the new ones), so this runs in the same task as the answer is swapped
+  // in, before the browser paints it: the answer is shown already scrolled, and never scrolls later. (It used to
+  // scroll ~35 ms after the answer, and again a frame after that: a thumb that aimed at the answer tapped elsewhere.)
   function showNext(form) {
     var next = (form.dataset.next || "").split(".")[0];
     if (!next) return;
@@ -473,7 +477,6 @@
       lastTap.closest("[data-step]").dataset.step === step.dataset.step;
     if (next === (nextBefore || "").split(".")[0] && !tappedInside) return;
     reveal(step);
-    window.requestAnimationFrame(function () { if (step.isConnected) reveal(step); });
   }
   function reveal(step) {
     // Scroll as little as needed for the whole step to sit between the top and the save bar.
