@@ -222,3 +222,68 @@ def test_a_joker_judge_trick_by_a_thumb(phone, live_server, live_config):
     thumb.leave("#save")
     page.wait_for_url(f"{live_server}/matches/{mid}?new=1")
     assert _totals(live_server, mid) == {"Ann": 35, "Ben": 0}
+
+
+def test_save_shows_the_new_row_at_once_and_costs_one_round_trip(phone, phone_context, live_server, live_config):
+    """One round trip a deal, hidden (issue 49): at 300 ms round trips, Save shows the new row within 150 ms — the
+    head's totals and the preview's scores (the phone's own once its rules are ready), marked "Saving…" — and
+    Referee's one answer is the table itself (the row it stored, the address ?new=1), with no second request."""
+    page = phone
+    mid = _match(live_server, "klaberjass", ["Ann", "Ben"], "Ben")
+    thumb = Thumb(page)
+    thumb.open(f"{live_server}/matches/{mid}/deals/new", live_config["PHONE_RULES"])
+    _klaberjass_sequences_and_bella(thumb)
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(f"{r.method} {r.url[len(live_server):]}")
+            if r.url.startswith(live_server) and "/live?" not in r.url and "/static/" not in r.url else None)
+    cdp = phone_context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send("Network.emulateNetworkConditions", {"offline": False, "latency": 300, "downloadThroughput": -1,
+                                                  "uploadThroughput": -1})
+    page.evaluate("""() => { window.__shown = {}; const t0 = { at: 0 };
+        document.addEventListener('click', (e) => { if (e.isTrusted) t0.at = performance.now(); }, true);
+        new MutationObserver(() => {
+          if (!window.__shown.row && document.querySelector('#saving-table tbody.saving'))
+            window.__shown.row = performance.now() - t0.at;
+          if (!window.__shown.table && document.getElementById('deal-1'))
+            window.__shown.table = performance.now() - t0.at;
+        }).observe(document.body, { childList: true, subtree: true }); }""")
+    thumb.leave("#save")
+    page.wait_for_url(f"{live_server}/matches/{mid}?new=1")
+    page.locator("#deal-1").wait_for()
+    shown = page.evaluate("window.__shown")
+    assert shown["row"] < 150, shown  # the row before Referee could have answered
+    assert shown["table"] >= 300, shown  # the table is Referee's answer: at least one round trip
+    assert asked == [f"POST /matches/{mid}/deals/new"]  # one request (a static file aside): no GET of the table
+    assert page.title() == "Klaberjass: Ann vs Ben · Referee"
+    assert page.locator("#saving-table").count() == 0 and page.locator("#entry").count() == 0
+    assert page.locator("#deal-1 .deal-scores").inner_text().split() == ["1", "0", "0", "+206", "206"]
+    assert _totals(live_server, mid) == {"Ann": 0, "Ben": 206}
+    # The table works as if opened: its link to the next deal, and a reload shows the same.
+    assert page.locator("#enter-deal").inner_text() == "Enter deal 2"
+    page.reload()
+    assert page.locator("#deal-1 .deal-scores").inner_text().split() == ["1", "0", "0", "+206", "206"]
+    page.go_back()  # Back: the entry's address, a fresh form for the next deal (the saved one does not come back)
+    page.locator("#entry").wait_for()
+    assert page.url == f"{live_server}/matches/{mid}/deals/new"
+    assert page.locator("#entry").get_attribute("data-deal") == "2"
+
+
+@pytest.mark.parametrize("live_config", [{"PHONE_RULES": False}], ids=["server"])
+def test_the_row_shown_at_once_says_what_referee_will_store(phone, live_server):
+    """The row shown on Save, before Referee answers: the deal's scores and the new totals, marked "Saving…"."""
+    page = phone
+    mid = _match(live_server, "klaberjass", ["Ann", "Ben"], "Ben")
+    thumb = Thumb(page)
+    thumb.open(f"{live_server}/matches/{mid}/deals/new", False)
+    _klaberjass_sequences_and_bella(thumb)
+    page.route("**/deals/new", lambda route: None)  # Referee's answer never comes: the row stays as shown
+    page.locator("#save").click()
+    card = page.locator("#saving-table")
+    card.wait_for()
+    assert card.locator("h1").inner_text() == "Deal 1"
+    assert card.locator("thead").inner_text().split() == ["#", "Ann", "Ben"]
+    assert card.locator("tbody.saving").inner_text().split() == ["1", "0", "+206"]
+    assert card.locator("tfoot").inner_text().split() == ["Totals", "0", "206"]
+    assert card.locator(".saving-note").inner_text() == "Saving…"
+    assert page.locator("#entry").is_hidden()
