@@ -287,3 +287,25 @@ def test_the_row_shown_at_once_says_what_referee_will_store(phone, live_server):
     assert card.locator("tfoot").inner_text().split() == ["Totals", "0", "206"]
     assert card.locator(".saving-note").inner_text() == "Saving…"
     assert page.locator("#entry").is_hidden()
+
+
+@pytest.mark.parametrize("live_config", [{"PHONE_RULES": False}], ids=["server"])
+def test_a_save_with_no_connection_brings_the_form_back_and_keeps_the_deal(phone, live_server, page_problems):
+    """The row shown at once is only a promise: with no answer (no connection) it goes, the form is back as it was,
+    saying so beside Save, and the deal waits in the outbox — nothing stored, nothing lost."""
+    page = phone
+    mid = _match(live_server, "klaberjass", ["Ann", "Ben"], "Ben")
+    thumb = Thumb(page)
+    thumb.open(f"{live_server}/matches/{mid}/deals/new", False)
+    _klaberjass_sequences_and_bella(thumb)
+    page.route("**/deals/new", lambda route: route.abort("internetdisconnected"))
+    page.locator("#save").click()
+    page.locator("#send-status").get_by_text("Not sent — no connection.", exact=False).wait_for()
+    assert page.locator("#saving-table").count() == 0
+    assert page.locator("#entry").is_visible()
+    assert page.locator("#points-0").input_value() == "70"
+    outbox = page.evaluate("JSON.parse(localStorage.getItem('referee.outbox'))")
+    assert [(item["match"], item["number"], item["state"]) for item in outbox] == [(str(mid), "1", "waiting")]
+    assert _totals(live_server, mid) == {"Ann": 0, "Ben": 0}
+    # The lost request, as Chromium and htmx log it: what the test did, not the page failing.
+    page_problems[:] = [p for p in page_problems if "ERR_INTERNET_DISCONNECTED" not in p and "htmx:sendError" not in p]
