@@ -15,6 +15,7 @@ import pytest
 
 from referee.app import create_app
 from referee.web.phone_files import available
+from tests.conftest import worked_example
 
 pytestmark = pytest.mark.browser
 
@@ -261,12 +262,19 @@ def test_save_shows_the_new_row_at_once_and_costs_one_round_trip(phone, phone_co
     assert _totals(live_server, mid) == {"Ann": 0, "Ben": 206}
     # The table works as if opened: its link to the next deal, and a reload shows the same.
     assert page.locator("#enter-deal").inner_text() == "Enter deal 2"
+    # …and follows the other phones as the opened table does: a deal entered elsewhere appears by itself.
+    other = urllib.request.Request(f"{live_server}/api/matches/{mid}/deals", json.dumps(worked_example()).encode(),
+                                   {"Content-Type": "application/json"})
+    with urllib.request.urlopen(other) as answer:
+        assert answer.status == 201
+    page.locator("#deal-2").wait_for(timeout=15_000)
     page.reload()
     assert page.locator("#deal-1 .deal-scores").inner_text().split() == ["1", "0", "0", "+206", "206"]
+    assert page.locator("#deal-2").count() == 1
     page.go_back()  # Back: the entry's address, a fresh form for the next deal (the saved one does not come back)
     page.locator("#entry").wait_for()
     assert page.url == f"{live_server}/matches/{mid}/deals/new"
-    assert page.locator("#entry").get_attribute("data-deal") == "2"
+    assert page.locator("#entry").get_attribute("data-deal") == "3"  # deal 2 came from the other phone
 
 
 @pytest.mark.parametrize("live_config", [{"PHONE_RULES": False}], ids=["server"])
