@@ -266,6 +266,13 @@
     }
   }, true);
 
+  // The entry form's Save asks for the table in its answer (one round trip a deal, issue 49): stored, Referee
+  // answers with the match page itself (200, Referee-Table: its address), shown here without asking for it again.
+  document.addEventListener("htmx:configRequest", function (event) {
+    var params = event.detail.parameters;
+    if (inEntry(event.detail.elt) && params && params.op === "save") event.detail.headers["Referee-Answer"] = "table";
+  });
+
   document.addEventListener("htmx:beforeRequest", function (event) {
     if (!inEntry(event.detail.elt)) return;
     var form = entryForm();
@@ -280,7 +287,8 @@
       saving = pairs(form).concat([["op", "save"]]);
       var save = document.getElementById("save");
       if (save) { save.setAttribute("aria-disabled", "true"); save.disabled = true; }
-      status("Saving…");
+      status(say("saving", "Saving…"));
+      savingRow(form);
     }
     busy();
   });
@@ -297,12 +305,15 @@
     } else if (leaving) {
       leaving = null;
     }
-    if (saving && xhr.status === 204 && xhr.getResponseHeader("HX-Redirect")) {
+    var table = xhr.status === 200 ? xhr.getResponseHeader("Referee-Table") : null;
+    if (saving && ((xhr.status === 204 && xhr.getResponseHeader("HX-Redirect")) || table)) {
       var form = entryForm();
       markSent(value(saving, "idempotency_key"));
       if (form) keep(draftKey(form), null);
       queue = [];
+      if (table) { saving = null; showTable(xhr.responseText, table); }
     } else if (saving) {
+      noSavingRow();
       // Only a Save that got no answer (no connection, a timeout) goes to the outbox, from the error handlers that
       // follow; one Referee answered (a 422 beside the fields, a 409) is settled — a 401 went to the outbox already
       // (htmx:beforeSwap, below).
@@ -313,6 +324,94 @@
     window.setTimeout(drain, 30);
   });
 
+  // ---- the new row at once, confirmed by Referee's answer ------------------------------------------
+  // At Save, the table's new row is shown from what the phone knows — the head's totals and the preview's scores
+  // (worked out by the rules on the phone once they are ready, else by Referee's last answer) — marked "Saving…",
+  // in place of the form; Referee's answer (the table itself) replaces it, or brings the form back as it was.
+  function savingRow(form) {
+    var preview = document.getElementById("preview");
+    var standing = document.getElementById("entry-standing");
+    if (form.dataset.kind !== "new" || !preview || !preview.dataset.scores || !standing ||
+        !standing.dataset.players || document.getElementById("taken")) return;
+    var players, scores = preview.dataset.scores.split(" ").map(Number);
+    var totals = (standing.dataset.totals || "").split(" ").map(Number);
+    try { players = JSON.parse(standing.dataset.players); } catch (e) { return; }
+    if (players.length !== scores.length || players.length !== totals.length) return;
+    var figure = new Intl.NumberFormat(document.documentElement.lang || undefined);
+    function cell(tag, text) { var el = document.createElement(tag); el.textContent = text; return el; }
+    function row(parent, head, cells) {
+      var tr = document.createElement("tr");
+      tr.appendChild(head);
+      cells.forEach(function (c) { tr.appendChild(c); });
+      parent.appendChild(tr);
+      return tr;
+    }
+    var card = document.createElement("section");
+    card.className = "card saving-table";
+    card.id = "saving-table";
+    card.setAttribute("role", "status");
+    var title = cell("h1", label(nounWord(form.dataset.noun || "deal"), figure.format(Number(form.dataset.deal))));
+    var table = document.createElement("table");
+    table.className = "scores";
+    row(table.appendChild(document.createElement("thead")), cell("th", "#"),
+        players.map(function (p) { return cell("th", p); }));
+    var body = table.appendChild(document.createElement("tbody"));
+    body.className = "deal saving";
+    body.dataset.deal = form.dataset.deal;
+    row(body, cell("th", figure.format(Number(form.dataset.deal))), scores.map(function (n) {
+      return cell("td", (n > 0 ? "+" : "") + figure.format(n));
+    })).querySelector("th").setAttribute("scope", "row");
+    row(table.appendChild(document.createElement("tfoot")), cell("th", say("totals", "Totals")),
+        totals.map(function (t, i) { return cell("td", figure.format(t + scores[i])); }));
+    card.appendChild(title);
+    card.appendChild(table);
+    card.appendChild(cell("p", say("saving", "Saving…"))).className = "saving-note";
+    form.parentNode.insertBefore(card, form);
+    form.hidden = true;
+    window.scrollTo(0, 0);
+  }
+  function noSavingRow() {
+    var card = document.getElementById("saving-table");
+    if (card) card.remove();
+    var form = entryForm();
+    if (form && form.hidden) form.hidden = false;
+  }
+  // Back or Forward to an address this document does not show (the entry's, after its Save showed the table; even
+  // after a reload of the table, Chromium keeps the two as one document's entries): that page, loaded.
+  function withoutHash(href) { return href.split("#")[0]; }
+  var shownUrl = withoutHash(window.location.href);
+  window.addEventListener("popstate", function () {
+    if (withoutHash(window.location.href) !== shownUrl) window.location.reload();  // an #anchor: only a scroll
+  });
+  // Referee's answer to the Save: the match page, shown as if it had been opened (its address, title and body;
+  // a script it loads that this page has not, loaded), with no second request.
+  function showTable(html, url) {
+    var doc;
+    try { doc = new DOMParser().parseFromString(html, "text/html"); } catch (e) { doc = null; }
+    if (!doc || !doc.getElementById("live-table")) { window.location.href = url; return; }
+    // A page of its own in the history, as if opened: Back comes to the entry's address, loaded afresh (the saved
+    // entry does not come back as if unsaved: its key was sent), as after a redirect.
+    window.history.pushState({ referee: "table" }, "", url);
+    shownUrl = withoutHash(window.location.href);
+    document.title = doc.title;
+    var had = Array.prototype.map.call(document.querySelectorAll("script[src]"), function (el) { return el.src; });
+    Array.prototype.slice.call(document.body.attributes).forEach(function (a) { document.body.removeAttribute(a.name); });
+    Array.prototype.forEach.call(doc.body.attributes, function (a) { document.body.setAttribute(a.name, a.value); });
+    document.body.replaceChildren.apply(document.body, Array.prototype.map.call(doc.body.childNodes, function (n) {
+      return document.importNode(n, true);
+    }));
+    Array.prototype.forEach.call(doc.querySelectorAll("script[src]"), function (old) {
+      var src = new URL(old.getAttribute("src"), window.location.href).href;
+      if (had.indexOf(src) >= 0) return;
+      var script = document.createElement("script");
+      Array.prototype.forEach.call(old.attributes, function (a) { script.setAttribute(a.name, a.value); });
+      document.head.appendChild(script);
+    });
+    window.scrollTo(0, 0);
+    if (window.htmx) window.htmx.process(document.body);
+    showOutbox();
+  }
+
   function saveAgain() {
     var save = document.getElementById("save");
     if (save) { save.disabled = false; save.removeAttribute("aria-disabled"); }
@@ -321,6 +420,7 @@
     var elt = event.detail.elt;
     if (!inEntry(elt) && !(event.detail.requestConfig && inEntry(event.detail.requestConfig.elt))) return false;
     event.stopPropagation();  // said beside Save, not at the top of the page
+    noSavingRow();
     saveAgain();
     if (lastSave) {
       var form = entryForm();
@@ -385,6 +485,10 @@
   // swapped in like a 422: it says what happened, with the entry kept and the choices.
   document.addEventListener("htmx:beforeSwap", function (event) {
     var xhr = event.detail.xhr;
+    if (xhr.status === 200 && xhr.getResponseHeader("Referee-Table") && inEntry(event.detail.elt)) {
+      event.detail.shouldSwap = false;  // the table itself: shown by showTable, not swapped into the form
+      return;
+    }
     if (xhr.status === 401 && inEntry(event.detail.elt)) {
       // The session ended (Referee's "signed out" fragment): nothing is swapped, the form keeps every field, and it
       // says so beside Save — not an error of the page.
@@ -408,6 +512,7 @@
   // A Save (`saved`: the form as posted) waits in the outbox, sent by itself once signed in again (from the match
   // page the link goes back to); a tap Referee did not take is kept by the form and the draft on this phone.
   function signedOut(saved) {
+    noSavingRow();
     var form = entryForm();
     saveAgain();
     if (saved && form) {
@@ -419,6 +524,7 @@
     }
   }
   function replaced(saved) {
+    noSavingRow();
     var form = entryForm();
     saveAgain();
     if (saved && form) {
@@ -462,6 +568,10 @@
 
   // After a tap, bring what is to be entered next into view (above the save bar), so the common deal
   // needs no swipe: only when the next step changed, or the tap was inside it (a Joker Judge trick).
+  // Nothing moves under the thumb (issue 49): the form's swaps settle at once (hx-swap "settle:0ms": htmx would put
+  // the old classes back for 20 ms and then the new ones), so this runs in the same task as the answer is swapped
+  // in, before the browser paints it: the answer is shown already scrolled, and never scrolls later. (It used to
+  // scroll ~35 ms after the answer, and again a frame after that: a thumb that aimed at the answer tapped elsewhere.)
   function showNext(form) {
     var next = (form.dataset.next || "").split(".")[0];
     if (!next) return;
@@ -473,7 +583,6 @@
       lastTap.closest("[data-step]").dataset.step === step.dataset.step;
     if (next === (nextBefore || "").split(".")[0] && !tappedInside) return;
     reveal(step);
-    window.requestAnimationFrame(function () { if (step.isConnected) reveal(step); });
   }
   function reveal(step) {
     // Scroll as little as needed for the whole step to sit between the top and the save bar.

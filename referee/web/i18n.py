@@ -542,6 +542,8 @@ def script_words() -> dict[str, Any]:
         "signed_out": gettext("Signed out: sign in again, then it is sent."),
         "signed_out_entry": gettext("Signed out: sign in again — what you entered is kept on this phone."),
         "sign_in": gettext("Sign in"),
+        "saving": gettext("Saving…"),  # the new row shown at once on Save, until Referee's answer
+        "totals": gettext("Totals"),
         "not_sent_yet": gettext("Not sent yet: Referee answered %(status)s. Kept on this phone; sent again shortly.",
                                 status="{status}"),
         # the theme button (static/theme.js): its name says what is shown, its label what a tap does

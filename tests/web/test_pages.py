@@ -138,6 +138,55 @@ def test_save_with_htmx_answers_with_a_client_redirect(client, match_id):
     assert r.headers["HX-Redirect"].endswith(f"/matches/{match_id}?new=1")
 
 
+TABLE_ANSWER = {**HX, "Referee-Answer": "table"}  # the entry form's own Save (static/entry.js)
+
+
+def test_save_from_the_entry_form_answers_with_the_table_itself(client, match_id):
+    """One round trip a deal (issue 49): the entry form's Save is answered with the match page it goes back to, the
+    new row highlighted, as a GET of its address renders it — nothing for htmx to swap, nothing to ask again."""
+    r = client.post(f"/matches/{match_id}/deals/new", data=worked_example_form(), headers=TABLE_ANSWER)
+    assert r.status_code == 200
+    assert r.headers["Referee-Table"].endswith(f"/matches/{match_id}?new=1")
+    assert r.headers["HX-Reswap"] == "none" and "HX-Redirect" not in r.headers
+    assert "Idempotent-Replayed" not in r.headers
+    body = r.get_data(as_text=True)
+    assert 'id="deal-1"' in body and 'id="live-table"' in body and 'id="entry"' not in body
+    assert "Deal 1 entered by this phone. Undo" in text(r) and "# Ann Ben 1 0 0 +206 206" in text(r)
+    assert text(r) == text(client.get(r.headers["Referee-Table"]))
+    assert client.get(f"/api/matches/{match_id}").json["totals"] == {"Ann": 0, "Ben": 206}
+
+
+def test_save_from_the_entry_form_sent_again_is_answered_alike_and_stored_once(client, match_id):
+    form = {**worked_example_form(), "idempotency_key": "thumb-key-1", "number": "1"}
+    first = client.post(f"/matches/{match_id}/deals/new", data=form, headers=TABLE_ANSWER)
+    again = client.post(f"/matches/{match_id}/deals/new", data=form, headers=TABLE_ANSWER)
+    assert (first.status_code, again.status_code) == (200, 200)
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert again.headers["Referee-Table"] == first.headers["Referee-Table"]
+    assert len(client.get(f"/api/matches/{match_id}").json["deals"]) == 1
+
+
+def test_save_from_the_entry_form_with_errors_is_the_form_again(client, match_id):
+    form = worked_example_form()
+    form["points-0"] = "1"
+    r = client.post(f"/matches/{match_id}/deals/new", data=form, headers=TABLE_ANSWER)
+    assert r.status_code == 422
+    assert "Referee-Table" not in r.headers and "HX-Reswap" not in r.headers
+    assert 'id="entry"' in r.get_data(as_text=True)
+    assert client.get(f"/api/matches/{match_id}").json["deals"] == []
+
+
+def test_a_correction_saved_from_the_entry_form_answers_with_the_table(client, match_id):
+    client.post(f"/matches/{match_id}/deals/new", data=worked_example_form())
+    form = {**worked_example_form(), "points-0": "80", "points-1": "46", "version": "1"}
+    r = client.post(f"/matches/{match_id}/deals/1/edit", data=form, headers=TABLE_ANSWER)
+    assert r.status_code == 200
+    assert r.headers["Referee-Table"].endswith(f"/matches/{match_id}?changed=1")
+    assert 'id="deal-1"' in r.get_data(as_text=True)
+    # Ann 80 + 10 last trick + 20 Bella = 110 makes it against Ben's 46 + 50 sequences = 96
+    assert client.get(f"/api/matches/{match_id}").json["totals"] == {"Ann": 110, "Ben": 96}
+
+
 def test_save_with_errors_is_422_beside_the_fields_and_keeps_input(client, match_id):
     form = worked_example_form()
     form["points-0"] = "1"

@@ -9,9 +9,11 @@ import contextlib
 import re
 import uuid
 from dataclasses import dataclass, field
+from io import BytesIO
 from typing import Any
+from urllib.parse import urlencode
 
-from flask import current_app, render_template, request
+from flask import Response, current_app, make_response, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from htmx_flask import request as hx_request
 
@@ -187,7 +189,9 @@ def _save_pressed(shown: _Shown, deal: DealRow | None, target: NewDealFor | None
     if (shown.refused is None or again) and not shown.problems:
         saved = _save(shown.match, deal, target, deal_input, key, shown.version, scored)
         if saved.number is not None:
-            response = _back_to_table(shown.match.id, **({"changed": saved.number} if deal else {"new": saved.number}))
+            back = {"changed": saved.number} if deal else {"new": saved.number}
+            table_answer = hx_request.htmx and request.headers.get("Referee-Answer") == "table"
+            response = _table_answer(shown.match.id, **back) if table_answer else _back_to_table(shown.match.id, **back)
             if saved.replayed:
                 response.headers["Idempotent-Replayed"] = "true"
             return response
@@ -197,6 +201,29 @@ def _save_pressed(shown: _Shown, deal: DealRow | None, target: NewDealFor | None
     shown.status = 409 if shown.stale or shown.refused else 422
     shown.show_all = True
     return None
+
+
+def _table_answer(match_id: int, **shown: Any) -> Response:
+    """Save's answer to the entry form's own request (``Referee-Answer: table``, static/entry.js): the match page it
+    goes back to, rendered in this same response — 200, its address in ``Referee-Table``, ``HX-Reswap: none`` (the
+    phone shows the page itself) — so a deal costs one round trip, not the save and then the table again (issue 49).
+    Every other client (an outbox's send, htmx without entry.js, a plain post) is answered as before: 204 with
+    ``HX-Redirect``, or 303. The page is the match page's own view, as a GET of that address renders it."""
+    url = url_for("pages.match_page", match_id=match_id, **shown)
+    page = url_for("pages.match_page", match_id=match_id)
+    environ = dict(request.environ)
+    environ.update({"REQUEST_METHOD": "GET", "PATH_INFO": page[len(request.script_root):],
+                    "QUERY_STRING": urlencode(shown), "CONTENT_LENGTH": "0", "wsgi.input": BytesIO()})
+    for name in ("CONTENT_TYPE", "HTTP_HX_REQUEST", "HTTP_HX_TARGET", "HTTP_HX_TRIGGER", "HTTP_HX_CURRENT_URL",
+                 "HTTP_REFEREE_ANSWER"):
+        environ.pop(name, None)
+    with current_app.request_context(environ):
+        html = current_app.view_functions["pages.match_page"](match_id=match_id)
+    response = make_response(html, 200)
+    response.headers["Referee-Table"] = url
+    response.headers["HX-Reswap"] = "none"
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 def _render_entry(plug: AnyPlug, shown: _Shown, deal: DealRow | None, target: NewDealFor | None, table: Table,
