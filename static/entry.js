@@ -717,6 +717,18 @@
     input.value = same ? same.key : freshKey();
     pristine[draftKey(form)] = comparable(pairs(form));
   }
+  // A kept table says at once that it is a copy, and of when (static/live.js says the same once its follow fails):
+  // said from the start, the note never pushes the buttons down under a thumb.
+  function keptTable() {
+    var at = Number(document.documentElement.dataset.kept);
+    var note = document.getElementById("offline-note");
+    if (!at || !note || entryForm()) return;
+    var time = new Date(at).toLocaleTimeString(document.documentElement.lang || undefined,
+                                               { hour: "2-digit", minute: "2-digit" });
+    note.textContent = say("live_offline", "Offline — the table as of {time}. Deals saved on this phone are sent when " +
+                           "the connection is back.", { time: time });
+    note.hidden = false;
+  }
   function freshKey() {
     if (window.crypto && window.crypto.randomUUID) return window.crypto.randomUUID().replace(/-/g, "");
     var key = "";
@@ -919,6 +931,7 @@
     settleOpened();
     var form = entryForm();
     if (form) keptForm(form);
+    else keptTable();
     if (form) {
       pristineFor(form);
       pruneDrafts(form);
@@ -986,6 +999,7 @@
           document.documentElement.setAttribute("data-rules-ms", String(Math.round(performance.now() - rules.started)));
           rulesState("ready");
           typedAtOnce();
+          refillKept();
         };
         var form = entryForm();
         rules.worker.postMessage({ kind: "tap", id: 0, request: form ? tapRequest(form, pairs(form)) : "{}" });
@@ -1003,6 +1017,23 @@
     var here = window.location.href;
     rules.worker.postMessage({ kind: "load", pyodide: new URL(seed.pyodide, here).href,
                                bundle: new URL(seed.bundle, here).href });
+  }
+  // A kept form (no connection) for a deal that already waits in the outbox opens with that deal as it was saved,
+  // worked out by the rules on the phone: changed and saved again, it replaces the waiting one.
+  function refillKept() {
+    var form = entryForm();
+    if (!form || !document.documentElement.dataset.kept) return;
+    var key = value(pairs(form), "idempotency_key");
+    var item = load(OUTBOX, []).filter(function (i) { return i.key === key && i.state === "waiting"; })[0];
+    if (!item) return;
+    var id = rules.next++;
+    rules.taps[id] = function (html) {
+      if (html === null || !entryForm() || value(pairs(entryForm()), "idempotency_key") !== key) return;
+      swapForm(html);
+      outboxStatus(entryForm());
+    };
+    var fields = withField(withField(item.fields, "csrf_token", csrfNow()), "op", "refresh");
+    rules.worker.postMessage({ kind: "tap", id: id, request: tapRequest(form, fields) });
   }
   function stopRules() {
     // The phone cannot run the rules (an old phone, no WebAssembly): every tap goes to the server, as before.
