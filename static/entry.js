@@ -763,7 +763,12 @@
       table = document.createElement("table");
       table.className = "scores";
       var head = table.createTHead().insertRow();
-      ["#"].concat(players).forEach(function (name) {
+      // The names as the totals write them (soft hyphens where a long name may break), as the table's head does.
+      var names = cards.map(function (card) {
+        var who = card.querySelector(".who");
+        return who && who.firstChild ? who.firstChild.textContent.trim() : card.dataset.player;
+      });
+      ["#"].concat(names).forEach(function (name) {
         var th = document.createElement("th");
         th.scope = "col";
         th.textContent = name;
