@@ -333,9 +333,10 @@
     var standing = document.getElementById("entry-standing");
     if (form.dataset.kind !== "new" || !preview || !preview.dataset.scores || !standing ||
         !standing.dataset.players || document.getElementById("taken")) return;
-    var players, scores = preview.dataset.scores.split(" ").map(Number);
+    var players, scores, byName;
     var totals = (standing.dataset.totals || "").split(" ").map(Number);
-    try { players = JSON.parse(standing.dataset.players); } catch (e) { return; }
+    try { players = JSON.parse(standing.dataset.players); byName = JSON.parse(preview.dataset.scores); } catch (e) { return; }
+    scores = players.map(function (p) { return Number(byName[p] || 0); });
     if (players.length !== scores.length || players.length !== totals.length) return;
     var figure = new Intl.NumberFormat(document.documentElement.lang || undefined);
     function cell(tag, text) { var el = document.createElement(tag); el.textContent = text; return el; }
@@ -427,6 +428,7 @@
       if (text === say("no_connection", NO_CONNECTION_EN) && form) {
         toOutbox(form, lastSave);
         status(say("no_connection", NO_CONNECTION_EN), true);
+        toKeptTable(form.dataset.match);
       } else {
         status(text, true);
       }
@@ -632,9 +634,17 @@
       key: key, url: form.getAttribute("action"), match: form.dataset.match, number: form.dataset.deal,
       kind: form.dataset.kind, noun: form.dataset.noun || "deal", draft: draftKey(form),
       fields: withField(list, "op", "save"), at: Date.now(), state: "waiting", problem: problem || null,
+      scores: previewScores(form),
     });
     keep(OUTBOX, items);
     showOutbox();
+  }
+  // The deal's score as the preview shows it (the rules' result for what is saved: {player: points}), or null when
+  // the preview is not the answer to this form (stale, waiting for the server, or not a result).
+  function previewScores(form) {
+    var preview = document.getElementById("preview");
+    if (!preview || !preview.dataset.scores || preview.classList.contains("is-stale") || !form.contains(preview)) return null;
+    try { return JSON.parse(preview.dataset.scores); } catch (e) { return null; }
   }
   function dropFromOutbox(key) {
     keep(OUTBOX, load(OUTBOX, []).filter(function (item) { return item.key !== key; }));
@@ -783,6 +793,152 @@
     return true;
   }
 
+  // A Save that waits in the outbox goes back to the table as a stored one does, when the service worker keeps the
+  // table (templates/sw.js): the table shows the deal at once, waiting to send. Without a kept table the form stays.
+  function toKeptTable(match) {
+    var table = matchPage(match);
+    if (!window.caches || !navigator.serviceWorker || !navigator.serviceWorker.controller) return;
+    window.caches.match(table).then(function (hit) {
+      if (hit && entryForm() && entryForm().dataset.match === String(match)) window.location.href = table;
+    }).catch(function () { /* the form stays, its entry in the outbox */ });
+  }
+  // On a match's table, online: the service worker keeps its entry form for the next deal (and the table itself on
+  // the first visit, which it did not see), so that both open with no connection.
+  function keepPages() {
+    var enter = document.getElementById("enter-deal");
+    if (!enter || !navigator.serviceWorker || window.navigator.onLine === false) return;
+    var urls = [enter.getAttribute("href").split("?")[0]];
+    if (!navigator.serviceWorker.controller) urls.push(window.location.pathname);
+    navigator.serviceWorker.ready.then(function (registration) {
+      if (registration.active) registration.active.postMessage({ kind: "keep", urls: urls });
+    }).catch(function () { /* no service worker: the form needs the connection to open */ });
+  }
+  // A kept entry form (served by the service worker with no connection, <html data-kept>) may have been opened
+  // before: it gets a key of its own, so that it is stored as a deal of its own — or, when a deal of its number
+  // already waits in the outbox, that deal's key (saving it again replaces it; it is never stored twice).
+  function keptForm(form) {
+    if (!document.documentElement.dataset.kept || form.dataset.kind !== "new") return;
+    var input = form.querySelector("input[name='idempotency_key']");
+    if (!input) return;
+    var same = load(OUTBOX, []).filter(function (item) {
+      return item.state === "waiting" && item.kind === "new" && String(item.match) === form.dataset.match &&
+        String(item.number) === form.dataset.deal;
+    })[0];
+    input.value = same ? same.key : freshKey();
+    pristine[draftKey(form)] = comparable(pairs(form));
+  }
+  // A kept table says at once that it is a copy, and of when (static/live.js says the same once its follow fails):
+  // said from the start, the note never pushes the buttons down under a thumb.
+  function keptTable() {
+    var at = Number(document.documentElement.dataset.kept);
+    var note = document.getElementById("offline-note");
+    if (!at || !note || entryForm()) return;
+    var time = new Date(at).toLocaleTimeString(document.documentElement.lang || undefined,
+                                               { hour: "2-digit", minute: "2-digit" });
+    note.textContent = say("live_offline", "Offline — the table as of {time}. Deals saved on this phone are sent when " +
+                           "the connection is back.", { time: time });
+    note.hidden = false;
+  }
+  function freshKey() {
+    if (window.crypto && window.crypto.randomUUID) return window.crypto.randomUUID().replace(/-/g, "");
+    var key = "";
+    while (key.length < 32) key += Math.floor(Math.random() * 16).toString(16);
+    return key;
+  }
+
+  // The deals waiting to send, on the table as rows of their own (muted, "⏳ waiting to send", each player's score
+  // and running total as the phone's rules worked them out), and the totals with them, marked ⏳: what the table
+  // will say once Referee has them. Referee's answer wins: a stored deal comes back as a normal row.
+  function waitingRows(items) {
+    var board = document.querySelector("#scoreboard");
+    var live = document.getElementById("live-table");
+    if (!board || !live) return;
+    Array.prototype.forEach.call(live.querySelectorAll("tbody.is-waiting"), function (el) { el.remove(); });
+    Array.prototype.forEach.call(board.querySelectorAll(".waiting-mark"), function (el) { el.remove(); });
+    var cards = Array.prototype.slice.call(board.querySelectorAll(".total-card[data-player]"));
+    var players = cards.map(function (card) { return card.dataset.player; });
+    var totals = {};
+    cards.forEach(function (card) {
+      var total = card.querySelector(".total");
+      totals[card.dataset.player] = Number(total.dataset.total) || 0;
+      if (total.classList.contains("with-waiting")) total.textContent = figure(totals[card.dataset.player]);
+      total.classList.remove("with-waiting");
+    });
+    var shown = items.filter(function (item) {
+      return item.state === "waiting" && item.kind === "new" && !document.getElementById("deal-" + item.number);
+    }).sort(function (a, b) { return Number(a.number) - Number(b.number); });
+    if (!shown.length) return;
+    var table = live.querySelector("table.scores");
+    if (!table) {
+      table = document.createElement("table");
+      table.className = "scores";
+      var head = table.createTHead().insertRow();
+      // The names as the totals write them (soft hyphens where a long name may break), as the table's head does.
+      var names = cards.map(function (card) {
+        var who = card.querySelector(".who");
+        return who && who.firstChild ? who.firstChild.textContent.trim() : card.dataset.player;
+      });
+      ["#"].concat(names).forEach(function (name) {
+        var th = document.createElement("th");
+        th.scope = "col";
+        th.textContent = name;
+        head.appendChild(th);
+      });
+      var none = Array.prototype.find.call(live.querySelectorAll("p.muted.center"), function () { return true; });
+      if (none) { none.hidden = true; none.insertAdjacentElement("afterend", table); }
+      else board.insertAdjacentElement("afterend", table);
+    }
+    var marked = false;
+    shown.forEach(function (item) {
+      var body = document.createElement("tbody");
+      body.id = "waiting-" + item.number;
+      body.className = "deal is-waiting";
+      var row = body.insertRow();
+      row.className = "deal-scores";
+      var th = document.createElement("th");
+      th.scope = "row";
+      th.textContent = item.number;
+      row.appendChild(th);
+      players.forEach(function (p) {
+        var td = row.insertCell();
+        var score = document.createElement("span");
+        score.className = "score";
+        var scored = item.scores && typeof item.scores[p] === "number";
+        score.textContent = scored ? (item.scores[p] > 0 ? "+" : "") + figure(item.scores[p]) : "—";
+        td.appendChild(score);
+        if (scored) {
+          totals[p] += item.scores[p];
+          var running = document.createElement("span");
+          running.className = "running";
+          running.textContent = figure(totals[p]);
+          td.appendChild(running);
+        }
+      });
+      if (item.scores) marked = true;
+      var note = body.insertRow().insertCell();
+      note.colSpan = players.length + 1;
+      note.className = "waiting-line";
+      note.textContent = say("row_waiting", "⏳ waiting to send");
+      table.appendChild(body);
+    });
+    if (!marked) return;
+    cards.forEach(function (card) {
+      var total = card.querySelector(".total");
+      total.textContent = figure(totals[card.dataset.player]);
+      total.classList.add("with-waiting");
+      var mark = document.createElement("span");
+      mark.className = "waiting-mark";
+      mark.title = say("total_waiting", "with the deals waiting to send");
+      mark.setAttribute("aria-label", mark.title);
+      mark.textContent = "⏳";
+      total.appendChild(document.createTextNode(" "));
+      total.appendChild(mark);
+    });
+  }
+  function figure(n) {
+    try { return new Intl.NumberFormat(document.documentElement.lang || "en").format(n); } catch (e) { return String(n); }
+  }
+
   // "1 deal waiting to send" on the match page (the #outbox hook, or before "Enter deal").
   function outboxHook() {
     var hook = document.getElementById("outbox");
@@ -805,6 +961,7 @@
     if (!hook && !entry) return;
     var match = hook ? hook.match : entry.dataset.match;
     var items = load(OUTBOX, []).filter(function (item) { return String(item.match) === String(match); });
+    if (hook) waitingRows(items);
     if (hook) {
       hook.el.textContent = "";
       hook.el.hidden = !items.length;
@@ -888,6 +1045,8 @@
   function start() {
     settleOpened();
     var form = entryForm();
+    if (form) keptForm(form);
+    else keptTable();
     if (form) {
       pristineFor(form);
       pruneDrafts(form);
@@ -897,6 +1056,7 @@
     }
     showOutbox();
     sendOutbox();
+    keepPages();
   }
   window.addEventListener("online", function () {
     hold = false;
@@ -954,6 +1114,7 @@
           document.documentElement.setAttribute("data-rules-ms", String(Math.round(performance.now() - rules.started)));
           rulesState("ready");
           typedAtOnce();
+          refillKept();
         };
         var form = entryForm();
         rules.worker.postMessage({ kind: "tap", id: 0, request: form ? tapRequest(form, pairs(form)) : "{}" });
@@ -971,6 +1132,23 @@
     var here = window.location.href;
     rules.worker.postMessage({ kind: "load", pyodide: new URL(seed.pyodide, here).href,
                                bundle: new URL(seed.bundle, here).href });
+  }
+  // A kept form (no connection) for a deal that already waits in the outbox opens with that deal as it was saved,
+  // worked out by the rules on the phone: changed and saved again, it replaces the waiting one.
+  function refillKept() {
+    var form = entryForm();
+    if (!form || !document.documentElement.dataset.kept) return;
+    var key = value(pairs(form), "idempotency_key");
+    var item = load(OUTBOX, []).filter(function (i) { return i.key === key && i.state === "waiting"; })[0];
+    if (!item) return;
+    var id = rules.next++;
+    rules.taps[id] = function (html) {
+      if (html === null || !entryForm() || value(pairs(entryForm()), "idempotency_key") !== key) return;
+      swapForm(html);
+      outboxStatus(entryForm());
+    };
+    var fields = withField(withField(item.fields, "csrf_token", csrfNow()), "op", "refresh");
+    rules.worker.postMessage({ kind: "tap", id: id, request: tapRequest(form, fields) });
   }
   function stopRules() {
     // The phone cannot run the rules (an old phone, no WebAssembly): every tap goes to the server, as before.

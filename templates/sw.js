@@ -1,6 +1,7 @@
 // Referee's service worker: the static files come from its cache, pages and API answers always from the
-// network (match data is never cached here); a page asked for while the network is down gets the offline
-// page. Static files have content-hashed names, so a cached one never goes stale.
+// network; a page asked for while the network is down gets the offline page — except a match's table and its
+// entry form (issue 49: a whole deal with no connection), of which it keeps the last copy fetched while online
+// (PAGES, below). Static files have content-hashed names, so a cached one never goes stale.
 "use strict";
 const SCOPE = {{ scope|tojson }};  // a space's own worker keeps its own cache: "referee-static-" or "referee-/s/<slug>-"
 const CACHE = "referee-" + SCOPE + "static-" + {{ version|tojson }};
@@ -14,6 +15,7 @@ const HASHED = /\.[0-9a-f]{10}\.[^./]+$/;
 const PHONE = {{ phone_prefix|tojson }};
 const PHONE_CACHE = "referee-phone";
 const PHONE_PRECACHE = {{ phone_precache|tojson }};
+const PHONE_OFFLINE = {{ phone_offline|tojson }};  // all of them: kept once a match's table asks (see "keep")
 function family(path) { return path.replace(/\/pyodide\/[^/]+\//, "/pyodide/*/").replace(/\.[0-9a-f]{10}\./, ".*."); }
 function keepPhone(cache, request, response) {
   return cache.keys().then((kept) => Promise.all(kept.map((old) => {
@@ -22,6 +24,45 @@ function keepPhone(cache, request, response) {
     return path !== now && family(path) === family(now) ? cache.delete(old) : null;
   }))).then(() => cache.put(request, response));
 }
+
+// A match's table (/matches/<id>) and its entry form for the next deal (/matches/<id>/deals/new), each the last copy
+// this phone fetched while online (never a correction's form, an API answer or another page), kept under this
+// worker's scope (a space's pages under its own prefix, in its own cache) and served only when the network fails,
+// marked <html data-kept="<when it was fetched>"> so the page knows it may be out of date (static/entry.js gives
+// a kept entry form a fresh idempotency key). The last KEPT_PAGES pages are kept; older ones go.
+const PAGES = "referee-" + SCOPE + "pages";
+const KEPT_PAGES = 40;
+const ROOT = SCOPE ? SCOPE.slice(0, -1) : "";  // the space's prefix (/s/<slug>), or nothing
+function keptPage(url) {
+  const path = new URL(url).pathname;
+  return path.startsWith(ROOT + "/matches/") && /^\/matches\/\d+(\/deals\/new)?\/?$/.test(path.slice(ROOT.length));
+}
+function keepPage(path, response) {
+  if (!response.ok || response.redirected || !(response.headers.get("Content-Type") || "").startsWith("text/html")) return null;
+  return response.clone().text().then((html) => caches.open(PAGES).then((cache) =>
+    cache.put(path, new Response(html, { headers: { "Content-Type": "text/html; charset=utf-8", "Referee-Kept": String(Date.now()) } }))
+      .then(() => cache.keys()).then((keys) => Promise.all(keys.slice(0, Math.max(0, keys.length - KEPT_PAGES)).map((old) => cache.delete(old))))));
+}
+function keptCopy(path) {
+  return caches.open(PAGES).then((cache) => cache.match(path)).then((hit) => hit && hit.text().then((html) =>
+    new Response(html.replace("<html", '<html data-kept="' + hit.headers.get("Referee-Kept") + '"'),
+                 { headers: { "Content-Type": "text/html; charset=utf-8" } })));
+}
+// A page asks for its match's pages to be kept ({kind: "keep", urls}): the entry form before it is ever opened, the
+// table on the first visit (before this worker controlled the page). Fetched as the page would (its cookies).
+self.addEventListener("message", (event) => {
+  const data = event.data || {};
+  if (data.kind !== "keep" || !Array.isArray(data.urls)) return;
+  // The rules on the phone too (a form opened with no connection answers its taps on the phone).
+  const rules = caches.open(PHONE_CACHE).then((cache) => Promise.all(PHONE_OFFLINE.map((url) =>
+    cache.match(url).then((hit) => hit || fetch(url).then((response) => response.ok && keepPhone(cache, new Request(url), response))))))
+    .catch(() => null);
+  event.waitUntil(Promise.all([rules].concat(data.urls.map((url) => {
+    const at = new URL(url, self.location.origin);
+    if (at.origin !== self.location.origin || !keptPage(at.href)) return null;
+    return fetch(at.pathname, { credentials: "same-origin" }).then((response) => keepPage(at.pathname, response)).catch(() => null);
+  }))));
+});
 
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(PRECACHE))
@@ -44,8 +85,15 @@ self.addEventListener("fetch", (event) => {
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
   if (request.mode === "navigate") {
-    // Network first, always: the offline page only when the network fails. Nothing is stored.
-    event.respondWith(fetch(request).catch(() => caches.match(OFFLINE).then((page) => page || Response.error())));
+    // Network first, always: the offline page only when the network fails (a match's kept page, for its table and
+    // its entry form: PAGES).
+    const kept = keptPage(request.url);
+    const fresh = !url.pathname.endsWith("/new") || !url.search;  // an entry form opened with a first answer is not kept
+    event.respondWith(fetch(request).then((response) => {
+      if (kept && fresh) event.waitUntil(keepPage(url.pathname, response) || Promise.resolve());
+      return response;
+    }).catch(() => (kept ? keptCopy(url.pathname) : Promise.resolve(null))
+      .then((page) => page || caches.match(OFFLINE).then((offline) => offline || Response.error()))));
     return;
   }
   if (url.pathname.startsWith(PHONE)) {

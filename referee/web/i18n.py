@@ -519,6 +519,9 @@ def script_words() -> dict[str, Any]:
         "waiting_one": {noun: waiting(noun, True) for noun in ("deal", "hand")},
         "waiting_many": {noun: waiting(noun, False) for noun in ("deal", "hand")},
         "send_now": gettext("Send now"),
+        # a deal saved with no connection, on the table while it waits (its row; the totals that include it)
+        "row_waiting": gettext("⏳ waiting to send"),
+        "total_waiting": gettext("with the deals waiting to send"),
         "not_accepted": gettext("%(what)s was not accepted by Referee.", what="{what}"),
         "open_to_fix": gettext("Open it to fix"),
         "nouns": {"deal": gettext("deal"), "hand": gettext("hand")},

@@ -130,5 +130,16 @@ def precache() -> list[str]:
             url_for("phone.pyodide_file", name="pyodide.mjs")]
 
 
+def offline_files() -> list[str]:
+    """Every file the rules on the phone load (``precache`` and the rest): the service worker fetches those it does
+    not keep yet when a match's table asks it to keep the match's pages (templates/sw.js), so that a phone at a
+    table can enter a deal with no connection before it ever opened an entry form online."""
+    first = precache()
+    if not first:
+        return []
+    return first + [url_for("phone.pyodide_file", name=name) for name in sorted(FILES) if name != "pyodide.mjs"] + [
+        url_for("phone.rules_bundle", digest=bundle().digest)]
+
+
 def init_app(app: Flask) -> None:
     app.register_blueprint(bp)

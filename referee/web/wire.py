@@ -223,7 +223,8 @@ def manifest() -> ResponseReturnValue:
 @bp.get("/sw.js")
 def service_worker() -> ResponseReturnValue:
     """The service worker, from the root so that its scope is the whole app. It precaches the static
-    files (by their hashed names) and the offline page; it never caches a page or an API answer."""
+    files (by their hashed names) and the offline page; of the pages it keeps only a match's table and its entry form
+    (the last copy fetched online, served when the network fails), never an API answer."""
     precache = sorted({url_for("static", filename=a.name) for a in _assets().values() if a.name in PRECACHE
                        or (a.name.endswith((".css", ".js")) and a.name not in ("sheet.css", "rules-worker.js"))}
                       | {url_for("wire.offline")})
@@ -232,7 +233,7 @@ def service_worker() -> ResponseReturnValue:
                            static_prefix=request.script_root + (current_app.static_url_path or "").rstrip("/") + "/",
                            scope=f"{request.script_root}-" if request.script_root else "",
                            phone_prefix=url_for("phone.rules_bundle", digest="x").rsplit("/", 1)[0] + "/",
-                           phone_precache=phone_files.precache())
+                           phone_precache=phone_files.precache(), phone_offline=phone_files.offline_files())
     response = Response(body, mimetype="text/javascript")
     response.headers["Service-Worker-Allowed"] = f"{request.script_root}/"
     return response
