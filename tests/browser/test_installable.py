@@ -69,7 +69,7 @@ def test_manifest_is_valid_and_its_icons_load(phone):
 
 
 @pytest.mark.service_worker
-def test_service_worker_registers_and_shows_the_offline_page(phone):
+def test_service_worker_registers_and_shows_the_offline_page(phone, page_problems):
     mid = new_match(phone.base)
     phone.goto(f"{phone.base}/matches/{mid}")
     assert phone.evaluate("window.isSecureContext") is True
@@ -100,6 +100,8 @@ def test_service_worker_registers_and_shows_the_offline_page(phone):
         phone.context.set_offline(False)
     phone.goto(f"{phone.base}/matches/{mid}")
     assert phone.text_content("h1").startswith("Klaberjass")
+    # the kept table's live follow found no connection (Chromium says so): what the page does is what was checked
+    page_problems[:] = [p for p in page_problems if "ERR_INTERNET_DISCONNECTED" not in p]
 
 
 def test_the_screen_stays_on_during_a_match(phone):
