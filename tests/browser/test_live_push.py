@@ -41,12 +41,12 @@ def test_another_phone_s_deal_appears_on_the_table_within_a_round_trip_of_its_sa
                                                                    "first_dealer": "Ben"})
         assert made.status == 201
         match = made.json()["id"]
+        app = SimpleNamespace(config=live_config)  # served in this process (waitress in a thread): its feed is ours
+        _feed(app)  # PostgreSQL's listener heard first: a page asking before it is told "off" and polls a while
         a = a_context.new_page()
         held: list[str] = []
         a.on("request", lambda r: held.append(r.url) if "wait=1" in r.url else None)
         a.goto(f"{live_server}/matches/{match}")
-        app = SimpleNamespace(config=live_config)  # served in this process (waitress in a thread): its feed is ours
-        _feed(app)
         _waiting(app)  # A's table asked, and Referee holds its request
         assert a.locator("#deal-1").count() == 0  # (Playwright's events of A are delivered during its calls)
         assert held and held[-1].startswith(f"{live_server}/matches/{match}/live?") and "wait=1" in held[-1]

@@ -326,7 +326,13 @@ def test_the_last_table_seen_is_kept_for_offline_with_its_time(phones_offline, l
     try:
         # the open page notices at its next look
         c.locator("#offline-note").get_by_text(re.compile(r"^Offline — the table as of \d\d:\d\d\.")).wait_for()
-        # and the match page opened without a connection shows the table as last seen
+        # and the match page opened without a connection is the page the service worker kept (issue 49) ...
+        c.goto(f"{live_server}/matches/{mid}")
+        assert c.locator("html[data-kept]").count() == 1 and c.locator("h1").inner_text().startswith("Klaberjass")
+        assert c.locator(".total-card[data-player='Ann'] .total").first.inner_text() == "90"
+        # ... and, where it kept none (its pages' cache gone), the offline page shows the table as last seen
+        assert c.evaluate("caches.keys().then((keys) => Promise.all(keys.filter((k) => k.endsWith('pages'))"
+                          ".map((k) => caches.delete(k)))).then((done) => done.length)") == 1
         c.goto(f"{live_server}/matches/{mid}")
         assert c.locator("h1").inner_text() == "No connection"
         kept = c.locator("#offline-table")
