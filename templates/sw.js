@@ -32,6 +32,7 @@ function keepPhone(cache, request, response) {
 // a kept entry form a fresh idempotency key). The last KEPT_PAGES pages are kept; older ones go.
 const PAGES = "referee-" + SCOPE + "pages";
 const KEPT_PAGES = 40;
+const LOGOUT = {{ logout|tojson }};
 const ROOT = SCOPE ? SCOPE.slice(0, -1) : "";  // the space's prefix (/s/<slug>), or nothing
 function keptPage(url) {
   const path = new URL(url).pathname;
@@ -81,6 +82,11 @@ self.addEventListener("activate", (event) => {
 
 self.addEventListener("fetch", (event) => {
   const request = event.request;
+  if (request.method === "POST" && new URL(request.url).pathname === LOGOUT) {
+    // Signing out forgets the pages kept for offline: the next person at this phone does not find them.
+    event.waitUntil(caches.delete(PAGES));
+    return;
+  }
   if (request.method !== "GET") return;
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;

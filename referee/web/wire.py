@@ -233,7 +233,8 @@ def service_worker() -> ResponseReturnValue:
                            static_prefix=request.script_root + (current_app.static_url_path or "").rstrip("/") + "/",
                            scope=f"{request.script_root}-" if request.script_root else "",
                            phone_prefix=url_for("phone.rules_bundle", digest="x").rsplit("/", 1)[0] + "/",
-                           phone_precache=phone_files.precache(), phone_offline=phone_files.offline_files())
+                           phone_precache=phone_files.precache(), phone_offline=phone_files.offline_files(),
+                           logout=url_for("auth.logout"))
     response = Response(body, mimetype="text/javascript")
     response.headers["Service-Worker-Allowed"] = f"{request.script_root}/"
     return response

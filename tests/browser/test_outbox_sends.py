@@ -308,3 +308,25 @@ def test_in_a_space_the_table_that_shows_a_deal_stored_takes_it_out_of_the_outbo
     idle(page)
     assert outbox(page) == []
     assert page.get_by_text("waiting to send").count() == 0
+
+
+KEPT_PAGES = "caches.open('referee-pages').then((c) => c.keys()).then((k) => k.map((r) => new URL(r.url).pathname))"
+
+
+@pytest.mark.service_worker
+def test_signing_out_forgets_the_pages_kept_for_offline(phone):
+    """The service worker keeps a match's table and entry form for a deal with no connection (issue 49); signing out
+    forgets them, so the next person at this phone does not find them offline."""
+    page = phone
+    mid = new_match(page.base)
+    sign_in(page, f"/matches/{mid}")
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    page.goto(f"{page.base}/matches/{mid}")  # under the worker now: kept
+    for _ in range(50):
+        if f"/matches/{mid}" in page.evaluate(KEPT_PAGES):
+            break
+        page.wait_for_timeout(100)
+    assert f"/matches/{mid}" in page.evaluate(KEPT_PAGES)
+    page.get_by_role("button", name="Log out").click()
+    page.wait_for_url(re.compile(r"/login"))
+    assert "referee-pages" not in page.evaluate("caches.keys()")  # (opening it to look would make it again)
