@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 
@@ -104,3 +104,32 @@ class Violation:
     def to_dict(self) -> dict[str, str | None]:
         return {"field": self.field, "code": self.code, "message": self.message}
 
+
+
+def read_out(obj: object, *, english: bool, translated: Callable[[str], str | None],
+             param: Callable[[object], object], unfit: Callable[[str, Exception], None] | None = None) -> str:
+    """A ``Line`` or ``Violation`` as a reader's language says it — the one reading the server (``web.i18n.say``) and
+    the phone (``phone.i18n.say``) share: ``english`` (the language is the rules' own) its message as written; else
+    its template through ``translated`` (None: the catalogue has none), filled with its parameters through ``param``.
+    A message the catalogue does not translate reads as written, unless it is a frame of other lines ("{base}"),
+    whose lines are translated; a translation that cannot be filled reads as written too (``unfit`` told why). A
+    plain string is returned as it is."""
+    if isinstance(obj, Violation):
+        template, params, written = obj.template, obj.params, obj.message
+    elif isinstance(obj, Line):
+        template, params, written = obj.template, obj.params, str(obj)
+    else:
+        return "" if obj is None else str(obj)
+    if english:
+        return written
+    text = translated(template)
+    if text is None:
+        if not any(isinstance(value, Line) for value in params.values()):
+            return written
+        text = template
+    try:
+        return text.format(**{name: param(value) for name, value in params.items()})
+    except (KeyError, IndexError, ValueError) as exc:  # a translation naming a placeholder the message lacks
+        if unfit is not None:
+            unfit(template, exc)
+        return written

@@ -11,6 +11,7 @@ import gettext as _gettext
 from typing import Any
 
 from ..games.base import Line, Term, Violation
+from ..games.messages import read_out
 
 DEFAULT = "en"
 TERM = "term"
@@ -104,25 +105,9 @@ def _param(value: Any) -> Any:
 
 
 def say(obj: Any) -> str:
-    """A ``Line`` or ``Violation`` in the page's language, as ``referee.web.i18n.say`` reads it."""
-    if isinstance(obj, Violation):
-        template, params, english = obj.template, obj.params, obj.message
-    elif isinstance(obj, Line):
-        template, params, english = obj.template, obj.params, str(obj)
-    else:
-        return "" if obj is None else str(obj)
-    if current_language() == DEFAULT:
-        return english
-    translated = _translated(template)
-    if translated is None:
-        if not any(isinstance(value, Line) for value in params.values()):
-            return english
-        translated = template
-    try:
-        return translated.format(**{name: _param(value) for name, value in params.items()})
-    except (KeyError, IndexError, ValueError):
-        return english
-
+    """A ``Line`` or ``Violation`` in the page's language, read as ``referee.web.i18n.say`` reads it
+    (``games.messages.read_out``)."""
+    return read_out(obj, english=current_language() == DEFAULT, translated=_translated, param=_param)
 
 def localized(violation: Violation) -> Violation:
     text = say(violation)

@@ -49,6 +49,7 @@ from markupsafe import Markup, escape
 
 from .. import collation
 from ..games.base import N_, Line, Term, Violation, and_list
+from ..games.messages import read_out
 
 log = logging.getLogger("referee.i18n")
 
@@ -190,26 +191,12 @@ def say(obj: Any) -> str:
     """A ``Line`` or ``Violation`` in the current language: its template through the catalogue, filled with
     its parameters (``Term`` through the ``term`` context, lists joined and whole numbers written as the
     locale does). English, or a message the catalogue does not translate, reads exactly as the rules wrote
-    it; a plain string is returned as it is."""
-    if isinstance(obj, Violation):
-        template, params, english = obj.template, obj.params, obj.message
-    elif isinstance(obj, Line):
-        template, params, english = obj.template, obj.params, str(obj)
-    else:
-        return "" if obj is None else str(obj)
-    if current_language() == DEFAULT:
-        return english
-    translated = _translated(template)
-    if translated is None:
-        if not any(isinstance(value, Line) for value in params.values()):
-            return english
-        translated = template  # a frame of other lines ("{base}", "Trick {number}: {how}"): its lines translated
-    try:
-        return translated.format(**{name: _param(value) for name, value in params.items()})
-    except (KeyError, IndexError, ValueError) as exc:  # a translation naming a placeholder the message lacks
-        log.error("translation of %r into %s cannot be filled (%s): English shown", template, current_language(), exc)
-        return english
+    it; a plain string is returned as it is (``games.messages.read_out``, which the phone reads with too)."""
 
+    def unfit(template: str, exc: Exception) -> None:
+        log.error("translation of %r into %s cannot be filled (%s): English shown", template, current_language(), exc)
+
+    return read_out(obj, english=current_language() == DEFAULT, translated=_translated, param=_param, unfit=unfit)
 
 def localized(violation: Violation) -> Violation:
     """The same violation with its message in the current language (what the API and the forms show)."""
