@@ -19,6 +19,7 @@ from referee import create_app, store
 from referee.matches import kitchen, spaces
 
 from ..conftest import TEST_CONFIG, drop_database, new_database
+from .test_spaces import _spaces
 
 OPERATOR = "operator-key-4f1c9a7e2d"
 NAMES = {"game": "klaberjass", "player-0": "Ann", "player-1": "Ben", "first_dealer": "0"}
@@ -34,14 +35,6 @@ def make_app(tmp_path, backend):
     yield make
     store.forget(url)
     drop_database(url)
-
-
-def _spaces(app) -> list[store.SpaceRow]:
-    db = store.connect(app.config["DATABASE"], migrate_schema=False)
-    try:
-        return db.all_spaces()
-    finally:
-        db.close()
 
 
 def _csrf(html: str) -> str:
