@@ -271,7 +271,11 @@ def test_a_draft_survives_a_reload_and_can_be_discarded(thumb):
     page.locator("#entry").wait_for()
     page.wait_for_timeout(500)
     assert page.locator("#entry").get_attribute("data-deal") == "2" and page.locator("#bid-outcome").count() == 0
-    page.go_forward()
+    # Forward again: entry.js reloads the table the address names (a second
+    # navigation after Playwright's own), so wait for that one before the next goto.
+    with page.expect_event("load"):
+        page.go_forward()
+    page.locator("#deal-1").wait_for()
     page.goto(f"{page.base}/matches/{mid}/deals/new")
     page.locator("#entry").wait_for()
     page.wait_for_timeout(300)
