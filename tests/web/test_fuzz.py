@@ -37,16 +37,17 @@ from tests.conftest import HX, MADE, THROWN_IN, worked_example
 TOKEN = "fuzz-csrf-token"
 EXAMPLES = int(os.environ.get("REFEREE_FUZZ_EXAMPLES", "0") or 0)
 FUZZ = settings(
-    max_examples=EXAMPLES or 80,
+    max_examples=EXAMPLES or 50,
     deadline=None,
     database=None,  # no .hypothesis/ directory in the checkout
     suppress_health_check=list(HealthCheck),
 )
 SLOW_FUZZ = settings(FUZZ, max_examples=EXAMPLES or 10)  # PDF rendering: a valid request takes 0.1–0.6 s
 # The routes that only read (GET and HEAD): what they read is the URL, its query and the headers, a smaller space
-# than a body's; 40 examples each (the routes that take a body keep 80).
-READ_FUZZ = settings(FUZZ, max_examples=EXAMPLES or 40)
-HEAVY_FUZZ = settings(FUZZ, max_examples=EXAMPLES or 250)  # the routes that take entries: most input to read
+# than a body's; 25 examples each (the routes that take a body get 50). Each run draws new examples (no database of
+# them is kept), so CI's runs add up to a longer hunt; REFEREE_FUZZ_EXAMPLES=1000 for a long one at once.
+READ_FUZZ = settings(FUZZ, max_examples=EXAMPLES or 25)
+HEAVY_FUZZ = settings(FUZZ, max_examples=EXAMPLES or 150)  # the routes that take entries: most input to read
 
 
 def make_app(path: str | Path) -> Flask:
