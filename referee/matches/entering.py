@@ -22,7 +22,7 @@ from ..store import Store
 from ..store.rows import DealRow
 from .base import Conflict, log_change, no_match
 from .match import Match, match_from_row
-from .match_log import add_event, latest_entry_of
+from .match_log import add_event, event_detail, latest_entry_of
 from .stored import add_facts, by_other_rules, load, player_row, sync
 
 MAX_KEY = 255
@@ -304,7 +304,7 @@ def refusal(db: Store, match: Match, expected: Expected) -> Conflict | None:
         if taken is not None:
             entered = latest_entry_of(db, match.id, number)
             device = store.acting_device.get()
-            by_this_phone = bool(device and entered and entered["detail"].get("device") == device)
+            by_this_phone = bool(device and entered and event_detail(entered).get("device") == device)
             return DealTaken(number, match, taken, by_this_phone)
     if number is not None and number > match.next_number:
         return NotNextDeal(number, match)

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any, TypedDict
 
 from .. import jsontext
+from ..jsontext import JSON
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +74,7 @@ class LogEntry(TypedDict):
     deal_number: int | None
     action: str
     at: str
-    detail: Any
+    detail: JSON
     undone: bool
 
 
