@@ -80,7 +80,7 @@ def live(match_id: int) -> ResponseReturnValue:
         return _live_answer(match_id)
 
 
-def _live_answer(match_id: int):
+def _live_answer(match_id: int) -> AnyResponse:
     """The live part as it is now (``live``): the table, or an entry form's head."""
     db = get_db()  # again: a held request gave its store back while it waited (push.held)
     match = _load(match_id)
