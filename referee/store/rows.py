@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, TypedDict
+from typing import Any, SupportsInt, TypedDict
 
 from .. import jsontext
 from ..jsontext import JSON
@@ -78,11 +78,13 @@ class LogEntry(TypedDict):
     undone: bool
 
 
-def text_or_none(value: Any) -> str | None:
+def text_or_none(value: object) -> str | None:
+    """A column of text as stored (None: NULL)."""
     return None if value is None else str(value)
 
 
-def whole_or_none(value: Any) -> int | None:
+def whole_or_none(value: str | bytes | SupportsInt | None) -> int | None:
+    """A column of whole numbers as stored (None: NULL)."""
     return None if value is None else int(value)
 
 
