@@ -134,8 +134,8 @@ MOST_UNANNOTATED = 10
 
 
 def any_uses(root: Path = ROOT) -> list[str]:
-    """Where ``Any`` is written in referee/store and referee/matches (a name ``Any`` or ``typing.Any``, its
-    import included), as ``path:line``."""
+    """Where ``Any`` is used in referee/store and referee/matches (a name ``Any`` or ``typing.Any`` in the code,
+    its import aside), as ``path:line``."""
     found = []
     for package in ("store", "matches"):
         for path in sorted((root / "referee" / package).rglob("*.py")):
