@@ -135,16 +135,16 @@ MOST_UNANNOTATED = 10
 
 def any_uses(root: Path = ROOT) -> list[str]:
     """Where ``Any`` is used in referee/store and referee/matches (a name ``Any`` or ``typing.Any`` in the code,
-    its import aside), as ``path:line``."""
-    found = []
+    its import aside), as ``path:line``, in order."""
+    found: list[tuple[str, int]] = []
     for package in ("store", "matches"):
         for path in sorted((root / "referee" / package).rglob("*.py")):
             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
                 if (isinstance(node, ast.Name) and node.id == "Any") or (
                         isinstance(node, ast.Attribute) and node.attr == "Any"
                         and isinstance(node.value, ast.Name) and node.value.id == "typing"):
-                    found.append(f"{path.relative_to(root)}:{node.lineno}")
-    return found
+                    found.append((str(path.relative_to(root)), node.lineno))
+    return [f"{where}:{line}" for where, line in sorted(found)]
 
 
 def unannotated(root: Path = ROOT) -> list[str]:
