@@ -7,10 +7,15 @@ Referee computed itself are read back by orjson too (``parse``)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeAlias
 
 import orjson
+
+JSON: TypeAlias = "Mapping[str, JSON] | Sequence[JSON] | str | int | float | bool | None"
+"""A value as JSON holds it, nested to any depth: what the API answers and a JSON column keeps (read back, an object
+is a dict and an array a list). Mapping and Sequence, not dict and list, so that a ``dict[str, int]`` or a tuple of
+names is JSON as it is. A reader of what a user sent takes ``object`` and narrows it."""
 
 # Dates and dataclasses go to ``default``, as they do with the standard library (Flask writes dates its own way).
 _OPTIONS = orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS

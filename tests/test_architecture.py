@@ -126,3 +126,49 @@ def _tree(tmp_path: Path, files: dict[str, str]) -> Path:
 ])
 def test_the_graph_finds_each_kind_of_cycle(tmp_path, files, expected) -> None:
     assert cycles(import_graph(_tree(tmp_path, files))) == expected
+
+
+# Issue 50, item 1 (typed rows): ``Any`` hides what a reader of untrusted input must narrow, and what a row holds.
+MOST_ANY = 40
+MOST_UNANNOTATED = 10
+
+
+def any_uses(root: Path = ROOT) -> list[str]:
+    """Where ``Any`` is used in referee/store and referee/matches (a name ``Any`` or ``typing.Any`` in the code,
+    its import aside), as ``path:line``, in order."""
+    found: list[tuple[str, int]] = []
+    for package in ("store", "matches"):
+        for path in sorted((root / "referee" / package).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+                if (isinstance(node, ast.Name) and node.id == "Any") or (
+                        isinstance(node, ast.Attribute) and node.attr == "Any"
+                        and isinstance(node.value, ast.Name) and node.value.id == "typing"):
+                    found.append((str(path.relative_to(root)), node.lineno))
+    return [f"{where}:{line}" for where, line in sorted(found)]
+
+
+def unannotated(root: Path = ROOT) -> list[str]:
+    """The functions of referee/ without a return annotation, as ``path:line name`` (an ``__init__`` aside: mypy
+    reads one whose arguments are typed as returning None)."""
+    found = []
+    for path in sorted((root / "referee").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.returns is None \
+                    and node.name != "__init__":
+                found.append(f"{path.relative_to(root)}:{node.lineno} {node.name}")
+    return found
+
+
+def test_any_is_rare_in_the_store_and_the_service_layer() -> None:
+    uses = any_uses()
+    assert len(uses) <= MOST_ANY, (
+        f"`Any` is written {len(uses)} times in referee/store and referee/matches (at most {MOST_ANY}): a reader "
+        "of untrusted input takes `object` and narrows it, JSON is referee.jsontext.JSON, a row is a dataclass; "
+        "at:\n" + "\n".join(uses))
+
+
+def test_functions_of_referee_say_what_they_return() -> None:
+    missing = unannotated()
+    assert len(missing) <= MOST_UNANNOTATED, (
+        f"{len(missing)} functions of referee/ have no return annotation (at most {MOST_UNANNOTATED}):\n"
+        + "\n".join(missing))

@@ -10,7 +10,6 @@ are given as text, so that every language writes them as they are ("Match 1234")
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 from .. import store
 from ..games.base import N_, Line, RuleError
@@ -29,7 +28,7 @@ class Refusal(Exception):
     """A change or a look-up the service refuses: ``code`` (stable: the API's error code), ``line`` (the sentence,
     English, with its template and params for the reader's language)."""
 
-    def __init__(self, code: str, template: str, **params: Any):
+    def __init__(self, code: str, template: str, **params: object) -> None:
         self.code, self.line = code, Line(code, template, **params)
         super().__init__(str(self.line))
 

@@ -6,10 +6,11 @@ again, its place and note. Every change is logged as an action (``events``) and 
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Mapping
 
 from .. import store
 from ..games.base import N_, DealResult, InvalidDeal, Table, Violation
+from ..jsontext import JSON
 from ..store import Store
 from ..store.rows import DealRow
 from . import spaces
@@ -20,10 +21,11 @@ from .names import parse_new_match, text_problems
 from .stored import load, sync
 
 
-def start_match(db: Store, raw: Any) -> int:
+def start_match(db: Store, raw: object) -> int:
     """A new match from a request (``parse_new_match``: InvalidMatch with every problem at once); its id."""
     game, players, options, first = parse_new_match(raw)
-    place, note = str(raw.get("place") or "").strip(), str(raw.get("note") or "").strip()
+    given = raw if isinstance(raw, Mapping) else {}  # parse_new_match refused anything else
+    place, note = str(given.get("place") or "").strip(), str(given.get("note") or "").strip()
     with db.immediate():
         try:
             match_id = db.insert_match(game.key, players, game.options_to_json(options), first, place=place, note=note)
@@ -56,7 +58,7 @@ class StaleVersion(Conflict):
 
 
 def correct_deal(
-    db: Store, match_id: int, number: int, deal_input: Any, expected_version: int | None = None
+    db: Store, match_id: int, number: int, deal_input: object, expected_version: int | None = None
 ) -> Match:
     """Replace a deal's entry; the earlier version is kept. Later totals are recomputed.
 
@@ -88,7 +90,7 @@ def correct_deal(
         return fresh
 
 
-def _score_change(before: DealResult | None, after: DealResult | None, players: tuple[str, ...]) -> dict[str, Any]:
+def _score_change(before: DealResult | None, after: DealResult | None, players: tuple[str, ...]) -> dict[str, JSON]:
     """What a correction did to the deal's scores, by player: {"scores": {"Ann": [80, 82]}} (what the table and its
     "Deal 4 corrected: Ann 80 → 82" line read); nothing when either version has no result."""
     if before is None or after is None:
@@ -145,12 +147,12 @@ def end_match(db: Store, match_id: int) -> Match:
         log_change("ended", match_id)
         return sync(db, match_id, from_number=None)
 
-def set_details(db: Store, match_id: int, place: Any, note: Any) -> Match:
+def set_details(db: Store, match_id: int, place: object, note: object) -> Match:
     """Where the match was played and a note; refused (InvalidMatch) when too long or not text.
     ``None`` clears it."""
     place, note = ("" if place is None else place), ("" if note is None else note)
     problems = text_problems(place, note)
-    if problems:
+    if problems or not isinstance(place, str) or not isinstance(note, str):  # text_problems refuses all but text
         raise InvalidMatch(problems)
     with db.immediate():
         load(db, match_id)
@@ -212,7 +214,7 @@ def restore_version(db: Store, match_id: int, number: int, version: int) -> Matc
         log_change(f"version {version} restored", match_id, number)
         return fresh
 
-def describe_changes(before: Any, after: Any, path: str = "") -> list[str]:
+def describe_changes(before: object, after: object, path: str = "") -> list[str]:
     """What a correction changed, one line per entry that differs: "points.Ann: 70 → 72"."""
     if isinstance(before, dict) and isinstance(after, dict):
         lines = []
@@ -230,6 +232,6 @@ def describe_changes(before: Any, after: Any, path: str = "") -> list[str]:
     return []
 
 
-def _short(value: Any) -> str:
+def _short(value: object) -> str:
     text = json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
     return text if len(text) <= 80 else text[:77] + "…"

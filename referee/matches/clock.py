@@ -5,8 +5,8 @@ clock and says it as the API does. The clock never ends a table (RULES.md 5.4)."
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import UTC, datetime
-from typing import Any
 
 from ..games.base import N_, Violation
 from ..games.clock import (
@@ -21,6 +21,7 @@ from ..games.clock import (
     utc_text,
 )
 from ..store import Store
+from ..store.rows import ClockColumns
 from .base import Conflict
 from .event_fields import read_flag
 
@@ -30,11 +31,13 @@ def now() -> datetime:
     return datetime.now(UTC)
 
 
-def clock_of(row: tuple[Any, ...] | None) -> RoundClock | None:
+def clock_of(row: ClockColumns | None) -> RoundClock | None:
     """A round's clock from its stored columns (minutes, started, added, seconds paused, paused at); None: none."""
-    if row is None or row[0] is None or row[1] is None:
+    if row is None:
         return None
     minutes, started, added, paused_seconds, paused_at = row
+    if minutes is None or started is None:
+        return None
     return RoundClock(int(minutes), parse_utc(str(started)), int(added or 0), int(paused_seconds or 0),
                       parse_utc(str(paused_at)) if paused_at else None)
 
@@ -80,7 +83,7 @@ def no_clock(event_id: int) -> Conflict:
                                    "and draw a round."), event=str(event_id))
 
 
-def read_change(raw: dict[str, Any]) -> tuple[int | None, bool | None, list[Violation]]:
+def read_change(raw: Mapping[str, object]) -> tuple[int | None, bool | None, list[Violation]]:
     """``POST /api/events/<id>/clock``'s body: ``add_minutes`` (a whole number from −120 to 120, not 0) and/or
     ``paused`` (true or false): (minutes to add, paused, every problem)."""
     problems: list[Violation] = [Violation.of("unknown_field", key, "Unknown field {field!r}.", field=key)
@@ -88,13 +91,13 @@ def read_change(raw: dict[str, Any]) -> tuple[int | None, bool | None, list[Viol
     if "add_minutes" not in raw and "paused" not in raw:
         problems.append(Violation.of("nothing_to_change", None, "Send add_minutes (e.g. 5, or -1) or paused (true or "
                                      "false)."))
-    add = raw.get("add_minutes")
-    if "add_minutes" in raw and not (isinstance(add, int) and not isinstance(add, bool)
-                                     and 0 < abs(add) <= MAX_ADD_MINUTES):
+    given = raw.get("add_minutes")
+    add = given if isinstance(given, int) and not isinstance(given, bool) and 0 < abs(given) <= MAX_ADD_MINUTES \
+        else None
+    if "add_minutes" in raw and add is None:
         problems.append(Violation.of("bad_add_minutes", "add_minutes", "add_minutes is a whole number of minutes "
                                      "from -{most} to {most}, not 0, not {raw!r}.", most=str(MAX_ADD_MINUTES),
-                                     raw=add))
-        add = None
+                                     raw=given))
     paused = read_flag(raw["paused"], "paused", problems) if "paused" in raw else None
     return add, paused, problems
 
@@ -109,7 +112,7 @@ def changed(clock: RoundClock, add: int | None, paused: bool | None, moment: dat
     return clock.add(add, moment) if add else clock
 
 
-def to_json(round_number: int | None, clock: RoundClock | None, moment: datetime) -> dict[str, Any]:
+def to_json(round_number: int | None, clock: RoundClock | None, moment: datetime) -> dict[str, object]:
     """The round's clock as the API says it: ``round_ends_at`` (ISO 8601, UTC; null while paused or without a clock)
     and ``round_clock`` (null, or its ``ends_at``, ``seconds_left``, ``paused``, ``last_deal`` — time is up: finish
     the deal in play —, ``minutes`` and ``added_minutes``)."""

@@ -6,18 +6,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from ..games.base import N_, Violation
 from ..store import Store
 from .base import Conflict, NotFound, log_change
 from .events import MAX_ROUNDS, InvalidEvent, confirmations, confirmed, event_of_match, load_event
+from .match import Match
 from .names import name_key
 from .rounds import _end_if_done
 from .stored import load
 
 
-def confirm(db: Store, match_id: int, raw_player: Any) -> tuple[str, ...]:
+def confirm(db: Store, match_id: int, raw_player: object) -> tuple[str, ...]:
     """A player of an ended match confirms its result, as they would sign a paper list; who has confirmed it."""
     with db.immediate():
         match = load(db, match_id)
@@ -35,7 +35,7 @@ def confirm(db: Store, match_id: int, raw_player: Any) -> tuple[str, ...]:
         return now_confirmed
 
 
-def _ended(match: Any) -> None:
+def _ended(match: Match) -> None:
     """Conflict ``match_not_over`` unless the match has ended (or its director ended the table): only then is its
     result confirmed (RULES.md 5.6)."""
     if not (match.finished or match.row["abandoned"]):
@@ -55,13 +55,13 @@ class TableConfirmed:
     added: tuple[str, ...]
     confirmations: Mapping[str, str]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {"round": self.round, "table": self.number, "match": self.match_id, "players": list(self.players),
                 "confirmed": [p for p in self.players if p in self.confirmations], "added": list(self.added),
                 "confirmations": dict(self.confirmations)}
 
 
-def read_round(raw: Any) -> int | None:
+def read_round(raw: object) -> int | None:
     """The ``round`` of a director's confirmation (``{"round": 2}``; left out: the latest round); InvalidEvent for
     anything else, or another field."""
     if raw is None:

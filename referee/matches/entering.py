@@ -22,7 +22,7 @@ from ..store import Store
 from ..store.rows import DealRow
 from .base import Conflict, log_change, no_match
 from .match import Match, match_from_row
-from .match_log import add_event, latest_entry_of
+from .match_log import add_event, event_detail, latest_entry_of
 from .stored import add_facts, by_other_rules, load, player_row, sync
 
 MAX_KEY = 255
@@ -124,7 +124,7 @@ class Entered(NamedTuple):
     replayed: bool  # True when an idempotency key had already entered this deal
 
 
-def body_hash(deal_input: Any) -> str:
+def body_hash(deal_input: object) -> str:
     """Stands for a deal's entry, whatever the order of its keys: kept with an idempotency key."""
     return hashlib.sha256(
         json.dumps(deal_input, sort_keys=True, ensure_ascii=False).encode("utf-8", "surrogatepass")
@@ -145,7 +145,7 @@ class Scored(NamedTuple):
 
 
 def enter_deal(
-    db: Store, match_id: int, deal_input: Any, key: str | None = None, max_deals: int = DEFAULT_MAX_DEALS,
+    db: Store, match_id: int, deal_input: object, key: str | None = None, max_deals: int = DEFAULT_MAX_DEALS,
     expected: Expected = ANY_DEAL, scored: Scored | None = None,
 ) -> Entered:
     """Store a new deal dealt by whoever deals next. Raises NotFound, Conflict or InvalidDeal.
@@ -178,7 +178,7 @@ def enter_deal(
         return _enter(db, match_id, deal_input, key, max_deals, expected, scored)
 
 
-def _enter(db: Store, match_id: int, deal_input: Any, key: str | None, max_deals: int, expected: Expected,
+def _enter(db: Store, match_id: int, deal_input: object, key: str | None, max_deals: int, expected: Expected,
            scored: Scored | None) -> Entered:
     """``enter_deal``'s work, once it is this entry's turn."""
     digest = body_hash(deal_input) if key else None
@@ -241,7 +241,7 @@ class Plan(NamedTuple):
     match: Match
     number: int
     dealer: str
-    deal_input: Any
+    deal_input: object
     key: str | None
     digest: str | None
     result: DealResult
@@ -251,7 +251,7 @@ class Plan(NamedTuple):
     rows: list[dict[str, Any]]  # its players' rows
 
 
-def plan_from_snapshot(db: Store, match_id: int, deal_input: Any, key: str | None, digest: str | None,
+def plan_from_snapshot(db: Store, match_id: int, deal_input: object, key: str | None, digest: str | None,
                        max_deals: int, expected: Expected = ANY_DEAL, scored: Scored | None = None) -> Plan | None:
     """The plan made from the match as last committed, outside the write lock; None when the entry is not the
     plain case (no such match, rules changed, a finished or abandoned match, a mistake in the entry): then all of it
@@ -268,7 +268,7 @@ def plan_from_snapshot(db: Store, match_id: int, deal_input: Any, key: str | Non
         return None
 
 
-def _under_lock(db: Store, match_id: int, deal_input: Any, key: str | None, digest: str | None,
+def _under_lock(db: Store, match_id: int, deal_input: object, key: str | None, digest: str | None,
                 max_deals: int, expected: Expected = ANY_DEAL, scored: Scored | None = None) -> Entered | Plan:
     """Inside the write transaction: the deal an idempotency key already entered, or the plan for a new deal;
     raises NotFound, Conflict (DealTaken, NotNextDeal, DealerChanged, StaleMatch among them) or InvalidDeal."""
@@ -304,7 +304,7 @@ def refusal(db: Store, match: Match, expected: Expected) -> Conflict | None:
         if taken is not None:
             entered = latest_entry_of(db, match.id, number)
             device = store.acting_device.get()
-            by_this_phone = bool(device and entered and entered["detail"].get("device") == device)
+            by_this_phone = bool(device and entered and event_detail(entered).get("device") == device)
             return DealTaken(number, match, taken, by_this_phone)
     if number is not None and number > match.next_number:
         return NotNextDeal(number, match)
@@ -322,7 +322,7 @@ def _check_expected(db: Store, match: Match, expected: Expected) -> None:
         raise refused
 
 
-def _plan(match: Match, deal_input: Any, key: str | None, digest: str | None, scored: Scored | None = None) -> Plan:
+def _plan(match: Match, deal_input: object, key: str | None, digest: str | None, scored: Scored | None = None) -> Plan:
     """A new deal at the end of an unfinished match, against its stored standing: scored once (the rules read
     the entry once and raise InvalidDeal with every problem), the tally advanced and the match judged —
     whatever the length of the match, without looking at its other deals. Nothing is written here."""

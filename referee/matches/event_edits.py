@@ -5,8 +5,8 @@ editable ones changed (the number of rounds, the seating, the tariff, the fee an
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import TypedDict
 
 from .. import jsontext, store
 from ..games.base import N_, Violation
@@ -47,7 +47,27 @@ EDITABLE = ("name", "date", "season", "tariff", "rounds", "kind", "seating", "av
             "show_chances", "entry_fee", "prizes", "booby", "round_minutes")  # PATCH /api/events/<id>
 
 
-def create_event(db: Store, raw: Any, also: Sequence[Violation] = ()) -> int:
+class EventEdits(TypedDict, total=False):
+    """The columns a PATCH changes (``EDITABLE``), each as the store keeps it (``avoid`` and ``prizes`` JSON text,
+    the flags 0 or 1)."""
+
+    name: str
+    date: str
+    season: str | None
+    kind: str
+    seating: str
+    rounds: int
+    avoid: str
+    tariff: str | None
+    first_round: str
+    show_chances: int
+    entry_fee: str | None
+    prizes: str
+    booby: int
+    round_minutes: int | None
+
+
+def create_event(db: Store, raw: object, also: Sequence[Violation] = ()) -> int:
     """A new event from a request (RULES.md 5.1); raises InvalidEvent with every problem at once (``also``: those
     the caller found itself, such as a form's contradiction). Its id."""
     if not isinstance(raw, Mapping):
@@ -91,7 +111,7 @@ def create_event(db: Store, raw: Any, also: Sequence[Violation] = ()) -> int:
     return event_id
 
 
-def update_event(db: Store, event_id: int, raw: Any, also: Sequence[Violation] = ()) -> None:
+def update_event(db: Store, event_id: int, raw: object, also: Sequence[Violation] = ()) -> None:
     """PATCH an event: its name, date, season, tariff (every table's too), number of rounds (never below the rounds
     drawn), kind, seating (from the next round on) and pairs kept apart; raises InvalidEvent with every problem at
     once (``also``: those the caller found itself, such as a form's amount that reads two ways), and changes nothing
@@ -110,8 +130,9 @@ def update_event(db: Store, event_id: int, raw: Any, also: Sequence[Violation] =
             fee_problems(changes.get("entry_fee", event.row.entry_fee),
                          jsontext.parse(changes["prizes"]) if "prizes" in changes else event.row.prizes,
                          bool(changes.get("booby", event.row.booby)), problems)
-        if not problems and changes.get("entry_fee") is not None:
-            _fee_currency_problems(db, event_id, changes["entry_fee"], problems)
+        new_fee = changes.get("entry_fee")
+        if not problems and new_fee is not None:
+            _fee_currency_problems(db, event_id, new_fee, problems)
         if problems:
             raise InvalidEvent(problems)
         if "tariff" in changes:
@@ -119,7 +140,7 @@ def update_event(db: Store, event_id: int, raw: Any, also: Sequence[Violation] =
         if "name" in changes and changes["name"] != event.row.name:  # the tables' place says the event's name
             db.rename_event_tables(event_id, event.row.name, changes["name"])
         if changes:
-            db.update_event(event_id, changes)
+            db.update_event(event_id, dict(changes))
         if clock != event.clock:  # the round in play's clock follows its new minutes
             assert event.current is not None
             round_clock.save(db, event_id, event.current.number, clock)
@@ -127,7 +148,7 @@ def update_event(db: Store, event_id: int, raw: Any, also: Sequence[Violation] =
             _end_if_done(db, event_id)
 
 
-def _clock_followed(event: Event, changes: Mapping[str, Any], problems: list[Violation]) -> RoundClock | None:
+def _clock_followed(event: Event, changes: EventEdits, problems: list[Violation]) -> RoundClock | None:
     """The round in play's clock as a PATCH of ``round_minutes`` leaves it (``event.clock`` when it does not change
     it); one it cannot keep is refused on ``round_minutes`` (issue 47), before anything is stored."""
     if "round_minutes" not in changes or event.status != "playing" or event.current is None or \
@@ -140,25 +161,39 @@ def _clock_followed(event: Event, changes: Mapping[str, Any], problems: list[Vio
     return clock
 
 
-def _edits(event: Event, raw: Mapping[str, Any], problems: list[Violation]) -> dict[str, Any]:
-    """The columns a PATCH changes, each read as a new event's is (its problems added to ``problems``)."""
-    readers: dict[str, Callable[[Any], Any]] = {
-        "name": lambda value: read_text(value, "name", 120, problems, required=True),
-        "date": lambda value: read_date(value, problems),
-        "season": lambda value: read_text(value, "season", 80, problems) or None,
-        "kind": lambda value: read_kind(value, problems),
-        "seating": lambda value: read_seating(value, problems),
-        "rounds": lambda value: _rounds_edit(event, value, problems),
-        "avoid": lambda value: jsontext.dumps(read_avoid(value, event.everyone, problems)),
-        "tariff": lambda value: read_tariff(value, problems),
-        "first_round": lambda value: _first_round_edit(event, value, problems),
-        "show_chances": lambda value: int(read_flag(value, "show_chances", problems)),
-        "entry_fee": lambda value: read_entry_fee(value, problems),
-        "prizes": lambda value: jsontext.dumps(read_prizes(value, problems)),
-        "booby": lambda value: int(read_flag(value, "booby", problems)),
-        "round_minutes": lambda value: read_round_minutes(value, problems),
-    }
-    return {key: read(raw[key]) for key, read in readers.items() if key in raw}
+def _edits(event: Event, raw: Mapping[str, object], problems: list[Violation]) -> EventEdits:
+    """The columns a PATCH changes, each read as a new event's is (its problems added to ``problems``, in this
+    order)."""
+    edits = EventEdits()
+    if "name" in raw:
+        edits["name"] = read_text(raw["name"], "name", 120, problems, required=True)
+    if "date" in raw:
+        edits["date"] = read_date(raw["date"], problems)
+    if "season" in raw:
+        edits["season"] = read_text(raw["season"], "season", 80, problems) or None
+    if "kind" in raw:
+        edits["kind"] = read_kind(raw["kind"], problems)
+    if "seating" in raw:
+        edits["seating"] = read_seating(raw["seating"], problems)
+    if "rounds" in raw:
+        edits["rounds"] = _rounds_edit(event, raw["rounds"], problems)
+    if "avoid" in raw:
+        edits["avoid"] = jsontext.dumps(read_avoid(raw["avoid"], event.everyone, problems))
+    if "tariff" in raw:
+        edits["tariff"] = read_tariff(raw["tariff"], problems)
+    if "first_round" in raw:
+        edits["first_round"] = _first_round_edit(event, raw["first_round"], problems)
+    if "show_chances" in raw:
+        edits["show_chances"] = int(read_flag(raw["show_chances"], "show_chances", problems))
+    if "entry_fee" in raw:
+        edits["entry_fee"] = read_entry_fee(raw["entry_fee"], problems)
+    if "prizes" in raw:
+        edits["prizes"] = jsontext.dumps(read_prizes(raw["prizes"], problems))
+    if "booby" in raw:
+        edits["booby"] = int(read_flag(raw["booby"], "booby", problems))
+    if "round_minutes" in raw:
+        edits["round_minutes"] = read_round_minutes(raw["round_minutes"], problems)
+    return edits
 
 
 def _fee_currency_problems(db: Store, event_id: int, entry_fee: str, problems: list[Violation]) -> None:
@@ -175,7 +210,7 @@ def _fee_currency_problems(db: Store, event_id: int, entry_fee: str, problems: l
             currency=other[players[0]]))
 
 
-def _rounds_edit(event: Event, value: Any, problems: list[Violation]) -> int:
+def _rounds_edit(event: Event, value: object, problems: list[Violation]) -> int:
     """The number of rounds: never below those drawn, and fixed once the event has ended."""
     rounds = read_whole(value, "rounds", max(1, len(event.rounds)), MAX_ROUNDS, problems)
     if event.status == "ended" and rounds != int(event.row.rounds) and "rounds" not in {v.field for v in problems}:
@@ -184,7 +219,7 @@ def _rounds_edit(event: Event, value: Any, problems: list[Violation]) -> int:
     return rounds
 
 
-def _first_round_edit(event: Event, value: Any, problems: list[Violation]) -> str:
+def _first_round_edit(event: Event, value: object, problems: list[Violation]) -> str:
     """How round 1 is seated: changed only until it is drawn."""
     first_round = read_first_round(value, problems)
     if event.rounds and first_round != event.row.first_round:
@@ -238,7 +273,7 @@ def _not_deletable(event: Event) -> None:
                        table=str(ended.number), round=str(ended.round), event=str(event.id))
 
 
-def change_clock(db: Store, event_id: int, raw: Any) -> dict[str, Any]:
+def change_clock(db: Store, event_id: int, raw: object) -> dict[str, object]:
     """``POST /api/events/<id>/clock``: the director pauses the round clock (``{"paused": true}``), runs it again
     (``false``) or adds minutes (``{"add_minutes": 5}``, or takes some off: ``-1``); the clock as it is then.
     InvalidEvent for a bad body, Conflict ``no_clock`` when no round with a clock is in play."""

@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import datetime
 import re
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
 
 from ..games import club
-from ..games.base import BaseGame, InvalidOptions, Violation
+from ..games.base import AnyGame, BaseGame, DealT, InvalidOptions, OptionsT, Violation
 from ..games.clock import MAX_ROUND_MINUTES
 from ..games.money import BadTariff, currencies, parse_tariff
 from ..games.purse import FEE, BadFee, parse_fee, prize_problem
@@ -24,7 +23,7 @@ ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 MAX_AVOID = 200
 
 
-def read_date(value: Any, problems: list[Violation]) -> str:
+def read_date(value: object, problems: list[Violation]) -> str:
     """An event's date: a day of the calendar, written 2026-12-03 (ASCII digits, nothing around them; the API, the
     forms and an archive's import alike)."""
     if isinstance(value, str) and ISO_DATE.fullmatch(value):
@@ -40,7 +39,7 @@ def read_date(value: Any, problems: list[Violation]) -> str:
     return ""
 
 
-def read_kind(value: Any, problems: list[Violation]) -> str:
+def read_kind(value: object, problems: list[Violation]) -> str:
     if value in KINDS:
         return str(value)
     problems.append(Violation.of("bad_kind", "kind", "kind must be club_evening or tournament, not {raw!r}.",
@@ -48,7 +47,7 @@ def read_kind(value: Any, problems: list[Violation]) -> str:
     return "club_evening"
 
 
-def read_avoid(raw: Any, players: list[str] | tuple[str, ...], problems: list[Violation]) -> list[list[str]]:
+def read_avoid(raw: object, players: list[str] | tuple[str, ...], problems: list[Violation]) -> list[list[str]]:
     """The pairs of players to keep at different tables: each two names of the event (as the event writes them)."""
     if not isinstance(raw, list) or len(raw) > MAX_AVOID:
         problems.append(Violation.of("bad_avoid", "avoid", "avoid must be a list of pairs of players' names, e.g. "
@@ -78,7 +77,7 @@ def read_avoid(raw: Any, players: list[str] | tuple[str, ...], problems: list[Vi
     return pairs
 
 
-def read_text(value: Any, field: str, limit: int, problems: list[Violation], required: bool = False) -> str:
+def read_text(value: object, field: str, limit: int, problems: list[Violation], required: bool = False) -> str:
     if value is None or value == "":
         if required:
             problems.append(Violation.of("missing", field, "Give the event's {field}.", field=field))
@@ -90,7 +89,7 @@ def read_text(value: Any, field: str, limit: int, problems: list[Violation], req
     return value.strip()
 
 
-def read_whole(value: Any, field: str, least: int, most: int, problems: list[Violation]) -> int:
+def read_whole(value: object, field: str, least: int, most: int, problems: list[Violation]) -> int:
     if isinstance(value, int) and not isinstance(value, bool) and least <= value <= most:
         return value
     problems.append(Violation.of("bad_number", field, "{field} must be a whole number from {least} to {most}, "
@@ -98,7 +97,7 @@ def read_whole(value: Any, field: str, least: int, most: int, problems: list[Vio
     return least
 
 
-def read_players(raw: Any, game: BaseGame[Any, Any] | None, problems: list[Violation]) -> list[str]:
+def read_players(raw: object, game: AnyGame | None, problems: list[Violation]) -> list[str]:
     if not isinstance(raw, list) or not all(isinstance(p, str) for p in raw) or len(raw) > MAX_EVENT_PLAYERS:
         problems.append(Violation.of("bad_players", "players", "Players must be a list of at most {most} names.",
                                      most=MAX_EVENT_PLAYERS))
@@ -112,7 +111,7 @@ def read_players(raw: Any, game: BaseGame[Any, Any] | None, problems: list[Viola
     return players
 
 
-def read_round_length(raw: Any, game: BaseGame[Any, Any] | None, problems: list[Violation]) -> tuple[str, int | None]:
+def read_round_length(raw: object, game: AnyGame | None, problems: list[Violation]) -> tuple[str, int | None]:
     """``match`` (each table plays one whole match) or ``deals:N``: (the text, N or None)."""
     seats = game.seats if game is not None else 1
     length = club.round_length(raw, seats)
@@ -124,8 +123,8 @@ def read_round_length(raw: Any, game: BaseGame[Any, Any] | None, problems: list[
     return length
 
 
-def read_options(game: BaseGame[Any, Any] | None, raw: Any, deals: int | None, tariff: str | None,
-             problems: list[Violation]) -> Any:
+def read_options(game: BaseGame[OptionsT, DealT] | None, raw: object, deals: int | None, tariff: str | None,
+                 problems: list[Violation]) -> OptionsT | None:
     """The tables' options: the event's ``options``, with the round's length as ``deals`` and the event's ``tariff``
     (when given, it is the tables' tariff)."""
     if game is None:
@@ -144,7 +143,7 @@ def read_options(game: BaseGame[Any, Any] | None, raw: Any, deals: int | None, t
         return None
 
 
-def read_tariff(raw: Any, problems: list[Violation]) -> str | None:
+def read_tariff(raw: object, problems: list[Violation]) -> str | None:
     """RULES.md 5.7: money per point with an ISO currency ("0.05 EUR")."""
     if raw is None or raw == "":
         return None
@@ -158,7 +157,7 @@ def read_tariff(raw: Any, problems: list[Violation]) -> str | None:
 
 
 
-def read_seating(value: Any, problems: list[Violation]) -> str:
+def read_seating(value: object, problems: list[Violation]) -> str:
     if value in SEATINGS:
         return str(value)
     problems.append(Violation.of("bad_seating", "seating", "Seating must be standings or random, not {raw!r}.",
@@ -166,7 +165,7 @@ def read_seating(value: Any, problems: list[Violation]) -> str:
     return "standings"
 
 
-def read_first_round(value: Any, problems: list[Violation]) -> str:
+def read_first_round(value: object, problems: list[Violation]) -> str:
     """How round 1 is seated: ``random`` (drawn from the event's seed, as always) or ``rating`` (by the players'
     ratings in the event's game: ``games.club.seat_by_rating``)."""
     if value in FIRST_ROUNDS:
@@ -176,7 +175,7 @@ def read_first_round(value: Any, problems: list[Violation]) -> str:
     return "random"
 
 
-def read_flag(value: Any, field: str, problems: list[Violation]) -> bool:
+def read_flag(value: object, field: str, problems: list[Violation]) -> bool:
     """A yes-or-no field: JSON's true or false."""
     if isinstance(value, bool):
         return value
@@ -185,7 +184,7 @@ def read_flag(value: Any, field: str, problems: list[Violation]) -> bool:
     return True
 
 
-def read_entry_fee(value: Any, problems: list[Violation]) -> str | None:
+def read_entry_fee(value: object, problems: list[Violation]) -> str | None:
     """The evening's entry fee (issue 37): an amount above zero in the currency's minor unit and an ISO 4217 code
     ("5.00 EUR", "500 JPY"), kept as ``purse.Fee`` writes it; None when there is none."""
     if value is None or value == "":
@@ -204,7 +203,7 @@ def read_entry_fee(value: Any, problems: list[Violation]) -> str | None:
         return None
 
 
-def read_prizes(value: Any, problems: list[Violation]) -> list[int | float]:
+def read_prizes(value: object, problems: list[Violation]) -> list[int | float]:
     """The prizes: percentages of the prize money by place (1st, 2nd, …), each above zero, adding up to at most 100
     (what is left is the club's share); [] for none."""
     if value is None or value == []:
@@ -216,10 +215,10 @@ def read_prizes(value: Any, problems: list[Violation]) -> list[int | float]:
     elif problem is not None:
         problems.append(Violation.of("bad_prizes", "prizes", "The prizes are percentages of the prize money by "
                                      "place, each above 0, e.g. [50, 30, 20], not {raw!r}.", raw=value))
-    return [] if problem is not None else list(value)
+    return list(value) if problem is None and isinstance(value, list) else []
 
 
-def fee_problems(entry_fee: str | None, prizes: list[Any], booby: bool, problems: list[Violation]) -> None:
+def fee_problems(entry_fee: str | None, prizes: Sequence[object], booby: bool, problems: list[Violation]) -> None:
     """Prizes and the booby prize are paid from the entry fees: neither without a fee."""
     if entry_fee is None and prizes:
         problems.append(Violation.of("no_entry_fee", "prizes", "Prizes are paid from the entry fees: set the entry "
@@ -229,7 +228,7 @@ def fee_problems(entry_fee: str | None, prizes: list[Any], booby: bool, problems
                                      "back: set the entry fee first."))
 
 
-def read_round_minutes(value: Any, problems: list[Violation]) -> int | None:
+def read_round_minutes(value: object, problems: list[Violation]) -> int | None:
     """The round clock (issue 37): the minutes each round is given, a whole number from 1 to 600; None (or "") for no
     clock."""
     if value is None or value == "":

@@ -3,26 +3,39 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
 
 from ..games import club
 from . import clock as round_clock
 from .events import Event, EventRound
 
+LinkURL = Callable[[str], str]
+"""A table link's address for its token (the web layer's: absolute, what its table card's QR code holds)."""
 
-def round_to_json(event_round: EventRound) -> dict[str, Any]:
+
+def _with_url(found: dict[str, object], token: str, link_url: LinkURL | None) -> dict[str, object]:
+    """``found`` with its link's ``url`` last, when ``link_url`` says it."""
+    if link_url is not None:
+        found["url"] = link_url(token)
+    return found
+
+
+def round_to_json(event_round: EventRound, link_url: LinkURL | None = None) -> dict[str, object]:
+    """A round drawn; each table with its link's ``url`` when ``link_url`` is given."""
     return {
         "round": event_round.number, "seed": event_round.seed, "drawn": event_round.drawn,
         "over": event_round.over,
-        "tables": [{"table": t.number, "players": list(t.players), "match": t.match_id, "totals": dict(t.totals),
-                    "deals": t.deals, "finished": t.finished, "winner": t.winner,
-                    "ended_by_director": t.ended_by_director, "confirmed": list(t.confirmed), "token": t.token,
-                    "link_revoked": t.revoked} for t in event_round.tables],
+        "tables": [_with_url({"table": t.number, "players": list(t.players), "match": t.match_id,
+                              "totals": dict(t.totals), "deals": t.deals, "finished": t.finished, "winner": t.winner,
+                              "ended_by_director": t.ended_by_director, "confirmed": list(t.confirmed),
+                              "token": t.token, "link_revoked": t.revoked}, t.token, link_url)
+                   for t in event_round.tables],
         "byes": list(event_round.byes),
     }
 
 
-def event_to_json(event: Event) -> dict[str, Any]:
+def event_to_json(event: Event, link_url: LinkURL | None = None) -> dict[str, object]:
+    """An event as the API answers it; its tables' links each with its ``url`` when ``link_url`` is given."""
     row = event.row
     current = event.current
     status = event.status
@@ -36,9 +49,9 @@ def event_to_json(event: Event) -> dict[str, Any]:
         **round_clock.to_json(event.current.number if event.current else None, event.clock, round_clock.now()),
         "players": [{"name": name, "joined_round": joined, "left_round": left} for name, joined, left in event.players],
         "status": status,
-        "links": [{"table": link.number, "token": link.token, "link_revoked": link.revoked}
-                  for _number, link in sorted(event.links.items())],
-        "drawn": [round_to_json(r) for r in event.rounds],
+        "links": [_with_url({"table": link.number, "token": link.token, "link_revoked": link.revoked}, link.token,
+                            link_url) for _number, link in sorted(event.links.items())],
+        "drawn": [round_to_json(r, link_url) for r in event.rounds],
         "in_play": current.number if current is not None and not current.over else None,
         "over": status == "ended",
         "ended_at": row.ended,
@@ -46,7 +59,7 @@ def event_to_json(event: Event) -> dict[str, Any]:
     }
 
 
-def standings_to_json(table: club.Standings, status: str | None = None) -> dict[str, Any]:
+def standings_to_json(table: club.Standings, status: str | None = None) -> dict[str, object]:
     """The standings; ``final`` once the event has ended (``status``)."""
     return {
         "provisional": table.provisional,

@@ -11,11 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from .. import jsontext
 from ..games import club
-from ..games.base import N_, BaseGame, RuleError
+from ..games.base import N_, AnyGame, RuleError
 from ..games.clock import RoundClock
 from ..store import Store
 from ..store.protocol import ClubStore, EventReading
@@ -103,7 +102,7 @@ class Link:
 @dataclass(frozen=True)
 class Event:
     row: EventRow
-    game: BaseGame[Any, Any]
+    game: AnyGame
     players: tuple[tuple[str, int, int | None], ...]  # (name, joined round, left round) in the order they joined
     rounds: tuple[EventRound, ...]
     links: Mapping[int, Link] = field(default_factory=dict)  # each physical table's link, by its number
@@ -232,7 +231,7 @@ def event_state(db: Store, event_id: int) -> str | None:
     return None if row is None else "-".join(str(x) for x in row)
 
 
-def list_events(db: Store, limit: int = 100) -> list[dict[str, Any]]:
+def list_events(db: Store, limit: int = 100) -> list[dict[str, object]]:
     """The latest events first: id, name, date, game, kind, rounds, how many are drawn and the status (as
     ``Event.status``, from the latest round's tables still playing)."""
     return [{"id": event_id, "name": name, "date": date, "game": game, "kind": kind, "rounds": rounds, "drawn": drawn,

@@ -13,7 +13,6 @@ import base64
 import hashlib
 import hmac
 from dataclasses import dataclass
-from typing import Any
 
 from ..store import Store
 from . import spaces
@@ -45,7 +44,7 @@ def group_name(players: list[str]) -> str:
     return name if len(name) <= spaces.NAME_MAX else name[:spaces.NAME_MAX - 1].rstrip(", ") + "…"
 
 
-def start(db: Store, request: dict[str, Any], secret: bytes) -> KitchenTable:
+def start(db: Store, request: object, secret: bytes) -> KitchenTable:
     """A private space for the group, its match (``request`` as ``start_match`` takes it) and the link for the other
     phones. The request is checked first (InvalidMatch, nothing made); should the match still be refused, the space
     is deleted again: no space is left behind."""

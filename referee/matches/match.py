@@ -4,18 +4,20 @@ them. Nothing is re-scored to show a match."""
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from .. import jsontext
 from ..games import find_game
 from ..games.base import AnyGame, DealResult, Standing, Table, Tally, Violation, line_from_json
 from ..games.match import DealRecord, MatchState, ReplayedDeal
+from ..jsontext import JSON
 from ..store.protocol import MatchStore
 from ..store.rows import DealRow
 from .base import no_deal
 
 
-def _stored_problems(raw: Any) -> tuple[Violation, ...]:
+def _stored_problems(raw: str | None) -> tuple[Violation, ...]:
     return tuple(Violation(p["code"], p["message"], p.get("field")) for p in jsontext.parse(raw or "[]"))
 
 
@@ -35,7 +37,7 @@ class Match:
     """A stored match: its standing from the match row, its deals (with their stored results) read when first
     asked for. Nothing is re-scored to show a match."""
 
-    def __init__(self, row: dict[str, Any], game: AnyGame, options: Any, db: MatchStore | None = None,
+    def __init__(self, row: dict[str, Any], game: AnyGame, options: object, db: MatchStore | None = None,
                  deals: list[DealRow] | None = None, state: MatchState | None = None,
                  known: dict[int, tuple[DealRow, ReplayedDeal]] | None = None):
         self.row, self.game, self.options = row, game, options
@@ -142,10 +144,10 @@ def match_from_row(db: MatchStore, row: dict[str, Any]) -> Match:
     return Match(row, game, options, db)
 
 
-_OPTIONS_CACHE: dict[tuple[str, str], Any] = {}
+_OPTIONS_CACHE: dict[tuple[str, str], object] = {}
 
 
-def options_of(game: AnyGame, raw: dict[str, Any]) -> Any:
+def options_of(game: AnyGame, raw: Mapping[str, JSON]) -> object:
     """The options of a stored match (parsed once per distinct set: options are frozen values)."""
     key = (game.key, json.dumps(raw, sort_keys=True))
     options = _OPTIONS_CACHE.get(key)

@@ -4,11 +4,11 @@ undone, redone), what each action's event keeps (its ``detail``), reading the lo
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Collection, Mapping, Sequence
 
 from .. import store
 from ..games.base import N_, InvalidDeal, Line, Term, Violation
+from ..jsontext import JSON
 from ..store import Store
 from ..store.rows import LogEntry
 
@@ -38,7 +38,7 @@ class TooManyEvents(InvalidDeal):
 
 
 def add_event(db: Store, match_id: int, action: str, deal_number: int | None = None,
-              detail: dict[str, Any] | None = None) -> int:
+              detail: Mapping[str, JSON] | None = None) -> int:
     """``Store.log_action``, its refusal at the cap said as the rules say theirs (TooManyEvents, a 422)."""
     try:
         return db.log_action(match_id, action, deal_number, detail)
@@ -51,29 +51,30 @@ def add_event(db: Store, match_id: int, action: str, deal_number: int | None = N
 MAX_NUMBER = 1_000_000  # deal numbers and versions: far beyond any real match, well inside SQLite's integers
 MAX_DEVICE = 64
 _DEVICE = re.compile(rf"[A-Za-z0-9_-]{{1,{MAX_DEVICE}}}")  # a hash of the phone's cookie (store.acting_device)
+Players = Collection[str] | None  # the match's players, whom "scores" may name (None: anyone)
 
 
-def _is_version(value: Any, _players: Any = None) -> bool:
+def _is_version(value: object, _players: Players = None) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= MAX_NUMBER
 
 
-def _is_event_id(value: Any, _players: Any = None) -> bool:
+def _is_event_id(value: object, _players: Players = None) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and 1 <= value < 2**63
 
 
-def _is_device(value: Any, _players: Any = None) -> bool:
+def _is_device(value: object, _players: Players = None) -> bool:
     return isinstance(value, str) and _DEVICE.fullmatch(value) is not None
 
 
-def _is_changes(value: Any, _players: Any = None) -> bool:
+def _is_changes(value: object, _players: Players = None) -> bool:
     return isinstance(value, list) and all(isinstance(line, str) for line in value)
 
 
-def _is_score(value: Any) -> bool:
+def _is_score(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and abs(value) < 2**53
 
 
-def _is_scores(value: Any, players: Any = None) -> bool:
+def _is_scores(value: object, players: Players = None) -> bool:
     return isinstance(value, dict) and all(
         isinstance(player, str) and (players is None or player in players)
         and isinstance(pair, list) and len(pair) == 2 and all(_is_score(v) for v in pair)
@@ -82,7 +83,7 @@ def _is_scores(value: Any, players: Any = None) -> bool:
 
 
 # Each key an event's detail may hold, what it must be (said for people, in an import's refusal) and its check.
-DETAIL_KINDS: dict[str, tuple[str, Any]] = {
+DETAIL_KINDS: dict[str, tuple[str, Callable[[object, Players], bool]]] = {
     "device": (f"the mark of the phone that acted (1 to {MAX_DEVICE} letters, digits, - or _)", _is_device),
     "from_version": (f"a version of the deal (a whole number from 1 to {MAX_NUMBER})", _is_version),
     "restored_version": (f"a version of the deal (a whole number from 1 to {MAX_NUMBER})", _is_version),
@@ -92,7 +93,7 @@ DETAIL_KINDS: dict[str, tuple[str, Any]] = {
     "undid": ("the id of the action it undid (a whole number, 1 or more)", _is_event_id),
     "redid": ("the id of the action it redid (a whole number, 1 or more)", _is_event_id),
     "by": ('"director" (a table of a club event its director ended or took up again)',
-           lambda value, _players=None: value == "director"),
+           lambda value, _players: value == "director"),
     "table": ("the number of the table whose link (its phone) did it (a whole number, 1 or more)", _is_version),
 }
 # The keys each action's detail may hold: what the functions above write (``_add_event``), and nothing else. Every
@@ -110,7 +111,7 @@ EVENT_DETAIL: dict[str, tuple[str, ...]] = {
 }
 
 
-def detail_problems(action: str, detail: Any, players: Any = None) -> list[tuple[str | None, str]]:
+def detail_problems(action: str, detail: object, players: Players = None) -> list[tuple[str | None, str]]:
     """What keeps ``detail`` from being the detail of an ``action`` event: (key, what is wrong) pairs, key None for
     the detail itself — an object, holding only the keys ``EVENT_DETAIL`` names for the action, each of its kind
     (``players``: the match's, whom ``scores`` may name). Empty when it is one Referee could have written."""
@@ -128,7 +129,7 @@ def detail_problems(action: str, detail: Any, players: Any = None) -> list[tuple
     return problems
 
 
-def event_detail(event: Mapping[str, Any] | None) -> dict[str, Any]:
+def event_detail(event: Mapping[str, object] | None) -> dict[str, JSON]:
     """An event's detail as far as Referee understands it: the keys its action keeps, each of the right kind. What
     else a stored detail holds (an older or damaged database, a hand-edited file: text, a list, a number, null,
     unknown keys) is left out, so every page and answer that reads the log can show it as a plain line."""
@@ -138,7 +139,7 @@ def event_detail(event: Mapping[str, Any] | None) -> dict[str, Any]:
     if not isinstance(raw, dict):
         return {}
     allowed = EVENT_DETAIL.get(action, ()) if isinstance(action, str) else ()
-    return {key: value for key, value in raw.items() if key in allowed and DETAIL_KINDS[key][1](value)}
+    return {key: value for key, value in raw.items() if key in allowed and DETAIL_KINDS[key][1](value, None)}
 
 
 def shown_event(event: LogEntry) -> LogEntry:
@@ -146,7 +147,7 @@ def shown_event(event: LogEntry) -> LogEntry:
     return {**event, "detail": event_detail(event)}
 
 
-def describe_event(event: Mapping[str, Any], noun: str = "deal", device: str | None = None) -> Line:
+def describe_event(event: Mapping[str, object], noun: str = "deal", device: str | None = None) -> Line:
     """An action in words, e.g. "deal 7 entered by this phone" (``device``: the phone that is asking), as a Line the
     web layer says in the reader's language (the action and the deal noun are words of its catalogue). Whatever the
     stored event holds, a plain line."""
@@ -168,7 +169,7 @@ def describe_event(event: Mapping[str, Any], noun: str = "deal", device: str | N
     return what
 
 
-def done_by_table(event: Mapping[str, Any] | None, table: int) -> bool:
+def done_by_table(event: Mapping[str, object] | None, table: int) -> bool:
     """Was ``event`` done by table ``table``'s link, and is it one a link may do (RULES.md 5.6: enter, correct, void,
     restore its deals)? What a table's link may undo: its own last action, never the director's (an action without
     the table's mark, or of a kind only the director does)."""
@@ -186,13 +187,14 @@ def recent_events(db: Store, match_id: int, limit: int, before: int | None = Non
     return [shown_event(e) for e in db.latest_actions(match_id, limit, before)]
 
 
-def get_event(db: Store, match_id: int, event_id: Any) -> LogEntry | None:
+def get_event(db: Store, match_id: int, event_id: object) -> LogEntry | None:
     found = db.get_action(match_id, event_id)
     return shown_event(found) if found else None
 
 
-def _latest(db: Store, match_id: int, **which: Any) -> LogEntry | None:
-    found = db.latest_actions(match_id, 1, **which)
+def _latest(db: Store, match_id: int, *, actions: Sequence[str] | None = None, standing: bool = False,
+            deal_number: int | None = None, after: int | None = None) -> LogEntry | None:
+    found = db.latest_actions(match_id, 1, actions=actions, standing=standing, deal_number=deal_number, after=after)
     return shown_event(found[0]) if found else None
 
 
@@ -217,7 +219,7 @@ def standing_undo(db: Store, match_id: int) -> tuple[LogEntry, LogEntry | None] 
     last = _latest(db, match_id, standing=True, actions=(*UNDOABLE, "undone"))
     if last is None or last["action"] != "undone":
         return None
-    return last, get_event(db, match_id, last["detail"].get("undid"))
+    return last, get_event(db, match_id, event_detail(last).get("undid"))
 
 
 def last_redoable(db: Store, match_id: int) -> LogEntry | None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
 
 from .. import jsontext
 from ..games import money
@@ -58,7 +57,7 @@ def event_settlement_of(event: Event) -> Settlement:
     return settled
 
 
-def settlement_to_json(settlement: Settlement | None, provisional: bool) -> dict[str, Any] | None:
+def settlement_to_json(settlement: Settlement | None, provisional: bool) -> dict[str, object] | None:
     """``{"currency", "tariff", "balances": {player: minor units}, "payments": [{"from", "to", "amount"}],
     "provisional"}`` (docs/api.md); None without a tariff."""
     if settlement is None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Mapping
-from typing import Any
 
 from .. import games as games_package
 from ..games import find_game
@@ -149,7 +148,7 @@ def duplicate_names(players: list[str]) -> list[Violation]:
     return problems
 
 
-def parse_new_match(raw: Any) -> tuple[AnyGame, list[str], Any, str]:
+def parse_new_match(raw: object) -> tuple[AnyGame, list[str], object, str]:
     """Check a request to start a match; raises InvalidMatch with every problem at once."""
     if not isinstance(raw, Mapping):
         raise InvalidMatch([Violation.of("not_an_object", None, "Send a JSON object with game, players and options.")])
@@ -211,7 +210,7 @@ def _first_dealer(first: object, players: list[str], problems: list[Violation]) 
     return clean_name(first)
 
 
-def text_problems(place: Any, note: Any) -> list[Violation]:
+def text_problems(place: object, note: object) -> list[Violation]:
     """What is wrong with a match's place or note (each ``None``: not given): not text, too long, or characters
     that cannot be shown."""
     problems = []

@@ -5,8 +5,6 @@ has ended."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from .. import store
 from ..games.base import N_, Violation
 from ..games.purse import BadFee, CashBox, Fee, Purse, cash_box, parse_fee, parse_paid, purse
@@ -48,7 +46,7 @@ def event_cash_box(db: Store, event: Event) -> CashBox | None:
     return cash_box(fee, [name for name, _joined, _left in event.players], paid)
 
 
-def purse_to_json(db: Store, event: Event) -> dict[str, Any]:
+def purse_to_json(db: Store, event: Event) -> dict[str, object]:
     """``GET /api/events/<id>/purse``: amounts as the currency writes them ("12.50"); NotFound without a fee."""
     found = event_purse(event)
     box = event_cash_box(db, event)
@@ -81,7 +79,7 @@ def _bad_paid() -> InvalidEvent:
                                       "full), false (nothing paid) or the amount paid, e.g. \"5.00\".")])
 
 
-def mark_paid(db: Store, event_id: int, raw_name: str, raw: Any) -> dict[str, Any]:
+def mark_paid(db: Store, event_id: int, raw_name: str, raw: object) -> dict[str, object]:
     """What a player put in the cash box: ``{"paid": true}`` the fee as it is now, in full; ``false`` nothing (owed
     again); ``"5.00"`` that amount, in the fee's currency (a part of it, or what was paid before the fee changed).
     The player as the event writes the name, and ``paid`` as sent. NotFound for a name not in the event."""

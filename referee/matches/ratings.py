@@ -12,12 +12,12 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from .. import jsontext
 from ..games import find_game
 from ..games.base import N_
-from ..games.rating import MODEL, Ended, Ratings, ranks_of, shown
+from ..games.rating import MODEL, Ended, Point, Ratings, ranks_of, shown
 from ..store import Store
 from .base import NotFound, no_season
 from .names import name_key
@@ -25,6 +25,42 @@ from .names import name_key
 
 def unknown_game(key: str) -> NotFound:
     return NotFound("unknown_game", N_("Referee does not know the game {game!r}."), game=key)
+
+
+class RatingRow(TypedDict):
+    """A rated player as the ratings' pages and API list them (``Rated.rows``)."""
+
+    key: str
+    player: str
+    mu: float
+    sigma: float
+    rating: float
+    matches: int
+    last_played: str
+    change: float
+    points: list[Point]
+    shown: int
+    shown_change: int
+
+
+class Meeting(TypedDict):
+    """One ended match against an opponent: its id, when it ended, the player's total and the opponent's."""
+
+    match_id: int
+    ended: str
+    mine: int
+    theirs: int
+
+
+class Opponent(TypedDict):
+    """An opponent met at least ``REGULAR`` times (``regular_opponents``)."""
+
+    opponent: str
+    matches: int
+    best: Meeting
+    worst: Meeting
+    won: int
+    lost: int
 
 
 @dataclass(frozen=True)
@@ -37,9 +73,9 @@ class Rated:
     names: dict[str, str]  # player key → the name as written in the player's latest match
     versions: tuple[tuple[int, int], ...] = ()  # each rated match and its version, in the order rated
 
-    def rows(self) -> list[dict[str, Any]]:
+    def rows(self) -> list[RatingRow]:
         """One row per rated player, the highest rating first (equal ratings by name)."""
-        rows: list[dict[str, Any]] = []
+        rows: list[RatingRow] = []
         for key, points in self.ratings.history.items():
             last = points[-1]
             before = points[-2].rating if len(points) > 1 else 0.0
@@ -123,10 +159,10 @@ def chances(rated: Rated, players: Sequence[str]) -> tuple[int, ...]:
 REGULAR = 3  # matches together that make an opponent a regular one
 
 
-def regular_opponents(db: Store, game: str, player: str) -> list[dict[str, Any]]:
+def regular_opponents(db: Store, game: str, player: str) -> list[Opponent]:
     """Against each opponent the player (a name key) met in at least ``REGULAR`` ended matches of ``game``: how
     often, the best result (the widest margin over them: a match id, when, the two totals) and the worst."""
-    met: dict[str, list[dict[str, Any]]] = {}
+    met: dict[str, list[Meeting]] = {}
     names: dict[str, str] = {}
     for row in db.ended_matches(game):
         players = [str(p) for p in jsontext.parse(row[3])]
@@ -139,16 +175,16 @@ def regular_opponents(db: Store, game: str, player: str) -> list[dict[str, Any]]
             if key == player:
                 continue
             names[key] = other
-            met.setdefault(key, []).append({"match_id": int(row[0]), "ended": str(row[2]),
-                                            "mine": int(totals.get(mine, 0)), "theirs": int(totals.get(other, 0))})
-    out = []
+            met.setdefault(key, []).append(Meeting(match_id=int(row[0]), ended=str(row[2]),
+                                                   mine=int(totals.get(mine, 0)), theirs=int(totals.get(other, 0))))
+    out: list[Opponent] = []
     for key, results in met.items():
         if len(results) < REGULAR:
             continue
         by_margin = sorted(results, key=lambda r: (r["mine"] - r["theirs"], r["ended"]))
-        out.append({"opponent": names[key], "matches": len(results), "best": by_margin[-1], "worst": by_margin[0],
-                    "won": sum(r["mine"] > r["theirs"] for r in results),
-                    "lost": sum(r["mine"] < r["theirs"] for r in results)})
+        out.append(Opponent(opponent=names[key], matches=len(results), best=by_margin[-1], worst=by_margin[0],
+                            won=sum(r["mine"] > r["theirs"] for r in results),
+                            lost=sum(r["mine"] < r["theirs"] for r in results)))
     out.sort(key=lambda o: (-o["matches"], o["opponent"].casefold()))
     return out
 

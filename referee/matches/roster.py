@@ -5,7 +5,6 @@ in a round (the pairs kept apart stay apart).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from ..games.base import N_, Violation
 from ..store import Store
@@ -19,7 +18,7 @@ from .stored import sync
 from .table_links import ensure_links
 
 
-def swap(db: Store, event_id: int, round_number: int, raw: Any) -> None:
+def swap(db: Store, event_id: int, round_number: int, raw: object) -> None:
     """Two players of round ``round_number`` change places, seat for seat (one may be sitting out), before a deal is
     entered at either's table: 409 ``table_started`` after; only the latest round (``round_over`` for an earlier
     one); 409 ``event_over`` once the evening has ended. A swap that would seat a pair of the event's ``avoid`` at one
@@ -81,7 +80,7 @@ def _apart_after_swap(event: Event, tables: Sequence[EventTable], swapped: Mappi
             raise KeptApart(pair, t.number)
 
 
-def _swapped_pair(event_round: EventRound, players: Any) -> tuple[str, str]:
+def _swapped_pair(event_round: EventRound, players: object) -> tuple[str, str]:
     """The two players of the round a swap names (case and spacing aside), as the round writes them."""
     seated = {name_key(p): p for p in event_round.seated}
     names = [seated.get(name_key(p)) if isinstance(p, str) else None for p in players] \
@@ -92,7 +91,7 @@ def _swapped_pair(event_round: EventRound, players: Any) -> tuple[str, str]:
     return names[0], names[1]
 
 
-def join(db: Store, event_id: int, raw_name: Any) -> None:
+def join(db: Store, event_id: int, raw_name: object) -> None:
     """A late player (RULES.md 5.2): drawn from the next round on; the rounds before count as absent."""
     with db.immediate():
         event = load_event(db, event_id)
@@ -107,7 +106,7 @@ def join(db: Store, event_id: int, raw_name: Any) -> None:
         ensure_links(db, event_id, len(event.present(event.next_round)) // event.game.seats + 1)
 
 
-def leave(db: Store, event_id: int, raw_name: Any) -> None:
+def leave(db: Store, event_id: int, raw_name: object) -> None:
     """A player who leaves is not drawn again; their results stand (RULES.md 5.2)."""
     with db.immediate():
         event = load_event(db, event_id)
@@ -119,7 +118,7 @@ def leave(db: Store, event_id: int, raw_name: Any) -> None:
         db.set_player_left(event_id, found[0], event.next_round)
 
 
-def come_back(db: Store, event_id: int, raw_name: Any) -> None:
+def come_back(db: Store, event_id: int, raw_name: object) -> None:
     """A player who left (or was marked as leaving by mistake) is drawn again from the next round on; the rounds in
     between count as absent."""
     with db.immediate():
@@ -131,7 +130,7 @@ def come_back(db: Store, event_id: int, raw_name: Any) -> None:
         db.set_player_left(event_id, found[0], None)
 
 
-def _player(event: Event, raw_name: Any) -> tuple[str, int, int | None]:
+def _player(event: Event, raw_name: object) -> tuple[str, int, int | None]:
     key = name_key(raw_name) if isinstance(raw_name, str) else None
     found = next((p for p in event.players if name_key(p[0]) == key), None)
     if found is None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict
 
 from ..games import season as rules
 from ..games.base import RuleError, Violation, whole_number
@@ -31,11 +31,20 @@ class Settings:
 DEFAULT = Settings(None, "score")
 
 
-def season_names(db: Store) -> list[dict[str, Any]]:
+class SeasonName(TypedDict):
+    """A season in the list of seasons: its name, its events' games, how many events and the last one's date."""
+
+    name: str
+    games: list[str]
+    events: int
+    last: str
+
+
+def season_names(db: Store) -> list[SeasonName]:
     """Every season, newest event first: its name (as its latest event writes it), games, events and last date."""
-    found: dict[str, dict[str, Any]] = {}
+    found: dict[str, SeasonName] = {}
     for season, game, date in db.seasons_events():
-        entry = found.setdefault(season.casefold(), {"name": season, "games": [], "events": 0, "last": date})
+        entry = found.setdefault(season.casefold(), SeasonName(name=season, games=[], events=0, last=date))
         entry["events"] += 1
         if game not in entry["games"]:
             entry["games"].append(game)
@@ -59,7 +68,7 @@ def settings(db: Store, name: str, game: str) -> Settings:
     return Settings(row.best_of, row.league_points)
 
 
-def read_settings(raw: Mapping[str, Any], base: Settings) -> Settings:
+def read_settings(raw: Mapping[str, object], base: Settings) -> Settings:
     """Settings from a request (a query string's text or JSON): ``best_of`` a whole number, or "all"/empty/null for
     every event; ``league_points`` score or placing. What ``raw`` leaves out stays as in ``base``; raises
     InvalidSeason with every problem."""
@@ -79,8 +88,9 @@ def read_settings(raw: Mapping[str, Any], base: Settings) -> Settings:
     league_points = base.league_points
     if "league_points" in raw:
         value = raw["league_points"]
-        if value in LEAGUE_POINTS:
-            league_points = value
+        chosen = next((points for points in LEAGUE_POINTS if points == value), None)
+        if chosen is not None:
+            league_points = chosen
         else:
             problems.append(Violation.of("bad_league_points", "league_points", "league_points must be score or "
                                          "placing, not {raw!r}.", raw=value))
@@ -106,7 +116,7 @@ class Season:
     table: SeasonTable
 
 
-def game_of(db: Store, name: str, raw_game: Any) -> str:
+def game_of(db: Store, name: str, raw_game: object) -> str:
     """The game a season's table is asked for: ``raw_game``, or the season's only game; raises NotFound for no
     such season, InvalidSeason for a game it has no event of (or none named when it has several)."""
     played = season_games(db, name)
@@ -121,7 +131,7 @@ def game_of(db: Store, name: str, raw_game: Any) -> str:
 
 
 def load_season(db: Store, name: str, game: str, chosen: Settings | None = None,
-                order: Callable[[str], Any] = str.casefold) -> Season:
+                order: Callable[[str], object] = str.casefold) -> Season:
     """The season's table for ``game``, with its own settings or ``chosen`` ones; players on one place listed by
     ``order`` (the reader's sort of names)."""
     events = season_events(db, name, game)
@@ -133,7 +143,7 @@ def load_season(db: Store, name: str, game: str, chosen: Settings | None = None,
     return Season(str(events[-1].row.season), game, used, events, table)
 
 
-def season_to_json(season: Season) -> dict[str, Any]:
+def season_to_json(season: Season) -> dict[str, object]:
     """``{"name", "game", "best_of", "league_points", "provisional", "events": [...], "rows": [{"place", "shared",
     "player", "points", "events", "counted": [event ids]}]}`` (docs/api.md)."""
     return {

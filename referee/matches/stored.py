@@ -46,7 +46,7 @@ def load(db: MatchReading, match_id: int) -> Match:
     return match_from_row(db, row)
 
 
-def _start_before(game: AnyGame, players: tuple[str, ...], options: Any, row: dict[str, Any],
+def _start_before(game: AnyGame, players: tuple[str, ...], options: object, row: dict[str, Any],
                   earlier: list[DealRow]) -> Start:
     """Where the deals before a replay left the match, from what is stored with the last of them."""
     stored_tally = earlier[-1].get("tally") if earlier else None

@@ -19,7 +19,7 @@ from .money import match_settlement, settlement_to_json
 
 def deal_to_json(
     db: Store, match: Match, deal: DealRow, revisions_of: list[DealVersion] | None = None
-) -> dict[str, Any]:
+) -> dict[str, object]:
     replayed = match.replayed(deal["number"])
     table = Table(match.players, deal["dealer"])
     revisions = []
@@ -48,7 +48,7 @@ def deal_to_json(
     }
 
 
-def match_to_json(db: Store, match: Match, deals_after: int = 0, say: Callable[[Line], str] = str) -> dict[str, Any]:
+def match_to_json(db: Store, match: Match, deals_after: int = 0, say: Callable[[Line], str] = str) -> dict[str, object]:
     """The whole match; ``deals_after``: only the deals numbered above it (a phone that has the others); ``say``
     writes the descriptions of its undo and redo."""
     standing = match.standing
@@ -84,7 +84,7 @@ def match_to_json(db: Store, match: Match, deals_after: int = 0, say: Callable[[
     }
 
 
-def standing_to_json(match: Match) -> dict[str, Any]:
+def standing_to_json(match: Match) -> dict[str, object]:
     """Where the match stands after a change to one deal: what a phone needs besides that deal (not every deal)."""
     standing = match.standing
     return {

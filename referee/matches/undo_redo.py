@@ -3,9 +3,8 @@ otherwise, nothing changed). What an action changed is kept as a version of the 
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..games.base import N_
+from ..jsontext import JSON
 from ..store import Store
 from ..store.rows import LogEntry
 from .base import Conflict, log_change
@@ -16,6 +15,7 @@ from .match_log import (
     add_event,
     describe_event,
     done_by_table,
+    event_detail,
     get_event,
     last_undoable,
     latest_action_after,
@@ -28,13 +28,14 @@ from .stored import load, sync
 class OutOfTurn(Conflict):
     """Undo or redo of an action that is no longer the last one: another action came after it (``later``)."""
 
-    def __init__(self, template: str, later: LogEntry | None, **params: Any):
+    def __init__(self, template: str, later: LogEntry | None, **params: object) -> None:
         self.later = later
         super().__init__("not_last_action", template, **params)
 
 
-def _deal_back_to(db: Store, match: Match, number: int, version: int | None, action: str) -> None:
-    """Make ``version`` of a deal its current one again, as a new version (nothing is deleted)."""
+def _deal_back_to(db: Store, match: Match, number: int, version: object, action: str) -> None:
+    """Make ``version`` of a deal its current one again, as a new version (nothing is deleted; none for a
+    ``version`` the deal does not have)."""
     deal = match.deal(number)
     earlier = next((r for r in db.revisions_for(deal["id"]) if r.version == version), None)
     if earlier is None:
@@ -87,7 +88,7 @@ def undo(db: Store, match_id: int, event_id: int, device: str | None = None, tab
             raise Conflict("not_table_s_action", N_("Not undone: {what} was not done by table {table}'s phone: "
                                                     "only the director can undo it."),
                            what=describe_event(event, match.game.deal_noun, device), table=str(table))
-        detail: dict[str, Any] = {"undid": event["id"]}
+        detail: dict[str, JSON] = {"undid": event["id"]}
         if action in DEAL_EVENTS:
             assert number is not None  # an action on a deal names it (the store writes it so)
             deal = match.deal(number)
@@ -95,7 +96,7 @@ def undo(db: Store, match_id: int, event_id: int, device: str | None = None, tab
             if action == "entered":
                 db.revise_deal(deal, "undone", void=True)
             else:
-                _deal_back_to(db, match, number, event["detail"].get("from_version", deal["version"] - 1), "undone")
+                _deal_back_to(db, match, number, event_detail(event).get("from_version", deal["version"] - 1), "undone")
         elif action == "ended":
             db.update_match_fields(match_id, ended_by_hand=0)
         elif action in ("abandoned", "resumed"):
@@ -125,7 +126,7 @@ def redo(db: Store, match_id: int, event_id: int, device: str | None = None) -> 
         not_the_director_s(db, match_id, action)
         if action in DEAL_EVENTS:
             assert number is not None  # an action on a deal names it (the store writes it so)
-            _deal_back_to(db, match, number, undo_event["detail"].get("from_version"), "redone")
+            _deal_back_to(db, match, number, event_detail(undo_event).get("from_version"), "redone")
         elif action == "ended":
             db.update_match_fields(match_id, ended_by_hand=1)
         elif action in ("abandoned", "resumed"):

@@ -7,9 +7,10 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, TypedDict
+from typing import Any, SupportsInt, TypedDict
 
 from .. import jsontext
+from ..jsontext import JSON
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,15 +74,17 @@ class LogEntry(TypedDict):
     deal_number: int | None
     action: str
     at: str
-    detail: Any
+    detail: JSON
     undone: bool
 
 
-def text_or_none(value: Any) -> str | None:
+def text_or_none(value: object) -> str | None:
+    """A column of text as stored (None: NULL)."""
     return None if value is None else str(value)
 
 
-def whole_or_none(value: Any) -> int | None:
+def whole_or_none(value: str | bytes | SupportsInt | None) -> int | None:
+    """A column of whole numbers as stored (None: NULL)."""
     return None if value is None else int(value)
 
 

@@ -372,20 +372,15 @@ def end_match(match_id: int) -> ResponseReturnValue:
 
 # ---- events: club play (RULES.md 5) --------------------------------------------------------------------------------
 
-def _linked(drawn: dict[str, Any]) -> dict[str, Any]:
-    """A round's JSON with each table's link (``/t/<token>``, absolute: what its table card's QR code holds)."""
-    for table in drawn["tables"]:
-        table["url"] = public_url("events.table_link", token=table["token"])
-    return drawn
+def _link_url(token: str) -> str:
+    """A table's link (``/t/<token>``, absolute: what its table card's QR code holds)."""
+    return public_url("events.table_link", token=token)
 
 
-def _event_json(event_id: int) -> dict[str, Any]:
+def _event_json(event_id: int) -> dict[str, object]:
     loaded = load_event(get_db(), event_id)
-    event = event_to_json(loaded)
-    event["drawn"] = [_linked(r) for r in event["drawn"]]
-    event["links"] = [{**link, "url": public_url("events.table_link", token=link["token"])} for link in event["links"]]
-    event["settlement"] = settlement_to_json(event_settlement(loaded), loaded.standings().provisional)
-    return event
+    return {**event_to_json(loaded, _link_url),
+            "settlement": settlement_to_json(event_settlement(loaded), loaded.standings().provisional)}
 
 
 @bp.post("/events")
@@ -422,7 +417,7 @@ def swap_players(event_id: int, number: int) -> ResponseReturnValue:
     ``kept_apart`` (naming the pair) when it would seat a pair kept apart at one table, unless ``"confirm": true``."""
     db = get_db()
     roster.swap(db, event_id, number, _body())
-    return jsonify(_linked(round_to_json(load_event(db, event_id).rounds[number - 1])))
+    return jsonify(round_to_json(load_event(db, event_id).rounds[number - 1], _link_url))
 
 
 @bp.post("/events/<int:event_id>/rounds")
@@ -430,7 +425,7 @@ def draw_round(event_id: int) -> ResponseReturnValue:
     db = get_db()
     number = rounds.draw_round(db, event_id, kept_ratings())
     event = load_event(db, event_id)
-    return jsonify(_linked(round_to_json(event.rounds[number - 1]))), 201
+    return jsonify(round_to_json(event.rounds[number - 1], _link_url)), 201
 
 
 @bp.post("/events/<int:event_id>/players")

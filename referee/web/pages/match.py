@@ -80,7 +80,7 @@ def live(match_id: int) -> ResponseReturnValue:
         return _live_answer(match_id)
 
 
-def _live_answer(match_id: int):
+def _live_answer(match_id: int) -> AnyResponse:
     """The live part as it is now (``live``): the table, or an entry form's head."""
     db = get_db()  # again: a held request gave its store back while it waited (push.held)
     match = _load(match_id)
@@ -365,7 +365,8 @@ def _shown_change(match: matches.Match, last: LogEntry | None, seen: int | None 
     noun = match.game.deal_noun
     device = store.acting_device.get()
     if last["action"] in ("undone", "redone"):
-        target_id = last["detail"].get("undid", last["detail"].get("redid"))
+        detail = matches.event_detail(last)
+        target_id = detail.get("undid", detail.get("redid"))
         target = matches.get_event(get_db(), match.id, target_id) if target_id is not None else None
         what = say(matches.describe_event(target, noun, device)) if target else _("the last action")
         line = _("Undone: %(what)s.", what=what) if last["action"] == "undone" else _("Redone: %(what)s.", what=what)
