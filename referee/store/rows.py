@@ -213,12 +213,12 @@ class DealRow(TypedDict):
     tally: str | None
 
 
-def _names(value: Any) -> tuple[str, ...]:
-    return tuple(str(name) for name in jsontext.parse(value))
+def _names(text: str) -> tuple[str, ...]:
+    return tuple(str(name) for name in jsontext.parse(text))
 
 
-def _scores(value: Any) -> dict[str, int]:
-    return {str(name): int(score) for name, score in jsontext.parse(value).items()}
+def _scores(text: str) -> dict[str, int]:
+    return {str(name): int(score) for name, score in jsontext.parse(text).items()}
 
 
 @dataclass(frozen=True, slots=True)
