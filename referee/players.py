@@ -10,6 +10,7 @@ from . import games
 from .games import find_game
 from .matches import clean_name, name_key
 from .store.protocol import MatchStore
+from .store.rows import PlayerMatch
 
 
 @dataclass
@@ -51,25 +52,20 @@ class Opponent:
 class PlayerStats:
     name: str
     games: list[GameFigures]
-    best: dict[str, Any] | None
-    worst: dict[str, Any] | None
+    best: PlayerMatch | None
+    worst: PlayerMatch | None
     head_to_head: list[Opponent]
     partners: list[dict[str, Any]]
-    recent: list[dict[str, Any]]
+    recent: list[PlayerMatch]
 
     @property
     def played(self) -> int:
         return sum(g.played for g in self.games)
 
 
-def _margin(row: dict[str, Any]) -> int:
-    others = [t for p, t in row["totals"].items() if p != row["name"]]
-    return row["total"] - (max(others) if others else 0)
-
-
-def _count_result(tally: GameFigures | Opponent, row: dict[str, Any]) -> None:
+def _count_result(tally: GameFigures | Opponent, row: PlayerMatch) -> None:
     """A finished match's result (won, lost, draw) counted into a game's figures or a head-to-head line."""
-    result = row["result"]
+    result = row.result
     tally.won += result == "won"
     tally.lost += result == "lost"
     tally.draws += result == "draw"
@@ -89,14 +85,14 @@ def _add_facts(fig: GameFigures, facts: dict[str, int], partners: dict[str, dict
             fig.facts[fact] = fig.facts.get(fact, 0) + value
 
 
-def _add_opponents(opponents: dict[tuple[str, str], Opponent], row: dict[str, Any], key: str) -> None:
+def _add_opponents(opponents: dict[tuple[str, str], Opponent], row: PlayerMatch, key: str) -> None:
     """A two-player match counted against the other player (head to head)."""
-    for other in row["players"]:
+    for other in row.players:
         if name_key(other) == key:
             continue
-        opp = opponents.setdefault((name_key(other), row["game"]), Opponent(clean_name(other), row["game"]))
+        opp = opponents.setdefault((name_key(other), row.game), Opponent(clean_name(other), row.game))
         opp.played += 1
-        if row["status"] == "finished":
+        if row.status == "finished":
             _count_result(opp, row)
 
 
@@ -116,26 +112,23 @@ def player_stats(db: MatchStore, name: str, collate: Callable[[str], Any] = str.
     rows = db.player_rows(key)
     if not rows:
         return None
-    display = rows[0]["name"]
+    display = rows[0].name
     figures: dict[str, GameFigures] = {}
     two_player_games = {g.key for g in games.GAMES if g.seats == 2}
     opponents: dict[tuple[str, str], Opponent] = {}
     partners: dict[str, dict[str, Any]] = {}
     for row in rows:
-        fig = _figures_for(figures, row["game"])
+        fig = _figures_for(figures, row.game)
         fig.played += 1
-        _add_facts(fig, row["facts"], partners)
-        if row["status"] == "finished":
+        _add_facts(fig, row.facts, partners)
+        if row.status == "finished":
             fig.finished += 1
             _count_result(fig, row)
-        if row["game"] in two_player_games:
+        if row.game in two_player_games:
             _add_opponents(opponents, row, key)
-    finished = [r for r in rows if r["status"] == "finished"]
-    best = max(finished, key=_margin, default=None)
-    worst = min(finished, key=_margin, default=None)
-    for r in (best, worst):
-        if r is not None:
-            r["margin"] = _margin(r)
+    finished = [r for r in rows if r.status == "finished"]
+    best = max(finished, key=lambda r: r.margin, default=None)
+    worst = min(finished, key=lambda r: r.margin, default=None)
     order = {g.key: i for i, g in enumerate(games.GAMES)}
     return PlayerStats(
         name=display,

@@ -39,7 +39,7 @@ def start_match(db: Store, raw: object) -> int:
 def rematch(db: Store, match_id: int) -> int:
     """A new match: same game, players and options; the first deal passes to the next player."""
     match = load(db, match_id)
-    first = match.game.next_dealer(Table(match.players, match.row["first_dealer"]))
+    first = match.game.next_dealer(Table(match.players, match.row.first_dealer))
     return start_match(db, {"game": match.game.key, "players": list(match.players),
                             "options": match.game.options_to_json(match.options), "first_dealer": first})
 
@@ -118,7 +118,7 @@ def restore_deal(db: Store, match_id: int, number: int) -> Match:
         deal = match.deal(number)
         if not deal["void"]:
             raise Conflict("deal_not_void", N_("Deal {number} is not void."), number=str(number))
-        if match.finished and match.row["ended_at"] is not None and number > match.row["ended_at"]:
+        if match.finished and match.row.ended_at is not None and number > match.row.ended_at:
             raise Conflict("deal_after_end", N_("Match {match} ended before deal {number}."), match=str(match_id),
                            number=str(number))
         # Back in the totals, the entry must keep the rules as a correction would (it may be old or imported).
@@ -179,7 +179,7 @@ def abandon(db: Store, match_id: int, abandoned: bool = True) -> Match:
         if match.finished:
             raise Conflict("match_ended", N_("Match {match} is finished."), match=str(match_id))
         not_the_director_s(db, match_id, "abandoned" if abandoned else "resumed")
-        if bool(match.row["abandoned"]) == abandoned:
+        if match.row.abandoned == abandoned:
             raise (Conflict("match_abandoned", N_("Match {match} is already abandoned."), match=str(match_id))
                    if abandoned else
                    Conflict("match_not_abandoned", N_("Match {match} is not abandoned."), match=str(match_id)))

@@ -38,7 +38,7 @@ def confirm(db: Store, match_id: int, raw_player: object) -> tuple[str, ...]:
 def _ended(match: Match) -> None:
     """Conflict ``match_not_over`` unless the match has ended (or its director ended the table): only then is its
     result confirmed (RULES.md 5.6)."""
-    if not (match.finished or match.row["abandoned"]):
+    if not (match.finished or match.row.abandoned):
         raise Conflict("match_not_over", N_("Match {match} is still being played: its result is confirmed once "
                                             "it has ended."), match=str(match.id))
 

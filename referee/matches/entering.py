@@ -13,13 +13,14 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
+from dataclasses import replace
 from typing import Any, NamedTuple
 
 from .. import jsontext, store
 from ..games.base import N_, DealResult, InvalidDeal, Table, Tally, Violation, line_to_json
 from ..games.match import DealRecord, ReplayedDeal
 from ..store import Store
-from ..store.rows import DealRow
+from ..store.rows import DealRow, MatchPlayer, MatchRow, MatchStanding
 from .base import Conflict, log_change, no_match
 from .match import Match, match_from_row
 from .match_log import add_event, event_detail, latest_entry_of
@@ -108,11 +109,11 @@ class Expected(NamedTuple):
     dealer: str | None = None
     version: int | None = None
 
-    def fits(self, row: dict[str, Any]) -> bool:
+    def fits(self, row: MatchRow) -> bool:
         """The match row is the one this deal was meant for (checked again under the lock if not)."""
-        return ((self.number is None or self.number == int(row["deal_count"]) + 1)
-                and (self.dealer is None or self.dealer == row["next_dealer"])
-                and (self.version is None or self.version == int(row.get("version") or 0)))
+        return ((self.number is None or self.number == row.deal_count + 1)
+                and (self.dealer is None or self.dealer == row.next_dealer)
+                and (self.version is None or self.version == row.version))
 
 
 ANY_DEAL = Expected()  # the next deal, whichever it is
@@ -247,8 +248,8 @@ class Plan(NamedTuple):
     result: DealResult
     result_json: str
     tally: Tally
-    values: dict[str, Any]  # the match row's new standing
-    rows: list[dict[str, Any]]  # its players' rows
+    values: MatchStanding  # the match row's new standing
+    rows: list[MatchPlayer]  # its players' rows
 
 
 def plan_from_snapshot(db: Store, match_id: int, deal_input: object, key: str | None, digest: str | None,
@@ -258,9 +259,9 @@ def plan_from_snapshot(db: Store, match_id: int, deal_input: object, key: str | 
     is judged under the lock, against the match as it is then. Its idempotency key is looked up under the lock, by
     ``write_plan``: once, where the deal is written."""
     row = db.get_match(match_id)
-    if row is None or by_other_rules(row) or not row.get("player_facts"):
+    if row is None or by_other_rules(row) or not row.player_facts:
         return None
-    if row["abandoned"] or row["finished"] or int(row["deal_count"]) >= max_deals or not expected.fits(row):
+    if row.abandoned or row.finished or row.deal_count >= max_deals or not expected.fits(row):
         return None
     try:
         return _plan(match_from_row(db, row), deal_input, key, digest, scored)
@@ -275,7 +276,7 @@ def _under_lock(db: Store, match_id: int, deal_input: object, key: str | None, d
     row = db.get_match(match_id)
     if row is None:
         raise no_match(match_id)
-    if by_other_rules(row) or not row.get("player_facts"):
+    if by_other_rules(row) or not row.player_facts:
         sync(db, match_id, touch=False)  # stored by other rules: replayed once, then entered as usual
         row = db.get_match(match_id)
         assert row is not None
@@ -289,7 +290,7 @@ def _under_lock(db: Store, match_id: int, deal_input: object, key: str | None, d
     if match.finished:
         raise Conflict("match_ended", N_("Match {match} is finished: no more deals can be entered."),
                        match=str(match_id))
-    if row["abandoned"]:
+    if row.abandoned:
         raise Conflict("match_abandoned", N_("Match {match} is abandoned: take it up again to enter deals."),
                        match=str(match_id))
     return _plan(match, deal_input, key, digest, scored)
@@ -330,10 +331,10 @@ def _plan(match: Match, deal_input: object, key: str | None, digest: str | None,
     table = match.next_table
     result = scored.result if scored is not None and scored.table == table else game.score(deal_input, table, options)
     number = match.deal_count + 1
-    tally = game.advance(players, match.row["tally"], result, options)
+    tally = game.advance(players, match.tally, result, options)
     standing = game.judge(players, tally, options)
     next_table = Table(players, game.next_dealer(table))
-    facts = jsontext.parse(match.row["player_facts"])
+    facts: dict[str, dict[str, int]] = jsontext.parse(match.row.player_facts or "{}")
     status = "finished" if standing.finished else "in_progress"
     winner = standing.winner
     rows = []
@@ -341,8 +342,8 @@ def _plan(match: Match, deal_input: object, key: str | None, digest: str | None,
         mine = facts.setdefault(player, {"deals": 0, "score": 0})
         mine["deals"] = mine.get("deals", 0) + 1
         add_facts(mine, game, result, player)
-        rows.append(player_row(match.id, seat, player, game, match.row["created"], status, winner, tally.totals, mine))
-    values = {
+        rows.append(player_row(match.id, seat, player, game, match.row.created, status, winner, tally.totals, mine))
+    values: MatchStanding = {
         "status": status, "winner": winner, "totals": jsontext.dumps(dict(tally.totals)),
         "deal_count": number, "tally": jsontext.dumps(tally.to_json()), "next_dealer": next_table.dealer,
         "finished": int(standing.finished), "standing_note": jsontext.dumps(line_to_json(standing.note)),
@@ -362,7 +363,7 @@ def write_plan(db: Store, plan: Plan, guarded: bool, key_known_new: bool = False
         earlier = db.deal_for_key(match.id, plan.key)
         if earlier is not None:
             return KeyUsed(*earlier)
-    guard = (match.version, match.row["status"], int(match.row["abandoned"] or 0)) if guarded else None
+    guard = (match.version, match.row.status, int(match.row.abandoned)) if guarded else None
     if not db.advance_match(match.id, plan.values, plan.rows, guard=guard):
         return None
     deal = db.append_deal(match.id, plan.number, plan.dealer, plan.deal_input, plan.result_json, True,
@@ -375,9 +376,13 @@ def write_plan(db: Store, plan: Plan, guarded: bool, key_known_new: bool = False
 
 def _entered(db: Store, plan: Plan, deal: DealRow) -> Entered:
     match, tally = plan.match, plan.tally
-    row = {**match.row, **plan.values, "tally": tally, "totals": dict(tally.totals), "version": match.version + 1,
-           "updated": deal["updated"]}
+    values = plan.values
+    row = replace(match.row, status=values["status"], winner=values["winner"], totals=dict(tally.totals),
+                  deal_count=values["deal_count"], tally=values["tally"], next_dealer=values["next_dealer"],
+                  finished=bool(values["finished"]), standing_note=values["standing_note"],
+                  ended_at=values["ended_at"], player_facts=values["player_facts"], version=match.version + 1,
+                  updated=deal["updated"])
     replayed = ReplayedDeal(DealRecord(plan.number, plan.dealer, plan.deal_input), plan.result, dict(tally.totals),
                             tally=tally)
-    return Entered(plan.number, Match(row, match.game, match.options, db, known={plan.number: (deal, replayed)}),
-                   False)
+    return Entered(plan.number, Match(row, match.game, match.options, db, known={plan.number: (deal, replayed)},
+                                      tally=tally), False)

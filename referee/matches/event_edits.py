@@ -238,7 +238,7 @@ def _retariff(db: Store, event: Event, tariff: str | None) -> None:
         for t in r.tables:
             row = db.get_match(t.match_id)
             assert row is not None
-            table_options = {**row["options"], "tariff": parsed.get("tariff")}
+            table_options = {**row.options, "tariff": parsed.get("tariff")}
             db.set_match_options(t.match_id, table_options)
             sync(db, t.match_id, from_number=None)
 

@@ -215,12 +215,12 @@ def _table(db: EventReading, round_number: int, number: int, match_id: int, ende
         load(db, match_id)
         row = db.get_match(match_id)
         assert row is not None
-    players = tuple(row["players"])
-    totals = {p: int(row["totals"].get(p, 0)) for p in players}
-    result = club.table_result(players, totals, bool(row["finished"]), row["winner"], ended)  # RULES.md 5.4
-    counted = int(jsontext.parse(row["tally"]).get("counted", 0)) if row.get("tally") else 0
+    players = row.players
+    totals = {p: row.totals.get(p, 0) for p in players}
+    result = club.table_result(players, totals, row.finished, row.winner, ended)  # RULES.md 5.4
+    counted = int(jsontext.parse(row.tally).get("counted", 0)) if row.tally else 0
     return EventTable(round_number, number, match_id, players, totals, result.ended, result.winner, ended, counted,
-                      int(row["deal_count"] or 0), confirmed(db, match_id, int(row["version"])), token, revoked)
+                      row.deal_count, confirmed(db, match_id, row.version), token, revoked)
 
 
 def event_state(db: Store, event_id: int) -> str | None:

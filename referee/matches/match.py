@@ -13,7 +13,7 @@ from ..games.base import AnyGame, DealResult, Standing, Table, Tally, Violation,
 from ..games.match import DealRecord, MatchState, ReplayedDeal
 from ..jsontext import JSON
 from ..store.protocol import MatchStore
-from ..store.rows import DealRow
+from ..store.rows import DealRow, MatchRow
 from .base import no_deal
 
 
@@ -37,50 +37,51 @@ class Match:
     """A stored match: its standing from the match row, its deals (with their stored results) read when first
     asked for. Nothing is re-scored to show a match."""
 
-    def __init__(self, row: dict[str, Any], game: AnyGame, options: object, db: MatchStore | None = None,
+    def __init__(self, row: MatchRow, game: AnyGame, options: object, db: MatchStore | None = None,
                  deals: list[DealRow] | None = None, state: MatchState | None = None,
-                 known: dict[int, tuple[DealRow, ReplayedDeal]] | None = None):
+                 known: dict[int, tuple[DealRow, ReplayedDeal]] | None = None, tally: Tally | None = None):
         self.row, self.game, self.options = row, game, options
+        # the running tally as the row stores it (JSON text), read once; before a replay stored one, the start
+        self.tally = tally if tally is not None else tally_of(row)
         self._db, self._deals, self._state = db, deals, state
         self._known = known or {}  # deals already at hand (a new deal) without reading every deal
 
     @property
     def id(self) -> int:
-        return int(self.row["id"])
+        return self.row.id
 
     @property
     def players(self) -> tuple[str, ...]:
-        return tuple(self.row["players"])
+        return self.row.players
 
     @property
     def version(self) -> int:
-        return int(self.row.get("version") or 0)
+        return self.row.version
 
     @property
     def finished(self) -> bool:
-        return bool(self.row["finished"])
+        return self.row.finished
 
     @property
     def winner(self) -> str | None:
-        winner = self.row["winner"]
-        return None if winner is None else str(winner)
+        return self.row.winner
 
     @property
     def totals(self) -> dict[str, int]:
-        return dict(self.row["tally"].totals)
+        return dict(self.tally.totals)
 
     @property
     def standing(self) -> Standing:
-        note = self.row.get("standing_note")
+        note = self.row.standing_note
         return Standing(self.finished, self.winner, line_from_json(jsontext.parse(note)) if note else "")
 
     @property
     def next_table(self) -> Table:
-        return Table(self.players, self.row["next_dealer"])
+        return Table(self.players, self.row.next_dealer or self.row.first_dealer)  # set by every replay
 
     @property
     def deal_count(self) -> int:
-        return int(self.row["deal_count"])
+        return self.row.deal_count
 
     @property
     def deals(self) -> list[DealRow]:
@@ -100,7 +101,7 @@ class Match:
             table = self.next_table
             self._state = MatchState(
                 tuple(replayed_from_row(d) for d in self.deals), self.totals, self.standing, table,
-                self.game.roles(table), self.row["ended_at"], self.row["tally"],
+                self.game.roles(table), self.row.ended_at, self.tally,
             )
         return self._state
 
@@ -136,18 +137,21 @@ class Match:
             raise no_deal(self.id, number) from None
 
 
-def match_from_row(db: MatchStore, row: dict[str, Any]) -> Match:
+def tally_of(row: MatchRow) -> Tally:
+    """The running tally a match's row stores (before a replay stored one: the start)."""
+    return Tally.from_json(jsontext.parse(row.tally)) if row.tally else Tally.start(row.players)
+
+
+def match_from_row(db: MatchStore, row: MatchRow) -> Match:
     """The match a row of ``matches`` holds (its options parsed, its tally read); its deals are read when asked for."""
-    game = find_game(row["game"])
-    options = options_of(game, row["options"])
-    row["tally"] = Tally.from_json(jsontext.parse(row["tally"])) if row.get("tally") else Tally.start(row["players"])
-    return Match(row, game, options, db)
+    game = find_game(row.game)
+    return Match(row, game, options_of(game, row.options), db)
 
 
 _OPTIONS_CACHE: dict[tuple[str, str], object] = {}
 
 
-def options_of(game: AnyGame, raw: Mapping[str, JSON]) -> object:
+def options_of(game: AnyGame, raw: Mapping[str, object]) -> object:
     """The options of a stored match (parsed once per distinct set: options are frozen values)."""
     key = (game.key, json.dumps(raw, sort_keys=True))
     options = _OPTIONS_CACHE.get(key)
@@ -160,4 +164,4 @@ def status_of(match: Match) -> str:
     """Where the match is, as the API and the pages say it: "in_progress", "finished" or "abandoned"."""
     if match.finished:
         return "finished"
-    return "abandoned" if match.row.get("abandoned") else "in_progress"
+    return "abandoned" if match.row.abandoned else "in_progress"

@@ -15,16 +15,16 @@ from ..games.base import AnyGame, DealResult, Tally, line_to_json
 from ..games.match import DealRecord, MatchState, ReplayedDeal, Start, replay
 from ..store import Store
 from ..store.protocol import MatchReading, MatchStore
-from ..store.rows import DealRow
+from ..store.rows import DealRow, MatchPlayer, MatchRow
 from .base import no_match
 from .match import Match, match_from_row, options_of, replayed_from_row
 from .names import name_key
 
 
-def by_other_rules(row: Mapping[str, Any]) -> bool:
+def by_other_rules(row: MatchRow) -> bool:
     """A match row whose results were computed by rules other than its game's as they are now (or before results
     were stored)."""
-    return row.get("fingerprint") != rules_fingerprint(row["game"])
+    return row.fingerprint != rules_fingerprint(row.game)
 
 
 def load(db: MatchReading, match_id: int) -> Match:
@@ -46,14 +46,14 @@ def load(db: MatchReading, match_id: int) -> Match:
     return match_from_row(db, row)
 
 
-def _start_before(game: AnyGame, players: tuple[str, ...], options: object, row: dict[str, Any],
+def _start_before(game: AnyGame, players: tuple[str, ...], options: object, row: MatchRow,
                   earlier: list[DealRow]) -> Start:
     """Where the deals before a replay left the match, from what is stored with the last of them."""
     stored_tally = earlier[-1].get("tally") if earlier else None
     if not stored_tally:
         return Start.new(game, players, options)
     tally = Tally.from_json(jsontext.parse(stored_tally))
-    ended_at = next((d["number"] for d in earlier if d.get("counted") and d["number"] == row.get("ended_at")), None)
+    ended_at = next((d["number"] for d in earlier if d.get("counted") and d["number"] == row.ended_at), None)
     last_dealer = next((d["dealer"] for d in reversed(earlier) if not d["void"]), None)
     return Start(tally, game.judge(players, tally, options), ended_at, last_dealer)
 
@@ -69,18 +69,18 @@ def sync(db: MatchReading, match_id: int, touch: bool = True, from_number: int |
     row = db.get_match(match_id)
     if row is None:
         raise no_match(match_id)
-    game = find_game(row["game"])
-    options = options_of(game, row["options"])
-    players = tuple(row["players"])
+    game = find_game(row.game)
+    options = options_of(game, row.options)
+    players = row.players
     deals = db.deals_for(match_id)
     if by_other_rules(row) or any(not d.get("tally") for d in deals):
         from_number = 1  # results missing or computed by other rules: every deal again
     k = len(deals) + 1 if from_number is None else from_number
     earlier = [d for d in deals if d["number"] < k]
     later = [d for d in deals if d["number"] >= k]
-    state = replay(game, players, options, row["first_dealer"],
+    state = replay(game, players, options, row.first_dealer,
                    [DealRecord(d["number"], d["dealer"], d["input"], d["void"]) for d in later],
-                   ended_by_hand=row["ended_by_hand"], start=_start_before(game, players, options, row, earlier))
+                   ended_by_hand=row.ended_by_hand, start=_start_before(game, players, options, row, earlier))
     by_number = {d["number"]: d for d in later}
     db.store_results([(by_number[r.record.number]["id"], *_stored(r)) for r in state.deals])
     # every deal's result, as now stored: the player figures are built from them (no scoring)
@@ -92,11 +92,11 @@ def sync(db: MatchReading, match_id: int, touch: bool = True, from_number: int |
     return match_from_row(db, fresh)
 
 
-def _store_standing(db: MatchStore, row: Mapping[str, Any], game: AnyGame, state: MatchState,
+def _store_standing(db: MatchStore, row: MatchRow, game: AnyGame, state: MatchState,
                     facts: dict[str, dict[str, int]], deal_count: int, touch: bool) -> None:
     """The match's standing after a replay, and its players' rows, stored."""
-    match_id, players = row["id"], tuple(row["players"])
-    status = "finished" if state.finished else ("abandoned" if row.get("abandoned") else "in_progress")
+    match_id, players = row.id, row.players
+    status = "finished" if state.finished else ("abandoned" if row.abandoned else "in_progress")
     db.store_standing(match_id,
         {
             "status": status,
@@ -116,7 +116,7 @@ def _store_standing(db: MatchStore, row: Mapping[str, Any], game: AnyGame, state
     db.replace_match_players(match_id,
         [
             player_row(
-                match_id, seat, player, game, row["created"], status, state.standing.winner, state.totals, facts[player]
+                match_id, seat, player, game, row.created, status, state.standing.winner, state.totals, facts[player]
             )
             for seat, player in enumerate(players)
         ],
@@ -149,7 +149,7 @@ def add_facts(facts: dict[str, int], game: AnyGame, result: DealResult, player: 
 
 
 def player_row(match_id: int, seat: int, player: str, game: AnyGame, created: str, status: str, winner: str | None,
-               totals: Mapping[str, int], facts: dict[str, int]) -> dict[str, Any]:
+               totals: Mapping[str, int], facts: dict[str, int]) -> MatchPlayer:
     """A player's row of ``match_players``: what the history and the player pages read of this match."""
     if status != "finished":
         result = None
@@ -157,8 +157,8 @@ def player_row(match_id: int, seat: int, player: str, game: AnyGame, created: st
         result = "draw"
     else:
         result = "won" if winner == player else "lost"
-    return {"match_id": match_id, "seat": seat, "name": player, "name_key": name_key(player), "game": game.key,
-            "created": created, "status": status, "total": int(totals.get(player, 0)), "result": result, "facts": facts}
+    return MatchPlayer(match_id=match_id, seat=seat, name=player, name_key=name_key(player), game=game.key,
+                       created=created, status=status, total=int(totals.get(player, 0)), result=result, facts=facts)
 
 
 def backfill_summaries(db: Store) -> int:
@@ -171,6 +171,6 @@ def backfill_summaries(db: Store) -> int:
     return len(missing)
 
 
-def list_summaries(db: Store, status: str | None = None, limit: int = 20) -> list[dict[str, Any]]:
+def list_summaries(db: Store, status: str | None = None, limit: int = 20) -> list[MatchRow]:
     """The newest matches (``status``: only those), as the home page lists them."""
     return db.list_matches(status, limit)

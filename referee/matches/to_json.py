@@ -11,7 +11,7 @@ from typing import Any
 from .. import store
 from ..games.base import InvalidDeal, Line, Table
 from ..store import Store
-from ..store.rows import DealRow, DealVersion
+from ..store.rows import DealRow, DealVersion, MatchRow
 from .match import Match, status_of
 from .match_log import describe_event, last_redoable, last_undoable
 from .money import match_settlement, settlement_to_json
@@ -71,16 +71,16 @@ def match_to_json(db: Store, match: Match, deals_after: int = 0, say: Callable[[
         "standing": standing.note,
         "version": match.version,
         "status": status_of(match),
-        "place": match.row.get("place", ""),
-        "note": match.row.get("note", ""),
-        "uid": match.row.get("uid"),
+        "place": match.row.place,
+        "note": match.row.note,
+        "uid": match.row.uid,
         "settlement": settlement_to_json(match_settlement(match), provisional=not match.finished),
         "undo": can_undo
         and {"action": can_undo["id"], "description": say(describe_event(can_undo, match.game.deal_noun, device))},
         "redo": can_redo
         and {"action": can_redo["id"], "description": say(describe_event(can_redo, match.game.deal_noun, device))},
-        "created": match.row["created"],
-        "updated": match.row["updated"],
+        "created": match.row.created,
+        "updated": match.row.updated,
     }
 
 
@@ -100,17 +100,18 @@ def standing_to_json(match: Match) -> dict[str, object]:
     }
 
 
-def summary_to_json(row: dict[str, Any]) -> dict[str, Any]:
+def summary_to_json(row: MatchRow) -> dict[str, object]:
+    """An archive row (``search_matches``) as the API lists it."""
     return {
-        "id": row["id"],
-        "game": row["game"],
-        "players": row["players"],
-        "totals": row["totals"],
-        "finished": row["status"] == "finished",
-        "status": row["status"],
-        "winner": row["winner"],
-        "place": row.get("place", ""),
-        "deals": row["deal_count"],
-        "created": row["created"],
-        "updated": row["updated"],
+        "id": row.id,
+        "game": row.game,
+        "players": list(row.players),
+        "totals": row.totals,
+        "finished": row.status == "finished",
+        "status": row.status,
+        "winner": row.winner,
+        "place": row.place,
+        "deals": row.deal_count,
+        "created": row.created,
+        "updated": row.updated,
     }

@@ -79,7 +79,7 @@ def _csv_pieces(db: ArchiveStore, match_ids: list[int] | None) -> Iterator[str]:
                 seats += [player, score, replayed.totals.get(player, 0)]
             seats += [""] * (3 * CSV_SEATS - len(seats))
             writer.writerow([_cell(v) for v in (
-                match.row["uid"], match.id, match.game.key, deal["created"], deal["number"], deal["dealer"],
+                match.row.uid, match.id, match.game.key, deal["created"], deal["number"], deal["dealer"],
                 deal["last_action"], replayed.result.summary if replayed.result else "", *seats,
             )])
         if out.tell() >= CHUNK:

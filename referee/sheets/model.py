@@ -92,7 +92,7 @@ def match_sheet(match: Match, url: str, noun: str | None = None, target_label: s
         totals=dict(match.state.totals),
         finished=standing.finished,
         winner=standing.winner,
-        abandoned=bool(match.row.get("abandoned")),
+        abandoned=match.row.abandoned,
         note=standing.note or "",
         options=[(spec.label, shown) for spec, shown in game.describe_options(match.options)],
         chart=chart_svg(match.players, series, target=target, noun=noun, labels=False, target_label=target_label,
@@ -100,6 +100,6 @@ def match_sheet(match: Match, url: str, noun: str | None = None, target_label: s
         legend=[(MARKER_CHARACTERS[n % len(MARKER_CHARACTERS)], player) for n, player in enumerate(match.players)],
         qr=qr_png(url),
         url=url,
-        as_of=moment_of(match.row["updated"]),
-        started=moment_of(match.row["created"]),
+        as_of=moment_of(match.row.updated),
+        started=moment_of(match.row.created),
     )

@@ -10,7 +10,7 @@ write.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .. import jsontext
@@ -168,7 +168,7 @@ class ClubRows(SqlStore):
         self._run("UPDATE events SET options = ? WHERE id = ? AND space = referee_space()",
                   [jsontext.dumps(options), event_id])
 
-    def set_match_options(self, match_id: int, options: dict[str, Any]) -> None:
+    def set_match_options(self, match_id: int, options: Mapping[str, object]) -> None:
         """A table's match's options (its tariff follows the event's); the caller brings its summary in step."""
         self._run("UPDATE matches SET options = ? WHERE id = ? AND space = referee_space()",
                   [jsontext.dumps(options), match_id])

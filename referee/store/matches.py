@@ -11,25 +11,15 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import date, timedelta
-from typing import Any, cast
+from typing import Any, Unpack, cast
 
 from .. import jsontext
 from .base import SqlStore, now
-from .rows import DealRow, DealVersion
+from .rows import DealRow, DealVersion, MatchFields, MatchPlayer, MatchRow, MatchStanding, PlayerMatch
 from .space_rows import SpaceFull
 
-
-def _match_row(row: dict[str, Any]) -> dict[str, Any]:
-    row = dict(row)
-    row.pop("space", None)  # the store's own: never shown
-    row["players"] = jsontext.parse(row["players"])
-    row["options"] = jsontext.parse(row["options"])
-    row["totals"] = jsontext.parse(row["totals"])
-    row["ended_by_hand"] = bool(row["ended_by_hand"])
-    row["abandoned"] = bool(row.get("abandoned"))
-    return row
 
 def _deal_row(row: dict[str, Any]) -> DealRow:
     row = dict(row)
@@ -55,7 +45,7 @@ _INSERT_DEAL = (
 class MatchRows(SqlStore):
     """A match's row, its players' rows and its deals."""
 
-    def insert_match(self, game: str, players: list[str], options: dict[str, Any], first_dealer: str,
+    def insert_match(self, game: str, players: list[str], options: Mapping[str, object], first_dealer: str,
         place: str = "", note: str = "", uid: str | None = None, created: str | None = None,
     ) -> int:
         """A new match in the store's space, unless the space holds ``max_matches`` already (SpaceFull); its id."""
@@ -85,12 +75,12 @@ class MatchRows(SqlStore):
         """The matches the space holds."""
         return int(self._value("SELECT COUNT(*) FROM matches WHERE space = referee_space()"))
 
-    def get_match(self, match_id: int) -> dict[str, Any] | None:
+    def get_match(self, match_id: int) -> MatchRow | None:
         cursor = self._run("SELECT * FROM matches WHERE id = ? AND space = referee_space()", [match_id])
         row = cursor.fetchone()
         if row is None:
             return None
-        return _match_row(dict(zip([c[0] for c in cursor.description], row, strict=True)))
+        return MatchRow.from_row(dict(zip([c[0] for c in cursor.description], row, strict=True)))
 
     def match_version(self, match_id: int) -> int | None:
         """A match's version alone (every change adds one): what a live page's poll compares; None: no such match."""
@@ -98,7 +88,7 @@ class MatchRows(SqlStore):
                         [match_id]).fetchone()
         return None if row is None else int(row[0] or 0)
 
-    def list_matches(self, status: str | None = None, limit: int = 20) -> list[dict[str, Any]]:
+    def list_matches(self, status: str | None = None, limit: int = 20) -> list[MatchRow]:
         if status:
             rows = self._rows(
                 "SELECT * FROM matches WHERE space = referee_space() AND status = ? "
@@ -107,13 +97,13 @@ class MatchRows(SqlStore):
         else:
             rows = self._rows("SELECT * FROM matches WHERE space = referee_space() "
                               "ORDER BY updated DESC, id DESC LIMIT ?", [limit])
-        return [_match_row(r) for r in rows]
+        return [MatchRow.from_row(r) for r in rows]
 
     def update_match_summary(
         self, match_id: int, status: str, winner: str | None, totals: dict[str, int], deal_count: int,
         ended_by_hand: bool | None = None, touch: bool = True,
     ) -> None:
-        values: dict[str, Any] = {
+        values: dict[str, object] = {
             "status": status,
             "winner": winner,
             "totals": jsontext.dumps(totals),
@@ -131,13 +121,12 @@ class MatchRows(SqlStore):
                        "WHERE id = ? AND space = referee_space()",
                             [(*rest, deal_id) for deal_id, *rest in rows])
 
-    def store_standing(self, match_id: int, values: dict[str, Any], touch: bool = True) -> None:
+    def store_standing(self, match_id: int, values: MatchStanding, touch: bool = True) -> None:
         """The match's standing after its deals (JSON already encoded), its version one more."""
-        if touch:
-            values = {**values, "updated": now()}
-        columns = ", ".join(f"{name} = ?" for name in values)
-        self._run(f"UPDATE matches SET {columns}, version = version + 1 WHERE id = ? AND space = referee_space()",
-                  [*values.values(), match_id])
+        columns: dict[str, object] = {**values, "updated": now()} if touch else {**values}
+        names = ", ".join(f"{name} = ?" for name in columns)
+        self._run(f"UPDATE matches SET {names}, version = version + 1 WHERE id = ? AND space = referee_space()",
+                  [*columns.values(), match_id])
 
     def append_deal(self, match_id: int, number: int, dealer: str, deal_input: Any, result: str, counted: bool,
                     tally: str) -> DealRow:
@@ -152,20 +141,20 @@ class MatchRows(SqlStore):
                 "result": result,
                 "problems": None, "counted": int(counted), "after_end": 0, "tally": tally}
 
-    def advance_match(self, match_id: int, values: dict[str, Any], players: list[dict[str, Any]],
+    def advance_match(self, match_id: int, values: MatchStanding, players: Sequence[MatchPlayer],
                       guard: tuple[int, str, int] | None = None) -> bool:
         """The match row and its players' rows after one more deal: two statements. With ``guard`` (version,
         status, abandoned as they were read) only if the row is still so: False, and nothing written, otherwise."""
-        values = {**values, "updated": now()}
-        columns = ", ".join(f"{name} = ?" for name in values)
+        written: dict[str, object] = {**values, "updated": now()}
+        columns = ", ".join(f"{name} = ?" for name in written)
         if guard is None:
             self._run(f"UPDATE matches SET {columns}, version = version + 1 WHERE id = ? AND space = referee_space()",
-                      [*values.values(), match_id])
+                      [*written.values(), match_id])
         else:
             cursor = self._run(
                 f"UPDATE matches SET {columns}, version = version + 1 "
                 "WHERE id = ? AND space = referee_space() AND version = ? AND status = ? AND abandoned = ?",
-                [*values.values(), match_id, *guard])
+                [*written.values(), match_id, *guard])
             if cursor.rowcount != 1:
                 return False
         marks = ", ".join("(?, ?, ?, ?, ?)" for _ in players)
@@ -173,15 +162,14 @@ class MatchRows(SqlStore):
             "UPDATE match_players SET status = v.column2, total = v.column3, result = v.column4, facts = v.column5 "
             f"FROM (VALUES {marks}) AS v WHERE match_players.match_id = ? AND match_players.seat = v.column1 "
             "AND match_players.space = referee_space()",
-            [x for p in players for x in (p["seat"], p["status"], p["total"], p["result"],
-                                           jsontext.dumps(p["facts"]))] + [match_id],
+            [x for p in players for x in (p.seat, p.status, p.total, p.result, jsontext.dumps(p.facts))]
+            + [match_id],
         )
         return True
 
-    def update_match_fields(self, match_id: int, **values: Any) -> None:
+    def update_match_fields(self, match_id: int, **values: Unpack[MatchFields]) -> None:
         """Place, note, abandoned, ended_by_hand: what people set on a match itself."""
-        values["updated"] = now()
-        self._update("matches", match_id, values)
+        self._update("matches", match_id, {**values, "updated": now()})
 
     def is_event_table(self, match_id: int) -> bool:
         """Whether the match is a table of a club event (RULES.md 5)."""
@@ -199,11 +187,13 @@ class MatchRows(SqlStore):
             self._run(f"DELETE FROM {table} WHERE match_id = ? AND space = referee_space()", [match_id])
         self._run("DELETE FROM matches WHERE id = ? AND space = referee_space()", [match_id])
 
-    def replace_match_players(self, match_id: int, rows: list[dict[str, Any]]) -> None:
+    def replace_match_players(self, match_id: int, rows: Sequence[MatchPlayer]) -> None:
         self._run("DELETE FROM match_players WHERE match_id = ? AND space = referee_space()", [match_id])
-        if rows:
-            for r in rows:
-                self._insert("match_players", {**r, "facts": jsontext.dumps(r.get("facts", {}))})
+        for r in rows:
+            self._insert("match_players", {
+                "match_id": r.match_id, "seat": r.seat, "name": r.name, "name_key": r.name_key, "game": r.game,
+                "created": r.created, "status": r.status, "total": r.total, "result": r.result,
+                "facts": jsontext.dumps(r.facts)})
 
     # ---- deals ------------------------------------------------------------------------------------------
 
@@ -296,7 +286,7 @@ class MatchRows(SqlStore):
 
     def search_matches(self, game: str | None = None, player: str | None = None, status: str | None = None,
         since: str | None = None, until: str | None = None, limit: int = 25, offset: int = 0, season: str | None = None,
-    ) -> tuple[list[dict[str, Any]], int]:
+    ) -> tuple[list[MatchRow], int]:
         """Matches newest first with the filters of the history page, and how many match in all.
 
         ``player`` is a case-insensitive part of a name; ``since``/``until`` are dates (YYYY-MM-DD, inclusive);
@@ -329,9 +319,9 @@ class MatchRows(SqlStore):
         rows = self._rows(
             f"SELECT * FROM matches {clause} ORDER BY created DESC, id DESC LIMIT ? OFFSET ?", [*args, limit, offset]
         )
-        return [_match_row(r) for r in rows], int(total)
+        return [MatchRow.from_row(r) for r in rows], int(total)
 
-    def player_rows(self, name_key: str) -> list[dict[str, Any]]:
+    def player_rows(self, name_key: str) -> list[PlayerMatch]:
         """Every match a player sat in, newest first, with the match's totals and players."""
         rows = self._rows(
             """SELECT mp.match_id, mp.seat, mp.name, mp.game, mp.created, mp.status, mp.total, mp.result, mp.facts,
@@ -341,14 +331,7 @@ class MatchRows(SqlStore):
                ORDER BY mp.created DESC, mp.match_id DESC""",
             [name_key],
         )
-        out = []
-        for r in rows:
-            r = dict(r)
-            r["facts"] = jsontext.parse(r["facts"])
-            r["players"] = jsontext.parse(r["players"])
-            r["totals"] = jsontext.parse(r["totals"])
-            out.append(r)
-        return out
+        return [PlayerMatch.from_row(r) for r in rows]
 
     def ended_matches(self, game: str, event_ids: Sequence[int] | None = None) -> list[tuple[Any, ...]]:
         """(id, version, when it ended, players, totals, winner; JSON as stored) of every ended match of a game —

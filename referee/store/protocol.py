@@ -12,9 +12,9 @@ To add an operation: write it here first, in its concern's Protocol, then in the
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
-from typing import Any, Protocol
+from typing import Any, Protocol, Unpack
 
 from .feed import Feed
 from .rows import (
@@ -24,6 +24,11 @@ from .rows import (
     EventRow,
     LinkRow,
     LogEntry,
+    MatchFields,
+    MatchPlayer,
+    MatchRow,
+    MatchStanding,
+    PlayerMatch,
     RoundRow,
     SeasonSettings,
     ShareLink,
@@ -36,7 +41,7 @@ class MatchStore(Protocol):
     """A match's row, its players' rows, its deals and their earlier versions; the archive's searches."""
 
     def insert_match(
-        self, game: str, players: list[str], options: dict[str, Any], first_dealer: str, place: str = "",
+        self, game: str, players: list[str], options: Mapping[str, object], first_dealer: str, place: str = "",
         note: str = "", uid: str | None = None, created: str | None = None,
     ) -> int:
         """A new match in the store's space, unless the space holds ``max_matches`` already (SpaceFull); its id."""
@@ -44,12 +49,12 @@ class MatchStore(Protocol):
     def match_count(self) -> int:
         """The matches the space holds."""
 
-    def get_match(self, match_id: int) -> dict[str, Any] | None: ...
+    def get_match(self, match_id: int) -> MatchRow | None: ...
 
     def match_version(self, match_id: int) -> int | None:
         """A match's version alone (every change adds one): what a live page's poll compares; None: no such match."""
 
-    def list_matches(self, status: str | None = None, limit: int = 20) -> list[dict[str, Any]]: ...
+    def list_matches(self, status: str | None = None, limit: int = 20) -> list[MatchRow]: ...
 
     def update_match_summary(
         self, match_id: int, status: str, winner: str | None, totals: dict[str, int], deal_count: int,
@@ -59,7 +64,7 @@ class MatchStore(Protocol):
     def store_results(self, rows: list[tuple[int, str | None, str | None, int, int, str]]) -> None:
         """Each replayed deal's stored result: (deal id, result, problems, counted, after_end, tally)."""
 
-    def store_standing(self, match_id: int, values: dict[str, Any], touch: bool = True) -> None:
+    def store_standing(self, match_id: int, values: MatchStanding, touch: bool = True) -> None:
         """The match's standing after its deals (JSON already encoded), its version one more."""
 
     def append_deal(
@@ -68,14 +73,14 @@ class MatchStore(Protocol):
         """A new deal at the end of a match, with its stored result; returns it as ``deals_for`` reads it."""
 
     def advance_match(
-        self, match_id: int, values: dict[str, Any], players: list[dict[str, Any]],
+        self, match_id: int, values: MatchStanding, players: Sequence[MatchPlayer],
         guard: tuple[int, str, int] | None = None,
     ) -> bool:
         """The match row and its players' rows after one more deal: two statements. With ``guard`` (version, status,
         abandoned as they were read) only if the row is still so: False, and nothing written, otherwise.
         """
 
-    def update_match_fields(self, match_id: int, **values: Any) -> None:
+    def update_match_fields(self, match_id: int, **values: Unpack[MatchFields]) -> None:
         """Place, note, abandoned, ended_by_hand: what people set on a match itself."""
 
     def is_event_table(self, match_id: int) -> bool:
@@ -87,7 +92,7 @@ class MatchStore(Protocol):
         (ValueError) for a match with a deal: nothing entered is ever lost.
         """
 
-    def replace_match_players(self, match_id: int, rows: list[dict[str, Any]]) -> None: ...
+    def replace_match_players(self, match_id: int, rows: Sequence[MatchPlayer]) -> None: ...
     def deals_for(self, match_id: int) -> list[DealRow]: ...
 
     def deals_numbered(self, match_id: int, numbers: Sequence[int]) -> list[DealRow]:
@@ -110,10 +115,10 @@ class MatchStore(Protocol):
     def search_matches(
         self, game: str | None = None, player: str | None = None, status: str | None = None, since: str | None = None,
         until: str | None = None, limit: int = 25, offset: int = 0, season: str | None = None,
-    ) -> tuple[list[dict[str, Any]], int]:
+    ) -> tuple[list[MatchRow], int]:
         """Matches newest first with the filters of the history page, and how many match in all."""
 
-    def player_rows(self, name_key: str) -> list[dict[str, Any]]:
+    def player_rows(self, name_key: str) -> list[PlayerMatch]:
         """Every match a player sat in, newest first, with the match's totals and players."""
 
     def ended_matches(self, game: str, event_ids: Sequence[int] | None = None) -> list[tuple[Any, ...]]:
@@ -258,7 +263,7 @@ class ClubStore(Protocol):
 
     def set_event_options(self, event_id: int, options: dict[str, Any]) -> None: ...
 
-    def set_match_options(self, match_id: int, options: dict[str, Any]) -> None:
+    def set_match_options(self, match_id: int, options: Mapping[str, object]) -> None:
         """A table's match's options (its tariff follows the event's); the caller brings its summary in step."""
 
     def delete_event_rows(self, event_id: int) -> None:

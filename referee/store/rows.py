@@ -214,3 +214,138 @@ class DealRow(TypedDict):
     counted: int
     after_end: int
     tally: str | None
+
+
+def _names(text: str) -> tuple[str, ...]:
+    return tuple(str(name) for name in jsontext.parse(text))
+
+
+def _scores(text: str) -> dict[str, int]:
+    return {str(name): int(score) for name, score in jsontext.parse(text).items()}
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRow:
+    """A match's own row (``matches``): ``players`` (seating order), ``options`` (every option resolved, as stored:
+    the game's ``parse_options`` reads them) and ``totals`` parsed; ``tally``, ``standing_note`` and ``player_facts``
+    the JSON text the last replay stored (None before one did); ``next_dealer`` likewise. The space is the store's
+    own: never handed out."""
+
+    id: int
+    uid: str
+    game: str
+    players: tuple[str, ...]
+    options: dict[str, object]
+    first_dealer: str
+    created: str
+    updated: str
+    status: str
+    winner: str | None
+    totals: dict[str, int]
+    deal_count: int
+    ended_by_hand: bool
+    place: str
+    note: str
+    abandoned: bool
+    tally: str | None
+    next_dealer: str | None
+    finished: bool
+    standing_note: str | None
+    ended_at: int | None
+    version: int
+    fingerprint: str | None
+    player_facts: str | None
+
+    @classmethod
+    def from_row(cls, row: dict[str, Any]) -> MatchRow:
+        return cls(
+            id=int(row["id"]), uid=str(row["uid"]), game=str(row["game"]), players=_names(row["players"]),
+            options=dict(jsontext.parse(row["options"])), first_dealer=str(row["first_dealer"]),
+            created=str(row["created"]), updated=str(row["updated"]), status=str(row["status"]),
+            winner=text_or_none(row["winner"]), totals=_scores(row["totals"]), deal_count=int(row["deal_count"]),
+            ended_by_hand=bool(row["ended_by_hand"]), place=str(row["place"] or ""), note=str(row["note"] or ""),
+            abandoned=bool(row["abandoned"]), tally=text_or_none(row["tally"]),
+            next_dealer=text_or_none(row["next_dealer"]), finished=bool(row["finished"]),
+            standing_note=text_or_none(row["standing_note"]), ended_at=whole_or_none(row["ended_at"]),
+            version=int(row["version"] or 0), fingerprint=text_or_none(row["fingerprint"]),
+            player_facts=text_or_none(row["player_facts"]),
+        )
+
+
+class MatchStanding(TypedDict, total=False):
+    """What a replay or a new deal writes into a match's row (``store_standing``, ``advance_match``): its JSON
+    columns already encoded, ``finished`` 0 or 1."""
+
+    status: str
+    winner: str | None
+    totals: str
+    deal_count: int
+    tally: str
+    next_dealer: str | None
+    finished: int
+    standing_note: str
+    ended_at: int | None
+    fingerprint: str
+    player_facts: str
+
+
+class MatchFields(TypedDict, total=False):
+    """What people set on a match itself (``update_match_fields``): place, note, and 0 or 1 for abandoned and
+    ended by hand."""
+
+    place: str
+    note: str
+    abandoned: int
+    ended_by_hand: int
+
+
+@dataclass(frozen=True, slots=True)
+class MatchPlayer:
+    """A player's row of a match (``match_players``): what the history and the player pages read of it — the
+    match's status, the player's total, their result once it is finished (won, lost, draw; None before), and their
+    figures in it (``facts``: ``game.player_facts`` added up)."""
+
+    match_id: int
+    seat: int
+    name: str
+    name_key: str
+    game: str
+    created: str
+    status: str
+    total: int
+    result: str | None
+    facts: dict[str, int]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerMatch:
+    """A match a player sat in, as the player's page reads it: the player's row of it (``MatchPlayer`` but the
+    name key) with the match's players, totals and winner."""
+
+    match_id: int
+    seat: int
+    name: str
+    game: str
+    created: str
+    status: str
+    total: int
+    result: str | None
+    facts: dict[str, int]
+    players: tuple[str, ...]
+    totals: dict[str, int]
+    winner: str | None
+
+    @classmethod
+    def from_row(cls, row: dict[str, Any]) -> PlayerMatch:
+        return cls(
+            match_id=int(row["match_id"]), seat=int(row["seat"]), name=str(row["name"]), game=str(row["game"]),
+            created=str(row["created"]), status=str(row["status"]), total=int(row["total"]),
+            result=text_or_none(row["result"]), facts=_scores(row["facts"]), players=_names(row["players"]),
+            totals=_scores(row["totals"]), winner=text_or_none(row["winner"]),
+        )
+
+    @property
+    def margin(self) -> int:
+        """The player's total less the best of the others' (the player's page: best and worst match)."""
+        others = [t for p, t in self.totals.items() if p != self.name]
+        return self.total - (max(others) if others else 0)

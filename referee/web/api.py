@@ -156,7 +156,7 @@ def update_match(match_id: int) -> ResponseReturnValue:
                         for k in unknown], 422)
     db = get_db()
     current = matches.load(db, match_id).row
-    match = matches.set_details(db, match_id, body.get("place", current["place"]), body.get("note", current["note"]))
+    match = matches.set_details(db, match_id, body.get("place", current.place), body.get("note", current.note))
     return jsonify(_match_json(db, match))
 
 

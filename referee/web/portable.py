@@ -21,6 +21,7 @@ from .. import games, matches, portable
 from ..games.base import Violation
 from ..matches.events import load_event
 from ..store import Store
+from ..store.rows import MatchRow
 from .common import DuplicateKey, capped, duplicate_key_error, loads
 from .db import get_db, holding_connection
 from .i18n import DEFAULT, current_language, number, say
@@ -202,6 +203,6 @@ def import_page() -> ResponseReturnValue:
     )
 
 
-def _by_uid(db: Store, uid: str) -> dict[str, Any] | None:
+def _by_uid(db: Store, uid: str) -> MatchRow | None:
     match_id = db.match_id_of_uid(uid)
     return db.get_match(match_id) if match_id is not None else None

@@ -30,7 +30,7 @@ def _match_for(token: str) -> matches.Match:
 def _stamp(match: matches.Match) -> str:
     """Changes whenever anything shown changes: a deal, a version, the status."""
     versions = sum(d["version"] for d in match.deals)
-    return f"{len(match.deals)}.{versions}.{match.row['status']}.{match.row['updated']}"
+    return f"{len(match.deals)}.{versions}.{match.row.status}.{match.row.updated}"
 
 
 @bp.get("/share/<token>")

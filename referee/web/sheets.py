@@ -38,6 +38,7 @@ from ..matches.events import Event, EventRound, confirmations, event_of_match, e
 from ..matches.money import event_settlement, match_settlement
 from ..matches.purse import event_cash_box, event_purse, no_purse
 from ..matches.table_links import spare_links, table_view
+from ..store.rows import MatchRow
 from . import i18n
 from .club_view import event_format, event_words, seating_list
 from .common import duration
@@ -286,11 +287,11 @@ def columns_css() -> ResponseReturnValue:
 DEALS_PER_PAGE = {False: 28, True: 16}
 
 
-def _refuse_long_sheet(row: dict[str, Any] | None, working: bool) -> None:
+def _refuse_long_sheet(row: MatchRow | None, working: bool) -> None:
     """A sheet of thousands of deals would hold a worker thread for long: refused (422) up front (``row``: the
     match's, None for no such match)."""
     limit = int(current_app.config.get("SHEET_MAX_PAGES", 50))
-    deals = int(row["deal_count"]) if row else 0
+    deals = row.deal_count if row else 0
     pages = 1 + deals // DEALS_PER_PAGE[working]
     if pages > limit:
         abort(422, description=_(
@@ -306,7 +307,7 @@ def match_sheet_pdf(match_id: int) -> ResponseReturnValue:
     _refuse_long_sheet(row, working)
     slot, version, url = _match_slot(match_id, "pdf", working)
     assert row is not None  # no such match: 404 above
-    game = row["game"]
+    game = row.game
     name = f"referee-{game}-{match_id}-working.pdf" if working else f"referee-{game}-{match_id}.pdf"
     return _cached(slot, version,
                    lambda: _pdf(_match_sheet_html(match_id, url, pdf=True, working=working)[0], sheet=True),

@@ -234,7 +234,7 @@ def test_migration_6_fills_the_results_of_matches_stored_at_schema_5(tmp_path):
     assert db.schema_version() == len(store.MIGRATIONS)  # 6 and every later one
     match = matches.load(db, 1)
     assert match.finished and match.winner == "Ann" and match.totals == {"Ann": 210, "Ben": 102}
-    assert match.row["ended_at"] == 3
+    assert match.row.ended_at == 3
     stored = db.execute(
         "SELECT number, counted, json_extract(result, '$.scores.Ann'), json_extract(tally, '$.totals.Ann') "
         "FROM deals ORDER BY number"
@@ -277,7 +277,7 @@ def test_stored_results_equal_a_full_replay(tmp_path_factory, steps):
             [DealRecord(d["number"], d["dealer"], d["input"], d["void"]) for d in db.deals_for(match_id)],
         )
         assert stored.totals == full.totals
-        assert (stored.finished, stored.winner, stored.row["ended_at"]) == (
+        assert (stored.finished, stored.winner, stored.row.ended_at) == (
             full.finished,
             full.standing.winner,
             full.ended_at,

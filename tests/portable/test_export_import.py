@@ -140,8 +140,8 @@ def test_round_trip_of_every_game_is_exact(client, db, other):
     # What the pages read is rebuilt too: the summaries and the per-player rows.
     for mid, m in zip(r.json["imported"], first["matches"], strict=True):
         row = other_db.get_match(mid)
-        assert row["totals"] == m["totals"] and row["status"] == m["status"] and row["winner"] == m["winner"]
-        assert row["deal_count"] == len(m["deals"]) and row["updated"] == m["updated"]
+        assert row.totals == m["totals"] and row.status == m["status"] and row.winner == m["winner"]
+        assert row.deal_count == len(m["deals"]) and row.updated == m["updated"]
     assert count_rows(other_db) == count_rows(db)
     per_player = "SELECT name, game, status, total, result, facts FROM match_players ORDER BY match_id, seat"
     assert other_db.execute(per_player).fetchall() == db.execute(per_player).fetchall()
@@ -753,7 +753,7 @@ def test_generated_matches_round_trip_exactly(plan):
                 match = matches.load(target, mid)
                 counted = [d for d in match.state.deals if d.counted]
                 recomputed = {p: sum(d.result.scores[p] for d in counted) for p in match.players}
-                assert target.get_match(mid)["totals"] == m["totals"] == recomputed == match.state.totals
+                assert target.get_match(mid).totals == m["totals"] == recomputed == match.state.totals
             assert portable.import_data(target, first).imported == []
         finally:
             source.conn.close()
@@ -884,7 +884,7 @@ def recomputed_totals_agree(path: Path) -> int:
         for (mid,) in copy_db.execute("SELECT id FROM matches").fetchall():
             match = matches.load(copy_db, mid)
             row = copy_db.get_match(mid)
-            assert row["totals"] == match.state.totals and row["deal_count"] == len(match.deals)
+            assert row.totals == match.state.totals and row.deal_count == len(match.deals)
             assert [d["number"] for d in match.deals] == list(range(1, len(match.deals) + 1))
             deals += len(match.deals)
         return deals

@@ -129,8 +129,8 @@ def test_the_director_s_changes_and_an_unplayed_event_deleted(db):
     row = db.event_row(event_id)
     assert (row.name, row.rounds, row.edited, row.options) == ("Friday night", 3, 2, {"tariff": "0.01 EUR"})
     match = db.get_match(first)
-    assert (match["place"], match["players"], match["first_dealer"], match["options"]) == (
-        "Friday night", ["Ben", "Ann"], "Ben", {"tariff": "0.01 EUR"})
+    assert (match.place, match.players, match.first_dealer, match.options) == (
+        "Friday night", ("Ben", "Ann"), "Ben", {"tariff": "0.01 EUR"})
     assert db.round_byes(event_id, 1) == ["Dee"]
     with db.immediate():
         db.delete_event_rows(event_id)

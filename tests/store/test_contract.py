@@ -391,7 +391,7 @@ def test_what_one_space_holds_is_invisible_to_a_store_of_another(two_spaces):
         assert one.season_settings("Winter", "klaberjass") is None and one.all_season_settings() == []
         assert one.player_rows("ann") == [] and one.player_matches_outside_events("ann") == []
         assert set(one.known_names()) == {"Eve", "Fay"} and one.everyone_in_events() == []
-        assert [r["players"] for r in one.list_matches(limit=100)] == [["Eve", "Fay"]]
+        assert [r.players for r in one.list_matches(limit=100)] == [("Eve", "Fay")]
         assert one.search_matches(player="ann")[1] == 0 and one.search_matches()[1] == 1
         assert one.ended_matches("klaberjass") == [] and one.list_events() == []
         assert len(one.all_match_ids()) == 1 and one.all_event_ids() == []
@@ -486,7 +486,7 @@ def test_on_postgresql_a_query_that_forgets_the_space_sees_and_changes_only_its_
             assert one.execute("UPDATE matches SET note = 'forgot'").rowcount == 1
             assert one.execute("DELETE FROM share_links").rowcount == 0  # space 2's link is not there to delete
             assert one.execute("SELECT count(*) FROM deals").fetchone()[0] == 0
-        assert {two.get_match(m)["note"] for m in two.all_match_ids()} == {""}
+        assert {two.get_match(m).note for m in two.all_match_ids()} == {""}
         assert two.match_for_share(held["share"]) == held["match"]
         with pytest.raises(psycopg.errors.InsufficientPrivilege), one.immediate():  # WITH CHECK: not into another
             one.execute("INSERT INTO sessions (id, created, seen, space) VALUES ('x', 'now', 'now', 2)")

@@ -101,10 +101,10 @@ def test_match_summary_follows_the_deals(tmp_path):
     mid = new_match(db, target=100)
     matches.enter_deal(db, mid, PLAYED)  # Ann 110, Ben 20 → Ann reaches 100
     row = db.get_match(mid)
-    assert row["status"] == "finished" and row["winner"] == "Ann" and row["totals"] == {"Ann": 110, "Ben": 20}
+    assert row.status == "finished" and row.winner == "Ann" and row.totals == {"Ann": 110, "Ben": 20}
     matches.void_deal(db, mid, 1)
     row = db.get_match(mid)
-    assert row["status"] == "in_progress" and row["winner"] is None and row["totals"] == {"Ann": 0, "Ben": 0}
+    assert row.status == "in_progress" and row.winner is None and row.totals == {"Ann": 0, "Ben": 0}
 
 
 def test_two_phones_entering_at_once_get_distinct_numbers(tmp_path):
@@ -135,7 +135,7 @@ def test_two_phones_entering_at_once_get_distinct_numbers(tmp_path):
     assert [d["number"] for d in deals] == list(range(1, 41))
     # The deal alternates every deal, thrown-in ones too, whichever phone entered it.
     assert [d["dealer"] for d in deals] == ["Ben", "Ann"] * 20
-    assert db.get_match(mid)["deal_count"] == 40
+    assert db.get_match(mid).deal_count == 40
 
 
 def test_a_new_deal_extends_the_match_exactly_as_a_full_replay_would(tmp_path):
@@ -152,4 +152,4 @@ def test_a_new_deal_extends_the_match_exactly_as_a_full_replay_would(tmp_path):
         reloaded = matches.load(db, mid)
         assert extended.state == reloaded.state
         assert [d["number"] for d in extended.deals] == [d["number"] for d in reloaded.deals]
-        assert db.get_match(mid)["totals"] == reloaded.state.totals
+        assert db.get_match(mid).totals == reloaded.state.totals

@@ -32,7 +32,7 @@ from .base import _back_to_table, _group, _load, _table_state, bp, live_etag
 @bp.route("/matches/<int:match_id>/deals/new", methods=["GET", "POST"])
 def new_deal(match_id: int) -> ResponseReturnValue:
     match = _load(match_id)
-    if request.method == "POST" and request.form.get("resume") == "1" and match.row["abandoned"] and not match.finished:
+    if request.method == "POST" and request.form.get("resume") == "1" and match.row.abandoned and not match.finished:
         # "Take it up again and save": the abandoned match's closed page re-posts what was typed.
         with contextlib.suppress(matches.Conflict):  # another phone took it up again first: just save
             matches.abandon(get_db(), match_id, False)
@@ -41,7 +41,7 @@ def new_deal(match_id: int) -> ResponseReturnValue:
     target = NewDealFor.of(match, op)
     if target.named and target.number <= match.deal_count and op is not PageOp.RENUMBER:
         return _entry(match, None, op, target)  # another phone entered this deal first: say so, whatever the state
-    if match.finished or match.row["abandoned"]:
+    if match.finished or match.row.abandoned:
         return _entry_closed(match)
     return _entry(match, None, op, target)
 
@@ -331,6 +331,6 @@ def _entry_head(match: matches.Match, deal: DealRow | None, target: NewDealFor |
         "live_query": ({"entry": "correct", "number": deal["number"], "version": deal["version"]} if deal else
                        {"entry": "new", "number": target.number,  # type: ignore[union-attr]
                         "dealer": match.players.index(target.dealer)}),  # type: ignore[union-attr]
-        "open": not match.finished and not match.row["abandoned"],
+        "open": not match.finished and not match.row.abandoned,
         "page_op": PageOp,
     }

@@ -317,8 +317,8 @@ def _page_state(match: matches.Match) -> MatchState:
     """The match's standing as the page shows it (totals, winner, roles), from the match row alone: the page reads
     its deals itself (``_table_rows``), so ``deals`` is left empty here."""
     table = match.next_table
-    return MatchState((), match.totals, match.standing, table, match.game.roles(table), match.row["ended_at"],
-                      match.row["tally"])
+    return MatchState((), match.totals, match.standing, table, match.game.roles(table), match.row.ended_at,
+                      match.tally)
 
 
 @bp.get("/matches/<int:match_id>/deals/<int:number>")
@@ -514,14 +514,14 @@ def _club_table(db: Any, match: matches.Match, view: TableView) -> dict[str, Any
     order = name_order()
     return {"view": view, "event": view.event_id, "round": view.round, "table": view.number,
             "confirmed": confirmed(db, match.id, match.version),
-            "over": match.finished or bool(match.row["abandoned"]),
+            "over": match.finished or match.row.abandoned,
             "chances": (table_chances(db, match.game.key, match.players)  # before the first deal, when the event shows
                         if view.show_chances and not match.deal_count and not match.finished
                         and view.latest == view.round else None),
             "seating": sorted(seats, key=lambda seat: order(seat[0])),  # the next round's, once it is drawn
             "clock": (clock_view(view.round, round_clock.clock_of(db.round_clock(view.event_id, view.round)))
                       if view.latest == view.round and view.status == "playing" and not match.finished
-                      and not match.row["abandoned"] and not view.ended_by_director else None)}
+                      and not match.row.abandoned and not view.ended_by_director else None)}
 
 
 def _match_extras(match: matches.Match, seen: int | None = None) -> dict[str, Any]:
