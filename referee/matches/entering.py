@@ -14,7 +14,7 @@ import hashlib
 import json
 import threading
 from dataclasses import replace
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from .. import jsontext, store
 from ..games.base import N_, DealResult, InvalidDeal, Table, Tally, Violation, line_to_json

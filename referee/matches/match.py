@@ -11,7 +11,6 @@ from .. import jsontext
 from ..games import find_game
 from ..games.base import AnyGame, DealResult, Standing, Table, Tally, Violation, line_from_json
 from ..games.match import DealRecord, MatchState, ReplayedDeal
-from ..jsontext import JSON
 from ..store.protocol import MatchStore
 from ..store.rows import DealRow, MatchRow
 from .base import no_deal

@@ -6,7 +6,6 @@ changed, and stored again."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from .. import jsontext
 from ..fingerprint import rules_fingerprint

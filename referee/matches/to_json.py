@@ -6,7 +6,6 @@ passes its own, in the reader's language; without one they are English."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from .. import store
 from ..games.base import InvalidDeal, Line, Table
