@@ -19,6 +19,7 @@ from .. import jsontext
 from .base import SqlStore, now
 from .rows import DealRow, DealVersion
 from .space_rows import SpaceFull
+from .tuples import EndedMatch, SQLParam
 
 
 def _match_row(row: dict[str, Any]) -> dict[str, Any]:
@@ -350,14 +351,14 @@ class MatchRows(SqlStore):
             out.append(r)
         return out
 
-    def ended_matches(self, game: str, event_ids: Sequence[int] | None = None) -> list[tuple[Any, ...]]:
+    def ended_matches(self, game: str, event_ids: Sequence[int] | None = None) -> list[EndedMatch]:
         """(id, version, when it ended, players, totals, winner; JSON as stored) of every ended match of a game —
         finished, not abandoned; and an event's table the director ended with a deal counted, as it stands (RULES.md
         5.4; stored as abandoned, without a winner) —, of the events ``event_ids`` only when given, in the order they
         ended: the time the deal that ended it was first entered (a table the director ended: when they ended it; a
         match ended by hand: its last change), then as created."""
         within = ""
-        params: list[Any] = [game]
+        params: list[SQLParam] = [game]
         if event_ids is not None:
             if not event_ids:
                 return []
@@ -365,7 +366,7 @@ class MatchRows(SqlStore):
             within = (" AND m.id IN (SELECT match_id FROM event_tables WHERE space = referee_space() "
                       f"AND event_id IN ({marks}))")
             params += list(event_ids)
-        return [tuple(r) for r in self._run(
+        return [EndedMatch.from_row(r) for r in self._run(
             "SELECT m.id, m.version, COALESCE(d.created, t.ended_by_director, m.updated) AS ended, m.players, "
             "m.totals, m.winner "
             "FROM matches m LEFT JOIN deals d ON d.match_id = m.id AND d.number = m.ended_at "

@@ -30,6 +30,7 @@ from .schema import MIGRATIONS
 from .seasons import SeasonRows
 from .sheets import SheetRows
 from .spaces import SpaceRows
+from .tuples import Health, SQLParam
 
 KIND = "sqlite"
 
@@ -87,10 +88,10 @@ class SqliteStore(MatchRows, MatchLog, Links, ClubRows, SeasonRows, SheetRows, P
         return self.conn.in_transaction
 
     # ---- raw SQL, for tests and tools (not part of the Protocol) ---------------------------------------------
-    def execute(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Cursor:
+    def execute(self, sql: str, params: Sequence[SQLParam] = ()) -> Cursor:
         return self.conn.execute(sql, params)
 
-    def query(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
+    def query(self, sql: str, params: Sequence[SQLParam] = ()) -> list[dict[str, object]]:
         cursor = self.conn.execute(sql, params)
         names = [c[0] for c in cursor.description or ()]
         return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
@@ -138,7 +139,7 @@ class SqliteStore(MatchRows, MatchLog, Links, ClubRows, SeasonRows, SheetRows, P
         (``feed``)."""
         return feed_for(self.path, self.path)
 
-    def health(self) -> dict[str, Any]:
+    def health(self) -> Health:
         self._run(f"SELECT COUNT(*) FROM matches WHERE id = 0 AND space = {SPACE}").fetchone()
         return {"database": KIND, "schema": self.schema_version()}
 
