@@ -22,6 +22,7 @@ from typing import Any, Generic, Protocol, Self, TypeVar
 
 from .locks import WriteLock
 from .postgres_schema import SPACED
+from .tuples import SQLParam
 
 
 def now() -> str:
@@ -101,13 +102,13 @@ class SqlStore:
         self._space = int(space)
 
     # ---- each dialect's ------------------------------------------------------------------------------------------
-    def _run(self, sql: str, params: Sequence[Any] = ()) -> Cursor:
+    def _run(self, sql: str, params: Sequence[SQLParam] = ()) -> Cursor:
         raise NotImplementedError
 
-    def _run_many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+    def _run_many(self, sql: str, rows: Sequence[Sequence[SQLParam]]) -> None:
         raise NotImplementedError
 
-    def _insert_returning(self, sql: str, params: Sequence[Any]) -> int | None:
+    def _insert_returning(self, sql: str, params: Sequence[SQLParam]) -> int | None:
         """Run an INSERT of (at most) one row into a table with ids; the new row's id (None: no row inserted)."""
         raise NotImplementedError
 
@@ -129,15 +130,15 @@ class SqlStore:
         raise NotImplementedError
 
     # ---- said alike --------------------------------------------------------------------------------------------
-    def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
+    def _rows(self, sql: str, params: Sequence[SQLParam] = ()) -> list[dict[str, Any]]:
         cursor = self._run(sql, params)
         names = [c[0] for c in cursor.description or ()]
         return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
 
-    def _one(self, sql: str, params: Sequence[Any] = ()) -> Any:
+    def _one(self, sql: str, params: Sequence[SQLParam] = ()) -> Any:
         return self._run(sql, params).fetchone()
 
-    def _value(self, sql: str, params: Sequence[Any] = ()) -> Any:
+    def _value(self, sql: str, params: Sequence[SQLParam] = ()) -> Any:
         row = self._run(sql, params).fetchone()
         return None if row is None else row[0]
 

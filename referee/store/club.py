@@ -16,7 +16,7 @@ from typing import Any
 from .. import jsontext
 from .base import SqlStore, now
 from .rows import EventLink, EventRow, LinkRow, RoundRow, TableRow
-from .tuples import EventColumns, EventListing, EventState, NewEvent, TableClosing, TablePlace
+from .tuples import EventColumns, EventListing, EventState, NewEvent, TableClosing, TablePlace, sql_param
 
 # The tables of an event's latest round still playing: their match not finished and the director not having ended
 # them (the list of events, a table's link and a table's page all ask it, as ``club.status_of`` needs it).
@@ -157,7 +157,8 @@ class ClubRows(SqlStore):
         """Columns of an event changed by the director (names the service checked), its edits one more."""
         changed = sorted(changes.items())
         self._run(f"UPDATE events SET {', '.join(f'{c} = ?' for c, _value in changed)}, edited = edited + 1 "
-                  "WHERE id = ? AND space = referee_space()", [value for _column, value in changed] + [event_id])
+                  "WHERE id = ? AND space = referee_space()",
+                  [sql_param(value) for _column, value in changed] + [event_id])
 
     def set_event_ended(self, event_id: int, when: str) -> None:
         """The event is over (RULES.md 5.4), from ``when``: its edits one more (the board and the tables' phones

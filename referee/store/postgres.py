@@ -88,14 +88,14 @@ class PostgresStore(MatchRows, MatchLog, Links, ClubRows, SeasonRows, SheetRows,
         self.conn.execute("SELECT set_config('referee.space', %s, false)", [str(self._space)])
 
     # ---- the primitives --------------------------------------------------------------------------------------
-    def _run(self, sql: str, params: Sequence[Any] = ()) -> Cursor:
+    def _run(self, sql: str, params: Sequence[SQLParam] = ()) -> Cursor:
         return self.conn.execute(paramstyle(scoped(sql)), list(params) or None)  # prepared after 5 uses
 
-    def _run_many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+    def _run_many(self, sql: str, rows: Sequence[Sequence[SQLParam]]) -> None:
         with self.conn.cursor() as cursor:
             cursor.executemany(paramstyle(scoped(sql)), [list(r) for r in rows])
 
-    def _insert_returning(self, sql: str, params: Sequence[Any]) -> int | None:
+    def _insert_returning(self, sql: str, params: Sequence[SQLParam]) -> int | None:
         row = self.conn.execute(paramstyle(scoped(sql)) + " RETURNING id", list(params)).fetchone()
         return None if row is None else int(row[0])
 

@@ -13,7 +13,6 @@ import sqlite3
 import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from sqlite_utils import Database
 
@@ -61,13 +60,13 @@ class SqliteStore(MatchRows, MatchLog, Links, ClubRows, SeasonRows, SheetRows, P
         return self._space
 
     # ---- the primitives --------------------------------------------------------------------------------------
-    def _run(self, sql: str, params: Sequence[Any] = ()) -> Cursor:
+    def _run(self, sql: str, params: Sequence[SQLParam] = ()) -> Cursor:
         return self.conn.execute(scoped(sql), params)
 
-    def _run_many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+    def _run_many(self, sql: str, rows: Sequence[Sequence[SQLParam]]) -> None:
         self.conn.executemany(scoped(sql), rows)
 
-    def _insert_returning(self, sql: str, params: Sequence[Any]) -> int | None:
+    def _insert_returning(self, sql: str, params: Sequence[SQLParam]) -> int | None:
         cursor = self.conn.execute(scoped(sql), params)
         return int(cursor.lastrowid) if cursor.rowcount == 1 and cursor.lastrowid is not None else None
 

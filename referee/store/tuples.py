@@ -16,6 +16,13 @@ from .rows import text_or_none, whole_or_none
 SQLParam = str | int | float | bytes | None
 
 
+def sql_param(value: object) -> SQLParam:
+    """``value`` as a statement's parameter; a TypeError for what no column holds (a list, a dict: JSON is text)."""
+    if value is None or isinstance(value, str | int | float | bytes):
+        return value
+    raise TypeError(f"not a value a column holds: {value!r}")
+
+
 def _whole(value: object) -> int:
     """A column that holds a whole number as an int (PostgreSQL's SUM of integers is a numeric)."""
     if isinstance(value, str | SupportsInt):
