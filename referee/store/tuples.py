@@ -276,7 +276,9 @@ class EventColumns(TypedDict, total=False):
 
 class NewEvent(TypedDict):
     """A new event's columns (``ClubStore.insert_event``; the store adds when it was made and its uid): options, avoid
-    and prizes JSON text, show_chances and booby 0 or 1."""
+    and prizes JSON text, show_chances and booby 0 or 1; those not required have the table's default when left out
+    (a club evening, nobody kept apart, round 1 drawn at random, the chances shown, no fee, no prize, no booby, no
+    clock)."""
 
     name: str
     date: str
@@ -288,14 +290,14 @@ class NewEvent(TypedDict):
     season: str | None
     tariff: str | None
     seed: int
-    kind: str
-    avoid: str
-    first_round: str
-    show_chances: int
-    entry_fee: str | None
-    prizes: str
-    booby: int
-    round_minutes: int | None
+    kind: NotRequired[str]
+    avoid: NotRequired[str]
+    first_round: NotRequired[str]
+    show_chances: NotRequired[int]
+    entry_fee: NotRequired[str | None]
+    prizes: NotRequired[str]
+    booby: NotRequired[int]
+    round_minutes: NotRequired[int | None]
 
 
 EDITABLE_COLUMNS = frozenset(EventColumns.__annotations__)
