@@ -13,6 +13,7 @@ from ..games.base import N_, Violation
 from ..games.clock import RoundClock
 from ..games.purse import currency_of
 from ..store import Store
+from ..store.tuples import event_columns
 from . import clock as round_clock
 from .base import Conflict, log_change
 from .event_fields import (
@@ -140,7 +141,7 @@ def update_event(db: Store, event_id: int, raw: object, also: Sequence[Violation
         if "name" in changes and changes["name"] != event.row.name:  # the tables' place says the event's name
             db.rename_event_tables(event_id, event.row.name, changes["name"])
         if changes:
-            db.update_event(event_id, dict(changes))
+            db.update_event(event_id, event_columns(changes))
         if clock != event.clock:  # the round in play's clock follows its new minutes
             assert event.current is not None
             round_clock.save(db, event_id, event.current.number, clock)

@@ -234,9 +234,9 @@ def event_state(db: Store, event_id: int) -> str | None:
 def list_events(db: Store, limit: int = 100) -> list[dict[str, object]]:
     """The latest events first: id, name, date, game, kind, rounds, how many are drawn and the status (as
     ``Event.status``, from the latest round's tables still playing)."""
-    return [{"id": event_id, "name": name, "date": date, "game": game, "kind": kind, "rounds": rounds, "drawn": drawn,
-             "status": club.status_of(drawn, rounds, bool(playing), bool(ended))}
-            for event_id, name, date, game, rounds, kind, drawn, playing, ended in db.list_events(limit)]
+    return [{"id": e.id, "name": e.name, "date": e.date, "game": e.game, "kind": e.kind, "rounds": e.rounds,
+             "drawn": e.drawn, "status": club.status_of(e.drawn, e.rounds, bool(e.playing), e.ended)}
+            for e in db.list_events(limit)]
 
 
 def player_events(db: Store, name: str) -> list[tuple[Event, club.Row]]:

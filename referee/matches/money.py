@@ -95,20 +95,20 @@ def player_money(db: Store, name: str, since: str | None = None, until: str | No
         if settled is not None:
             lines.append(MoneyLine(date, "event", event.id, str(event.row.name), settled.currency,
                                    settled.balances.get(row.player, 0), event.standings().provisional))
-    for match_id, mine, created, players, totals, options, game_key, status in db.player_matches_outside_events(key):
-        date = str(created)[:10]
-        raw = jsontext.parse(options).get("tariff")
+    for own in db.player_matches_outside_events(key):
+        date = own.created[:10]
+        raw = jsontext.parse(own.options).get("tariff")
         if raw in (None, "none") or not (since or "") <= date <= (until or "9999"):
             continue
         try:
             tariff = money.parse_tariff(raw)
-            game = find_game(game_key)
+            game = find_game(own.game)
         except (money.BadTariff, UnknownGame):
             continue
-        seated = jsontext.parse(players)
-        settled = money.settle(money.exact_balances(seated, jsontext.parse(totals), tariff, game.stakes), tariff)
-        lines.append(MoneyLine(date, "match", int(match_id), " · ".join(seated), tariff.currency,
-                               settled.balances.get(mine, 0), status == "in_progress"))
+        seated = jsontext.parse(own.players)
+        settled = money.settle(money.exact_balances(seated, jsontext.parse(own.totals), tariff, game.stakes), tariff)
+        lines.append(MoneyLine(date, "match", own.id, " · ".join(seated), tariff.currency,
+                               settled.balances.get(own.name, 0), own.status == "in_progress"))
     lines.sort(key=lambda line: (line.date, line.kind == "event", line.id), reverse=True)
     sums: dict[str, int] = {}
     for line in lines:

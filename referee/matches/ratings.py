@@ -12,13 +12,14 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from .. import jsontext
 from ..games import find_game
 from ..games.base import N_
 from ..games.rating import MODEL, Ended, Point, Ratings, ranks_of, shown
 from ..store import Store
+from ..store.tuples import EndedMatch
 from .base import NotFound, no_season
 from .names import name_key
 
@@ -109,7 +110,7 @@ class RatingsKept:
                 raise no_season(season)
         with self._guard:
             rows = db.ended_matches(game, events)
-            versions = [(int(r[0]), int(r[1])) for r in rows]
+            versions = [(r.id, r.version) for r in rows]
             kept = self._kept.get((game, season))
             if kept is not None and versions[: len(kept[0])] == kept[0]:
                 start, ratings, names = len(kept[0]), kept[1].ratings.copy(), dict(kept[1].names)
@@ -124,14 +125,13 @@ class RatingsKept:
             return rated
 
 
-def ended(row: Sequence[Any]) -> tuple[Ended, dict[str, str]]:
-    """An ended match's row (id, version, when it ended, players, totals, winner; JSON as stored) as the ratings
-    read it, and its players' names by key."""
-    match_id, _version, when, players_json, totals_json, winner = row[:6]
-    players = [str(p) for p in jsontext.parse(players_json)]
-    totals = jsontext.parse(totals_json) or {}
+def ended(row: EndedMatch) -> tuple[Ended, dict[str, str]]:
+    """An ended match's row (``ended_matches``: its players and totals JSON as stored) as the ratings read it, and its
+    players' names by key."""
+    players = [str(p) for p in jsontext.parse(row.players)]
+    totals = jsontext.parse(row.totals) or {}
     keys = tuple(name_key(p) for p in players)
-    return (Ended(int(match_id), str(when), keys, ranks_of(players, totals, winner)),
+    return (Ended(row.id, row.ended, keys, ranks_of(players, totals, row.winner)),
             dict(zip(keys, players, strict=True)))
 
 
@@ -165,17 +165,17 @@ def regular_opponents(db: Store, game: str, player: str) -> list[Opponent]:
     met: dict[str, list[Meeting]] = {}
     names: dict[str, str] = {}
     for row in db.ended_matches(game):
-        players = [str(p) for p in jsontext.parse(row[3])]
+        players = [str(p) for p in jsontext.parse(row.players)]
         keys = [name_key(p) for p in players]
         if player not in keys:
             continue
-        totals = jsontext.parse(row[4]) or {}
+        totals = jsontext.parse(row.totals) or {}
         mine = players[keys.index(player)]
         for other, key in zip(players, keys, strict=True):
             if key == player:
                 continue
             names[key] = other
-            met.setdefault(key, []).append(Meeting(match_id=int(row[0]), ended=str(row[2]),
+            met.setdefault(key, []).append(Meeting(match_id=row.id, ended=str(row.ended),
                                                    mine=int(totals.get(mine, 0)), theirs=int(totals.get(other, 0))))
     out: list[Opponent] = []
     for key, results in met.items():

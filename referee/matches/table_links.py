@@ -117,10 +117,9 @@ def link_closed(db: Store, match_id: int) -> club.Closed | None:
     row = db.table_closing(match_id)
     if row is None:
         return None
-    round_number, latest, planned, ended, players, confirmed_count, playing, event_ended = row
-    return club.link_closed(latest_round=int(round_number) == int(latest), ended_by_director=bool(ended),
-                            confirmed_by_all=int(confirmed_count) >= len(jsontext.parse(players)),
-                            event_status=club.status_of(int(latest), int(planned), bool(playing), bool(event_ended)))
+    return club.link_closed(latest_round=row.round == row.latest, ended_by_director=row.ended_by_director,
+                            confirmed_by_all=row.confirmed >= len(jsontext.parse(row.players)),
+                            event_status=club.status_of(row.latest, row.rounds, bool(row.playing), row.event_ended))
 
 
 CLOSED_LINES: Mapping[club.Closed, str] = {  # why, and who still can
@@ -173,19 +172,18 @@ class TableView:
 
 def table_view(db: Store, match_id: int) -> TableView | None:
     """``TableView`` of a table's match; None for a match of its own."""
-    row = db.table_place(match_id)
-    if row is None:
+    place = db.table_place(match_id)
+    if place is None:
         return None
-    event_id, name, kind, round_number, number, rounds, ended, latest, show_chances, event_ended = row
-    playing = db.tables_playing(event_id, latest)
-    status = club.status_of(int(latest), int(rounds), bool(playing), bool(event_ended))
+    playing = db.tables_playing(place.event_id, place.latest)
+    status = club.status_of(place.latest, place.rounds, bool(playing), place.event_ended)
     later: list[tuple[int, tuple[str, ...]]] = []
     byes: tuple[str, ...] = ()
-    if latest > round_number:
-        later = [(n, tuple(players)) for n, players in db.round_seats(event_id, latest)]
-        byes = tuple(db.round_byes(event_id, latest) or ())
-    return TableView(int(event_id), str(name), str(kind), int(round_number), int(number), int(rounds), int(latest),
-                     bool(ended), status, tuple(later), byes, bool(show_chances))
+    if place.latest > place.round:
+        later = [(n, tuple(players)) for n, players in db.round_seats(place.event_id, place.latest)]
+        byes = tuple(db.round_byes(place.event_id, place.latest) or ())
+    return TableView(place.event_id, place.name, place.kind, place.round, place.number, place.rounds, place.latest,
+                     place.ended_by_director, status, tuple(later), byes, place.show_chances)
 
 
 def table_state(db: Store, match_id: int) -> str | None:

@@ -125,29 +125,29 @@ class _TableNotExported(Exception):
 def _event_document(db: ArchiveStore, event_id: int, unreadable_ids: set[int]) -> dict[str, Any]:
     """One event of the document: its fields, its players in the order they joined, and its rounds with their
     tables, each naming its match by uid — never its link's token."""
-    fields = db.exported_event_fields(event_id)
-    (uid, name, date, game, options, rounds, round_length, seating, season, tariff, seed, created, kind,
-     avoid, first_round, show_chances, entry_fee, prizes, booby, round_minutes, event_ended) = fields  # type: ignore[misc]  # None (no such event): it is unreadable
+    e = db.exported_event_fields(event_id)
+    if e is None:  # no such event (deleted meanwhile): it is unreadable, said as the file has always said it
+        raise TypeError("cannot unpack non-iterable NoneType object")
     players = [{"name": player, "joined_round": joined, "left_round": left, "paid": paid, "paid_amount": amount}
                for player, joined, left, paid, amount in db.exported_event_players(event_id)]
     revoked_links = db.revoked_event_tables(event_id)  # tables whose every link is revoked
     latest = db.latest_event_round(event_id)
     tables: dict[int, list[dict[str, Any]]] = {}
-    for round_number, number, match_id, match_uid, ended in db.exported_event_tables(event_id):
-        if match_uid is None or match_id in unreadable_ids:
-            raise _TableNotExported(f"round {round_number}, table {number}: match {match_id} could not be read")
-        revoked = revoked_links.get(number) if round_number == latest else None  # as the round in play had it
-        tables.setdefault(round_number, []).append(
-            {"table": number, "match": match_uid, "ended_by_director": ended, "revoked": revoked})
-    drawn = [{"round": number, "seed": round_seed, "drawn": at, "byes": jsontext.parse(byes),
-              "tables": tables.get(number, []), "clock": _round_clock(db.round_clock(event_id, number))}
-             for number, round_seed, byes, at in db.exported_event_rounds(event_id)]
-    return {"uid": uid, "name": name, "date": date, "game": game, "options": jsontext.parse(options),
-            "rounds": rounds, "round": round_length, "seating": seating, "season": season, "tariff": tariff,
-            "seed": seed, "created": created, "kind": kind, "avoid": jsontext.parse(avoid),
-            "first_round": first_round, "show_chances": bool(show_chances), "entry_fee": entry_fee,
-            "prizes": jsontext.parse(prizes), "booby": bool(booby), "round_minutes": round_minutes,
-            "ended": event_ended, "players": players, "drawn": drawn}
+    for t in db.exported_event_tables(event_id):
+        if t.match_uid is None or t.match_id in unreadable_ids:
+            raise _TableNotExported(f"round {t.round}, table {t.number}: match {t.match_id} could not be read")
+        revoked = revoked_links.get(t.number) if t.round == latest else None  # as the round in play had it
+        tables.setdefault(t.round, []).append(
+            {"table": t.number, "match": t.match_uid, "ended_by_director": t.ended_by_director, "revoked": revoked})
+    drawn = [{"round": r.number, "seed": r.seed, "drawn": r.drawn, "byes": jsontext.parse(r.byes),
+              "tables": tables.get(r.number, []), "clock": _round_clock(db.round_clock(event_id, r.number))}
+             for r in db.exported_event_rounds(event_id)]
+    return {"uid": e.uid, "name": e.name, "date": e.date, "game": e.game, "options": jsontext.parse(e.options),
+            "rounds": e.rounds, "round": e.round_length, "seating": e.seating, "season": e.season, "tariff": e.tariff,
+            "seed": e.seed, "created": e.created, "kind": e.kind, "avoid": jsontext.parse(e.avoid),
+            "first_round": e.first_round, "show_chances": bool(e.show_chances), "entry_fee": e.entry_fee,
+            "prizes": jsontext.parse(e.prizes), "booby": bool(e.booby), "round_minutes": e.round_minutes,
+            "ended": e.ended, "players": players, "drawn": drawn}
 
 
 def _round_clock(row: tuple[int, str, int, int, str | None] | None) -> dict[str, Any] | None:

@@ -85,6 +85,7 @@ def _write(db: ArchiveStore, m: _Incoming) -> int:
     matches.sync(db, match_id, touch=False)
     # A confirmation holds for the match as it stands (RULES.md 5.6): its version here, after the rebuild.
     version = db.match_version(match_id)
+    assert version is not None  # the match just written
     db.import_confirmations([(match_id, c["player"], version, c["at"]) for c in m.confirmations])
     return match_id
 

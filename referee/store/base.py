@@ -18,10 +18,11 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, Self, TypeVar
 
 from .locks import WriteLock
 from .postgres_schema import SPACED
+from .tuples import SQLParam
 
 
 def now() -> str:
@@ -101,13 +102,13 @@ class SqlStore:
         self._space = int(space)
 
     # ---- each dialect's ------------------------------------------------------------------------------------------
-    def _run(self, sql: str, params: Sequence[Any] = ()) -> Cursor:
+    def _run(self, sql: str, params: Sequence[SQLParam] = ()) -> Cursor:
         raise NotImplementedError
 
-    def _run_many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+    def _run_many(self, sql: str, rows: Sequence[Sequence[SQLParam]]) -> None:
         raise NotImplementedError
 
-    def _insert_returning(self, sql: str, params: Sequence[Any]) -> int | None:
+    def _insert_returning(self, sql: str, params: Sequence[SQLParam]) -> int | None:
         """Run an INSERT of (at most) one row into a table with ids; the new row's id (None: no row inserted)."""
         raise NotImplementedError
 
@@ -129,15 +130,15 @@ class SqlStore:
         raise NotImplementedError
 
     # ---- said alike --------------------------------------------------------------------------------------------
-    def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
+    def _rows(self, sql: str, params: Sequence[SQLParam] = ()) -> list[dict[str, Any]]:
         cursor = self._run(sql, params)
         names = [c[0] for c in cursor.description or ()]
         return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
 
-    def _one(self, sql: str, params: Sequence[Any] = ()) -> Any:
+    def _one(self, sql: str, params: Sequence[SQLParam] = ()) -> Any:
         return self._run(sql, params).fetchone()
 
-    def _value(self, sql: str, params: Sequence[Any] = ()) -> Any:
+    def _value(self, sql: str, params: Sequence[SQLParam] = ()) -> Any:
         row = self._run(sql, params).fetchone()
         return None if row is None else row[0]
 
@@ -161,14 +162,14 @@ class SqlStore:
 
     # ---- write transactions ----------------------------------------------------------------------------------
     @contextmanager
-    def immediate(self) -> Iterator[Any]:
+    def immediate(self) -> Iterator[Self]:
         """A write transaction taken up front (BEGIN IMMEDIATE): a read-then-write inside it is safe from other
         writers. The database's write lock (``WriteLock``: this process's threads, then the other processes) is taken
         first."""
         with self.write_lock, _transaction(self):
             yield self
 
-    def write_grouped(self, item: Any, write_all: Callable[[Any, list[Any]], list[Any]]) -> Any:
+    def write_grouped(self, item: Item, write_all: Callable[[Self, list[Item]], list[Outcome]]) -> Outcome | None:
         """Group commit (``write_grouped`` below): ``item`` written with the others queued meanwhile, in one
         transaction; its outcome, or None when it was not written."""
         return write_grouped(self, item, write_all)
@@ -211,34 +212,41 @@ def after_commit(action: Callable[[], None]) -> None:
 
 # ---- group commit ---------------------------------------------------------------------------------------------
 
-class _Queued:
+Item = TypeVar("Item")  # what one caller writes (its plan)
+Outcome = TypeVar("Outcome")  # what writing it gave (its deal)
+Writer = TypeVar("Writer", bound=SqlStore)  # the store that writes them
+
+
+class _Queued(Generic[Item, Outcome]):
     """One write waiting for the write lock (see ``write_grouped``): ``wake`` is held until the thread writing a
     group has written this item (``done``) or hands it the lead — each waiting thread is woken once."""
 
     __slots__ = ("done", "item", "outcome", "wake")
 
-    def __init__(self, item: Any) -> None:
-        self.item, self.done, self.outcome = item, False, None
+    def __init__(self, item: Item) -> None:
+        self.item, self.done = item, False
+        self.outcome: Outcome | None = None
         self.wake = threading.Lock()
         self.wake.acquire()
 
 
-class _Group:
+class _Group(Generic[Item, Outcome]):
     """The writes queued for one write lock, and whether a thread is writing a group of them now (the leader)."""
 
     __slots__ = ("guard", "leading", "waiting")
 
     def __init__(self) -> None:
         self.guard = threading.Lock()
-        self.waiting: list[_Queued] = []
+        self.waiting: list[_Queued[Item, Outcome]] = []
         self.leading = False
 
 
-_groups: weakref.WeakKeyDictionary[WriteLock, _Group] = weakref.WeakKeyDictionary()
+# one group a write lock, whoever writes through it (each thread's item as its own caller typed it)
+_groups: weakref.WeakKeyDictionary[WriteLock, _Group[Any, Any]] = weakref.WeakKeyDictionary()
 _groups_guard = threading.Lock()
 
 
-def _group_of(lock: WriteLock) -> _Group:
+def _group_of(lock: WriteLock) -> _Group[Any, Any]:
     with _groups_guard:
         group = _groups.get(lock)
         if group is None:
@@ -246,7 +254,7 @@ def _group_of(lock: WriteLock) -> _Group:
         return group
 
 
-def write_grouped(db: SqlStore, item: Any, write_all: Callable[[Any, list[Any]], list[Any]]) -> Any:
+def write_grouped(db: Writer, item: Item, write_all: Callable[[Writer, list[Item]], list[Outcome]]) -> Outcome | None:
     """Group commit: ``item`` is queued, and one thread at a time — the leader — takes the write lock and writes
     every item queued by then in ONE transaction (``write_all(db, items)`` gives each item's outcome): one commit,
     one sync to disk, for all of them. The others wait on their own item, not on the lock: each is woken once, when
@@ -256,8 +264,8 @@ def write_grouped(db: SqlStore, item: Any, write_all: Callable[[Any, list[Any]],
     Returns the item's outcome; None when it was not written (``write_all`` said so, or the transaction failed
     and was rolled back): the caller then writes it alone, in a transaction of its own."""
     lock = db.write_lock
-    group = _group_of(lock)
-    queued = _Queued(item)
+    group: _Group[Item, Outcome] = _group_of(lock)
+    queued: _Queued[Item, Outcome] = _Queued(item)
     with group.guard:
         group.waiting.append(queued)
         leads = not group.leading
@@ -273,14 +281,14 @@ def write_grouped(db: SqlStore, item: Any, write_all: Callable[[Any, list[Any]],
     return queued.outcome
 
 
-def _write_group(db: SqlStore, lock: WriteLock, group: _Group,
-                 write_all: Callable[[Any, list[Any]], list[Any]]) -> None:
+def _write_group(db: Writer, lock: WriteLock, group: _Group[Item, Outcome],
+                 write_all: Callable[[Writer, list[Item]], list[Outcome]]) -> None:
     """The leader's part: the lock taken, every item queued by then written in one transaction and its thread woken.
     The group is taken once the file is ours: it grows while other processes (or other writers) hold it."""
     with lock.thread, lock.other_processes():
         with group.guard:
             batch, group.waiting = group.waiting, []
-        outcomes: list[Any] = [None] * len(batch)
+        outcomes: Sequence[Outcome | None] = [None] * len(batch)
         try:
             with _transaction(db):
                 outcomes = write_all(db, [q.item for q in batch])
@@ -295,7 +303,7 @@ def _write_group(db: SqlStore, lock: WriteLock, group: _Group,
         q.wake.release()
 
 
-def _hand_on(group: _Group, mine: _Queued) -> None:
+def _hand_on(group: _Group[Item, Outcome], mine: _Queued[Item, Outcome]) -> None:
     """The lead goes to the first thread still waiting (its item queued while this group was written), or lapses."""
     with group.guard:
         if mine in group.waiting:  # the leader failed before it took the group: its own item is not waited for

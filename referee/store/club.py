@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from .. import jsontext
 from .base import SqlStore, now
 from .rows import EventLink, EventRow, LinkRow, RoundRow, TableRow
+from .tuples import EventColumns, EventListing, EventState, NewEvent, TableClosing, TablePlace, sql_param
 
 # The tables of an event's latest round still playing: their match not finished and the director not having ended
 # them (the list of events, a table's link and a table's page all ask it, as ``club.status_of`` needs it).
@@ -60,7 +60,7 @@ class ClubRows(SqlStore):
             "SELECT number, token, revoked FROM event_links WHERE event_id = ? AND space = referee_space() "
             "ORDER BY number, revoked IS NULL, created, token", [event_id]).fetchall()]
 
-    def event_state(self, event_id: int) -> tuple[Any, ...] | None:
+    def event_state(self, event_id: int) -> EventState | None:
         """Counts that move whenever anything an event's board shows changes (its rounds, players, tables, every
         table's match version, links and confirmations), in one query, and last whether the latest round's clock is
         running (1) or not (0); None: no such event."""
@@ -80,12 +80,12 @@ class ClubRows(SqlStore):
             " FROM event_rounds r WHERE r.event_id = e.id AND r.space = referee_space() ORDER BY r.number DESC "
             " LIMIT 1), 0) "
             "FROM events e WHERE e.id = ? AND e.space = referee_space()", [event_id])
-        return None if row is None else tuple(row)
+        return None if row is None else EventState.from_row(row)
 
-    def list_events(self, limit: int = 100) -> list[tuple[Any, ...]]:
+    def list_events(self, limit: int = 100) -> list[EventListing]:
         """(id, name, date, game, rounds, kind, rounds drawn, tables of the latest round still playing, whether it
         ended) of the latest events, latest first."""
-        return [tuple(row) for row in self._run(
+        return [EventListing.from_row(row) for row in self._run(
             "SELECT e.id, e.name, e.date, e.game, e.rounds, e.kind, "
             "(SELECT COUNT(*) FROM event_rounds r WHERE r.event_id = e.id AND r.space = referee_space()), "
             "(SELECT COUNT(*) FROM event_tables t JOIN matches m ON m.id = t.match_id WHERE t.event_id = e.id "
@@ -109,7 +109,7 @@ class ClubRows(SqlStore):
         return (int(row[0]), int(row[1]), int(row[2])) if row else None
 
     # ---- a new event, and the director's changes to it ------------------------------------------------------------
-    def insert_event(self, values: dict[str, Any], players: Sequence[str]) -> int:
+    def insert_event(self, values: NewEvent, players: Sequence[str]) -> int:
         """A new event's row (made now, with a new uid) and its players, each joined from round 1; its id."""
         event_id = self._insert_id("events", {**values, "created": now(), "uid": uuid.uuid4().hex})
         for position, player in enumerate(players):
@@ -152,11 +152,12 @@ class ClubRows(SqlStore):
                   "(SELECT match_id FROM event_tables WHERE event_id = ? AND space = referee_space())",
                   [new_name, old_name, event_id])
 
-    def update_event(self, event_id: int, changes: dict[str, Any]) -> None:
+    def update_event(self, event_id: int, changes: EventColumns) -> None:
         """Columns of an event changed by the director (names the service checked), its edits one more."""
-        columns = sorted(changes)
-        self._run(f"UPDATE events SET {', '.join(f'{c} = ?' for c in columns)}, edited = edited + 1 "
-                  "WHERE id = ? AND space = referee_space()", [changes[c] for c in columns] + [event_id])
+        changed = sorted(changes.items())
+        self._run(f"UPDATE events SET {', '.join(f'{c} = ?' for c, _value in changed)}, edited = edited + 1 "
+                  "WHERE id = ? AND space = referee_space()",
+                  [sql_param(value) for _column, value in changed] + [event_id])
 
     def set_event_ended(self, event_id: int, when: str) -> None:
         """The event is over (RULES.md 5.4), from ``when``: its edits one more (the board and the tables' phones
@@ -164,7 +165,7 @@ class ClubRows(SqlStore):
         self._run("UPDATE events SET ended = ?, edited = edited + 1 WHERE id = ? AND space = referee_space()",
                   [when, event_id])
 
-    def set_event_options(self, event_id: int, options: dict[str, Any]) -> None:
+    def set_event_options(self, event_id: int, options: Mapping[str, object]) -> None:
         self._run("UPDATE events SET options = ? WHERE id = ? AND space = referee_space()",
                   [jsontext.dumps(options), event_id])
 
@@ -269,7 +270,7 @@ class ClubRows(SqlStore):
             [event_id, number]).fetchall()]
 
     # ---- what a table's match page and link ask -------------------------------------------------------------------
-    def table_closing(self, match_id: int) -> tuple[Any, ...] | None:
+    def table_closing(self, match_id: int) -> TableClosing | None:
         """(the table's round, the event's latest round, rounds planned, ended by the director, the match's players as
         JSON, how many confirmed it as it stands, tables of its round still playing, whether the event ended) of a
         table's match, in one query (``club.link_closed``); None for a match that is no event's table."""
@@ -282,9 +283,9 @@ class ClubRows(SqlStore):
             "FROM event_tables t JOIN events e ON e.id = t.event_id JOIN matches m ON m.id = t.match_id "
             "WHERE t.match_id = ? AND t.space = referee_space() AND e.space = referee_space() "
             "AND m.space = referee_space()", [match_id])
-        return None if row is None else tuple(row)
+        return None if row is None else TableClosing.from_row(row)
 
-    def table_place(self, match_id: int) -> tuple[Any, ...] | None:
+    def table_place(self, match_id: int) -> TablePlace | None:
         """(event, its name, its kind, round, table, rounds planned, ended by the director, the latest round, whether
         it shows the chances to win, whether the event ended) of a table's match; None for a match of its own."""
         row = self._one(
@@ -293,7 +294,7 @@ class ClubRows(SqlStore):
             "e.show_chances, e.ended IS NOT NULL "
             "FROM event_tables t JOIN events e ON e.id = t.event_id WHERE t.match_id = ? AND t.space = referee_space() "
             "AND e.space = referee_space()", [match_id])
-        return None if row is None else tuple(row)
+        return None if row is None else TablePlace.from_row(row)
 
     def tables_playing(self, event_id: int, round_number: int) -> int:
         """How many tables of a round still play (their match not finished, nor ended by the director)."""

@@ -19,6 +19,7 @@ from .. import jsontext
 from .base import SqlStore, now
 from .rows import DealRow, DealVersion, MatchFields, MatchPlayer, MatchRow, MatchStanding, PlayerMatch
 from .space_rows import SpaceFull
+from .tuples import EndedMatch, SQLParam, sql_param
 
 
 def _deal_row(row: dict[str, Any]) -> DealRow:
@@ -123,7 +124,9 @@ class MatchRows(SqlStore):
 
     def store_standing(self, match_id: int, values: MatchStanding, touch: bool = True) -> None:
         """The match's standing after its deals (JSON already encoded), its version one more."""
-        columns: dict[str, object] = {**values, "updated": now()} if touch else {**values}
+        columns = {name: sql_param(value) for name, value in values.items()}
+        if touch:
+            columns["updated"] = now()
         names = ", ".join(f"{name} = ?" for name in columns)
         self._run(f"UPDATE matches SET {names}, version = version + 1 WHERE id = ? AND space = referee_space()",
                   [*columns.values(), match_id])
@@ -145,7 +148,8 @@ class MatchRows(SqlStore):
                       guard: tuple[int, str, int] | None = None) -> bool:
         """The match row and its players' rows after one more deal: two statements. With ``guard`` (version,
         status, abandoned as they were read) only if the row is still so: False, and nothing written, otherwise."""
-        written: dict[str, object] = {**values, "updated": now()}
+        written = {name: sql_param(value) for name, value in values.items()}
+        written["updated"] = now()
         columns = ", ".join(f"{name} = ?" for name in written)
         if guard is None:
             self._run(f"UPDATE matches SET {columns}, version = version + 1 WHERE id = ? AND space = referee_space()",
@@ -333,14 +337,14 @@ class MatchRows(SqlStore):
         )
         return [PlayerMatch.from_row(r) for r in rows]
 
-    def ended_matches(self, game: str, event_ids: Sequence[int] | None = None) -> list[tuple[Any, ...]]:
+    def ended_matches(self, game: str, event_ids: Sequence[int] | None = None) -> list[EndedMatch]:
         """(id, version, when it ended, players, totals, winner; JSON as stored) of every ended match of a game —
         finished, not abandoned; and an event's table the director ended with a deal counted, as it stands (RULES.md
         5.4; stored as abandoned, without a winner) —, of the events ``event_ids`` only when given, in the order they
         ended: the time the deal that ended it was first entered (a table the director ended: when they ended it; a
         match ended by hand: its last change), then as created."""
         within = ""
-        params: list[Any] = [game]
+        params: list[SQLParam] = [game]
         if event_ids is not None:
             if not event_ids:
                 return []
@@ -348,7 +352,7 @@ class MatchRows(SqlStore):
             within = (" AND m.id IN (SELECT match_id FROM event_tables WHERE space = referee_space() "
                       f"AND event_id IN ({marks}))")
             params += list(event_ids)
-        return [tuple(r) for r in self._run(
+        return [EndedMatch.from_row(r) for r in self._run(
             "SELECT m.id, m.version, COALESCE(d.created, t.ended_by_director, m.updated) AS ended, m.players, "
             "m.totals, m.winner "
             "FROM matches m LEFT JOIN deals d ON d.match_id = m.id AND d.number = m.ended_at "

@@ -8,10 +8,10 @@ the caller holds (``referee.portable.importing``)."""
 from __future__ import annotations
 
 import secrets
-from typing import Any
 
 from .base import SqlStore
 from .rows import SeasonSettings, text_or_none, whole_or_none
+from .tuples import ActionRow, ConfirmationRow, ExportedEvent, ExportedRound, ExportedTable, RevisionRow
 
 
 class PortableRows(SqlStore):
@@ -39,7 +39,7 @@ class PortableRows(SqlStore):
     def event_uid(self, event_id: int) -> str | None:
         return text_or_none(self._value("SELECT uid FROM events WHERE id = ? AND space = referee_space()", [event_id]))
 
-    def exported_event_fields(self, event_id: int) -> tuple[Any, ...] | None:
+    def exported_event_fields(self, event_id: int) -> ExportedEvent | None:
         """An event's own fields as an export writes them: uid, name, date, game, options, rounds, round_length,
         seating, season, tariff, seed, created, kind, avoid (JSON as stored), first_round, show_chances (0 or 1),
         entry_fee, prizes (JSON as stored), booby (0 or 1), round_minutes, ended (when it ended, or None)."""
@@ -47,7 +47,7 @@ class PortableRows(SqlStore):
             "SELECT uid, name, date, game, options, rounds, round_length, seating, season, tariff, seed, created, "
             "kind, avoid, first_round, show_chances, entry_fee, prizes, booby, round_minutes, ended FROM events "
             "WHERE id = ? AND space = referee_space()", [event_id])
-        return None if row is None else tuple(row)
+        return None if row is None else ExportedEvent.from_row(row)
 
     def exported_event_players(self, event_id: int) -> list[tuple[str, int, int | None, str | None, str | None]]:
         """An event's players in the order they joined: (name, joined_round, left_round, when their fee was paid,
@@ -70,18 +70,18 @@ class PortableRows(SqlStore):
                          [event_id]).fetchall()
         return max((r[0] for r in rows), default=0)
 
-    def exported_event_tables(self, event_id: int) -> list[tuple[int, int, int, str | None, Any]]:
+    def exported_event_tables(self, event_id: int) -> list[ExportedTable]:
         """Every table of an event by round and number: (round, number, match id, the match's uid — None when the
         match is not there —, ended_by_director)."""
-        return [tuple(row) for row in self._run(
+        return [ExportedTable.from_row(row) for row in self._run(
             "SELECT t.round, t.number, t.match_id, m.uid, t.ended_by_director FROM event_tables t "
             "LEFT JOIN matches m ON m.id = t.match_id AND m.space = referee_space() WHERE t.event_id = ? "
             "AND t.space = referee_space() ORDER BY t.round, t.number",
             [event_id]).fetchall()]
 
-    def exported_event_rounds(self, event_id: int) -> list[tuple[int, Any, str, str]]:
+    def exported_event_rounds(self, event_id: int) -> list[ExportedRound]:
         """Every round of an event in order: (number, seed, byes as stored JSON, when it was drawn)."""
-        return [tuple(row) for row in self._run(
+        return [ExportedRound.from_row(row) for row in self._run(
             "SELECT number, seed, byes, drawn FROM event_rounds WHERE event_id = ? AND space = referee_space() "
             "ORDER BY number",
             [event_id]).fetchall()]
@@ -126,20 +126,20 @@ class PortableRows(SqlStore):
             raise RuntimeError("no row was inserted into deals")
         return new_id
 
-    def import_revisions(self, rows: list[tuple[Any, ...]]) -> None:
+    def import_revisions(self, rows: list[RevisionRow]) -> None:
         """Earlier versions of deals: (deal id, version, input JSON, void, action, at, replaced_at) each."""
         self._run_many(
             "INSERT INTO deal_revisions (deal_id, version, input, void, action, at, replaced_at, space) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, referee_space())", rows)
 
-    def import_actions(self, rows: list[tuple[Any, ...]]) -> None:
+    def import_actions(self, rows: list[ActionRow]) -> None:
         """A match's log of actions: (match id, deal_number, action, at, detail JSON, undone) each."""
         self._run_many(
             "INSERT INTO match_events (match_id, deal_number, action, at, detail, undone, space) "
             "VALUES (?, ?, ?, ?, ?, ?, referee_space())",
             rows)
 
-    def import_confirmations(self, rows: list[tuple[Any, ...]]) -> None:
+    def import_confirmations(self, rows: list[ConfirmationRow]) -> None:
         """Confirmations of a match's result: (match id, player, version, at) each."""
         self._run_many("INSERT INTO confirmations (match_id, player, version, at, space) "
                        "VALUES (?, ?, ?, ?, referee_space())", rows)
@@ -150,8 +150,8 @@ class PortableRows(SqlStore):
             "INSERT INTO seasons (name, game, best_of, league_points, space) VALUES (?, ?, ?, ?, referee_space()) "
             "ON CONFLICT (space, name, game) DO NOTHING", rows)
 
-    def import_event(self, name: str, date: str, game: str, options: str, rounds: int, round_length: Any,
-                     seating: str, season: str | None, tariff: str | None, seed: Any, created: str, uid: str,
+    def import_event(self, name: str, date: str, game: str, options: str, rounds: int, round_length: str,
+                     seating: str, season: str | None, tariff: str | None, seed: int, created: str, uid: str,
                      kind: str, avoid: str, first_round: str = "random", show_chances: bool = True,
                      entry_fee: str | None = None, prizes: str = "[]", booby: bool = False,
                      round_minutes: int | None = None) -> int:
@@ -171,14 +171,14 @@ class PortableRows(SqlStore):
             "VALUES (?, ?, ?, ?, ?, referee_space())",
             [(event_id, position, name, joined, left) for position, (name, joined, left) in enumerate(players)])
 
-    def import_event_round(self, event_id: int, number: int, seed: Any, byes: str, drawn: str) -> None:
+    def import_event_round(self, event_id: int, number: int, seed: int, byes: str, drawn: str) -> None:
         """One drawn round of an event (its byes as JSON text)."""
         self._run("INSERT INTO event_rounds (event_id, number, seed, byes, drawn, space) "
                   "VALUES (?, ?, ?, ?, ?, referee_space())",
                   [event_id, number, seed, byes, drawn])
 
     def import_event_table(self, event_id: int, round_number: int, number: int, match_id: int,
-                           ended_by_director: Any) -> None:
+                           ended_by_director: str | None) -> None:
         self._run("INSERT INTO event_tables (event_id, round, number, match_id, ended_by_director, space) "
                   "VALUES (?, ?, ?, ?, ?, referee_space())",
                   [event_id, round_number, number, match_id, ended_by_director])

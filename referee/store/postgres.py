@@ -38,6 +38,7 @@ from .seasons import SeasonRows
 from .sheets import SheetRows
 from .spaces import SpaceRows
 from .sqlite import TooNew
+from .tuples import Health, SQLParam
 from .urls import hide, remember, shown
 
 KIND = "postgresql"
@@ -87,14 +88,14 @@ class PostgresStore(MatchRows, MatchLog, Links, ClubRows, SeasonRows, SheetRows,
         self.conn.execute("SELECT set_config('referee.space', %s, false)", [str(self._space)])
 
     # ---- the primitives --------------------------------------------------------------------------------------
-    def _run(self, sql: str, params: Sequence[Any] = ()) -> Cursor:
+    def _run(self, sql: str, params: Sequence[SQLParam] = ()) -> Cursor:
         return self.conn.execute(paramstyle(scoped(sql)), list(params) or None)  # prepared after 5 uses
 
-    def _run_many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+    def _run_many(self, sql: str, rows: Sequence[Sequence[SQLParam]]) -> None:
         with self.conn.cursor() as cursor:
             cursor.executemany(paramstyle(scoped(sql)), [list(r) for r in rows])
 
-    def _insert_returning(self, sql: str, params: Sequence[Any]) -> int | None:
+    def _insert_returning(self, sql: str, params: Sequence[SQLParam]) -> int | None:
         row = self.conn.execute(paramstyle(scoped(sql)) + " RETURNING id", list(params)).fetchone()
         return None if row is None else int(row[0])
 
@@ -118,10 +119,10 @@ class PostgresStore(MatchRows, MatchLog, Links, ClubRows, SeasonRows, SheetRows,
         return self.conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE
 
     # ---- raw SQL, for tests and tools (not part of the Protocol) ---------------------------------------------
-    def execute(self, sql: str, params: Sequence[Any] = ()) -> Cursor:
+    def execute(self, sql: str, params: Sequence[SQLParam] = ()) -> Cursor:
         return self.conn.execute(paramstyle(sql), list(params) or None)
 
-    def query(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
+    def query(self, sql: str, params: Sequence[SQLParam] = ()) -> list[dict[str, object]]:
         cursor = self.conn.execute(paramstyle(sql), list(params) or None)
         names = [c[0] for c in cursor.description or ()]
         return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
@@ -181,7 +182,7 @@ class PostgresStore(MatchRows, MatchLog, Links, ClubRows, SeasonRows, SheetRows,
         listens)."""
         return versions_for(self.url).feed
 
-    def health(self) -> dict[str, Any]:
+    def health(self) -> Health:
         self._run(f"SELECT COUNT(*) FROM matches WHERE id = 0 AND space = {SPACE}").fetchone()
         return {"database": KIND, "schema": self.schema_version(), "listening": versions_for(self.url).listening}
 

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
-from typing import Any, Protocol, Unpack
+from typing import Any, Protocol, Self, TypeVar, Unpack
 
+from .base import Cursor
 from .feed import Feed
 from .rows import (
     DealRow,
@@ -35,6 +36,28 @@ from .rows import (
     TableRow,
 )
 from .space_rows import DirectorLink, SpaceRow
+from .tuples import (
+    ActionRow,
+    ConfirmationRow,
+    EndedMatch,
+    EventColumns,
+    EventListing,
+    EventState,
+    ExportedEvent,
+    ExportedRound,
+    ExportedTable,
+    Health,
+    NewEvent,
+    OwnMatch,
+    RevisionRow,
+    SheetVersion,
+    SQLParam,
+    TableClosing,
+    TablePlace,
+)
+
+Item = TypeVar("Item")  # what a caller of ``write_grouped`` writes
+Outcome = TypeVar("Outcome")  # what writing it gave
 
 
 class MatchStore(Protocol):
@@ -121,7 +144,7 @@ class MatchStore(Protocol):
     def player_rows(self, name_key: str) -> list[PlayerMatch]:
         """Every match a player sat in, newest first, with the match's totals and players."""
 
-    def ended_matches(self, game: str, event_ids: Sequence[int] | None = None) -> list[tuple[Any, ...]]:
+    def ended_matches(self, game: str, event_ids: Sequence[int] | None = None) -> list[EndedMatch]:
         """(id, version, when it ended, players, totals, winner; JSON as stored) of every ended match of a game —
         finished, not abandoned; and an event's table the director ended with a deal counted, as it stands
         (RULES.md 5.4; stored as abandoned, without a winner) —, of the events ``event_ids`` only when given, in
@@ -216,13 +239,13 @@ class ClubStore(Protocol):
     def event_links(self, event_id: int) -> list[EventLink]:
         """Every link the event gave, by table, each table's working one last."""
 
-    def event_state(self, event_id: int) -> tuple[Any, ...] | None:
+    def event_state(self, event_id: int) -> EventState | None:
         """Counts that move whenever anything an event's board shows changes (its rounds, players, tables, every
         table's match version, links and confirmations), in one query, and last whether the latest round's clock
         is running (1) or not (0); None: no such event.
         """
 
-    def list_events(self, limit: int = 100) -> list[tuple[Any, ...]]:
+    def list_events(self, limit: int = 100) -> list[EventListing]:
         """(id, name, date, game, rounds, kind, rounds drawn, tables of the latest round still playing, whether it
         ended) of the latest events, latest first.
         """
@@ -233,7 +256,7 @@ class ClubStore(Protocol):
     def event_of_match(self, match_id: int) -> tuple[int, int, int] | None:
         """(event, round, table) of a table's match; None for a match of its own."""
 
-    def insert_event(self, values: dict[str, Any], players: Sequence[str]) -> int:
+    def insert_event(self, values: NewEvent, players: Sequence[str]) -> int:
         """A new event's row (made now, with a new uid) and its players, each joined from round 1; its id."""
 
     def add_event_player(self, event_id: int, position: int, name: str, joined_round: int) -> None: ...
@@ -253,7 +276,7 @@ class ClubStore(Protocol):
     def rename_event_tables(self, event_id: int, old_name: str, new_name: str) -> None:
         """The place of the event's tables, where it still says the event's old name, says its new one."""
 
-    def update_event(self, event_id: int, changes: dict[str, Any]) -> None:
+    def update_event(self, event_id: int, changes: EventColumns) -> None:
         """Columns of an event changed by the director (names the service checked), its edits one more."""
 
     def set_event_ended(self, event_id: int, when: str) -> None:
@@ -261,7 +284,7 @@ class ClubStore(Protocol):
         follow).
         """
 
-    def set_event_options(self, event_id: int, options: dict[str, Any]) -> None: ...
+    def set_event_options(self, event_id: int, options: Mapping[str, object]) -> None: ...
 
     def set_match_options(self, match_id: int, options: Mapping[str, object]) -> None:
         """A table's match's options (its tariff follows the event's); the caller brings its summary in step."""
@@ -315,13 +338,13 @@ class ClubStore(Protocol):
     def table_matches(self, event_id: int, number: int) -> list[tuple[int, int]]:
         """(round, match id) of a physical table in every round it was played, in round order."""
 
-    def table_closing(self, match_id: int) -> tuple[Any, ...] | None:
+    def table_closing(self, match_id: int) -> TableClosing | None:
         """(the table's round, the event's latest round, rounds planned, ended by the director, the match's players
         as JSON, how many confirmed it as it stands, tables of its round still playing, whether the event ended)
         of a table's match, in one query (``club.link_closed``); None for a match that is no event's table.
         """
 
-    def table_place(self, match_id: int) -> tuple[Any, ...] | None:
+    def table_place(self, match_id: int) -> TablePlace | None:
         """(event, its name, its kind, round, table, rounds planned, ended by the director, the latest round, whether
         it shows the chances to win, whether the event ended) of a table's match; None for a match of its own.
         """
@@ -366,7 +389,7 @@ class SeasonStore(Protocol):
     def save_season_settings(self, name: str, game: str, best_of: int | None, league_points: str) -> None:
         """A season's settings for one game, set anew or for the first time (the caller's write transaction)."""
 
-    def player_matches_outside_events(self, name_key: str) -> list[tuple[Any, ...]]:
+    def player_matches_outside_events(self, name_key: str) -> list[OwnMatch]:
         """(match id, the player's name in it, created, players, totals, options, game, status) of every match the
         player sat in that is not a table of an event, newest first (JSON columns as stored): their own money.
         """
@@ -375,7 +398,7 @@ class SeasonStore(Protocol):
 class SheetStore(Protocol):
     """What the printed sheets read."""
 
-    def sheet_version(self, match_id: int) -> tuple[Any, ...] | None:
+    def sheet_version(self, match_id: int) -> SheetVersion | None:
         """What changes a match's printed sheet (its cache key), from its row: version, place, note, abandoned,
         ended_by_hand, uid, created and the count of confirmations of that version; None: no such match.
         """
@@ -396,7 +419,7 @@ class PortableStore(Protocol):
     def match_uid(self, match_id: int) -> str | None: ...
     def event_uid(self, event_id: int) -> str | None: ...
 
-    def exported_event_fields(self, event_id: int) -> tuple[Any, ...] | None:
+    def exported_event_fields(self, event_id: int) -> ExportedEvent | None:
         """An event's own fields as an export writes them: uid, name, date, game, options, rounds, round_length,
         seating, season, tariff, seed, created, kind, avoid (JSON as stored), first_round, show_chances (0 or 1),
         entry_fee, prizes (JSON as stored), booby (0 or 1), round_minutes, ended (when it ended, or None).
@@ -413,12 +436,12 @@ class PortableStore(Protocol):
     def latest_event_round(self, event_id: int) -> int:
         """The number of an event's round in play (0: none drawn yet)."""
 
-    def exported_event_tables(self, event_id: int) -> list[tuple[int, int, int, str | None, Any]]:
+    def exported_event_tables(self, event_id: int) -> list[ExportedTable]:
         """Every table of an event by round and number: (round, number, match id, the match's uid — None when the
         match is not there —, ended_by_director).
         """
 
-    def exported_event_rounds(self, event_id: int) -> list[tuple[int, Any, str, str]]:
+    def exported_event_rounds(self, event_id: int) -> list[ExportedRound]:
         """Every round of an event in order: (number, seed, byes as stored JSON, when it was drawn)."""
 
     def has_match_uid(self, uid: str) -> bool: ...
@@ -442,21 +465,21 @@ class PortableStore(Protocol):
         id.
         """
 
-    def import_revisions(self, rows: list[tuple[Any, ...]]) -> None:
+    def import_revisions(self, rows: list[RevisionRow]) -> None:
         """Earlier versions of deals: (deal id, version, input JSON, void, action, at, replaced_at) each."""
 
-    def import_actions(self, rows: list[tuple[Any, ...]]) -> None:
+    def import_actions(self, rows: list[ActionRow]) -> None:
         """A match's log of actions: (match id, deal_number, action, at, detail JSON, undone) each."""
 
-    def import_confirmations(self, rows: list[tuple[Any, ...]]) -> None:
+    def import_confirmations(self, rows: list[ConfirmationRow]) -> None:
         """Confirmations of a match's result: (match id, player, version, at) each."""
 
     def add_missing_seasons(self, rows: list[tuple[str, str, int | None, str]]) -> None:
         """Seasons' settings (name, game, best_of, league_points) not here yet; the settings here are kept."""
 
     def import_event(
-        self, name: str, date: str, game: str, options: str, rounds: int, round_length: Any, seating: str,
-        season: str | None, tariff: str | None, seed: Any, created: str, uid: str, kind: str, avoid: str,
+        self, name: str, date: str, game: str, options: str, rounds: int, round_length: str, seating: str,
+        season: str | None, tariff: str | None, seed: int, created: str, uid: str, kind: str, avoid: str,
         first_round: str = 'random', show_chances: bool = True, entry_fee: str | None = None, prizes: str = '[]',
         booby: bool = False, round_minutes: int | None = None,
     ) -> int:
@@ -465,11 +488,11 @@ class PortableStore(Protocol):
     def import_event_players(self, event_id: int, players: list[tuple[str, int, int | None]]) -> None:
         """An event's players in the order they joined: (name, joined_round, left_round) each."""
 
-    def import_event_round(self, event_id: int, number: int, seed: Any, byes: str, drawn: str) -> None:
+    def import_event_round(self, event_id: int, number: int, seed: int, byes: str, drawn: str) -> None:
         """One drawn round of an event (its byes as JSON text)."""
 
     def import_event_table(
-        self, event_id: int, round_number: int, number: int, match_id: int, ended_by_director: Any,
+        self, event_id: int, round_number: int, number: int, match_id: int, ended_by_director: str | None,
     ) -> None: ...
 
     def import_revoked_link(self, event_id: int, number: int, revoked: str) -> None:
@@ -479,7 +502,7 @@ class PortableStore(Protocol):
 class SpaceStore(Protocol):
     """Spaces (issue 48): the operator's methods across spaces, a space's key and director links."""
 
-    def in_space(self, space: int) -> AbstractContextManager[Any]:
+    def in_space(self, space: int) -> AbstractContextManager[Self]:
         """The store bound to ``space`` for a while (the operator's methods: one space after another), then to its
         own again. Not inside a transaction.
         """
@@ -549,10 +572,10 @@ class Transactions(Protocol):
     def bind_space(self, space: int) -> None:
         """Work in ``space`` from now on (not inside a transaction)."""
 
-    def immediate(self) -> AbstractContextManager[Any]:
+    def immediate(self) -> AbstractContextManager[Self]:
         """A write transaction taken up front: a read-then-write inside it is safe from every other writer."""
 
-    def write_grouped(self, item: Any, write_all: Callable[[Any, list[Any]], list[Any]]) -> Any:
+    def write_grouped(self, item: Item, write_all: Callable[[Self, list[Item]], list[Outcome]]) -> Outcome | None:
         """Group commit: ``item`` written with the others queued meanwhile, in one transaction (None: not written)."""
 
     @property
@@ -568,7 +591,7 @@ class Upkeep(Protocol):
     def schema_version(self) -> int: ...
     def migrate(self) -> int: ...
 
-    def health(self) -> dict[str, Any]:
+    def health(self) -> Health:
         """After one query: the database's kind and schema version (and, on PostgreSQL, whether it listens)."""
 
     def give_back(self) -> None:
@@ -600,5 +623,5 @@ class Statements(Protocol):
     """The two primitives each dialect gives ``SqlStore`` (base.py), not part of ``Store``: no code outside
     referee/store runs SQL (the tests do, to look under the hood). ``execute`` answers the driver's own cursor."""
 
-    def execute(self, sql: str, params: Sequence[Any] = ()) -> Any: ...
-    def query(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]: ...
+    def execute(self, sql: str, params: Sequence[SQLParam] = ()) -> Cursor: ...
+    def query(self, sql: str, params: Sequence[SQLParam] = ()) -> list[dict[str, object]]: ...

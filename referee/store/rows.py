@@ -83,9 +83,13 @@ def text_or_none(value: object) -> str | None:
     return None if value is None else str(value)
 
 
-def whole_or_none(value: str | bytes | SupportsInt | None) -> int | None:
+def whole_or_none(value: object) -> int | None:
     """A column of whole numbers as stored (None: NULL)."""
-    return None if value is None else int(value)
+    if value is None:
+        return None
+    if isinstance(value, str | bytes | SupportsInt):
+        return int(value)
+    raise TypeError(f"not a whole number: {value!r}")
 
 
 @dataclass(frozen=True, slots=True)

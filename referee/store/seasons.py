@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from .base import SqlStore
 from .rows import SeasonSettings
+from .tuples import OwnMatch
 
 
 class SeasonRows(SqlStore):
@@ -44,10 +43,10 @@ class SeasonRows(SqlStore):
                   "ON CONFLICT (space, name, game) DO UPDATE SET best_of = excluded.best_of, "
                   "league_points = excluded.league_points", [name, game, best_of, league_points])
 
-    def player_matches_outside_events(self, name_key: str) -> list[tuple[Any, ...]]:
+    def player_matches_outside_events(self, name_key: str) -> list[OwnMatch]:
         """(match id, the player's name in it, created, players, totals, options, game, status) of every match the
         player sat in that is not a table of an event, newest first (JSON columns as stored): their own money."""
-        return [tuple(row) for row in self._run(
+        return [OwnMatch.from_row(row) for row in self._run(
             "SELECT m.id, mp.name, m.created, m.players, m.totals, m.options, m.game, m.status "
             "FROM match_players mp JOIN matches m ON m.id = mp.match_id WHERE mp.name_key = ? "
             "AND mp.space = referee_space() AND m.space = referee_space() "

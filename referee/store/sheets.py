@@ -2,19 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from .base import SqlStore
+from .tuples import SheetVersion
 
 
 class SheetRows(SqlStore):
     """What the sheets read."""
 
-    def sheet_version(self, match_id: int) -> tuple[Any, ...] | None:
+    def sheet_version(self, match_id: int) -> SheetVersion | None:
         """What changes a match's printed sheet (its cache key), from its row: version, place, note, abandoned,
         ended_by_hand, uid, created and the count of confirmations of that version; None: no such match."""
         row = self._one(
             "SELECT version, place, note, abandoned, ended_by_hand, uid, created, "
             "(SELECT COUNT(*) FROM confirmations c WHERE c.match_id = m.id AND c.version = m.version "
             "AND c.space = referee_space()) FROM matches m WHERE id = ? AND m.space = referee_space()", [match_id])
-        return None if row is None else tuple(row)
+        return None if row is None else SheetVersion.from_row(row)

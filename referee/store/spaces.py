@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
-from typing import Any
+from typing import Self, TypeVar
 
 from .base import SqlStore, now
 from .space_rows import REF, DirectorLink, SpaceRow
@@ -20,8 +20,11 @@ DELETE_ORDER = ("event_links", "confirmations", "event_tables", "event_rounds", 
                 "matches", "sessions", "director_links")
 
 
+Bound = TypeVar("Bound", bound=SqlStore)
+
+
 @contextmanager
-def _bound(db: SqlStore, space: int) -> Iterator[Any]:
+def _bound(db: Bound, space: int) -> Iterator[Bound]:
     own = db.space
     db.bind_space(space)
     try:
@@ -36,7 +39,7 @@ _SPACE = "SELECT id, slug, name, created, last_used FROM spaces"
 class SpaceRows(SqlStore):
     """Spaces and their director links."""
 
-    def in_space(self, space: int) -> AbstractContextManager[Any]:
+    def in_space(self, space: int) -> AbstractContextManager[Self]:
         """The store bound to ``space`` for a while (the operator's methods: one space after another), then to its
         own again. Not inside a transaction."""
         return _bound(self, space)

@@ -13,7 +13,6 @@ import sqlite3
 import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from sqlite_utils import Database
 
@@ -30,6 +29,7 @@ from .schema import MIGRATIONS
 from .seasons import SeasonRows
 from .sheets import SheetRows
 from .spaces import SpaceRows
+from .tuples import Health, SQLParam
 
 KIND = "sqlite"
 
@@ -60,13 +60,13 @@ class SqliteStore(MatchRows, MatchLog, Links, ClubRows, SeasonRows, SheetRows, P
         return self._space
 
     # ---- the primitives --------------------------------------------------------------------------------------
-    def _run(self, sql: str, params: Sequence[Any] = ()) -> Cursor:
+    def _run(self, sql: str, params: Sequence[SQLParam] = ()) -> Cursor:
         return self.conn.execute(scoped(sql), params)
 
-    def _run_many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+    def _run_many(self, sql: str, rows: Sequence[Sequence[SQLParam]]) -> None:
         self.conn.executemany(scoped(sql), rows)
 
-    def _insert_returning(self, sql: str, params: Sequence[Any]) -> int | None:
+    def _insert_returning(self, sql: str, params: Sequence[SQLParam]) -> int | None:
         cursor = self.conn.execute(scoped(sql), params)
         return int(cursor.lastrowid) if cursor.rowcount == 1 and cursor.lastrowid is not None else None
 
@@ -87,10 +87,10 @@ class SqliteStore(MatchRows, MatchLog, Links, ClubRows, SeasonRows, SheetRows, P
         return self.conn.in_transaction
 
     # ---- raw SQL, for tests and tools (not part of the Protocol) ---------------------------------------------
-    def execute(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Cursor:
+    def execute(self, sql: str, params: Sequence[SQLParam] = ()) -> Cursor:
         return self.conn.execute(sql, params)
 
-    def query(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
+    def query(self, sql: str, params: Sequence[SQLParam] = ()) -> list[dict[str, object]]:
         cursor = self.conn.execute(sql, params)
         names = [c[0] for c in cursor.description or ()]
         return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
@@ -138,7 +138,7 @@ class SqliteStore(MatchRows, MatchLog, Links, ClubRows, SeasonRows, SheetRows, P
         (``feed``)."""
         return feed_for(self.path, self.path)
 
-    def health(self) -> dict[str, Any]:
+    def health(self) -> Health:
         self._run(f"SELECT COUNT(*) FROM matches WHERE id = 0 AND space = {SPACE}").fetchone()
         return {"database": KIND, "schema": self.schema_version()}
 

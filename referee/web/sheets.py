@@ -39,6 +39,7 @@ from ..matches.money import event_settlement, match_settlement
 from ..matches.purse import event_cash_box, event_purse, no_purse
 from ..matches.table_links import spare_links, table_view
 from ..store.rows import MatchRow
+from ..store.tuples import SheetVersion
 from . import i18n
 from .club_view import event_format, event_words, seating_list
 from .common import duration
@@ -110,7 +111,7 @@ def start_render_server(app: Flask) -> None:
             sheets.start_render_server()
 
 
-def match_version(match_id: int) -> tuple[Any, ...] | None:
+def match_version(match_id: int) -> SheetVersion | None:
     """What changes a match's sheet, read from its row (None: no such match): its ``version`` (one more on every
     deal entered, corrected, voided or restored, and every change of its standing), and what people set on the
     match itself without a new version (place, note, abandoned, ended by hand, a club table's confirmations of
