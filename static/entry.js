@@ -650,7 +650,8 @@
     askFollowing(form, [list], [], function (after) {
       if (after && !after.unscored) {
         changeItem(key, function (i) {
-          i.after = { to_go: after.to_go, finished: after.finished, ends: after.ends || "", note: after.note };
+          i.after = { to_go: after.to_go, finished: after.finished, ends: after.ends || "", note: after.note,
+                      turn: after.turn, standing_line: after.standing_line, enter: after.enter, tags: after.tags };
         });
         showOutbox();
       }
@@ -906,10 +907,7 @@
     if (!board || !live) return;
     Array.prototype.forEach.call(live.querySelectorAll("tbody.is-waiting"), function (el) { el.remove(); });
     Array.prototype.forEach.call(board.querySelectorAll(".waiting-mark"), function (el) { el.remove(); });
-    Array.prototype.forEach.call(board.querySelectorAll(".to-go[data-was]"), function (el) {
-      el.textContent = el.dataset.was;
-      el.removeAttribute("data-was");
-    });
+    nextDealShown(null);
     var cards = Array.prototype.slice.call(board.querySelectorAll(".total-card[data-player]"));
     var players = cards.map(function (card) { return card.dataset.player; });
     var totals = {};
@@ -986,17 +984,8 @@
       table.appendChild(body);
     });
     if (!marked) return;
-    // What each player still needs with them, as the rules on the phone worked it out when the last was saved.
     var last = shown[shown.length - 1].after;
-    if (last && last.to_go && shown.every(function (item) { return !!item.scores; })) {
-      cards.forEach(function (card) {
-        var toGo = card.querySelector(".to-go");
-        var text = last.to_go[card.dataset.player];
-        if (!toGo || typeof text !== "string") return;
-        toGo.dataset.was = toGo.textContent;
-        toGo.textContent = text;
-      });
-    }
+    if (last && shown.every(function (item) { return !!item.scores; })) nextDealShown(last);
     cards.forEach(function (card) {
       var total = card.querySelector(".total");
       total.textContent = figure(totals[card.dataset.player]);
@@ -1009,6 +998,45 @@
       total.appendChild(document.createTextNode(" "));
       total.appendChild(mark);
     });
+  }
+  // The table after the deals waiting to send, as the rules on the phone worked it out when the last was saved
+  // (``after``; null: the table as Referee drew it): what each player still needs, whose deal is next and their
+  // role tags, the standing's line and the button's words — the deal that "Enter deal" opens with no connection.
+  var drawn = [];  // [element, what Referee drew (HTML)]
+  function redraw(el, html) {
+    if (!el) return;
+    if (!drawn.some(function (d) { return d[0] === el; })) drawn.push([el, el.innerHTML]);
+    el.innerHTML = html;
+  }
+  function escaped(text) {
+    var span = document.createElement("span");
+    span.textContent = text;
+    return span.innerHTML;
+  }
+  function nextDealShown(after) {
+    drawn.forEach(function (d) { if (d[0].isConnected) { d[0].innerHTML = d[1]; d[0].hidden = false; } });
+    drawn = [];
+    if (!after || typeof after.turn !== "string") return;
+    Array.prototype.forEach.call(document.querySelectorAll("#scoreboard .total-card[data-player]"), function (card) {
+      var p = card.dataset.player;
+      if (after.to_go && typeof after.to_go[p] === "string") redraw(card.querySelector(".to-go"), escaped(after.to_go[p]));
+      var who = card.querySelector(".who");
+      if (!who || !after.tags) return;
+      var name = who.firstElementChild && who.firstElementChild.tagName === "A" ? who.firstElementChild.outerHTML
+        : escaped(who.firstChild ? who.firstChild.textContent.trim() : p);
+      redraw(who, name + (after.tags[p] || []).map(function (t) { return ' <i class="tag">' + escaped(t) + "</i>"; })
+        .join(""));
+    });
+    var turn = document.querySelector("#live-table p.turn");
+    if (turn && after.finished) {  // the match ends with them: no next deal (the table of a finished match)
+      redraw(turn, "");
+      turn.hidden = true;
+    } else if (turn) {
+      redraw(turn, after.turn + (after.standing_line ? '<br><span class="muted" id="standing-note">' +
+                                 escaped(after.standing_line) + "</span>" : ""));
+    }
+    var enter = document.getElementById("enter-deal");
+    if (enter && after.enter) redraw(enter, escaped(after.enter));
   }
   function figure(n) {
     try { return new Intl.NumberFormat(document.documentElement.lang || "en").format(n); } catch (e) { return String(n); }

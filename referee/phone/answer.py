@@ -183,6 +183,10 @@ class Rules:
                 else i18n.gettext("needs %(points)s", points=needs[p]) for p in players},
             "html": None,
         }
+        if finished:  # no next deal: no turn line, no roles (the table shows none for a finished match)
+            answer.update(turn="", standing_line="", enter="", tags={p: [] for p in players})
+        else:
+            answer.update(self._turn(plug, players, number, dealer, needs, standing))
         if finished:
             noun = game.deal_noun
             answer["ends"] = (i18n.gettext("The match ends once the waiting hands are sent.") if noun == "hand" else
@@ -192,6 +196,25 @@ class Rules:
         answer["html"] = self.answer({**seed, "target": after, "tally": tally.to_json()}, fields,
                                      self._head(head, game.deal_noun, number, dealer, players, tally.totals))
         return answer
+
+    def _turn(self, plug: Any, players: tuple[str, ...], number: int, dealer: str, needs: dict[str, int] | None,
+              standing: Any) -> dict[str, Any]:
+        """What the table says of the deal after the waiting ones (templates/_match_live.html, _scoreboard.html):
+        whose deal it is (the game's turn line, as HTML), the standing's line where the table shows it, the button's
+        words and each player's role tags."""
+        game, table = plug.game, Table(players, dealer)
+        roles = game.roles(table)
+        context = {"match": SimpleNamespace(next_number=number),
+                   "state": SimpleNamespace(roles=SimpleNamespace(**roles))}
+        words = {"dealer": i18n.gettext("deals"), "elder": i18n.gettext("elder"), "leader": i18n.gettext("leads")}
+        shown = standing is not None and standing.note and (needs is None or 0 in needs.values())
+        return {
+            "turn": self.env.get_template(plug.turn_template).render(context).strip(),
+            "standing_line": i18n.say(standing.note) if shown else "",
+            "enter": i18n.gettext("Enter %(noun)s %(number)s", noun=i18n.gettext(game.deal_noun),
+                                  number=i18n.number(number)),
+            "tags": {p: [words.get(role, role) for role, who in roles.items() if who == p] for p in players},
+        }
 
     def following_json(self, request: str) -> str | None:
         """``following`` for the worker: ``request`` is JSON ``{"seed", "fields", "head", "waiting"}``; JSON back."""

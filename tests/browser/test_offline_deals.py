@@ -272,10 +272,13 @@ def test_deals_in_a_row_with_no_connection_wait_on_the_table_and_are_stored_once
     assert len({i["key"] for i in items}) == 2
     if to_go is None:  # the match ends with them: said so, and no next deal offered (Referee would refuse it)
         assert page.locator("#outbox-ends").inner_text().startswith("The match ends once the waiting hands are sent.")
-        assert page.locator("#enter-deal").is_hidden()
-    else:
+        assert page.locator("#enter-deal").is_hidden() and page.locator("p.turn").is_hidden()
+        assert page.locator(".total-card .tag").count() == 0
+    else:  # what each still needs and the next deal, with both (the rules on the phone worked them out)
         assert {c.get_attribute("data-player"): c.locator(".to-go").inner_text().strip()
                 for c in page.locator(".total-card").all()} == to_go
+        assert page.locator("#enter-deal").inner_text() == "Enter deal 3"
+        assert page.locator("p.turn").inner_text().startswith("Deal 3: ")
     screenshot(page, f"offline-{body['game']}-waiting")
 
     cable.plug(phone_context)

@@ -214,5 +214,8 @@ def test_the_phone_says_the_match_ends_with_the_waiting_deals(phone_app, tmp_pat
                                      {**case, "waiting": [list(deal.items())] * 2}])
     assert one is not None and two is not None
     assert not one["finished"] and one["to_go"] == {"Ann": "needs 200", "Ben": "needs 64"}
+    # the table's line for deal 2 as the server's turn line will say it, its button and the role tags
+    assert one["turn"] == "Deal 2: <b>Ann</b> deals, <b>Ben</b> is elder and speaks first."
+    assert (one["enter"], one["tags"]) == ("Enter deal 2", {"Ann": ["deals"], "Ben": ["elder"]})
     assert two["finished"] and two["html"] is None and two["to_go"] == {"Ann": "needs 164", "Ben": "reached 200"}
     assert two["ends"] == "The match ends once the waiting deals are sent." and "Ben" in two["note"]
