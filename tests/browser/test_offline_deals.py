@@ -1,7 +1,10 @@
-"""A whole deal with no connection (issue 49), for each game: the table open on a phone whose service worker kept the
+"""Deals with no connection (issue 49), for each game: the table open on a phone whose service worker kept the
 match's entry form and the rules on the phone (templates/sw.js), the connection gone, the deal opened from the table,
 entered (every tap answered on the phone), saved into the outbox, shown on the table at once as "waiting to send"
-with its score and the totals marked; back online it is sent by itself and stored once, and the mark goes. And the
+with its score and the totals marked; then the next deal, opened from that table (Klaberjass's by a quick-start
+link), is the deal after it — its number and dealer by the rules on the phone, a key of its own — and waits too, the
+table's "needs" and next deal counting both (or saying the match ends with them); back online both are sent by
+themselves in order and stored once each, and the marks go. And the
 server as the authority: a deal another phone entered meanwhile is refused (409), and the phone says so. Taps as a
 thumb makes them: the element's box read once, a moment's wait, then a tap on that point."""
 
