@@ -869,8 +869,18 @@
       // worked out by the rules on the phone once they are ready (keptNext); until then nothing can be tapped.
       form.inert = true;
       form.classList.add("is-following");
-      status(say("next_on_phone", "Working out the next " + form.dataset.noun + " on this phone…", {}, form.dataset.noun));
+      var can = form.dataset.rulesSeed && window.Worker && window.WebAssembly;
+      if (can) status(say("next_on_phone", "Working out the next " + form.dataset.noun + " on this phone…", {}, form.dataset.noun));
+      else cannotFollow();
     }
+  }
+  // The kept form cannot become the deal after the waiting ones (no rules on this phone, or they failed to load): it
+  // stays closed, saying so — it is not offered for a deal that is not the next.
+  function cannotFollow() {
+    var form = entryForm();
+    if (!form || !form.classList.contains("is-following")) return;
+    status(say("next_unknown", "This phone cannot work out the next " + form.dataset.noun + ": it opens once the " +
+               "waiting ones are sent.", {}, form.dataset.noun), true);
   }
   // The deals of this form's match waiting to send, from the deal the form was kept for on, in their order.
   function waitingFrom(form) {
@@ -1274,11 +1284,7 @@
                  [["csrf_token", csrfNow()], ["idempotency_key", key]], function (after) {
       var now = entryForm();
       if (!now || value(pairs(now), "idempotency_key") !== key) return;
-      if (!after || after.unscored) {
-        status(say("next_unknown", "This phone cannot work out the next " + now.dataset.noun + ": it opens once " +
-                   "the waiting ones are sent.", {}, now.dataset.noun), true);
-        return;
-      }
+      if (!after || after.unscored) { cannotFollow(); return; }
       if (after.finished) { matchEnds(now, after); return; }
       var fresh = swapForm(after.html);
       if (!fresh) return;
@@ -1370,6 +1376,7 @@
     rules.taps = {};
     Object.keys(waiting).forEach(function (id) { waiting[id](null); });
     rulesState("failed");
+    cannotFollow();
   }
   function afterFirstPaint() {
     window.requestAnimationFrame(function () { window.setTimeout(startRules, 0); });
