@@ -426,9 +426,9 @@
     if (lastSave) {
       var form = entryForm();
       if (text === say("no_connection", NO_CONNECTION_EN) && form) {
-        toOutbox(form, lastSave);
+        var match = form.dataset.match;
+        toOutbox(form, lastSave, null, function () { toKeptTable(match); });
         status(say("no_connection", NO_CONNECTION_EN), true);
-        toKeptTable(form.dataset.match);
       } else {
         status(text, true);
       }
@@ -627,7 +627,7 @@
   });
 
   // ---- the outbox --------------------------------------------------------------------------
-  function toOutbox(form, list, problem) {
+  function toOutbox(form, list, problem, then) {
     var key = value(list, "idempotency_key");
     var items = load(OUTBOX, []).filter(function (item) { return item.key !== key; });
     items.push({
@@ -638,6 +638,26 @@
     });
     keep(OUTBOX, items);
     showOutbox();
+    standingAfter(form, key, list, then);
+  }
+  // Where the match stands once this deal (saved with no connection) is stored, as the rules on the phone work it
+  // out from the form's seed (the tally before it): what each player still needs, and whether the match ends with
+  // it — kept with the deal for the table ("needs N", "ends once sent"). Then ``then`` (at once without the rules).
+  function standingAfter(form, key, list, then) {
+    var done = false;
+    function go() { if (!done) { done = true; if (then) then(); } }
+    if (!rules.ready || form.dataset.kind !== "new" || !form.dataset.rulesSeed) { go(); return; }
+    askFollowing(form, [list], [], function (after) {
+      if (after && !after.unscored) {
+        changeItem(key, function (i) {
+          i.after = { to_go: after.to_go, finished: after.finished, ends: after.ends || "", note: after.note,
+                      turn: after.turn, standing_line: after.standing_line, enter: after.enter, tags: after.tags };
+        });
+        showOutbox();
+      }
+      go();
+    });
+    window.setTimeout(go, 1500);
   }
   // The deal's score as the preview shows it (the rules' result for what is saved: {player: points}), or null when
   // the preview is not the answer to this form (stale, waiting for the server, or not a result).
@@ -658,6 +678,10 @@
   // the new card is opened), "answered" (403, 5xx: Referee answered `status`),
   // "offline" (no answer: no connection, or none in SEND_TIMEOUT_MS); null: not tried yet.
   function problemText(item) {
+    if (item.problem === "held") {
+      return say("held_back", "Not sent yet: the " + (item.noun || "deal") + " before it was not stored. Settle that " +
+                 "one first.", {}, item.noun || "deal");
+    }
     if (item.problem === "signed_out") return say("signed_out", "Signed out: sign in again, then it is sent.");
     if (item.problem === "replaced") return say("live_replaced", REPLACED_EN);
     if (item.problem === "answered") {
@@ -724,10 +748,24 @@
   var sendingOutbox = false;
   function sendOutbox() {
     if (sendingOutbox) return;
-    var items = load(OUTBOX, []).filter(function (item) { return item.state === "waiting"; });
+    var all = load(OUTBOX, []);
+    var items = all.filter(function (item) { return item.state === "waiting"; });
+    // A match's deals go in their order (deal 2 entered offline after deal 1 is sent after it), and none goes while
+    // an earlier one of its match was refused: Referee would take it as the next deal after another phone's.
+    var held = items.filter(function (item) {
+      return all.some(function (other) {
+        return other.state === "refused" && other.kind === "new" && item.kind === "new" &&
+          String(other.match) === String(item.match) && Number(other.number) < Number(item.number);
+      });
+    });
+    held.forEach(function (item) { if (item.problem !== "held") changeItem(item.key, function (i) { i.problem = "held"; }); });
+    if (held.length) showOutbox();
+    items = items.filter(function (item) { return held.indexOf(item) < 0; });
     if (!items.length) return;
     sendingOutbox = true;
-    var item = items[0];
+    var item = items.filter(function (i) { return String(i.match) === String(items[0].match) && i.kind === "new"; })
+      .sort(function (a, b) { return Number(a.number) - Number(b.number); })[0] || items[0];
+    if (items[0].kind !== "new") item = items[0];
     var list = withField(item.fields, "csrf_token", item.token || csrfNow() || value(item.fields, "csrf_token"));
     // An entry kept before forms said which deal they are for: it is for the deal its form was opened for.
     if (!value(list, "number") && item.kind === "new" && item.number) list = withField(list, "number", String(item.number));
@@ -820,12 +858,36 @@
     if (!document.documentElement.dataset.kept || form.dataset.kind !== "new") return;
     var input = form.querySelector("input[name='idempotency_key']");
     if (!input) return;
+    var asked = new URLSearchParams(window.location.search).get("waiting");
     var same = load(OUTBOX, []).filter(function (item) {
-      return item.state === "waiting" && item.kind === "new" && String(item.match) === form.dataset.match &&
-        String(item.number) === form.dataset.deal;
+      return asked && item.key === asked && item.state === "waiting" && String(item.match) === form.dataset.match;
     })[0];
     input.value = same ? same.key : freshKey();
     pristine[draftKey(form)] = comparable(pairs(form));
+    if (!same && waitingFrom(form).length) {
+      // Kept for the deal that was next online, with deals saved here since: the form for the deal after them is
+      // worked out by the rules on the phone once they are ready (keptNext); until then nothing can be tapped.
+      form.inert = true;
+      form.classList.add("is-following");
+      var can = form.dataset.rulesSeed && window.Worker && window.WebAssembly;
+      if (can) status(say("next_on_phone", "Working out the next " + form.dataset.noun + " on this phone…", {}, form.dataset.noun));
+      else cannotFollow();
+    }
+  }
+  // The kept form cannot become the deal after the waiting ones (no rules on this phone, or they failed to load): it
+  // stays closed, saying so — it is not offered for a deal that is not the next.
+  function cannotFollow() {
+    var form = entryForm();
+    if (!form || !form.classList.contains("is-following")) return;
+    status(say("next_unknown", "This phone cannot work out the next " + form.dataset.noun + ": it opens once the " +
+               "waiting ones are sent.", {}, form.dataset.noun), true);
+  }
+  // The deals of this form's match waiting to send, from the deal the form was kept for on, in their order.
+  function waitingFrom(form) {
+    return load(OUTBOX, []).filter(function (item) {
+      return item.state === "waiting" && item.kind === "new" && String(item.match) === form.dataset.match &&
+        Number(item.number) >= Number(form.dataset.deal);
+    }).sort(function (a, b) { return Number(a.number) - Number(b.number); });
   }
   // A kept table says at once that it is a copy, and of when (static/live.js says the same once its follow fails):
   // said from the start, the note never pushes the buttons down under a thumb.
@@ -855,6 +917,7 @@
     if (!board || !live) return;
     Array.prototype.forEach.call(live.querySelectorAll("tbody.is-waiting"), function (el) { el.remove(); });
     Array.prototype.forEach.call(board.querySelectorAll(".waiting-mark"), function (el) { el.remove(); });
+    nextDealShown(null);
     var cards = Array.prototype.slice.call(board.querySelectorAll(".total-card[data-player]"));
     var players = cards.map(function (card) { return card.dataset.player; });
     var totals = {};
@@ -919,9 +982,20 @@
       note.colSpan = players.length + 1;
       note.className = "waiting-line";
       note.textContent = say("row_waiting", "⏳ waiting to send");
+      if (item.state === "waiting") {
+        // Opened with no connection, the kept form holds this deal as it was saved: saved again, it replaces it.
+        var change = document.createElement("a");
+        change.className = "waiting-correct";
+        change.href = matchPage(item.match) + "/deals/new?waiting=" + encodeURIComponent(item.key);
+        change.textContent = say("correct_waiting", "Correct");
+        note.appendChild(document.createTextNode(" · "));
+        note.appendChild(change);
+      }
       table.appendChild(body);
     });
     if (!marked) return;
+    var last = shown[shown.length - 1].after;
+    if (last && shown.every(function (item) { return !!item.scores; })) nextDealShown(last);
     cards.forEach(function (card) {
       var total = card.querySelector(".total");
       total.textContent = figure(totals[card.dataset.player]);
@@ -934,6 +1008,45 @@
       total.appendChild(document.createTextNode(" "));
       total.appendChild(mark);
     });
+  }
+  // The table after the deals waiting to send, as the rules on the phone worked it out when the last was saved
+  // (``after``; null: the table as Referee drew it): what each player still needs, whose deal is next and their
+  // role tags, the standing's line and the button's words — the deal that "Enter deal" opens with no connection.
+  var drawn = [];  // [element, what Referee drew (HTML)]
+  function redraw(el, html) {
+    if (!el) return;
+    if (!drawn.some(function (d) { return d[0] === el; })) drawn.push([el, el.innerHTML]);
+    el.innerHTML = html;
+  }
+  function escaped(text) {
+    var span = document.createElement("span");
+    span.textContent = text;
+    return span.innerHTML;
+  }
+  function nextDealShown(after) {
+    drawn.forEach(function (d) { if (d[0].isConnected) { d[0].innerHTML = d[1]; d[0].hidden = false; } });
+    drawn = [];
+    if (!after || typeof after.turn !== "string") return;
+    Array.prototype.forEach.call(document.querySelectorAll("#scoreboard .total-card[data-player]"), function (card) {
+      var p = card.dataset.player;
+      if (after.to_go && typeof after.to_go[p] === "string") redraw(card.querySelector(".to-go"), escaped(after.to_go[p]));
+      var who = card.querySelector(".who");
+      if (!who || !after.tags) return;
+      var name = who.firstElementChild && who.firstElementChild.tagName === "A" ? who.firstElementChild.outerHTML
+        : escaped(who.firstChild ? who.firstChild.textContent.trim() : p);
+      redraw(who, name + (after.tags[p] || []).map(function (t) { return ' <i class="tag">' + escaped(t) + "</i>"; })
+        .join(""));
+    });
+    var turn = document.querySelector("#live-table p.turn");
+    if (turn && after.finished) {  // the match ends with them: no next deal (the table of a finished match)
+      redraw(turn, "");
+      turn.hidden = true;
+    } else if (turn) {
+      redraw(turn, after.turn + (after.standing_line ? '<br><span class="muted" id="standing-note">' +
+                                 escaped(after.standing_line) + "</span>" : ""));
+    }
+    var enter = document.getElementById("enter-deal");
+    if (enter && after.enter) redraw(enter, escaped(after.enter));
   }
   function figure(n) {
     try { return new Intl.NumberFormat(document.documentElement.lang || "en").format(n); } catch (e) { return String(n); }
@@ -955,6 +1068,20 @@
     }
     return { el: made, match: m[1], inserted: true };
   }
+  // The standing after the last waiting deal, when the match ends with them (the phone's rules said so as it was
+  // saved): no next deal is offered (Referee would refuse it); the table says the match ends once they are sent.
+  function endsWith(waiting) {
+    var news = waiting.filter(function (item) { return item.kind === "new"; })
+      .sort(function (a, b) { return Number(a.number) - Number(b.number); });
+    var last = news.length ? news[news.length - 1].after : null;
+    return last && last.finished ? last : null;
+  }
+  function offerNext(show) {
+    Array.prototype.forEach.call(document.querySelectorAll("#enter-deal, .quick-start"), function (el) {
+      if (!show) { if (!el.hidden) { el.hidden = true; el.dataset.endsOffline = "1"; } }
+      else if (el.dataset.endsOffline) { el.hidden = false; el.removeAttribute("data-ends-offline"); }
+    });
+  }
   function showOutbox() {
     var hook = outboxHook();
     var entry = entryForm();
@@ -962,6 +1089,7 @@
     var match = hook ? hook.match : entry.dataset.match;
     var items = load(OUTBOX, []).filter(function (item) { return String(item.match) === String(match); });
     if (hook) waitingRows(items);
+    if (hook) offerNext(!endsWith(items.filter(function (item) { return item.state === "waiting"; })));
     if (hook) {
       hook.el.textContent = "";
       hook.el.hidden = !items.length;
@@ -982,6 +1110,14 @@
         button.addEventListener("click", sendOutbox);
         note.appendChild(p);
         note.appendChild(button);
+        var ends = endsWith(waiting);
+        if (ends) {
+          var end = document.createElement("p");
+          end.className = "outbox-ends";
+          end.id = "outbox-ends";
+          end.textContent = ends.ends + (ends.note ? " " + ends.note : "");
+          note.appendChild(end);
+        }
         if (waiting[0].problem) {
           var why = document.createElement("p");
           why.className = "outbox-why";
@@ -1114,7 +1250,7 @@
           document.documentElement.setAttribute("data-rules-ms", String(Math.round(performance.now() - rules.started)));
           rulesState("ready");
           typedAtOnce();
-          refillKept();
+          keptNext();
         };
         var form = entryForm();
         rules.worker.postMessage({ kind: "tap", id: 0, request: form ? tapRequest(form, pairs(form)) : "{}" });
@@ -1132,6 +1268,88 @@
     var here = window.location.href;
     rules.worker.postMessage({ kind: "load", pyodide: new URL(seed.pyodide, here).href,
                                bundle: new URL(seed.bundle, here).href });
+  }
+  // A kept form (no connection), once the rules on the phone are ready: for the deal after those waiting to send
+  // (deal 2 when deal 1 waits: its number, its dealer by the rules, the totals with them), or saying that the match
+  // ends with them; a waiting deal's own (?waiting=<key>: to correct it); then its first answer (?upcard=…: a
+  // quick-start link of the table), as Referee would have opened it.
+  function keptNext() {
+    var form = entryForm();
+    if (!form || !document.documentElement.dataset.kept || form.dataset.kind !== "new") return;
+    if (new URLSearchParams(window.location.search).get("waiting")) { refillKept(); return; }
+    var chain = waitingFrom(form);
+    if (!chain.length) { firstAnswer(); return; }
+    var key = value(pairs(form), "idempotency_key");
+    askFollowing(form, chain.map(function (item) { return item.fields; }),
+                 [["csrf_token", csrfNow()], ["idempotency_key", key]], function (after) {
+      var now = entryForm();
+      if (!now || value(pairs(now), "idempotency_key") !== key) return;
+      if (!after || after.unscored) { cannotFollow(); return; }
+      if (after.finished) { matchEnds(now, after); return; }
+      var fresh = swapForm(after.html);
+      if (!fresh) return;
+      var h1 = fresh.querySelector("#entry-head h1");
+      if (h1 && h1.firstChild) document.title = h1.firstChild.textContent.trim() + " · Referee";
+      status("", false);
+      firstAnswer();
+    });
+  }
+  // The rules on the phone, asked where the match stands after ``waiting`` (each a deal's fields, in order, from
+  // this form's deal on) and for the form after them (``fields``: its key and token); ``done(answer or null)``.
+  function askFollowing(form, waiting, fields, done) {
+    var id = rules.next++;
+    rules.taps[id] = function (json) {
+      var answer = null;
+      try { answer = json ? JSON.parse(json) : null; } catch (e) { answer = null; }
+      done(answer);
+    };
+    var head = document.getElementById("entry-head");
+    rules.worker.postMessage({ kind: "following", id: id, request: '{"seed":' + form.dataset.rulesSeed +
+      ',"fields":' + JSON.stringify(fields) + ',"waiting":' + JSON.stringify(waiting) + ',"head":' +
+      JSON.stringify(head ? head.outerHTML : "") + "}" });
+  }
+  // The match ends with the deals waiting to send: no form (Referee would refuse it), said where it was.
+  function matchEnds(form, after) {
+    var card = document.createElement("div");
+    card.className = "card notice";
+    card.id = "match-ends";
+    card.setAttribute("role", "status");
+    var p = document.createElement("p");
+    var b = document.createElement("b");
+    b.textContent = after.ends;
+    p.appendChild(b);
+    if (after.note) p.appendChild(document.createTextNode(" " + after.note));
+    var back = document.createElement("a");
+    back.className = "button";
+    back.href = matchPage(form.dataset.match);
+    back.textContent = "‹ " + say("back_to_table", "Table");
+    card.appendChild(p);
+    card.appendChild(back);
+    form.replaceWith(card);
+    var bar = document.getElementById("send-status");
+    if (bar) bar.textContent = "";
+  }
+  // A quick-start link's first answer (?upcard=hearts), opened with no connection: the kept form answers it on the
+  // phone, as Referee answers the link online (the entry read from the query).
+  function firstAnswer() {
+    var form = entryForm();
+    var asked = [];
+    new URLSearchParams(window.location.search).forEach(function (v, k) {
+      if (k !== "lang" && k !== "waiting") asked.push([k, v]);
+    });
+    if (!form || !asked.length) return;
+    var key = value(pairs(form), "idempotency_key");
+    var fields = without(pairs(form), asked.map(function (p) { return p[0]; }).concat(["op"]))
+      .concat(asked).concat([["op", "refresh"]]);
+    var id = rules.next++;
+    rules.taps[id] = function (html) {
+      if (html === null || !entryForm() || value(pairs(entryForm()), "idempotency_key") !== key) return;
+      var fresh = swapForm(html);
+      if (!fresh) return;
+      saveDraft();
+      showNext(fresh);
+    };
+    rules.worker.postMessage({ kind: "tap", id: id, request: tapRequest(form, fields) });
   }
   // A kept form (no connection) for a deal that already waits in the outbox opens with that deal as it was saved,
   // worked out by the rules on the phone: changed and saved again, it replaces the waiting one.
@@ -1158,6 +1376,7 @@
     rules.taps = {};
     Object.keys(waiting).forEach(function (id) { waiting[id](null); });
     rulesState("failed");
+    cannotFollow();
   }
   function afterFirstPaint() {
     window.requestAnimationFrame(function () { window.setTimeout(startRules, 0); });

@@ -4,7 +4,9 @@
 // templates, the same words). The page (static/entry.js) starts it after its first paint; the service worker keeps
 // Pyodide's files and the zip, so from the second time on nothing is downloaded.
 // Messages: {kind: "load", pyodide, bundle} → {kind: "ready", ms} or {kind: "failed", error};
-//           {kind: "tap", id, request} → {kind: "answer", id, html} (html null: the server must answer).
+//           {kind: "tap", id, request} → {kind: "answer", id, html} (html null: the server must answer);
+//           {kind: "following", id, request} → {kind: "answer", id, html} (html: JSON of where the match stands after
+//           the deals waiting to send, and the next deal's form — referee.phone.answer.Rules.following; null: unknown).
 "use strict";
 let rules = null;
 let loading = null;
@@ -32,10 +34,10 @@ self.onmessage = async (event) => {
     } catch (error) {
       self.postMessage({ kind: "failed", error: String(error) });
     }
-  } else if (message.kind === "tap") {
+  } else if (message.kind === "tap" || message.kind === "following") {
     let html = null;
     try {
-      if (rules) html = rules.answer_json(message.request);
+      if (rules) html = message.kind === "tap" ? rules.answer_json(message.request) : rules.following_json(message.request);
     } catch (error) {
       html = null;  // whatever went wrong here, the server answers
       self.postMessage({ kind: "failed-tap", error: String(error) });

@@ -534,6 +534,21 @@ def script_words() -> dict[str, Any]:
         "sign_in": gettext("Sign in"),
         "saving": gettext("Saving…"),  # the new row shown at once on Save, until Referee's answer
         "totals": gettext("Totals"),
+        # deals entered one after another with no connection (static/entry.js: the kept form, the outbox)
+        "next_on_phone": {
+            "deal": gettext("Working out the next deal on this phone…"),
+            "hand": gettext("Working out the next hand on this phone…"),
+        },
+        "next_unknown": {
+            "deal": gettext("This phone cannot work out the next deal: it opens once the waiting ones are sent."),
+            "hand": gettext("This phone cannot work out the next hand: it opens once the waiting ones are sent."),
+        },
+        "held_back": {
+            "deal": gettext("Not sent yet: the deal before it was not stored. Settle that one first."),
+            "hand": gettext("Not sent yet: the hand before it was not stored. Settle that one first."),
+        },
+        "correct_waiting": gettext("Correct"),
+        "back_to_table": gettext("Table"),
         "not_sent_yet": gettext("Not sent yet: Referee answered %(status)s. Kept on this phone; sent again shortly.",
                                 status="{status}"),
         # the theme button (static/theme.js): its name says what is shown, its label what a tap does

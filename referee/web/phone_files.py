@@ -113,6 +113,9 @@ def seed(match: Any, deal: Mapping[str, Any] | None, target: Any, refused: bool)
         "target": None if deal or target is None else {
             "number": target.number, "dealer": target.dealer, "version": target.version,
             "moved_from": target.moved_from},
+        # the match's tally as the form was opened: the phone judges the match after the deals it keeps waiting
+        # (referee.phone.answer.Rules.following: the next deal's number and dealer, or the end)
+        "tally": None if deal or target is None else match.row["tally"].to_json(),
         "action": request.path,
         "refused": refused,
         "language": language,

@@ -330,3 +330,26 @@ def test_signing_out_forgets_the_pages_kept_for_offline(phone):
     page.get_by_role("button", name="Log out").click()
     page.wait_for_url(re.compile(r"/login"))
     assert "referee-pages" not in page.evaluate("caches.keys()")  # (opening it to look would make it again)
+
+
+def test_a_deal_after_a_refused_one_of_its_match_is_held_not_sent(phone, tmp_path):
+    """Deals 1 and 2 entered offline in a row; another phone entered deal 1 meanwhile: deal 1 is refused (409), and
+    deal 2 is not sent after it (Referee would take it as the deal after the other phone's): it waits, saying why."""
+    page = phone
+    mid = new_match(page.base)
+    api(page.base, "POST", f"/api/matches/{mid}/deals",
+        {"upcard": "clubs", "calls": ["take"], "points": {"Ann": 100, "Ben": 46}, "last_trick": "Ann"})
+    sign_in(page, f"/matches/{mid}")
+    waiting(page, mid, "firstentry01")
+    [first] = outbox(page)
+    second = {**first, "key": "secondentry1", "number": "2", "draft": f"referee.draft.{mid}.new.2", "at": 1,
+              "fields": [["number", "2"] if name == "number" else [name, v] for name, v in FIELDS]
+              + [["idempotency_key", "secondentry1"]]}
+    page.evaluate("items => localStorage.setItem('referee.outbox', JSON.stringify(items))", [second, first])
+    page.reload()  # the table sends deal 1 first (in its order), then holds deal 2
+    page.get_by_text("Deal 1 was not stored: another phone entered it first.").wait_for()
+    page.get_by_text("Not sent yet: the deal before it was not stored. Settle that one first.").wait_for()
+    kept = {i["key"]: (i["state"], i.get("problem")) for i in outbox(page)}
+    assert kept == {"firstentry01": ("refused", None), "secondentry1": ("waiting", "held")}
+    assert [d["number"] for d in stored(tmp_path, mid)] == [1]  # the other phone's deal only
+    screenshot(page, "outbox-held")
