@@ -10,7 +10,6 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from .locks import close_write_lock
 from .urls import is_postgres
@@ -23,7 +22,7 @@ class Copied:
     """What a copy came to: what SQLite's integrity check said of it when that was not "ok" (empty: the copy is
     whole), and, when whole, how many matches and deals it holds."""
 
-    problems: list[tuple[Any, ...]]
+    problems: list[tuple[object, ...]]
     matches: int = 0
     deals: int = 0
 

@@ -14,7 +14,7 @@ import functools
 import re
 import threading
 import weakref
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import UTC, datetime
@@ -22,7 +22,7 @@ from typing import Any, Generic, Protocol, Self, TypeVar
 
 from .locks import WriteLock
 from .postgres_schema import SPACED
-from .tuples import SQLParam
+from .tuples import SQLParam, sql_param
 
 
 def now() -> str:
@@ -142,23 +142,25 @@ class SqlStore:
         row = self._run(sql, params).fetchone()
         return None if row is None else row[0]
 
-    def _insert(self, table: str, values: dict[str, Any]) -> None:
+    def _insert(self, table: str, values: Mapping[str, object]) -> None:
         """Insert one row (into a table with or without ids), into this store's space."""
         marks = ", ".join("?" for _ in values)
-        self._run(f"INSERT INTO {table} ({', '.join(values)}, space) VALUES ({marks}, {SPACE})", list(values.values()))
+        self._run(f"INSERT INTO {table} ({', '.join(values)}, space) VALUES ({marks}, {SPACE})",
+                  [sql_param(value) for value in values.values()])
 
-    def _insert_id(self, table: str, values: dict[str, Any]) -> int:
+    def _insert_id(self, table: str, values: Mapping[str, object]) -> int:
         """Insert one row into a table with ids, into this store's space; the new row's id."""
         marks = ", ".join("?" for _ in values)
         new_id = self._insert_returning(f"INSERT INTO {table} ({', '.join(values)}, space) VALUES ({marks}, {SPACE})",
-                                        list(values.values()))
+                                        [sql_param(value) for value in values.values()])
         if new_id is None:
             raise RuntimeError(f"no row was inserted into {table}")
         return new_id
 
-    def _update(self, table: str, row_id: Any, values: dict[str, Any]) -> None:
+    def _update(self, table: str, row_id: int, values: Mapping[str, object]) -> None:
         columns = ", ".join(f"{name} = ?" for name in values)
-        self._run(f"UPDATE {table} SET {columns} WHERE id = ? AND space = {SPACE}", [*values.values(), row_id])
+        self._run(f"UPDATE {table} SET {columns} WHERE id = ? AND space = {SPACE}",
+                  [*(sql_param(value) for value in values.values()), row_id])
 
     # ---- write transactions ----------------------------------------------------------------------------------
     @contextmanager

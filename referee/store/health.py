@@ -7,7 +7,7 @@ import errno
 import os
 import sqlite3
 from pathlib import Path
-from typing import Any
+from typing import IO
 
 import click
 
@@ -20,7 +20,7 @@ class CannotStart(click.ClickException):
 
     exit_code = 2
 
-    def show(self, file: Any = None) -> None:
+    def show(self, file: IO[str] | None = None) -> None:
         click.echo(self.format_message(), err=True)
 
 

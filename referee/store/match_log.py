@@ -4,13 +4,14 @@ The API keeps its names for it (``/api/matches/<id>/events``)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextvars import ContextVar
 from typing import Any
 
 from .. import jsontext
 from .base import SqlStore, now
 from .rows import LogEntry
+from .tuples import SQLParam
 
 # Which phone is making the change (a hash of its long-lived device cookie), set by the web layer for
 # each request: every action records it, so Undo can say "entered by this phone" or "by another phone".
@@ -45,7 +46,8 @@ def _event_of(values: tuple[Any, ...]) -> LogEntry:
 class MatchLog(SqlStore):
     """A match's log of actions."""
 
-    def log_action(self, match_id: int, action: str, deal_number: int | None = None, detail: Any = None,
+    def log_action(self, match_id: int, action: str, deal_number: int | None = None,
+                   detail: Mapping[str, object] | None = None,
                    at: str | None = None) -> int:
         """Add one action to a match's log, unless the match holds ``max_events`` of them already (TooManyActions):
         the count is part of the INSERT, so it costs no statement of its own."""
@@ -95,7 +97,7 @@ class MatchLog(SqlStore):
         """The newest ``limit`` actions on a match, newest first: one query on the index, however long the log.
         Only those older than action ``before`` and newer than action ``after``; of the kinds ``actions``; not undone
         (``standing``); about deal ``deal_number``."""
-        condition, params = "", list[Any]()
+        condition, params = "", list[SQLParam]()
         for clause, value, wanted in (("id < ?", before, before is not None), ("id > ?", after, after is not None),
                                       ("deal_number = ?", deal_number, deal_number is not None)):
             if wanted:
@@ -113,7 +115,7 @@ class MatchLog(SqlStore):
         )
         return [_event_of(row) for row in cursor.fetchall()]
 
-    def get_action(self, match_id: int, event_id: Any) -> LogEntry | None:
+    def get_action(self, match_id: int, event_id: object) -> LogEntry | None:
         """One action of a match by its id (None: not one of this match's actions)."""
         if isinstance(event_id, bool) or not isinstance(event_id, int) or not 0 < event_id < 2**63:
             return None

@@ -19,9 +19,9 @@ from __future__ import annotations
 import functools
 import threading
 from collections.abc import Sequence
-from typing import Any
 
 import psycopg
+from psycopg.rows import TupleRow
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from .base import SPACE, Cursor, scoped
@@ -54,7 +54,7 @@ def paramstyle(sql: str) -> str:
     return sql.replace("%", "%%").replace("?", "%s")
 
 
-def _connect(url: str) -> psycopg.Connection[Any]:
+def _connect(url: str) -> psycopg.Connection[TupleRow]:
     """A psycopg connection in autocommit; an error whose text quotes the password (libpq's message about a bad
     %-escape, say) is raised again, of the same kind, without it."""
     remember(url)
@@ -74,7 +74,7 @@ class PostgresStore(MatchRows, MatchLog, Links, ClubRows, SeasonRows, SheetRows,
 
     kind = KIND
 
-    def __init__(self, url: str, conn: psycopg.Connection[Any], pool: ConnectionPool | None = None,
+    def __init__(self, url: str, conn: psycopg.Connection[TupleRow], pool: ConnectionPool | None = None,
                  space: int = 1) -> None:
         self.url, self.conn, self.pool = url, conn, pool
         self.write_lock = _write_lock(url)
@@ -294,7 +294,7 @@ def close_pool(url: str) -> None:
         pool.close()
 
 
-def check_lent(conn: psycopg.Connection[Any]) -> None:
+def check_lent(conn: psycopg.Connection[TupleRow]) -> None:
     """Before a kept connection is lent: psycopg_pool's own check (an empty query); raises when it is dead."""
     ConnectionPool.check_connection(conn)
 

@@ -164,7 +164,8 @@ class MatchLogStore(Protocol):
     """A match's log of actions (``match_events``): what Undo and Redo walk, the activity shows."""
 
     def log_action(
-        self, match_id: int, action: str, deal_number: int | None = None, detail: Any = None, at: str | None = None,
+        self, match_id: int, action: str, deal_number: int | None = None, detail: Mapping[str, object] | None = None,
+        at: str | None = None,
     ) -> int:
         """Add one action to a match's log, unless the match holds ``max_events`` of them already (TooManyActions):
         the count is part of the INSERT, so it costs no statement of its own.
@@ -190,7 +191,7 @@ class MatchLogStore(Protocol):
         (``standing``); about deal ``deal_number``.
         """
 
-    def get_action(self, match_id: int, event_id: Any) -> LogEntry | None:
+    def get_action(self, match_id: int, event_id: object) -> LogEntry | None:
         """One action of a match by its id (None: not one of this match's actions)."""
 
     def action_count(self, match_id: int, from_id: int | None = None) -> int:

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import re
 import threading
-from typing import Any
 from urllib.parse import unquote
 
 SCHEMES = ("postgresql://", "postgres://")
 
-def is_postgres(database: str | Any) -> bool:
+def is_postgres(database: object) -> bool:
     return isinstance(database, str) and database.startswith(SCHEMES)
 
 
