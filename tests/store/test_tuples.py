@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from referee import store
+from referee.store.rows import MatchPlayer
 from referee.store.tuples import (
     EndedMatch,
     EventListing,
@@ -52,8 +53,9 @@ def test_an_ended_match_and_a_player_s_own_match_read_by_name(db):  # noqa: F811
         match_id = db.insert_match("klaberjass", ["Ann", "Ben"], {}, "Ann")
         db.update_match_summary(match_id, "finished", "Ann", {"Ann": 510, "Ben": 300}, 0)
         db.replace_match_players(match_id, [
-            {"match_id": match_id, "seat": seat, "name": name, "name_key": name.lower(), "game": "klaberjass",
-             "created": store.now(), "status": "finished"} for seat, name in enumerate(("Ann", "Ben"), start=1)])
+            MatchPlayer(match_id=match_id, seat=seat, name=name, name_key=name.lower(), game="klaberjass",
+                        created=store.now(), status="finished", total=total, result=result, facts={})
+            for seat, (name, total, result) in enumerate((("Ann", 510, "won"), ("Ben", 300, "lost")), start=1)])
     ended = db.ended_matches("klaberjass")
     assert len(ended) == 1 and isinstance(ended[0], EndedMatch)
     assert (ended[0].id, ended[0].players, ended[0].winner) == (match_id, '["Ann","Ben"]', "Ann")
