@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from babel import Locale
 from babel.numbers import get_group_symbol, get_minus_sign_symbol
@@ -19,6 +19,10 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from ..phone.bundle import bundle
 from .i18n import current_language
+
+if TYPE_CHECKING:
+    from ..matches.match import Match
+    from .pages.entry import NewDealFor
 
 bp = Blueprint("phone", __name__)
 
@@ -95,7 +99,8 @@ def _numbers(language: str) -> dict[str, Any]:
             "grouping": list(locale.decimal_formats[None].grouping)}
 
 
-def seed(match: Any, deal: Mapping[str, Any] | None, target: Any, refused: bool) -> dict[str, Any] | None:
+def seed(match: Match, deal: Mapping[str, Any] | None, target: NewDealFor | None,
+         refused: bool) -> dict[str, Any] | None:
     """What the phone needs besides the form's fields to answer a tap as the server would (referee.phone.answer), or
     None without Pyodide here (the form then asks the server)."""
     if not available() or WORKER not in current_app.extensions["referee.assets"]:
@@ -115,7 +120,7 @@ def seed(match: Any, deal: Mapping[str, Any] | None, target: Any, refused: bool)
             "moved_from": target.moved_from},
         # the match's tally as the form was opened: the phone judges the match after the deals it keeps waiting
         # (referee.phone.answer.Rules.following: the next deal's number and dealer, or the end)
-        "tally": None if deal or target is None else match.row["tally"].to_json(),
+        "tally": None if deal or target is None else match.tally.to_json(),
         "action": request.path,
         "refused": refused,
         "language": language,
