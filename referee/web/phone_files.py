@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from babel import Locale
 from babel.numbers import get_group_symbol, get_minus_sign_symbol
@@ -22,7 +22,19 @@ from .i18n import current_language
 
 if TYPE_CHECKING:
     from ..matches.match import Match
-    from .pages.entry import NewDealFor
+
+
+class NewDeal(Protocol):
+    """The deal a new deal's form is for (``referee.web.pages.entry.NewDealFor``, which imports this module)."""
+
+    @property
+    def number(self) -> int: ...
+    @property
+    def dealer(self) -> str: ...
+    @property
+    def version(self) -> int: ...
+    @property
+    def moved_from(self) -> int | None: ...
 
 bp = Blueprint("phone", __name__)
 
@@ -99,7 +111,7 @@ def _numbers(language: str) -> dict[str, Any]:
             "grouping": list(locale.decimal_formats[None].grouping)}
 
 
-def seed(match: Match, deal: Mapping[str, Any] | None, target: NewDealFor | None,
+def seed(match: Match, deal: Mapping[str, Any] | None, target: NewDeal | None,
          refused: bool) -> dict[str, Any] | None:
     """What the phone needs besides the form's fields to answer a tap as the server would (referee.phone.answer), or
     None without Pyodide here (the form then asks the server)."""
