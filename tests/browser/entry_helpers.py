@@ -68,3 +68,13 @@ def idle(page) -> None:
 
 def match_id(page) -> str:
     return re.search(r"/matches/(\d+)", page.url).group(1)
+
+
+def controlled(page, within_ms: int = 20_000) -> None:
+    """Wait until the app's service worker controls the page, asked from here: ``wait_for_function`` polls by
+    evaluating its text in the page, which the page's policy (script-src 'self') refuses once it has to poll."""
+    for _ in range(within_ms // 50):
+        if page.evaluate("navigator.serviceWorker.controller !== null"):
+            return
+        page.wait_for_timeout(50)
+    raise AssertionError("the service worker did not take control of the page")

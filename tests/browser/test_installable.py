@@ -9,6 +9,7 @@ import urllib.request
 import pytest
 
 from tests.browser.conftest import screenshot, view_shot
+from tests.browser.entry_helpers import controlled
 
 pytestmark = pytest.mark.browser
 
@@ -75,7 +76,7 @@ def test_service_worker_registers_and_shows_the_offline_page(phone, page_problem
     assert phone.evaluate("window.isSecureContext") is True
     script = phone.evaluate("navigator.serviceWorker.ready.then((r) => r.active.scriptURL)")
     assert script == phone.base + "/sw.js"
-    phone.wait_for_function("navigator.serviceWorker.controller !== null")
+    controlled(phone)
     phone.goto(f"{phone.base}/matches/{mid}/deals/new")
     phone.goto(f"{phone.base}/history")
     cached = cached_urls(phone)

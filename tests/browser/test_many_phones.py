@@ -22,7 +22,7 @@ import pytest
 
 from tests.browser import live_clock
 from tests.browser.conftest import _context, screenshot
-from tests.browser.entry_helpers import idle
+from tests.browser.entry_helpers import controlled, idle
 
 pytestmark = pytest.mark.browser
 
@@ -316,7 +316,7 @@ def test_the_last_table_seen_is_kept_for_offline_with_its_time(phones_offline, l
     api(live_server, f"/api/matches/{mid}/deals", {"upcard": "clubs", "calls": ["take"],
                                                    "points": {"Ann": 80, "Ben": 50}, "last_trick": "Ann"})
     c.goto(f"{live_server}/matches/{mid}")
-    c.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    controlled(c)
     for _ in range(50):  # the table kept on the phone (IndexedDB) as it was drawn
         if c.evaluate("window.refereeTables.all().then((rows) => rows.length)"):
             break

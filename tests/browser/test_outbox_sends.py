@@ -13,7 +13,7 @@ import urllib.request
 import pytest
 
 from tests.browser.conftest import screenshot
-from tests.browser.entry_helpers import idle
+from tests.browser.entry_helpers import controlled, idle
 
 pytestmark = pytest.mark.browser
 
@@ -320,7 +320,7 @@ def test_signing_out_forgets_the_pages_kept_for_offline(phone):
     page = phone
     mid = new_match(page.base)
     sign_in(page, f"/matches/{mid}")
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    controlled(page)
     page.goto(f"{page.base}/matches/{mid}")  # under the worker now: kept
     for _ in range(50):
         if f"/matches/{mid}" in page.evaluate(KEPT_PAGES):
