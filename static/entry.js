@@ -1248,6 +1248,7 @@
         rules.taps[0] = function () {
           rules.ready = true;
           document.documentElement.setAttribute("data-rules-ms", String(Math.round(performance.now() - rules.started)));
+          document.documentElement.setAttribute("data-rules-from", m.from || "start");  // or "snapshot": kept
           rulesState("ready");
           typedAtOnce();
           keptNext();

@@ -254,6 +254,9 @@ def test_deals_in_a_row_with_no_connection_wait_on_the_table_and_are_stored_once
     page.wait_for_selector("html[data-kept]")
     page.wait_for_selector("html[data-rules='ready']", timeout=READY_MS)
     page.locator("#entry[data-deal='2']").wait_for()
+    # this phone's second start of the rules: from the memory its first one kept (static/rules-worker.js), and every
+    # tap of deal 2 below is answered by it
+    assert page.get_attribute("html", "data-rules-from") == "snapshot"
     head = page.locator("#entry-head").inner_text()
     assert ("Deal 2" in head or "Hand 2" in head) and head.count("⏳") == len(deals[0])
     dealer = head.split(" deals")[0].split()[-1]

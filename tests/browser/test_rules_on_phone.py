@@ -111,10 +111,14 @@ def test_the_rules_are_kept_by_the_service_worker(phone, phone_context, live_ser
     the browser's cache); from then on the service worker keeps every file, and the rules start from it."""
     page = phone
     mid = _klaberjass(live_server)
+    started = []
     for _ in range(2):
         page.goto(f"{live_server}/matches/{mid}/deals/new")
         page.wait_for_selector("html[data-rules='ready']", timeout=READY_MS)
+        started.append(page.get_attribute("html", "data-rules-from"))
         page.evaluate("navigator.serviceWorker.ready")
+    # The first start keeps Pyodide's memory once the rules are imported; the next starts from it.
+    assert started == ["start", "snapshot"]
     page.wait_for_function(f"({KEPT})().then((kept) => kept.length === 7)")
     assert page.evaluate(KEPT) == ["pyodide-lock.json", "pyodide.asm.mjs", "pyodide.asm.wasm", "pyodide.mjs",
                                    "python_stdlib.zip", "rules-worker.js", "rules.zip"]
@@ -124,3 +128,7 @@ def test_the_rules_are_kept_by_the_service_worker(phone, phone_context, live_ser
     page.reload()
     page.wait_for_selector("html[data-rules='ready']", timeout=READY_MS)
     assert len(served) == 7 and all(from_cache for _, from_cache in served), served
+    assert page.get_attribute("html", "data-rules-from") == "snapshot"
+    # and it answers as the rules do: the upcard's next calls, from the restored interpreter
+    page.locator("input[name='upcard'][value='hearts']").check(force=True)
+    page.locator("button[value='call:take']").wait_for()
