@@ -1,7 +1,9 @@
 """Benchmark (issue 49): each game's typical deal entered on a phone (Chromium at 390×844) tapped as a thumb does,
 through the server (the rules on the phone blocked) and on the phone (Pyodide in a Web Worker, once
-``<html data-rules="ready">``), at 0, 50, 150 and 300 ms round trips (Chromium's network emulation on the page; the
-service worker is blocked, so every request leaves from the page and waits the emulated round trip).
+``<html data-rules="ready">``), at 0, 50, 150 and 300 ms round trips — on the page (Chromium's network emulation; the
+service worker is blocked, so every request leaves from the page and waits the emulated round trip), or with
+``--through wire`` on everything the phone sends, its service worker's fetches too: a relay in front of Referee holds
+each chunk half the round trip each way, and the service worker runs (it keeps the rules' files and the pages).
 
 Deals: Klaberjass typical (upcard, "Ann takes", 70 and 56 card points typed, last trick), Klaberjass with a sequence
 each and Bella (RULES.md §4's worked example), Spitzer Normal (contract, the queen side's two players, 83 points
@@ -13,6 +15,7 @@ the row shown at once marked "Saving…", else the table's) and Save-to-table (t
 Also printed: the rules' start-up on the phone and the bytes the phone downloads for them (brotli, as served).
 
     .venv/bin/python scripts/bench/bench_phone.py [--rtt 0 50 150 300] [--runs 2] [--deals kj kjsb sp jj]
+        [--modes server phone] [--through page wire]
 
 The same script measures an older checkout: PYTHONPATH=<its root> and the script copied into it.
 """
@@ -20,11 +23,15 @@ The same script measures an older checkout: PYTHONPATH=<its root> and the script
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
+import socket
 import statistics
 import sys
 import tempfile
+import threading
+import time
 import urllib.request
 from pathlib import Path
 
@@ -77,6 +84,42 @@ SAVE_CLOCK = """(() => {
 })()"""
 
 
+class Wire:
+    """A relay in front of Referee that holds each chunk ``rtt / 2`` ms on its way, both ways (in order): a round
+    trip of ``rtt`` for every request the phone makes, the page's and its service worker's alike."""
+
+    def __init__(self, port: int, rtt: int) -> None:
+        self.target, self.half = port, rtt / 2000
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.base = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                near, _ = self.listener.accept()
+                far = socket.create_connection(("127.0.0.1", self.target))
+            except OSError:
+                return
+            for a, b in ((near, far), (far, near)):
+                threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
+
+    def _pump(self, src: socket.socket, dst: socket.socket) -> None:
+        try:
+            while chunk := src.recv(65536):
+                due = time.monotonic() + self.half
+                time.sleep(max(0.0, due - time.monotonic()))
+                dst.sendall(chunk)
+        except OSError:
+            pass
+        for end in (src, dst):
+            with contextlib.suppress(OSError):
+                end.shutdown(socket.SHUT_RDWR)
+
+    def close(self) -> None:
+        self.listener.close()
+
+
 def _match(base: str, game: str = "klaberjass", players: list[str] | None = None, first_dealer: str = "Ben") -> int:
     body = json.dumps({"game": game, "players": players or ["Ann", "Ben"], "first_dealer": first_dealer}).encode()
     request = urllib.request.Request(f"{base}/api/matches", body, {"Content-Type": "application/json"})
@@ -104,7 +147,7 @@ def _answered(page, count: int) -> None:
         page.wait_for_timeout(5)
 
 
-def deal(context, base: str, key: str, rtt: int, phone: bool) -> dict:
+def deal(context, base: str, key: str, rtt: int, phone: bool, emulate: bool = True) -> dict:
     """One deal entered and saved: its taps' answers (ms), the entry's round trips, Save's round trips, Save-to-row
     and Save-to-table (ms); on the phone, the rules' start-up (ms)."""
     _name, game, players, dealer, steps = DEALS[key]
@@ -115,10 +158,11 @@ def deal(context, base: str, key: str, rtt: int, phone: bool) -> dict:
     if phone:
         page.wait_for_selector("html[data-rules='ready']", timeout=300_000)
         started = float(page.get_attribute("html", "data-rules-ms") or "nan")
-    cdp = context.new_cdp_session(page)
-    cdp.send("Network.enable")
-    cdp.send("Network.emulateNetworkConditions", {"offline": False, "latency": rtt, "downloadThroughput": -1,
-                                                  "uploadThroughput": -1})
+    if emulate:
+        cdp = context.new_cdp_session(page)
+        cdp.send("Network.enable")
+        cdp.send("Network.emulateNetworkConditions", {"offline": False, "latency": rtt, "downloadThroughput": -1,
+                                                      "uploadThroughput": -1})
     asked: list[str] = []
     page.on("request", lambda r: asked.append(r.url) if r.url.startswith(base) and "/live?" not in r.url
             and "/static/" not in r.url and "/phone/" not in r.url else None)
@@ -169,6 +213,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=2)
     parser.add_argument("--deals", nargs="+", default=list(DEALS), choices=list(DEALS))
     parser.add_argument("--modes", nargs="+", default=["server", "phone"], choices=["server", "phone"])
+    parser.add_argument("--through", nargs="+", default=["page"], choices=["page", "wire"],
+                        help="where the round trip is: the page's emulation, or a relay for everything (wire)")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -182,27 +228,33 @@ def main() -> None:
                   ", ".join(f"{name} {size:,}" for name, size in sizes.items()))
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         starts: list[float] = []
-        print("round trip | mode   | deal                                  | trips waited | tap median / max  | "
+        print("round trip      | mode   | deal                                  | trips waited | tap median / max  | "
               "Save: trips, to row / to table")
-        for rtt in args.rtt:
+        for through, rtt in [(through, rtt) for through in args.through for rtt in args.rtt]:
             for mode in args.modes:
                 # One phone (its HTTP cache kept: the rules start warm after the first page) per round trip and mode.
+                wire = Wire(port, rtt) if through == "wire" else None
                 context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2,
-                                              is_mobile=True, has_touch=True, service_workers="block")
+                                              is_mobile=True, has_touch=True,
+                                              service_workers="allow" if wire else "block")
                 context.add_init_script(SAVE_CLOCK)
                 if mode == "server":
                     context.route("**/phone/**", lambda route: route.abort())
+                at = wire.base if wire else base
                 for key in args.deals:
-                    runs = [deal(context, base, key, rtt, mode == "phone") for _ in range(args.runs)]
+                    runs = [deal(context, at, key, rtt, mode == "phone", emulate=wire is None)
+                            for _ in range(args.runs)]
                     taps = sorted(t for r in runs for t in r["taps"])
                     starts += [r["started"] for r in runs if r["started"] is not None]
-                    print(f"{rtt:>7} ms | {mode:<6} | {DEALS[key][0]:<37} | "
+                    print(f"{rtt:>7} ms {through:<4} | {mode:<6} | {DEALS[key][0]:<37} | "
                           f"{'/'.join(str(r['trips']) for r in runs):>12} | "
                           f"{statistics.median(taps):6.1f} / {taps[-1]:6.1f} ms | "
                           f"{'/'.join(str(r['save_trips']) for r in runs)}, "
                           f"{statistics.median(r['row'] for r in runs):5.0f} / "
                           f"{statistics.median(r['table'] for r in runs):5.0f} ms", flush=True)
                 context.close()
+                if wire:
+                    wire.close()
         if starts:
             print(f"the rules' start-up on the phone (the first page of a phone cold, then warm from the HTTP cache): "
                   f"median {statistics.median(starts):,.0f} ms (min {min(starts):,.0f}, max {max(starts):,.0f}, "
