@@ -43,9 +43,9 @@ class Feed:
         """Sleep until the counter is no longer ``seen``, ``timeout`` seconds at most; the counter then."""
         deadline = time.monotonic() + timeout
         with self._changed:
+            self._watch()  # its baseline read before this waiter counts as waiting
             self.waiting += 1
             try:
-                self._watch()
                 while self.count == seen:
                     left = deadline - time.monotonic()
                     if left <= 0 or not self._changed.wait(left):
@@ -56,19 +56,27 @@ class Feed:
 
     # ---- SQLite: the commits of other processes ---------------------------------------------------------------
     def _watch(self) -> None:
-        """The watcher started, unless it runs (the caller holds the condition's lock)."""
+        """The watcher started, unless it runs (the caller holds the condition's lock). The file's ``data_version`` is
+        read here, before the caller sleeps: a commit made after that is seen, however late the thread starts."""
         if self._path is None or self._path == ":memory:" or self._watcher is not None:
             return
-        self._watcher = threading.Thread(target=self._watching, name="referee-feed-watch", daemon=True)
-        self._watcher.start()
-
-    def _watching(self) -> None:
-        """While anybody waits: a change of the file's ``data_version`` (a commit on another connection: of another
-        process, or of this one, which has pulsed already: one more look, harmless) pulses. Ends when nobody waits."""
-        conn: sqlite3.Connection | None = None
         try:
             conn = sqlite3.connect(f"file:{self._path}?mode=ro", uri=True, timeout=1, check_same_thread=False)
+        except sqlite3.Error:  # the file went away (a test's, a restore): the next waiter tries again
+            return
+        try:
             last = conn.execute("PRAGMA data_version").fetchone()[0]
+        except sqlite3.Error:
+            conn.close()
+            return
+        self._watcher = threading.Thread(target=self._watching, args=(conn, last), name="referee-feed-watch",
+                                         daemon=True)
+        self._watcher.start()
+
+    def _watching(self, conn: sqlite3.Connection, last: int) -> None:
+        """While anybody waits: a change of the file's ``data_version`` (a commit on another connection: of another
+        process, or of this one, which has pulsed already: one more look, harmless) pulses. Ends when nobody waits."""
+        try:
             while True:
                 time.sleep(WATCH)
                 with self._changed:
@@ -83,8 +91,7 @@ class Feed:
             with self._changed:
                 self._watcher = None
         finally:
-            if conn is not None:
-                conn.close()
+            conn.close()
 
 
 _feeds: dict[str, Feed] = {}

@@ -372,3 +372,36 @@ def test_while_the_feed_hears_nothing_a_wait_is_answered_at_once_and_says_push_i
     started = time.monotonic()
     r = phone.get(_wait(url), headers={"If-None-Match": etag})
     assert r.status_code == 304 and r.headers["Referee-Push"] == "off" and time.monotonic() - started < 2
+
+
+def test_a_commit_of_another_process_right_after_a_phone_is_held_is_seen_however_late_the_watcher_starts(tmp_path,
+                                                                                                       monkeypatch):
+    """The watcher's baseline (the file's ``data_version``) is read before the phone counts as held, not when its
+    thread gets round to it: on a busy machine the thread started late, read the version after the commit, and the
+    phone slept its whole wait (CI's flake of the test above). The watcher's connection made slow here, as a late
+    thread is: the commit made the moment the phone is held still wakes it within the watcher's second."""
+    import sqlite3
+
+    from referee.store import feed as feed_module
+
+    path = tmp_path / "feed.sqlite"
+    sqlite3.connect(path).execute("CREATE TABLE t (x)").connection.commit()
+    connect = sqlite3.connect
+
+    def slow_connect(*args, **kwargs):
+        time.sleep(0.3)
+        return connect(*args, **kwargs)
+
+    monkeypatch.setattr(feed_module.sqlite3, "connect", slow_connect)
+    feed = feed_module.Feed(str(path))
+    woken: list[float] = []
+    waiter = threading.Thread(target=lambda: woken.append(feed.wait(feed.count, 5) and time.monotonic()))
+    waiter.start()
+    while not feed.waiting:
+        time.sleep(0.001)
+    outside = connect(path, isolation_level=None)
+    outside.execute("INSERT INTO t VALUES (1)")
+    outside.close()
+    written = time.monotonic()
+    waiter.join(6)
+    assert woken and woken[0] and woken[0] - written < 2.5
