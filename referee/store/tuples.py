@@ -7,8 +7,9 @@ before), and the rows an import writes, the columns an event is made or changed 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import NamedTuple, NotRequired, SupportsInt, TypedDict, cast
+from collections.abc import Callable, Mapping, Sequence
+from functools import cache
+from typing import NamedTuple, NotRequired, SupportsInt, TypedDict, TypeVar, cast
 
 from .rows import text_or_none, whole_or_none
 
@@ -30,6 +31,28 @@ def _whole(value: object) -> int:
     raise TypeError(f"not a whole number: {value!r}")
 
 
+R = TypeVar("R", bound=NamedTuple)
+# How a column is read into a field, by the field's type: PostgreSQL's SUM of integers is a numeric, SQLite's flags
+# are 0 or 1, and a column may be NULL only where the field says so.
+_READERS: dict[str, Callable[[object], object]] = {
+    "int": _whole, "str": str, "bool": bool, "str | None": text_or_none, "int | None": whole_or_none}
+
+
+@cache
+def _readers(cls: type[NamedTuple]) -> tuple[Callable[[object], object], ...]:
+    # the fields' types as written (under ``from __future__ import annotations`` NamedTuple keeps them as ForwardRef)
+    return tuple(_READERS[str(getattr(kind, "__forward_arg__", kind))] for kind in cls.__annotations__.values())
+
+
+def read_row(cls: type[R], row: Sequence[object]) -> R:
+    """A row as the driver gives it, as ``cls`` (a NamedTuple below): each column read as its field's type says, in
+    the order of the fields (the order of the statement's columns)."""
+    readers = _readers(cls)
+    if len(row) != len(readers):
+        raise ValueError(f"{cls.__name__} has {len(readers)} fields, the row {len(row)} columns")
+    return cls._make(read(value) for read, value in zip(readers, row, strict=True))
+
+
 class EventState(NamedTuple):
     """Counts that move whenever anything an event's board shows changes (``ClubStore.event_state``): its players,
     those who left, its rounds, its tables' match versions (and tables ended), its links ("all.revoked"), its
@@ -46,9 +69,7 @@ class EventState(NamedTuple):
 
     @classmethod
     def from_row(cls, row: Sequence[object]) -> EventState:
-        players, left, rounds, tables, links, confirmations, edited, running = row
-        return cls(_whole(players), _whole(left), _whole(rounds), _whole(tables), str(links), _whole(confirmations),
-                   _whole(edited), _whole(running))
+        return read_row(cls, row)
 
 
 class EventListing(NamedTuple):
@@ -67,9 +88,7 @@ class EventListing(NamedTuple):
 
     @classmethod
     def from_row(cls, row: Sequence[object]) -> EventListing:
-        event_id, name, date, game, rounds, kind, drawn, playing, ended = row
-        return cls(_whole(event_id), str(name), str(date), str(game), _whole(rounds), str(kind), _whole(drawn),
-                   _whole(playing), bool(ended))
+        return read_row(cls, row)
 
 
 class TableClosing(NamedTuple):
@@ -89,9 +108,7 @@ class TableClosing(NamedTuple):
 
     @classmethod
     def from_row(cls, row: Sequence[object]) -> TableClosing:
-        round_number, latest, rounds, ended, players, confirmed, playing, event_ended = row
-        return cls(_whole(round_number), _whole(latest), _whole(rounds), bool(ended), str(players), _whole(confirmed),
-                   _whole(playing), bool(event_ended))
+        return read_row(cls, row)
 
 
 class TablePlace(NamedTuple):
@@ -112,9 +129,7 @@ class TablePlace(NamedTuple):
 
     @classmethod
     def from_row(cls, row: Sequence[object]) -> TablePlace:
-        event_id, name, kind, round_number, number, rounds, ended, latest, show_chances, event_ended = row
-        return cls(_whole(event_id), str(name), str(kind), _whole(round_number), _whole(number), _whole(rounds),
-                   bool(ended), _whole(latest), bool(show_chances), bool(event_ended))
+        return read_row(cls, row)
 
 
 class EndedMatch(NamedTuple):
@@ -130,8 +145,7 @@ class EndedMatch(NamedTuple):
 
     @classmethod
     def from_row(cls, row: Sequence[object]) -> EndedMatch:
-        match_id, version, ended, players, totals, winner = row
-        return cls(_whole(match_id), _whole(version), str(ended), str(players), str(totals), text_or_none(winner))
+        return read_row(cls, row)
 
 
 class OwnMatch(NamedTuple):
@@ -149,9 +163,7 @@ class OwnMatch(NamedTuple):
 
     @classmethod
     def from_row(cls, row: Sequence[object]) -> OwnMatch:
-        match_id, name, created, players, totals, options, game, status = row
-        return cls(_whole(match_id), str(name), str(created), str(players), str(totals), str(options), str(game),
-                   str(status))
+        return read_row(cls, row)
 
 
 class SheetVersion(NamedTuple):
@@ -169,9 +181,7 @@ class SheetVersion(NamedTuple):
 
     @classmethod
     def from_row(cls, row: Sequence[object]) -> SheetVersion:
-        version, place, note, abandoned, ended_by_hand, uid, created, confirmations = row
-        return cls(_whole(version), str(place), str(note), _whole(abandoned), _whole(ended_by_hand), text_or_none(uid),
-                   str(created), _whole(confirmations))
+        return read_row(cls, row)
 
 
 class ExportedEvent(NamedTuple):
@@ -202,12 +212,7 @@ class ExportedEvent(NamedTuple):
 
     @classmethod
     def from_row(cls, row: Sequence[object]) -> ExportedEvent:
-        (uid, name, date, game, options, rounds, round_length, seating, season, tariff, seed, created, kind, avoid,
-         first_round, show_chances, entry_fee, prizes, booby, round_minutes, ended) = row
-        return cls(text_or_none(uid), str(name), str(date), str(game), str(options), _whole(rounds), str(round_length),
-                   str(seating), text_or_none(season), text_or_none(tariff), _whole(seed), str(created), str(kind),
-                   str(avoid), str(first_round), _whole(show_chances), text_or_none(entry_fee), str(prizes),
-                   _whole(booby), whole_or_none(round_minutes), text_or_none(ended))
+        return read_row(cls, row)
 
 
 class ExportedTable(NamedTuple):
@@ -222,9 +227,7 @@ class ExportedTable(NamedTuple):
 
     @classmethod
     def from_row(cls, row: Sequence[object]) -> ExportedTable:
-        round_number, number, match_id, match_uid, ended = row
-        return cls(_whole(round_number), _whole(number), _whole(match_id), text_or_none(match_uid),
-                   text_or_none(ended))
+        return read_row(cls, row)
 
 
 class ExportedRound(NamedTuple):
@@ -238,8 +241,7 @@ class ExportedRound(NamedTuple):
 
     @classmethod
     def from_row(cls, row: Sequence[object]) -> ExportedRound:
-        number, seed, byes, drawn = row
-        return cls(_whole(number), _whole(seed), str(byes), str(drawn))
+        return read_row(cls, row)
 
 
 # ---- what an import writes: one tuple a row, in the order of the INSERT's columns ------------------------------------
