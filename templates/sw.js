@@ -38,9 +38,13 @@ function keptPage(url) {
   const path = new URL(url).pathname;
   return path.startsWith(ROOT + "/matches/") && /^\/matches\/\d+(\/deals\/new)?\/?$/.test(path.slice(ROOT.length));
 }
+// Bumped by each sign-out: a page whose keeping began before it is not kept after it (the table asks for its entry
+// form to be kept; that fetch may end after the sign-out has forgotten the pages).
+let signOuts = 0;
 function keepPage(path, response) {
   if (!response.ok || response.redirected || !(response.headers.get("Content-Type") || "").startsWith("text/html")) return null;
-  return response.clone().text().then((html) => caches.open(PAGES).then((cache) =>
+  const since = signOuts;
+  return response.clone().text().then((html) => since !== signOuts ? null : caches.open(PAGES).then((cache) =>
     cache.put(path, new Response(html, { headers: { "Content-Type": "text/html; charset=utf-8", "Referee-Kept": String(Date.now()) } }))
       .then(() => cache.keys()).then((keys) => Promise.all(keys.slice(0, Math.max(0, keys.length - KEPT_PAGES)).map((old) => cache.delete(old))))));
 }
@@ -83,8 +87,10 @@ self.addEventListener("activate", (event) => {
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   if (request.method === "POST" && new URL(request.url).pathname === LOGOUT) {
-    // Signing out forgets the pages kept for offline: the next person at this phone does not find them.
-    event.waitUntil(caches.delete(PAGES));
+    // Signing out forgets the pages kept for offline: the next person at this phone does not find them. Forgotten
+    // before the sign-out is sent, so the page it leads to finds them gone.
+    signOuts += 1;
+    event.respondWith(caches.delete(PAGES).then(() => fetch(request)));
     return;
   }
   if (request.method !== "GET") return;
