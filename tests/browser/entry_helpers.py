@@ -70,9 +70,10 @@ def match_id(page) -> str:
     return re.search(r"/matches/(\d+)", page.url).group(1)
 
 
-def controlled(page, within_ms: int = 20_000) -> None:
+def controlled(page, within_ms: int = 60_000) -> None:
     """Wait until the app's service worker controls the page, asked from here: ``wait_for_function`` polls by
-    evaluating its text in the page, which the page's policy (script-src 'self') refuses once it has to poll."""
+    evaluating its text in the page, which the page's policy (script-src 'self') refuses once it has to poll. A bound,
+    not a target: on a busy 2-core machine a worker's install once took over 20 s."""
     for _ in range(within_ms // 50):
         if page.evaluate("navigator.serviceWorker.controller !== null"):
             return
