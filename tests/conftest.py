@@ -40,11 +40,14 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.enviro
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own, which reads the groups into the tests' ids
 def pytest_collection_modifyitems(config, items) -> None:
     """scripts/test runs the tests on every core (--dist loadgroup): the ones marked ``timing`` go to one worker,
-    one after another, so that two of them never make each other late. The tests of PostgreSQL itself
-    (``postgres_only``) run only with a PostgreSQL server (REFEREE_TEST_POSTGRES)."""
+    one after another, so that two of them never make each other late; the ones marked ``phone_rules`` to one worker,
+    whose phone starts Pyodide once for them all (tests/browser/conftest.py's ``worker_phone``). The tests of
+    PostgreSQL itself (``postgres_only``) run only with a PostgreSQL server (REFEREE_TEST_POSTGRES)."""
     for item in items:
         if item.get_closest_marker("timing"):
             _in_group(item, "timing")
+        elif item.get_closest_marker("phone_rules"):  # one worker's phone starts the rules once for all of them
+            _in_group(item, "phone_rules")
     if PG_SERVER is None:
         left_out = [item for item in items if item.get_closest_marker("postgres_only")]
         if left_out:

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from referee import create_app
-from tests.conftest import waitress_serving
+from tests.browser.cable import Cable
+from tests.conftest import new_database, waitress_serving
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -41,10 +43,15 @@ def browser():
 
 
 def make_live_app(tmp_path, **config):
-    # The rules on the phone (Pyodide in a Web Worker, ~10 s of CPU a page) only where a test asks for them
-    # (live_config {"PHONE_RULES": True}: tests/browser/test_rules_on_phone.py); elsewhere every tap asks the server.
-    return create_app({"DATABASE": str(tmp_path / "browser.sqlite"), "SECRET_KEY": "test", "PHONE_RULES": False,
-                       **config})
+    # The rules on the phone (Pyodide in a Web Worker) only where a test asks for them (live_config
+    # {"PHONE_RULES": True}: tests/browser/test_rules_on_phone.py, on the browser worker's phone that keeps them,
+    # ``worker_phone``); elsewhere every tap asks the server.
+    # A new database is a copy of one migrated once per worker (tests/conftest.py's new_database); one a test made
+    # before (a server started again on it) is kept.
+    database = tmp_path / "browser.sqlite"
+    if "DATABASE" not in config and not database.exists():
+        new_database(tmp_path, "browser.sqlite")
+    return create_app({"DATABASE": str(database), "SECRET_KEY": "test", "PHONE_RULES": False, **config})
 
 
 @pytest.fixture
@@ -53,11 +60,27 @@ def live_config() -> dict:
     return {}
 
 
+def on_worker_phone(request, live_config: dict) -> bool:
+    """Whether the test's phone is its browser worker's phone that keeps the rules (``worker_phone``): a test with the
+    rules on the phone, unless marked ``own_phone`` (it needs a phone that never had them)."""
+    return bool(live_config.get("PHONE_RULES")) and request.node.get_closest_marker("own_phone") is None
+
+
 @pytest.fixture
-def live_server(tmp_path, live_config):
-    """The app as it runs for real: waitress, in a thread, on a free loopback port."""
+def live_server(request, tmp_path, live_config):
+    """The app as it runs for real: waitress, in a thread, on a free loopback port. With the rules on the phone, its
+    address is the browser worker's phone's own (``worker_phone``: a relay whose port stays, in front of this test's
+    server)."""
     with waitress_serving(make_live_app(tmp_path, **live_config)) as base:
-        yield base
+        if not on_worker_phone(request, live_config):
+            yield base
+            return
+        cable = request.getfixturevalue("worker_phone").cable
+        cable.lead_to(base)
+        try:
+            yield cable.base
+        finally:
+            cable.lead_to("")
 
 
 # Reported by the page itself (so also under script-src 'self': Playwright's init scripts bypass the CSP).
@@ -112,10 +135,69 @@ def service_workers(request) -> str:
     return "allow" if request.node.get_closest_marker("service_worker") else "block"
 
 
+class WorkerPhone:
+    """The phone of one browser worker (a pytest-xdist process) that the tests of the rules on the phone share, as a
+    player's phone keeps them from one match to the next: one browser context, its service worker allowed, on one
+    origin (``cable``: a relay whose port stays, in front of each test's own server). Pyodide is fetched, compiled and
+    started there once, and its memory kept (static/rules-worker.js); every later test's pages start the rules from
+    that snapshot (~1 s) instead of from nothing (~3 s alone, 10–20 s on a busy 2-core machine). Between tests the
+    phone forgets what a test left — its pages, cookies, localStorage (the outbox, drafts), IndexedDB (kept tables),
+    the pages kept for offline — and keeps what any phone keeps: the service worker, the static files, Pyodide and the
+    rules' snapshot."""
+
+    def __init__(self, browser) -> None:
+        self.cable = Cable()
+        self.context = _context(browser, None, service_workers="allow")
+        self.context.add_init_script(CSP_LISTENER)
+
+    def lend(self, problems: PageProblems):
+        self.context.on("page", problems.watch)
+        return self.context
+
+    def give_back(self, problems: PageProblems) -> None:
+        context = self.context
+        context.remove_listener("page", problems.watch)
+        for page in list(context.pages):
+            page.close()
+        context.set_offline(False)
+        self.cable.plugged = True
+        # A page of the origin that runs no script of Referee's (its manifest), to forget the pages kept for offline
+        # (referee-pages, a space's referee-<slug>-pages); the rest by the browser's own clearing.
+        blank = context.new_page()
+        blank.goto(f"{self.cable.base}/manifest.webmanifest")
+        blank.evaluate("""async () => { for (const key of await caches.keys())
+            if (key.endsWith('pages')) await caches.delete(key); }""")
+        cdp = context.new_cdp_session(blank)
+        cdp.send("Storage.clearDataForOrigin", {"origin": self.cable.base,
+                                                "storageTypes": "cookies,local_storage,indexeddb,websql,file_systems"})
+        cdp.detach()
+        context.clear_cookies()
+        blank.close()
+
+    def close(self) -> None:
+        self.context.close()
+        self.cable.close()
+
+
+@pytest.fixture(scope="session")
+def worker_phone(browser) -> Iterator[WorkerPhone]:
+    """This browser worker's phone that keeps the rules (``WorkerPhone``): issue 49's "load the phone's rules once
+    per browser worker, not per test"."""
+    phone = WorkerPhone(browser)
+    yield phone
+    phone.close()
+
+
 @pytest.fixture
-def phone_context(browser, page_problems, live_server, service_workers):
+def phone_context(request, browser, page_problems, live_server, live_config, service_workers):
     """A phone's browser context (JavaScript on), watched: for a test that needs a second page. It closes
-    before the server stops (a late favicon request is not a refused connection)."""
+    before the server stops (a late favicon request is not a refused connection). With the rules on the phone, the
+    browser worker's phone (``worker_phone``), given back cleared."""
+    if on_worker_phone(request, live_config):
+        shared = request.getfixturevalue("worker_phone")
+        yield shared.lend(page_problems)
+        shared.give_back(page_problems)
+        return
     context = _context(browser, page_problems, service_workers=service_workers)
     yield context
     context.close()

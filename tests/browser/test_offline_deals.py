@@ -11,19 +11,17 @@ thumb makes them: the element's box read once, a moment's wait, then a tap on th
 from __future__ import annotations
 
 import json
-import socket
-import struct
-import threading
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import pytest
 
+from tests.browser.cable import Cable
 from tests.browser.conftest import screenshot
 from tests.browser.entry_helpers import idle
 from tests.browser.test_rules_on_phone import READY_MS, _pyodide_fetched  # noqa: F401 (the fixture: skip without it)
 
-pytestmark = [pytest.mark.browser, pytest.mark.service_worker]
+pytestmark = [pytest.mark.browser, pytest.mark.service_worker, pytest.mark.phone_rules]
 
 
 @pytest.fixture
@@ -31,82 +29,10 @@ def live_config() -> dict:
     return {"PHONE_RULES": True}
 
 
-class Cable:
-    """The phone's connection to Referee, which a test can pull out: a TCP relay on its own port in front of the live
-    server. Unplugged, every connection through it is cut at once and new ones are refused — for the page, its
-    service worker and anything else of the browser alike (Chromium's offline emulation does not reliably reach a
-    request the service worker lets through to the network). ``context.set_offline`` goes with it, for the page's
-    ``navigator.onLine`` and its online event."""
-
-    def __init__(self, port: int) -> None:
-        self.target = port
-        self.listener = socket.create_server(("127.0.0.1", 0))
-        self.base = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
-        self.plugged = True
-        self.open: set[socket.socket] = set()
-        self.lock = threading.Lock()
-        threading.Thread(target=self._accept, daemon=True).start()
-
-    def _accept(self) -> None:
-        while True:
-            try:
-                near, _ = self.listener.accept()
-            except OSError:
-                return
-            if not self.plugged:
-                self._reset(near)
-                continue
-            try:
-                far = socket.create_connection(("127.0.0.1", self.target))
-            except OSError:
-                self._reset(near)
-                continue
-            with self.lock:
-                self.open |= {near, far}
-            for a, b in ((near, far), (far, near)):
-                threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
-
-    def _pump(self, src: socket.socket, dst: socket.socket) -> None:
-        try:
-            while chunk := src.recv(65536):
-                dst.sendall(chunk)
-        except OSError:
-            pass
-        for s in (src, dst):
-            self._reset(s)
-
-    def _reset(self, s: socket.socket) -> None:
-        """Closed with a reset, as a connection that is gone (not a polite end the browser would wait out)."""
-        with self.lock:
-            self.open.discard(s)
-        try:
-            s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
-            s.shutdown(socket.SHUT_RDWR)  # wakes the relay's thread blocked reading it (close alone would not)
-        except OSError:
-            pass
-        s.close()
-
-    def unplug(self, context) -> None:
-        self.plugged = False
-        with self.lock:
-            cut = list(self.open)
-        for s in cut:
-            self._reset(s)
-        context.set_offline(True)
-
-    def plug(self, context) -> None:
-        self.plugged = True
-        context.set_offline(False)
-
-    def close(self) -> None:
-        self.listener.close()
-
-
 @pytest.fixture
-def cable(live_server) -> Iterator[Cable]:
-    relay = Cable(int(live_server.rsplit(":", 1)[1]))
-    yield relay
-    relay.close()
+def cable(worker_phone, live_server) -> Cable:
+    """The browser worker's phone's connection (``live_server`` put this test's server behind it)."""
+    return worker_phone.cable
 
 
 def api(base: str, method: str, path: str, body=None):
@@ -227,7 +153,7 @@ def test_deals_in_a_row_with_no_connection_wait_on_the_table_and_are_stored_once
         phone, phone_context, live_server, cable, page_problems, body, enter: Callable, summary: str,
         deals: list[dict], to_go: dict | None):
     page = phone
-    match = api(live_server, "POST", "/api/matches", body)
+    match = api(cable.direct, "POST", "/api/matches", body)
     open_offline(page, phone_context, cable, match)
     enter(page)
     page.locator("#bar-summary").get_by_text(summary).wait_for()
@@ -245,7 +171,7 @@ def test_deals_in_a_row_with_no_connection_wait_on_the_table_and_are_stored_once
         .is_visible()
     [item] = json.loads(page.evaluate("localStorage.getItem('referee.outbox')"))
     assert item["scores"] == deals[0]
-    assert api(live_server, "GET", f"/api/matches/{match['id']}")["deals"] == []  # nothing reached Referee yet
+    assert api(cable.direct, "GET", f"/api/matches/{match['id']}")["deals"] == []  # nothing reached Referee yet
 
     # The next deal, still with no connection: the kept form becomes deal 2 — its dealer by the rules on the phone,
     # the totals with deal 1 — with a key of its own. Klaberjass's is opened by a quick-start link (the upcard).
@@ -292,7 +218,7 @@ def test_deals_in_a_row_with_no_connection_wait_on_the_table_and_are_stored_once
     assert page.locator(".is-waiting").count() == 0
     assert page.locator(".waiting-mark").count() == 0
     assert totals(page) == {p: str(s) for p, s in both.items()}
-    stored = api(live_server, "GET", f"/api/matches/{match['id']}")["deals"]
+    stored = api(cable.direct, "GET", f"/api/matches/{match['id']}")["deals"]
     assert [(d["number"], d["result"]["scores"]) for d in stored] == [(1, deals[0]), (2, deals[1])]  # once each
     assert stored[1]["dealer"] == dealer  # the phone's rules dealt deal 2 as Referee's
     assert json.loads(page.evaluate("localStorage.getItem('referee.outbox') || '[]'")) == []
@@ -302,7 +228,7 @@ def test_deals_in_a_row_with_no_connection_wait_on_the_table_and_are_stored_once
 def test_a_deal_another_phone_entered_meanwhile_is_refused_and_comes_back(phone, phone_context, live_server, cable,
                                                                            page_problems):
     page = phone
-    match = api(live_server, "POST", "/api/matches", {"game": "klaberjass", "players": ["Ann", "Ben"],
+    match = api(cable.direct, "POST", "/api/matches", {"game": "klaberjass", "players": ["Ann", "Ben"],
                                                       "first_dealer": "Ben"})
     open_offline(page, phone_context, cable, match)
     klaberjass(page)
@@ -327,13 +253,13 @@ def test_a_deal_another_phone_entered_meanwhile_is_refused_and_comes_back(phone,
 
     # Meanwhile another phone enters deal 1: Ann takes spades, 86 card points and the last trick, Ben 60.
     other = {"upcard": "spades", "calls": ["take"], "points": {"Ann": 86, "Ben": 60}, "last_trick": "Ann"}
-    api(live_server, "POST", f"/api/matches/{match['id']}/deals", other)
+    api(cable.direct, "POST", f"/api/matches/{match['id']}/deals", other)
     cable.plug(phone_context)
     refused = page.locator(".outbox-note.refused")
     refused.get_by_text("Deal 1 was not stored: another phone entered it first.").wait_for(timeout=30_000)
     assert page.locator("#waiting-1").count() == 0  # no longer counted: the table is Referee's again
     assert page.locator(".waiting-mark").count() == 0
-    deals = api(live_server, "GET", f"/api/matches/{match['id']}")["deals"]
+    deals = api(cable.direct, "GET", f"/api/matches/{match['id']}")["deals"]
     assert [(d["number"], d["input"]["upcard"]) for d in deals] == [(1, "spades")]  # the other phone's, only
     screenshot(page, "offline-refused")
 
@@ -341,5 +267,5 @@ def test_a_deal_another_phone_entered_meanwhile_is_refused_and_comes_back(phone,
     page.locator("#taken").wait_for()
     assert page.locator("input[name='upcard'][value='hearts']").is_checked()
     assert page.locator("#points-0").input_value() == "36"
-    assert len(api(live_server, "GET", f"/api/matches/{match['id']}")["deals"]) == 1
+    assert len(api(cable.direct, "GET", f"/api/matches/{match['id']}")["deals"]) == 1
     forgive_offline(page_problems)

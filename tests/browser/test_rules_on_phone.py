@@ -16,7 +16,7 @@ from referee.app import create_app
 from referee.web.phone_files import available
 from tests.browser.entry_helpers import idle
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.phone_rules]
 
 READY_MS = 180_000  # Pyodide's start on a busy 2-core machine (about 10 s alone); a bound, not a target
 
@@ -106,6 +106,7 @@ KEPT = """async () => { const cache = await caches.open('referee-phone');
 
 
 @pytest.mark.service_worker
+@pytest.mark.own_phone  # a phone that never had the rules: its first start is from nothing
 def test_the_rules_are_kept_by_the_service_worker(phone, phone_context, live_server):
     """The first visit may run before the service worker controls the page (Pyodide then comes from the network and
     the browser's cache); from then on the service worker keeps every file, and the rules start from it."""

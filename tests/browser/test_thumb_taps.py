@@ -62,7 +62,7 @@ WATCH = """(() => {
 })()"""
 
 
-@pytest.fixture(params=["server", "phone"])
+@pytest.fixture(params=["server", pytest.param("phone", marks=pytest.mark.phone_rules)])
 def live_config(request) -> dict:
     if request.param == "phone":
         app = create_app({"DATABASE": ":memory:", "SECRET_KEY": "test"})
