@@ -146,9 +146,14 @@ class WorkerPhone:
     rules' snapshot."""
 
     def __init__(self, browser) -> None:
+        self.browser = browser
         self.cable = Cable()
-        self.context = _context(browser, None, service_workers="allow")
-        self.context.add_init_script(CSP_LISTENER)
+        self.context = self._new_context()
+
+    def _new_context(self):
+        context = _context(self.browser, None, service_workers="allow")
+        context.add_init_script(CSP_LISTENER)
+        return context
 
     def lend(self, problems: PageProblems):
         self.context.on("page", problems.watch)
@@ -157,10 +162,18 @@ class WorkerPhone:
     def give_back(self, problems: PageProblems) -> None:
         context = self.context
         context.remove_listener("page", problems.watch)
+        self.cable.plugged = True
+        try:
+            self._forget(context)
+        except Exception:  # a test that failed half-way may leave it unclearable: the next test gets a new phone
+            context.close()
+            self.context = self._new_context()
+            raise
+
+    def _forget(self, context) -> None:
         for page in list(context.pages):
             page.close()
         context.set_offline(False)
-        self.cable.plugged = True
         # A page of the origin that runs no script of Referee's (its manifest), to forget the pages kept for offline
         # (referee-pages, a space's referee-<slug>-pages); the rest by the browser's own clearing.
         blank = context.new_page()

@@ -133,3 +133,28 @@ def test_the_rules_are_kept_by_the_service_worker(phone, phone_context, live_ser
     # and it answers as the rules do: the upcard's next calls, from the restored interpreter
     page.locator("input[name='upcard'][value='hearts']").check(force=True)
     page.locator("button[value='call:take']").wait_for()
+
+
+def test_the_worker_phone_forgets_what_a_test_left_and_keeps_the_rules(worker_phone, phone, live_server,
+                                                                        page_problems):
+    """The phone the tests of the rules share (tests/browser/conftest.py's ``worker_phone``) is given to the next test
+    as a phone that never had this one's matches: no outbox, draft or cookie, no kept table or kept page — and with
+    what a phone keeps from one match to the next (the rules' snapshot)."""
+    phone.goto(f"{live_server}/manifest.webmanifest")  # a page of the origin that runs none of Referee's scripts
+    phone.evaluate("""async () => {
+        localStorage.setItem('referee.outbox', '[{"number": "1"}]');
+        document.cookie = 'left=1; path=/';
+        await (await caches.open('referee-pages')).put('/matches/1', new Response('a kept table'));
+        await (await caches.open('referee-rules-snapshot')).put('/kept-rules', new Response('the rules'));
+        await new Promise((done) => { const opened = indexedDB.open('left-behind', 1);
+                                      opened.onsuccess = () => { opened.result.close(); done(); }; }); }""")
+    worker_phone.give_back(page_problems)
+    again = worker_phone.lend(page_problems).new_page()
+    again.goto(f"{live_server}/manifest.webmanifest")
+    left = again.evaluate("""async () => ({
+        outbox: localStorage.getItem('referee.outbox'), cookie: document.cookie,
+        caches: await caches.keys(), databases: (await indexedDB.databases()).map((d) => d.name),
+        rules: await (await (await caches.open('referee-rules-snapshot')).match('/kept-rules')).text() })""")
+    assert (left["outbox"], left["cookie"], left["databases"]) == (None, "", [])
+    assert "referee-pages" not in left["caches"]
+    assert left["rules"] == "the rules"
