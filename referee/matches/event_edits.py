@@ -6,14 +6,13 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping, Sequence
-from typing import TypedDict
 
 from .. import jsontext, store
 from ..games.base import N_, Violation
 from ..games.clock import RoundClock
 from ..games.purse import currency_of
 from ..store import Store
-from ..store.tuples import event_columns
+from ..store.tuples import EDITABLE_COLUMNS, EventColumns, event_columns
 from . import clock as round_clock
 from .base import Conflict, log_change
 from .event_fields import (
@@ -44,28 +43,9 @@ EVENT_FIELDS = ("name", "date", "game", "players", "rounds", "round", "seating",
                 "kind", "avoid", "first_round", "show_chances", "entry_fee", "prizes", "booby", "round_minutes")
 
 
-EDITABLE = ("name", "date", "season", "tariff", "rounds", "kind", "seating", "avoid", "first_round",
-            "show_chances", "entry_fee", "prizes", "booby", "round_minutes")  # PATCH /api/events/<id>
-
-
-class EventEdits(TypedDict, total=False):
-    """The columns a PATCH changes (``EDITABLE``), each as the store keeps it (``avoid`` and ``prizes`` JSON text,
-    the flags 0 or 1)."""
-
-    name: str
-    date: str
-    season: str | None
-    kind: str
-    seating: str
-    rounds: int
-    avoid: str
-    tariff: str | None
-    first_round: str
-    show_chances: int
-    entry_fee: str | None
-    prizes: str
-    booby: int
-    round_minutes: int | None
+# What PATCH /api/events/<id> changes: the store's columns of an event the director changes (``EventColumns``, each
+# as the store keeps it).
+EDITABLE = tuple(EDITABLE_COLUMNS)
 
 
 def create_event(db: Store, raw: object, also: Sequence[Violation] = ()) -> int:
@@ -149,7 +129,7 @@ def update_event(db: Store, event_id: int, raw: object, also: Sequence[Violation
             _end_if_done(db, event_id)
 
 
-def _clock_followed(event: Event, changes: EventEdits, problems: list[Violation]) -> RoundClock | None:
+def _clock_followed(event: Event, changes: EventColumns, problems: list[Violation]) -> RoundClock | None:
     """The round in play's clock as a PATCH of ``round_minutes`` leaves it (``event.clock`` when it does not change
     it); one it cannot keep is refused on ``round_minutes`` (issue 47), before anything is stored."""
     if "round_minutes" not in changes or event.status != "playing" or event.current is None or \
@@ -162,10 +142,10 @@ def _clock_followed(event: Event, changes: EventEdits, problems: list[Violation]
     return clock
 
 
-def _edits(event: Event, raw: Mapping[str, object], problems: list[Violation]) -> EventEdits:
+def _edits(event: Event, raw: Mapping[str, object], problems: list[Violation]) -> EventColumns:
     """The columns a PATCH changes, each read as a new event's is (its problems added to ``problems``, in this
     order)."""
-    edits = EventEdits()
+    edits = EventColumns()
     if "name" in raw:
         edits["name"] = read_text(raw["name"], "name", 120, problems, required=True)
     if "date" in raw:

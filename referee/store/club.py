@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from .. import jsontext
 from .base import SqlStore, now
 from .rows import EventLink, EventRow, LinkRow, RoundRow, TableRow
-from .tuples import EventColumns, EventListing, EventState, NewEvent, TableClosing, TablePlace, sql_param
+from .tuples import EventColumns, EventListing, EventState, NewEvent, TableClosing, TablePlace, read_row, sql_param
 
 # The tables of an event's latest round still playing: their match not finished and the director not having ended
 # them (the list of events, a table's link and a table's page all ask it, as ``club.status_of`` needs it).
@@ -80,12 +80,12 @@ class ClubRows(SqlStore):
             " FROM event_rounds r WHERE r.event_id = e.id AND r.space = referee_space() ORDER BY r.number DESC "
             " LIMIT 1), 0) "
             "FROM events e WHERE e.id = ? AND e.space = referee_space()", [event_id])
-        return None if row is None else EventState.from_row(row)
+        return None if row is None else read_row(EventState, row)
 
     def list_events(self, limit: int = 100) -> list[EventListing]:
         """(id, name, date, game, rounds, kind, rounds drawn, tables of the latest round still playing, whether it
         ended) of the latest events, latest first."""
-        return [EventListing.from_row(row) for row in self._run(
+        return [read_row(EventListing, row) for row in self._run(
             "SELECT e.id, e.name, e.date, e.game, e.rounds, e.kind, "
             "(SELECT COUNT(*) FROM event_rounds r WHERE r.event_id = e.id AND r.space = referee_space()), "
             "(SELECT COUNT(*) FROM event_tables t JOIN matches m ON m.id = t.match_id WHERE t.event_id = e.id "
@@ -283,7 +283,7 @@ class ClubRows(SqlStore):
             "FROM event_tables t JOIN events e ON e.id = t.event_id JOIN matches m ON m.id = t.match_id "
             "WHERE t.match_id = ? AND t.space = referee_space() AND e.space = referee_space() "
             "AND m.space = referee_space()", [match_id])
-        return None if row is None else TableClosing.from_row(row)
+        return None if row is None else read_row(TableClosing, row)
 
     def table_place(self, match_id: int) -> TablePlace | None:
         """(event, its name, its kind, round, table, rounds planned, ended by the director, the latest round, whether
@@ -294,7 +294,7 @@ class ClubRows(SqlStore):
             "e.show_chances, e.ended IS NOT NULL "
             "FROM event_tables t JOIN events e ON e.id = t.event_id WHERE t.match_id = ? AND t.space = referee_space() "
             "AND e.space = referee_space()", [match_id])
-        return None if row is None else TablePlace.from_row(row)
+        return None if row is None else read_row(TablePlace, row)
 
     def tables_playing(self, event_id: int, round_number: int) -> int:
         """How many tables of a round still play (their match not finished, nor ended by the director)."""

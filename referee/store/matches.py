@@ -19,7 +19,7 @@ from .. import jsontext
 from .base import SqlStore, now
 from .rows import DealRow, DealVersion, MatchFields, MatchPlayer, MatchRow, MatchStanding, PlayerMatch
 from .space_rows import SpaceFull
-from .tuples import EndedMatch, SQLParam, sql_param
+from .tuples import EndedMatch, SQLParam, read_row, sql_param
 
 
 def _deal_row(row: dict[str, Any]) -> DealRow:
@@ -352,7 +352,7 @@ class MatchRows(SqlStore):
             within = (" AND m.id IN (SELECT match_id FROM event_tables WHERE space = referee_space() "
                       f"AND event_id IN ({marks}))")
             params += list(event_ids)
-        return [EndedMatch.from_row(r) for r in self._run(
+        return [read_row(EndedMatch, r) for r in self._run(
             "SELECT m.id, m.version, COALESCE(d.created, t.ended_by_director, m.updated) AS ended, m.players, "
             "m.totals, m.winner "
             "FROM matches m LEFT JOIN deals d ON d.match_id = m.id AND d.number = m.ended_at "

@@ -11,7 +11,7 @@ import secrets
 
 from .base import SqlStore
 from .rows import SeasonSettings, text_or_none, whole_or_none
-from .tuples import ActionRow, ConfirmationRow, ExportedEvent, ExportedRound, ExportedTable, RevisionRow
+from .tuples import ActionRow, ConfirmationRow, ExportedEvent, ExportedRound, ExportedTable, RevisionRow, read_row
 
 
 class PortableRows(SqlStore):
@@ -47,7 +47,7 @@ class PortableRows(SqlStore):
             "SELECT uid, name, date, game, options, rounds, round_length, seating, season, tariff, seed, created, "
             "kind, avoid, first_round, show_chances, entry_fee, prizes, booby, round_minutes, ended FROM events "
             "WHERE id = ? AND space = referee_space()", [event_id])
-        return None if row is None else ExportedEvent.from_row(row)
+        return None if row is None else read_row(ExportedEvent, row)
 
     def exported_event_players(self, event_id: int) -> list[tuple[str, int, int | None, str | None, str | None]]:
         """An event's players in the order they joined: (name, joined_round, left_round, when their fee was paid,
@@ -73,7 +73,7 @@ class PortableRows(SqlStore):
     def exported_event_tables(self, event_id: int) -> list[ExportedTable]:
         """Every table of an event by round and number: (round, number, match id, the match's uid — None when the
         match is not there —, ended_by_director)."""
-        return [ExportedTable.from_row(row) for row in self._run(
+        return [read_row(ExportedTable, row) for row in self._run(
             "SELECT t.round, t.number, t.match_id, m.uid, t.ended_by_director FROM event_tables t "
             "LEFT JOIN matches m ON m.id = t.match_id AND m.space = referee_space() WHERE t.event_id = ? "
             "AND t.space = referee_space() ORDER BY t.round, t.number",
@@ -81,7 +81,7 @@ class PortableRows(SqlStore):
 
     def exported_event_rounds(self, event_id: int) -> list[ExportedRound]:
         """Every round of an event in order: (number, seed, byes as stored JSON, when it was drawn)."""
-        return [ExportedRound.from_row(row) for row in self._run(
+        return [read_row(ExportedRound, row) for row in self._run(
             "SELECT number, seed, byes, drawn FROM event_rounds WHERE event_id = ? AND space = referee_space() "
             "ORDER BY number",
             [event_id]).fetchall()]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .base import SqlStore
 from .rows import SeasonSettings
-from .tuples import OwnMatch
+from .tuples import OwnMatch, read_row
 
 
 class SeasonRows(SqlStore):
@@ -46,7 +46,7 @@ class SeasonRows(SqlStore):
     def player_matches_outside_events(self, name_key: str) -> list[OwnMatch]:
         """(match id, the player's name in it, created, players, totals, options, game, status) of every match the
         player sat in that is not a table of an event, newest first (JSON columns as stored): their own money."""
-        return [OwnMatch.from_row(row) for row in self._run(
+        return [read_row(OwnMatch, row) for row in self._run(
             "SELECT m.id, mp.name, m.created, m.players, m.totals, m.options, m.game, m.status "
             "FROM match_players mp JOIN matches m ON m.id = mp.match_id WHERE mp.name_key = ? "
             "AND mp.space = referee_space() AND m.space = referee_space() "

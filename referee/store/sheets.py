@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .base import SqlStore
-from .tuples import SheetVersion
+from .tuples import SheetVersion, read_row
 
 
 class SheetRows(SqlStore):
@@ -16,4 +16,4 @@ class SheetRows(SqlStore):
             "SELECT version, place, note, abandoned, ended_by_hand, uid, created, "
             "(SELECT COUNT(*) FROM confirmations c WHERE c.match_id = m.id AND c.version = m.version "
             "AND c.space = referee_space()) FROM matches m WHERE id = ? AND m.space = referee_space()", [match_id])
-        return None if row is None else SheetVersion.from_row(row)
+        return None if row is None else read_row(SheetVersion, row)

@@ -1,8 +1,8 @@
 """What the store hands out as named tuples, and what it is handed to write (issue 50, item 1): the answers of one
 query that the layers above read field by field — an event's board state, the list of events, a table's closing and
-place, an ended match, a player's own matches, a sheet's version, an event's export — each a ``NamedTuple`` built in
-one ``from_row`` from the row as the driver gives it (so it is still the tuple it was: compared, joined and hashed as
-before), and the rows an import writes, the columns an event is made or changed with, a health check's answer.
+place, an ended match, a player's own matches, a sheet's version, an event's export — each a ``NamedTuple`` that
+``read_row`` builds from the row as the driver gives it (so it is still the tuple it was: compared, joined and hashed
+as before), and the rows an import writes, the columns an event is made or changed with, a health check's answer.
 ``rows`` holds the rows handed out as frozen dataclasses and dicts."""
 
 from __future__ import annotations
@@ -67,10 +67,6 @@ class EventState(NamedTuple):
     edited: int
     clock_running: int
 
-    @classmethod
-    def from_row(cls, row: Sequence[object]) -> EventState:
-        return read_row(cls, row)
-
 
 class EventListing(NamedTuple):
     """One event of the list of events (``ClubStore.list_events``): its own fields, how many rounds are drawn, how
@@ -85,10 +81,6 @@ class EventListing(NamedTuple):
     drawn: int
     playing: int
     ended: bool
-
-    @classmethod
-    def from_row(cls, row: Sequence[object]) -> EventListing:
-        return read_row(cls, row)
 
 
 class TableClosing(NamedTuple):
@@ -105,10 +97,6 @@ class TableClosing(NamedTuple):
     confirmed: int
     playing: int
     event_ended: bool
-
-    @classmethod
-    def from_row(cls, row: Sequence[object]) -> TableClosing:
-        return read_row(cls, row)
 
 
 class TablePlace(NamedTuple):
@@ -127,10 +115,6 @@ class TablePlace(NamedTuple):
     show_chances: bool
     event_ended: bool
 
-    @classmethod
-    def from_row(cls, row: Sequence[object]) -> TablePlace:
-        return read_row(cls, row)
-
 
 class EndedMatch(NamedTuple):
     """An ended match as the ratings read it (``MatchStore.ended_matches``): its id and version, when it ended, its
@@ -142,10 +126,6 @@ class EndedMatch(NamedTuple):
     players: str
     totals: str
     winner: str | None
-
-    @classmethod
-    def from_row(cls, row: Sequence[object]) -> EndedMatch:
-        return read_row(cls, row)
 
 
 class OwnMatch(NamedTuple):
@@ -161,10 +141,6 @@ class OwnMatch(NamedTuple):
     game: str
     status: str
 
-    @classmethod
-    def from_row(cls, row: Sequence[object]) -> OwnMatch:
-        return read_row(cls, row)
-
 
 class SheetVersion(NamedTuple):
     """What changes a match's printed sheet (``SheetStore.sheet_version``, its cache key): the match's version, place,
@@ -178,10 +154,6 @@ class SheetVersion(NamedTuple):
     uid: str | None
     created: str
     confirmations: int
-
-    @classmethod
-    def from_row(cls, row: Sequence[object]) -> SheetVersion:
-        return read_row(cls, row)
 
 
 class ExportedEvent(NamedTuple):
@@ -210,10 +182,6 @@ class ExportedEvent(NamedTuple):
     round_minutes: int | None
     ended: str | None
 
-    @classmethod
-    def from_row(cls, row: Sequence[object]) -> ExportedEvent:
-        return read_row(cls, row)
-
 
 class ExportedTable(NamedTuple):
     """A table of an event as an export reads it (``PortableStore.exported_event_tables``): its round and number, its
@@ -225,10 +193,6 @@ class ExportedTable(NamedTuple):
     match_uid: str | None
     ended_by_director: str | None
 
-    @classmethod
-    def from_row(cls, row: Sequence[object]) -> ExportedTable:
-        return read_row(cls, row)
-
 
 class ExportedRound(NamedTuple):
     """A round of an event as an export reads it (``PortableStore.exported_event_rounds``): its number, its seed, its
@@ -238,10 +202,6 @@ class ExportedRound(NamedTuple):
     seed: int
     byes: str
     drawn: str
-
-    @classmethod
-    def from_row(cls, row: Sequence[object]) -> ExportedRound:
-        return read_row(cls, row)
 
 
 # ---- what an import writes: one tuple a row, in the order of the INSERT's columns ------------------------------------
