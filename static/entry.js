@@ -763,9 +763,10 @@
     items = items.filter(function (item) { return held.indexOf(item) < 0; });
     if (!items.length) return;
     sendingOutbox = true;
-    var item = items.filter(function (i) { return String(i.match) === String(items[0].match) && i.kind === "new"; })
-      .sort(function (a, b) { return Number(a.number) - Number(b.number); })[0] || items[0];
-    if (items[0].kind !== "new") item = items[0];
+    var first = items[0];
+    var item = first.kind !== "new" ? first : items.filter(function (i) {
+      return i.kind === "new" && String(i.match) === String(first.match);
+    }).sort(byNumber)[0];
     var list = withField(item.fields, "csrf_token", item.token || csrfNow() || value(item.fields, "csrf_token"));
     // An entry kept before forms said which deal they are for: it is for the deal its form was opened for.
     if (!value(list, "number") && item.kind === "new" && item.number) list = withField(list, "number", String(item.number));
@@ -882,12 +883,14 @@
     status(say("next_unknown", "This phone cannot work out the next " + form.dataset.noun + ": it opens once the " +
                "waiting ones are sent.", {}, form.dataset.noun), true);
   }
+  // Waiting deals in their order (the number of the deal each is for).
+  function byNumber(a, b) { return Number(a.number) - Number(b.number); }
   // The deals of this form's match waiting to send, from the deal the form was kept for on, in their order.
   function waitingFrom(form) {
     return load(OUTBOX, []).filter(function (item) {
       return item.state === "waiting" && item.kind === "new" && String(item.match) === form.dataset.match &&
         Number(item.number) >= Number(form.dataset.deal);
-    }).sort(function (a, b) { return Number(a.number) - Number(b.number); });
+    }).sort(byNumber);
   }
   // A kept table says at once that it is a copy, and of when (static/live.js says the same once its follow fails):
   // said from the start, the note never pushes the buttons down under a thumb.
@@ -929,7 +932,7 @@
     });
     var shown = items.filter(function (item) {
       return item.state === "waiting" && item.kind === "new" && !document.getElementById("deal-" + item.number);
-    }).sort(function (a, b) { return Number(a.number) - Number(b.number); });
+    }).sort(byNumber);
     if (!shown.length) return;
     var table = live.querySelector("table.scores");
     if (!table) {
@@ -1072,7 +1075,7 @@
   // saved): no next deal is offered (Referee would refuse it); the table says the match ends once they are sent.
   function endsWith(waiting) {
     var news = waiting.filter(function (item) { return item.kind === "new"; })
-      .sort(function (a, b) { return Number(a.number) - Number(b.number); });
+      .sort(byNumber);
     var last = news.length ? news[news.length - 1].after : null;
     return last && last.finished ? last : null;
   }

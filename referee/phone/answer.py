@@ -184,14 +184,11 @@ class Rules:
             "html": None,
         }
         if finished:  # no next deal: no turn line, no roles (the table shows none for a finished match)
-            answer.update(turn="", standing_line="", enter="", tags={p: [] for p in players})
-        else:
-            answer.update(self._turn(plug, players, number, dealer, needs, standing))
-        if finished:
-            noun = game.deal_noun
-            answer["ends"] = (i18n.gettext("The match ends once the waiting hands are sent.") if noun == "hand" else
-                              i18n.gettext("The match ends once the waiting deals are sent."))
+            answer.update(turn="", standing_line="", enter="", tags={p: [] for p in players}, ends=(
+                i18n.gettext("The match ends once the waiting hands are sent.") if game.deal_noun == "hand" else
+                i18n.gettext("The match ends once the waiting deals are sent.")))
             return answer
+        answer.update(self._turn(plug, players, number, dealer, needs, standing))
         after = {"number": number, "dealer": dealer, "version": target["version"], "moved_from": None}
         answer["html"] = self.answer({**seed, "target": after, "tally": tally.to_json()}, fields,
                                      self._head(head, game.deal_noun, number, dealer, players, tally.totals))
