@@ -37,10 +37,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from scripts.bench.benchkit import serving
+from tests.browser.chromium import CHROMIUM
+from tests.browser.chromium import CHROMIUM_ARGS as ARGS
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
 # A tap: a selector; a typed number: ("type", selector, text).
 DEALS: dict[str, tuple[str, str, list[str], str, list]] = {
     "kj": ("Klaberjass typical", "klaberjass", ["Ann", "Ben"], "Ben", [

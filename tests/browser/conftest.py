@@ -16,13 +16,9 @@ import pytest
 
 from referee import create_app
 from tests.browser.cable import Cable
+from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS
 from tests.conftest import new_database, waitress_serving
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-    "--disable-sync", "--no-first-run",
-]
 PHONE = {"width": 390, "height": 844}
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
