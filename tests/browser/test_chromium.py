@@ -9,8 +9,14 @@ import os
 from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS, DISABLED_FEATURES
 
 
+def _parent(pid: int | str) -> int:
+    with open(f"/proc/{pid}/stat") as f:
+        return int(f.read().rsplit(")", 1)[1].split()[1])
+
+
 def _browser_processes() -> dict[int, list[str]]:
-    """Chromium's browser processes now running (not its renderers, GPU or utility processes): pid → arguments."""
+    """This process's Chromium browser processes now running (started by its Playwright driver; not their
+    renderers, GPU or utility processes, nor another test worker's browsers): pid → arguments."""
     found = {}
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
@@ -18,9 +24,10 @@ def _browser_processes() -> dict[int, list[str]]:
         try:
             with open(f"/proc/{entry}/cmdline", "rb") as f:
                 args = [a.decode(errors="replace") for a in f.read().split(b"\0") if a]
-        except OSError:
+            ours = _parent(_parent(entry)) == os.getpid()
+        except (OSError, ValueError, IndexError):
             continue
-        if args and os.path.basename(args[0]) == "chromium" and not any(a.startswith("--type=") for a in args):
+        if ours and args and os.path.basename(args[0]) == "chromium" and not any(a.startswith("--type=") for a in args):
             found[int(entry)] = args
     return found
 
