@@ -220,6 +220,25 @@ def test_say_is_a_filter_of_every_page(babel_app):
     assert '<p id="n">1.234.567</p>' in html and '<html lang="de">' in html
 
 
+def test_a_page_s_phrases_follow_a_change_of_language_within_its_request(babel_app):
+    """The templates' translations are found once per request and language (referee.web.i18n._translations): a
+    language forced for a part of the request (a sheet, a mail in another language) and a refresh are followed."""
+    from flask_babel import force_locale, refresh
+
+    phrase = '{{ _("Discard my entry") }}|{{ ngettext("%(num)s deal", "%(num)s deals", 2) }}'
+    with babel_app.test_request_context("/?lang=de"):
+        assert render_template_string(phrase) == "Meine Eingabe verwerfen|2 Spiele"
+        with force_locale("ja"):
+            assert render_template_string(phrase).startswith("自分の入力を破棄|")
+        assert render_template_string(phrase) == "Meine Eingabe verwerfen|2 Spiele"
+        with force_locale("en"):
+            assert render_template_string(phrase) == "Discard my entry|2 deals"
+        refresh()
+        assert render_template_string(phrase) == "Meine Eingabe verwerfen|2 Spiele"
+    with babel_app.test_request_context("/?lang=ja"):  # a new request finds its own
+        assert render_template_string(phrase).startswith("自分の入力を破棄|")
+
+
 def test_api_violations_are_rendered_through_say(babel_app, monkeypatch):
     """A bad deal's violations reach the API in the language asked for, codes and fields unchanged."""
     def refuse(self, deal, table, options):
