@@ -335,6 +335,18 @@ def test_the_scripts_get_their_sentences_in_the_language(world, language, expect
     assert all(isinstance(v, (str, dict)) and v for v in words.values())
 
 
+def test_one_app_hands_each_language_its_own_sentences_one_after_another(world):
+    """The scripts' sentences are worked out once per app and language (referee.web.i18n.script_words): asked in
+    turn, each language still gets its own."""
+    def send_now(language: str) -> str:
+        body = world.client.get(f"/?lang={language}").get_data(as_text=True)
+        found = re.search(r"<meta name=\"referee-words\" id=\"script-words\" content='([^']*)'>", body)
+        return json.loads(html.unescape(found.group(1)))["send_now"]
+
+    assert [send_now(code) for code in ("de", "ja", "de", "en", "ja")] == [
+        "Jetzt senden", "今すぐ送信", "Jetzt senden", "Send now", "今すぐ送信"]
+
+
 # ---- issue 47: German "Platz" for a place in a table, and each season says what its events are ------------------
 
 def _season_evening(client, season: str, kind: str, date: str) -> None:
