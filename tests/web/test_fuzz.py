@@ -507,8 +507,8 @@ def check(method: str, url: str, response, note: str) -> None:
 
 
 # The strategies an example draws from are made once and drawn from again (not made anew for each example): Hypothesis
-# works out what it needs of a strategy (its label, whether it can be empty) once per strategy object, and that was
-# a third of the fuzzing's time. What they draw is the same.
+# works out what it needs of a strategy (its label, whether it can be empty) once per strategy object, about a tenth
+# of the fuzzing's time (43 → 39 CPU-seconds). What they draw is the same.
 QUERIES = st.one_of(st.just(""), query_strings)
 
 
