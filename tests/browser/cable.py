@@ -20,17 +20,16 @@ class Cable:
     test's server to the next."""
 
     def __init__(self, direct: str = "") -> None:
-        self.direct = direct
-        self.target = int(direct.rsplit(":", 1)[1]) if direct else 0
         self.listener = socket.create_server(("127.0.0.1", 0))
         self.base = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
-        self.plugged = True
         self.open: set[socket.socket] = set()
         self.lock = threading.Lock()
+        self.lead_to(direct)
         threading.Thread(target=self._accept, daemon=True).start()
 
     def lead_to(self, direct: str) -> None:
-        """Relay to another server from now on; the connections to the one before are cut."""
+        """Relay to ``direct`` (a base URL; "" for none) from now on, plugged; the connections to the one before are
+        cut."""
         self.cut()
         self.direct = direct
         self.target = int(direct.rsplit(":", 1)[1]) if direct else 0

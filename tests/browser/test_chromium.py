@@ -6,7 +6,11 @@ from __future__ import annotations
 
 import os
 
+import pytest
+
 from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS, DISABLED_FEATURES
+
+pytestmark = pytest.mark.browser
 
 
 def _parent(pid: int | str) -> int:
@@ -62,7 +66,9 @@ def test_a_new_context_builds_no_hidden_browser_pages(browser):
     page = context.new_page()
     page.goto("data:text/html,<h1>Referee</h1>")
     page.wait_for_timeout(500)  # the omnibox's pages were built within ~100 ms of a new context's first page
-    targets = browser.new_browser_cdp_session().send("Target.getTargets")["targetInfos"]
+    cdp = browser.new_browser_cdp_session()
+    targets = cdp.send("Target.getTargets")["targetInfos"]
+    cdp.detach()
     context.close()
     assert "data:text/html,<h1>Referee</h1>" in [t["url"] for t in targets]
     assert [t["url"] for t in targets if t["type"] == "browser_ui" or t["url"].startswith("chrome:")] == []
