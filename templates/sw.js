@@ -38,13 +38,17 @@ function keptPage(url) {
   const path = new URL(url).pathname;
   return path.startsWith(ROOT + "/matches/") && /^\/matches\/\d+(\/deals\/new)?\/?$/.test(path.slice(ROOT.length));
 }
-// Bumped by each sign-out: a page whose keeping began before it is not kept after it (the table asks for its entry
-// form to be kept; that fetch may end after the sign-out has forgotten the pages).
+// Sign-outs begun, and those still on their way. A page is kept only if no sign-out began after its fetch did, and
+// none was on its way then (its answer may be for the session being ended): the table asks for its entry form to be
+// kept, and that fetch may end after a sign-out has forgotten the pages. ``since`` is ``keepingFrom()`` taken when
+// the page's fetch began.
 let signOuts = 0;
-function keepPage(path, response) {
+let signingOut = 0;
+function keepingFrom() { return signingOut ? -1 : signOuts; }
+function keepPage(path, response, since) {
   if (!response.ok || response.redirected || !(response.headers.get("Content-Type") || "").startsWith("text/html")) return null;
-  const since = signOuts;
-  return response.clone().text().then((html) => since !== signOuts ? null : caches.open(PAGES).then((cache) =>
+  const still = () => since === signOuts;
+  return response.clone().text().then((html) => !still() ? null : caches.open(PAGES).then((cache) => !still() ? null :
     cache.put(path, new Response(html, { headers: { "Content-Type": "text/html; charset=utf-8", "Referee-Kept": String(Date.now()) } }))
       .then(() => cache.keys()).then((keys) => Promise.all(keys.slice(0, Math.max(0, keys.length - KEPT_PAGES)).map((old) => cache.delete(old))))));
 }
@@ -65,7 +69,8 @@ self.addEventListener("message", (event) => {
   event.waitUntil(Promise.all([rules].concat(data.urls.map((url) => {
     const at = new URL(url, self.location.origin);
     if (at.origin !== self.location.origin || !keptPage(at.href)) return null;
-    return fetch(at.pathname, { credentials: "same-origin" }).then((response) => keepPage(at.pathname, response)).catch(() => null);
+    const since = keepingFrom();
+    return fetch(at.pathname, { credentials: "same-origin" }).then((response) => keepPage(at.pathname, response, since)).catch(() => null);
   }))));
 });
 
@@ -90,7 +95,8 @@ self.addEventListener("fetch", (event) => {
     // Signing out forgets the pages kept for offline: the next person at this phone does not find them. Forgotten
     // before the sign-out is sent, so the page it leads to finds them gone.
     signOuts += 1;
-    event.respondWith(caches.delete(PAGES).then(() => fetch(request)));
+    signingOut += 1;
+    event.respondWith(caches.delete(PAGES).then(() => fetch(request)).finally(() => { signingOut -= 1; }));
     return;
   }
   if (request.method !== "GET") return;
@@ -101,8 +107,9 @@ self.addEventListener("fetch", (event) => {
     // its entry form: PAGES).
     const kept = keptPage(request.url);
     const fresh = !url.pathname.endsWith("/new") || !url.search;  // an entry form opened with a first answer is not kept
+    const since = keepingFrom();
     event.respondWith(fetch(request).then((response) => {
-      if (kept && fresh) event.waitUntil(keepPage(url.pathname, response) || Promise.resolve());
+      if (kept && fresh) event.waitUntil(keepPage(url.pathname, response, since) || Promise.resolve());
       return response;
     }).catch(() => (kept ? keptCopy(url.pathname) : Promise.resolve(null))
       .then((page) => page || caches.match(OFFLINE).then((offline) => offline || Response.error()))));
