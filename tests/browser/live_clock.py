@@ -21,14 +21,16 @@ RECORDER = """(pattern) => {
   const wanted = new RegExp(pattern), real = window.fetch;
   window.__liveAsks = [];
   window.__livePending = [];  // the asks not answered yet, each as a promise that settles with its answer
+  window.__fetches = [];  // every fetch of the page, for a failure's message
   window.fetch = function (input, init) {
     const url = String(input && input.url ? input.url : input);
-    if (!wanted.test(url)) return real.apply(this, arguments);
-    const ask = {at: Date.now(), status: null};
-    window.__liveAsks.push(ask);
+    const ask = {at: Date.now(), status: null, url: url.replace(/^https?:\\/\\/[^/]+/, "")};
+    window.__fetches.push(ask);
     const answered = real.apply(this, arguments).then(
       (answer) => { ask.status = answer.status; return answer; },
       (error) => { ask.status = 0; throw error; });
+    if (!wanted.test(url)) return answered;
+    window.__liveAsks.push(ask);
     window.__livePending.push(answered.catch(() => null));
     return answered;
   };
@@ -46,7 +48,8 @@ def follow(page: Any, pattern: str) -> None:
 
 def asks(page: Any) -> list[dict[str, int]]:
     """The asks the page sent so far, answered: when (the page's ms) and the answer's status (0: none came)."""
-    return page.evaluate("window.__liveAsks.filter((a) => a.status !== null)")
+    return page.evaluate("window.__liveAsks.filter((a) => a.status !== null)"
+                         ".map((a) => ({at: a.at, status: a.status}))")
 
 
 def step_until(page: Any, check: Callable[[], bool], within: int) -> int:
@@ -55,8 +58,13 @@ def step_until(page: Any, check: Callable[[], bool], within: int) -> int:
     it). Returns the ms it took."""
     moved = 0
     while not check():
-        assert moved < within, f"not within {within} ms of the page's time"
+        assert moved < within, f"not within {within} ms of the page's time; the page: {_seen(page)}"
         page.clock.run_for(STEP_MS)
         moved += STEP_MS
         page.evaluate("() => Promise.all(window.__livePending.splice(0)).then(() => null)")
     return moved
+
+
+def _seen(page: Any) -> dict[str, Any]:
+    """What a failed ``step_until`` says of the page: its time, whether it was shown, and every ask it sent."""
+    return page.evaluate("({now: Date.now(), visibility: document.visibilityState, fetches: window.__fetches})")
