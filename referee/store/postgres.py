@@ -32,7 +32,7 @@ from .locks import WriteLock
 from .match_log import MatchLog
 from .matches import MatchRows
 from .portable import PortableRows
-from .postgres_schema import CHANNEL, MIGRATIONS, NOTIFY, NOTIFY_TRIGGERS, PREAMBLE
+from .postgres_schema import CHANNEL, MIGRATIONS, NOTIFY, NOTIFY_TRIGGERS, PREAMBLE, PREAMBLE_DONE
 from .protocol import Store
 from .seasons import SeasonRows
 from .sheets import SheetRows
@@ -138,7 +138,8 @@ class PostgresStore(MatchRows, MatchLog, Links, ClubRows, SeasonRows, SheetRows,
         with self.write_lock, self.conn.transaction():
             self.conn.execute("SELECT pg_advisory_xact_lock(%s), set_config('referee.space', %s, true)",
                               [WRITE_LOCK_KEY, str(self._space)])
-            for statement in PREAMBLE:
+            done = self.conn.execute(PREAMBLE_DONE).fetchone()
+            for statement in () if done is not None and done[0] else PREAMBLE:
                 self.conn.execute(statement)
             version = self.schema_version()
             if version > len(MIGRATIONS):

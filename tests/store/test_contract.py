@@ -538,6 +538,29 @@ def test_every_statement_of_the_store_names_the_space():
 
 
 @pytest.mark.skipif(PG_SERVER is None, reason="needs REFEREE_TEST_POSTGRES (scripts/test starts one)")
+def test_on_postgresql_a_current_database_is_sent_no_ddl_when_referee_starts(tmp_path, monkeypatch):
+    """Every start migrates under the write lock; a database whose schema is current is only read: its preamble (the
+    version's table, the ICU collation "nocase", whose statement loads ICU in the server's process) is not sent again.
+    (A database made from nothing gets them: the template every PostgreSQL test's database is copied from.)"""
+    import psycopg
+
+    url = new_database(tmp_path, backend="postgres")  # made and migrated already (a copy of the migrated template)
+    sent: list[str] = []
+    execute = psycopg.Connection.execute
+
+    def recording(self, query, *args, **kwargs):
+        sent.append(str(query))
+        return execute(self, query, *args, **kwargs)
+
+    try:
+        monkeypatch.setattr(psycopg.Connection, "execute", recording)
+        store.connect(url).close()
+        assert sent and not [q for q in sent if q.lstrip().upper().startswith(("CREATE", "ALTER", "DROP"))], sent
+    finally:
+        drop_database(url)
+
+
+@pytest.mark.skipif(PG_SERVER is None, reason="needs REFEREE_TEST_POSTGRES (scripts/test starts one)")
 def test_on_postgresql_a_database_from_before_spaces_becomes_space_1_with_everything_in_it():
     """A PostgreSQL database at schema 16 with a match, its deal, an evening and a season: migrated, every row is
     space 1's, space 1 ("Club") is the only space, and the store of space 1 reads it all."""
