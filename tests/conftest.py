@@ -318,12 +318,25 @@ def _pg_role() -> None:
     _pg_role_made.append(True)
 
 
+_pg_admin_conn: list[Any] = []  # this worker's connection to the server's maintenance database, kept between tests
+
+
 def _pg_admin(sql: str) -> None:
+    """``sql`` run by the server's own user on its maintenance database: on one connection a worker keeps (a new one
+    costs the server a process of its own, some 5 ms of its CPU, and a test asks two or three times), made again
+    when the server closed it (a test that restarts the server)."""
     import psycopg
 
     assert PG_SERVER is not None
-    with psycopg.connect(PG_SERVER, autocommit=True) as conn:
-        conn.execute(sql)
+    for attempt in range(2):
+        if not _pg_admin_conn or _pg_admin_conn[0].closed:
+            _pg_admin_conn[:] = [psycopg.connect(PG_SERVER, autocommit=True)]
+        try:
+            _pg_admin_conn[0].execute(sql)
+            return
+        except psycopg.OperationalError:
+            if not _pg_admin_conn[0].closed or attempt:  # the statement failed, not the connection: said as it is
+                raise
 
 
 def _pg_template() -> str:
