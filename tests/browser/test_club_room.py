@@ -191,9 +191,14 @@ def test_the_board_asks_again_every_3_s_and_is_swapped_only_when_play_changes_it
     table = drawn["tables"][0]
     _dealer, elder = table["players"]
     one_deal(live_server, table, 100)  # elder takes it: 100 + 10 last trick = 110, dealer 46 (RULES.md 1.5)
+    stored_by = screen.evaluate("Date.now()")  # the page's time once the deal is stored (its clock runs on meanwhile)
+    # Within one more ask: the first ask sent after the deal brings it. An ask lost on the way (no answer: status 0)
+    # is followed by the next, 3 s later, hence the room for two.
     live_clock.step_until(screen, lambda: screen.evaluate("document.getElementById('board').stillThis === undefined"),
-                          within=4_500)
-    assert live_clock.asks(screen)[-1]["status"] == 200
+                          within=7_500)
+    since = [a for a in live_clock.asks(screen) if a["at"] >= stored_by]
+    answered = [a["status"] for a in since if a["status"] != 0]
+    assert answered == [200], since  # no ask after the deal was told "unchanged", and the first answer redrew it
     row = screen.locator("table.standings tbody tr", has_text=elder).first
     assert "110" in row.inner_text()
     assert screen.locator("#board").get_attribute("class") == "paged"  # board.js laid the new board out again
