@@ -176,7 +176,7 @@ class _OnceCompiledRule(Rule):
         return super().get_converter(variable_name, converter_name, args, kwargs)
 
     def _parse_rule(self, rule: str):  # type: ignore[override]
-        key = (rule, tuple(sorted((name, id(c)) for name, c in self.map.converters.items())))
+        key = (rule, _converters_key(self.map))
         self._read_as.append(key)
         known = self._parsed.get(key)
         if known is None:
@@ -201,6 +201,16 @@ class _OnceCompiledRule(Rule):
         if built is None:
             built = self._builders[key] = super()._compile_builder(append_unknown)
         return built
+
+
+def _converters_key(url_map: Any) -> tuple[tuple[str, int], ...]:
+    """The converters ``url_map`` reads rules with, as a key: worked out once per map (each of its 140-odd rules asked
+    for it anew), again only if a converter was added since."""
+    converters = url_map.converters
+    kept = url_map.__dict__.get("_referee_converters")
+    if kept is None or kept[0] != len(converters):
+        kept = url_map._referee_converters = (len(converters), tuple(sorted((n, id(c)) for n, c in converters.items())))
+    return kept[1]
 
 
 Flask.url_rule_class = _OnceCompiledRule
