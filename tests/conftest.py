@@ -334,7 +334,7 @@ _pg_admin_conn: list[Any] = []  # this worker's connection to the server's maint
 def _pg_admin(sql: str) -> None:
     """``sql`` run by the server's own user on its maintenance database: on one connection a worker keeps (a new one
     costs the server a process of its own, some 5 ms of its CPU, and a test asks two or three times), made again
-    when the server closed it (a test that restarts the server)."""
+    once the server has closed it."""
     import psycopg
 
     assert PG_SERVER is not None
