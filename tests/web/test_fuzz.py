@@ -100,6 +100,12 @@ class World:
     export: dict[str, Any] = field(default_factory=dict)
     strategies: dict[str, st.SearchStrategy] = field(default_factory=dict)  # built once each (see BODY_KINDS)
 
+    def strategy(self, key: str, make: Callable[[], st.SearchStrategy]) -> st.SearchStrategy:
+        """The strategy kept under ``key``, made by ``make`` the first time it is asked for."""
+        if key not in self.strategies:
+            self.strategies[key] = make()
+        return self.strategies[key]
+
     @property
     def match_ids(self) -> list[int]:
         """Every match now in the database: the fuzzing itself starts some (rematch, new match, import)."""
@@ -448,9 +454,7 @@ def bodies(draw, world: World, csrf: bool, api: bool) -> Body:
         if kind == "json":
             value = draw(json_values)
         else:
-            if "real bodies" not in world.strategies:
-                world.strategies["real bodies"] = st.sampled_from(real_bodies(world))
-            value = draw(world.strategies["real bodies"])
+            value = draw(world.strategy("real bodies", lambda: st.sampled_from(real_bodies(world))))
             if kind == "mutated":
                 value = _replace_somewhere(value, draw)
         text = json.dumps(value, allow_nan=True, ensure_ascii=draw(st.booleans()))
@@ -519,23 +523,16 @@ def _methods(methods: tuple[str, ...]) -> st.SearchStrategy[str]:
     return weighted((8, st.sampled_from(main)), (2, st.sampled_from(methods)))
 
 
-def _bodies(world: World, csrf: bool, api: bool) -> st.SearchStrategy[Body]:
-    key = f"bodies csrf={csrf} api={api}"
-    if key not in world.strategies:
-        world.strategies[key] = bodies(world, csrf, api)
-    return world.strategies[key]
-
-
 def _send(world: World, data, rule_key: str, methods: tuple[str, ...]) -> None:
     rule = next(r for r in world.app.url_map.iter_rules() if _route_key(r) == rule_key)
-    if rule_key not in world.strategies:
-        world.strategies[rule_key] = url_variables(world, rule)
-    values = data.draw(world.strategies[rule_key], label="url variables")
+    values = data.draw(world.strategy(rule_key, lambda: url_variables(world, rule)), label="url variables")
     url = url_for_rule(rule, values)
     query = data.draw(QUERIES, label="query")
     method = data.draw(_methods(methods), label="method")
     csrf = data.draw(CSRF_WAYS, label="csrf")
-    body = data.draw(_bodies(world, csrf == "field", url.startswith("/api/")), label="body")
+    field_csrf, api = csrf == "field", url.startswith("/api/")
+    body = data.draw(world.strategy(f"bodies csrf={field_csrf} api={api}", lambda: bodies(world, field_csrf, api)),
+                     label="body")
     if csrf == "field" and body.kind not in ("form", "multipart"):
         csrf = "header"  # a body that cannot carry the field: the token goes in the header instead
     headers: dict[str, str] = {}
