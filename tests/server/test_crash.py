@@ -82,7 +82,11 @@ def _request(
 
 class Server:
     """``python -m referee`` on a free loopback port; its output goes to a log file (never an undrained pipe).
-    ``settings``: more REFEREE_* variables for it (tests/server/test_proxies.py: proxies, passphrase, connections)."""
+    ``settings``: more REFEREE_* variables for it (tests/server/test_proxies.py: proxies, passphrase, connections).
+
+    No test of a ``Server`` asks for a sheet, so it renders sheets in its own process (``REFEREE_SHEET_PROCESSES=0``)
+    and starts no fork server for them: warming one up (WeasyPrint loaded, a sheet rendered) costs 1.4 CPU-seconds a
+    start, a fifth of what these tests cost the machine. tests/sheets/test_limits.py starts one as shipped."""
 
     def __init__(self, database: Path, log: Path, settings: dict[str, str] | None = None):
         self.database, self.log = database, log
@@ -94,7 +98,8 @@ class Server:
     def start(self) -> None:
         port = self.port = _free_port()
         env = {k: v for k, v in os.environ.items() if not k.startswith("REFEREE_")}
-        env.update(REFEREE_DATABASE=str(self.database), REFEREE_SECRET_KEY="x", PYTHONUNBUFFERED="1")
+        env.update(REFEREE_DATABASE=str(self.database), REFEREE_SECRET_KEY="x", REFEREE_SHEET_PROCESSES="0",
+                   PYTHONUNBUFFERED="1")
         env.update(self.settings)
         with open(self.log, "ab") as out:
             out.write(f"\n==== start on port {port} ====\n".encode())
