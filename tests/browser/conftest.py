@@ -95,10 +95,27 @@ EXPECTED = re.compile(
 
 
 class PageProblems(list):
+    """What the pages of a test reported (``watch``), less what the test forgave (``forgive``)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.forgiven: list[re.Pattern[str]] = []
+
     def watch(self, page) -> None:
-        page.on("console", lambda m: self.append(f"console {m.type}: {m.text} ({m.location.get('url', '')})")
+        page.on("console", lambda m: self.note(f"console {m.type}: {m.text} ({m.location.get('url', '')})")
                 if m.type == "error" and not EXPECTED.search(m.text) else None)
-        page.on("pageerror", lambda exc: self.append(f"uncaught: {exc}"))
+        page.on("pageerror", lambda exc: self.note(f"uncaught: {exc}"))
+
+    def note(self, problem: str) -> None:
+        if not any(pattern.search(problem) for pattern in self.forgiven):
+            self.append(problem)
+
+    def forgive(self, *patterns: str) -> None:
+        """Lines matching ``patterns`` (regular expressions) are what the test made happen (a connection it cut, an
+        answer it faked), not the page failing: dropped now and for the rest of the test — a request the page
+        tries again on its own (the live follow, while there is no connection) may log one more after this."""
+        self.forgiven += [re.compile(pattern) for pattern in patterns]
+        self[:] = [problem for problem in self if not any(pattern.search(problem) for pattern in self.forgiven)]
 
 
 def _context(browser, problems: PageProblems | None = None, **kwargs):

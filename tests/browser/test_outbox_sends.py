@@ -79,7 +79,7 @@ def waiting(page, mid: int, key: str, fields=FIELDS) -> None:
 
 def forgive(problems, *patterns: str) -> None:
     """Console lines a faked answer makes (Chromium logs a 5xx or a failed load): expected here, not the page's."""
-    problems[:] = [p for p in problems if not any(re.search(pattern, p) for pattern in patterns)]
+    problems.forgive(*patterns)
 
 
 def test_a_save_after_the_session_ended_waits_and_is_sent_once_signed_in_again(phone, phone_context, tmp_path):
