@@ -85,8 +85,9 @@ class Server:
     ``settings``: more REFEREE_* variables for it (tests/server/test_proxies.py: proxies, passphrase, connections).
 
     No test of a ``Server`` asks for a sheet, so it renders sheets in its own process (``REFEREE_SHEET_PROCESSES=0``)
-    and starts no fork server for them: warming one up (WeasyPrint loaded, a sheet rendered) costs 1.4 CPU-seconds a
-    start, a fifth of what these tests cost the machine. tests/sheets/test_limits.py starts one as shipped."""
+    and starts no fork server for them: warming one up (WeasyPrint loaded, a sheet rendered) at every start cost about
+    half of what these tests cost the machine (docs/performance.md, tenth session). tests/sheets/test_limits.py starts
+    one as shipped."""
 
     def __init__(self, database: Path, log: Path, settings: dict[str, str] | None = None):
         self.database, self.log = database, log
