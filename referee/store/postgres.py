@@ -139,8 +139,9 @@ class PostgresStore(MatchRows, MatchLog, Links, ClubRows, SeasonRows, SheetRows,
             self.conn.execute("SELECT pg_advisory_xact_lock(%s), set_config('referee.space', %s, true)",
                               [WRITE_LOCK_KEY, str(self._space)])
             done = self.conn.execute(PREAMBLE_DONE).fetchone()
-            for statement in () if done is not None and done[0] else PREAMBLE:
-                self.conn.execute(statement)
+            if done is None or not done[0]:  # a database made before has both: sent no DDL
+                for statement in PREAMBLE:
+                    self.conn.execute(statement)
             version = self.schema_version()
             if version > len(MIGRATIONS):
                 raise TooNew(version, len(MIGRATIONS))

@@ -77,11 +77,6 @@ def waiting(page, mid: int, key: str, fields=FIELDS) -> None:
     page.evaluate("item => localStorage.setItem('referee.outbox', JSON.stringify([item]))", item)
 
 
-def forgive(problems, *patterns: str) -> None:
-    """Console lines a faked answer makes (Chromium logs a 5xx or a failed load): expected here, not the page's."""
-    problems.forgive(*patterns)
-
-
 def test_a_save_after_the_session_ended_waits_and_is_sent_once_signed_in_again(phone, phone_context, tmp_path):
     page = phone
     mid = new_match(page.base)
@@ -171,7 +166,7 @@ def test_an_answer_lost_after_storing_is_sent_again_and_stored_once(phone, tmp_p
     page.locator("#deal-1").wait_for()
     assert outbox(page) == []
     assert len(stored(tmp_path, mid)) == 1
-    forgive(page_problems, r"net::ERR_CONNECTION_RESET")
+    page_problems.forgive(r"net::ERR_CONNECTION_RESET")  # the faked answer's own console line, not the page's
 
 
 def test_refused_entries_stay_and_say_why(phone, tmp_path):
@@ -267,7 +262,7 @@ def test_403_5xx_no_connection_and_no_answer_keep_it_and_it_is_sent_later(phone,
     page.locator("#deal-1").wait_for()
     assert outbox(page) == []
     assert len(stored(tmp_path, mid)) == 1
-    forgive(page_problems, r"status of 5\d\d", r"net::ERR_INTERNET_DISCONNECTED")
+    page_problems.forgive(r"status of 5\d\d", r"net::ERR_INTERNET_DISCONNECTED")  # the faked answers' console lines
 
 
 OPERATOR = "browser-operator-key"

@@ -14,15 +14,14 @@ from pathlib import Path
 import pytest
 
 from referee.config import read
+from tests.server.test_crash import NO_SHEETS
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def _env(tmp_path: Path) -> dict:
-    # no sheet is asked for here: rendered in the server's own process, no fork server warmed up (tests/server/
-    # test_crash.py's Server)
     env = dict(os.environ, REFEREE_DATABASE=str(tmp_path / "cli.sqlite"), REFEREE_SECRET_KEY="test",
-               REFEREE_SHEET_PROCESSES="0", PYTHONPATH=str(ROOT))
+               PYTHONPATH=str(ROOT), **NO_SHEETS)
     for name in ("REFEREE_HOST", "REFEREE_PORT", "REFEREE_PASSPHRASE"):
         env.pop(name, None)
     return env

@@ -80,14 +80,16 @@ def _request(
             return exc.code, {"raw": text.decode(errors="replace")}
 
 
+# No test of a real server here asks for a sheet: it renders sheets in its own process and starts no fork server for
+# them — warming one up (WeasyPrint loaded, a sheet rendered) at every start cost about half of what these tests cost
+# the machine (docs/performance.md, tenth session). tests/sheets/test_limits.py starts one as shipped.
+NO_SHEETS = {"REFEREE_SHEET_PROCESSES": "0"}
+
+
 class Server:
     """``python -m referee`` on a free loopback port; its output goes to a log file (never an undrained pipe).
     ``settings``: more REFEREE_* variables for it (tests/server/test_proxies.py: proxies, passphrase, connections).
-
-    No test of a ``Server`` asks for a sheet, so it renders sheets in its own process (``REFEREE_SHEET_PROCESSES=0``)
-    and starts no fork server for them: warming one up (WeasyPrint loaded, a sheet rendered) at every start cost about
-    half of what these tests cost the machine (docs/performance.md, tenth session). tests/sheets/test_limits.py starts
-    one as shipped."""
+    It renders sheets in its own process (``NO_SHEETS``)."""
 
     def __init__(self, database: Path, log: Path, settings: dict[str, str] | None = None):
         self.database, self.log = database, log
@@ -99,8 +101,7 @@ class Server:
     def start(self) -> None:
         port = self.port = _free_port()
         env = {k: v for k, v in os.environ.items() if not k.startswith("REFEREE_")}
-        env.update(REFEREE_DATABASE=str(self.database), REFEREE_SECRET_KEY="x", REFEREE_SHEET_PROCESSES="0",
-                   PYTHONUNBUFFERED="1")
+        env.update(REFEREE_DATABASE=str(self.database), REFEREE_SECRET_KEY="x", PYTHONUNBUFFERED="1", **NO_SHEETS)
         env.update(self.settings)
         with open(self.log, "ab") as out:
             out.write(f"\n==== start on port {port} ====\n".encode())
