@@ -47,6 +47,25 @@ apt_install() {
   fi
 }
 
+# venv_python → the Python a new .venv is made from: REFEREE_PYTHON when set; otherwise the distribution's own
+# /usr/bin/python3 when it is 3.11 or newer, can make a virtual environment and has its headers (PyICU is built
+# against them); otherwise python3. Debian and Ubuntu build their Python with profile-guided and link-time
+# optimisation; a Python built from source without them (pyenv's default) ran the tests' own Python 13-20 % slower
+# and the whole suite 6 % slower (docs/performance.md, eleventh session). An existing .venv is kept as it was made
+# (remove it to make it from another Python).
+venv_python() {
+  if [ -n "${REFEREE_PYTHON:-}" ]; then
+    printf '%s\n' "$REFEREE_PYTHON"
+  elif [ -x /usr/bin/python3 ] && /usr/bin/python3 -c '
+import ensurepip, os, sys, sysconfig, venv
+sys.exit(sys.version_info < (3, 11) or not os.path.isfile(os.path.join(sysconfig.get_paths()["include"], "Python.h")))
+' 2>/dev/null; then
+    printf '%s\n' /usr/bin/python3
+  else
+    printf '%s\n' python3
+  fi
+}
+
 # python_env LOCK [LOCK...]: .venv with exactly the pinned packages of the first LOCK (hashes checked) and
 # Referee itself (editable). Installs only when pyproject.toml or the lock changed since the last install
 # (a stamp in .venv); otherwise it does nothing, so a start needs no network. Every further LOCK is one the
@@ -57,15 +76,17 @@ python_env() {
   if [ -x .venv/bin/python ] && [ -f "$stamp" ] && grep -qxF "$(key "$lock")" "$stamp"; then
     return 0
   fi
-  if ! python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
-    echo "Referee needs Python 3.11 or newer as python3 (found: $(python3 --version 2>&1))." >&2
-    exit 1
-  fi
   if [ ! -x .venv/bin/python ]; then
+    local python
+    python=$(venv_python)
+    if ! "$python" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
+      echo "Referee needs Python 3.11 or newer as python3 or REFEREE_PYTHON (found: $("$python" --version 2>&1))." >&2
+      exit 1
+    fi
     rm -rf .venv
-    python3 -m venv .venv || {
+    "$python" -m venv .venv || {
       rm -rf .venv
-      echo "python3 cannot make a virtual environment: on Debian or Ubuntu, apt-get install python3-venv" >&2
+      echo "$python cannot make a virtual environment: on Debian or Ubuntu, apt-get install python3-venv" >&2
       exit 1
     }
   fi
