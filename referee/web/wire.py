@@ -10,8 +10,8 @@ Cache policy (what a phone's browser may keep):
 - the few pages without match data (rules, the manifest, the service worker, the offline page, error
   pages) are ``no-cache`` with an ETag, so a reload costs a 304.
 
-Responses are compressed with Flask-Compress (brotli, else gzip); static files are compressed once at
-start-up, at the best brotli level.
+Responses are compressed with Flask-Compress (brotli, else gzip); static files are hashed at start-up and
+compressed at the best brotli level the first time one is asked for (once per process and content).
 """
 
 from __future__ import annotations
@@ -62,13 +62,24 @@ mimetypes.add_type("image/svg+xml", ".svg")
 
 @dataclass(frozen=True)
 class Asset:
-    """One static file: its name, its content-hashed name and its bodies (as is, gzip, brotli)."""
+    """One static file: its name, its content-hashed name and its content (``raw``); ``bodies`` as is, gzip and
+    brotli."""
 
     name: str
     hashed: str
     digest: str
     mimetype: str
-    bodies: dict[str, bytes] = field(repr=False)
+    raw: bytes = field(repr=False)
+
+    @property
+    def bodies(self) -> dict[str, bytes]:
+        """As is, brotli and gzip (where smaller): compressed the first time any app of this process asks for this
+        content, then kept (``_BODIES``)."""
+        key = (self.digest, self.mimetype)
+        bodies = _BODIES.get(key)
+        if bodies is None:  # two threads at once may both compress it: the same bodies, one kept
+            bodies = _BODIES.setdefault(key, _compressed(self.raw, self.mimetype))
+        return bodies
 
 
 def hashed_name(name: str, digest: str) -> str:
@@ -92,17 +103,17 @@ def _compressed(raw: bytes, mimetype: str) -> dict[str, bytes]:
     return bodies
 
 
-# Compressing at the best brotli level is nearly all of an app's start-up (~150 ms of ~190 ms CPU): every app
-# this process makes (a test suite makes hundreds) reuses the bodies of content it has compressed before. The key
-# is the content's digest, not the file's size and modification time: a file rewritten at the same size within
-# one tick of the file system's clock is still seen as changed (reading and hashing the whole folder costs under
-# a millisecond).
+# Compressing every static file at the best brotli level took ~150 ms of an app's ~190 ms of CPU at start-up, and a
+# server that is started and never asked for a file (a command, a test's server) paid it all: now a file is compressed
+# when it is first asked for, and every app this process makes (a test suite makes thousands) reuses the bodies of
+# content compressed before. The key is the content's digest, not the file's size and modification time: a file
+# rewritten at the same size within one tick of the file system's clock is still seen as changed (reading and
+# hashing the whole folder costs under a millisecond).
 _BODIES: dict[tuple[str, str], dict[str, bytes]] = {}
 
 
 def scan(folder: str | Path) -> dict[str, Asset]:
-    """Every file under ``folder``, hashed (and compressed where it pays) once, at start-up; a file this
-    process has compressed before, unchanged, is not compressed again."""
+    """Every file under ``folder``, read and hashed at start-up (compressed when first asked for: ``Asset.bodies``)."""
     root = Path(folder)
     assets: dict[str, Asset] = {}
     for file in sorted(p for p in root.rglob("*") if p.is_file()):
@@ -110,12 +121,8 @@ def scan(folder: str | Path) -> dict[str, Asset]:
         raw = file.read_bytes()
         digest = hashlib.sha256(raw).hexdigest()
         mimetype = mimetypes.guess_type(file.name)[0] or "application/octet-stream"
-        key = (digest, mimetype)
-        bodies = _BODIES.get(key)
-        if bodies is None:
-            bodies = _BODIES[key] = _compressed(raw, mimetype)
         short = digest[:10]
-        assets[name] = Asset(name, hashed_name(name, short), short, mimetype, bodies)
+        assets[name] = Asset(name, hashed_name(name, short), short, mimetype, raw)
     return assets
 
 
@@ -246,7 +253,7 @@ def offline() -> ResponseReturnValue:
 
 
 def init_assets(app: Flask) -> None:
-    """Hash (and compress) the static files: once, at start-up."""
+    """Hash the static files, once, at start-up (each is compressed when first asked for)."""
     assets = scan(app.static_folder) if app.static_folder else {}
     app.extensions["referee.assets"] = assets
     app.extensions["referee.hashed"] = {a.hashed: a for a in assets.values()}
