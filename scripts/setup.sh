@@ -50,9 +50,9 @@ apt_install() {
 # venv_python → the Python a new .venv is made from: REFEREE_PYTHON when set; otherwise the distribution's own
 # /usr/bin/python3 when it is 3.11 or newer, can make a virtual environment and has its headers (PyICU is built
 # against them); otherwise python3. Debian and Ubuntu build their Python with profile-guided and link-time
-# optimisation; a Python built from source without them (pyenv's default) ran the tests' own Python 13-20 % slower
-# and the whole suite 6 % slower (docs/performance.md, eleventh session). An existing .venv is kept as it was made
-# (remove it to make it from another Python).
+# optimisation; on one built from source without them (pyenv's default) the tests' own Python ran 13-20 % slower
+# and the whole suite took 409 s against 362 s (docs/performance.md, eleventh session). An existing .venv is kept as
+# it was made (remove it to make it from another Python).
 venv_python() {
   if [ -n "${REFEREE_PYTHON:-}" ]; then
     printf '%s\n' "$REFEREE_PYTHON"
