@@ -7,6 +7,7 @@ import contextlib
 import gc
 import html
 import os
+import random
 import re
 import threading
 import time
@@ -33,6 +34,15 @@ from referee import create_app, store
 settings.register_profile("ci", deadline=None, derandomize=True, database=None, print_blob=True)
 settings.register_profile("dev", deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") == "true" else "dev"))
+
+# psycopg_pool gives each new connection a lifetime jittered by the random module's global generator, in its own
+# threads. Hypothesis takes a change of that generator while it draws an example for the strategy's own use of
+# `random` (a HypothesisDeprecationWarning, now and then, on the PostgreSQL runs: a pool filling up meanwhile). The
+# pools of the tests draw their jitter from a generator of their own.
+with contextlib.suppress(ImportError):
+    import psycopg_pool.base
+
+    psycopg_pool.base.random = random.Random().random  # type: ignore[attr-defined]
 
 
 # ---- pytest-xdist -----------------------------------------------------------------------------
