@@ -39,6 +39,7 @@ CYCLES = 3
 REQUEST_TIMEOUT = 30.0
 SEED = int(os.environ.get("CRASH_SEED", "20261130"))
 RETRIES = 3
+PORT_TRIES = 3  # ports a start tries (Server.start): one taken meanwhile by another worker's server
 CYCLE_BOUND = 60.0  # seconds a cycle may take to reach its kill point
 
 # Valid Klaberjass deals whoever deals (elder takes the upcard suit or everybody passes), all different.
@@ -88,40 +89,69 @@ NO_SHEETS = {"REFEREE_SHEET_PROCESSES": "0"}
 
 class Server:
     """``python -m referee`` on a free loopback port; its output goes to a log file (never an undrained pipe).
-    ``settings``: more REFEREE_* variables for it (tests/server/test_proxies.py: proxies, passphrase, connections).
-    It renders sheets in its own process (``NO_SHEETS``)."""
+    ``settings``: more REFEREE_* variables for it (tests/server/test_proxies.py: proxies, passphrase, connections);
+    ``args``: more of its command line. It renders sheets in its own process (``NO_SHEETS``) unless ``sheets``: as
+    shipped, in children of a fork server (tests/sheets/test_limits.py)."""
 
-    def __init__(self, database: Path, log: Path, settings: dict[str, str] | None = None):
+    def __init__(self, database: Path, log: Path, settings: dict[str, str] | None = None, *,
+                 args: tuple[str, ...] = (), sheets: bool = False):
         self.database, self.log = database, log
         self.settings = settings or {}
+        self.args, self.sheets = args, sheets
         self.proc: subprocess.Popen | None = None
         self.base = ""
         self.port = 0
 
     def start(self) -> None:
-        port = self.port = _free_port()
+        """Starts the server on a free port, and returns once it answers. A free port is only free when it is asked
+        for: another worker's server may take it before this one binds it (a server starts in about half a second).
+        So the server that answers must be this one — it says "Open http://127.0.0.1:<port>/" once it listens — and
+        a start that found the port taken is made again on another."""
+        for _ in range(PORT_TRIES):
+            if self._start_on(_free_port()):
+                return
+        raise AssertionError(f"every port tried was taken before the server could listen on it:\n{self.tail()}")
+
+    def _start_on(self, port: int) -> bool:
+        self.port = port
         env = {k: v for k, v in os.environ.items() if not k.startswith("REFEREE_")}
-        env.update(REFEREE_DATABASE=str(self.database), REFEREE_SECRET_KEY="x", PYTHONUNBUFFERED="1", **NO_SHEETS)
+        env.update(REFEREE_DATABASE=str(self.database), REFEREE_SECRET_KEY="x", PYTHONUNBUFFERED="1",
+                   **({} if self.sheets else NO_SHEETS))
         env.update(self.settings)
+        marker = f"\n==== start on port {port} ====\n"
         with open(self.log, "ab") as out:
-            out.write(f"\n==== start on port {port} ====\n".encode())
+            out.write(marker.encode())
             out.flush()
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "referee", "--host", "127.0.0.1", "--port", str(port)],
+                [sys.executable, "-m", "referee", "--host", "127.0.0.1", "--port", str(port), *self.args],
                 cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
             )
         self.base = f"http://127.0.0.1:{port}"
+        listening = f"Open {self.base}/ on this machine."
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
-            assert self.proc.poll() is None, f"server exited with {self.proc.returncode}:\n{self.tail()}"
-            try:
-                status, _ = _request(self.base, "GET", "/api/games")
-                if status in (200, 401):  # 401: up, with a passphrase
-                    return
-            except (OSError, http.client.HTTPException):
-                pass
+            said = self._said_since(marker)
+            if self.proc.poll() is not None:
+                if f"cannot listen on 127.0.0.1:{port}" in said:
+                    return False  # taken meanwhile (by another worker's server): another port
+                raise AssertionError(f"server exited with {self.proc.returncode}:\n{self.tail()}")
+            if listening in said:
+                try:
+                    status, _ = _request(self.base, "GET", "/api/games")
+                    if status in (200, 401):  # 401: up, with a passphrase
+                        return True
+                except (OSError, http.client.HTTPException):
+                    pass
             time.sleep(0.05)
         raise AssertionError(f"server did not answer within 20 s:\n{self.tail()}")
+
+    def _said_since(self, marker: str) -> str:
+        """What the server wrote to its log since ``marker`` (its own start's line)."""
+        try:
+            text = self.log.read_text(errors="replace")
+        except OSError:
+            return ""
+        return text[text.rfind(marker.strip()):]
 
     def kill(self) -> None:
         if self.proc is not None and self.proc.poll() is None:

@@ -9,8 +9,6 @@ from __future__ import annotations
 import http.client
 import logging
 import os
-import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
@@ -20,6 +18,7 @@ import pytest
 from werkzeug.exceptions import ServiceUnavailable
 
 from referee import sheets
+from tests.server.test_crash import Server
 from tests.sheets.test_sheets import enter_deals
 
 pytestmark = pytest.mark.timing  # sleeps to let requests arrive, times refusals: on one worker, one after another
@@ -228,40 +227,13 @@ def big_sheet_server(tmp_path, make_app):
     mid = client.post("/api/matches", json={"game": "klaberjass", "players": ["Ann", "Ben"], "first_dealer": "Ben",
                                             "options": {"target": "none"}}).json["id"]
     enter_deals(client, mid, ("Ann", "Ben"), "Ben", 160)
-    port = free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("REFEREE_")}
-    env.update(REFEREE_DATABASE=str(database), REFEREE_SECRET_KEY="x", REFEREE_SHEET_RENDERS="1",
-               REFEREE_SHEET_QUEUE="1", REFEREE_SHEET_WAIT="1", PYTHONUNBUFFERED="1")
-    log = open(tmp_path / "server.log", "wb")  # noqa: SIM115  (closed below)
-    proc = subprocess.Popen([sys.executable, "-m", "referee", "--port", str(port), "--threads", "4"], cwd=ROOT,
-                            env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{port}"
+    bounds = {"REFEREE_SHEET_RENDERS": "1", "REFEREE_SHEET_QUEUE": "1", "REFEREE_SHEET_WAIT": "1"}
+    server = Server(database, tmp_path / "server.log", bounds, args=("--threads", "4"), sheets=True)
+    server.start()  # the server that answers is this one (a port another worker's server took is not used)
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            assert proc.poll() is None and time.monotonic() < deadline, (tmp_path / "server.log").read_text()
-            try:
-                if get(base, "/api/games", timeout=2)[0] == 200:
-                    break
-            except OSError:
-                time.sleep(0.1)
-        yield base, proc.pid, mid
+        yield server.base, server.proc.pid, mid
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
-        log.close()
-
-
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+        server.stop()
 
 
 def test_big_sheets_at_once_leave_the_server_answering_and_give_their_memory_back(big_sheet_server):
