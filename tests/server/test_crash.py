@@ -116,6 +116,7 @@ class Server:
         self.port = port
         env = {k: v for k, v in os.environ.items() if not k.startswith("REFEREE_")}
         env.update(REFEREE_DATABASE=str(self.database), REFEREE_SECRET_KEY="x", PYTHONUNBUFFERED="1",
+                   LANGUAGE="en",  # it says in English where it listens, whatever this machine's language
                    **({} if self.sheets else NO_SHEETS))
         env.update(self.settings)
         marker = f"\n==== start on port {port} ====\n"
