@@ -119,9 +119,9 @@ class Server:
                    LANGUAGE="en",  # it says in English where it listens, whatever this machine's language
                    **({} if self.sheets else NO_SHEETS))
         env.update(self.settings)
-        marker = f"\n==== start on port {port} ====\n"
+        marker = f"==== start on port {port} ===="
         with open(self.log, "ab") as out:
-            out.write(marker.encode())
+            out.write(f"\n{marker}\n".encode())
             out.flush()
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "referee", "--host", "127.0.0.1", "--port", str(port), *self.args],
@@ -152,7 +152,7 @@ class Server:
             text = self.log.read_text(errors="replace")
         except OSError:
             return ""
-        return text[text.rfind(marker.strip()):]
+        return text[text.rfind(marker):]
 
     def kill(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
