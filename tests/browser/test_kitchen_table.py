@@ -105,7 +105,7 @@ def test_two_phones_at_a_kitchen_table(browser, phone, live_server, page_problem
         b_context.close()
 
     # A's table follows without a reload (the live table)
-    a.wait_for_function("() => document.querySelector('.total-card[data-player=\"Ben\"] .total').textContent.trim()"
+    a.wait_for_function("() => document.querySelector('.total-card[data-player=\"Ben\"] .total')?.textContent.trim()"
                         " === '90'", polling=100, timeout=10_000)
     assert totals(a) == {"Ann": 60, "Ben": 90} and a.locator("#deal-1").count() == 1
 
